@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { GatewayHttpModule } from '@paygate/gateway-http';
+import { runApp } from '@paygate/platform';
+
+void runApp('api-gateway', [GatewayHttpModule]);

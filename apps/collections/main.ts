@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { CollectionsServiceModule } from '@paygate/collections-service';
+import { runApp } from '@paygate/platform';
+
+void runApp('collections', [CollectionsServiceModule]);

@@ -1,0 +1,138 @@
+// @ts-check
+/**
+ * Paygate lint config (ESLint 9 flat config, CommonJS).
+ *
+ * Module boundaries are enforced by @nx/enforce-module-boundaries using the
+ * `type:*` and `scope:*` tags from each project.json. Spec/test files get a
+ * second copy of the constraints that additionally allows `type:testing`.
+ */
+const { defineConfig, globalIgnores } = require('eslint/config');
+const tseslint = require('typescript-eslint');
+const nx = require('@nx/eslint-plugin');
+const prettier = require('eslint-config-prettier');
+const { createProjectGraphAsync } = require('nx/src/devkit-exports');
+
+const TS_FILES = ['**/*.ts'];
+const TEST_FILES = ['**/*.spec.ts', '**/*.test.ts'];
+
+/** Infrastructure drivers that must never leak into domain/contracts code. */
+const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];
+
+const SCOPES = [
+  'scope:collections',
+  'scope:gateway',
+  'scope:webhooks',
+  'scope:payments',
+  'scope:sandbox',
+  'scope:shared',
+  'scope:standalone',
+];
+
+/**
+ * Builds the depConstraints list. With `withTesting`, every `type:*` source
+ * may additionally depend on `type:testing` (used for spec files only).
+ */
+function depConstraints(withTesting) {
+  const t = (tags) => (withTesting && !tags.includes('type:testing') ? [...tags, 'type:testing'] : tags);
+  return [
+    // ---- layering (type) ----
+    {
+      sourceTag: 'type:app',
+      onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain']),
+    },
+    {
+      // a feature never imports another feature
+      sourceTag: 'type:feature',
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts']),
+    },
+    {
+      sourceTag: 'type:domain',
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts']),
+      bannedExternalImports: [
+        '@nestjs/*',
+        ...INFRA_DRIVERS,
+        'class-validator',
+        'class-transformer',
+        'rxjs',
+      ],
+    },
+    {
+      sourceTag: 'type:infra',
+      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts']),
+    },
+    {
+      sourceTag: 'type:contracts',
+      onlyDependOnLibsWithTags: t(['type:contracts']),
+      bannedExternalImports: INFRA_DRIVERS,
+    },
+    {
+      sourceTag: 'type:testing',
+      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:testing'],
+    },
+    // ---- bounded contexts (scope) ----
+    { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },
+    { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+    { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
+    { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },
+    { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: SCOPES },
+  ];
+}
+
+function boundaries(withTesting) {
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: false,
+      allow: [],
+      // Only spec files may import type:testing, and libs/testing exercises the
+      // libs it tests (e.g. the event-store conformance suite), so a
+      // lib -> testing -> lib cycle is expected and only ever spec-induced.
+      ignoredCircularDependencies: [['tag:type:testing', '*']],
+      depConstraints: depConstraints(withTesting),
+    },
+  ];
+}
+
+const configs = [
+  globalIgnores(['**/dist/', '**/node_modules/', '**/coverage/', '**/.nx/']),
+
+  // typescript-eslint recommended (non type-checked), TypeScript files only
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: TS_FILES })),
+
+  {
+    files: TS_FILES,
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@nx/enforce-module-boundaries': boundaries(false),
+    },
+  },
+
+  // spec/test files may additionally depend on type:testing
+  {
+    files: TEST_FILES,
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(true),
+    },
+  },
+
+  // keep last: turns off stylistic rules that would fight Prettier
+  { ...prettier, files: TS_FILES },
+];
+
+/**
+ * @nx/enforce-module-boundaries only *reads* the cached project graph
+ * (.nx/workspace-data/project-graph.json). With no cache (fresh checkout / CI)
+ * it silently skips itself, and a stale cache misses new projects/tags. So
+ * (re)build the graph before ESLint runs; no daemon, no network. ESLint 9
+ * accepts a config file that exports a promise.
+ */
+async function buildConfig() {
+  await createProjectGraphAsync({ exitOnError: false });
+  return defineConfig(configs);
+}
+
+module.exports = buildConfig();

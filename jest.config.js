@@ -1,0 +1,20 @@
+// One jest run covers every project; path aliases come from tsconfig.base.json so tests
+// import libraries exactly as the apps do.
+const { compilerOptions } = require('./tsconfig.base.json');
+const fs = require('node:fs');
+
+const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  moduleNameMapper,
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60_000,
+};

@@ -1,0 +1,1 @@
+export { CollectionsServiceModule } from './collections-service.module';

@@ -1,0 +1,5 @@
+/** Names under which services serve commands (request-reply over the broker). */
+export const SERVICES = {
+  collections: 'collections',
+  servicePayments: 'service-payments',
+} as const;

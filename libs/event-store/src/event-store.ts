@@ -1,0 +1,85 @@
+/**
+ * The event store port. Every service appends and reads through it; adapters (SQL, KurrentDB)
+ * prove the same semantics in one conformance suite (libs/testing).
+ *
+ * Revisions follow KurrentDB: a stream's first event has revision 0 and a stream's revision is
+ * that of its last event. Global positions are opaque strings whose order only the adapter
+ * knows; callers store them as checkpoints and hand them back.
+ */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+
+export interface EventToAppend {
+  /** UUID; generated when absent. Consumers deduplicate by it. */
+  id?: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  streamName: string;
+  revision: number;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  /** Opaque global position, usable as a checkpoint. */
+  position: string;
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written: the expected revision of the next append. */
+  nextExpectedRevision: number;
+  position: string;
+}
+
+export interface ReadAllOptions {
+  /** Start after this position; absent reads from the beginning. */
+  after?: string | null;
+  maxCount?: number;
+  /** Only streams whose name starts with one of these. */
+  streamPrefixes?: string[];
+}
+
+export interface SubscribeOptions {
+  after?: string | null;
+  streamPrefixes?: string[];
+}
+
+export interface EventSubscription {
+  /** Stops after the event being handled; resolves when the subscription has stopped. */
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: resolves on stop, rejects with a handler's or the store's error. */
+  readonly ended: Promise<void>;
+}
+
+export interface EventStore {
+  appendToStream(streamName: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order; an absent stream reads as empty. */
+  readStream(streamName: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order; never returns an event before an earlier one is visible. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Catches up from `after`, then follows live. Events reach the handler one at a time in
+   * global order, never skipped or reordered. A handler that throws ends the subscription
+   * (see `ended`); durable consumers restart it from their checkpoint.
+   */
+  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription;
+  /** Resolves when the store answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    /** Current revision, or 'no_stream' when the stream does not exist. */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamName}: expected revision ${expected}, actual ${actual}`);
+  }
+}
+

@@ -1,0 +1,3 @@
+export * from './event-store';
+export { SqlEventStore, type SqlEventStoreOptions } from './sql/sql-event-store';
+export { openEventStore } from './open-event-store';

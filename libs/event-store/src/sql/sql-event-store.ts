@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventSubscription,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from '../event-store';
+import { runSubscriptionLoop } from '../subscription-loop';
+
+/*
+ * Global order without skips: a bigserial alone is assigned at insert time, so a subscriber
+ * reading "position > checkpoint" could pass a row whose transaction commits later. Each row
+ * therefore records its transaction id, the global order is (transaction_id, global_position),
+ * and readers only see rows whose transaction is older than every transaction still running
+ * (pg_snapshot_xmin). A row that becomes visible later always sorts after what was read.
+ * Writers of one stream take a per-stream advisory lock before writing, so their transaction
+ * ids (assigned at the first write) follow the stream's revision order.
+ */
+const SCHEMA = [
+  `create table if not exists es_streams (
+     stream_name text primary key,
+     revision bigint not null
+   )`,
+  `create table if not exists es_events (
+     global_position bigserial primary key,
+     transaction_id xid8 not null default pg_current_xact_id(),
+     stream_name text not null,
+     stream_revision bigint not null,
+     event_id uuid not null unique,
+     event_type text not null,
+     data jsonb not null,
+     metadata jsonb not null,
+     recorded_at timestamptz not null default now(),
+     unique (stream_name, stream_revision)
+   )`,
+  `create index if not exists es_events_global_order on es_events (transaction_id, global_position)`,
+];
+
+// Columns are cast to text (bigint and xid8 exceed JS numbers), so ORDER BY clauses must name
+// the table's columns (es_events.x), not these text aliases.
+const COLUMNS = `es_events.global_position::text as global_position, es_events.transaction_id::text as transaction_id,
+  stream_name, es_events.stream_revision::text as stream_revision, event_id::text as event_id, event_type,
+  data, metadata, recorded_at`;
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_name: string;
+  stream_revision: string;
+  event_id: string;
+  event_type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  recorded_at: Date | string;
+}
+
+/**
+ * Bumps the stream row according to the expectation; yields no row when it is not met. Every
+ * variant reads from `locked`, so the stream's advisory lock is held before the statement
+ * writes anything and therefore before PostgreSQL assigns its transaction id.
+ */
+function claimRevisions(expected: ExpectedRevision): string {
+  if (expected === 'no_stream') {
+    return `insert into es_streams (stream_name, revision) select $1, $2::bigint - 1 from locked
+            on conflict (stream_name) do nothing returning revision`;
+  }
+  if (expected === 'any') {
+    return `insert into es_streams as s (stream_name, revision) select $1, $2::bigint - 1 from locked
+            on conflict (stream_name) do update set revision = s.revision + $2::bigint returning revision`;
+  }
+  const revisionMatches = expected === 'stream_exists' ? '' : `and revision = ${Number(expected)}::bigint`;
+  return `update es_streams set revision = revision + $2::bigint from locked
+          where stream_name = $1 ${revisionMatches} returning revision`;
+}
+
+const toPosition = (row: Pick<EventRow, 'transaction_id' | 'global_position'>) => `${row.transaction_id}/${row.global_position}`;
+
+function parsePosition(position: string): [string, string] {
+  const match = /^(\d+)\/(\d+)$/.exec(position);
+  if (!match) throw new Error(`not a position of this event store: ${position}`);
+  return [match[1], match[2]];
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.event_type,
+    streamName: row.stream_name,
+    revision: Number(row.stream_revision),
+    data: row.data,
+    metadata: row.metadata,
+    position: toPosition(row),
+    recordedAt: new Date(row.recorded_at).toISOString(),
+  };
+}
+
+export interface SqlEventStoreOptions {
+  /** How often a caught-up subscription looks for events appended by other processes. */
+  pollIntervalMs?: number;
+  pageSize?: number;
+}
+
+export class SqlEventStore implements EventStore {
+  /** Wakes this process's subscriptions at once after its own appends. */
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+
+  private constructor(
+    private readonly db: SqlDatabase,
+    private readonly options: Required<SqlEventStoreOptions>,
+  ) {}
+
+  static async create(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
+    await migrate(db, 'event-store', SCHEMA);
+    return new SqlEventStore(db, { pollIntervalMs: options.pollIntervalMs ?? 20, pageSize: options.pageSize ?? 500 });
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: EventToAppend[],
+    { expectedRevision = 'any' }: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    if (typeof expectedRevision === 'number' && !(Number.isSafeInteger(expectedRevision) && expectedRevision >= 0)) {
+      throw new Error(`expected revision must be a non-negative integer, got ${expectedRevision}`);
+    }
+    // One statement, so one implicit transaction: either every event is written or none.
+    const rows = await this.db.query<{ stream_revision: string; global_position: string; transaction_id: string }>(
+      `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
+       claimed as (${claimRevisions(expectedRevision)}),
+       written as (
+         insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
+         select $1, claimed.revision - $2::bigint + e.ord, e.id, e.type, e.data::jsonb, e.metadata::jsonb
+         from claimed, unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) with ordinality as e(id, type, data, metadata, ord)
+         order by e.ord
+         returning stream_revision, global_position, transaction_id
+       )
+       select stream_revision::text as stream_revision, global_position::text as global_position,
+              transaction_id::text as transaction_id
+       from written order by written.stream_revision desc limit 1`,
+      [
+        streamName,
+        events.length,
+        events.map((e) => e.id ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => JSON.stringify(e.metadata ?? {})),
+      ],
+    );
+    if (rows.length === 0) {
+      throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(streamName));
+    }
+    this.appended.emit('append');
+    return { nextExpectedRevision: Number(rows[0].stream_revision), position: toPosition(rows[0]) };
+  }
+
+  async readStream(streamName: string, { fromRevision = 0, maxCount = 1_000_000 } = {}): Promise<RecordedEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `select ${COLUMNS} from es_events where stream_name = $1 and es_events.stream_revision >= $2
+       order by es_events.stream_revision limit $3`,
+      [streamName, fromRevision, maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll({ after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const [afterTransaction, afterPosition] = after ? parsePosition(after) : ['0', '0'];
+    const prefixFilter = streamPrefixes?.length ? 'and exists (select 1 from unnest($4::text[]) as p(prefix) where starts_with(stream_name, p.prefix))' : '';
+    const rows = await this.db.query<EventRow>(
+      `select ${COLUMNS} from es_events
+       where (es_events.transaction_id, es_events.global_position) > ($1::xid8, $2::bigint)
+         and es_events.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         ${prefixFilter}
+       order by es_events.transaction_id, es_events.global_position limit $3`,
+      streamPrefixes?.length ? [afterTransaction, afterPosition, maxCount, streamPrefixes] : [afterTransaction, afterPosition, maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
+    return runSubscriptionLoop(
+      {
+        readPage: (after) => this.readAll({ after, streamPrefixes: options.streamPrefixes }),
+        waitForChange: (maxWaitMs, signal) =>
+          new Promise<void>((resolve) => {
+            const done = () => {
+              clearTimeout(timer);
+              this.appended.off('append', done);
+              signal.removeEventListener('abort', done);
+              resolve();
+            };
+            const timer = setTimeout(done, maxWaitMs);
+            this.appended.once('append', done);
+            signal.addEventListener('abort', done, { once: true });
+          }),
+      },
+      options.after ?? null,
+      this.options.pollIntervalMs,
+      handler,
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('select 1');
+  }
+
+  /** The database is owned by whoever opened it. */
+  async close(): Promise<void> {
+    this.appended.removeAllListeners();
+  }
+
+  private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
+    const rows = await this.db.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [
+      streamName,
+    ]);
+    return rows.length ? Number(rows[0].revision) : 'no_stream';
+  }
+}

@@ -1,0 +1,1 @@
+export { GatewayHttpModule } from './gateway-http.module';

@@ -1,0 +1,30 @@
+import { migrate, type SqlDatabase } from '@paygate/sql';
+
+/** Consumer and relay positions, kept in STORE_URL whichever event store is used. */
+export class CheckpointStore {
+  private constructor(private readonly db: SqlDatabase) {}
+
+  static async create(db: SqlDatabase): Promise<CheckpointStore> {
+    await migrate(db, 'checkpoints', [
+      `create table if not exists messaging_checkpoints (
+         name text primary key,
+         position text not null,
+         updated_at timestamptz not null default now()
+       )`,
+    ]);
+    return new CheckpointStore(db);
+  }
+
+  async load(name: string): Promise<string | null> {
+    const rows = await this.db.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [name]);
+    return rows[0]?.position ?? null;
+  }
+
+  async save(name: string, position: string): Promise<void> {
+    await this.db.query(
+      `insert into messaging_checkpoints (name, position) values ($1, $2)
+       on conflict (name) do update set position = excluded.position, updated_at = now()`,
+      [name, position],
+    );
+  }
+}

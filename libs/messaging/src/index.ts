@@ -1,0 +1,5 @@
+export * from './command-bus';
+export * from './event-bus';
+export { CheckpointStore } from './checkpoints';
+export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';
+export { parseKafkaUrl } from './kafka/kafka-connection';

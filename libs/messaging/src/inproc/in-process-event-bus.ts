@@ -1,0 +1,86 @@
+import type { EventStore, EventSubscription, RecordedEvent } from '@paygate/event-store';
+import type { Logger } from '@paygate/logging';
+import type { CheckpointStore } from '../checkpoints';
+import { redeliveryDelayMs, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+
+const CHECKPOINT_FLUSH_MS = 100;
+
+/**
+ * Standalone mode: the event store is the broker. A consumer group is a catch-up subscription
+ * whose checkpoint lives in SQL, so a restart resumes where it stopped; a handler failure
+ * restarts the subscription from the last handled event after a back-off.
+ */
+export class InProcessEventBus implements EventBus {
+  private readonly consumers = new Set<RunningConsumer>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly checkpoints: CheckpointStore,
+    private readonly log: Logger,
+  ) {}
+
+  async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+    const checkpointName = `consumer:${options.group}`;
+    let position = await this.checkpoints.load(checkpointName);
+    let saved = position;
+    let flushTimer: NodeJS.Timeout | undefined;
+    let subscription: EventSubscription | undefined;
+    let stopped = false;
+    let failures = 0;
+
+    const flush = async () => {
+      flushTimer = undefined;
+      if (position && position !== saved) {
+        const toSave = position;
+        await this.checkpoints.save(checkpointName, toSave);
+        saved = toSave;
+      }
+    };
+    const scheduleFlush = () => {
+      flushTimer ??= setTimeout(() => flush().catch((error) => this.log.warn('checkpoint save failed', { group: options.group, error })), CHECKPOINT_FLUSH_MS);
+    };
+
+    const loop = (async () => {
+      while (!stopped) {
+        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: options.streamPrefixes }, async (event) => {
+          await handler(event);
+          failures = 0;
+          position = event.position;
+          scheduleFlush();
+        });
+        try {
+          await subscription.ended;
+        } catch (error) {
+          failures += 1;
+          this.log.warn('consumer handler failed; redelivering', { group: options.group, failures, error });
+          await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
+        }
+      }
+    })();
+
+    const consumer: RunningConsumer = {
+      stop: async () => {
+        stopped = true;
+        await subscription?.stop();
+        await loop;
+        clearTimeout(flushTimer);
+        await flush();
+        this.consumers.delete(consumer);
+      },
+    };
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  async publish(): Promise<void> {
+    // Consumers read the store directly.
+  }
+
+  async ping(): Promise<void> {
+    await this.store.ping();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((consumer) => consumer.stop()));
+  }
+}

@@ -1,0 +1,158 @@
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import type { Logger } from '@paygate/logging';
+import type { SqlDatabase } from '@paygate/sql';
+import type { CheckpointStore } from '../checkpoints';
+import { redeliveryDelayMs, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import { ensureTopics, withDeadline } from './kafka-connection';
+
+export const eventTopic = (category: string) => `paygate.events.${category}`;
+
+export interface KafkaEventBusOptions {
+  partitions: number;
+  /** How often an idle relay looks for new events. */
+  relayPollMs: number;
+}
+
+/**
+ * Distributed mode. A relay tails this service's streams in the event store (checkpoint in
+ * SQL, one leader per relay name by advisory lock) and produces them to one topic per stream
+ * category, keyed by stream name so each stream stays in order. There is no dual write: the
+ * store is the outbox. Consumers are Kafka consumer groups whose offsets are committed only
+ * for handled messages, so a failing handler sees the message again.
+ */
+export class KafkaEventBus implements EventBus {
+  private readonly admin: Admin;
+  private readonly producer: Producer;
+  private readonly consumers = new Set<Consumer>();
+  private readonly relays: Promise<void>[] = [];
+  private readonly stopping = new AbortController();
+  private connected?: Promise<void>;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly store: EventStore,
+    private readonly sql: SqlDatabase,
+    private readonly checkpoints: CheckpointStore,
+    private readonly log: Logger,
+    private readonly options: KafkaEventBusOptions,
+  ) {
+    this.admin = kafka.admin();
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(() => undefined);
+    return this.connected;
+  }
+
+  async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+    await this.connect();
+    const topics = [...new Set(options.streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+    await ensureTopics(this.admin, topics, this.options.partitions);
+    const consumer = this.kafka.consumer({ groupId: `paygate.${options.group}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    let failures = 0;
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.run({
+      partitionsConsumedConcurrently: this.options.partitions,
+      eachMessage: async ({ message }) => {
+        if (!message.value) return;
+        const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
+        if (!options.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix))) return;
+        try {
+          await handler(event);
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: event.id, failures, error });
+          await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
+          // Not resolving the offset makes kafkajs fetch this message again.
+          throw error;
+        }
+      },
+    });
+    await withDeadline(joined, 30_000, `Kafka consumer group ${options.group}`);
+    this.consumers.add(consumer);
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async publish(streamPrefixes: string[]): Promise<void> {
+    await this.connect();
+    const topics = [...new Set(streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+    await ensureTopics(this.admin, topics, this.options.partitions);
+    const name = `relay:${[...streamPrefixes].sort().join(',')}`;
+    const relay = this.runRelay(name, streamPrefixes);
+    this.relays.push(relay);
+  }
+
+  /** Competes for leadership, then forwards events until it loses the lock or stops. */
+  private async runRelay(name: string, streamPrefixes: string[]): Promise<void> {
+    const signal = this.stopping.signal;
+    const pause = (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    });
+    while (!signal.aborted) {
+      try {
+        await this.sql.withDedicatedConnection(async (lockConnection) => {
+          const [{ leader }] = await lockConnection.query<{ leader: boolean }>('select pg_try_advisory_lock(hashtext($1)) as leader', [name]);
+          if (!leader) return pause(1_000);
+          this.log.info('relay leading', { relay: name });
+          try {
+            let after = await this.checkpoints.load(name);
+            let lastLockCheck = Date.now();
+            while (!signal.aborted) {
+              if (Date.now() - lastLockCheck > 1_000) {
+                await lockConnection.query('select 1'); // a lost connection means a lost lock: stop leading
+                lastLockCheck = Date.now();
+              }
+              const page = await this.store.readAll({ after, streamPrefixes, maxCount: 500 });
+              if (page.length === 0) {
+                await pause(this.options.relayPollMs);
+                continue;
+              }
+              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page) });
+              after = page[page.length - 1].position;
+              await this.checkpoints.save(name, after);
+            }
+          } finally {
+            await lockConnection.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+          }
+        });
+      } catch (error) {
+        this.log.warn('relay interrupted; retrying', { relay: name, error });
+        await pause(1_000);
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await withDeadline(this.connect().then(() => this.admin.describeCluster()), 5_000, 'Kafka');
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all(this.relays);
+    await Promise.all([...this.consumers].map((consumer) => consumer.disconnect()));
+    this.consumers.clear();
+    if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+  }
+}
+
+function toTopicMessages(events: RecordedEvent[]) {
+  const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
+  for (const event of events) {
+    const topic = eventTopic(streamCategory(event.streamName));
+    const messages = byTopic.get(topic) ?? [];
+    messages.push({ key: event.streamName, value: JSON.stringify(event), headers: { 'event-id': event.id, 'event-type': event.type } });
+    byTopic.set(topic, messages);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}

@@ -1,0 +1,38 @@
+import { SqlEventStore } from '@paygate/event-store';
+import { createLogger } from '@paygate/logging';
+import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { describeWithService, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { openMessaging } from './open-messaging';
+
+const log = createLogger('messaging-test');
+process.env.LOG_LEVEL ??= 'error';
+
+async function setup(brokerUrl: string, db: SqlDatabase, schema?: string) {
+  const store = await SqlEventStore.create(db);
+  return {
+    store,
+    open: () => openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'messaging-test', partitions: 3 }),
+    dispose: async () => {
+      if (schema) await db.query(`drop schema ${schema} cascade`);
+      await db.close();
+    },
+  };
+}
+
+describe('in-process messaging on PGlite', () => {
+  messagingConformance(async () => setup('inproc://', await openSqlDatabase('pglite://memory')));
+});
+
+describeWithService('postgres', 'in-process messaging on PostgreSQL', (url) => {
+  const schema = uniqueSchema('msg_inproc');
+  messagingConformance(async () => setup('inproc://', await openSqlDatabase(url, { schema }), schema));
+});
+
+describeWithService('kafka', 'Kafka messaging', (brokerUrl) => {
+  const schema = uniqueSchema('msg_kafka');
+  messagingConformance(async () => {
+    // The relay's store: PostgreSQL when configured (as in production), else embedded.
+    const storeUrl = serviceUrl('postgres');
+    return storeUrl ? setup(brokerUrl, await openSqlDatabase(storeUrl, { schema }), schema) : setup(brokerUrl, await openSqlDatabase('pglite://memory'));
+  });
+});

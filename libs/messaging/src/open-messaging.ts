@@ -1,0 +1,54 @@
+import type { EventStore } from '@paygate/event-store';
+import type { Logger } from '@paygate/logging';
+import type { SqlDatabase } from '@paygate/sql';
+import { CheckpointStore } from './checkpoints';
+import type { CommandBus } from './command-bus';
+import type { EventBus } from './event-bus';
+import { InProcessCommandBus } from './inproc/in-process-command-bus';
+import { InProcessEventBus } from './inproc/in-process-event-bus';
+import { KafkaCommandBus } from './kafka/kafka-command-bus';
+import { createKafka, parseKafkaUrl } from './kafka/kafka-connection';
+import { KafkaEventBus } from './kafka/kafka-event-bus';
+
+export interface Messaging {
+  commands: CommandBus;
+  events: EventBus;
+  close(): Promise<void>;
+}
+
+export interface MessagingOptions {
+  /** Identifies this process to the broker (Kafka client id). */
+  clientId: string;
+  partitions?: number;
+  relayPollMs?: number;
+}
+
+/** BROKER_URL chooses the transport: `inproc://` (one process) or `kafka://host:port,…`. */
+export async function openMessaging(
+  brokerUrl: string,
+  deps: { store: EventStore; sql: SqlDatabase; log: Logger },
+  options: MessagingOptions,
+): Promise<Messaging> {
+  const checkpoints = await CheckpointStore.create(deps.sql);
+  let commands: CommandBus;
+  let events: EventBus;
+  if (brokerUrl === 'inproc://' || brokerUrl === 'inproc') {
+    commands = new InProcessCommandBus();
+    events = new InProcessEventBus(deps.store, checkpoints, deps.log);
+  } else if (brokerUrl.startsWith('kafka://')) {
+    const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
+    const partitions = options.partitions ?? 6;
+    commands = new KafkaCommandBus(kafka, deps.log, partitions);
+    events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 });
+  } else {
+    throw new Error(`unsupported BROKER_URL "${brokerUrl}" (expected inproc:// or kafka://host:port)`);
+  }
+  return {
+    commands,
+    events,
+    close: async () => {
+      await events.close();
+      await commands.close();
+    },
+  };
+}

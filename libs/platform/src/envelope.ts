@@ -1,0 +1,13 @@
+/** The one response envelope of the merchant API: `code` mirrors the HTTP status. */
+export type EnvelopeStatus = 'accepted' | 'success' | 'error';
+
+export interface Envelope<Data = Record<string, unknown>> {
+  code: number;
+  status: EnvelopeStatus;
+  message: string;
+  data: Data;
+}
+
+export function envelope<Data>(code: number, message: string, data: Data): Envelope<Data> {
+  return { code, status: code >= 400 ? 'error' : code === 202 ? 'accepted' : 'success', message, data };
+}

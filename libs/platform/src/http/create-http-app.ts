@@ -1,0 +1,41 @@
+import { Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Infrastructure } from '../infrastructure';
+import type { Logger } from '@paygate/logging';
+import { INFRASTRUCTURE, LOGGER } from '../tokens';
+import { EnvelopeExceptionFilter } from './envelope-exception.filter';
+import { HealthController } from './health.controller';
+import { NestJsonLogger } from './nest-json-logger';
+
+@Global()
+@Module({})
+class PlatformModule {
+  static with(infrastructure: Infrastructure, log: Logger): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: INFRASTRUCTURE, useValue: infrastructure },
+        { provide: LOGGER, useValue: log },
+      ],
+      exports: [INFRASTRUCTURE, LOGGER],
+    };
+  }
+}
+
+/** Maximum request body the API accepts (DESIGN §2). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** One Nest application on Fastify holding the platform (health, envelope errors) and `features`. */
+export async function createHttpApp(features: Type[], infrastructure: Infrastructure, log: Logger): Promise<INestApplication> {
+  @Module({ imports: [PlatformModule.with(infrastructure, log), ...features] })
+  class AppModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES }), {
+    logger: new NestJsonLogger(log),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new EnvelopeExceptionFilter(log));
+  return app;
+}

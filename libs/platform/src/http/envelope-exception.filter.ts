@@ -1,0 +1,33 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CommandRejectedError } from '@paygate/messaging';
+import { envelope } from '../envelope';
+import type { Logger } from '@paygate/logging';
+
+/** Every error leaves as an envelope; anything unexpected is logged and answered without details. */
+@Catch()
+export class EnvelopeExceptionFilter implements ExceptionFilter {
+  constructor(private readonly log: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const [status, message, data] = this.describe(error);
+    if (status >= 500) this.log.error('request failed', { error });
+    void reply.status(status).send(envelope(status, message, data));
+  }
+
+  private describe(error: unknown): [number, string, Record<string, unknown>] {
+    if (error instanceof CommandRejectedError) return [error.status, error.message, error.data ?? {}];
+    if (error instanceof HttpException) {
+      const response = error.getResponse();
+      const message = typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? error.message);
+      return [error.getStatus(), message, {}];
+    }
+    // Fastify's own client errors (body parsing, content type, size) carry a 4xx statusCode.
+    const statusCode = (error as { statusCode?: unknown })?.statusCode;
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+      return [statusCode, (error as Error).message, {}];
+    }
+    return [500, 'internal error', {}];
+  }
+}

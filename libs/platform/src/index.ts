@@ -1,0 +1,7 @@
+export * from '@paygate/logging';
+export * from './config';
+export * from './envelope';
+export * from './tokens';
+export * from './infrastructure';
+export { createHttpApp, MAX_BODY_BYTES } from './http/create-http-app';
+export { runApp } from './run-app';

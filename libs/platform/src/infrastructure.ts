@@ -1,0 +1,74 @@
+import { openEventStore, type EventStore } from '@paygate/event-store';
+import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@paygate/messaging';
+import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { ConfigError, redactUrl, type PlatformConfig } from './config';
+import type { Logger } from '@paygate/logging';
+
+/** What every app gets: the SQL store, the event store and the broker, opened from URLs. */
+export interface Infrastructure {
+  sql: SqlDatabase;
+  store: EventStore;
+  commands: CommandBus;
+  events: EventBus;
+  /** Store and broker both answer. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new StartupError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger): Promise<Infrastructure> {
+  if (config.brokerUrl.startsWith('kafka://')) {
+    try {
+      parseKafkaUrl(config.brokerUrl);
+    } catch (error) {
+      throw new ConfigError('BROKER_URL', (error as Error).message);
+    }
+  }
+  const sql = await step(`cannot open STORE_URL ${redactUrl(config.storeUrl)}`, () => openSqlDatabase(config.storeUrl));
+  try {
+    const store = await step('cannot open the event store', async () => {
+      const opened = await openEventStore(sql, config.eventStoreUrl);
+      await opened.ping();
+      return opened;
+    });
+    const messaging = await step(`cannot reach BROKER_URL ${redactUrl(config.brokerUrl)}`, async () => {
+      const opened = await openMessaging(config.brokerUrl, { store, sql, log }, { clientId });
+      await opened.events.ping().catch(async (error: unknown) => {
+        await opened.close().catch(() => undefined);
+        throw error;
+      });
+      return opened;
+    });
+    return {
+      sql,
+      store,
+      commands: messaging.commands,
+      events: messaging.events,
+      ready: async () => {
+        await store.ping();
+        await sql.query('select 1');
+        await messaging.events.ping();
+      },
+      close: async () => {
+        await messaging.close();
+        await store.close();
+        await sql.close();
+      },
+    };
+  } catch (error) {
+    await sql.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,3 @@
+/** Nest injection tokens for what the platform provides to every feature module. */
+export const INFRASTRUCTURE = Symbol('Infrastructure');
+export const LOGGER = Symbol('Logger');

@@ -1,0 +1,3 @@
+export * from './sql-database';
+export { openSqlDatabase } from './open-sql-database';
+export type { PostgresOptions } from './postgres-database';

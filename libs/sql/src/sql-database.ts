@@ -1,0 +1,25 @@
+/** The one SQL port: PGlite (embedded) and PostgreSQL run the same statements through it. */
+export interface SqlClient {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface SqlDatabase extends SqlClient {
+  /** `pglite` or `postgres`: only for diagnostics and benchmarks, never to branch SQL. */
+  readonly engine: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction on one connection; rolls back when it throws. */
+  transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on a connection held for its whole duration (for session-level advisory
+   * locks such as a relay's leadership). PGlite has a single connection, so it is that one.
+   */
+  withDedicatedConnection<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Creates tables once per database; concurrent starters serialise on an advisory lock. */
+export async function migrate(db: SqlDatabase, name: string, statements: string[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`paygate-migrate:${name}`]);
+    for (const statement of statements) await tx.query(statement);
+  });
+}

@@ -1,0 +1,5 @@
+export * from './services';
+export * from './wait';
+export * from './event-store-conformance';
+export * from './messaging-conformance';
+export * from './wiring-probe-scenario';

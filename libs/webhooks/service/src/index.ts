@@ -1,0 +1,1 @@
+export { WebhooksServiceModule } from './webhooks-service.module';

@@ -1,0 +1,65 @@
+import { openSqlDatabase } from '@paygate/sql';
+import { describeWithService, expectReady, runWiringProbe, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
+
+describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
+  const schema = uniqueSchema('e2e_distributed');
+  const apps: AppProcess[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const postgres = serviceUrl('postgres');
+    if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+    ensureBuilt();
+    env = { STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`, BROKER_URL: brokerUrl, LOG_LEVEL: 'warn' };
+    // Two gateways prove request-reply works with several sending instances.
+    for (const app of ['collections', 'webhook-dispatcher', 'api-gateway', 'api-gateway']) apps.push(await startApp(app, env));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    const postgres = serviceUrl('postgres');
+    if (postgres) {
+      const db = await openSqlDatabase(postgres);
+      await db.query(`drop schema if exists ${schema} cascade`);
+      await db.close();
+    }
+  });
+
+  it('every app answers live and ready', async () => {
+    for (const app of apps) await expectReady(app.url);
+  });
+
+  it('carries a gateway request through Kafka to the dispatcher, from either gateway', async () => {
+    const [, dispatcher, gatewayA, gatewayB] = apps;
+    await runWiringProbe({ gateway: gatewayA.url, dispatcher: dispatcher.url });
+    await runWiringProbe({ gateway: gatewayB.url, dispatcher: dispatcher.url });
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const extra = await startApp('api-gateway', env);
+    expect(await extra.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('start-up failures', () => {
+  beforeAll(() => ensureBuilt(), 180_000);
+
+  it('exits non-zero with one line naming a bad configuration variable', () => {
+    const { status, output } = runFailingApp('api-gateway', { STORE_URL: 'mysql://nope', BROKER_URL: 'inproc://' });
+    expect(status).toBe(1);
+    expect(output.trim()).toBe('api-gateway: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://nope"');
+  });
+
+  it('exits non-zero naming an unreachable store', () => {
+    const { status, output } = runFailingApp('collections', { STORE_URL: 'postgres://root@127.0.0.1:1/none', BROKER_URL: 'inproc://' });
+    expect(status).toBe(1);
+    expect(output).toMatch(/^collections: cannot open STORE_URL postgres:\/\/\*\*\*@127\.0\.0\.1:1\/none: .+/);
+  });
+
+  it('exits non-zero naming an unreachable broker', () => {
+    const { status, output } = runFailingApp('webhook-dispatcher', { STORE_URL: 'pglite://memory', BROKER_URL: 'kafka://127.0.0.1:1' }, 60_000);
+    expect(status).toBe(1);
+    expect(output).toMatch(/webhook-dispatcher: cannot reach BROKER_URL kafka:\/\/127\.0\.0\.1:1: /);
+  }, 70_000);
+});
