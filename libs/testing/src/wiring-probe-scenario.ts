@@ -13,13 +13,13 @@ export async function runWiringProbe(urls: DeployedUrls): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ note }),
   });
-  const body = await response.json();
+  const body = (await response.json()) as { data: { probe_id: string } };
   expect(response.status).toBe(202);
   expect(body).toMatchObject({ code: 202, status: 'accepted', data: { probe_id: expect.any(String) } });
 
   const receipt = await eventually(async () => {
     const res = await fetch(`${urls.dispatcher}/internal/v1/probes/${body.data.probe_id}`);
-    return res.status === 200 ? res.json() : undefined;
+    return res.status === 200 ? ((await res.json()) as { data: Record<string, unknown> }) : undefined;
   }, 30_000, 'the dispatcher to receive the probe');
   expect(receipt.data).toMatchObject({ probe_id: body.data.probe_id, note, deliveries: 1 });
 }
