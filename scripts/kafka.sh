@@ -7,6 +7,8 @@
 # Env:   KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
 #        KAFKA_HOME (~/.cache/paygate-kafka; jar cache),
 #        KAFKA_DATA_DIR (/tmp/paygate-kafka; config, data, logs, pid - wiped on start),
+#        KAFKA_KEEP_DATA (unset; 1 = keep an already formatted data dir on start, so
+#          stop + start is a real broker restart with topics, messages and offsets),
 #        KAFKA_START_TIMEOUT (90 seconds), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m)
 set -euo pipefail
 
@@ -177,18 +179,24 @@ cmd_start() {
 
   ensure_libs
 
-  # Fresh data dir on every start so tests never see stale topics/offsets.
-  rm -rf "$KAFKA_DATA_DIR"
-  write_config
+  if [[ "${KAFKA_KEEP_DATA:-}" == "1" && -f "$KAFKA_DATA_DIR/data/meta.properties" ]]; then
+    # Restart: keep the formatted log dir (topics, messages, committed offsets).
+    log "keeping existing data in $KAFKA_DATA_DIR (KAFKA_KEEP_DATA=1)"
+    write_config
+  else
+    # Fresh data dir on every start so tests never see stale topics/offsets.
+    rm -rf "$KAFKA_DATA_DIR"
+    write_config
 
-  # Any 16 random bytes as unpadded base64url is a valid cluster id; avoids an
-  # extra JVM launch for `StorageTool random-uuid`.
-  local cluster_id
-  cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
-  java -Xmx128m -cp "$LIBS_DIR/*" \
-    -Dlog4j.configuration="file:$KAFKA_DATA_DIR/tools-log4j.properties" \
-    kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_DATA_DIR/format.log" 2>&1 \
-    || { cat "$KAFKA_DATA_DIR/format.log" >&2; die "storage format failed"; }
+    # Any 16 random bytes as unpadded base64url is a valid cluster id; avoids an
+    # extra JVM launch for `StorageTool random-uuid`.
+    local cluster_id
+    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+    java -Xmx128m -cp "$LIBS_DIR/*" \
+      -Dlog4j.configuration="file:$KAFKA_DATA_DIR/tools-log4j.properties" \
+      kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_DATA_DIR/format.log" 2>&1 \
+      || { cat "$KAFKA_DATA_DIR/format.log" >&2; die "storage format failed"; }
+  fi
 
   log "starting broker on $BOOTSTRAP (controller 127.0.0.1:$KAFKA_CONTROLLER_PORT, data $KAFKA_DATA_DIR)"
   # setsid: own session, so the broker outlives the shell/job that started it

@@ -1,4 +1,5 @@
-import { Pool, type PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import type { SqlClient, SqlDatabase } from './sql-database';
 
 export interface PostgresOptions {
@@ -8,6 +9,20 @@ export interface PostgresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Every statement is prepared once per connection (named by its text's hash): the hot paths
+ * run a handful of fixed statements, and skipping parse/plan per call is most of their cost.
+ */
+const statementNames = new Map<string, string>();
+function prepared(text: string, values?: unknown[]): QueryConfig {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
 
 export async function openPostgres(connectionString: string, options: PostgresOptions = {}): Promise<SqlDatabase> {
   const url = new URL(connectionString);
@@ -29,12 +44,12 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   else await pool.query('select 1');
 
   const clientOf = (client: PoolClient): SqlClient => ({
-    query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) => (await client.query(prepared(text, params))).rows as Row[],
   });
 
   return {
     engine: 'postgres',
-    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params))).rows as Row[],
     async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
