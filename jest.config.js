@@ -17,4 +17,6 @@ module.exports = {
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
   testTimeout: 60_000,
+  // The Kafka fault suite restarts the shared broker, so with Kafka configured suites run one at a time.
+  maxWorkers: process.env.BROKER_URL?.startsWith('kafka://') ? 1 : '50%',
 };

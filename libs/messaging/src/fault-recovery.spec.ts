@@ -179,7 +179,6 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
     const second = await appendBatch(store, streams, 6, 'after', async () => void (await terminateConnections()));
     const all = [...first.ids, ...second.ids];
     await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 30_000, 'every event of both batches');
-    process.stderr.write(`DEBUG pg: attempts ${second.attempts}/${second.ids.length}; consumer failures ${log.entries.filter((e) => e.includes('redelivering')).length}; entries ${log.entries.length}\n`);
 
     // The consumer resumes from the last handled position, not from an older checkpoint:
     // nothing is delivered twice, and each stream stays in order.
@@ -280,9 +279,7 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', (brokerUr
       expect(started).toMatchObject({ status: 0, output: expect.stringContaining('keeping existing data') });
 
       const all = [...first.ids, ...second.ids];
-      const t0 = Date.now();
       await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 90_000, 'every event of both batches after the restart');
-      process.stderr.write(`DEBUG kafka: recovered ${Date.now() - t0} ms after start; duplicates ${handler.duplicated().length}; deliveries ${[...handler.deliveries.values()].reduce((a, b) => a + b, 0)}; ${JSON.stringify([...new Set(log.entries.map((e) => (JSON.parse(e) as { message: string }).message.slice(0, 60)))])}\n`);
 
       // At least once: after a broker restart Kafka may redeliver messages whose offsets were
       // not committed yet, and the relay may re-send a page whose produce it could not confirm.

@@ -37,7 +37,14 @@ export class InProcessEventBus implements EventBus {
       }
     };
     const scheduleFlush = () => {
-      flushTimer ??= setTimeout(() => flush().catch((error) => this.log.warn('checkpoint save failed', { group: options.group, error })), CHECKPOINT_FLUSH_MS);
+      flushTimer ??= setTimeout(
+        () =>
+          flush().catch((error) => {
+            this.log.warn('checkpoint save failed; retrying', { group: options.group, error });
+            scheduleFlush();
+          }),
+        CHECKPOINT_FLUSH_MS,
+      );
     };
 
     const loop = (async () => {
@@ -64,7 +71,8 @@ export class InProcessEventBus implements EventBus {
         await subscription?.stop();
         await loop;
         clearTimeout(flushTimer);
-        await flush();
+        // At least once: an unsaved checkpoint only means redelivery after the next start.
+        await flush().catch((error) => this.log.warn('final checkpoint save failed', { group: options.group, error }));
         this.consumers.delete(consumer);
       },
     };

@@ -95,10 +95,16 @@ export class KafkaEventBus implements EventBus {
   /** Competes for leadership, then forwards events until it loses the lock or stops. */
   private async runRelay(name: string, streamPrefixes: string[]): Promise<void> {
     const signal = this.stopping.signal;
-    const pause = (ms: number) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-    });
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+      });
     while (!signal.aborted) {
       try {
         await this.sql.withDedicatedConnection(async (lockConnection) => {
