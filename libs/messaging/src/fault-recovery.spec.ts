@@ -6,6 +6,7 @@ import { SqlEventStore, type EventStore, type EventToAppend, type RecordedEvent 
 import { createLogger, type Logger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, eventually, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { redeliveryDelayMs } from './event-bus';
 import { openMessaging, type Messaging } from './open-messaging';
 
 /*
@@ -112,6 +113,12 @@ function revisionsByStream(events: RecordedEvent[]): Record<string, number[]> {
 }
 
 const inOrder = (streams: string[], perStream: number) => Object.fromEntries(streams.map((s) => [s, Array.from({ length: perStream }, (_, r) => r)]));
+
+describe('redelivery back-off', () => {
+  it('retries a failing handler soon, then backs off to at most 5 s so a poisoned event cannot spin', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map(redeliveryDelayMs)).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000]);
+  });
+});
 
 describeWithService('postgres', 'in-process consumer across PostgreSQL connection loss', (url) => {
   const schema = uniqueSchema('msg_fault');
