@@ -13,7 +13,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+    // ESM-only dependencies that Node 20 loads with require(esm) but jest cannot: compile them to CommonJS.
+    '^.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
   testTimeout: 60_000,

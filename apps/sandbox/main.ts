@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runApp } from '@paygate/platform';
+import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 
-// Simulated providers arrive with the collections issue; the app already deploys and reports health.
-void runApp('sandbox', []);
+void runApp('sandbox', [SandboxProvidersModule]);

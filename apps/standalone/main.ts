@@ -1,10 +1,35 @@
 import 'reflect-metadata';
 import { CollectionsServiceModule } from '@paygate/collections-service';
-import { GatewayHttpModule } from '@paygate/gateway-http';
+import { GatewayHttpModule, MERCHANTS } from '@paygate/gateway-http';
+import type { MerchantAccounts } from '@paygate/merchants';
 import { runApp } from '@paygate/platform';
+import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
+import { ensureDemoMerchant, prepareSandboxSecrets } from './sandbox-setup';
 
-/** Every app in one process on the embedded defaults: PGlite under ./data and the in-process broker. */
-void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule], (url) => {
-  process.stdout.write(`\nPaygate is running at ${url}\n  health: curl ${url}/health/ready\n  probe:  curl -X POST ${url}/v1/probes -H 'content-type: application/json' -d '{"note":"hello"}'\n\n`);
+/** Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker. */
+const secrets = prepareSandboxSecrets(process.env.DATA_DIR || './data');
+
+void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], async (url, app) => {
+  const demo = await ensureDemoMerchant(app.get<MerchantAccounts>(MERCHANTS), secrets.file);
+  const keys = `-H 'public-key: ${demo.keys.publicKey}'`;
+  process.stdout.write(
+    [
+      '',
+      `Paygate is running at ${url}`,
+      `  API docs:     ${url}/docs`,
+      `  admin token:  from ${secrets.adminTokenSource}`,
+      `  demo merchant ${demo.id}`,
+      `    public-key:  ${demo.keys.publicKey}`,
+      `    secret-key:  ${demo.keys.secretKey}`,
+      `    signing key: ${demo.keys.signingKey}`,
+      '',
+      '  Collect UGX 81,000 by MTN mobile money (test number 256772000001 approves):',
+      `    curl -X POST ${url}/v1/collections/initialize -H 'content-type: application/json' ${keys} \\`,
+      `      -d '{"merchant_reference":"auto","transaction_method":"MOBILE_MONEY","provider_code":"mtn_momo_ug","currency":"UGX","amount":81000,"msisdn":"256772000001","customer_name":"Jane Doe"}'`,
+      `    curl -X POST ${url}/v1/collections/confirm -H 'content-type: application/json' ${keys} -d '{"internal_reference":"<from the answer>"}'`,
+      `    curl ${url}/v1/collections/<internal_reference> ${keys} -H 'secret-key: ${demo.keys.secretKey}'`,
+      '',
+    ].join('\n') + '\n',
+  );
 });

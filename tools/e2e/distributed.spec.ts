@@ -1,5 +1,5 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { describeWithService, expectReady, runWiringProbe, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { collectionOutcomeSuite, describeWithService, expectReady, runWiringProbe, serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
 import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
@@ -11,9 +11,24 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     const postgres = serviceUrl('postgres');
     if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
     ensureBuilt();
-    env = { STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`, BROKER_URL: brokerUrl, LOG_LEVEL: 'warn' };
+    env = {
+      ...TEST_TIMERS,
+      STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
+      BROKER_URL: brokerUrl,
+      LOG_LEVEL: 'warn',
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    };
+    const sandbox = await startApp('sandbox', env);
     // Two gateways prove request-reply works with several sending instances.
-    for (const app of ['collections', 'webhook-dispatcher', 'api-gateway', 'api-gateway']) apps.push(await startApp(app, env));
+    const gateways = [await startApp('api-gateway', env), await startApp('api-gateway', env)];
+    const collections = await startApp('collections', {
+      ...env,
+      MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
+      CARD_API_URL: `${sandbox.url}/sandbox/card`,
+      CHECKOUT_RETURN_URL: gateways[0].url,
+    });
+    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox);
   }, 180_000);
 
   afterAll(async () => {
@@ -34,6 +49,10 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     const [, dispatcher, gatewayA, gatewayB] = apps;
     await runWiringProbe({ gateway: gatewayA.url, dispatcher: dispatcher.url });
     await runWiringProbe({ gateway: gatewayB.url, dispatcher: dispatcher.url });
+  });
+
+  describe('collection outcomes through the sandbox app', () => {
+    collectionOutcomeSuite({ gateway: () => apps[2].url });
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Configuration comes only from the environment and is validated once at start-up; a bad
  * value stops the process with one line naming the variable.
@@ -45,4 +47,40 @@ export function readPlatformConfig(env: Env = process.env): PlatformConfig {
     eventStoreUrl: readUrl(env, 'EVENT_STORE_URL', /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/.+$/, 'kurrentdb://… or esdb://…'),
     brokerUrl: readUrl(env, 'BROKER_URL', /^(inproc:\/\/|kafka:\/\/[^\s]+)$/, 'inproc:// or kafka://host:port[,host:port]', 'inproc://')!,
   };
+}
+
+/** A duration in milliseconds from `variable` (a non-negative integer), or `fallback`. */
+export function readDurationMs(env: Env, variable: string, fallback: number): number {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(variable, `must be a whole number of milliseconds, got "${raw}"`);
+  return value;
+}
+
+/** An absolute http(s) base URL from `variable` without trailing slash, or undefined. */
+export function readBaseUrl(env: Env, variable: string): string | undefined {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(variable, `must be an http(s) URL, got "${redactUrl(raw)}"`);
+  return raw.replace(/\/$/, '');
+}
+
+/**
+ * The JSON file named by `variable` (default `fallbackPath`, relative to the working
+ * directory), turned into configuration by `parse`; any failure names the variable.
+ */
+export function readJsonConfigFile<T>(env: Env, variable: string, fallbackPath: string, parse: (json: unknown) => T): T {
+  const path = env[variable] || fallbackPath;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(variable, `cannot read JSON from ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parse(json);
+  } catch (error) {
+    throw new ConfigError(variable, `${path}: ${(error as Error).message}`);
+  }
 }

@@ -1,3 +1,4 @@
 /** Nest injection tokens for what the platform provides to every feature module. */
 export const INFRASTRUCTURE = Symbol('Infrastructure');
 export const LOGGER = Symbol('Logger');
+export const APP_URL = Symbol('AppUrl');

@@ -3,3 +3,5 @@ export * from './wait';
 export * from './event-store-conformance';
 export * from './messaging-conformance';
 export * from './wiring-probe-scenario';
+export * from './paygate-client';
+export * from './collection-outcomes';

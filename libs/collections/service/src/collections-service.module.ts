@@ -1,15 +1,84 @@
-import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { PROBE_RECORDED, PROBE_STREAM_PREFIX, RECORD_PROBE, SERVICES, probeStream, type ProbeRecordedV1 } from '@paygate/contracts';
-import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  COLLECTION_COMMANDS,
+  COLLECTION_STREAM_PREFIX,
+  PROBE_RECORDED,
+  PROBE_STREAM_PREFIX,
+  RECORD_PROBE,
+  SERVICES,
+  probeStream,
+  type ConfirmCollectionCommand,
+  type FindCollectionQuery,
+  type InitializeCollectionCommand,
+  type ProbeRecordedV1,
+} from '@paygate/contracts';
+import type { RunningConsumer } from '@paygate/messaging';
+import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import { CollectionProjection } from './collection-projection';
+import { CollectionRepository } from './collection-repository';
+import { CollectionTimers } from './collection-timers';
+import { CollectionsService, type ProviderConnectors } from './collections.service';
+import { readCollectionsConfig } from './config';
+import { COLLECTIONS_SERVICE, ProviderCallbacksController } from './provider-callbacks.controller';
+import { createProviderConnectors } from './providers/create-connectors';
+import { ReferenceRegistry } from './reference-registry';
+import { TimerWorker } from './timer-worker';
 
-/** The collections service: serves its commands and publishes its streams. */
-@Module({})
-export class CollectionsServiceModule implements OnApplicationBootstrap {
-  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
+const PROJECTION = Symbol('CollectionProjection');
+
+/**
+ * The collections service: serves the collection commands, owns the collection streams and
+ * publishes them, projects its read model and timers, fires timers and takes provider callbacks.
+ */
+@Module({
+  controllers: [ProviderCallbacksController],
+  providers: [
+    {
+      provide: PROJECTION,
+      inject: [INFRASTRUCTURE],
+      useFactory: (infra: Infrastructure) => CollectionProjection.open(infra.sql, infra.store, readCollectionsConfig().statusPollMs),
+    },
+    {
+      provide: COLLECTIONS_SERVICE,
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION],
+      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection) => {
+        const config = readCollectionsConfig();
+        let connectors: ProviderConnectors | undefined;
+        return new CollectionsService({
+          repository: new CollectionRepository(infra.store),
+          references: await ReferenceRegistry.open(infra.sql),
+          projection,
+          config,
+          connectors: () => (connectors ??= createProviderConnectors(process.env, appUrl.get())),
+          urls: {
+            providerCallback: () => config.providerCallbackUrl ?? appUrl.get(),
+            checkoutReturn: () => config.checkoutReturnUrl ?? appUrl.get(),
+          },
+          log,
+        });
+      },
+    },
+  ],
+})
+export class CollectionsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
+  private consumer?: RunningConsumer;
+  private timerWorker?: TimerWorker;
+
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(LOGGER) private readonly log: Logger,
+    @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
+    @Inject(PROJECTION) private readonly projection: CollectionProjection,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { commands, events, store } = this.infrastructure;
+    const { commands, events, store, sql } = this.infrastructure;
+    const collections = this.collections;
     await commands.serve(SERVICES.collections, {
+      [COLLECTION_COMMANDS.initialize]: (payload) => collections.initialize(payload as unknown as InitializeCollectionCommand),
+      [COLLECTION_COMMANDS.confirm]: (payload) => collections.confirm(payload as unknown as ConfirmCollectionCommand),
+      [COLLECTION_COMMANDS.find]: (payload) => collections.find(payload as unknown as FindCollectionQuery),
+      [COLLECTION_COMMANDS.current]: (payload) => collections.current(String(payload.internalReference)),
       [RECORD_PROBE]: async (payload) => {
         const data: ProbeRecordedV1 = { probeId: String(payload.probeId), note: String(payload.note) };
         await store.appendToStream(probeStream(data.probeId), [{ type: PROBE_RECORDED, data: { ...data }, metadata: { schemaVersion: 1 } }], {
@@ -18,6 +87,15 @@ export class CollectionsServiceModule implements OnApplicationBootstrap {
         return { probeId: data.probeId };
       },
     });
-    await events.publish([PROBE_STREAM_PREFIX]);
+    await events.publish([PROBE_STREAM_PREFIX, COLLECTION_STREAM_PREFIX]);
+    this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
+    const config = readCollectionsConfig();
+    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), config.timerTickMs, this.log);
+    this.timerWorker.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.timerWorker?.stop();
+    await this.consumer?.stop();
   }
 }

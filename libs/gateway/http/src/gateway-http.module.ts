@@ -1,6 +1,34 @@
-import { Module } from '@nestjs/common';
+import { Module, type INestApplication } from '@nestjs/common';
+import { MerchantAccounts } from '@paygate/merchants';
+import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { MerchantsAdminController } from './admin/merchants.controller';
+import { CheckoutReturnController } from './checkout-return.controller';
+import { CollectionsController } from './collections.controller';
+import { readGatewayConfig, type GatewayConfig } from './gateway-config';
+import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
+import { serveOpenApi } from './openapi';
+import { PaymentProvidersController } from './payment-providers.controller';
 import { ProbesController } from './probes.controller';
+import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
-/** The merchant-facing HTTP API: turns requests into commands. */
-@Module({ controllers: [ProbesController] })
-export class GatewayHttpModule {}
+/** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
+@Module({
+  controllers: [CollectionsController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, ProbesController],
+  providers: [
+    { provide: GATEWAY_CONFIG, useFactory: () => readGatewayConfig() },
+    {
+      provide: MERCHANTS,
+      inject: [INFRASTRUCTURE, GATEWAY_CONFIG],
+      useFactory: (infra: Infrastructure, config: GatewayConfig) => MerchantAccounts.open(infra.sql, config.secretBox),
+    },
+    ApiRequestGuard,
+    MerchantAuthGuard,
+    AdminGuard,
+  ],
+  exports: [MERCHANTS],
+})
+export class GatewayHttpModule {
+  static configure(app: INestApplication): void {
+    serveOpenApi(app);
+  }
+}

@@ -1,1 +1,2 @@
 export { GatewayHttpModule } from './gateway-http.module';
+export { MERCHANTS } from './tokens';

@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
-import { INFRASTRUCTURE, LOGGER } from '../tokens';
+import { APP_URL, INFRASTRUCTURE, LOGGER } from '../tokens';
+import { AppUrl } from '../app-url';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { NestJsonLogger } from './nest-json-logger';
@@ -18,10 +19,16 @@ class PlatformModule {
       providers: [
         { provide: INFRASTRUCTURE, useValue: infrastructure },
         { provide: LOGGER, useValue: log },
+        { provide: APP_URL, useValue: new AppUrl() },
       ],
-      exports: [INFRASTRUCTURE, LOGGER],
+      exports: [INFRASTRUCTURE, LOGGER, APP_URL],
     };
   }
+}
+
+/** A feature module that also configures the application it is part of. */
+export interface FeatureWithAppSetup {
+  configure(app: INestApplication): void;
 }
 
 /** Maximum request body the API accepts (DESIGN §2). */
@@ -37,5 +44,7 @@ export async function createHttpApp(features: Type[], infrastructure: Infrastruc
     abortOnError: false,
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
+  // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.
+  for (const feature of features) (feature as Partial<FeatureWithAppSetup>).configure?.(app);
   return app;
 }

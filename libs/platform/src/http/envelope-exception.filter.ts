@@ -20,8 +20,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (error instanceof CommandRejectedError) return [error.status, error.message, error.data ?? {}];
     if (error instanceof HttpException) {
       const response = error.getResponse();
-      const message = typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? error.message);
-      return [error.getStatus(), message, {}];
+      if (typeof response === 'string') return [error.getStatus(), response, {}];
+      // An exception may carry envelope data, e.g. `errors` of a validation failure.
+      const { message, data } = response as { message?: unknown; data?: unknown };
+      const envelopeData = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+      return [error.getStatus(), Array.isArray(message) ? message.join('; ') : String(message ?? error.message), envelopeData];
     }
     // Fastify's own client errors (body parsing, content type, size) carry a 4xx statusCode.
     const statusCode = (error as { statusCode?: unknown })?.statusCode;

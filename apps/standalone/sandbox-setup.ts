@@ -1,0 +1,58 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { SecretBox, type MerchantAccounts, type MerchantKeys } from '@paygate/merchants';
+
+/** What standalone keeps under ./data so a restart finds the same token and demo merchant. */
+interface SandboxFile {
+  admin_token?: string;
+  demo_merchant?: { id: string } & Partial<{ public_key: string; secret_key: string; signing_key: string }>;
+}
+
+export interface SandboxSecrets {
+  adminTokenSource: 'ADMIN_TOKEN' | string;
+  file: string;
+}
+
+function readSandboxFile(file: string): SandboxFile {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxFile) : {};
+}
+
+function writePrivate(file: string, content: string): void {
+  writeFileSync(file, content, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/**
+ * Standalone needs no setup: when MASTER_KEY or ADMIN_TOKEN are unset it generates them once
+ * and keeps them in the data directory (master.key, sandbox.json), readable only by the owner.
+ */
+export function prepareSandboxSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): SandboxSecrets {
+  mkdirSync(dataDir, { recursive: true });
+  if (!env.MASTER_KEY) {
+    const keyFile = join(dataDir, 'master.key');
+    if (!existsSync(keyFile)) writePrivate(keyFile, `${SecretBox.generateMasterKey()}\n`);
+    env.MASTER_KEY = readFileSync(keyFile, 'utf8').trim();
+  }
+  const file = join(dataDir, 'sandbox.json');
+  const sandbox = readSandboxFile(file);
+  let adminTokenSource = 'ADMIN_TOKEN';
+  if (!env.ADMIN_TOKEN) {
+    sandbox.admin_token ??= `adm_${randomBytes(24).toString('base64url')}`;
+    writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
+    env.ADMIN_TOKEN = sandbox.admin_token;
+    adminTokenSource = file;
+  }
+  return { adminTokenSource, file };
+}
+
+/** The demo merchant created at first start, found again on later starts. */
+export async function ensureDemoMerchant(merchants: MerchantAccounts, file: string): Promise<{ id: string; keys: MerchantKeys }> {
+  const sandbox = readSandboxFile(file);
+  const known = sandbox.demo_merchant && (await merchants.keys(sandbox.demo_merchant.id));
+  if (sandbox.demo_merchant && known) return { id: sandbox.demo_merchant.id, keys: known };
+  const { merchant, keys } = await merchants.create({ name: 'Demo merchant' });
+  sandbox.demo_merchant = { id: merchant.id, public_key: keys.publicKey, secret_key: keys.secretKey, signing_key: keys.signingKey };
+  writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
+  return { id: merchant.id, keys };
+}

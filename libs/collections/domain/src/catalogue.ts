@@ -1,0 +1,90 @@
+import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
+import type { TransactionMethod } from '@paygate/contracts';
+
+/** A payment option as configured (DESIGN §3); amounts in minor units of `currency`. */
+export interface Provider {
+  code: string;
+  name: string;
+  method: TransactionMethod;
+  currency: string;
+  countryCode: string;
+  /** Dialling code that starts every msisdn, e.g. 256. */
+  callingCode?: string;
+  /** Network prefixes after the calling code, e.g. 77. */
+  prefixes: string[];
+  /** Digits after the calling code (9 in Uganda). */
+  nationalNumberLength: number;
+  minAmount: number;
+  maxAmount: number;
+  fee: FeeRule;
+  enabled: boolean;
+}
+
+export type ProviderCatalogue = ReadonlyMap<string, Provider>;
+
+/** Where the catalogue is configured: a JSON file, `config/providers.json` unless set. */
+export const PROVIDER_CATALOGUE_SETTING = { variable: 'PROVIDER_CATALOGUE_FILE', defaultPath: 'config/providers.json' } as const;
+
+export class CatalogueError extends Error {
+  override readonly name = 'CatalogueError';
+}
+
+function field<T>(entry: Record<string, unknown>, key: string, check: (value: unknown) => value is T, what: string, where: string): T {
+  const value = entry[key];
+  if (!check(value)) throw new CatalogueError(`${where}.${key} must be ${what}`);
+  return value;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** Validates the configured catalogue once at start-up; a bad entry stops the process. */
+export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
+  const entries = (raw as { providers?: unknown } | null)?.providers;
+  if (!Array.isArray(entries) || entries.length === 0) throw new CatalogueError('providers must be a non-empty array');
+  const catalogue = new Map<string, Provider>();
+  entries.forEach((entry: Record<string, unknown>, index) => {
+    const where = `providers[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CatalogueError(`${where} must be an object`);
+    const code = field(entry, 'provider_code', isText, 'a non-empty string', where);
+    if (catalogue.has(code)) throw new CatalogueError(`${where}.provider_code ${code} appears twice`);
+    const method = field(entry, 'transaction_method', (v): v is TransactionMethod => v === 'MOBILE_MONEY' || v === 'CARD', 'MOBILE_MONEY or CARD', where);
+    const currency = field(entry, 'transaction_currency', (v): v is string => typeof v === 'string' && isSupportedCurrency(v), 'a supported currency', where);
+    const minor = (key: string) => {
+      const converted = toMinorUnits(field(entry, key, isNumber, 'a number', where), currency);
+      if (!converted.ok) throw new CatalogueError(`${where}.${key}: ${converted.reason}`);
+      return converted.minor;
+    };
+    const prefixes = entry.prefixes ?? [];
+    if (!Array.isArray(prefixes) || !prefixes.every((p) => typeof p === 'string' && /^[0-9]+$/.test(p))) {
+      throw new CatalogueError(`${where}.prefixes must be an array of digit strings`);
+    }
+    const callingCode = entry.calling_code;
+    if (method === 'MOBILE_MONEY' && (typeof callingCode !== 'string' || !/^[0-9]{1,4}$/.test(callingCode) || prefixes.length === 0)) {
+      throw new CatalogueError(`${where}: a MOBILE_MONEY provider needs calling_code and prefixes`);
+    }
+    let fee: FeeRule;
+    try {
+      fee = parseFeeSchedule(entry.fee, currency);
+    } catch (error) {
+      throw new CatalogueError(`${where}.fee: ${(error as Error).message}`);
+    }
+    const provider: Provider = {
+      code,
+      name: field(entry, 'provider_name', isText, 'a non-empty string', where),
+      method,
+      currency,
+      countryCode: field(entry, 'country_code', (v): v is string => typeof v === 'string' && /^[A-Z]{2}$/.test(v), 'an ISO 3166 alpha-2 code', where),
+      callingCode: typeof callingCode === 'string' ? callingCode : undefined,
+      prefixes: prefixes as string[],
+      nationalNumberLength: entry.national_number_length === undefined ? 9 : field(entry, 'national_number_length', (v): v is number => Number.isInteger(v) && (v as number) > 0, 'a positive integer', where),
+      minAmount: minor('min_amount'),
+      maxAmount: minor('max_amount'),
+      fee,
+      enabled: entry.enabled !== false,
+    };
+    if (provider.minAmount > provider.maxAmount) throw new CatalogueError(`${where}: min_amount exceeds max_amount`);
+    catalogue.set(code, provider);
+  });
+  return catalogue;
+}

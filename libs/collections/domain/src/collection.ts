@@ -1,0 +1,180 @@
+import {
+  COLLECTION_EVENT_TYPES as EVENTS,
+  type CollectionEvent,
+  type CollectionInitiatedV1,
+  type CollectionStatus,
+} from '@paygate/contracts';
+import { cancellationMessage, failureMessage, MESSAGES } from './messages';
+
+/**
+ * The Collection aggregate as two pure functions: `decide` turns a command and the current
+ * state into new events (or a rejection), `evolve` folds an event into state. PENDING moves to
+ * exactly one of COMPLETED, FAILED or CANCELLED, and a final state is never left: every command
+ * against one decides no events.
+ */
+export type Phase =
+  /** Confirm not yet received (with require_confirmation=false, initialize confirms at once). */
+  | 'AWAITING_CONFIRMATION'
+  /** Confirmed; the prompt or checkout session is being requested from the provider. */
+  | 'AWAITING_PROVIDER'
+  /** The customer has the prompt or the checkout page. */
+  | 'WITH_PROVIDER'
+  | 'FINAL';
+
+export interface Collection {
+  initiated: CollectionInitiatedV1;
+  status: CollectionStatus;
+  phase: Phase;
+  statusMessage: string;
+  providerReference?: string;
+  providerExpiresAt?: string;
+  paymentUrl?: string;
+  transactionAccount?: string;
+  updatedAt: string;
+}
+
+export type CollectionState = Collection | null;
+
+/** A provider's answer, normalised by its connector. */
+export type ProviderOutcome =
+  | { status: 'PENDING' }
+  | { status: 'SUCCESSFUL'; providerTransactionId: string; maskedAccount?: string }
+  | { status: 'FAILED'; reason: 'INSUFFICIENT_FUNDS' | 'DECLINED' | 'OTHER'; providerReason: string }
+  | { status: 'CANCELLED'; reason: 'CUSTOMER_DECLINED' | 'EXPIRED'; providerReason: string };
+
+export type CollectionCommand =
+  | { type: 'Initiate'; data: CollectionInitiatedV1 }
+  | { type: 'Confirm'; at: string; implicit: boolean; providerExpiresAt: string }
+  | { type: 'RecordProviderRequest'; at: string; providerReference: string; paymentUrl?: string }
+  | { type: 'RecordProviderOutcome'; at: string; outcome: ProviderOutcome }
+  | { type: 'Expire'; at: string; timer: 'confirmation' | 'provider' };
+
+/** A command the state does not allow; `status` is the HTTP status the merchant sees. */
+export class CollectionRejected extends Error {
+  override readonly name = 'CollectionRejected';
+  constructor(
+    readonly code: 'not_found' | 'conflict',
+    readonly status: 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function evolve(state: CollectionState, event: CollectionEvent): CollectionState {
+  if (event.type === EVENTS.initiated) {
+    const data = event.data;
+    return {
+      initiated: data,
+      status: 'PENDING',
+      phase: 'AWAITING_CONFIRMATION',
+      statusMessage: data.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+      transactionAccount: data.msisdn,
+      updatedAt: data.initiatedAt,
+    };
+  }
+  if (!state) return state;
+  switch (event.type) {
+    case EVENTS.confirmed:
+      return { ...state, phase: 'AWAITING_PROVIDER', providerExpiresAt: event.data.providerExpiresAt, updatedAt: event.data.confirmedAt };
+    case EVENTS.pinPromptSent:
+      return { ...state, phase: 'WITH_PROVIDER', providerReference: event.data.providerReference, statusMessage: MESSAGES.promptSent, updatedAt: event.data.sentAt };
+    case EVENTS.cardCheckoutOpened:
+      return {
+        ...state,
+        phase: 'WITH_PROVIDER',
+        providerReference: event.data.providerReference,
+        paymentUrl: event.data.paymentUrl,
+        statusMessage: MESSAGES.checkoutOpen,
+        updatedAt: event.data.openedAt,
+      };
+    case EVENTS.completed:
+      return { ...state, phase: 'FINAL', status: 'COMPLETED', statusMessage: event.data.statusMessage, transactionAccount: event.data.transactionAccount, updatedAt: event.data.completedAt };
+    case EVENTS.failed:
+      return { ...state, phase: 'FINAL', status: 'FAILED', statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
+    case EVENTS.cancelled:
+      return { ...state, phase: 'FINAL', status: 'CANCELLED', statusMessage: event.data.statusMessage, updatedAt: event.data.cancelledAt };
+  }
+}
+
+export function rebuild(events: CollectionEvent[]): CollectionState {
+  return events.reduce<CollectionState>(evolve, null);
+}
+
+export function decide(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
+  if (command.type === 'Initiate') {
+    if (state) throw new CollectionRejected('conflict', 409, `transaction ${command.data.internalReference} already exists`);
+    return [{ type: EVENTS.initiated, data: command.data }];
+  }
+  if (!state) throw new CollectionRejected('not_found', 404, 'transaction not found');
+  if (state.phase === 'FINAL') {
+    if (command.type === 'Confirm') {
+      throw new CollectionRejected('conflict', 409, `transaction ${state.initiated.internalReference} is ${state.status} and cannot be confirmed`);
+    }
+    return [];
+  }
+  const { internalReference, transactionMethod: method } = state.initiated;
+  switch (command.type) {
+    case 'Confirm':
+      if (!state.initiated.requireConfirmation && !command.implicit) {
+        throw new CollectionRejected('conflict', 409, `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
+      }
+      if (state.phase !== 'AWAITING_CONFIRMATION') return [];
+      if (state.initiated.confirmationExpiresAt && command.at >= state.initiated.confirmationExpiresAt) {
+        return [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)];
+      }
+      return [{ type: EVENTS.confirmed, data: { internalReference, confirmedAt: command.at, implicit: command.implicit, providerExpiresAt: command.providerExpiresAt } }];
+    case 'RecordProviderRequest':
+      if (state.phase !== 'AWAITING_PROVIDER') return [];
+      if (method === 'CARD') {
+        if (!command.paymentUrl) throw new Error('a card checkout needs its payment URL');
+        return [{ type: EVENTS.cardCheckoutOpened, data: { internalReference, providerReference: command.providerReference, paymentUrl: command.paymentUrl, openedAt: command.at } }];
+      }
+      return [{ type: EVENTS.pinPromptSent, data: { internalReference, providerReference: command.providerReference, sentAt: command.at } }];
+    case 'RecordProviderOutcome':
+      // A result can overtake the append of PinPromptSent, so AWAITING_PROVIDER accepts it too.
+      if (state.phase === 'AWAITING_CONFIRMATION') return [];
+      return outcomeEvents(state, command.outcome, command.at);
+    case 'Expire':
+      if (command.timer === 'confirmation') {
+        const deadline = state.initiated.confirmationExpiresAt;
+        return state.phase === 'AWAITING_CONFIRMATION' && deadline && command.at >= deadline
+          ? [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)]
+          : [];
+      }
+      return state.phase !== 'AWAITING_CONFIRMATION' && state.providerExpiresAt && command.at >= state.providerExpiresAt
+        ? [cancelled(internalReference, method, 'PROVIDER_TIMEOUT', command.at)]
+        : [];
+  }
+}
+
+function outcomeEvents(state: Collection, outcome: ProviderOutcome, at: string): CollectionEvent[] {
+  const { internalReference, transactionMethod: method } = state.initiated;
+  switch (outcome.status) {
+    case 'PENDING':
+      return [];
+    case 'SUCCESSFUL':
+      return [
+        {
+          type: EVENTS.completed,
+          data: {
+            internalReference,
+            providerTransactionId: outcome.providerTransactionId,
+            transactionAccount: outcome.maskedAccount ?? state.transactionAccount ?? 'unknown',
+            statusMessage: MESSAGES.completed,
+            completedAt: at,
+          },
+        },
+      ];
+    case 'FAILED': {
+      const reason = outcome.reason === 'OTHER' ? 'PROVIDER_ERROR' : outcome.reason;
+      return [{ type: EVENTS.failed, data: { internalReference, reason, statusMessage: failureMessage(method, reason), failedAt: at } }];
+    }
+    case 'CANCELLED':
+      return [cancelled(internalReference, method, outcome.reason === 'EXPIRED' ? 'PROVIDER_TIMEOUT' : 'CUSTOMER_DECLINED', at)];
+  }
+}
+
+function cancelled(internalReference: string, method: Collection['initiated']['transactionMethod'], reason: 'CONFIRMATION_TIMEOUT' | 'PROVIDER_TIMEOUT' | 'CUSTOMER_DECLINED', at: string): CollectionEvent {
+  return { type: EVENTS.cancelled, data: { internalReference, reason, statusMessage: cancellationMessage(method, reason), cancelledAt: at } };
+}

@@ -1,0 +1,83 @@
+import { evolve, rebuild, type Collection, type CollectionState } from '@paygate/collections-domain';
+import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { CollectionTimers, TIMER_TABLES } from './collection-timers';
+
+/**
+ * The read model behind GET /v1/collections and the durable timers, projected from the
+ * collection streams. Each event is applied in one transaction with its stream revision, so
+ * redelivery (at-least-once) changes nothing.
+ */
+export class CollectionProjection {
+  private constructor(
+    private readonly sql: SqlDatabase,
+    private readonly store: EventStore,
+    private readonly statusPollMs: number,
+  ) {}
+
+  static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<CollectionProjection> {
+    await migrate(sql, 'collection-projection', [
+      `create table if not exists collection_view (
+        internal_reference text primary key,
+        merchant_id text not null,
+        merchant_reference text not null,
+        revision integer not null,
+        state jsonb not null,
+        unique (merchant_id, merchant_reference)
+      )`,
+      ...TIMER_TABLES,
+    ]);
+    return new CollectionProjection(sql, store, statusPollMs);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as unknown as CollectionEvent;
+    const internalReference = recorded.streamName.slice(collectionStream('').length);
+    await this.sql.transaction(async (tx) => {
+      const [row] = await tx.query<{ revision: number; state: Collection }>('select revision, state from collection_view where internal_reference = $1 for update', [
+        internalReference,
+      ]);
+      if (row && recorded.revision <= row.revision) return;
+      let state: CollectionState;
+      if ((row ? row.revision + 1 : 0) === recorded.revision) {
+        state = evolve(row?.state ?? null, event);
+      } else {
+        // A gap (events skipped by a relay restart): rebuild from the stream itself.
+        const events = await this.store.readStream(recorded.streamName, { maxCount: recorded.revision + 1 });
+        state = rebuild(events as unknown as CollectionEvent[]);
+      }
+      if (!state) return;
+      await tx.query(
+        `insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state) values ($1, $2, $3, $4, $5::jsonb)
+         on conflict (internal_reference) do update set revision = excluded.revision, state = excluded.state`,
+        [internalReference, state.initiated.merchantId, state.initiated.merchantReference, recorded.revision, JSON.stringify(state)],
+      );
+      switch (event.type) {
+        case EVENTS.initiated:
+          if (event.data.confirmationExpiresAt) await CollectionTimers.schedule(tx, internalReference, 'confirmation', new Date(event.data.confirmationExpiresAt));
+          break;
+        case EVENTS.confirmed:
+          await CollectionTimers.cancel(tx, internalReference, ['confirmation']);
+          await CollectionTimers.schedule(tx, internalReference, 'provider', new Date(event.data.providerExpiresAt));
+          await CollectionTimers.schedule(tx, internalReference, 'status', new Date(Date.parse(event.data.confirmedAt) + this.statusPollMs));
+          break;
+        case EVENTS.completed:
+        case EVENTS.failed:
+        case EVENTS.cancelled:
+          await CollectionTimers.cancel(tx, internalReference);
+          break;
+      }
+    });
+  }
+
+  async findByInternalReference(merchantId: string, internalReference: string): Promise<Collection | null> {
+    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where internal_reference = $1 and merchant_id = $2', [internalReference, merchantId]);
+    return row?.state ?? null;
+  }
+
+  async findByMerchantReference(merchantId: string, merchantReference: string): Promise<Collection | null> {
+    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where merchant_id = $1 and merchant_reference = $2', [merchantId, merchantReference]);
+    return row?.state ?? null;
+  }
+}

@@ -1,0 +1,43 @@
+import { decide, evolve, rebuild, type CollectionCommand, type CollectionState } from '@paygate/collections-domain';
+import { COLLECTION_EVENT_SCHEMA_VERSION, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import { WrongExpectedRevisionError, type EventStore } from '@paygate/event-store';
+
+export interface LoadedCollection {
+  state: CollectionState;
+  /** Revision of the stream's last event, or -1 when the stream does not exist. */
+  revision: number;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** Loads a collection from its stream and appends what `decide` returns, retrying on a concurrent write. */
+export class CollectionRepository {
+  constructor(private readonly store: EventStore) {}
+
+  async load(internalReference: string): Promise<LoadedCollection> {
+    const events = await this.store.readStream(collectionStream(internalReference));
+    return { state: rebuild(events as unknown as CollectionEvent[]), revision: events.length === 0 ? -1 : events[events.length - 1].revision };
+  }
+
+  /**
+   * Decides `command` against the latest state and appends the result with optimistic
+   * concurrency; on a conflict it reloads and decides again. Returns the state after the append.
+   */
+  async execute(internalReference: string, command: (state: CollectionState) => CollectionCommand): Promise<CollectionState> {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.load(internalReference);
+      const events = decide(command(state), state);
+      if (events.length === 0) return state;
+      try {
+        await this.store.appendToStream(
+          collectionStream(internalReference),
+          events.map((event) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION } })),
+          { expectedRevision: revision === -1 ? 'no_stream' : revision },
+        );
+        return events.reduce(evolve, state);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import type { ProviderOutcome } from './provider-connectors';
+import { isRecord } from './provider-json';
+
+/** Only a properly masked number is kept (at most the first six and last four digits). */
+function maskedCard(card: unknown): string | undefined {
+  return isRecord(card) && typeof card.masked === 'string' && /^\d{6}\*+\d{4}$/.test(card.masked) ? card.masked : undefined;
+}
+
+function failed(failureCode: unknown): ProviderOutcome {
+  const providerReason = typeof failureCode === 'string' && failureCode !== '' ? failureCode : 'failed';
+  switch (providerReason) {
+    case 'card_declined':
+      return { status: 'FAILED', reason: 'DECLINED', providerReason };
+    case 'insufficient_funds':
+      return { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason };
+    default:
+      return { status: 'FAILED', reason: 'OTHER', providerReason };
+  }
+}
+
+/** A checkout session's state (the status answer or a notification), normalised; undefined when it is not one. */
+export function cardOutcome(body: Record<string, unknown>, sessionId: string): ProviderOutcome | undefined {
+  switch (body.status) {
+    case 'open':
+      return { status: 'PENDING' };
+    case 'succeeded': {
+      const maskedAccount = maskedCard(body.card);
+      return { status: 'SUCCESSFUL', providerTransactionId: sessionId, ...(maskedAccount && { maskedAccount }) };
+    }
+    case 'failed':
+      return failed(body.failure_code);
+    case 'cancelled':
+      return { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'cancelled' };
+    case 'expired':
+      return { status: 'CANCELLED', reason: 'EXPIRED', providerReason: 'expired' };
+    default:
+      return undefined;
+  }
+}
+
+/** A card provider notification, parsed and normalised; null when the body is not a valid notification. */
+export function parseCardNotification(body: unknown): { sessionId: string; reference: string; outcome: ProviderOutcome } | null {
+  if (!isRecord(body) || typeof body.session_id !== 'string' || !body.session_id || typeof body.reference !== 'string' || !body.reference) return null;
+  const outcome = cardOutcome(body, body.session_id);
+  return outcome ? { sessionId: body.session_id, reference: body.reference, outcome } : null;
+}

@@ -1,0 +1,53 @@
+import { migrate, type SqlDatabase } from '@paygate/sql';
+
+export interface ReservedReference {
+  id: number;
+  internalReference: string;
+  requestHash: string;
+  /** False when the merchant had already used this merchant_reference. */
+  fresh: boolean;
+}
+
+/**
+ * Makes merchant_reference unique per merchant and hands out the numeric id. The row is
+ * written before the collection's first event, so a crash in between leaves a reservation
+ * that the same request, retried, completes.
+ */
+export class ReferenceRegistry {
+  private constructor(private readonly sql: SqlDatabase) {}
+
+  static async open(sql: SqlDatabase): Promise<ReferenceRegistry> {
+    await migrate(sql, 'collection-references', [
+      `create table if not exists collection_references (
+        merchant_id text not null,
+        merchant_reference text not null,
+        id bigserial unique,
+        internal_reference text not null unique,
+        request_hash text not null,
+        created_at timestamptz not null default now(),
+        primary key (merchant_id, merchant_reference)
+      )`,
+    ]);
+    return new ReferenceRegistry(sql);
+  }
+
+  async reserve(merchantId: string, merchantReference: string, internalReference: string, requestHash: string): Promise<ReservedReference> {
+    const inserted = await this.sql.query<{ id: string }>(
+      `insert into collection_references (merchant_id, merchant_reference, internal_reference, request_hash)
+       values ($1, $2, $3, $4) on conflict (merchant_id, merchant_reference) do nothing returning id`,
+      [merchantId, merchantReference, internalReference, requestHash],
+    );
+    if (inserted.length > 0) return { id: Number(inserted[0].id), internalReference, requestHash, fresh: true };
+    const existing = await this.find(merchantId, merchantReference);
+    if (!existing) throw new Error('reservation vanished');
+    return { ...existing, fresh: false };
+  }
+
+  async find(merchantId: string, merchantReference: string): Promise<Omit<ReservedReference, 'fresh'> | null> {
+    const [row] = await this.sql.query<{ id: string; internal_reference: string; request_hash: string }>(
+      'select id, internal_reference, request_hash from collection_references where merchant_id = $1 and merchant_reference = $2',
+      [merchantId, merchantReference],
+    );
+    return row ? { id: Number(row.id), internalReference: row.internal_reference, requestHash: row.request_hash } : null;
+  }
+}

@@ -1,0 +1,79 @@
+import type { CollectionStatus, TransactionMethod } from './events';
+
+/** Commands the collections service serves (request-reply from the gateway). */
+export const COLLECTION_COMMANDS = {
+  initialize: 'collections.initialize',
+  confirm: 'collections.confirm',
+  find: 'collections.find',
+  /** The authoritative state by internal reference alone (the card return page, before the redirect). */
+  current: 'collections.current',
+} as const;
+
+/** An initialize body after shape validation, with defaults applied; field names as on the wire. */
+export interface CollectionRequest {
+  merchant_reference: string;
+  transaction_method: TransactionMethod;
+  provider_code: string;
+  currency: string;
+  /** As the merchant sent it (major units); converted to minor units exactly by the domain. */
+  amount: number;
+  msisdn?: string;
+  customer_name: string;
+  customer_email?: string;
+  description?: string;
+  charge_customer: boolean;
+  require_confirmation: boolean;
+  redirect_url?: string;
+}
+
+export interface InitializeCollectionCommand {
+  merchantId: string;
+  request: CollectionRequest;
+}
+
+export interface ConfirmCollectionCommand {
+  merchantId: string;
+  internalReference: string;
+}
+
+/** Exactly one of the two references. */
+export interface FindCollectionQuery {
+  merchantId: string;
+  internalReference?: string;
+  merchantReference?: string;
+}
+
+/** What the gateway answers: HTTP code, message and envelope data, decided by the service. */
+export interface Acknowledgement {
+  code: number;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** The transaction record of the merchant API (DESIGN §2 Acknowledgements); amounts in major units. */
+export interface CollectionRecord {
+  id: number;
+  merchant_reference: string;
+  internal_reference: string;
+  transaction_type: 'COLLECTION';
+  request_currency: string;
+  request_amount: number;
+  transaction_currency: string;
+  transaction_amount: number;
+  transaction_fee: number;
+  charge_customer: boolean;
+  total_credit: number;
+  provider_code: string;
+  transaction_status: CollectionStatus;
+  status_message: string;
+  payment_url?: string;
+}
+
+/** The record as GET /v1/collections/{internal_reference} shows it. */
+export interface CollectionDetails extends CollectionRecord {
+  transaction_method: TransactionMethod;
+  transaction_account: string | null;
+  customer_name: string;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
+import { envelope } from '@paygate/platform';
+import { CreateMerchantDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
+import { AdminGuard, ApiRequestGuard } from '../guards';
+import { MERCHANTS } from '../tokens';
+import { validateBody, ValidationFailed } from '../validation';
+
+function present(merchant: Merchant, keys?: MerchantKeys) {
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    status: merchant.status,
+    public_key: merchant.publicKey,
+    // Secrets are shown when issued, never again.
+    ...(keys && { secret_key: keys.secretKey, signing_key: keys.signingKey }),
+    collection_callback_url: merchant.collectionCallbackUrl,
+    service_payments_callback_url: merchant.servicePaymentsCallbackUrl,
+    created_at: merchant.createdAt,
+    updated_at: merchant.updatedAt,
+  };
+}
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('admin/v1/merchants')
+@UseGuards(ApiRequestGuard, AdminGuard)
+export class MerchantsAdminController {
+  constructor(@Inject(MERCHANTS) private readonly merchants: MerchantAccounts) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a merchant; the response is the only time its secret and signing keys are shown' })
+  @ApiBody({ type: CreateMerchantDto })
+  async create(@Body() body: unknown) {
+    const { value, errors } = await validateBody(CreateMerchantDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const { merchant, keys } = await this.merchants.create({
+      name: value.name.trim(),
+      collectionCallbackUrl: value.collection_callback_url,
+      servicePaymentsCallbackUrl: value.service_payments_callback_url,
+    });
+    return envelope(201, 'Merchant created', present(merchant, keys));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string) {
+    return envelope(200, 'Merchant found', present(await this.existing(this.merchants.get(id))));
+  }
+
+  @Patch(':id')
+  @ApiBody({ type: UpdateMerchantDto })
+  @ApiOperation({ summary: 'Change callback URLs or status (suspended merchants get 403)' })
+  async update(@Param('id') id: string, @Body() body: unknown) {
+    const { value, errors } = await validateBody(UpdateMerchantDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const merchant = await this.existing(
+      this.merchants.update(id, { status: value.status, collectionCallbackUrl: value.collection_callback_url, servicePaymentsCallbackUrl: value.service_payments_callback_url }),
+    );
+    return envelope(200, 'Merchant updated', present(merchant));
+  }
+
+  @Post(':id/keys')
+  @HttpCode(201)
+  @ApiBody({ type: IssueKeysDto })
+  @ApiOperation({ summary: 'Issue new keys; the old ones stop working' })
+  async issueKeys(@Param('id') id: string, @Body() body: unknown) {
+    const { value, errors } = await validateBody(IssueKeysDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const issued = await this.existing(this.merchants.rotateKeys(id, value.keys));
+    return envelope(201, 'Keys issued', present(issued.merchant, issued.keys));
+  }
+
+  private async existing<T>(lookup: Promise<T | null>): Promise<T> {
+    const found = await lookup;
+    if (!found) throw new NotFoundException('merchant not found');
+    return found;
+  }
+}

@@ -1,0 +1,124 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { planCollection } from '@paygate/collections-domain';
+import {
+  COLLECTION_COMMANDS,
+  SERVICES,
+  type Acknowledgement,
+  type CollectionRequest,
+  type ConfirmCollectionCommand,
+  type FindCollectionQuery,
+  type InitializeCollectionCommand,
+} from '@paygate/contracts';
+import type { Merchant } from '@paygate/merchants';
+import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
+import type { GatewayConfig } from './gateway-config';
+import { ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
+import { GATEWAY_CONFIG } from './tokens';
+import { validateBody, ValidationFailed } from './validation';
+
+/** Fields the catalogue rules read: they are checked only once their shape is valid. */
+const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amount', 'msisdn', 'redirect_url', 'charge_customer'];
+
+const CONDITIONALLY_REQUIRED = { msisdn: 'msisdn is required for MOBILE_MONEY', redirect_url: 'redirect_url is required for CARD' };
+
+const ACK_EXAMPLE = {
+  code: 202,
+  status: 'accepted',
+  message: 'Transaction initiated. Pending customer confirmation',
+  data: {
+    id: 1,
+    merchant_reference: 'order-1001',
+    internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
+    transaction_type: 'COLLECTION',
+    request_currency: 'UGX',
+    request_amount: 81000,
+    transaction_currency: 'UGX',
+    transaction_amount: 81000,
+    transaction_fee: 1215,
+    charge_customer: false,
+    total_credit: 79785,
+    provider_code: 'mtn_momo_ug',
+    transaction_status: 'PENDING',
+    status_message: 'Transaction initiated. Pending customer confirmation',
+  },
+};
+
+@ApiTags('collections')
+@ApiSecurity('public-key')
+@ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1; required meaning for unprefixed paths' })
+@Controller()
+@UseGuards(ApiRequestGuard, MerchantAuthGuard)
+export class CollectionsController {
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post(['v1/collections/initialize', 'collections/initialize'])
+  @ApiOperation({ summary: 'Start a collection by mobile money or card' })
+  @ApiBody({ type: InitializeCollectionDto })
+  @ApiResponse({ status: 202, description: 'Accepted; the same body again replays this acknowledgement', schema: { example: ACK_EXAMPLE } })
+  @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
+  @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
+  async initialize(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { value, errors } = await validateBody(InitializeCollectionDto, body, CONDITIONALLY_REQUIRED);
+    const request: CollectionRequest = { ...value, charge_customer: value.charge_customer ?? false, require_confirmation: value.require_confirmation ?? true };
+    if (!errors.some((error) => PLANNED_FIELDS.includes(error.field))) {
+      const planned = planCollection(request, this.config.catalogue);
+      if (!planned.ok) errors.push(...planned.errors.filter((error) => !errors.some((known) => known.field === error.field)));
+    }
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const command: InitializeCollectionCommand = { merchantId: merchant.id, request };
+    return this.acknowledge(reply, COLLECTION_COMMANDS.initialize, { ...command });
+  }
+
+  @Post(['v1/collections/confirm', 'collections/confirm'])
+  @ApiOperation({ summary: 'Confirm a collection: sends the PIN prompt, or returns the card payment_url' })
+  @ApiBody({ type: ConfirmCollectionDto })
+  @ApiResponse({ status: 202, schema: { example: { code: 202, status: 'accepted', message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} } } })
+  @ApiResponse({ status: 404, description: 'Unknown internal_reference' })
+  @ApiResponse({ status: 409, description: 'Not awaiting confirmation' })
+  async confirm(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { value, errors } = await validateBody(ConfirmCollectionDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const command: ConfirmCollectionCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
+    return this.acknowledge(reply, COLLECTION_COMMANDS.confirm, { ...command }, value.internal_reference);
+  }
+
+  @Get(['v1/collections/:internalReference', 'collections/:internalReference'])
+  @RequireSecretKey()
+  @ApiSecurity('secret-key')
+  @ApiOperation({ summary: 'A collection by internal_reference' })
+  @ApiResponse({ status: 404, description: 'Unknown, or another merchant\'s' })
+  async get(@CurrentMerchant() merchant: Merchant, @Param('internalReference') internalReference: string) {
+    return this.find({ merchantId: merchant.id, internalReference });
+  }
+
+  @Get(['v1/collections', 'collections'])
+  @RequireSecretKey()
+  @ApiSecurity('secret-key')
+  @ApiQuery({ name: 'merchant_reference', required: true })
+  @ApiOperation({ summary: 'A collection by merchant_reference' })
+  async findByMerchantReference(@CurrentMerchant() merchant: Merchant, @Query('merchant_reference') merchantReference: unknown) {
+    if (typeof merchantReference !== 'string' || merchantReference.length === 0) {
+      throw new ValidationFailed([{ field: 'merchant_reference', message: 'the merchant_reference query parameter is required' }]);
+    }
+    return this.find({ merchantId: merchant.id, merchantReference });
+  }
+
+  private async find(query: FindCollectionQuery) {
+    const found = await this.infrastructure.commands.send<{ record: Record<string, unknown> }>(SERVICES.collections, COLLECTION_COMMANDS.find, { ...query }, {
+      key: query.internalReference ?? query.merchantReference,
+    });
+    return envelope(200, 'Transaction found', found.record);
+  }
+
+  private async acknowledge(reply: FastifyReply, command: string, payload: Record<string, unknown>, key?: string) {
+    const ack = await this.infrastructure.commands.send<Acknowledgement>(SERVICES.collections, command, payload, { key });
+    void reply.status(ack.code);
+    return envelope(ack.code, ack.message, ack.data);
+  }
+}

@@ -1,0 +1,47 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, IsArray, IsIn, IsString, IsUrl, Length, Matches, ValidateIf } from 'class-validator';
+
+const CALLBACK_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+export class CreateMerchantDto {
+  @ApiProperty({ example: 'Kampala Books' })
+  @IsString({ message: 'name must be a string' })
+  @Length(1, 100, { message: 'name must be 1 to 100 characters' })
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name!: string;
+
+  @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/collections' })
+  @ValidateIf((dto: CreateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
+  @IsUrl(CALLBACK_URL, { message: 'collection_callback_url must be an absolute http(s) URL' })
+  collection_callback_url?: string | null;
+
+  @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/payments' })
+  @ValidateIf((dto: CreateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
+  @IsUrl(CALLBACK_URL, { message: 'service_payments_callback_url must be an absolute http(s) URL' })
+  service_payments_callback_url?: string | null;
+}
+
+export class UpdateMerchantDto {
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((dto: UpdateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
+  @IsUrl(CALLBACK_URL, { message: 'collection_callback_url must be an absolute http(s) URL or null' })
+  collection_callback_url?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((dto: UpdateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
+  @IsUrl(CALLBACK_URL, { message: 'service_payments_callback_url must be an absolute http(s) URL or null' })
+  service_payments_callback_url?: string | null;
+
+  @ApiPropertyOptional({ enum: ['active', 'suspended'] })
+  @ValidateIf((dto: UpdateMerchantDto) => dto.status !== undefined)
+  @IsIn(['active', 'suspended'], { message: 'status must be active or suspended' })
+  status?: 'active' | 'suspended';
+}
+
+export class IssueKeysDto {
+  @ApiProperty({ example: ['signing'], description: '`api` replaces public and secret key; `signing` replaces the signing key' })
+  @IsArray({ message: 'keys must be an array of "api" and/or "signing"' })
+  @ArrayMinSize(1, { message: 'keys must name at least one of "api", "signing"' })
+  @IsIn(['api', 'signing'], { each: true, message: 'keys must contain only "api" and "signing"' })
+  keys!: ('api' | 'signing')[];
+}

@@ -1,0 +1,92 @@
+import {
+  BadRequestException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+  UnsupportedMediaTypeException,
+  SetMetadata,
+  createParamDecorator,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Merchant, MerchantAccounts } from '@paygate/merchants';
+import type { GatewayConfig } from './gateway-config';
+import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
+
+type ApiRequest = FastifyRequest & { merchant?: Merchant };
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * Rules every merchant API request obeys (DESIGN §2): version 1 only, JSON bodies only.
+ * Fastify has already answered 413 and malformed JSON by the time this runs.
+ */
+@Injectable()
+export class ApiRequestGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const version = header(request, 'x-api-version');
+    if (version !== undefined && version.trim() !== '1') throw new BadRequestException(`x-api-version ${version} is not supported; this API serves version 1`);
+    if (request.method === 'POST') {
+      const type = header(request, 'content-type') ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(type)) throw new UnsupportedMediaTypeException('request bodies must be application/json');
+    }
+    return true;
+  }
+}
+
+export const SECRET_KEY_REQUIRED = 'paygate:secret-key-required';
+
+/** `public-key` identifies the merchant; endpoints marked with RequireSecretKey also need `secret-key`. */
+@Injectable()
+export class MerchantAuthGuard implements CanActivate {
+  constructor(
+    @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ApiRequest>();
+    const publicKey = header(request, 'public-key');
+    if (!publicKey) throw new UnauthorizedException('the public-key header is required');
+    const needsSecret = this.reflector.get<boolean>(SECRET_KEY_REQUIRED, context.getHandler()) === true;
+    const secretKey = header(request, 'secret-key');
+    if (needsSecret && !secretKey) throw new UnauthorizedException('the secret-key header is required');
+    const merchant = await this.merchants.authenticate(publicKey, needsSecret ? secretKey : undefined);
+    if (!merchant) throw new UnauthorizedException(needsSecret ? 'unknown public-key or wrong secret-key' : 'unknown public-key');
+    if (merchant.status !== 'active') throw new ForbiddenException('this merchant account is suspended');
+    request.merchant = merchant;
+    return true;
+  }
+}
+
+export const CurrentMerchant = createParamDecorator((_: unknown, context: ExecutionContext): Merchant => {
+  const merchant = context.switchToHttp().getRequest<ApiRequest>().merchant;
+  if (!merchant) throw new UnauthorizedException('not authenticated');
+  return merchant;
+});
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** `authorization: Bearer $ADMIN_TOKEN`, compared in constant time. */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (!this.config.adminToken) throw new UnauthorizedException('the admin API is disabled: ADMIN_TOKEN is not set');
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const match = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization') ?? '');
+    if (!match || !timingSafeEqual(digest(match[1].trim()), digest(this.config.adminToken))) throw new UnauthorizedException('a valid admin bearer token is required');
+    return true;
+  }
+}
+
+export const RequireSecretKey = () => SetMetadata(SECRET_KEY_REQUIRED, true);

@@ -1,0 +1,51 @@
+import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Provider } from '@paygate/collections-domain';
+import { toMajorUnits } from '@paygate/money';
+import { envelope } from '@paygate/platform';
+import type { GatewayConfig } from './gateway-config';
+import { ApiRequestGuard, MerchantAuthGuard } from './guards';
+import { GATEWAY_CONFIG } from './tokens';
+import { ValidationFailed, type FieldError } from './validation';
+
+function describe(provider: Provider) {
+  const major = (minor: number) => toMajorUnits(minor, provider.currency);
+  const { fee } = provider;
+  return {
+    provider_code: provider.code,
+    provider_name: provider.name,
+    transaction_method: provider.method,
+    transaction_currency: provider.currency,
+    country_code: provider.countryCode,
+    min_amount: major(provider.minAmount),
+    max_amount: major(provider.maxAmount),
+    prefixes: provider.prefixes.map((prefix) => `${provider.callingCode ?? ''}${prefix}`),
+    fee: {
+      percent: fee.ratePerMillion / 10_000,
+      fixed: major(fee.fixedMinor),
+      ...(fee.minMinor !== undefined && { min: major(fee.minMinor) }),
+      ...(fee.maxMinor !== undefined && { max: major(fee.maxMinor) }),
+    },
+  };
+}
+
+@ApiTags('payment options')
+@ApiSecurity('public-key')
+@Controller()
+@UseGuards(ApiRequestGuard, MerchantAuthGuard)
+export class PaymentProvidersController {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  @Get(['v1/payment-providers', 'payment-providers'])
+  @ApiOperation({ summary: 'Payment options: providers, limits, msisdn prefixes and fee schedules' })
+  @ApiQuery({ name: 'currency', required: false, example: 'UGX' })
+  @ApiQuery({ name: 'transaction_type', required: false, enum: ['COLLECTION'] })
+  list(@Query('currency') currency: unknown, @Query('transaction_type') transactionType: unknown) {
+    const errors: FieldError[] = [];
+    if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))) errors.push({ field: 'currency', message: 'currency must be a 3-letter ISO 4217 code such as UGX' });
+    if (transactionType !== undefined && transactionType !== 'COLLECTION') errors.push({ field: 'transaction_type', message: 'transaction_type must be COLLECTION' });
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const providers = [...this.config.catalogue.values()].filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency));
+    return envelope(200, 'Payment options', { payment_providers: providers.map(describe) });
+  }
+}

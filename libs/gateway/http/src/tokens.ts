@@ -1,0 +1,2 @@
+export const GATEWAY_CONFIG = Symbol('GatewayConfig');
+export const MERCHANTS = Symbol('MerchantAccounts');

@@ -1,0 +1,2 @@
+export * from './merchant-accounts';
+export * from './secret-box';

@@ -1,0 +1,210 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import type { SecretBox } from './secret-box';
+
+export type MerchantStatus = 'active' | 'suspended';
+
+/** A merchant as the API sees it: no secret in here. */
+export interface Merchant {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  publicKey: string;
+  collectionCallbackUrl: string | null;
+  servicePaymentsCallbackUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MerchantKeys {
+  publicKey: string;
+  secretKey: string;
+  signingKey: string;
+}
+
+export type KeyKind = 'api' | 'signing';
+
+interface MerchantRow {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  public_key: string;
+  secret_key_hash: string;
+  secret_key_sealed: string;
+  signing_key_sealed: string;
+  collection_callback_url: string | null;
+  service_payments_callback_url: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomAlphanumeric(length: number): string {
+  // 62 does not divide 256: drop bytes >= 248 so every character is equally likely.
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+function toMerchant(row: MerchantRow): Merchant {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    publicKey: row.public_key,
+    collectionCallbackUrl: row.collection_callback_url,
+    servicePaymentsCallbackUrl: row.service_payments_callback_url,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+const CACHE_TTL_MS = 5_000;
+
+/**
+ * Merchant accounts in STORE_URL. Secret and signing keys are sealed with the master key;
+ * the secret key is also kept as a SHA-256 hash so authenticating a request needs no
+ * decryption. Lookups by public key are cached briefly: key changes made by another
+ * instance take effect within CACHE_TTL_MS.
+ */
+export class MerchantAccounts {
+  private readonly byPublicKey = new Map<string, { row: MerchantRow | null; until: number }>();
+
+  private constructor(
+    private readonly sql: SqlDatabase,
+    private readonly box: SecretBox,
+  ) {}
+
+  static async open(sql: SqlDatabase, box: SecretBox): Promise<MerchantAccounts> {
+    await migrate(sql, 'merchants', [
+      `create table if not exists merchants (
+        id text primary key,
+        name text not null,
+        status text not null default 'active',
+        public_key text not null unique,
+        secret_key_hash text not null,
+        secret_key_sealed text not null,
+        signing_key_sealed text not null,
+        collection_callback_url text,
+        service_payments_callback_url text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      )`,
+    ]);
+    return new MerchantAccounts(sql, box);
+  }
+
+  async create(input: { name: string; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null }): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
+    const keys = this.newKeys();
+    const [row] = await this.sql.query<MerchantRow>(
+      `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      [
+        `mer_${randomAlphanumeric(16)}`,
+        input.name,
+        keys.publicKey,
+        sha256(keys.secretKey).toString('hex'),
+        this.box.seal(keys.secretKey),
+        this.box.seal(keys.signingKey),
+        input.collectionCallbackUrl ?? null,
+        input.servicePaymentsCallbackUrl ?? null,
+      ],
+    );
+    return { merchant: toMerchant(row), keys };
+  }
+
+  async get(id: string): Promise<Merchant | null> {
+    const [row] = await this.sql.query<MerchantRow>('select * from merchants where id = $1', [id]);
+    return row ? toMerchant(row) : null;
+  }
+
+  async update(id: string, patch: { status?: MerchantStatus; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null }): Promise<Merchant | null> {
+    const [row] = await this.sql.query<MerchantRow>(
+      `update merchants set
+         status = coalesce($2, status),
+         collection_callback_url = case when $3::boolean then $4 else collection_callback_url end,
+         service_payments_callback_url = case when $5::boolean then $6 else service_payments_callback_url end,
+         updated_at = now()
+       where id = $1 returning *`,
+      [
+        id,
+        patch.status ?? null,
+        patch.collectionCallbackUrl !== undefined,
+        patch.collectionCallbackUrl ?? null,
+        patch.servicePaymentsCallbackUrl !== undefined,
+        patch.servicePaymentsCallbackUrl ?? null,
+      ],
+    );
+    if (row) this.forget(row.public_key);
+    return row ? toMerchant(row) : null;
+  }
+
+  /** Issues new keys of the given kinds; the old ones stop working at once in this instance. */
+  async rotateKeys(id: string, kinds: KeyKind[]): Promise<{ merchant: Merchant; keys: MerchantKeys } | null> {
+    const fresh = this.newKeys();
+    return this.sql.transaction(async (tx) => {
+      const [current] = await tx.query<MerchantRow>('select * from merchants where id = $1 for update', [id]);
+      if (!current) return null;
+      const api = kinds.includes('api');
+      const signing = kinds.includes('signing');
+      const [row] = await tx.query<MerchantRow>(
+        `update merchants set public_key = $2, secret_key_hash = $3, secret_key_sealed = $4, signing_key_sealed = $5, updated_at = now()
+         where id = $1 returning *`,
+        [
+          id,
+          api ? fresh.publicKey : current.public_key,
+          api ? sha256(fresh.secretKey).toString('hex') : current.secret_key_hash,
+          api ? this.box.seal(fresh.secretKey) : current.secret_key_sealed,
+          signing ? this.box.seal(fresh.signingKey) : current.signing_key_sealed,
+        ],
+      );
+      this.forget(current.public_key);
+      return { merchant: toMerchant(row), keys: this.keysOf(row) };
+    });
+  }
+
+  /** The merchant's keys in clear, for the admin who owns them and for signing callbacks. */
+  async keys(id: string): Promise<MerchantKeys | null> {
+    const [row] = await this.sql.query<MerchantRow>('select * from merchants where id = $1', [id]);
+    return row ? this.keysOf(row) : null;
+  }
+
+  /**
+   * The merchant holding `publicKey`, or null. With `secretKey`, also null unless it matches
+   * (compared in constant time on hashes).
+   */
+  async authenticate(publicKey: string, secretKey?: string): Promise<Merchant | null> {
+    const row = await this.rowByPublicKey(publicKey);
+    if (!row) return null;
+    if (secretKey !== undefined && !timingSafeEqual(sha256(secretKey), Buffer.from(row.secret_key_hash, 'hex'))) return null;
+    return toMerchant(row);
+  }
+
+  private async rowByPublicKey(publicKey: string): Promise<MerchantRow | null> {
+    const cached = this.byPublicKey.get(publicKey);
+    if (cached && cached.until > Date.now()) return cached.row;
+    const [row] = await this.sql.query<MerchantRow>('select * from merchants where public_key = $1', [publicKey]);
+    if (this.byPublicKey.size > 10_000) this.byPublicKey.clear();
+    this.byPublicKey.set(publicKey, { row: row ?? null, until: Date.now() + CACHE_TTL_MS });
+    return row ?? null;
+  }
+
+  private forget(publicKey: string): void {
+    this.byPublicKey.delete(publicKey);
+  }
+
+  private keysOf(row: MerchantRow): MerchantKeys {
+    return { publicKey: row.public_key, secretKey: this.box.open(row.secret_key_sealed), signingKey: this.box.open(row.signing_key_sealed) };
+  }
+
+  private newKeys(): MerchantKeys {
+    return { publicKey: `pk_test_${randomAlphanumeric(32)}`, secretKey: `sk_test_${randomAlphanumeric(40)}`, signingKey: randomAlphanumeric(48) };
+  }
+}

@@ -1,0 +1,1 @@
+export { SandboxProvidersModule } from './sandbox-providers.module';

@@ -1,0 +1,138 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+
+export const MOMO_TABLES = [
+  // Tokens are kept as SHA-256 hashes: a stored row never holds a usable credential.
+  `create table if not exists sandbox_momo_tokens (
+     token_hash text primary key,
+     expires_at timestamptz not null
+   )`,
+  `create table if not exists sandbox_momo_requests (
+     reference_id text primary key,
+     amount text not null,
+     currency text not null,
+     external_id text not null,
+     party_id_type text not null,
+     party_id text not null,
+     payer_message text not null,
+     payee_note text not null,
+     callback_url text,
+     status text not null default 'PENDING',
+     reason text,
+     financial_transaction_id text,
+     resolves_at timestamptz,
+     created_at timestamptz not null default now()
+   )`,
+];
+
+export type MomoStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+
+export interface RequestToPay {
+  referenceId: string;
+  amount: string;
+  currency: string;
+  externalId: string;
+  payer: { partyIdType: string; partyId: string };
+  payerMessage: string;
+  payeeNote: string;
+  callbackUrl?: string;
+  /** When the outcome becomes known; undefined when the customer never answers. */
+  resolvesAt?: Date;
+}
+
+export interface StoredRequestToPay extends RequestToPay {
+  status: MomoStatus;
+  reason?: string;
+  financialTransactionId?: string;
+}
+
+interface Row {
+  reference_id: string;
+  amount: string;
+  currency: string;
+  external_id: string;
+  party_id_type: string;
+  party_id: string;
+  payer_message: string;
+  payee_note: string;
+  callback_url: string | null;
+  status: MomoStatus;
+  reason: string | null;
+  financial_transaction_id: string | null;
+  resolves_at: Date | string | null;
+}
+
+function fromRow(row: Row): StoredRequestToPay {
+  return {
+    referenceId: row.reference_id,
+    amount: row.amount,
+    currency: row.currency,
+    externalId: row.external_id,
+    payer: { partyIdType: row.party_id_type, partyId: row.party_id },
+    payerMessage: row.payer_message,
+    payeeNote: row.payee_note,
+    callbackUrl: row.callback_url ?? undefined,
+    resolvesAt: row.resolves_at === null ? undefined : new Date(row.resolves_at),
+    status: row.status,
+    reason: row.reason ?? undefined,
+    financialTransactionId: row.financial_transaction_id ?? undefined,
+  };
+}
+
+@Injectable()
+export class MomoStore {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
+
+  async saveToken(tokenHash: string, expiresAt: Date): Promise<void> {
+    const { sql } = this.infrastructure;
+    await sql.query('delete from sandbox_momo_tokens where expires_at < $1', [new Date().toISOString()]);
+    await sql.query('insert into sandbox_momo_tokens (token_hash, expires_at) values ($1, $2)', [tokenHash, expiresAt.toISOString()]);
+  }
+
+  async tokenValid(tokenHash: string): Promise<boolean> {
+    const rows = await this.infrastructure.sql.query('select 1 from sandbox_momo_tokens where token_hash = $1 and expires_at > $2', [
+      tokenHash,
+      new Date().toISOString(),
+    ]);
+    return rows.length > 0;
+  }
+
+  /** False when the reference id is already taken. */
+  async insert(request: RequestToPay): Promise<boolean> {
+    const rows = await this.infrastructure.sql.query(
+      `insert into sandbox_momo_requests
+         (reference_id, amount, currency, external_id, party_id_type, party_id, payer_message, payee_note, callback_url, resolves_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       on conflict (reference_id) do nothing
+       returning reference_id`,
+      [
+        request.referenceId,
+        request.amount,
+        request.currency,
+        request.externalId,
+        request.payer.partyIdType,
+        request.payer.partyId,
+        request.payerMessage,
+        request.payeeNote,
+        request.callbackUrl ?? null,
+        request.resolvesAt?.toISOString() ?? null,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async find(referenceId: string): Promise<StoredRequestToPay | undefined> {
+    const [row] = await this.infrastructure.sql.query<Row>('select * from sandbox_momo_requests where reference_id = $1', [referenceId]);
+    return row && fromRow(row);
+  }
+
+  /** Records the outcome unless one is already recorded; answers the request as it now stands. */
+  async settle(referenceId: string, outcome: { status: MomoStatus; reason?: string; financialTransactionId?: string }): Promise<StoredRequestToPay | undefined> {
+    await this.infrastructure.sql.query(
+      `update sandbox_momo_requests set status = $2, reason = $3, financial_transaction_id = $4
+       where reference_id = $1 and status = 'PENDING'`,
+      [referenceId, outcome.status, outcome.reason ?? null, outcome.financialTransactionId ?? null],
+    );
+    return this.find(referenceId);
+  }
+}

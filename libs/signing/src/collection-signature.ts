@@ -1,0 +1,81 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The collection fields covered by the merchant-facing HMAC signature. */
+export interface CollectionSignatureFields {
+  id: number | string;
+  internal_reference: string;
+  transaction_status: string;
+  merchant_reference: string;
+}
+
+/** Fields appended to the merchant's redirect URL after a collection finishes. */
+export interface RedirectFields extends CollectionSignatureFields {
+  status_message: string;
+}
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+
+/**
+ * Lowercase hex HMAC-SHA256 over "id:internal_reference:transaction_status:merchant_reference",
+ * keyed with the UTF-8 bytes of the merchant's signing key. This string format is published to
+ * merchants, so it must never change.
+ */
+export function collectionSignature(signingKey: string, record: CollectionSignatureFields): string {
+  const message = `${record.id}:${record.internal_reference}:${record.transaction_status}:${record.merchant_reference}`;
+  return createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(message, 'utf8').digest('hex');
+}
+
+/** Constant-time check of a hex signature (either case); false for anything malformed. */
+export function verifyCollectionSignature(
+  signingKey: string,
+  record: CollectionSignatureFields,
+  signature: string,
+): boolean {
+  // Buffer.from(…, 'hex') silently drops bad characters, so validate the shape first.
+  if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) {
+    return false;
+  }
+  const expected = Buffer.from(collectionSignature(signingKey, record), 'hex');
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+const REDIRECT_PARAMS = [
+  'id',
+  'merchant_reference',
+  'internal_reference',
+  'transaction_status',
+  'status_message',
+  'hmac_signature',
+] as const;
+
+/**
+ * The merchant's redirect URL with the collection outcome and its signature appended.
+ * The merchant's own query parameters are kept, except any that clash with ours: leaving a
+ * merchant-supplied "id" or "hmac_signature" in place would let it shadow the signed value.
+ * Note that rewriting the query re-serialises it with form encoding (spaces become "+").
+ */
+export function signedRedirectUrl(redirectUrl: string, record: RedirectFields, signingKey: string): string {
+  let url: URL;
+  try {
+    url = new URL(redirectUrl);
+  } catch {
+    // Node's own message is just "Invalid URL"; name what was wrong for the caller's logs.
+    throw new TypeError(`Invalid redirect URL: ${JSON.stringify(redirectUrl)}`);
+  }
+  const values: Record<(typeof REDIRECT_PARAMS)[number], string> = {
+    id: String(record.id),
+    merchant_reference: record.merchant_reference,
+    internal_reference: record.internal_reference,
+    transaction_status: record.transaction_status,
+    status_message: record.status_message,
+    hmac_signature: collectionSignature(signingKey, record),
+  };
+  // delete + append (rather than set) removes duplicates and keeps our parameters in a fixed order
+  for (const name of REDIRECT_PARAMS) {
+    url.searchParams.delete(name);
+  }
+  for (const name of REDIRECT_PARAMS) {
+    url.searchParams.append(name, values[name]);
+  }
+  return url.toString();
+}

@@ -1,0 +1,2 @@
+export * from './collection-signature';
+export * from './standard-webhooks';
