@@ -41,6 +41,8 @@ describe('provider connectors against the sandbox providers', () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
+    // Some tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
+    process.env.LOG_LEVEL = 'info';
     jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       logs.push(String(chunk));
       return true;

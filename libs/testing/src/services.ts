@@ -1,31 +1,53 @@
+import { accessSync, constants } from 'node:fs';
+
 /**
- * External servers for integration suites. A suite runs when its server is configured; with
- * REQUIRE_SERVICES=1 a missing server is a failing test, never a silent skip.
+ * External servers (and the browser) for integration suites. A suite runs when its server is
+ * configured; with REQUIRE_SERVICES=1 a missing server is a failing test, never a silent skip.
  */
-export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb';
+export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium';
+
+const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 const configured: Record<ExternalService, () => string | undefined> = {
   postgres: () => (/^postgres(ql)?:\/\//.test(process.env.STORE_URL ?? '') ? process.env.STORE_URL : undefined),
   kafka: () => (process.env.BROKER_URL?.startsWith('kafka://') ? process.env.BROKER_URL : undefined),
   kurrentdb: () => process.env.KURRENTDB_URL || undefined,
+  // Not a server: the browser's executable, when it is there to run.
+  chromium: () => {
+    const path = chromiumPath();
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      return undefined;
+    }
+  },
 };
 
-const howToConfigure: Record<ExternalService, string> = {
-  postgres: 'STORE_URL=postgres://…',
-  kafka: 'BROKER_URL=kafka://host:port',
-  kurrentdb: 'KURRENTDB_URL=kurrentdb://…',
+const howToConfigure: Record<ExternalService, () => string> = {
+  postgres: () => 'STORE_URL=postgres://…',
+  kafka: () => 'BROKER_URL=kafka://host:port',
+  kurrentdb: () => 'KURRENTDB_URL=kurrentdb://…',
+  chromium: () => `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
 };
 
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */
-const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false };
+const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false, chromium: true };
+
+/**
+ * A browser suite's file has no other tests, and jest fails a file without any: a missing
+ * browser shows as a skipped test naming what to install, not as nothing at all.
+ */
+const skippedVisiblyWhenOptional: Record<ExternalService, boolean> = { postgres: false, kafka: false, kurrentdb: false, chromium: true };
 
 export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();
 }
 
 /**
- * Declares `suite` when the service is configured. When it is required but missing, declares
- * one failing test that says which variable to set.
+ * Declares `suite` when the service is configured (a browser's `url` is its executable). When
+ * it is required but missing, declares one failing test that says which variable to set; when
+ * missing and optional, nothing, or for a browser one skipped test that says so.
  */
 export function describeWithService(service: ExternalService, title: string, suite: (url: string) => void): void {
   const url = serviceUrl(service);
@@ -34,8 +56,16 @@ export function describeWithService(service: ExternalService, title: string, sui
   } else if (process.env.REQUIRE_SERVICES === '1' && requiredWhenServicesAre[service]) {
     describe(title, () => {
       it(`needs ${service} (REQUIRE_SERVICES=1)`, () => {
-        throw new Error(`REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]}`);
+        throw new Error(`REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]()}`);
       });
+    });
+  } else if (skippedVisiblyWhenOptional[service]) {
+    const reason = `needs ${service}, not found: set ${howToConfigure[service]()}`;
+    // jest names a skipped test only in verbose output, and drops a skipped file's console
+    // output when it runs several files: written straight to stderr, the reason shows every time.
+    process.stderr.write(`skipped: ${title}: ${reason}\n`);
+    describe(title, () => {
+      it.skip(reason, () => undefined);
     });
   }
 }
