@@ -1,10 +1,16 @@
 import type { EventSubscription, RecordedEvent } from './event-store';
 
 export interface PollingSource {
-  /** Next page after `after`, in global order. */
-  readPage(after: string | null): Promise<RecordedEvent[]>;
+  /**
+   * The subscriber's events in the next page after `after`, in global order, and the position
+   * the page ended at: a subscriber whose streams are rare still moves past everyone else's
+   * events instead of scanning them again on every read.
+   */
+  readPage(after: string | null): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
   /** Resolves when new events may be visible, or after `maxWaitMs`. */
   waitForChange(maxWaitMs: number, signal: AbortSignal): Promise<void>;
+  /** Changes whenever this process appends: an unchanged value means nothing new was written here. */
+  changeCount(): number;
 }
 
 /**
@@ -21,13 +27,17 @@ export function runSubscriptionLoop(
   const ended = (async () => {
     let after = start;
     while (!abort.signal.aborted) {
+      const changesBeforeRead = source.changeCount();
       const page = await source.readPage(after);
-      for (const event of page) {
+      for (const event of page.events) {
         if (abort.signal.aborted) return;
         await handler(event);
-        after = event.position;
       }
-      if (page.length === 0) await source.waitForChange(pollIntervalMs, abort.signal);
+      after = page.end;
+      // A short page with no local append since the read means caught up: wait instead of
+      // reading an empty page (under load this halves the reads per event). Appends of other
+      // processes are found by the poll.
+      if (!page.full && source.changeCount() === changesBeforeRead) await source.waitForChange(pollIntervalMs, abort.signal);
     }
   })();
   ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection

@@ -1,5 +1,5 @@
 import { evolve, rebuild, type Collection, type CollectionState } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent, type CollectionInitiatedV1 } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { CollectionTimers, TIMER_TABLES } from './collection-timers';
@@ -34,6 +34,7 @@ export class CollectionProjection {
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as CollectionEvent;
     const internalReference = recorded.streamName.slice(collectionStream('').length);
+    if (recorded.revision === 0 && event.type === EVENTS.initiated) return this.applyFirst(internalReference, event.data);
     await this.sql.transaction(async (tx) => {
       const [row] = await tx.query<{ revision: number; state: Collection }>('select revision, state from collection_view where internal_reference = $1 for update', [
         internalReference,
@@ -69,6 +70,24 @@ export class CollectionProjection {
           break;
       }
     });
+  }
+
+  /**
+   * Every collection starts here, so it is one statement: the view row and the confirmation
+   * timer, written only if the row is new (a redelivered event changes nothing).
+   */
+  private async applyFirst(internalReference: string, data: CollectionInitiatedV1): Promise<void> {
+    const state = evolve(null, { type: EVENTS.initiated, data });
+    await this.sql.query(
+      `with inserted as (
+         insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state) values ($1, $2, $3, 0, $4::jsonb)
+         on conflict (internal_reference) do nothing returning internal_reference
+       )
+       insert into collection_timers (internal_reference, kind, due_at, fire_at)
+       select internal_reference, 'confirmation', $5::timestamptz, $5::timestamptz from inserted where $5::timestamptz is not null
+       on conflict (internal_reference, kind) do update set due_at = excluded.due_at, fire_at = excluded.fire_at`,
+      [internalReference, data.merchantId, data.merchantReference, JSON.stringify(state), data.confirmationExpiresAt ?? null],
+    );
   }
 
   async findByInternalReference(merchantId: string, internalReference: string): Promise<Collection | null> {

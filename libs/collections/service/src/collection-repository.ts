@@ -19,6 +19,18 @@ export class CollectionRepository {
     return { state: rebuild(events as unknown as CollectionEvent[]), revision: events.length === 0 ? -1 : events[events.length - 1].revision };
   }
 
+  /** Starts a stream known not to exist yet (a fresh reference): no read before the append. */
+  async create(internalReference: string, command: CollectionCommand): Promise<CollectionState> {
+    const events = decide(command, null);
+    try {
+      await this.append(internalReference, events, -1);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return this.execute(internalReference, () => command);
+    }
+    return events.reduce(evolve, null as CollectionState);
+  }
+
   /**
    * Decides `command` against the latest state and appends the result with optimistic
    * concurrency; on a conflict it reloads and decides again. Returns the state after the append.
@@ -29,15 +41,19 @@ export class CollectionRepository {
       const events = decide(command(state), state);
       if (events.length === 0) return state;
       try {
-        await this.store.appendToStream(
-          collectionStream(internalReference),
-          events.map((event) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION } })),
-          { expectedRevision: revision === -1 ? 'no_stream' : revision },
-        );
+        await this.append(internalReference, events, revision);
         return events.reduce(evolve, state);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       }
     }
+  }
+
+  private async append(internalReference: string, events: CollectionEvent[], revision: number): Promise<void> {
+    await this.store.appendToStream(
+      collectionStream(internalReference),
+      events.map((event) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION } })),
+      { expectedRevision: revision === -1 ? 'no_stream' : revision },
+    );
   }
 }

@@ -118,7 +118,7 @@ export class CollectionsService {
     };
     // A retry of the same request finds the collection (or, after a crash, only the reservation).
     let state = reserved.fresh ? null : (await this.deps.repository.load(reserved.internalReference)).state;
-    state ??= await this.execute(reserved.internalReference, () => initiate).catch(async (error: unknown) => {
+    state ??= await (reserved.fresh ? this.deps.repository.create(reserved.internalReference, initiate) : this.execute(reserved.internalReference, () => initiate)).catch(async (error: unknown) => {
       // The same request twice at once: the other one initiated it.
       if (error instanceof CommandRejectedError && error.status === 409) return (await this.deps.repository.load(reserved.internalReference)).state;
       throw error;

@@ -107,9 +107,13 @@ export interface SqlEventStoreOptions {
   pageSize?: number;
 }
 
+/** How long a woken subscription waits for more appends before it reads. */
+const APPEND_COALESCE_MS = 2;
+
 export class SqlEventStore implements EventStore {
   /** Wakes this process's subscriptions at once after its own appends. */
   private readonly appended = new EventEmitter().setMaxListeners(0);
+  private appends = 0;
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -156,6 +160,7 @@ export class SqlEventStore implements EventStore {
     if (rows.length === 0) {
       throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(streamName));
     }
+    this.appends++;
     this.appended.emit('append');
     return { nextExpectedRevision: Number(rows[0].stream_revision), position: toPosition(rows[0]) };
   }
@@ -186,17 +191,31 @@ export class SqlEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
     return runSubscriptionLoop(
       {
-        readPage: (after) => this.readAll({ after, streamPrefixes: options.streamPrefixes }),
+        readPage: async (after) => {
+          const page = await this.readAll({ after });
+          const prefixes = options.streamPrefixes;
+          return {
+            events: prefixes?.length ? page.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page,
+            end: page.length > 0 ? page[page.length - 1].position : after,
+            full: page.length === this.options.pageSize,
+          };
+        },
+        changeCount: () => this.appends,
         waitForChange: (maxWaitMs, signal) =>
           new Promise<void>((resolve) => {
             const done = () => {
               clearTimeout(timer);
-              this.appended.off('append', done);
+              this.appended.off('append', soon);
               signal.removeEventListener('abort', done);
               resolve();
             };
-            const timer = setTimeout(done, maxWaitMs);
-            this.appended.once('append', done);
+            let timer = setTimeout(done, maxWaitMs);
+            // Woken by an append, read a moment later: appends arriving together share one read.
+            const soon = () => {
+              clearTimeout(timer);
+              timer = setTimeout(done, APPEND_COALESCE_MS);
+            };
+            this.appended.once('append', soon);
             signal.addEventListener('abort', done, { once: true });
           }),
       },

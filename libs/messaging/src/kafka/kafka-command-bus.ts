@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { Admin, Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from '@paygate/logging';
 import {
   CommandTimeoutError,
@@ -25,6 +25,17 @@ interface Pending {
  * one consumer group); each sending process has its own single-partition reply topic, whose
  * consumer has joined before the first command is sent, so no reply can be missed.
  */
+const MAX_CONCURRENT_KEYS = 128;
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export class KafkaCommandBus implements CommandBus {
   private readonly admin: Admin;
   private readonly producer: Producer;
@@ -40,7 +51,9 @@ export class KafkaCommandBus implements CommandBus {
     private readonly partitions: number,
   ) {
     this.admin = kafka.admin();
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    // Not idempotent and not limited to one request in flight: a command is retried by its
+    // sender's time-out, not by the producer, and one slow send must not queue every other.
+    this.producer = kafka.producer();
   }
 
   private connect(): Promise<void> {
@@ -113,24 +126,47 @@ export class KafkaCommandBus implements CommandBus {
     await consumer.subscribe({ topics: [commandTopic(service)], fromBeginning: false });
     await consumer.run({
       partitionsConsumedConcurrently: this.partitions,
-      eachMessage: async ({ message }) => {
-        const command = message.headers?.command?.toString() ?? '';
-        const correlationId = message.headers?.['correlation-id']?.toString();
-        const replyTo = message.headers?.['reply-to']?.toString();
-        if (!message.value || !correlationId || !replyTo) {
-          this.log.warn('dropping malformed command message', { service, command });
-          return;
+      eachBatchAutoResolve: false,
+      // Commands with the same key are handled in order; different keys at once, so one slow
+      // command does not hold up its whole partition.
+      eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
+        const byKey = new Map<string, KafkaMessage[]>();
+        for (const message of batch.messages) {
+          const key = message.key?.toString('utf8') ?? message.offset;
+          byKey.set(key, [...(byKey.get(key) ?? []), message]);
         }
-        const reply = await handleToReply(handlers[command], JSON.parse(message.value.toString('utf8')));
-        await this.producer.send({
-          topic: replyTo,
-          acks: -1,
-          messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }],
+        await inParallel([...byKey.values()], MAX_CONCURRENT_KEYS, async (messages) => {
+          for (const message of messages) await this.handleCommand(service, handlers, message);
         });
+        resolveOffset(batch.messages[batch.messages.length - 1].offset);
+        await heartbeat();
       },
     });
     await withDeadline(joined, 30_000, `Kafka command consumer for ${service}`);
     this.servers.push(consumer);
+  }
+
+  private async handleCommand(service: string, handlers: Record<string, CommandHandler>, message: KafkaMessage): Promise<void> {
+    const command = message.headers?.command?.toString() ?? '';
+    const correlationId = message.headers?.['correlation-id']?.toString();
+    const replyTo = message.headers?.['reply-to']?.toString();
+    if (!message.value || !correlationId || !replyTo) {
+      this.log.warn('dropping malformed command message', { service, command });
+      return;
+    }
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(message.value.toString('utf8'));
+    } catch {
+      this.log.warn('dropping a command that is not JSON', { service, command });
+      return;
+    }
+    const reply = await handleToReply(handlers[command], payload);
+    await this.producer.send({
+      topic: replyTo,
+      acks: -1,
+      messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }],
+    });
   }
 
   async close(): Promise<void> {
