@@ -8,6 +8,7 @@ import {
 } from '@paygate/contracts';
 import type { ProviderCatalogue, Provider } from './catalogue';
 import {
+  acknowledgedState,
   CollectionRejected,
   decide,
   evolve,
@@ -743,5 +744,24 @@ describe('events decide() emitted in this file', () => {
   it('cover every event type, and every one conformed to its JSON schema', () => {
     expect(new Set(emitted.map((event) => event.type))).toEqual(new Set(Object.values(EVENTS)));
     expect(emitted.flatMap(eventSchemaErrors)).toEqual([]);
+  });
+});
+
+describe('acknowledgedState: what a retried initialize replays', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const completed = { type: EVENTS.completed, data: { internalReference: 'PGREF', providerTransactionId: '1', transactionAccount: '256772000001', statusMessage: 'Transaction completed successfully', completedAt: at } } as const;
+
+  it('is the state right after CollectionInitiated when the merchant confirms', () => {
+    const initiated = { type: EVENTS.initiated, data: initiatedData('MOBILE_MONEY', true) } as const;
+    const confirmed = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: false, providerExpiresAt: at } } as const;
+    expect(acknowledgedState([initiated, confirmed, completed])).toEqual(evolve(null, initiated));
+  });
+
+  it('includes the checkout (payment_url) when initialize confirmed it', () => {
+    const initiated = { type: EVENTS.initiated, data: initiatedData('CARD', false) } as const;
+    const confirmed = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: true, providerExpiresAt: at } } as const;
+    const opened = { type: EVENTS.cardCheckoutOpened, data: { internalReference: 'PGREF', providerReference: 'cs_1', paymentUrl: 'https://pay.example/cs_1', openedAt: at } } as const;
+    const state = acknowledgedState([initiated, confirmed, opened, completed]);
+    expect(state).toMatchObject({ status: 'PENDING', phase: 'WITH_PROVIDER', paymentUrl: 'https://pay.example/cs_1' });
   });
 });

@@ -101,6 +101,20 @@ export function rebuild(events: CollectionEvent[]): CollectionState {
   return events.reduce<CollectionState>(evolve, null);
 }
 
+/**
+ * The state an initialize acknowledgement described: after CollectionInitiated, or with
+ * require_confirmation=false after the prompt or checkout was requested. A retry of the same
+ * request replays it, whatever happened since.
+ */
+export function acknowledgedState(events: CollectionEvent[]): CollectionState {
+  let state: CollectionState = null;
+  for (const event of events) {
+    state = evolve(state, event);
+    if (state?.initiated.requireConfirmation || event.type === EVENTS.pinPromptSent || event.type === EVENTS.cardCheckoutOpened) break;
+  }
+  return state;
+}
+
 export function decide(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
   if (command.type === 'Initiate') {
     if (state) throw new CollectionRejected('conflict', 409, `transaction ${command.data.internalReference} already exists`);

@@ -14,6 +14,10 @@ const MAX_ATTEMPTS = 5;
 export class CollectionRepository {
   constructor(private readonly store: EventStore) {}
 
+  async events(internalReference: string): Promise<CollectionEvent[]> {
+    return (await this.store.readStream(collectionStream(internalReference))) as unknown as CollectionEvent[];
+  }
+
   async load(internalReference: string): Promise<LoadedCollection> {
     const events = await this.store.readStream(collectionStream(internalReference));
     return { state: rebuild(events as unknown as CollectionEvent[]), revision: events.length === 0 ? -1 : events[events.length - 1].revision };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  acknowledgedState,
   AUTO_MERCHANT_REFERENCE,
   CollectionRejected,
   MESSAGES,
@@ -131,10 +132,12 @@ export class CollectionsService {
         return state as Collection;
       });
     }
+    // A retry gets the acknowledgement the first request got, whatever happened since.
+    const acknowledged = reserved.fresh ? state : (acknowledgedState(await this.deps.repository.events(reserved.internalReference)) ?? state);
     return {
       code: 202,
-      message: state.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
-      data: { ...toCollectionRecord(state) },
+      message: acknowledged.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+      data: { ...toCollectionRecord(acknowledged) },
     };
   }
 
