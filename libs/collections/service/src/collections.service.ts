@@ -122,6 +122,7 @@ export class CollectionsService {
     state ??= await (reserved.fresh ? this.deps.repository.create(reserved.internalReference, initiate) : this.execute(reserved.internalReference, () => initiate)).catch(async (error: unknown) => {
       // The same request twice at once: the other one initiated it.
       if (error instanceof CommandRejectedError && error.status === 409) return (await this.deps.repository.load(reserved.internalReference)).state;
+      if (reserved.fresh) await this.deps.references.release(merchantId, merchantReference, reserved.internalReference).catch(() => undefined);
       throw error;
     });
     if (!state) throw new Error('collection missing after initiate');

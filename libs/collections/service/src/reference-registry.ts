@@ -43,6 +43,15 @@ export class ReferenceRegistry {
     return { ...existing, fresh: false };
   }
 
+  /** Frees a fresh reservation whose collection could not be written, so the reference stays usable. */
+  async release(merchantId: string, merchantReference: string, internalReference: string): Promise<void> {
+    await this.sql.query('delete from collection_references where merchant_id = $1 and merchant_reference = $2 and internal_reference = $3', [
+      merchantId,
+      merchantReference,
+      internalReference,
+    ]);
+  }
+
   async find(merchantId: string, merchantReference: string): Promise<Omit<ReservedReference, 'fresh'> | null> {
     const [row] = await this.sql.query<{ id: string; internal_reference: string; request_hash: string }>(
       'select id, internal_reference, request_hash from collection_references where merchant_id = $1 and merchant_reference = $2',

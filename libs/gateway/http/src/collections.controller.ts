@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { planCollection } from '@paygate/collections-domain';
@@ -21,6 +21,14 @@ import { validateBody, ValidationFailed } from './validation';
 
 /** Fields the catalogue rules read: they are checked only once their shape is valid. */
 const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amount', 'msisdn', 'redirect_url', 'charge_customer'];
+
+/**
+ * References that cannot exist (wrong characters, NUL, too long) are answered like unknown
+ * ones without asking the service: the store could not even hold them.
+ */
+const INTERNAL_REFERENCE = /^[A-Za-z0-9]{1,64}$/;
+const MERCHANT_REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
+const unknownTransaction = () => new NotFoundException('transaction not found');
 
 const CONDITIONALLY_REQUIRED = { msisdn: 'msisdn is required for MOBILE_MONEY', redirect_url: 'redirect_url is required for CARD' };
 
@@ -82,6 +90,8 @@ export class CollectionsController {
   @ApiResponse({ status: 404, description: 'Unknown internal_reference' })
   @ApiResponse({ status: 409, description: 'Not awaiting confirmation' })
   async confirm(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const reference = (body as { internal_reference?: unknown } | null)?.internal_reference;
+    if (typeof reference === 'string' && reference.length > 0 && !INTERNAL_REFERENCE.test(reference)) throw unknownTransaction();
     const { value, errors } = await validateBody(ConfirmCollectionDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ConfirmCollectionCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
@@ -94,6 +104,7 @@ export class CollectionsController {
   @ApiOperation({ summary: 'A collection by internal_reference' })
   @ApiResponse({ status: 404, description: 'Unknown, or another merchant\'s' })
   async get(@CurrentMerchant() merchant: Merchant, @Param('internalReference') internalReference: string) {
+    if (!INTERNAL_REFERENCE.test(internalReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, internalReference });
   }
 
@@ -106,6 +117,7 @@ export class CollectionsController {
     if (typeof merchantReference !== 'string' || merchantReference.length === 0) {
       throw new ValidationFailed([{ field: 'merchant_reference', message: 'the merchant_reference query parameter is required' }]);
     }
+    if (!MERCHANT_REFERENCE.test(merchantReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, merchantReference });
   }
 

@@ -1,10 +1,12 @@
 import { Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
 import { APP_URL, INFRASTRUCTURE, LOGGER } from '../tokens';
 import { AppUrl } from '../app-url';
+import { envelope } from '../envelope';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { NestJsonLogger } from './nest-json-logger';
@@ -39,7 +41,16 @@ export async function createHttpApp(features: Type[], infrastructure: Infrastruc
   @Module({ imports: [PlatformModule.with(infrastructure, log), ...features] })
   class AppModule {}
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES }), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
+      bodyLimit: MAX_BODY_BYTES,
+      // Long path parameters reach the handlers, which answer them (404, 400) in the envelope.
+      maxParamLength: 1024,
+      // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.
+      frameworkErrors: (error: { statusCode?: number }, _request: unknown, reply: FastifyReply) => {
+        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+        void reply.status(status).send(envelope(status, 'the request URL is not valid', {}));
+      },
+    }), {
     logger: new NestJsonLogger(log),
     abortOnError: false,
   });
