@@ -74,7 +74,8 @@ function depConstraints(withTesting) {
     // The gateway validates requests with the domains' pure rules before sending a command; the
     // type rules above already keep it from importing another context's feature libs.
     { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared', 'scope:collections', 'scope:payments'] },
-    { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
+    // The dispatcher projects collection events into callbacks with the collection domain's fold.
+    { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared', 'scope:collections', 'scope:payments'] },
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },
     { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },

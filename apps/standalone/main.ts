@@ -9,6 +9,8 @@ import { ensureDemoMerchant, prepareSandboxSecrets } from './sandbox-setup';
 
 /** Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker. */
 const secrets = prepareSandboxSecrets(process.env.DATA_DIR || './data');
+// Standalone is a sandbox on one machine: callbacks to localhost receivers are the point.
+process.env.ALLOW_PRIVATE_CALLBACKS ??= 'true';
 
 void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], async (url, app) => {
   const demo = await ensureDemoMerchant(app.get<MerchantAccounts>(MERCHANTS), secrets.file);

@@ -1,3 +1,4 @@
 export * from './services';
 export * from './wiring-probe';
 export * from './collections';
+export * from './callbacks';

@@ -2,4 +2,5 @@
 export const SERVICES = {
   collections: 'collections',
   servicePayments: 'service-payments',
+  webhooks: 'webhook-dispatcher',
 } as const;

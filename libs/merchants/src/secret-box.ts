@@ -1,3 +1,4 @@
+import { ConfigError } from '@paygate/platform';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
@@ -31,5 +32,16 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+/** The SecretBox of MASTER_KEY, for every process that reads or writes merchant secrets. */
+export function secretBoxFromEnv(env: Record<string, string | undefined> = process.env): SecretBox {
+  const masterKey = env.MASTER_KEY;
+  if (!masterKey) throw new ConfigError('MASTER_KEY', 'must be set (32 bytes as 64 hex characters or base64): it encrypts merchant secrets at rest');
+  try {
+    return SecretBox.fromMasterKey(masterKey);
+  } catch (error) {
+    throw new ConfigError('MASTER_KEY', (error as Error).message);
   }
 }

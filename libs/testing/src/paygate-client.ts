@@ -23,6 +23,14 @@ export const TEST_TIMERS = {
   SANDBOX_LATENCY_MS: '50',
 } as const;
 
+/** Callbacks to local receivers, retried quickly. */
+export const TEST_CALLBACK_SETTINGS = {
+  ALLOW_PRIVATE_CALLBACKS: 'true',
+  CALLBACK_TIMEOUT_MS: '2000',
+  CALLBACK_RETRY_SCHEDULE: '0,200,500,1000',
+  DISPATCH_TICK_MS: '50',
+} as const;
+
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const TEST_MASTER_KEY = '0f'.repeat(32);
 
@@ -33,11 +41,11 @@ export class PaygateClient {
     readonly merchant: MerchantCredentials,
   ) {}
 
-  static async withNewMerchant(baseUrl: string, adminToken = TEST_ADMIN_TOKEN, name = 'Test merchant'): Promise<PaygateClient> {
+  static async withNewMerchant(baseUrl: string, adminToken = TEST_ADMIN_TOKEN, name = 'Test merchant', callbackUrl?: string): Promise<PaygateClient> {
     const response = await fetch(`${baseUrl}/admin/v1/merchants`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: JSON.stringify({ name }),
+      body: JSON.stringify({ name, collection_callback_url: callbackUrl, service_payments_callback_url: callbackUrl }),
     });
     const body = (await response.json()) as ApiResponse<{ id: string; public_key: string; secret_key: string; signing_key: string }>['body'];
     if (response.status !== 201) throw new Error(`cannot create a merchant: ${response.status} ${JSON.stringify(body)}`);

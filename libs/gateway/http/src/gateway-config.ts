@@ -1,5 +1,5 @@
 import { PROVIDER_CATALOGUE_SETTING, parseProviderCatalogue, type ProviderCatalogue } from '@paygate/collections-domain';
-import { SecretBox } from '@paygate/merchants';
+import { secretBoxFromEnv, type SecretBox } from '@paygate/merchants';
 import { ConfigError, readJsonConfigFile } from '@paygate/platform';
 
 type Env = Record<string, string | undefined>;
@@ -12,14 +12,7 @@ export interface GatewayConfig {
 }
 
 export function readGatewayConfig(env: Env = process.env): GatewayConfig {
-  const masterKey = env.MASTER_KEY;
-  if (!masterKey) throw new ConfigError('MASTER_KEY', 'must be set (32 bytes as 64 hex characters or base64): it encrypts merchant secrets at rest');
-  let secretBox: SecretBox;
-  try {
-    secretBox = SecretBox.fromMasterKey(masterKey);
-  } catch (error) {
-    throw new ConfigError('MASTER_KEY', (error as Error).message);
-  }
+  const secretBox = secretBoxFromEnv(env);
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   return {
