@@ -1,5 +1,5 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { collectionOutcomeSuite, describeWithService, expectReady, runWiringProbe, serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import { collectionOutcomeSuite, describeWithService, expectReady, runWiringProbe, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
 import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
@@ -13,6 +13,7 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     ensureBuilt();
     env = {
       ...TEST_TIMERS,
+      ...TEST_CALLBACK_SETTINGS,
       STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
       BROKER_URL: brokerUrl,
       LOG_LEVEL: 'warn',
@@ -28,7 +29,8 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       CARD_API_URL: `${sandbox.url}/sandbox/card`,
       CHECKOUT_RETURN_URL: gateways[0].url,
     });
-    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox);
+    // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
+    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox, await startApp('webhook-dispatcher', env));
   }, 180_000);
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { CallbackReceiver } from './callback-receiver';
 import { cardRequest, mobileMoneyRequest, PaygateClient } from './paygate-client';
 
 export interface OutcomeContext {
@@ -35,10 +36,42 @@ export async function followReturn(returnUrl: string): Promise<string> {
  */
 export function collectionOutcomeSuite(context: OutcomeContext): void {
   let client: PaygateClient;
+  let receiver: CallbackReceiver;
 
   beforeAll(async () => {
-    client = await PaygateClient.withNewMerchant(context.gateway());
+    receiver = await CallbackReceiver.start();
+    client = await PaygateClient.withNewMerchant(context.gateway(), undefined, 'Outcome merchant', receiver.url());
   });
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  /** The merchant receives exactly these callbacks, in this order, each signed with its key. */
+  async function expectCallbacks(ref: string, events: string[], final: Record<string, unknown>) {
+    const received = await receiver.waitFor(ref, events[events.length - 1]);
+    expect(received.map((callback) => callback.event)).toEqual(events);
+    for (const callback of received) {
+      expect(CallbackReceiver.verify(callback, client.merchant.signingKey)).toBe(true);
+      expect(callback.headers['webhook-id']).toMatch(/^msg_/);
+      expect(callback.payload).toMatchObject({ internal_reference: ref, transaction_type: 'COLLECTION', merchant_reference: final.merchant_reference, id: final.id });
+      expect(callback.payload).not.toHaveProperty('transaction_fee');
+    }
+    if (events[0] === 'transaction.charges') {
+      expect(received[0].payload).toMatchObject({ transaction_status: 'PENDING', institution_name: expect.any(String), transaction_charge: final.transaction_fee });
+    }
+    const last = received[received.length - 1].payload;
+    expect(last).not.toHaveProperty('institution_name');
+    expect(last).toMatchObject({
+      transaction_status: final.transaction_status,
+      status_message: final.status_message,
+      transaction_amount: final.transaction_amount,
+      transaction_charge: final.transaction_fee,
+      total_credit: final.total_credit,
+      customer_name: final.customer_name,
+      transaction_account: final.transaction_account,
+    });
+  }
 
   async function confirmedMobileMoney(msisdn: string) {
     const init = await client.initialize(mobileMoneyRequest({ msisdn }));
@@ -61,6 +94,7 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     expect((await client.confirm(ref)).status).toBe(202);
     const final = await client.finalState(ref);
     expect(final).toMatchObject({ transaction_status: status, status_message: message, internal_reference: ref, transaction_account: msisdn });
+    await expectCallbacks(ref, ['transaction.charges', `transaction.${status.toLowerCase()}`], final);
   });
 
   it('completes a mobile money collection whose provider never calls back, by polling its status', async () => {
@@ -84,14 +118,18 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     expect(init).toMatchObject({ status: 202, body: { message: 'Transaction initiated. Pending processing', data: { transaction_status: 'PENDING' } } });
     const ref = init.body.data.internal_reference as string;
     expect((await client.confirm(ref)).status).toBe(409);
-    expect(await client.finalState(ref)).toMatchObject({ transaction_status: status });
+    const final = await client.finalState(ref);
+    expect(final).toMatchObject({ transaction_status: status });
+    await expectCallbacks(ref, [`transaction.${status.toLowerCase()}`], final);
   });
 
   it('cancels a collection that is never confirmed', async () => {
     const init = await client.initialize(mobileMoneyRequest());
     const ref = init.body.data.internal_reference as string;
-    expect(await client.finalState(ref)).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: confirmation not received in time' });
+    const final = await client.finalState(ref);
+    expect(final).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: confirmation not received in time' });
     expect((await client.confirm(ref)).status).toBe(409);
+    await expectCallbacks(ref, ['transaction.charges', 'transaction.cancelled'], final);
   });
 
   it.each([
@@ -112,5 +150,6 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     const final = await client.finalState(ref);
     expect(final).toMatchObject({ transaction_status: status, status_message: message });
     if (status === 'COMPLETED') expect(final.transaction_account).toBe('424242******4242');
+    await expectCallbacks(ref, ['transaction.charges', `transaction.${status.toLowerCase()}`], final);
   });
 }

@@ -2,6 +2,7 @@ import { Module, type INestApplication } from '@nestjs/common';
 import { MerchantAccounts } from '@paygate/merchants';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
+import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
 import { readGatewayConfig, type GatewayConfig } from './gateway-config';
@@ -13,7 +14,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
-  controllers: [CollectionsController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, ProbesController],
+  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, ProbesController],
   providers: [
     { provide: GATEWAY_CONFIG, useFactory: () => readGatewayConfig() },
     {

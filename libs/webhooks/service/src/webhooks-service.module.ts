@@ -1,14 +1,59 @@
 import { Controller, Get, Inject, Module, NotFoundException, Param, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { PROBE_RECORDED, PROBE_STREAM_PREFIX, type ProbeRecordedV1 } from '@paygate/contracts';
+import {
+  CALLBACK_COMMANDS,
+  COLLECTION_STREAM_PREFIX,
+  PROBE_RECORDED,
+  PROBE_STREAM_PREFIX,
+  SERVICES,
+  type ListDeliveriesQuery,
+  type ProbeRecordedV1,
+  type ResendCallbacksCommand,
+  type RetryDeliveriesCommand,
+} from '@paygate/contracts';
+import { MerchantAccounts, secretBoxFromEnv } from '@paygate/merchants';
 import type { RunningConsumer } from '@paygate/messaging';
-import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
+import { CallbackProjector } from './callback-projector';
+import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig, type DeliveryRecord } from './delivery';
 import { ProbeReceipts } from './probe-receipts';
 
-const receipts = Symbol('ProbeReceipts');
+const RECEIPTS = Symbol('ProbeReceipts');
+const DISPATCHER = Symbol('Dispatcher');
+
+interface Dispatcher {
+  deliveries: DeliveryStore;
+  projector: CallbackProjector;
+  worker: DeliveryWorker;
+}
+
+/** A delivery as the admin API shows it. */
+function presentDelivery(record: DeliveryRecord) {
+  return {
+    webhook_id: record.webhookId,
+    merchant_id: record.merchantId,
+    internal_reference: record.internalReference,
+    event: record.eventName,
+    target_url: record.targetUrl,
+    state: record.state,
+    next_attempt_at: record.nextAttemptAt,
+    created_at: record.createdAt,
+    delivered_at: record.deliveredAt,
+    last_status: record.lastStatus,
+    last_error: record.lastError,
+    attempts: record.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      response_excerpt: attempt.responseExcerpt,
+      error: attempt.error,
+    })),
+  };
+}
 
 @Controller('internal/v1/probes')
 class ProbeReceiptsController {
-  constructor(@Inject(receipts) private readonly probeReceipts: ProbeReceipts) {}
+  constructor(@Inject(RECEIPTS) private readonly probeReceipts: ProbeReceipts) {}
 
   @Get(':probeId')
   async find(@Param('probeId') probeId: string) {
@@ -18,28 +63,77 @@ class ProbeReceiptsController {
   }
 }
 
-/** The webhook dispatcher: consumes the services' events through the broker. */
+/**
+ * The webhook dispatcher: consumes the services' events through the broker, schedules a
+ * signed callback for each one a merchant is told about, and delivers them.
+ */
 @Module({
   controllers: [ProbeReceiptsController],
-  providers: [{ provide: receipts, inject: [INFRASTRUCTURE], useFactory: (infra: Infrastructure) => ProbeReceipts.create(infra.sql) }],
+  providers: [
+    { provide: RECEIPTS, inject: [INFRASTRUCTURE], useFactory: (infra: Infrastructure) => ProbeReceipts.create(infra.sql) },
+    {
+      provide: DISPATCHER,
+      inject: [INFRASTRUCTURE, LOGGER],
+      useFactory: async (infra: Infrastructure, log: Logger): Promise<Dispatcher> => {
+        const config = readDeliveryConfig(process.env);
+        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromEnv());
+        const deliveries = await DeliveryStore.open(infra.sql, config);
+        const worker = new DeliveryWorker({
+          store: deliveries,
+          sender: new CallbackSender(config),
+          keys: async (merchantId) => (await merchants.keys(merchantId))?.signingKey ?? null,
+          config,
+          log,
+        });
+        return { deliveries, worker, projector: new CallbackProjector(infra.store, merchants, deliveries) };
+      },
+    },
+  ],
 })
 export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
   private consumer?: RunningConsumer;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
-    @Inject(receipts) private readonly probeReceipts: ProbeReceipts,
+    @Inject(RECEIPTS) private readonly probeReceipts: ProbeReceipts,
+    @Inject(DISPATCHER) private readonly dispatcher: Dispatcher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', streamPrefixes: [PROBE_STREAM_PREFIX] }, async (event) => {
-      if (event.type !== PROBE_RECORDED) return;
-      const data = event.data as unknown as ProbeRecordedV1;
-      await this.probeReceipts.record(event.id, data.probeId, data.note);
+    const { deliveries, projector, worker } = this.dispatcher;
+    await this.infrastructure.commands.serve(SERVICES.webhooks, {
+      [CALLBACK_COMMANDS.resend]: async (payload) => {
+        const { merchantId, internalReference } = payload as unknown as ResendCallbacksCommand;
+        const count = await deliveries.resend(merchantId, internalReference);
+        worker.notify();
+        return { deliveries: count };
+      },
+      [CALLBACK_COMMANDS.listDeliveries]: async (payload) => {
+        const query = payload as ListDeliveriesQuery;
+        return { deliveries: (await deliveries.list({ ...query, limit: query.limit ?? 100 })).map(presentDelivery) };
+      },
+      [CALLBACK_COMMANDS.retryAbandoned]: async (payload) => {
+        const count = await deliveries.retryAbandoned((payload as RetryDeliveriesCommand).webhookIds);
+        worker.notify();
+        return { deliveries: count };
+      },
     });
+    this.consumer = await this.infrastructure.events.consume(
+      { group: 'webhook-dispatcher', streamPrefixes: [PROBE_STREAM_PREFIX, COLLECTION_STREAM_PREFIX] },
+      async (event) => {
+        if (event.type === PROBE_RECORDED) {
+          const data = event.data as unknown as ProbeRecordedV1;
+          await this.probeReceipts.record(event.id, data.probeId, data.note);
+          return;
+        }
+        if (await projector.project(event)) worker.notify();
+      },
+    );
+    worker.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.consumer?.stop();
+    await this.dispatcher.worker.stop();
   }
 }

@@ -1,0 +1,65 @@
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CALLBACK_COMMANDS, SERVICES, type DeliveryState, type ListDeliveriesQuery, type ResendCallbacksCommand } from '@paygate/contracts';
+import type { Merchant } from '@paygate/merchants';
+import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
+import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
+import { validateBody, ValidationFailed } from './validation';
+
+const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
+
+@ApiTags('callbacks')
+@Controller()
+export class CallbacksController {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
+
+  @Post(['v1/callbacks/resend', 'callbacks/resend'])
+  @HttpCode(202)
+  @UseGuards(ApiRequestGuard, MerchantAuthGuard)
+  @RequireSecretKey()
+  @ApiSecurity('public-key')
+  @ApiSecurity('secret-key')
+  @ApiBody({ type: ResendCallbacksDto })
+  @ApiOperation({ summary: "Deliver a transaction's callbacks again (same webhook-id, a new attempt)" })
+  async resend(@CurrentMerchant() merchant: Merchant, @Body() body: unknown) {
+    const { value, errors } = await validateBody(ResendCallbacksDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const command: ResendCallbacksCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
+    const { deliveries } = await this.infrastructure.commands.send<{ deliveries: number }>(SERVICES.webhooks, CALLBACK_COMMANDS.resend, { ...command });
+    // Another merchant's transaction has no deliveries for this merchant: the same 404 as an unknown one.
+    if (deliveries === 0) throw new NotFoundException('transaction not found');
+    return envelope(202, 'Callbacks will be delivered again', { internal_reference: value.internal_reference, deliveries });
+  }
+
+  @Get('admin/v1/deliveries')
+  @UseGuards(ApiRequestGuard, AdminGuard)
+  @ApiBearerAuth()
+  @ApiQuery({ name: 'state', required: false, enum: DELIVERY_STATES })
+  @ApiQuery({ name: 'merchant_id', required: false })
+  @ApiQuery({ name: 'internal_reference', required: false })
+  @ApiOperation({ summary: 'Callback deliveries with their attempts, by state' })
+  async list(@Query('state') state: unknown, @Query('merchant_id') merchantId: unknown, @Query('internal_reference') internalReference: unknown) {
+    const errors = [];
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
+    if (merchantId !== undefined && typeof merchantId !== 'string') errors.push({ field: 'merchant_id', message: 'merchant_id must be given once' });
+    if (internalReference !== undefined && typeof internalReference !== 'string') errors.push({ field: 'internal_reference', message: 'internal_reference must be given once' });
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const query: ListDeliveriesQuery = { state: state as DeliveryState | undefined, merchantId: merchantId as string | undefined, internalReference: internalReference as string | undefined, limit: 500 };
+    const { deliveries } = await this.infrastructure.commands.send<{ deliveries: unknown[] }>(SERVICES.webhooks, CALLBACK_COMMANDS.listDeliveries, { ...query });
+    return envelope(200, 'Deliveries', { deliveries });
+  }
+
+  @Post('admin/v1/deliveries/retry')
+  @HttpCode(202)
+  @UseGuards(ApiRequestGuard, AdminGuard)
+  @ApiBearerAuth()
+  @ApiBody({ type: RetryDeliveriesDto })
+  @ApiOperation({ summary: 'Retry abandoned deliveries (all, or the given webhook ids)' })
+  async retry(@Body() body: unknown) {
+    const { value, errors } = await validateBody(RetryDeliveriesDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const { deliveries } = await this.infrastructure.commands.send<{ deliveries: number }>(SERVICES.webhooks, CALLBACK_COMMANDS.retryAbandoned, { webhookIds: value.webhook_ids });
+    return envelope(202, 'Abandoned deliveries will be retried', { deliveries });
+  }
+}

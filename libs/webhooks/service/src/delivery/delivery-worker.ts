@@ -1,0 +1,125 @@
+import type { Logger } from '@paygate/logging';
+import type { AttemptOutcome, CallbackSender } from './callback-sender';
+import type { DeliveryConfig } from './delivery-config';
+import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
+
+const DEFAULT_MAX_IN_FLIGHT = 64;
+
+export interface DeliveryWorkerOptions {
+  store: DeliveryStore;
+  sender: CallbackSender;
+  /** The merchant's signing key, or null when the merchant no longer has one. */
+  keys: (merchantId: string) => Promise<string | null>;
+  config: Pick<DeliveryConfig, 'tickMs'>;
+  log: Logger;
+  /** Attempts this worker runs at once (default 64). */
+  maxInFlight?: number;
+}
+
+/**
+ * Sends due callbacks: every tick, or at once on notify(), it claims as many as it has free slots
+ * and sends each on its own, so a slow receiver holds one slot, never the loop. Any number of
+ * workers may share a store; claims keep them apart.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+  private timer?: NodeJS.Timeout;
+  private claiming?: Promise<void>;
+  private claimAgain = false;
+  private wakeScheduled = false;
+  private stopped = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.notify(), this.options.config.tickMs);
+    this.notify();
+  }
+
+  /** Looks for due deliveries now (call after enqueue), rather than on the next tick. */
+  notify(): void {
+    if (this.stopped || !this.timer || this.wakeScheduled) return;
+    // Wake-ups in one turn of the event loop (a burst of finished attempts) make one claim, and
+    // network events get their turn between claims.
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.claim();
+    });
+  }
+
+  /** Claims nothing more and waits for the attempts in flight to be sent and recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.claiming;
+    await Promise.all(this.inFlight);
+  }
+
+  private claim(): void {
+    if (this.stopped) return;
+    // Wake-ups during a claim fold into one more claim after it.
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = this.claimAndSend().finally(() => {
+      this.claiming = undefined;
+      if (this.claimAgain) {
+        this.claimAgain = false;
+        this.notify();
+      }
+    });
+  }
+
+  private async claimAndSend(): Promise<void> {
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await this.options.store.claimDue(this.maxInFlight - this.inFlight.size);
+    } catch (error) {
+      this.options.log.warn('cannot claim due callbacks', { error });
+      return;
+    }
+    for (const delivery of claimed) {
+      const attempt = this.deliver(delivery).finally(() => {
+        this.inFlight.delete(attempt);
+        // A free slot, and maybe the next callback of the same transaction now in order.
+        this.notify();
+      });
+      this.inFlight.add(attempt);
+    }
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { store, sender, keys, log } = this.options;
+    const fields = { webhook_id: delivery.webhookId, merchant_id: delivery.merchantId, internal_reference: delivery.internalReference };
+    let outcome: AttemptOutcome;
+    try {
+      const signingKey = await keys(delivery.merchantId);
+      outcome = signingKey === null ? noKey() : await sender.send(delivery, signingKey);
+    } catch (error) {
+      // Our failure, not the receiver's: no attempt is charged, the lease hands the delivery back.
+      log.warn('cannot send callback; it will be retried when its claim expires', { ...fields, error });
+      return;
+    }
+    try {
+      const state = await store.recordAttempt(delivery, outcome);
+      const result = { ...fields, event: delivery.eventName, status: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs, state };
+      if (state === 'abandoned') log.warn('callback abandoned', result);
+      else log.debug('callback attempt', result);
+    } catch (error) {
+      // The attempt is lost from the record; the lease hands the delivery back, so it is sent again.
+      log.warn('cannot record callback attempt', { ...fields, error });
+    }
+  }
+}
+
+function noKey(): AttemptOutcome {
+  return { startedAt: new Date(), durationMs: 0, responseExcerpt: '', error: 'merchant has no signing key' };
+}
