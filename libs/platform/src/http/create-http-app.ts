@@ -44,7 +44,7 @@ export async function createHttpApp(features: Type[], infrastructure: Infrastruc
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
       bodyLimit: MAX_BODY_BYTES,
       // Long path parameters reach the handlers, which answer them (404, 400) in the envelope.
-      maxParamLength: 1024,
+      routerOptions: { maxParamLength: 1024 },
       // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.
       frameworkErrors: (error: { statusCode?: number }, _request: unknown, reply: FastifyReply) => {
         const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
