@@ -1,5 +1,4 @@
-import { toMajorUnits } from '@paygate/money';
-import type { Collection } from '@paygate/collections-domain';
+import { toCollectionRecord, type Collection } from '@paygate/collections-domain';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionStatus } from '@paygate/contracts';
 
 /** Callback event names of DESIGN §2 (States, events and callbacks). */
@@ -39,26 +38,16 @@ export interface CallbackMessage {
   payload: CollectionCallbackPayload;
 }
 
+/** The acknowledgement's record, as callbacks name it: the fee is `transaction_charge` there. */
 function payloadOf(collection: Collection): CollectionCallbackPayload {
-  const data = collection.initiated;
-  const major = (minor: number) => toMajorUnits(minor, data.currency);
+  const { transaction_fee, ...record } = toCollectionRecord(collection);
+  // payment_url is for the merchant's API caller, not for callbacks.
+  delete record.payment_url;
   return {
-    id: data.id,
-    merchant_reference: data.merchantReference,
-    internal_reference: data.internalReference,
-    transaction_type: 'COLLECTION',
-    request_currency: data.currency,
-    request_amount: major(data.requestAmount),
-    transaction_currency: data.currency,
-    transaction_amount: major(data.transactionAmount),
-    transaction_charge: major(data.fee),
-    charge_customer: data.chargeCustomer,
-    total_credit: major(data.totalCredit),
+    ...record,
+    transaction_charge: transaction_fee,
     transaction_account: collection.transactionAccount ?? null,
-    provider_code: data.providerCode,
-    customer_name: data.customerName,
-    transaction_status: collection.status,
-    status_message: collection.statusMessage,
+    customer_name: collection.initiated.customerName,
   };
 }
 
