@@ -106,5 +106,15 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     expect((await fetch(`${paygate.url}/admin/v1/deliveries`)).status).toBe(401);
     expect((await admin('GET', '/admin/v1/deliveries?state=lost')).status).toBe(400);
     expect((await admin('POST', '/admin/v1/deliveries/retry', { webhook_ids: 'all' })).status).toBe(400);
+    const nul = await admin('GET', '/admin/v1/deliveries?internal_reference=%00');
+    expect(nul).toMatchObject({ status: 400, body: { code: 400, status: 'error', data: { errors: [{ field: 'internal_reference' }] } } });
+  });
+
+  it('answers a merchant id the store cannot hold like an unknown one', async () => {
+    const unknown = await admin('GET', '/admin/v1/merchants/mer_unknown');
+    expect(unknown).toMatchObject({ status: 404, body: { code: 404, status: 'error' } });
+    expect(await admin('GET', '/admin/v1/merchants/%00')).toEqual(unknown);
+    expect((await admin('PATCH', '/admin/v1/merchants/%00', { status: 'active' })).status).toBe(404);
+    expect((await admin('POST', '/admin/v1/merchants/%00/keys', { keys: ['api'] })).status).toBe(404);
   });
 });

@@ -71,6 +71,36 @@ const CASES: CheckoutCase[] = [
   { name: 'is cancelled with the Cancel button', card: '4242 4242 4242 4242', cancel: true, status: 'CANCELLED', message: 'Transaction cancelled by the customer on the checkout page' },
 ];
 
+describe('hosted card checkout page over plain HTTP', () => {
+  let paygate: InProcessPaygate;
+  let client: PaygateClient;
+
+  beforeAll(async () => {
+    paygate = await startInProcess({ ...TEST_TIMERS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    client = await PaygateClient.withNewMerchant(paygate.url);
+  });
+
+  afterAll(async () => {
+    await paygate?.close();
+  });
+
+  it('refuses a mistyped card number without echoing it, and answers an unknown checkout with 404', async () => {
+    const ref = (await client.initialize(cardRequest())).body.data.internal_reference as string;
+    const paymentUrl = (await client.confirm(ref)).body.data.payment_url as string;
+    const refused = await fetch(paymentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ card_number: '4242424242424241', expiry: '12/40', cvv: '123' }).toString(),
+    });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain('name="card_number"');
+    expect(html).not.toContain('4242424242424241');
+    expect((await client.collection(ref)).body.data).toMatchObject({ transaction_status: 'PENDING' });
+    expect((await fetch(`${new URL(paymentUrl).origin}/sandbox/card/checkout/cs_unknown`)).status).toBe(404);
+  });
+});
+
 describeWithService('chromium', 'hosted card checkout in headless Chromium (standalone)', (executablePath) => {
   let paygate: InProcessPaygate;
   let shop: Shop;

@@ -12,12 +12,13 @@
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlDatabase } from '@paygate/sql';
+import { cpuTicks, machineTicks } from './cpu-ticks';
 
 /** The part of autocannon 8 used here: @types/autocannon is not installed. */
 interface AutocannonOptions {
@@ -177,26 +178,6 @@ async function checkInitialize(gateway: string, publicKey: string): Promise<void
   if (response.status !== 202) throw new Error(`initialize at ${gateway} answered ${response.status}: ${await response.text()}`);
 }
 
-/** utime + stime of a process in clock ticks (Linux; 0 elsewhere). */
-function cpuTicks(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total ticks of the whole machine, to show what ran outside our processes (PostgreSQL, Kafka). */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const total = values.reduce((a, b) => a + b, 0);
-    return { busy: total - values[3] - values[4], total };
-  } catch {
-    return { busy: 0, total: 0 };
-  }
-}
 
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 

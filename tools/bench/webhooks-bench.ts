@@ -25,7 +25,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, coll
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { cpuTicks, machineTicks } from './cpu-ticks';
 
 const EVENTS_WANTED = Number(process.env.BENCH_EVENTS ?? 20_000);
 const MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 100);
@@ -253,26 +254,6 @@ async function startDispatcher(env: Record<string, string>, readyWithinMs: numbe
   }
 }
 
-/** utime + stime of a process in clock ticks (Linux; 0 elsewhere). */
-function cpuTicks(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total ticks of the whole machine, to show what ran outside our processes (PostgreSQL). */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const total = values.reduce((a, b) => a + b, 0);
-    return { busy: total - values[3] - values[4], total };
-  } catch {
-    return { busy: 0, total: 0 };
-  }
-}
 
 /** Resolves when every expected callback has arrived, or when nothing has arrived for STALL_MS. */
 async function waitForDeliveries(total: number, progress?: () => Promise<string>): Promise<boolean> {

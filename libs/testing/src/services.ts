@@ -34,12 +34,6 @@ const howToConfigure: Record<ExternalService, () => string> = {
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */
 const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false, chromium: true };
 
-/**
- * A browser suite's file has no other tests, and jest fails a file without any: a missing
- * browser shows as a skipped test naming what to install, not as nothing at all.
- */
-const skippedVisiblyWhenOptional: Record<ExternalService, boolean> = { postgres: false, kafka: false, kurrentdb: false, chromium: true };
-
 export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();
 }
@@ -47,7 +41,7 @@ export function serviceUrl(service: ExternalService): string | undefined {
 /**
  * Declares `suite` when the service is configured (a browser's `url` is its executable). When
  * it is required but missing, declares one failing test that says which variable to set; when
- * missing and optional, nothing, or for a browser one skipped test that says so.
+ * missing and optional, nothing (and says so on stderr).
  */
 export function describeWithService(service: ExternalService, title: string, suite: (url: string) => void): void {
   const url = serviceUrl(service);
@@ -59,14 +53,10 @@ export function describeWithService(service: ExternalService, title: string, sui
         throw new Error(`REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]()}`);
       });
     });
-  } else if (skippedVisiblyWhenOptional[service]) {
-    const reason = `needs ${service}, not found: set ${howToConfigure[service]()}`;
-    // jest names a skipped test only in verbose output, and drops a skipped file's console
-    // output when it runs several files: written straight to stderr, the reason shows every time.
-    process.stderr.write(`skipped: ${title}: ${reason}\n`);
-    describe(title, () => {
-      it.skip(reason, () => undefined);
-    });
+  } else if (service === 'chromium') {
+    // Not a server anyone configures: say what to install, straight to stderr (jest drops a
+    // file's console output when it runs several files).
+    process.stderr.write(`not run: ${title}: needs ${service}, not found: set ${howToConfigure[service]()}\n`);
   }
 }
 

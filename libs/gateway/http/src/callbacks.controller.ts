@@ -5,7 +5,7 @@ import type { Merchant } from '@paygate/merchants';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
 import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
-import { validateBody, ValidationFailed } from './validation';
+import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
 
@@ -40,10 +40,11 @@ export class CallbacksController {
   @ApiQuery({ name: 'internal_reference', required: false })
   @ApiOperation({ summary: 'Callback deliveries with their attempts, by state' })
   async list(@Query('state') state: unknown, @Query('merchant_id') merchantId: unknown, @Query('internal_reference') internalReference: unknown) {
-    const errors = [];
+    const errors: FieldError[] = [];
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
-    if (merchantId !== undefined && typeof merchantId !== 'string') errors.push({ field: 'merchant_id', message: 'merchant_id must be given once' });
-    if (internalReference !== undefined && typeof internalReference !== 'string') errors.push({ field: 'internal_reference', message: 'internal_reference must be given once' });
+    for (const [field, value] of [['merchant_id', merchantId], ['internal_reference', internalReference]] as const) {
+      if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(value))) errors.push({ field, message: `${field} must be given once, as 1 to 64 letters, digits or _` });
+    }
     if (errors.length > 0) throw new ValidationFailed(errors);
     const query: ListDeliveriesQuery = { state: state as DeliveryState | undefined, merchantId: merchantId as string | undefined, internalReference: internalReference as string | undefined, limit: 500 };
     const { deliveries } = await this.infrastructure.commands.send<{ deliveries: unknown[] }>(SERVICES.webhooks, CALLBACK_COMMANDS.listDeliveries, { ...query });

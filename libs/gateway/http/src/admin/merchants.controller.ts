@@ -7,6 +7,8 @@ import { AdminGuard, ApiRequestGuard } from '../guards';
 import { MERCHANTS } from '../tokens';
 import { validateBody, ValidationFailed } from '../validation';
 
+const MERCHANT_ID = /^mer_[A-Za-z0-9]{1,64}$/;
+
 function present(merchant: Merchant, keys?: MerchantKeys) {
   return {
     id: merchant.id,
@@ -46,7 +48,7 @@ export class MerchantsAdminController {
 
   @Get(':id')
   async get(@Param('id') id: string) {
-    return envelope(200, 'Merchant found', present(await this.existing(this.merchants.get(id))));
+    return envelope(200, 'Merchant found', present(await this.existing(() => this.merchants.get(id), id)));
   }
 
   @Patch(':id')
@@ -56,7 +58,8 @@ export class MerchantsAdminController {
     const { value, errors } = await validateBody(UpdateMerchantDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const merchant = await this.existing(
-      this.merchants.update(id, { status: value.status, collectionCallbackUrl: value.collection_callback_url, servicePaymentsCallbackUrl: value.service_payments_callback_url }),
+      () => this.merchants.update(id, { status: value.status, collectionCallbackUrl: value.collection_callback_url, servicePaymentsCallbackUrl: value.service_payments_callback_url }),
+      id,
     );
     return envelope(200, 'Merchant updated', present(merchant));
   }
@@ -68,12 +71,13 @@ export class MerchantsAdminController {
   async issueKeys(@Param('id') id: string, @Body() body: unknown) {
     const { value, errors } = await validateBody(IssueKeysDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const issued = await this.existing(this.merchants.rotateKeys(id, value.keys));
+    const issued = await this.existing(() => this.merchants.rotateKeys(id, value.keys), id);
     return envelope(201, 'Keys issued', present(issued.merchant, issued.keys));
   }
 
-  private async existing<T>(lookup: Promise<T | null>): Promise<T> {
-    const found = await lookup;
+  private async existing<T>(lookup: () => Promise<T | null>, id: string): Promise<T> {
+    // An id that cannot be one of ours (e.g. holding NUL) is unknown without asking the store.
+    const found = MERCHANT_ID.test(id) ? await lookup() : null;
     if (!found) throw new NotFoundException('merchant not found');
     return found;
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryState } from '@paygate/contracts';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import type { AttemptOutcome } from './callback-sender';
 import { jittered, type DeliveryConfig } from './delivery-config';
 
-export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
+export type { DeliveryState };
 
 export interface NewDelivery {
   /** The Standard Webhooks id: stable across retries and resends, and the idempotency key of enqueue. */
