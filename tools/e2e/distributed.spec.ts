@@ -1,5 +1,6 @@
 import { openSqlDatabase } from '@paygate/sql';
 import { collectionOutcomeSuite, describeWithService, expectReady, runWiringProbe, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import { dispatcherCrashSuites } from './dispatcher-crash';
 import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
@@ -84,3 +85,5 @@ describe('start-up failures', () => {
     expect(output).toMatch(/webhook-dispatcher: cannot reach BROKER_URL kafka:\/\/127\.0\.0\.1:1: /);
   }, 70_000);
 });
+
+dispatcherCrashSuites();
