@@ -1,4 +1,4 @@
-import { collectionOutcomeSuite, expectReady, runWiringProbe, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { collectionOutcomeSuite, expectReady, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 describe('standalone mode (PGlite, in-process broker)', () => {
@@ -14,10 +14,6 @@ describe('standalone mode (PGlite, in-process broker)', () => {
 
   it('answers live and ready', async () => {
     await expectReady(paygate.url);
-  });
-
-  it('carries a gateway request through a command and an event to the dispatcher', async () => {
-    await runWiringProbe({ gateway: paygate.url, dispatcher: paygate.url });
   });
 
   describe('collection outcomes through the sandbox providers', () => {

@@ -2,7 +2,6 @@ export * from './services';
 export * from './wait';
 export * from './event-store-conformance';
 export * from './messaging-conformance';
-export * from './wiring-probe-scenario';
 export * from './paygate-client';
 export * from './collection-outcomes';
 export * from './callback-receiver';

@@ -15,3 +15,12 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** The process answers live and ready (store and broker reachable). */
+export async function expectReady(baseUrl: string): Promise<void> {
+  const live = await fetch(`${baseUrl}/health/live`);
+  expect(live.status).toBe(200);
+  const ready = await fetch(`${baseUrl}/health/ready`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toEqual({ status: 'ready' });
+}

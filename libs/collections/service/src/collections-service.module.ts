@@ -2,15 +2,10 @@ import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } fro
 import {
   COLLECTION_COMMANDS,
   COLLECTION_STREAM_PREFIX,
-  PROBE_RECORDED,
-  PROBE_STREAM_PREFIX,
-  RECORD_PROBE,
   SERVICES,
-  probeStream,
   type ConfirmCollectionCommand,
   type FindCollectionQuery,
   type InitializeCollectionCommand,
-  type ProbeRecordedV1,
 } from '@paygate/contracts';
 import type { RunningConsumer } from '@paygate/messaging';
 import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
@@ -72,22 +67,15 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { commands, events, store, sql } = this.infrastructure;
+    const { commands, events, sql } = this.infrastructure;
     const collections = this.collections;
     await commands.serve(SERVICES.collections, {
       [COLLECTION_COMMANDS.initialize]: (payload) => collections.initialize(payload as unknown as InitializeCollectionCommand),
       [COLLECTION_COMMANDS.confirm]: (payload) => collections.confirm(payload as unknown as ConfirmCollectionCommand),
       [COLLECTION_COMMANDS.find]: (payload) => collections.find(payload as unknown as FindCollectionQuery),
       [COLLECTION_COMMANDS.current]: (payload) => collections.current(String(payload.internalReference)),
-      [RECORD_PROBE]: async (payload) => {
-        const data: ProbeRecordedV1 = { probeId: String(payload.probeId), note: String(payload.note) };
-        await store.appendToStream(probeStream(data.probeId), [{ type: PROBE_RECORDED, data: { ...data }, metadata: { schemaVersion: 1 } }], {
-          expectedRevision: 'no_stream',
-        });
-        return { probeId: data.probeId };
-      },
     });
-    await events.publish([PROBE_STREAM_PREFIX, COLLECTION_STREAM_PREFIX]);
+    await events.publish([COLLECTION_STREAM_PREFIX]);
     this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
     const config = readCollectionsConfig();
     this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), config.timerTickMs, this.log);

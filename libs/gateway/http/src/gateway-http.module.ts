@@ -9,12 +9,11 @@ import { readGatewayConfig, type GatewayConfig } from './gateway-config';
 import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
-import { ProbesController } from './probes.controller';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
-  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, ProbesController],
+  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController],
   providers: [
     { provide: GATEWAY_CONFIG, useFactory: () => readGatewayConfig() },
     {

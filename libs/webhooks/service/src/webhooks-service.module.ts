@@ -1,23 +1,18 @@
-import { Controller, Get, Inject, Module, NotFoundException, Param, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import {
   CALLBACK_COMMANDS,
   COLLECTION_STREAM_PREFIX,
-  PROBE_RECORDED,
-  PROBE_STREAM_PREFIX,
   SERVICES,
   type ListDeliveriesQuery,
-  type ProbeRecordedV1,
   type ResendCallbacksCommand,
   type RetryDeliveriesCommand,
 } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromEnv } from '@paygate/merchants';
 import type { RunningConsumer } from '@paygate/messaging';
-import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
+import { INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
 import { CallbackProjector } from './callback-projector';
 import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig, type DeliveryRecord } from './delivery';
-import { ProbeReceipts } from './probe-receipts';
 
-const RECEIPTS = Symbol('ProbeReceipts');
 const DISPATCHER = Symbol('Dispatcher');
 
 interface Dispatcher {
@@ -51,26 +46,12 @@ function presentDelivery(record: DeliveryRecord) {
   };
 }
 
-@Controller('internal/v1/probes')
-class ProbeReceiptsController {
-  constructor(@Inject(RECEIPTS) private readonly probeReceipts: ProbeReceipts) {}
-
-  @Get(':probeId')
-  async find(@Param('probeId') probeId: string) {
-    const receipt = await this.probeReceipts.find(probeId);
-    if (!receipt) throw new NotFoundException('probe not received');
-    return envelope(200, 'probe received', receipt);
-  }
-}
-
 /**
  * The webhook dispatcher: consumes the services' events through the broker, schedules a
  * signed callback for each one a merchant is told about, and delivers them.
  */
 @Module({
-  controllers: [ProbeReceiptsController],
   providers: [
-    { provide: RECEIPTS, inject: [INFRASTRUCTURE], useFactory: (infra: Infrastructure) => ProbeReceipts.create(infra.sql) },
     {
       provide: DISPATCHER,
       inject: [INFRASTRUCTURE, LOGGER],
@@ -95,7 +76,6 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
-    @Inject(RECEIPTS) private readonly probeReceipts: ProbeReceipts,
     @Inject(DISPATCHER) private readonly dispatcher: Dispatcher,
   ) {}
 
@@ -119,13 +99,8 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
       },
     });
     this.consumer = await this.infrastructure.events.consume(
-      { group: 'webhook-dispatcher', streamPrefixes: [PROBE_STREAM_PREFIX, COLLECTION_STREAM_PREFIX] },
+      { group: 'webhook-dispatcher', streamPrefixes: [COLLECTION_STREAM_PREFIX] },
       async (event) => {
-        if (event.type === PROBE_RECORDED) {
-          const data = event.data as unknown as ProbeRecordedV1;
-          await this.probeReceipts.record(event.id, data.probeId, data.note);
-          return;
-        }
         if (await projector.project(event)) worker.notify();
       },
     );
