@@ -13,7 +13,8 @@ const prettier = require('eslint-config-prettier');
 const { createProjectGraphAsync } = require('nx/src/devkit-exports');
 
 const TS_FILES = ['**/*.ts'];
-const TEST_FILES = ['**/*.spec.ts', '**/*.test.ts'];
+// `*-test-setup.ts`: setup shared by the spec files next to it (jest does not collect it, the build leaves it out).
+const TEST_FILES = ['**/*.spec.ts', '**/*.test.ts', '**/*-test-setup.ts'];
 
 /** Infrastructure drivers that must never leak into domain/contracts code. */
 const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];

@@ -1,0 +1,185 @@
+/**
+ * Shared fixtures of the Collection aggregate specs (collection.*.spec.ts): a checker for the
+ * event JSON Schemas, a collection's initiation data, command builders, and collections driven
+ * through decide/evolve into each situation, every emitted event checked against its schema.
+ *
+ * Test code (decideChecked uses jest's `expect`): jest does not collect it (not *.spec.ts) and
+ * the build leaves it out (tsconfig.build.json).
+ */
+import {
+  COLLECTION_EVENT_SCHEMAS,
+  type CollectionEvent,
+  type CollectionInitiatedV1,
+  type CollectionStatus,
+  type TransactionMethod,
+} from '@paygate/contracts';
+import {
+  CollectionRejected,
+  decide,
+  evolve,
+  type Collection,
+  type CollectionCommand,
+  type CollectionState,
+  type ProviderOutcome,
+} from './collection';
+
+// ---------------------------------------------------------------------------------------------
+// A tiny checker for the subset of JSON Schema that COLLECTION_EVENT_SCHEMAS uses.
+// ---------------------------------------------------------------------------------------------
+
+export type Schema = Record<string, unknown>;
+
+export const SUPPORTED_KEYWORDS = new Set(['$schema', 'type', 'required', 'additionalProperties', 'properties', 'minLength', 'minimum', 'pattern', 'enum', 'format']);
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Every violation of `schema` by `value`, as `path: problem`; empty when it conforms. */
+export function schemaErrors(schema: Schema, value: unknown, path = '$'): string[] {
+  const errors: string[] = [];
+  for (const keyword of Object.keys(schema)) {
+    if (!SUPPORTED_KEYWORDS.has(keyword)) throw new Error(`${path}: the spec's checker does not support keyword ${keyword}`);
+  }
+  const type = schema['type'];
+  if (type !== undefined) {
+    const ok =
+      (type === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) ||
+      (type === 'string' && typeof value === 'string') ||
+      (type === 'integer' && Number.isInteger(value)) ||
+      (type === 'boolean' && typeof value === 'boolean');
+    if (!['object', 'string', 'integer', 'boolean'].includes(type as string)) throw new Error(`${path}: unsupported type ${String(type)}`);
+    if (!ok) return [`${path}: expected ${String(type)}, got ${JSON.stringify(value)}`];
+  }
+  if (schema['enum'] !== undefined && !(schema['enum'] as unknown[]).includes(value)) {
+    errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema['enum'])}`);
+  }
+  if (typeof value === 'string') {
+    if (schema['minLength'] !== undefined && value.length < (schema['minLength'] as number)) errors.push(`${path}: shorter than ${String(schema['minLength'])}`);
+    if (schema['pattern'] !== undefined && !new RegExp(schema['pattern'] as string, 'u').test(value)) errors.push(`${path}: does not match ${String(schema['pattern'])}`);
+    if (schema['format'] !== undefined) {
+      if (schema['format'] !== 'date-time') throw new Error(`${path}: unsupported format ${String(schema['format'])}`);
+      if (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) errors.push(`${path}: ${JSON.stringify(value)} is not a date-time`);
+    }
+  }
+  if (typeof value === 'number' && schema['minimum'] !== undefined && value < (schema['minimum'] as number)) {
+    errors.push(`${path}: ${value} is below ${String(schema['minimum'])}`);
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+    for (const key of (schema['required'] ?? []) as string[]) {
+      if (!Object.hasOwn(record, key)) errors.push(`${path}: missing required ${key}`);
+    }
+    for (const [key, child] of Object.entries(record)) {
+      if (Object.hasOwn(properties, key)) errors.push(...schemaErrors(properties[key], child, `${path}.${key}`));
+      else if (schema['additionalProperties'] === false) errors.push(`${path}: unexpected property ${key}`);
+    }
+  }
+  return errors;
+}
+
+/** The event as it is stored (JSON: undefined optional fields disappear), checked against its schema. */
+export function eventSchemaErrors(event: { type: string; data: unknown }): string[] {
+  const schema = COLLECTION_EVENT_SCHEMAS[event.type];
+  if (!schema) return [`no schema for event type ${event.type}`];
+  return schemaErrors(schema, JSON.parse(JSON.stringify(event.data)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+export const T0 = '2025-03-01T10:00:00.000Z';
+export const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+export const CONFIRMATION_DEADLINE = at(1800);
+export const PROVIDER_DEADLINE = at(300);
+export const MSISDN = '256772000001';
+export const MASKED_CARD = '424242******4242';
+export const PAYMENT_URL = 'https://checkout.sandbox.test/pay/sess_123';
+const HASH = 'a'.repeat(64);
+
+export function initiatedData(method: TransactionMethod, requireConfirmation = true, overrides: Partial<CollectionInitiatedV1> = {}): CollectionInitiatedV1 {
+  const card = method === 'CARD';
+  return {
+    id: 42,
+    merchantId: 'merchant-1',
+    merchantReference: card ? 'order-card-1' : 'order-momo-1',
+    internalReference: card ? 'PGCARD0000000000000000000001' : 'PGMOMO0000000000000000000001',
+    transactionMethod: method,
+    providerCode: card ? 'card_ug' : 'mtn_momo_ug',
+    institutionName: card ? 'Visa / Mastercard (Uganda)' : 'MTN Mobile Money Uganda',
+    currency: 'UGX',
+    requestAmount: 81000,
+    transactionAmount: 81000,
+    fee: 1215,
+    totalCredit: 79785,
+    chargeCustomer: false,
+    requireConfirmation,
+    msisdn: card ? undefined : MSISDN,
+    customerName: 'Jane Doe',
+    customerEmail: card ? 'jane@example.com' : undefined,
+    description: card ? undefined : 'School fees',
+    redirectUrl: card ? 'https://merchant.example/return' : undefined,
+    requestHash: HASH,
+    initiatedAt: T0,
+    confirmationExpiresAt: requireConfirmation ? CONFIRMATION_DEADLINE : undefined,
+    ...overrides,
+  };
+}
+
+/** Every event decideChecked() emitted in this spec file (jest loads this module once per file), for a coverage check. */
+export const emitted: CollectionEvent[] = [];
+
+/** decide(), with every emitted event checked against its JSON schema. */
+export function decideChecked(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
+  const events = decide(command, state);
+  for (const event of events) {
+    expect({ type: event.type, errors: eventSchemaErrors(event) }).toEqual({ type: event.type, errors: [] });
+    emitted.push(event);
+  }
+  return events;
+}
+
+/** Decides and folds the events in, as the repository does. */
+export function apply(state: CollectionState, command: CollectionCommand): CollectionState {
+  return decideChecked(command, state).reduce(evolve, state);
+}
+
+export const initiate = (method: TransactionMethod, requireConfirmation = true): CollectionCommand => ({ type: 'Initiate', data: initiatedData(method, requireConfirmation) });
+export const confirm = (seconds = 60, implicit = false): CollectionCommand => ({ type: 'Confirm', at: at(seconds), implicit, providerExpiresAt: PROVIDER_DEADLINE });
+export const providerRequest = (method: TransactionMethod, seconds = 61): CollectionCommand => ({
+  type: 'RecordProviderRequest',
+  at: at(seconds),
+  providerReference: method === 'CARD' ? 'sess_123' : '3f1c0e7a-1111-4222-8333-444455556666',
+  paymentUrl: method === 'CARD' ? PAYMENT_URL : undefined,
+});
+export const outcome = (result: ProviderOutcome, seconds = 120): CollectionCommand => ({ type: 'RecordProviderOutcome', at: at(seconds), outcome: result });
+export const expire = (timer: 'confirmation' | 'provider', when: string): CollectionCommand => ({ type: 'Expire', at: when, timer });
+
+export const SUCCESS_MOMO: ProviderOutcome = { status: 'SUCCESSFUL', providerTransactionId: 'mtn-tx-1' };
+export const SUCCESS_CARD: ProviderOutcome = { status: 'SUCCESSFUL', providerTransactionId: 'card-tx-1', maskedAccount: MASKED_CARD };
+
+export type Situation = 'AWAITING_CONFIRMATION' | 'AWAITING_PROVIDER' | 'WITH_PROVIDER' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/** A collection driven through decide/evolve to `situation` (require_confirmation=true). */
+export function stateIn(method: TransactionMethod, situation: Situation): Collection {
+  let state = apply(null, initiate(method));
+  if (situation !== 'AWAITING_CONFIRMATION') state = apply(state, confirm());
+  if (!['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER'].includes(situation)) state = apply(state, providerRequest(method));
+  if (situation === 'COMPLETED') state = apply(state, outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO));
+  if (situation === 'FAILED') state = apply(state, outcome({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }));
+  if (situation === 'CANCELLED') state = apply(state, outcome({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'REJECTED' }));
+  if (!state) throw new Error('no state');
+  return state;
+}
+
+export function rejection(run: () => unknown): CollectionRejected {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CollectionRejected) return error;
+    throw error;
+  }
+  throw new Error('expected a CollectionRejected');
+}
+
+export const METHODS: TransactionMethod[] = ['MOBILE_MONEY', 'CARD'];
+export const FINAL_STATES: Array<Extract<Situation, CollectionStatus>> = ['COMPLETED', 'FAILED', 'CANCELLED'];
