@@ -39,16 +39,16 @@ function depConstraints(withTesting) {
     // ---- layering (type) ----
     {
       sourceTag: 'type:app',
-      onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain']),
+      onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel']),
     },
     {
       // a feature never imports another feature
       sourceTag: 'type:feature',
-      onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts', 'type:kernel']),
     },
     {
       sourceTag: 'type:domain',
-      onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts', 'type:kernel']),
       bannedExternalImports: [
         '@nestjs/*',
         ...INFRA_DRIVERS,
@@ -59,7 +59,13 @@ function depConstraints(withTesting) {
     },
     {
       sourceTag: 'type:infra',
-      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:kernel']),
+    },
+    {
+      // The shared kernel (the decider shape): pure, depends on nothing else of ours.
+      sourceTag: 'type:kernel',
+      onlyDependOnLibsWithTags: t(['type:kernel']),
+      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, 'class-validator', 'class-transformer', 'rxjs'],
     },
     {
       sourceTag: 'type:contracts',
@@ -68,15 +74,15 @@ function depConstraints(withTesting) {
     },
     {
       sourceTag: 'type:testing',
-      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:testing'],
+      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing'],
     },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },
     // The gateway validates requests with the domains' pure rules before sending a command; the
     // type rules above already keep it from importing another context's feature libs.
     { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared', 'scope:collections', 'scope:payments'] },
-    // The dispatcher projects collection events into callbacks with the collection domain's fold.
-    { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared', 'scope:collections', 'scope:payments'] },
+    // The dispatcher knows other contexts only by their published events (libs/contracts).
+    { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },
     { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },

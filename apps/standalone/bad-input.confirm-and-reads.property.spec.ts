@@ -1,7 +1,8 @@
 /**
  * Property-based checks of the merchant API's input handling (DESIGN §2): whatever arrives,
  * initialize and confirm answer a 4xx envelope and write nothing, unless the body is valid, in
- * which case initialize answers 202 and writes exactly one event. Arbitraries and setup in
+ * which case initialize answers 202 and writes exactly one collection: CollectionInitiated and
+ * the CollectionOpened it publishes. Arbitraries and setup in
  * bad-input-test-setup.ts. This file: confirm refuses any value, unknown references and fields,
  * and random bytes, leaving a pending collection untouched; GET of an unknown reference answers a
  * 4xx envelope.
@@ -88,7 +89,7 @@ describe('bad input never writes and never fails the server (property-based)', (
 
     it('left the pending collection untouched', async () => {
       const stream = await paygate.infrastructure.store.readStream(`collection-${pending}`);
-      expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated']);
+      expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
     });
   });
 

@@ -1,10 +1,11 @@
 /**
  * Property-based checks of the merchant API's input handling (DESIGN §2): whatever arrives,
  * initialize and confirm answer a 4xx envelope and write nothing, unless the body is valid, in
- * which case initialize answers 202 and writes exactly one event. Arbitraries and setup in
+ * which case initialize answers 202 and writes exactly one collection: CollectionInitiated and
+ * the CollectionOpened it publishes. Arbitraries and setup in
  * bad-input-test-setup.ts. This file: initialize refuses every kind of wrong body (any JSON value,
  * random keys, one or several fields made wrong, unknown fields, random bytes) and names the wrong
- * field; free text never causes a 5xx; valid bodies are accepted with exactly one event.
+ * field; free text never causes a 5xx; valid bodies are accepted with exactly one collection.
  */
 import * as fc from 'fast-check';
 import type { PaygateClient } from '@paygate/testing';
@@ -114,7 +115,7 @@ describe('bad input never writes and never fails the server (property-based)', (
       );
     });
 
-    it('never answers 5xx to free text in customer_name and description: 202 writes one event, 4xx none', async () => {
+    it('never answers 5xx to free text in customer_name and description: 202 writes one collection (two events), 4xx none', async () => {
       // Any code point, with NUL, controls, line separators and lone surrogates (valid in JSON text) made likely.
       const unit = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\ufeff', '\ud800', '\udfff'));
       const text = fc.oneof(fc.string({ unit, minLength: 1, maxLength: 100 }), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 100 }));
@@ -125,13 +126,13 @@ describe('bad input never writes and never fails the server (property-based)', (
           const answer = await post(INITIALIZE, JSON.stringify(body));
           const after = await countCollectionEvents();
           expect({ body, status: answer.status < 500 ? 'not 5xx' : answer.status, text: answer.status < 500 ? '' : answer.text }).toEqual({ body, status: 'not 5xx', text: '' });
-          expect({ body, written: after - before }).toEqual({ body, written: answer.status === 202 ? 1 : 0 });
+          expect({ body, written: after - before }).toEqual({ body, written: answer.status === 202 ? 2 : 0 });
         }),
         fcOptions(),
       );
     });
 
-    it('accepts well-formed valid bodies: 202 and exactly one new event each', async () => {
+    it('accepts well-formed valid bodies: 202 and exactly one new collection each', async () => {
       await fc.assert(
         fc.asyncProperty(validBody, async (body) => {
           const before = await countCollectionEvents();
@@ -143,9 +144,9 @@ describe('bad input never writes and never fails the server (property-based)', (
           expect(data.transaction_amount).toBe((data.total_credit as number) + (data.transaction_fee as number));
           if (body.merchant_reference === 'auto') expect(data.merchant_reference).toMatch(/^MCTREF[A-Z0-9]{14}$/);
           else expect(data.merchant_reference).toBe(body.merchant_reference);
-          expect(await countCollectionEvents()).toBe(before + 1);
+          expect(await countCollectionEvents()).toBe(before + 2);
           const stream = await paygate.infrastructure.store.readStream(`collection-${data.internal_reference as string}`);
-          expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated']);
+          expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
         }),
         fcOptions(),
       );

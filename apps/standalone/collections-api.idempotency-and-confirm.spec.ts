@@ -194,7 +194,7 @@ describe('collections API (DESIGN §2, §3)', () => {
       const answer = await client.request('POST', '/v1/collections/confirm', { body: { internal_reference, [field]: '1234' } });
       expectFieldErrors(answer, [field]);
       const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
-      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated']);
+      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
     });
 
     it.each(['\u0000', 'PG\u0000', '\ud800'])('an internal_reference %j the store cannot hold answers 404 like any unknown one', async (reference) => {

@@ -105,7 +105,7 @@ describe('collections API (DESIGN §2, §3)', () => {
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
       expectEnvelope(answer, 202);
-      before += 1;
+      before += 2; // CollectionInitiated and the CollectionOpened it publishes
     });
 
     it('media types are case-insensitive: APPLICATION/JSON is JSON (RFC 9110)', async () => {
@@ -114,7 +114,7 @@ describe('collections API (DESIGN §2, §3)', () => {
         headers: { 'content-type': 'Application/JSON' },
       });
       expectEnvelope(answer, 202);
-      before += 1;
+      before += 2; // CollectionInitiated and the CollectionOpened it publishes
     });
 
     it('wrote no collection event for any refused body', async () => {

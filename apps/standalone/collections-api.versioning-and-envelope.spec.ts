@@ -83,7 +83,7 @@ describe('collections API (DESIGN §2, §3)', () => {
       expectEnvelope(answer, 400);
       // Still awaiting confirmation: the refused request confirmed nothing.
       const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
-      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated']);
+      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
     });
 
     it.each([

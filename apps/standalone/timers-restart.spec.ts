@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLLECTION_EVENT_TYPES, collectionStream } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, collectionStream } from '@paygate/contracts';
 import { mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
@@ -38,7 +38,8 @@ describe('durable timers across a restart', () => {
     for (const ref of [unconfirmed, unanswered]) {
       const events = await paygate.infrastructure.store.readStream(collectionStream(ref));
       expect(events.filter((event) => event.type === COLLECTION_EVENT_TYPES.cancelled)).toHaveLength(1);
-      expect(events[events.length - 1].type).toBe(COLLECTION_EVENT_TYPES.cancelled);
+      // The cancellation is the last thing that happened; only its published CollectionSettled follows.
+      expect(events.slice(-2).map((event) => event.type)).toEqual([COLLECTION_EVENT_TYPES.cancelled, COLLECTION_INTEGRATION_EVENTS.settled]);
     }
     const [{ count }] = await paygate.infrastructure.sql.query<{ count: string }>('select count(*) from collection_timers where internal_reference = any($1::text[])', [[unconfirmed, unanswered]]);
     expect(Number(count)).toBe(0);

@@ -30,8 +30,10 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { collectionDecider, type CollectionState } from '@paygate/collections-domain';
 import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
-import { openEventStore, type EventStore } from '@paygate/event-store';
+import { fold } from '@paygate/decider';
+import { openEventStore, type EventStore, type EventToAppend } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { cpuTicks, machineTicks } from './cpu-ticks';
@@ -153,6 +155,13 @@ function collectionEvents(merchantId: string, reference: string, id: number): { 
 
 const toAppend = (event: CollectionEvent) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION } });
 
+/** Domain events with what the collection publishes for them, as the collections service writes them: one append. */
+function withPublished(events: CollectionEvent[], before: CollectionState): { append: EventToAppend[]; after: CollectionState } {
+  const after = fold(collectionDecider, events, before);
+  const published = (collectionDecider.publish?.(events, after) ?? []).map((event) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: event.version } }));
+  return { append: [...events.map(toAppend), ...published], after };
+}
+
 /** Runs `work` over `items` with `writers` at a time. */
 async function inParallel<T>(items: T[], writers: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -163,7 +172,8 @@ async function inParallel<T>(items: T[], writers: number, work: (item: T) => Pro
 
 /**
  * Appends every transaction in batches, as fast as the store takes them: a batch's Initiated
- * events, then their Confirmed + PinPromptSent + Completed (one append per stream). Returns
+ * events (with the published CollectionOpened), then their Confirmed + PinPromptSent + Completed
+ * (with the published CollectionSettled), one append per stream each time. Returns
  * the appended events per second.
  */
 async function appendAll(store: EventStore, merchantIds: string[], rate = 0): Promise<{ seconds: number; events: number }> {
@@ -178,16 +188,20 @@ async function appendAll(store: EventStore, merchantIds: string[], rate = 0): Pr
       const reference = internalReference();
       return { reference, merchant, ...collectionEvents(merchantIds[merchant], reference, n + 1) };
     });
+    const opened = new Map<string, CollectionState>();
     await inParallel(batch, WRITERS, async (tx) => {
-      await store.appendToStream(collectionStream(tx.reference), [toAppend(tx.initiated)], { expectedRevision: 'no_stream' });
+      const { append, after } = withPublished([tx.initiated], null);
+      opened.set(tx.reference, after);
+      await store.appendToStream(collectionStream(tx.reference), append, { expectedRevision: 'no_stream' });
       expected.set(`${tx.reference} ${CHARGES}`, { slow: isSlow(tx.merchant), appendedAt: performance.now() });
     });
     await inParallel(batch, WRITERS, async (tx) => {
-      await store.appendToStream(collectionStream(tx.reference), tx.rest.map(toAppend), { expectedRevision: 0 });
+      const { append } = withPublished(tx.rest, opened.get(tx.reference) ?? null);
+      await store.appendToStream(collectionStream(tx.reference), append, { expectedRevision: 1 });
       expected.set(`${tx.reference} ${COMPLETED}`, { slow: isSlow(tx.merchant), appendedAt: performance.now() });
     });
   }
-  return { seconds: (performance.now() - started) / 1_000, events: TRANSACTIONS * 4 };
+  return { seconds: (performance.now() - started) / 1_000, events: TRANSACTIONS * 6 };
 }
 
 async function freePort(): Promise<number> {

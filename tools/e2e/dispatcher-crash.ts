@@ -13,7 +13,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { collectionDecider, type CollectionState } from '@paygate/collections-domain';
 import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import { fold } from '@paygate/decider';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
@@ -106,8 +108,9 @@ const internalReference = () => `PG${Array.from(randomBytes(24), (byte) => BASE3
 
 /**
  * The events the collections service appends for a mobile-money collection that the merchant
- * confirms and the customer pays: Initiated (require_confirmation → transaction.charges), then
- * Confirmed, PinPromptSent and Completed (→ transaction.completed) in a second append.
+ * confirms and the customer pays: Initiated with its published CollectionOpened
+ * (require_confirmation → transaction.charges), then Confirmed, PinPromptSent and Completed with
+ * the published CollectionSettled (→ transaction.completed) in a second append.
  */
 function collectionEvents(merchantId: string, reference: string, id: number): { initiated: CollectionEvent; rest: CollectionEvent[] } {
   const now = Date.now();
@@ -155,6 +158,10 @@ const toAppend = (event: CollectionEvent, id: string) => ({
   metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION },
 });
 
+/** The events the collection publishes with `events` (appended in the same write), each with its id. */
+const published = (events: CollectionEvent[], after: CollectionState) =>
+  (collectionDecider.publish?.(events, after) ?? []).map((event) => ({ id: randomUUID(), type: event.type, data: { ...event.data }, metadata: { schemaVersion: event.version } }));
+
 /** Appends TRANSACTIONS collections, eight at a time, spread over the merchants; returns the callbacks they must cause. */
 async function appendBurst(store: EventStore, merchantIds: string[]): Promise<Expected> {
   const expected: Expected = { byId: new Map(), references: [] };
@@ -162,18 +169,15 @@ async function appendBurst(store: EventStore, merchantIds: string[]): Promise<Ex
   const appendOne = async (n: number) => {
     const reference = internalReference();
     const { initiated, rest } = collectionEvents(merchantIds[n % merchantIds.length], reference, n + 1);
-    const initiatedId = randomUUID();
-    const restIds = rest.map(() => randomUUID());
-    // The dispatcher derives the webhook id from the event id: msg_<event id>.
-    expected.byId.set(`msg_${initiatedId}`, { internalReference: reference, event: CHARGES });
-    expected.byId.set(`msg_${restIds[2]}`, { internalReference: reference, event: COMPLETED });
+    const afterInitiated = fold(collectionDecider, [initiated]);
+    const opened = published([initiated], afterInitiated);
+    const settled = published(rest, fold(collectionDecider, rest, afterInitiated));
+    // The dispatcher derives the webhook id from the published event's id: msg_<event id>.
+    expected.byId.set(`msg_${opened[0].id}`, { internalReference: reference, event: CHARGES });
+    expected.byId.set(`msg_${settled[0].id}`, { internalReference: reference, event: COMPLETED });
     expected.references.push(reference);
-    await store.appendToStream(collectionStream(reference), [toAppend(initiated, initiatedId)], { expectedRevision: 'no_stream' });
-    await store.appendToStream(
-      collectionStream(reference),
-      rest.map((event, i) => toAppend(event, restIds[i])),
-      { expectedRevision: 0 },
-    );
+    await store.appendToStream(collectionStream(reference), [toAppend(initiated, randomUUID()), ...opened], { expectedRevision: 'no_stream' });
+    await store.appendToStream(collectionStream(reference), [...rest.map((event) => toAppend(event, randomUUID())), ...settled], { expectedRevision: 1 });
   };
   await Promise.all(
     Array.from({ length: 8 }, async () => {

@@ -1,9 +1,4 @@
-/** Commands the webhook dispatcher serves (request-reply from the gateway). */
-export const CALLBACK_COMMANDS = {
-  resend: 'callbacks.resend',
-  listDeliveries: 'deliveries.list',
-  retryAbandoned: 'deliveries.retry',
-} as const;
+import { serviceRef, type MessageSpec } from './service-contract';
 
 export interface ResendCallbacksCommand {
   merchantId: string;
@@ -23,3 +18,35 @@ export interface RetryDeliveriesCommand {
   /** Absent: every abandoned delivery. */
   webhookIds?: string[];
 }
+
+/** One delivery and its attempts, as the admin API shows them. */
+export interface DeliveryView {
+  webhook_id: string;
+  merchant_id: string;
+  internal_reference: string;
+  event: string;
+  target_url: string | null;
+  state: DeliveryState;
+  next_attempt_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  attempts: {
+    attempt: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    response_excerpt: string;
+    error: string | null;
+  }[];
+}
+
+/** The webhook dispatcher's request-reply surface (gateway → dispatcher). */
+export type CallbacksContract = {
+  'callbacks.resend': MessageSpec<ResendCallbacksCommand, { deliveries: number }> & { kind: 'command' };
+  'deliveries.list': MessageSpec<ListDeliveriesQuery, { deliveries: DeliveryView[] }> & { kind: 'query' };
+  'deliveries.retry': MessageSpec<RetryDeliveriesCommand, { deliveries: number }> & { kind: 'command' };
+};
+
+export const CALLBACKS_SERVICE = serviceRef<CallbacksContract>('webhook-dispatcher');

@@ -1,3 +1,5 @@
-export * from './services';
+export * from './rejections';
+export * from './service-contract';
+export * from './publication';
 export * from './collections';
 export * from './callbacks';

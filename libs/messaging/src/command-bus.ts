@@ -1,49 +1,46 @@
-/**
- * Request-reply from the gateway to the service that owns a command. A handler rejects a
- * command by throwing CommandRejectedError; its code, status and data travel back to the
- * sender intact. Any other error reaches the sender as `internal` without its message, so
- * internals never leak into responses.
- */
-export type CommandHandler = (payload: Record<string, unknown>) => Promise<unknown>;
+import {
+  CommandRejectedError,
+  type MessageName,
+  type PayloadOf,
+  type Rejection,
+  type ResultOf,
+  type ServiceContract,
+  type ServiceHandlers,
+  type ServiceRef,
+} from '@paygate/contracts';
 
+/**
+ * Request-reply from the gateway to the service that owns a message, typed by the service's
+ * contract (libs/contracts). A handler refuses by throwing CommandRejectedError; its code,
+ * message and details travel back to the sender intact. Any other error reaches the sender as
+ * `internal` without its message, so internals never leak into responses.
+ */
 export interface SendOptions {
-  /** Commands with the same key are handled in order (Kafka: same partition). */
+  /** Messages with the same key are handled in order (Kafka: same partition). */
   key?: string;
   timeoutMs?: number;
 }
 
 export interface CommandBus {
-  send<Reply = unknown>(service: string, command: string, payload: Record<string, unknown>, options?: SendOptions): Promise<Reply>;
-  /** Serves `service`'s commands from this process. */
-  serve(service: string, handlers: Record<string, CommandHandler>): Promise<void>;
+  send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
+    service: ServiceRef<Contract>,
+    name: Name,
+    payload: PayloadOf<Contract, Name>,
+    options?: SendOptions,
+  ): Promise<ResultOf<Contract, Name>>;
+  /** Serves every message of `service`'s contract from this process. */
+  serve<Contract extends ServiceContract>(service: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void>;
   close(): Promise<void>;
 }
 
-export interface CommandFailure {
-  code: string;
-  message: string;
-  /** HTTP-like status the gateway answers with. */
-  status: number;
-  data?: Record<string, unknown>;
-}
+/**
+ * Handlers once the contract's types are left behind at the wire: a payload arrives as JSON
+ * and is handed to the handler its name selects.
+ */
+export type WireHandler = (payload: never) => Promise<unknown>;
+export type WireHandlers = Readonly<Record<string, WireHandler>>;
 
-export type CommandReply = { ok: true; value: unknown } | { ok: false; failure: CommandFailure };
-
-export class CommandRejectedError extends Error {
-  override readonly name = 'CommandRejectedError';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly data?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-
-  static from(failure: CommandFailure): CommandRejectedError {
-    return new CommandRejectedError(failure.code, failure.message, failure.status, failure.data);
-  }
-}
+export type CommandReply = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
 
 export class CommandTimeoutError extends Error {
   override readonly name = 'CommandTimeoutError';
@@ -52,29 +49,27 @@ export class CommandTimeoutError extends Error {
   }
 }
 
-export class UnknownCommandError extends Error {
-  override readonly name = 'UnknownCommandError';
-  constructor(service: string, command: string) {
-    super(`${service} does not handle ${command}`);
+export class UnknownServiceError extends Error {
+  override readonly name = 'UnknownServiceError';
+  constructor(service: string) {
+    super(`no process here serves ${service}`);
   }
 }
 
 /** Runs a handler and turns its outcome into a reply that can cross a process boundary. */
-export async function handleToReply(handler: CommandHandler | undefined, payload: Record<string, unknown>): Promise<CommandReply> {
-  if (!handler) return { ok: false, failure: { code: 'unknown_command', message: 'unknown command', status: 501 } };
+export async function handleToReply(handler: WireHandler | undefined, payload: unknown): Promise<CommandReply> {
+  if (!handler) return { ok: false, rejection: { code: 'unknown_command', message: 'unknown command' } };
   try {
-    return { ok: true, value: (await handler(payload)) ?? null };
+    return { ok: true, value: (await handler(payload as never)) ?? null };
   } catch (error) {
-    if (error instanceof CommandRejectedError) {
-      return { ok: false, failure: { code: error.code, message: error.message, status: error.status, data: error.data } };
-    }
-    return { ok: false, failure: { code: 'internal', message: 'the service could not handle the command', status: 500 } };
+    if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
+    return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
 }
 
-export function replyValue<Reply>(reply: CommandReply): Reply {
-  if (reply.ok) return reply.value as Reply;
-  throw CommandRejectedError.from(reply.failure);
+export function replyValue(reply: CommandReply): unknown {
+  if (reply.ok) return reply.value;
+  throw CommandRejectedError.from(reply.rejection);
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;

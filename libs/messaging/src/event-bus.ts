@@ -1,3 +1,4 @@
+import { publishingContext, type IntegrationEnvelope, type Publication } from '@paygate/contracts';
 import type { RecordedEvent } from '@paygate/event-store';
 
 /**
@@ -5,11 +6,34 @@ import type { RecordedEvent } from '@paygate/event-store';
  * a handler throws, resumed after a restart. Handlers must be idempotent (deduplicate by
  * event id).
  */
-export interface ConsumerOptions {
+export type ConsumerOptions = {
   /** One checkpoint (inproc) or Kafka consumer group per name. */
   group: string;
-  /** Stream-name prefixes such as `collection-`. */
-  streamPrefixes: string[];
+} & (
+  | {
+      /** A context's own streams, every event (its read models, timers): prefixes such as `collection-`. */
+      streamPrefixes: string[];
+    }
+  | {
+      /** Other contexts' integration events only (libs/contracts publications). */
+      publications: Publication[];
+    }
+);
+
+/** The stream prefixes a consumer reads and, for publications, the event types it keeps. */
+export function consumerSource(options: ConsumerOptions): { streamPrefixes: string[]; accepts: (eventType: string) => boolean } {
+  if ('streamPrefixes' in options) return { streamPrefixes: options.streamPrefixes, accepts: () => true };
+  const contexts = new Set(options.publications.map((publication) => publication.context));
+  return {
+    streamPrefixes: options.publications.flatMap((publication) => publication.streamPrefixes),
+    accepts: (eventType) => contexts.has(publishingContext(eventType) ?? ''),
+  };
+}
+
+/** A recorded integration event as its consumers read it. */
+export function integrationEnvelope(event: RecordedEvent): IntegrationEnvelope {
+  const version = event.metadata.schemaVersion;
+  return { id: event.id, type: event.type, version: typeof version === 'number' ? version : 1, data: event.data, streamName: event.streamName, revision: event.revision };
 }
 
 export interface RunningConsumer {
@@ -20,9 +44,10 @@ export interface EventBus {
   consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer>;
   /**
    * Makes this process's streams with these prefixes reach consumers in other processes
-   * (Kafka: the outbox relay). In process, the event store already is the broker.
+   * (Kafka: the outbox relay), with the integration events of `publication` on their own topic.
+   * In process, the event store already is the broker.
    */
-  publish(streamPrefixes: string[]): Promise<void>;
+  publish(streamPrefixes: string[], publication?: Publication): Promise<void>;
   /** Resolves when the broker answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { CommandRejectedError, serviceRef, type MessageSpec } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
-import { CommandRejectedError, type Messaging } from '@paygate/messaging';
+import { integrationEnvelope, type Messaging } from '@paygate/messaging';
 import { eventually } from './wait';
 
 export interface MessagingUnderTest {
@@ -9,6 +10,14 @@ export interface MessagingUnderTest {
   open(): Promise<Messaging>;
   dispose(): Promise<void>;
 }
+
+type TestContract = {
+  add: MessageSpec<{ a: number; b: number }, { sum: number }> & { kind: 'query' };
+  reject: MessageSpec<Record<string, never>, null> & { kind: 'command' };
+  crash: MessageSpec<Record<string, never>, null> & { kind: 'command' };
+};
+/** What a newer sender may ask of an older server. */
+type NewerTestContract = TestContract & { nope: MessageSpec<Record<string, never>, null> & { kind: 'command' } };
 
 /** The behaviour both transports (in-process and Kafka) must show. */
 export function messagingConformance(setup: () => Promise<MessagingUnderTest>): void {
@@ -39,32 +48,37 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
 
   describe('commands', () => {
     it('replies with the handler result', async () => {
-      const service = `svc${prefix.slice(1, 9)}`;
-      await messaging.commands.serve(service, { add: async (p) => ({ sum: Number(p.a) + Number(p.b) }) });
+      const service = serviceRef<TestContract>(`svc${prefix.slice(1, 9)}`);
+      await messaging.commands.serve(service, {
+        add: async (p) => ({ sum: p.a + p.b }),
+        reject: async () => null,
+        crash: async () => null,
+      });
       await expect(messaging.commands.send(service, 'add', { a: 2, b: 40 })).resolves.toEqual({ sum: 42 });
     });
 
-    it('carries a rejection back with its code, status and data, and hides internal errors', async () => {
-      const service = `svc${prefix.slice(1, 9)}`;
+    it('carries a rejection back with its code, message and details, and hides internal errors', async () => {
+      const name = `svc${prefix.slice(1, 9)}`;
+      const service = serviceRef<TestContract>(name);
       await messaging.commands.serve(service, {
+        add: async () => ({ sum: 0 }),
         reject: async () => {
-          throw new CommandRejectedError('conflict', 'already exists', 409, { field: 'merchant_reference' });
+          throw new CommandRejectedError('duplicate_reference', 'already exists', { field: 'merchant_reference' });
         },
         crash: async () => {
           throw new Error('secret internals');
         },
       });
       await expect(messaging.commands.send(service, 'reject', {})).rejects.toMatchObject({
-        code: 'conflict',
-        status: 409,
+        code: 'duplicate_reference',
         message: 'already exists',
-        data: { field: 'merchant_reference' },
+        details: { field: 'merchant_reference' },
       });
       const crash = (await messaging.commands.send(service, 'crash', {}).catch((e: unknown) => e)) as CommandRejectedError;
       expect(crash).toBeInstanceOf(CommandRejectedError);
-      expect(crash).toMatchObject({ code: 'internal', status: 500 });
+      expect(crash).toMatchObject({ code: 'internal' });
       expect(crash.message).not.toContain('secret');
-      await expect(messaging.commands.send(service, 'nope', {})).rejects.toMatchObject({ code: 'unknown_command' });
+      await expect(messaging.commands.send(serviceRef<NewerTestContract>(name), 'nope', {})).rejects.toMatchObject({ code: 'unknown_command' });
     });
   });
 
@@ -120,6 +134,29 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
       await eventually(() => (handled.includes('E4') ? true : undefined), 30_000, 'events after restart');
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(handled).toEqual(['E1', 'E2', 'E3', 'E4']);
+    });
+
+    it("gives a publications consumer only the context's integration events, in stream order, with their version", async () => {
+      const context = `ctx${prefix.slice(1, 9)}`;
+      const publication = { context, streamPrefixes: [prefix] };
+      await messaging.events.publish([prefix], publication);
+      const seen: { type: string; version: number; revision: number }[] = [];
+      await messaging.events.consume({ group: `${prefix}pub`, publications: [publication] }, async (e) => {
+        const { type, version, revision } = integrationEnvelope(e);
+        seen.push({ type, version, revision });
+      });
+      await subject.store.appendToStream(`${prefix}s`, [
+        { type: 'Internal', data: {} },
+        { type: `${context}.Opened`, data: {}, metadata: { schemaVersion: 2 } },
+        { type: 'other.Opened', data: {} },
+        { type: `${context}.Settled`, data: {}, metadata: { schemaVersion: 1 } },
+      ]);
+      await eventually(() => (seen.length >= 2 ? true : undefined), 30_000, 'two integration events');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toEqual([
+        { type: `${context}.Opened`, version: 2, revision: 1 },
+        { type: `${context}.Settled`, version: 1, revision: 3 },
+      ]);
     });
 
     it('answers ping', async () => {

@@ -29,17 +29,17 @@ describe('Initiate', () => {
     expect(decideChecked(command, null)).toEqual([{ type: EVENTS.initiated, data: (command as { data: CollectionInitiatedV1 }).data }]);
   });
 
-  it.each<Situation>(['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER', 'WITH_PROVIDER', ...FINAL_STATES])('on an existing collection (%s) is rejected with 409', (situation) => {
+  it.each<Situation>(['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER', 'WITH_PROVIDER', ...FINAL_STATES])('on an existing collection (%s) is rejected as already_exists', (situation) => {
     const state = stateIn('MOBILE_MONEY', situation);
     const error = rejection(() => decide(initiate('MOBILE_MONEY'), state));
-    expect(error).toMatchObject({ code: 'conflict', status: 409 });
+    expect(error).toMatchObject({ code: 'already_exists' });
     expect(error.message).toContain(state.initiated.internalReference);
   });
 });
 
 describe('Confirm', () => {
-  it('of an unknown collection is rejected with 404', () => {
-    expect(rejection(() => decide(confirm(), null))).toMatchObject({ code: 'not_found', status: 404 });
+  it('of an unknown collection is rejected as not_found', () => {
+    expect(rejection(() => decide(confirm(), null))).toMatchObject({ code: 'not_found' });
   });
 
   it.each(METHODS)('in AWAITING_CONFIRMATION emits CollectionConfirmed and moves to AWAITING_PROVIDER (%s)', (method) => {
@@ -61,10 +61,10 @@ describe('Confirm', () => {
     expect(decideChecked(confirm(90), stateIn(method, situation))).toEqual([]);
   });
 
-  it.each(METHODS)('explicitly on a require_confirmation=false collection is rejected with 409 (%s)', (method) => {
+  it.each(METHODS)('explicitly on a require_confirmation=false collection is rejected as not_awaiting_confirmation (%s)', (method) => {
     const state = apply(null, initiate(method, false));
     const error = rejection(() => decide(confirm(1, false), state));
-    expect(error).toMatchObject({ code: 'conflict', status: 409 });
+    expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
     expect(error.message).toMatch(/require_confirmation=false/);
   });
 
@@ -107,11 +107,11 @@ describe('Confirm', () => {
     }
   });
 
-  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))('on a final %s collection (%s) is rejected with 409', (method, status) => {
+  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))('on a final %s collection (%s) is rejected as not_awaiting_confirmation', (method, status) => {
     const state = stateIn(method, status);
     for (const implicit of [false, true]) {
       const error = rejection(() => decide(confirm(200, implicit), state));
-      expect(error).toMatchObject({ code: 'conflict', status: 409 });
+      expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
       expect(error.message).toContain(status);
     }
   });
@@ -182,7 +182,7 @@ describe('Expire', () => {
     expect(decideChecked(expire('confirmation', at(999_999)), apply(null, initiate('MOBILE_MONEY', false)))).toEqual([]);
   });
 
-  it.each(['confirmation', 'provider'] as const)('the %s timer of an unknown collection is rejected with 404', (timer) => {
-    expect(rejection(() => decide(expire(timer, at(1)), null))).toMatchObject({ status: 404 });
+  it.each(['confirmation', 'provider'] as const)('the %s timer of an unknown collection is rejected as not_found', (timer) => {
+    expect(rejection(() => decide(expire(timer, at(1)), null))).toMatchObject({ code: 'not_found' });
   });
 });

@@ -156,7 +156,7 @@ describe('final states are never left', () => {
     for (const [kind, commands] of Object.entries(ALL_COMMANDS(method))) {
       for (const command of commands) {
         if (kind === 'Initiate' || kind === 'Confirm') {
-          expect(rejection(() => decide(command, state)).status).toBe(409);
+          expect(rejection(() => decide(command, state)).code).toBe(kind === 'Initiate' ? 'already_exists' : 'not_awaiting_confirmation');
         } else {
           expect({ kind, command, events: decideChecked(command, state) }).toEqual({ kind, command, events: [] });
         }

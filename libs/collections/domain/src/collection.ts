@@ -1,5 +1,6 @@
 import {
   COLLECTION_EVENT_TYPES as EVENTS,
+  CommandRejectedError,
   type CollectionEvent,
   type CollectionInitiatedV1,
   type CollectionStatus,
@@ -49,15 +50,10 @@ export type CollectionCommand =
   | { type: 'RecordProviderOutcome'; at: string; outcome: ProviderOutcome }
   | { type: 'Expire'; at: string; timer: 'confirmation' | 'provider' };
 
-/** A command the state does not allow; `status` is the HTTP status the merchant sees. */
-export class CollectionRejected extends Error {
-  override readonly name = 'CollectionRejected';
-  constructor(
-    readonly code: 'not_found' | 'conflict',
-    readonly status: 404 | 409,
-    message: string,
-  ) {
-    super(message);
+/** A command the state does not allow, with the stable code the merchant API documents. */
+export class CollectionRejected extends CommandRejectedError {
+  constructor(code: 'not_found' | 'not_awaiting_confirmation' | 'already_exists', message: string) {
+    super(code, message);
   }
 }
 
@@ -117,13 +113,13 @@ export function acknowledgedState(events: CollectionEvent[]): CollectionState {
 
 export function decide(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
   if (command.type === 'Initiate') {
-    if (state) throw new CollectionRejected('conflict', 409, `transaction ${command.data.internalReference} already exists`);
+    if (state) throw new CollectionRejected('already_exists', `transaction ${command.data.internalReference} already exists`);
     return [{ type: EVENTS.initiated, data: command.data }];
   }
-  if (!state) throw new CollectionRejected('not_found', 404, 'transaction not found');
+  if (!state) throw new CollectionRejected('not_found', 'transaction not found');
   if (state.phase === 'FINAL') {
     if (command.type === 'Confirm') {
-      throw new CollectionRejected('conflict', 409, `transaction ${state.initiated.internalReference} is ${state.status} and cannot be confirmed`);
+      throw new CollectionRejected('not_awaiting_confirmation', `transaction ${state.initiated.internalReference} is ${state.status} and cannot be confirmed`);
     }
     return [];
   }
@@ -131,7 +127,7 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
   switch (command.type) {
     case 'Confirm':
       if (!state.initiated.requireConfirmation && !command.implicit) {
-        throw new CollectionRejected('conflict', 409, `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
+        throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
       }
       if (state.phase !== 'AWAITING_CONFIRMATION') return [];
       if (state.initiated.confirmationExpiresAt && command.at >= state.initiated.confirmationExpiresAt) {

@@ -4,3 +4,4 @@ export * from './messages';
 export * from './plan';
 export * from './record';
 export * from './references';
+export * from './collection-decider';

@@ -1,5 +1,6 @@
-import { evolve, rebuild, type Collection, type CollectionState } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent, type CollectionInitiatedV1 } from '@paygate/contracts';
+import { collectionDecider, evolve, type Collection, type CollectionState } from '@paygate/collections-domain';
+import { fold } from '@paygate/decider';
+import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionInitiatedV1 } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { CollectionTimers, TIMER_TABLES } from './collection-timers';
@@ -32,7 +33,9 @@ export class CollectionProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
-    const event = recorded as unknown as CollectionEvent;
+    // The stream also holds the events published for other contexts: they change no state.
+    const event = collectionDecider.read({ type: recorded.type, data: recorded.data, schemaVersion: Number(recorded.metadata.schemaVersion ?? 1) });
+    if (!event) return;
     const internalReference = recorded.streamName.slice(collectionStream('').length);
     if (recorded.revision === 0 && event.type === EVENTS.initiated) return this.applyFirst(internalReference, event.data);
     await this.sql.transaction(async (tx) => {
@@ -41,12 +44,13 @@ export class CollectionProjection {
       ]);
       if (row && recorded.revision <= row.revision) return;
       let state: CollectionState;
-      if ((row ? row.revision + 1 : 0) === recorded.revision) {
-        state = evolve(row?.state ?? null, event);
+      // Each stream arrives in order, at least once: anything past the row's revision is next
+      // (published events in between are skipped). Without a row, the stream itself is read.
+      if (row) {
+        state = evolve(row.state, event);
       } else {
-        // A gap (events skipped by a relay restart): rebuild from the stream itself.
         const events = await this.store.readStream(recorded.streamName, { maxCount: recorded.revision + 1 });
-        state = rebuild(events as unknown as CollectionEvent[]);
+        state = fold(collectionDecider, events.flatMap((stored) => collectionDecider.read({ type: stored.type, data: stored.data, schemaVersion: Number(stored.metadata.schemaVersion ?? 1) }) ?? []));
       }
       if (!state) return;
       await tx.query(

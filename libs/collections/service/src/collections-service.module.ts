@@ -1,23 +1,21 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import {
-  COLLECTION_COMMANDS,
-  COLLECTION_STREAM_PREFIX,
-  SERVICES,
-  type ConfirmCollectionCommand,
-  type FindCollectionQuery,
-  type InitializeCollectionCommand,
-} from '@paygate/contracts';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { collectionDecider } from '@paygate/collections-domain';
+import { COLLECTION_STREAM_PREFIX, COLLECTIONS_PUBLICATION, COLLECTIONS_SERVICE as COLLECTIONS } from '@paygate/contracts';
+import { DeciderRuntime } from '@paygate/event-store';
 import type { RunningConsumer } from '@paygate/messaging';
 import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
-import { CollectionRepository } from './collection-repository';
 import { CollectionTimers } from './collection-timers';
 import { CollectionsService, type ProviderConnectors } from './collections.service';
 import { readCollectionsConfig } from './config';
-import { COLLECTIONS_SERVICE, ProviderCallbacksController } from './provider-callbacks.controller';
+import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
+import { ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from './handlers/collection-messages';
+import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { createProviderConnectors } from './providers/create-connectors';
 import { ReferenceRegistry } from './reference-registry';
 import { TimerWorker } from './timer-worker';
+import { COLLECTIONS_SERVICE } from './tokens';
 
 const PROJECTION = Symbol('CollectionProjection');
 
@@ -40,7 +38,7 @@ const PROJECTION = Symbol('CollectionProjection');
         const config = readCollectionsConfig();
         let connectors: ProviderConnectors | undefined;
         return new CollectionsService({
-          repository: new CollectionRepository(infra.store),
+          collections: new DeciderRuntime(infra.store, collectionDecider),
           references: await ReferenceRegistry.open(infra.sql),
           projection,
           config,
@@ -53,6 +51,7 @@ const PROJECTION = Symbol('CollectionProjection');
         });
       },
     },
+    ...COLLECTION_HANDLERS,
   ],
 })
 export class CollectionsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
@@ -64,18 +63,20 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { commands, events, sql } = this.infrastructure;
     const collections = this.collections;
-    await commands.serve(SERVICES.collections, {
-      [COLLECTION_COMMANDS.initialize]: (payload) => collections.initialize(payload as unknown as InitializeCollectionCommand),
-      [COLLECTION_COMMANDS.confirm]: (payload) => collections.confirm(payload as unknown as ConfirmCollectionCommand),
-      [COLLECTION_COMMANDS.find]: (payload) => collections.find(payload as unknown as FindCollectionQuery),
-      [COLLECTION_COMMANDS.current]: (payload) => collections.current(String(payload.internalReference)),
+    await commands.serve(COLLECTIONS, {
+      'collections.initialize': (payload) => this.commandBus.execute(new InitializeCollection(payload)),
+      'collections.confirm': (payload) => this.commandBus.execute(new ConfirmCollection(payload)),
+      'collections.find': (payload) => this.queryBus.execute(new FindCollection(payload)),
+      'collections.current': (payload) => this.queryBus.execute(new CurrentCollection(payload)),
     });
-    await events.publish([COLLECTION_STREAM_PREFIX]);
+    await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
     const config = readCollectionsConfig();
     this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), config.timerTickMs, this.log);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   acknowledgedState,
   AUTO_MERCHANT_REFERENCE,
-  CollectionRejected,
   MESSAGES,
   newInternalReference,
   newMerchantReference,
@@ -15,12 +14,19 @@ import {
   type CollectionState,
   type ProviderOutcome,
 } from '@paygate/collections-domain';
-import type { Acknowledgement, CollectionDetails, ConfirmCollectionCommand, FindCollectionQuery, InitializeCollectionCommand } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  type Acknowledgement,
+  type ConfirmCollectionCommand,
+  type FindCollectionQuery,
+  type FoundCollection,
+  type InitializeCollectionCommand,
+} from '@paygate/contracts';
+import type { CollectionEvent } from '@paygate/contracts';
+import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
-import { CommandRejectedError } from '@paygate/messaging';
 import { toMajorUnits } from '@paygate/money';
 import type { CollectionProjection } from './collection-projection';
-import type { CollectionRepository } from './collection-repository';
 import type { DueTimer } from './collection-timers';
 import type { CollectionsConfig } from './config';
 import type { CardConnector, MobileMoneyConnector } from './providers/provider-connectors';
@@ -31,8 +37,10 @@ export interface ProviderConnectors {
   card: CardConnector;
 }
 
+export type CollectionRuntime = DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
+
 export interface CollectionsServiceDeps {
-  repository: CollectionRepository;
+  collections: CollectionRuntime;
   references: ReferenceRegistry;
   projection: CollectionProjection;
   config: CollectionsConfig;
@@ -42,11 +50,6 @@ export interface CollectionsServiceDeps {
   urls: { providerCallback: () => string; checkoutReturn: () => string };
   log: Logger;
   now?: () => Date;
-}
-
-export interface FoundCollection {
-  record: CollectionDetails;
-  redirectUrl?: string;
 }
 
 /** What a fired timer asks of the worker: forget it, or fire it again later. */
@@ -61,12 +64,7 @@ export function providerReferenceId(internalReference: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function rejected(error: unknown): never {
-  if (error instanceof CollectionRejected) throw new CommandRejectedError(error.code, error.message, error.status);
-  throw error;
-}
-
-const notFound = () => new CommandRejectedError('not_found', 'transaction not found', 404);
+const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
 /** The collections service's use cases; transport-free so it is tested without NestJS. */
 export class CollectionsService {
@@ -78,13 +76,13 @@ export class CollectionsService {
 
   async initialize({ merchantId, request }: InitializeCollectionCommand): Promise<Acknowledgement> {
     const planned = planCollection(request, this.deps.config.catalogue);
-    if (!planned.ok) throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), 400, { errors: planned.errors });
+    if (!planned.ok) throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), { errors: planned.errors });
     const { plan } = planned;
     const merchantReference = request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
     const hash = requestHash({ ...request, merchant_reference: merchantReference });
     const reserved = await this.deps.references.reserve(merchantId, merchantReference, newInternalReference(), hash);
     if (!reserved.fresh && reserved.requestHash !== hash) {
-      throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, 409, {
+      throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, {
         merchant_reference: merchantReference,
       });
     }
@@ -118,10 +116,10 @@ export class CollectionsService {
       },
     };
     // A retry of the same request finds the collection (or, after a crash, only the reservation).
-    let state = reserved.fresh ? null : (await this.deps.repository.load(reserved.internalReference)).state;
-    state ??= await (reserved.fresh ? this.deps.repository.create(reserved.internalReference, initiate) : this.execute(reserved.internalReference, () => initiate)).catch(async (error: unknown) => {
+    let state = reserved.fresh ? null : (await this.load(reserved.internalReference)).state;
+    state ??= await this.execute(reserved.internalReference, initiate, reserved.fresh).catch(async (error: unknown) => {
       // The same request twice at once: the other one initiated it.
-      if (error instanceof CommandRejectedError && error.status === 409) return (await this.deps.repository.load(reserved.internalReference)).state;
+      if (error instanceof CommandRejectedError && error.code === 'already_exists') return (await this.load(reserved.internalReference)).state;
       if (reserved.fresh) await this.deps.references.release(merchantId, merchantReference, reserved.internalReference).catch(() => undefined);
       throw error;
     });
@@ -134,30 +132,29 @@ export class CollectionsService {
       });
     }
     // A retry gets the acknowledgement the first request got, whatever happened since.
-    const acknowledged = reserved.fresh ? state : (acknowledgedState(await this.deps.repository.events(reserved.internalReference)) ?? state);
+    const acknowledged = reserved.fresh ? state : (acknowledgedState((await this.load(reserved.internalReference)).events) ?? state);
     return {
-      code: 202,
       message: acknowledged.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
       data: { ...toCollectionRecord(acknowledged) },
     };
   }
 
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {
-    const { state: current } = await this.deps.repository.load(internalReference);
+    const { state: current } = await this.load(internalReference);
     if (!current || current.initiated.merchantId !== merchantId) throw notFound();
     if (!current.initiated.requireConfirmation) {
-      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`, 409);
+      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
     }
     const state = await this.startWithProvider(current, false).catch((error: unknown) => {
       if (error instanceof CommandRejectedError) throw error;
       this.deps.log.warn('provider request failed', { internal_reference: internalReference, error });
-      throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', 503, { internal_reference: internalReference });
+      throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', { internal_reference: internalReference });
     });
     const { currency, transactionAmount, transactionMethod } = state.initiated;
     if (transactionMethod === 'CARD') {
-      return { code: 202, message: MESSAGES.confirmRedirect(currency, transactionAmount), data: { payment_url: state.paymentUrl } };
+      return { message: MESSAGES.confirmRedirect(currency, transactionAmount), data: { payment_url: state.paymentUrl } };
     }
-    return { code: 202, message: MESSAGES.confirmPrompt(currency, transactionAmount), data: {} };
+    return { message: MESSAGES.confirmPrompt(currency, transactionAmount), data: {} };
   }
 
   async find(query: FindCollectionQuery): Promise<FoundCollection> {
@@ -165,12 +162,12 @@ export class CollectionsService {
     if (query.internalReference !== undefined) {
       state = await this.deps.projection.findByInternalReference(query.merchantId, query.internalReference);
       // The projection can trail the write a merchant just made: the stream has the answer.
-      state ??= (await this.deps.repository.load(query.internalReference)).state;
+      state ??= (await this.load(query.internalReference)).state;
     } else if (query.merchantReference !== undefined) {
       state = await this.deps.projection.findByMerchantReference(query.merchantId, query.merchantReference);
       if (!state) {
         const reserved = await this.deps.references.find(query.merchantId, query.merchantReference);
-        if (reserved) state = (await this.deps.repository.load(reserved.internalReference)).state;
+        if (reserved) state = (await this.load(reserved.internalReference)).state;
       }
     }
     if (!state || state.initiated.merchantId !== query.merchantId) throw notFound();
@@ -179,7 +176,7 @@ export class CollectionsService {
 
   /** The authoritative state, straight from the stream (for the card return, right after a result). */
   async current(internalReference: string): Promise<FoundCollection & { merchantId: string }> {
-    const { state } = await this.deps.repository.load(internalReference);
+    const { state } = await this.load(internalReference);
     if (!state) throw notFound();
     return { record: toCollectionDetails(state), redirectUrl: state.initiated.redirectUrl, merchantId: state.initiated.merchantId };
   }
@@ -189,7 +186,7 @@ export class CollectionsService {
    * status API is asked, so a forged callback can change nothing.
    */
   async refreshFromProvider(internalReference: string, providerReferenceHint?: string): Promise<void> {
-    const { state } = await this.deps.repository.load(internalReference);
+    const { state } = await this.load(internalReference);
     if (!state || state.phase === 'FINAL' || state.phase === 'AWAITING_CONFIRMATION') return;
     const reference = this.providerReferenceOf(state) ?? providerReferenceHint;
     if (!reference) return;
@@ -203,7 +200,7 @@ export class CollectionsService {
       await this.execute(ref, () => ({ type: 'Expire', at, timer: 'confirmation' }));
       return { done: true };
     }
-    let { state } = await this.deps.repository.load(ref);
+    let { state } = await this.load(ref);
     if (!state || state.phase === 'FINAL') return { done: true };
     if (timer.kind === 'provider') {
       // Last chance for a result whose callback never came, before cancelling.
@@ -228,7 +225,7 @@ export class CollectionsService {
     const confirmed = await this.execute(ref, () => ({ type: 'Confirm', at: now.toISOString(), implicit, providerExpiresAt: new Date(now.getTime() + timeout).toISOString() }));
     if (!confirmed) throw notFound();
     if (confirmed.phase === 'FINAL') {
-      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${ref} is ${confirmed.status} and cannot be confirmed`, 409);
+      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${ref} is ${confirmed.status} and cannot be confirmed`);
     }
     if (confirmed.phase !== 'AWAITING_PROVIDER') return confirmed;
     const { providerReference, paymentUrl } = await this.requestProvider(confirmed);
@@ -283,11 +280,11 @@ export class CollectionsService {
     return after ?? state;
   }
 
-  private async execute(internalReference: string, command: (state: CollectionState) => CollectionCommand): Promise<CollectionState> {
-    try {
-      return await this.deps.repository.execute(internalReference, command);
-    } catch (error) {
-      rejected(error);
-    }
+  private load(internalReference: string) {
+    return this.deps.collections.load(internalReference);
+  }
+
+  private async execute(internalReference: string, command: CollectionCommand | ((state: CollectionState) => CollectionCommand), expectNew = false): Promise<CollectionState> {
+    return (await this.deps.collections.handle(internalReference, command, { expectNew })).state;
   }
 }

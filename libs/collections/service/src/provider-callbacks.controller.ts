@@ -2,8 +2,7 @@ import { Body, Controller, HttpCode, Inject, NotFoundException, Param, Post, Put
 import { LOGGER, type Logger } from '@paygate/platform';
 import { CollectionsService } from './collections.service';
 import { parseCardNotification, parseMobileMoneyCallback } from './providers/provider-connectors';
-
-export const COLLECTIONS_SERVICE = Symbol('CollectionsService');
+import { COLLECTIONS_SERVICE } from './tokens';
 
 const INTERNAL_REFERENCE = /^PG[0-9A-Z]{24}$/;
 

@@ -1,13 +1,5 @@
+import { serviceRef, type MessageSpec } from '../service-contract';
 import type { CollectionStatus, TransactionMethod } from './events';
-
-/** Commands the collections service serves (request-reply from the gateway). */
-export const COLLECTION_COMMANDS = {
-  initialize: 'collections.initialize',
-  confirm: 'collections.confirm',
-  find: 'collections.find',
-  /** The authoritative state by internal reference alone (the card return page, before the redirect). */
-  current: 'collections.current',
-} as const;
 
 /** An initialize body after shape validation, with defaults applied; field names as on the wire. */
 export interface CollectionRequest {
@@ -43,11 +35,19 @@ export interface FindCollectionQuery {
   merchantReference?: string;
 }
 
-/** What the gateway answers: HTTP code, message and envelope data, decided by the service. */
+/** What the merchant is told when a command is accepted: the message and the envelope's data. */
 export interface Acknowledgement {
-  code: number;
   message: string;
   data: Record<string, unknown>;
+}
+
+export interface CurrentCollectionQuery {
+  internalReference: string;
+}
+
+export interface FoundCollection {
+  record: CollectionDetails;
+  redirectUrl?: string;
 }
 
 /** The transaction record of the merchant API (DESIGN §2 Acknowledgements); amounts in major units. */
@@ -77,3 +77,14 @@ export interface CollectionDetails extends CollectionRecord {
   created_at: string;
   updated_at: string;
 }
+
+/** The collections service's request-reply surface (gateway → collections). */
+export type CollectionsContract = {
+  'collections.initialize': MessageSpec<InitializeCollectionCommand, Acknowledgement> & { kind: 'command' };
+  'collections.confirm': MessageSpec<ConfirmCollectionCommand, Acknowledgement> & { kind: 'command' };
+  'collections.find': MessageSpec<FindCollectionQuery, FoundCollection> & { kind: 'query' };
+  /** The authoritative state by internal reference alone (the card return page, before the redirect). */
+  'collections.current': MessageSpec<CurrentCollectionQuery, FoundCollection & { merchantId: string }> & { kind: 'query' };
+};
+
+export const COLLECTIONS_SERVICE = serviceRef<CollectionsContract>('collections');

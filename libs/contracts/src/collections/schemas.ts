@@ -1,4 +1,5 @@
 import { COLLECTION_EVENT_TYPES } from './events';
+import { COLLECTION_INTEGRATION_EVENTS } from './integration';
 
 /**
  * JSON Schemas (draft 2020-12) of the collection events, version 1: what analysts replaying
@@ -60,4 +61,32 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
     statusMessage: text,
     cancelledAt: instant,
   }),
+};
+
+const publishedCollection = object({
+  id: { type: 'integer', minimum: 1 },
+  merchantId: text,
+  merchantReference: text,
+  internalReference: text,
+  transactionMethod: { enum: ['MOBILE_MONEY', 'CARD'] },
+  providerCode: text,
+  institutionName: text,
+  currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+  requestAmount: minorUnits,
+  transactionAmount: minorUnits,
+  fee: minorUnits,
+  totalCredit: minorUnits,
+  chargeCustomer: { type: 'boolean' },
+  requireConfirmation: { type: 'boolean' },
+  customerName: text,
+  transactionAccount: { type: ['string', 'null'] },
+  status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
+  statusMessage: text,
+});
+delete publishedCollection.$schema;
+
+/** JSON Schemas of the collections integration events, version 1 (COLLECTION_INTEGRATION_EVENTS). */
+export const COLLECTION_INTEGRATION_SCHEMAS: Record<string, JsonSchema> = {
+  [COLLECTION_INTEGRATION_EVENTS.opened]: object({ collection: publishedCollection, openedAt: instant }),
+  [COLLECTION_INTEGRATION_EVENTS.settled]: object({ collection: publishedCollection, settledAt: instant }),
 };

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { COLLECTION_COMMANDS, SERVICES, type CollectionDetails } from '@paygate/contracts';
+import { COLLECTIONS_SERVICE } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { signedRedirectUrl } from '@paygate/signing';
@@ -24,7 +24,7 @@ export class CheckoutReturnController {
   @Get(':internalReference')
   async returnFromCheckout(@Param('internalReference') internalReference: string, @Res() reply: FastifyReply) {
     const found = await this.infrastructure.commands
-      .send<{ record: CollectionDetails; redirectUrl?: string; merchantId: string }>(SERVICES.collections, COLLECTION_COMMANDS.current, { internalReference }, { key: internalReference })
+      .send(COLLECTIONS_SERVICE, 'collections.current', { internalReference }, { key: internalReference })
       .catch(() => null);
     if (!found) return reply.status(404).type('text/html; charset=utf-8').send(this.page('Payment not found', 'This payment link is not valid.'));
     const { record } = found;

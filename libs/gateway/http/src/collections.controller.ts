@@ -3,10 +3,9 @@ import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, A
 import type { FastifyReply } from 'fastify';
 import { planCollection } from '@paygate/collections-domain';
 import {
-  COLLECTION_COMMANDS,
-  SERVICES,
-  type Acknowledgement,
+  COLLECTIONS_SERVICE,
   type CollectionRequest,
+  type Acknowledgement,
   type ConfirmCollectionCommand,
   type FindCollectionQuery,
   type InitializeCollectionCommand,
@@ -29,6 +28,12 @@ const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amou
 const INTERNAL_REFERENCE = /^[A-Za-z0-9]{1,64}$/;
 const MERCHANT_REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
 const unknownTransaction = () => new NotFoundException('transaction not found');
+
+/** Initialize and confirm start work that finishes later: 202 Accepted. */
+function accepted(reply: FastifyReply, ack: Acknowledgement) {
+  void reply.status(202);
+  return envelope(202, ack.message, ack.data);
+}
 
 const CONDITIONALLY_REQUIRED = { msisdn: 'msisdn is required for MOBILE_MONEY', redirect_url: 'redirect_url is required for CARD' };
 
@@ -80,7 +85,8 @@ export class CollectionsController {
     }
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: InitializeCollectionCommand = { merchantId: merchant.id, request };
-    return this.acknowledge(reply, COLLECTION_COMMANDS.initialize, { ...command });
+    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.initialize', command);
+    return accepted(reply, ack);
   }
 
   @Post(['v1/collections/confirm', 'collections/confirm'])
@@ -95,7 +101,8 @@ export class CollectionsController {
     const { value, errors } = await validateBody(ConfirmCollectionDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ConfirmCollectionCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
-    return this.acknowledge(reply, COLLECTION_COMMANDS.confirm, { ...command }, value.internal_reference);
+    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.confirm', command, { key: command.internalReference });
+    return accepted(reply, ack);
   }
 
   @Get(['v1/collections/:internalReference', 'collections/:internalReference'])
@@ -122,15 +129,7 @@ export class CollectionsController {
   }
 
   private async find(query: FindCollectionQuery) {
-    const found = await this.infrastructure.commands.send<{ record: Record<string, unknown> }>(SERVICES.collections, COLLECTION_COMMANDS.find, { ...query }, {
-      key: query.internalReference ?? query.merchantReference,
-    });
+    const found = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, { key: query.internalReference ?? query.merchantReference });
     return envelope(200, 'Transaction found', found.record);
-  }
-
-  private async acknowledge(reply: FastifyReply, command: string, payload: Record<string, unknown>, key?: string) {
-    const ack = await this.infrastructure.commands.send<Acknowledgement>(SERVICES.collections, command, payload, { key });
-    void reply.status(ack.code);
-    return envelope(ack.code, ack.message, ack.data);
   }
 }

@@ -9,6 +9,7 @@ import { readGatewayConfig, type GatewayConfig } from './gateway-config';
 import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
+import { RejectionFilter } from './rejection-status';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
@@ -29,6 +30,8 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 })
 export class GatewayHttpModule {
   static configure(app: INestApplication): void {
+    // Registered after the platform's catch-all filter, so refusals are matched first.
+    app.useGlobalFilters(new RejectionFilter());
     serveOpenApi(app);
   }
 }

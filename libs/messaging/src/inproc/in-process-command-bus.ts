@@ -1,19 +1,24 @@
-import { handleToReply, replyValue, UnknownCommandError, type CommandBus, type CommandHandler } from '../command-bus';
+import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
+import { handleToReply, replyValue, UnknownServiceError, type CommandBus, type WireHandlers } from '../command-bus';
 
 /** Standalone mode: every service lives in this process, so a command is a function call. */
 export class InProcessCommandBus implements CommandBus {
-  private readonly services = new Map<string, Record<string, CommandHandler>>();
+  private readonly services = new Map<string, WireHandlers>();
 
-  async send<Reply>(service: string, command: string, payload: Record<string, unknown>): Promise<Reply> {
-    const handlers = this.services.get(service);
-    if (!handlers) throw new UnknownCommandError(service, command);
+  async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
+    service: ServiceRef<Contract>,
+    name: Name,
+    payload: PayloadOf<Contract, Name>,
+  ): Promise<ResultOf<Contract, Name>> {
+    const handlers = this.services.get(service.name);
+    if (!handlers) throw new UnknownServiceError(service.name);
     // A JSON round trip gives handlers the same plain data a broker would deliver.
-    const reply = await handleToReply(handlers[command], JSON.parse(JSON.stringify(payload)));
-    return replyValue<Reply>(JSON.parse(JSON.stringify(reply)));
+    const reply = await handleToReply(handlers[name], JSON.parse(JSON.stringify(payload)));
+    return replyValue(JSON.parse(JSON.stringify(reply))) as ResultOf<Contract, Name>;
   }
 
-  async serve(service: string, handlers: Record<string, CommandHandler>): Promise<void> {
-    this.services.set(service, { ...this.services.get(service), ...handlers });
+  async serve<Contract extends ServiceContract>(service: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void> {
+    this.services.set(service.name, { ...this.services.get(service.name), ...handlers });
   }
 
   async close(): Promise<void> {

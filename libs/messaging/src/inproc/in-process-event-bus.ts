@@ -1,7 +1,7 @@
 import type { EventStore, EventSubscription, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { CheckpointStore } from '../checkpoints';
-import { redeliveryDelayMs, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import { consumerSource, redeliveryDelayMs, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 
 const CHECKPOINT_FLUSH_MS = 100;
 
@@ -21,6 +21,7 @@ export class InProcessEventBus implements EventBus {
 
   async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
     const checkpointName = `consumer:${options.group}`;
+    const source = consumerSource(options);
     let position = await this.checkpoints.load(checkpointName);
     let saved = position;
     let flushTimer: NodeJS.Timeout | undefined;
@@ -49,8 +50,8 @@ export class InProcessEventBus implements EventBus {
 
     const loop = (async () => {
       while (!stopped) {
-        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: options.streamPrefixes }, async (event) => {
-          await handler(event);
+        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: source.streamPrefixes }, async (event) => {
+          if (source.accepts(event.type)) await handler(event);
           failures = 0;
           position = event.position;
           scheduleFlush();

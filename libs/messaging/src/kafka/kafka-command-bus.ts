@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import {
   CommandTimeoutError,
@@ -7,9 +8,9 @@ import {
   handleToReply,
   replyValue,
   type CommandBus,
-  type CommandHandler,
   type CommandReply,
   type SendOptions,
+  type WireHandlers,
 } from '../command-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
 
@@ -61,7 +62,12 @@ export class KafkaCommandBus implements CommandBus {
     return this.connected;
   }
 
-  async send<Reply>(service: string, command: string, payload: Record<string, unknown>, options: SendOptions = {}): Promise<Reply> {
+  async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
+    { name: service }: ServiceRef<Contract>,
+    command: Name,
+    payload: PayloadOf<Contract, Name>,
+    options: SendOptions = {},
+  ): Promise<ResultOf<Contract, Name>> {
     await this.listenForReplies();
     const correlationId = randomUUID();
     const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
@@ -89,7 +95,7 @@ export class KafkaCommandBus implements CommandBus {
       this.pending.delete(correlationId);
       throw error;
     }
-    return replyValue<Reply>(await reply);
+    return replyValue(await reply) as ResultOf<Contract, Name>;
   }
 
   private listenForReplies(): Promise<Consumer> {
@@ -116,7 +122,8 @@ export class KafkaCommandBus implements CommandBus {
     return this.replyConsumer;
   }
 
-  async serve(service: string, handlers: Record<string, CommandHandler>): Promise<void> {
+  async serve<Contract extends ServiceContract>({ name: service }: ServiceRef<Contract>, served: ServiceHandlers<Contract>): Promise<void> {
+    const handlers: WireHandlers = served;
     await this.connect();
     await ensureTopics(this.admin, [commandTopic(service)], this.partitions);
     const consumer = this.kafka.consumer({ groupId: `paygate.commands.${service}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
@@ -146,7 +153,7 @@ export class KafkaCommandBus implements CommandBus {
     this.servers.push(consumer);
   }
 
-  private async handleCommand(service: string, handlers: Record<string, CommandHandler>, message: KafkaMessage): Promise<void> {
+  private async handleCommand(service: string, handlers: WireHandlers, message: KafkaMessage): Promise<void> {
     const command = message.headers?.command?.toString() ?? '';
     const correlationId = message.headers?.['correlation-id']?.toString();
     const replyTo = message.headers?.['reply-to']?.toString();
@@ -154,7 +161,7 @@ export class KafkaCommandBus implements CommandBus {
       this.log.warn('dropping malformed command message', { service, command });
       return;
     }
-    let payload: Record<string, unknown>;
+    let payload: unknown;
     try {
       payload = JSON.parse(message.value.toString('utf8'));
     } catch {

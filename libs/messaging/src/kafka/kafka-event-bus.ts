@@ -1,12 +1,15 @@
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { publishingContext, type Publication } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { CheckpointStore } from '../checkpoints';
-import { redeliveryDelayMs, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import { consumerSource, redeliveryDelayMs, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
 
 export const eventTopic = (category: string) => `paygate.events.${category}`;
+/** Integration events of one context, for the other contexts: `paygate.integration.collections`. */
+export const integrationTopic = (context: string) => `paygate.integration.${context}`;
 
 export interface KafkaEventBusOptions {
   partitions: number;
@@ -48,7 +51,11 @@ export class KafkaEventBus implements EventBus {
 
   async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
     await this.connect();
-    const topics = [...new Set(options.streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+    const source = consumerSource(options);
+    const topics =
+      'publications' in options
+        ? options.publications.map((publication) => integrationTopic(publication.context))
+        : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
     await ensureTopics(this.admin, topics, this.options.partitions);
     const consumer = this.kafka.consumer({ groupId: `paygate.${options.group}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
     await consumer.connect();
@@ -60,7 +67,7 @@ export class KafkaEventBus implements EventBus {
       eachMessage: async ({ message }) => {
         if (!message.value) return;
         const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
-        if (!options.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix))) return;
+        if (!source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) return;
         try {
           await handler(event);
           failures = 0;
@@ -83,17 +90,18 @@ export class KafkaEventBus implements EventBus {
     };
   }
 
-  async publish(streamPrefixes: string[]): Promise<void> {
+  async publish(streamPrefixes: string[], publication?: Publication): Promise<void> {
     await this.connect();
     const topics = [...new Set(streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+    if (publication) topics.push(integrationTopic(publication.context));
     await ensureTopics(this.admin, topics, this.options.partitions);
     const name = `relay:${[...streamPrefixes].sort().join(',')}`;
-    const relay = this.runRelay(name, streamPrefixes);
+    const relay = this.runRelay(name, streamPrefixes, publication);
     this.relays.push(relay);
   }
 
   /** Competes for leadership, then forwards events until it loses the lock or stops. */
-  private async runRelay(name: string, streamPrefixes: string[]): Promise<void> {
+  private async runRelay(name: string, streamPrefixes: string[], publication: Publication | undefined): Promise<void> {
     const signal = this.stopping.signal;
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -124,7 +132,7 @@ export class KafkaEventBus implements EventBus {
                 await pause(this.options.relayPollMs);
                 continue;
               }
-              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page) });
+              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, publication) });
               after = page[page.length - 1].position;
               await this.checkpoints.save(name, after);
             }
@@ -152,13 +160,22 @@ export class KafkaEventBus implements EventBus {
   }
 }
 
-function toTopicMessages(events: RecordedEvent[]) {
+/**
+ * Every event goes to its stream category's topic (the owning context and analysts read whole
+ * streams there); an integration event of the publishing context also goes to that context's
+ * integration topic, which is all other contexts subscribe to. Keyed by stream name, so each stream stays in order.
+ */
+function toTopicMessages(events: RecordedEvent[], publication: Publication | undefined) {
   const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
-  for (const event of events) {
-    const topic = eventTopic(streamCategory(event.streamName));
+  const add = (topic: string, event: RecordedEvent, value: string) => {
     const messages = byTopic.get(topic) ?? [];
-    messages.push({ key: event.streamName, value: JSON.stringify(event), headers: { 'event-id': event.id, 'event-type': event.type } });
+    messages.push({ key: event.streamName, value, headers: { 'event-id': event.id, 'event-type': event.type } });
     byTopic.set(topic, messages);
+  };
+  for (const event of events) {
+    const value = JSON.stringify(event);
+    add(eventTopic(streamCategory(event.streamName)), event, value);
+    if (publication && publishingContext(event.type) === publication.context) add(integrationTopic(publication.context), event, value);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import type { Infrastructure } from '../infrastructure';
@@ -38,7 +39,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** One Nest application on Fastify holding the platform (health, envelope errors) and `features`. */
 export async function createHttpApp(features: Type[], infrastructure: Infrastructure, log: Logger): Promise<INestApplication> {
-  @Module({ imports: [PlatformModule.with(infrastructure, log), ...features] })
+  // One CommandBus/QueryBus per process: each service's handlers register on it.
+  @Module({ imports: [PlatformModule.with(infrastructure, log), CqrsModule.forRoot(), ...features] })
   class AppModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({

@@ -1,6 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { CommandRejectedError } from '@paygate/messaging';
 import { envelope } from '../envelope';
 import type { Logger } from '@paygate/logging';
 
@@ -17,7 +16,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   }
 
   private describe(error: unknown): [number, string, Record<string, unknown>] {
-    if (error instanceof CommandRejectedError) return [error.status, error.message, error.data ?? {}];
     if (error instanceof HttpException) {
       const response = error.getResponse();
       if (typeof response === 'string') return [error.getStatus(), response, {}];

@@ -1,11 +1,8 @@
-import { rebuild, type Collection } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type PublishedCollectionV1 } from '@paygate/contracts';
 import { callbackBody, collectionCallbackFor } from './collection-callbacks';
 
 const at = '2026-01-01T00:00:00.000Z';
-const initiated = (overrides: Partial<CollectionInitiatedV1> = {}): CollectionEvent => ({
-  type: EVENTS.initiated,
-  data: {
+const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 => ({
     id: 7,
     merchantId: 'mer_1',
     merchantReference: 'order-7',
@@ -20,28 +17,28 @@ const initiated = (overrides: Partial<CollectionInitiatedV1> = {}): CollectionEv
     totalCredit: 79785,
     chargeCustomer: false,
     requireConfirmation: true,
-    msisdn: '256772000001',
     customerName: 'Jane Doe',
-    requestHash: 'a'.repeat(64),
-    initiatedAt: at,
-    confirmationExpiresAt: at,
+    transactionAccount: '256772000001',
+    status: 'PENDING',
+    statusMessage: 'Transaction initiated. Pending customer confirmation',
     ...overrides,
-  },
 });
-const confirmed: CollectionEvent = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: false, providerExpiresAt: at } };
-const prompt: CollectionEvent = { type: EVENTS.pinPromptSent, data: { internalReference: 'PGREF', providerReference: 'ref', sentAt: at } };
+let revision = 0;
+const published = (type: CollectionIntegrationEvent['type'], data: PublishedCollectionV1): CollectionIntegrationEvent =>
+  (type === PUBLISHED.opened
+    ? { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, openedAt: at } }
+    : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } });
+const opened = (overrides: Partial<PublishedCollectionV1> = {}) => published(PUBLISHED.opened, collection(overrides));
+const settled = (overrides: Partial<PublishedCollectionV1>) => published(PUBLISHED.settled, collection(overrides));
 
-function callbacksOf(events: CollectionEvent[]) {
-  return events.map((event, index) => collectionCallbackFor(event, rebuild(events.slice(0, index + 1)) as Collection)).filter((message) => message !== null);
+function callbacksOf(events: CollectionIntegrationEvent[]) {
+  return events.map((event) => collectionCallbackFor(event)).filter((message) => message !== null);
 }
 
 describe('collection callbacks', () => {
   it('sends transaction.charges with institution_name when the merchant confirms, then the final callback without it', () => {
-    const completed: CollectionEvent = {
-      type: EVENTS.completed,
-      data: { internalReference: 'PGREF', providerTransactionId: '1', transactionAccount: '256772000001', statusMessage: 'Transaction completed successfully', completedAt: at },
-    };
-    const [charges, final] = callbacksOf([initiated(), confirmed, prompt, completed]);
+    const completed = settled({ status: 'COMPLETED', statusMessage: 'Transaction completed successfully' });
+    const [charges, final] = callbacksOf([opened(), completed]);
     expect(charges).toEqual({
       event: 'transaction.charges',
       payload: {
@@ -71,25 +68,25 @@ describe('collection callbacks', () => {
   });
 
   it('sends no charges callback when initialize confirmed by itself', () => {
-    expect(callbacksOf([initiated({ requireConfirmation: false, confirmationExpiresAt: undefined })])).toEqual([]);
+    expect(callbacksOf([opened({ requireConfirmation: false, statusMessage: 'Transaction initiated. Pending processing' })])).toEqual([]);
   });
 
   it.each([
-    [{ type: EVENTS.failed, data: { internalReference: 'PGREF', reason: 'INSUFFICIENT_FUNDS', statusMessage: 'Balance Insufficient for the transaction', failedAt: at } }, 'transaction.failed', 'FAILED'],
-    [{ type: EVENTS.cancelled, data: { internalReference: 'PGREF', reason: 'CUSTOMER_DECLINED', statusMessage: 'Transaction declined by the customer', cancelledAt: at } }, 'transaction.cancelled', 'CANCELLED'],
-  ] as [CollectionEvent, string, string][])('sends %s as %s', (event, name, status) => {
-    const messages = callbacksOf([initiated(), confirmed, prompt, event]);
-    expect(messages.map((message) => message.event)).toEqual(['transaction.charges', name]);
-    expect(messages[1].payload.transaction_status).toBe(status);
+    ['FAILED', 'Balance Insufficient for the transaction', 'transaction.failed'],
+    ['CANCELLED', 'Transaction declined by the customer', 'transaction.cancelled'],
+  ] as const)('sends a collection settled %s as %s', (status, message, name) => {
+    const messages = callbacksOf([opened(), settled({ status, statusMessage: message })]);
+    expect(messages.map((callback) => callback.event)).toEqual(['transaction.charges', name]);
+    expect(messages[1].payload).toMatchObject({ transaction_status: status, status_message: message });
   });
 
   it('shows amounts in major units of two-decimal currencies', () => {
-    const [charges] = callbacksOf([initiated({ currency: 'USD', requestAmount: 1250, transactionAmount: 1250, fee: 31, totalCredit: 1219 })]);
+    const [charges] = callbacksOf([opened({ currency: 'USD', requestAmount: 1250, transactionAmount: 1250, fee: 31, totalCredit: 1219 })]);
     expect(charges.payload).toMatchObject({ request_amount: 12.5, transaction_charge: 0.31, total_credit: 12.19 });
   });
 
   it('serialises the body as {event, payload}', () => {
-    const [charges] = callbacksOf([initiated()]);
+    const [charges] = callbacksOf([opened()]);
     expect(JSON.parse(callbackBody(charges))).toEqual({ event: charges.event, payload: charges.payload });
   });
 });

@@ -1,5 +1,5 @@
-import { toCollectionRecord, type Collection } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionStatus } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type CollectionStatus, type PublishedCollectionV1 } from '@paygate/contracts';
+import { toMajorUnits } from '@paygate/money';
 
 /** Callback event names of DESIGN §2 (States, events and callbacks). */
 export const CALLBACK_EVENTS = {
@@ -38,37 +38,47 @@ export interface CallbackMessage {
   payload: CollectionCallbackPayload;
 }
 
-/** The acknowledgement's record, as callbacks name it: the fee is `transaction_charge` there. */
-function payloadOf(collection: Collection): CollectionCallbackPayload {
-  const { transaction_fee, ...record } = toCollectionRecord(collection);
-  // payment_url is for the merchant's API caller, not for callbacks.
-  delete record.payment_url;
+const CALLBACK_BY_STATUS: Record<Exclude<CollectionStatus, 'PENDING'>, CallbackEventName> = {
+  COMPLETED: CALLBACK_EVENTS.completed,
+  FAILED: CALLBACK_EVENTS.failed,
+  CANCELLED: CALLBACK_EVENTS.cancelled,
+};
+
+/** The published collection in the callback's field names; amounts back in major units. */
+function payloadOf(collection: PublishedCollectionV1): CollectionCallbackPayload {
+  const major = (minor: number) => toMajorUnits(minor, collection.currency);
   return {
-    ...record,
-    transaction_charge: transaction_fee,
-    transaction_account: collection.transactionAccount ?? null,
-    customer_name: collection.initiated.customerName,
+    id: collection.id,
+    merchant_reference: collection.merchantReference,
+    internal_reference: collection.internalReference,
+    transaction_type: 'COLLECTION',
+    request_currency: collection.currency,
+    request_amount: major(collection.requestAmount),
+    transaction_currency: collection.currency,
+    transaction_amount: major(collection.transactionAmount),
+    transaction_charge: major(collection.fee),
+    charge_customer: collection.chargeCustomer,
+    total_credit: major(collection.totalCredit),
+    transaction_account: collection.transactionAccount,
+    provider_code: collection.providerCode,
+    customer_name: collection.customerName,
+    transaction_status: collection.status,
+    status_message: collection.statusMessage,
   };
 }
 
 /**
- * The callback a collection event causes, given the collection's state right after it, or
- * null for events the merchant is not called about (confirmation, prompt, checkout).
+ * The callback a published collection event causes, or null: a collection opened with
+ * require_confirmation=false gets no charges callback (nobody confirms it).
  */
-export function collectionCallbackFor(event: CollectionEvent, after: Collection): CallbackMessage | null {
-  switch (event.type) {
-    case EVENTS.initiated:
-      // Charges go to merchants who confirm themselves: they show them before confirming.
-      return event.data.requireConfirmation ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(after), institution_name: event.data.institutionName } } : null;
-    case EVENTS.completed:
-      return { event: CALLBACK_EVENTS.completed, payload: payloadOf(after) };
-    case EVENTS.failed:
-      return { event: CALLBACK_EVENTS.failed, payload: payloadOf(after) };
-    case EVENTS.cancelled:
-      return { event: CALLBACK_EVENTS.cancelled, payload: payloadOf(after) };
-    default:
-      return null;
+export function collectionCallbackFor(event: CollectionIntegrationEvent): CallbackMessage | null {
+  const { collection } = event.data;
+  if (event.type === PUBLISHED.opened) {
+    // Charges go to merchants who confirm themselves: they show them before confirming.
+    return collection.requireConfirmation ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(collection), institution_name: collection.institutionName } } : null;
   }
+  if (collection.status === 'PENDING') return null;
+  return { event: CALLBACK_BY_STATUS[collection.status], payload: payloadOf(collection) };
 }
 
 /** The exact bytes sent: signatures are computed over this string and nothing else. */

@@ -1,61 +1,25 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import {
-  CALLBACK_COMMANDS,
-  COLLECTION_STREAM_PREFIX,
-  SERVICES,
-  type ListDeliveriesQuery,
-  type ResendCallbacksCommand,
-  type RetryDeliveriesCommand,
-} from '@paygate/contracts';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromEnv } from '@paygate/merchants';
-import type { RunningConsumer } from '@paygate/messaging';
+import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
 import { CallbackProjector } from './callback-projector';
-import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig, type DeliveryRecord } from './delivery';
+import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig } from './delivery';
+import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, type Dispatcher } from './handlers';
 
-const DISPATCHER = Symbol('Dispatcher');
-
-interface Dispatcher {
-  deliveries: DeliveryStore;
-  projector: CallbackProjector;
-  worker: DeliveryWorker;
-}
-
-/** A delivery as the admin API shows it. */
-function presentDelivery(record: DeliveryRecord) {
-  return {
-    webhook_id: record.webhookId,
-    merchant_id: record.merchantId,
-    internal_reference: record.internalReference,
-    event: record.eventName,
-    target_url: record.targetUrl,
-    state: record.state,
-    next_attempt_at: record.nextAttemptAt,
-    created_at: record.createdAt,
-    delivered_at: record.deliveredAt,
-    last_status: record.lastStatus,
-    last_error: record.lastError,
-    attempts: record.attempts.map((attempt) => ({
-      attempt: attempt.attempt,
-      started_at: attempt.startedAt,
-      duration_ms: attempt.durationMs,
-      status_code: attempt.statusCode,
-      response_excerpt: attempt.responseExcerpt,
-      error: attempt.error,
-    })),
-  };
-}
+const PROJECTOR = Symbol('CallbackProjector');
 
 /**
- * The webhook dispatcher: consumes the services' events through the broker, schedules a
- * signed callback for each one a merchant is told about, and delivers them.
+ * The webhook dispatcher: consumes the events other contexts publish, schedules a signed
+ * callback for each one a merchant is told about, and delivers them.
  */
 @Module({
   providers: [
     {
       provide: DISPATCHER,
       inject: [INFRASTRUCTURE, LOGGER],
-      useFactory: async (infra: Infrastructure, log: Logger): Promise<Dispatcher> => {
+      useFactory: async (infra: Infrastructure, log: Logger): Promise<Dispatcher & { merchants: MerchantAccounts }> => {
         const config = readDeliveryConfig(process.env);
         const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromEnv());
         const deliveries = await DeliveryStore.open(infra.sql, config);
@@ -66,9 +30,15 @@ function presentDelivery(record: DeliveryRecord) {
           config,
           log,
         });
-        return { deliveries, worker, projector: new CallbackProjector(infra.store, merchants, deliveries) };
+        return { deliveries, worker, merchants };
       },
     },
+    {
+      provide: PROJECTOR,
+      inject: [DISPATCHER],
+      useFactory: ({ merchants, deliveries }: Dispatcher & { merchants: MerchantAccounts }) => new CallbackProjector(merchants, deliveries),
+    },
+    ...DISPATCHER_HANDLERS,
   ],
 })
 export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
@@ -77,34 +47,21 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(DISPATCHER) private readonly dispatcher: Dispatcher,
+    @Inject(PROJECTOR) private readonly projector: CallbackProjector,
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { deliveries, projector, worker } = this.dispatcher;
-    await this.infrastructure.commands.serve(SERVICES.webhooks, {
-      [CALLBACK_COMMANDS.resend]: async (payload) => {
-        const { merchantId, internalReference } = payload as unknown as ResendCallbacksCommand;
-        const count = await deliveries.resend(merchantId, internalReference);
-        worker.notify();
-        return { deliveries: count };
-      },
-      [CALLBACK_COMMANDS.listDeliveries]: async (payload) => {
-        const query = payload as ListDeliveriesQuery;
-        return { deliveries: (await deliveries.list({ ...query, limit: query.limit ?? 100 })).map(presentDelivery) };
-      },
-      [CALLBACK_COMMANDS.retryAbandoned]: async (payload) => {
-        const count = await deliveries.retryAbandoned((payload as RetryDeliveriesCommand).webhookIds);
-        worker.notify();
-        return { deliveries: count };
-      },
+    await this.infrastructure.commands.serve(CALLBACKS_SERVICE, {
+      'callbacks.resend': (payload) => this.commandBus.execute(new ResendCallbacks(payload)),
+      'deliveries.list': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
+      'deliveries.retry': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
     });
-    this.consumer = await this.infrastructure.events.consume(
-      { group: 'webhook-dispatcher', streamPrefixes: [COLLECTION_STREAM_PREFIX] },
-      async (event) => {
-        if (await projector.project(event)) worker.notify();
-      },
-    );
-    worker.start();
+    this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', publications: [COLLECTIONS_PUBLICATION] }, async (event) => {
+      if (await this.projector.project(integrationEnvelope(event))) this.dispatcher.worker.notify();
+    });
+    this.dispatcher.worker.start();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,0 +1,71 @@
+import type { StreamDecider } from '@paygate/decider';
+import {
+  COLLECTION_EVENT_SCHEMA_VERSION,
+  COLLECTION_EVENT_TYPES as EVENTS,
+  COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
+  COLLECTION_INTEGRATION_VERSION,
+  collectionStream,
+  type CollectionEvent,
+  type PublishedCollectionV1,
+} from '@paygate/contracts';
+import { decide, evolve, type Collection, type CollectionCommand, type CollectionState } from './collection';
+
+const OWN_TYPES = new Set<string>(Object.values(EVENTS));
+
+export class UnknownCollectionEventVersion extends Error {
+  override readonly name = 'UnknownCollectionEventVersion';
+}
+
+/** What other contexts learn about a collection (COLLECTIONS_PUBLICATION). */
+export function toPublishedCollection(collection: Collection): PublishedCollectionV1 {
+  const data = collection.initiated;
+  return {
+    id: data.id,
+    merchantId: data.merchantId,
+    merchantReference: data.merchantReference,
+    internalReference: data.internalReference,
+    transactionMethod: data.transactionMethod,
+    providerCode: data.providerCode,
+    institutionName: data.institutionName,
+    currency: data.currency,
+    requestAmount: data.requestAmount,
+    transactionAmount: data.transactionAmount,
+    fee: data.fee,
+    totalCredit: data.totalCredit,
+    chargeCustomer: data.chargeCustomer,
+    requireConfirmation: data.requireConfirmation,
+    customerName: data.customerName,
+    transactionAccount: collection.transactionAccount ?? null,
+    status: collection.status,
+    statusMessage: collection.statusMessage,
+  };
+}
+
+/** The Collection on the shared decider runtime: stream `collection-<internal_reference>`. */
+export const collectionDecider: StreamDecider<CollectionCommand, CollectionEvent, CollectionState> = {
+  decide,
+  evolve,
+  initialState: null,
+  streamName: collectionStream,
+  schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION,
+  read({ type, data, schemaVersion }) {
+    if (!OWN_TYPES.has(type)) return undefined;
+    // Version 1 is the only shape written so far; a later version adds its upcaster here.
+    if (schemaVersion !== COLLECTION_EVENT_SCHEMA_VERSION) throw new UnknownCollectionEventVersion(`${type} version ${schemaVersion} is newer than this service`);
+    const stored: { type: string; data: object } = { type, data };
+    return stored as CollectionEvent;
+  },
+  publish(events, after) {
+    if (!after) return [];
+    const published = [];
+    for (const event of events) {
+      if (event.type === EVENTS.initiated) {
+        published.push({ type: PUBLISHED.opened, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), openedAt: event.data.initiatedAt } });
+      }
+    }
+    if (after.phase === 'FINAL' && events.some((event) => event.type === EVENTS.completed || event.type === EVENTS.failed || event.type === EVENTS.cancelled)) {
+      published.push({ type: PUBLISHED.settled, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), settledAt: after.updatedAt } });
+    }
+    return published;
+  },
+};

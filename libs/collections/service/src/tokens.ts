@@ -1,0 +1,1 @@
+export const COLLECTIONS_SERVICE = Symbol('CollectionsService');

@@ -1,0 +1,25 @@
+import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CommandRejectedError, type RejectionCode } from '@paygate/contracts';
+import { envelope } from '@paygate/platform';
+
+/** The one place a service's refusal becomes an HTTP status. */
+export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
+  invalid_request: 400,
+  not_found: 404,
+  duplicate_reference: 409,
+  not_awaiting_confirmation: 409,
+  already_exists: 409,
+  provider_unavailable: 503,
+  unknown_command: 501,
+  internal: 500,
+};
+
+/** Answers a refused command in the envelope, with the status its code maps to. */
+@Catch(CommandRejectedError)
+export class RejectionFilter implements ExceptionFilter {
+  catch(error: CommandRejectedError, host: ArgumentsHost): void {
+    const status = STATUS_BY_REJECTION[error.code] ?? 500;
+    void host.switchToHttp().getResponse<FastifyReply>().status(status).send(envelope(status, error.message, error.details ?? {}));
+  }
+}

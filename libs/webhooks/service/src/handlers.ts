@@ -1,0 +1,86 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { DeliveryView, ListDeliveriesQuery, ResendCallbacksCommand, RetryDeliveriesCommand } from '@paygate/contracts';
+import type { DeliveryRecord, DeliveryStore, DeliveryWorker } from './delivery';
+
+export const DISPATCHER = Symbol('Dispatcher');
+
+export interface Dispatcher {
+  deliveries: DeliveryStore;
+  worker: DeliveryWorker;
+}
+
+export class ResendCallbacks extends Command<{ deliveries: number }> {
+  constructor(readonly payload: ResendCallbacksCommand) {
+    super();
+  }
+}
+
+export class RetryAbandonedDeliveries extends Command<{ deliveries: number }> {
+  constructor(readonly payload: RetryDeliveriesCommand) {
+    super();
+  }
+}
+
+export class ListDeliveries extends Query<{ deliveries: DeliveryView[] }> {
+  constructor(readonly payload: ListDeliveriesQuery) {
+    super();
+  }
+}
+
+@CommandHandler(ResendCallbacks)
+export class ResendCallbacksHandler implements ICommandHandler<ResendCallbacks> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  async execute({ payload }: ResendCallbacks) {
+    const count = await this.dispatcher.deliveries.resend(payload.merchantId, payload.internalReference);
+    this.dispatcher.worker.notify();
+    return { deliveries: count };
+  }
+}
+
+@CommandHandler(RetryAbandonedDeliveries)
+export class RetryAbandonedDeliveriesHandler implements ICommandHandler<RetryAbandonedDeliveries> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  async execute({ payload }: RetryAbandonedDeliveries) {
+    const count = await this.dispatcher.deliveries.retryAbandoned(payload.webhookIds);
+    this.dispatcher.worker.notify();
+    return { deliveries: count };
+  }
+}
+
+@QueryHandler(ListDeliveries)
+export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  async execute({ payload }: ListDeliveries) {
+    return { deliveries: (await this.dispatcher.deliveries.list({ ...payload, limit: payload.limit ?? 100 })).map(presentDelivery) };
+  }
+}
+
+export const DISPATCHER_HANDLERS = [ResendCallbacksHandler, RetryAbandonedDeliveriesHandler, ListDeliveriesHandler];
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A delivery as the admin API shows it. */
+function presentDelivery(record: DeliveryRecord): DeliveryView {
+  return {
+    webhook_id: record.webhookId,
+    merchant_id: record.merchantId,
+    internal_reference: record.internalReference,
+    event: record.eventName,
+    target_url: record.targetUrl,
+    state: record.state,
+    next_attempt_at: iso(record.nextAttemptAt),
+    created_at: record.createdAt.toISOString(),
+    delivered_at: iso(record.deliveredAt),
+    last_status: record.lastStatus,
+    last_error: record.lastError,
+    attempts: record.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      started_at: attempt.startedAt.toISOString(),
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      response_excerpt: attempt.responseExcerpt,
+      error: attempt.error,
+    })),
+  };
+}
