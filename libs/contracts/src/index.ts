@@ -1,3 +1,4 @@
 export * from './services';
 export * from './collections';
 export * from './callbacks';
+export * from './connectors';
