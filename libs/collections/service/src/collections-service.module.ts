@@ -7,15 +7,15 @@ import {
   type FindCollectionQuery,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
+import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
 import type { RunningConsumer } from '@paygate/messaging';
 import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
 import { CollectionRepository } from './collection-repository';
 import { CollectionTimers } from './collection-timers';
-import { CollectionsService, type ProviderConnectors } from './collections.service';
+import { CollectionsService } from './collections.service';
 import { readCollectionsConfig } from './config';
-import { COLLECTIONS_SERVICE, ProviderCallbacksController } from './provider-callbacks.controller';
-import { createProviderConnectors } from './providers/create-connectors';
+import { COLLECTIONS_SERVICE, CONNECTORS, ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
 import { TimerWorker } from './timer-worker';
 
@@ -34,17 +34,26 @@ const PROJECTION = Symbol('CollectionProjection');
       useFactory: (infra: Infrastructure) => CollectionProjection.open(infra.sql, infra.store, readCollectionsConfig().statusPollMs),
     },
     {
+      // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
+      provide: CONNECTORS,
+      inject: [APP_URL],
+      useFactory: (appUrl: AppUrl) => {
+        const { catalogue } = readCollectionsConfig();
+        let registry: ConnectorRegistry | undefined;
+        return () => (registry ??= createConnectorRegistry(catalogue.values(), process.env, appUrl.get()));
+      },
+    },
+    {
       provide: COLLECTIONS_SERVICE,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION],
-      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection) => {
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONNECTORS],
+      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry) => {
         const config = readCollectionsConfig();
-        let connectors: ProviderConnectors | undefined;
         return new CollectionsService({
           repository: new CollectionRepository(infra.store),
           references: await ReferenceRegistry.open(infra.sql),
           projection,
           config,
-          connectors: () => (connectors ??= createProviderConnectors(process.env, appUrl.get())),
+          connectors,
           urls: {
             providerCallback: () => config.providerCallbackUrl ?? appUrl.get(),
             checkoutReturn: () => config.checkoutReturnUrl ?? appUrl.get(),
