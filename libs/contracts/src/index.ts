@@ -3,3 +3,4 @@ export * from './service-contract';
 export * from './publication';
 export * from './collections';
 export * from './callbacks';
+export * from './connectors';

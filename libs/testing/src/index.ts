@@ -5,3 +5,4 @@ export * from './messaging-conformance';
 export * from './paygate-client';
 export * from './collection-outcomes';
 export * from './callback-receiver';
+export * from './connector-conformance';

@@ -1,5 +1,5 @@
 import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
-import type { TransactionMethod } from '@paygate/contracts';
+import { CONNECTOR_PROTOCOLS, isConnectorProtocol, type ConnectorProtocol, type TransactionMethod } from '@paygate/contracts';
 
 /** A payment option as configured (DESIGN §3); amounts in minor units of `currency`. */
 export interface Provider {
@@ -18,6 +18,8 @@ export interface Provider {
   maxAmount: number;
   fee: FeeRule;
   enabled: boolean;
+  /** The protocol its connector speaks, when not the default for `method` (see libs/connectors). */
+  connector?: ConnectorProtocol;
 }
 
 export type ProviderCatalogue = ReadonlyMap<string, Provider>;
@@ -63,6 +65,8 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
     if (method === 'MOBILE_MONEY' && (typeof callingCode !== 'string' || !/^[0-9]{1,4}$/.test(callingCode) || prefixes.length === 0)) {
       throw new CatalogueError(`${where}: a MOBILE_MONEY provider needs calling_code and prefixes`);
     }
+    const connector = entry.connector;
+    if (connector !== undefined && !isConnectorProtocol(connector)) throw new CatalogueError(`${where}.connector must be one of ${CONNECTOR_PROTOCOLS.join(', ')}`);
     let fee: FeeRule;
     try {
       fee = parseFeeSchedule(entry.fee, currency);
@@ -82,6 +86,7 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       maxAmount: minor('max_amount'),
       fee,
       enabled: entry.enabled !== false,
+      ...(connector !== undefined && { connector }),
     };
     if (provider.minAmount > provider.maxAmount) throw new CatalogueError(`${where}: min_amount exceeds max_amount`);
     catalogue.set(code, provider);

@@ -4,6 +4,7 @@ import {
   type CollectionEvent,
   type CollectionInitiatedV1,
   type CollectionStatus,
+  type ProviderOutcome,
 } from '@paygate/contracts';
 import { cancellationMessage, failureMessage, MESSAGES } from './messages';
 
@@ -36,12 +37,8 @@ export interface Collection {
 
 export type CollectionState = Collection | null;
 
-/** A provider's answer, normalised by its connector. */
-export type ProviderOutcome =
-  | { status: 'PENDING' }
-  | { status: 'SUCCESSFUL'; providerTransactionId: string; maskedAccount?: string }
-  | { status: 'FAILED'; reason: 'INSUFFICIENT_FUNDS' | 'DECLINED' | 'OTHER'; providerReason: string }
-  | { status: 'CANCELLED'; reason: 'CUSTOMER_DECLINED' | 'EXPIRED'; providerReason: string };
+/** A provider's answer, normalised by its connector (the type lives in contracts, shared with libs/connectors). */
+export type { ProviderOutcome };
 
 export type CollectionCommand =
   | { type: 'Initiate'; data: CollectionInitiatedV1 }

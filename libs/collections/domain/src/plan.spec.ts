@@ -237,6 +237,7 @@ describe('parseProviderCatalogue rejects', () => {
     ['a fee with min > max', withFirst((p) => (p['fee'] = { percent: 1.5, min: 100, max: 50 })), /providers\[0\]\.fee: .*min \(100\) must not be greater than max \(50\)/],
     ['a bad country code', withFirst((p) => (p['country_code'] = 'Uganda')), /providers\[0\]\.country_code must be an ISO 3166 alpha-2 code/],
     ['a bad national number length', withFirst((p) => (p['national_number_length'] = 0)), /providers\[0\]\.national_number_length must be a positive integer/],
+    ['a connector no library provides', withFirst((p) => (p['connector'] = 'mpesa')), /providers\[0\]\.connector must be one of momo, card/],
   ])('%s', (_name, raw, message) => {
     expect(() => parseProviderCatalogue(raw)).toThrow(CatalogueError);
     expect(() => parseProviderCatalogue(raw)).toThrow(message);
@@ -246,6 +247,14 @@ describe('parseProviderCatalogue rejects', () => {
     const providers = rawProviders();
     providers[2]['transaction_currency'] = 'EUR';
     expect(() => parseProviderCatalogue({ providers })).toThrow(/^providers\[2\]\.transaction_currency/);
+  });
+
+  it('keeps a connector named explicitly, and none when the entry names none', () => {
+    const providers = rawProviders();
+    providers[1]['connector'] = 'momo';
+    const parsed = parseProviderCatalogue({ providers });
+    expect(parsed.get('airtel_money_ug')?.connector).toBe('momo');
+    expect(parsed.get('mtn_momo_ug')).not.toHaveProperty('connector');
   });
 
   it('accepts a 2-decimal currency, converting amounts and fee to minor units', () => {

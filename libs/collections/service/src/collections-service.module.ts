@@ -1,21 +1,21 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { collectionDecider } from '@paygate/collections-domain';
+import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
 import { COLLECTION_STREAM_PREFIX, COLLECTIONS_PUBLICATION, COLLECTIONS_SERVICE as COLLECTIONS } from '@paygate/contracts';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { RunningConsumer } from '@paygate/messaging';
 import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
 import { CollectionTimers } from './collection-timers';
-import { CollectionsService, type ProviderConnectors } from './collections.service';
+import { CollectionsService } from './collections.service';
 import { readCollectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
 import { ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
-import { createProviderConnectors } from './providers/create-connectors';
 import { ReferenceRegistry } from './reference-registry';
 import { TimerWorker } from './timer-worker';
-import { COLLECTIONS_SERVICE } from './tokens';
+import { COLLECTIONS_SERVICE, CONNECTORS } from './tokens';
 
 const PROJECTION = Symbol('CollectionProjection');
 
@@ -32,17 +32,26 @@ const PROJECTION = Symbol('CollectionProjection');
       useFactory: (infra: Infrastructure) => CollectionProjection.open(infra.sql, infra.store, readCollectionsConfig().statusPollMs),
     },
     {
+      // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
+      provide: CONNECTORS,
+      inject: [APP_URL],
+      useFactory: (appUrl: AppUrl) => {
+        const { catalogue } = readCollectionsConfig();
+        let registry: ConnectorRegistry | undefined;
+        return () => (registry ??= createConnectorRegistry(catalogue.values(), process.env, appUrl.get()));
+      },
+    },
+    {
       provide: COLLECTIONS_SERVICE,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION],
-      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection) => {
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONNECTORS],
+      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry) => {
         const config = readCollectionsConfig();
-        let connectors: ProviderConnectors | undefined;
         return new CollectionsService({
           collections: new DeciderRuntime(infra.store, collectionDecider),
           references: await ReferenceRegistry.open(infra.sql),
           projection,
           config,
-          connectors: () => (connectors ??= createProviderConnectors(process.env, appUrl.get())),
+          connectors,
           urls: {
             providerCallback: () => config.providerCallbackUrl ?? appUrl.get(),
             checkoutReturn: () => config.checkoutReturnUrl ?? appUrl.get(),

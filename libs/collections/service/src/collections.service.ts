@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   acknowledgedState,
   AUTO_MERCHANT_REFERENCE,
@@ -14,28 +13,23 @@ import {
   type CollectionState,
   type ProviderOutcome,
 } from '@paygate/collections-domain';
+import type { CollectInitiation, ConnectorRegistry } from '@paygate/connectors';
 import {
   CommandRejectedError,
   type Acknowledgement,
+  type CollectionEvent,
   type ConfirmCollectionCommand,
   type FindCollectionQuery,
   type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
-import type { CollectionEvent } from '@paygate/contracts';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import { toMajorUnits } from '@paygate/money';
 import type { CollectionProjection } from './collection-projection';
 import type { DueTimer } from './collection-timers';
 import type { CollectionsConfig } from './config';
-import type { CardConnector, MobileMoneyConnector } from './providers/provider-connectors';
 import type { ReferenceRegistry } from './reference-registry';
-
-export interface ProviderConnectors {
-  mobileMoney: MobileMoneyConnector;
-  card: CardConnector;
-}
 
 export type CollectionRuntime = DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
 
@@ -45,7 +39,7 @@ export interface CollectionsServiceDeps {
   projection: CollectionProjection;
   config: CollectionsConfig;
   /** Built on first use: their default base URLs are this process's own, known once it listens. */
-  connectors: () => ProviderConnectors;
+  connectors: () => ConnectorRegistry;
   /** Base URL providers call back, and base URL of the gateway the checkout returns to. */
   urls: { providerCallback: () => string; checkoutReturn: () => string };
   log: Logger;
@@ -54,15 +48,6 @@ export interface CollectionsServiceDeps {
 
 /** What a fired timer asks of the worker: forget it, or fire it again later. */
 export type TimerVerdict = { done: true } | { done: false; retryAt: Date };
-
-/** MoMo wants a UUID v4 X-Reference-Id; deriving it from the reference makes a retried request the same request. */
-export function providerReferenceId(internalReference: string): string {
-  const bytes = createHash('sha256').update(`momo:${internalReference}`).digest().subarray(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
@@ -233,45 +218,35 @@ export class CollectionsService {
     return after ?? confirmed;
   }
 
-  private async requestProvider(state: Collection): Promise<{ providerReference: string; paymentUrl?: string }> {
+  /** The provider's connector picks from the request what its protocol needs. */
+  private async requestProvider(state: Collection): Promise<CollectInitiation> {
     const data = state.initiated;
-    const amount = String(toMajorUnits(data.transactionAmount, data.currency));
-    const callbackBase = this.deps.urls.providerCallback();
-    const connectors = this.deps.connectors();
-    if (data.transactionMethod === 'CARD') {
-      const session = await connectors.card.createCheckoutSession({
-        reference: data.internalReference,
-        amount,
-        currency: data.currency,
-        description: data.description,
-        notifyUrl: `${callbackBase}/provider-callbacks/card/${data.internalReference}`,
-        returnUrl: `${this.deps.urls.checkoutReturn()}/v1/checkout/return/${data.internalReference}`,
-        expiresAt: state.providerExpiresAt ?? new Date(this.now().getTime() + this.deps.config.checkoutTimeoutMs).toISOString(),
-      });
-      return { providerReference: session.sessionId, paymentUrl: session.paymentUrl };
-    }
-    const referenceId = providerReferenceId(data.internalReference);
-    await connectors.mobileMoney.requestToPay({
-      referenceId,
-      amount,
+    return this.collector(data.providerCode).initiate({
+      reference: data.internalReference,
+      amount: String(toMajorUnits(data.transactionAmount, data.currency)),
       currency: data.currency,
-      msisdn: data.msisdn ?? '',
-      externalId: data.internalReference,
+      msisdn: data.msisdn,
+      description: data.description,
       payerMessage: (data.description || `Payment ${data.merchantReference}`).slice(0, 160),
       payeeNote: data.merchantReference.slice(0, 160),
-      callbackUrl: `${callbackBase}/provider-callbacks/momo/${data.internalReference}`,
+      notifyUrl: `${this.deps.urls.providerCallback()}/provider-callbacks/${encodeURIComponent(data.providerCode)}/${data.internalReference}`,
+      returnUrl: `${this.deps.urls.checkoutReturn()}/v1/checkout/return/${data.internalReference}`,
+      expiresAt: state.providerExpiresAt ?? new Date(this.now().getTime() + this.deps.config.checkoutTimeoutMs).toISOString(),
     });
-    return { providerReference: referenceId };
   }
 
   private providerReferenceOf(state: Collection): string | undefined {
     if (state.providerReference) return state.providerReference;
-    return state.initiated.transactionMethod === 'MOBILE_MONEY' && state.phase !== 'AWAITING_CONFIRMATION' ? providerReferenceId(state.initiated.internalReference) : undefined;
+    // Known without a recorded answer only where our reference fixes it (MoMo's X-Reference-Id).
+    return state.phase !== 'AWAITING_CONFIRMATION' ? this.collector(state.initiated.providerCode).providerReferenceFor?.(state.initiated.internalReference) : undefined;
   }
 
   private async queryProvider(state: Collection, reference: string): Promise<ProviderOutcome> {
-    const connectors = this.deps.connectors();
-    return state.initiated.transactionMethod === 'CARD' ? connectors.card.status(reference) : connectors.mobileMoney.status(reference);
+    return this.collector(state.initiated.providerCode).status(reference);
+  }
+
+  private collector(providerCode: string) {
+    return this.deps.connectors().get(providerCode, 'collect').collect;
   }
 
   private async recordOutcome(state: Collection, outcome: ProviderOutcome): Promise<Collection> {

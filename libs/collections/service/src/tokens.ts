@@ -1,1 +1,3 @@
 export const COLLECTIONS_SERVICE = Symbol('CollectionsService');
+/** `() => ConnectorRegistry`: built on first use, once this process knows its own URL. */
+export const CONNECTORS = Symbol('Connectors');

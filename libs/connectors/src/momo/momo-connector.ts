@@ -1,34 +1,46 @@
-import { momoOutcome } from './momo-protocol';
-import { ProviderRequestError, type MobileMoneyConnector, type MobileMoneyConnectorConfig, type ProviderOutcome } from './provider-connectors';
-import { callProvider } from './provider-http';
-import { isRecord, plainCode } from './provider-json';
+import { callProvider } from '../http';
+import { isRecord, plainCode } from '../json';
+import { ProviderRequestError, type CollectInitiateRequest, type CollectInitiation, type CollectOperations, type Connector, type ProviderOutcome } from '../port';
+import { momoCallbackReference, momoOutcome, momoReferenceId } from './momo-protocol';
 
 const PROVIDER = 'momo';
+
+export interface MomoConnectorConfig {
+  baseUrl: string;
+  apiUser: string;
+  apiKey: string;
+  subscriptionKey: string;
+  targetEnvironment: string;
+  timeoutMs: number;
+}
 
 function rejected(status: number, body: unknown): ProviderRequestError {
   return new ProviderRequestError(PROVIDER, status, isRecord(body) ? plainCode(body.code) : undefined);
 }
 
-/** MTN MoMo's Collection API (or the sandbox speaking it) over HTTP. */
-export class HttpMobileMoneyConnector implements MobileMoneyConnector {
+/** MTN MoMo's Collection API (or a provider, or the sandbox, speaking it) over HTTP. */
+class MomoCollection implements CollectOperations {
   private token?: { value: string; refreshAt: number };
   private fetchingToken?: Promise<string>;
 
-  constructor(private readonly config: MobileMoneyConnectorConfig) {}
+  constructor(private readonly config: MomoConnectorConfig) {}
 
-  async requestToPay(request: Parameters<MobileMoneyConnector['requestToPay']>[0]): Promise<void> {
+  /** Idempotent per reference: the same X-Reference-Id again is answered 409, which counts as accepted. */
+  async initiate(request: CollectInitiateRequest): Promise<CollectInitiation> {
+    const referenceId = momoReferenceId(request.reference);
     const { status, body } = await this.authorized('POST', '/collection/v1_0/requesttopay', {
-      headers: { 'content-type': 'application/json', 'x-reference-id': request.referenceId, 'x-callback-url': request.callbackUrl },
+      headers: { 'content-type': 'application/json', 'x-reference-id': referenceId, 'x-callback-url': request.notifyUrl },
       body: JSON.stringify({
         amount: request.amount,
         currency: request.currency,
-        externalId: request.externalId,
-        payer: { partyIdType: 'MSISDN', partyId: request.msisdn },
+        externalId: request.reference,
+        payer: { partyIdType: 'MSISDN', partyId: request.msisdn ?? '' },
         payerMessage: request.payerMessage,
         payeeNote: request.payeeNote,
       }),
     });
     if (status !== 202 && status !== 409) throw rejected(status, body);
+    return { providerReference: referenceId };
   }
 
   async status(referenceId: string): Promise<ProviderOutcome> {
@@ -36,6 +48,14 @@ export class HttpMobileMoneyConnector implements MobileMoneyConnector {
     const outcome = status === 200 ? momoOutcome(body, referenceId) : undefined;
     if (!outcome) throw rejected(status, body);
     return outcome;
+  }
+
+  verifyNotification(body: unknown): string | null {
+    return momoCallbackReference(body);
+  }
+
+  providerReferenceFor(reference: string): string {
+    return momoReferenceId(reference);
   }
 
   /** Sends with the cached token; a 401 means the provider dropped it, so one fresh token is tried. */
@@ -85,4 +105,8 @@ export class HttpMobileMoneyConnector implements MobileMoneyConnector {
     this.token = { value: token, refreshAt: Date.now() + Math.max(lifetimeMs - 60_000, lifetimeMs / 2) };
     return token;
   }
+}
+
+export function momoConnector(config: MomoConnectorConfig): Connector {
+  return { protocol: 'momo', collect: new MomoCollection(config) };
 }

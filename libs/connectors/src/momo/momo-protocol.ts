@@ -1,7 +1,18 @@
-import type { ProviderOutcome } from './provider-connectors';
-import { isRecord } from './provider-json';
+import { createHash } from 'node:crypto';
+import type { ProviderOutcome } from '../port';
+import { isRecord, nonEmpty } from '../json';
 
-const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/**
+ * MoMo wants a UUID v4 X-Reference-Id; deriving it from our reference makes a retried request
+ * the same request. Collections in flight depend on this exact derivation: never change it.
+ */
+export function momoReferenceId(reference: string): string {
+  const bytes = createHash('sha256').update(`momo:${reference}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** MoMo's FAILED reason, a code string or (older API versions) `{code, message}`. */
 function reasonCode(reason: unknown): string {
@@ -43,12 +54,14 @@ export function momoOutcome(body: unknown, referenceId?: string): ProviderOutcom
   }
 }
 
-/** A MoMo callback, parsed and normalised; null when the body is not a valid callback. */
-export function parseMobileMoneyCallback(body: unknown): { referenceId?: string; externalId: string; outcome: ProviderOutcome } | null {
+/**
+ * The X-Reference-Id a MoMo callback is about, or null when the body is not a callback. The
+ * callback body is the status representation, which names our externalId and (in some API
+ * versions) the referenceId; the former fixes the latter (momoReferenceId).
+ */
+export function momoCallbackReference(body: unknown): string | null {
   if (!isRecord(body)) return null;
   const externalId = nonEmpty(body.externalId);
-  const referenceId = nonEmpty(body.referenceId);
-  const outcome = momoOutcome(body, referenceId);
-  if (!externalId || !outcome) return null;
-  return { ...(referenceId && { referenceId }), externalId, outcome };
+  const referenceId = nonEmpty(body.referenceId) ?? (externalId && momoReferenceId(externalId));
+  return referenceId && momoOutcome(body, referenceId) ? referenceId : null;
 }

@@ -1,4 +1,4 @@
-import { ProviderUnavailableError } from './provider-connectors';
+import { ProviderUnavailableError } from './port';
 
 /**
  * One call to a provider API. Network errors, timeouts (the whole exchange, body included)

@@ -1,19 +1,26 @@
-import { cardOutcome } from './card-protocol';
-import { ProviderRequestError, type CardConnector, type CardConnectorConfig, type ProviderOutcome } from './provider-connectors';
-import { callProvider } from './provider-http';
-import { isRecord, plainCode } from './provider-json';
+import { callProvider } from '../http';
+import { isRecord, nonEmpty, plainCode } from '../json';
+import { ProviderRequestError, type CollectInitiateRequest, type CollectInitiation, type CollectOperations, type Connector, type ProviderOutcome } from '../port';
+import { cardNotificationSession, cardOutcome } from './card-protocol';
 
 const PROVIDER = 'card';
+
+export interface CardConnectorConfig {
+  baseUrl: string;
+  secretKey: string;
+  timeoutMs: number;
+}
 
 function rejected(status: number, body: unknown): ProviderRequestError {
   return new ProviderRequestError(PROVIDER, status, isRecord(body) && isRecord(body.error) ? plainCode(body.error.code) : undefined);
 }
 
 /** The card provider's checkout-session API (or the sandbox speaking it) over HTTP. */
-export class HttpCardConnector implements CardConnector {
+class CardCollection implements CollectOperations {
   constructor(private readonly config: CardConnectorConfig) {}
 
-  async createCheckoutSession(request: Parameters<CardConnector['createCheckoutSession']>[0]): Promise<{ sessionId: string; paymentUrl: string }> {
+  /** Idempotent per reference: the provider hands back the session still open for it. */
+  async initiate(request: CollectInitiateRequest): Promise<CollectInitiation> {
     const { status, body } = await this.call('POST', '/v1/checkout/sessions', {
       reference: request.reference,
       amount: request.amount,
@@ -23,8 +30,11 @@ export class HttpCardConnector implements CardConnector {
       return_url: request.returnUrl,
       expires_at: request.expiresAt,
     });
-    if (status < 200 || status > 299 || !isRecord(body) || typeof body.id !== 'string' || typeof body.payment_url !== 'string') throw rejected(status, body);
-    return { sessionId: body.id, paymentUrl: body.payment_url };
+    const sessionId = isRecord(body) ? nonEmpty(body.id) : undefined;
+    const paymentUrl = isRecord(body) ? nonEmpty(body.payment_url) : undefined;
+    // The payer's browser is sent to paymentUrl: only an http(s) page will do.
+    if (status < 200 || status > 299 || !sessionId || !paymentUrl || !/^https?:\/\//.test(paymentUrl)) throw rejected(status, body);
+    return { providerReference: sessionId, paymentUrl };
   }
 
   async status(sessionId: string): Promise<ProviderOutcome> {
@@ -32,6 +42,10 @@ export class HttpCardConnector implements CardConnector {
     const outcome = status === 200 && isRecord(body) ? cardOutcome(body, sessionId) : undefined;
     if (!outcome) throw rejected(status, body);
     return outcome;
+  }
+
+  verifyNotification(body: unknown): string | null {
+    return cardNotificationSession(body);
   }
 
   private call(method: string, path: string, body?: Record<string, unknown>) {
@@ -46,4 +60,8 @@ export class HttpCardConnector implements CardConnector {
       this.config.timeoutMs,
     );
   }
+}
+
+export function cardConnector(config: CardConnectorConfig): Connector {
+  return { protocol: 'card', collect: new CardCollection(config) };
 }

@@ -1,5 +1,5 @@
-import type { ProviderOutcome } from './provider-connectors';
-import { isRecord } from './provider-json';
+import type { ProviderOutcome } from '../port';
+import { isRecord, nonEmpty } from '../json';
 
 /** Only a properly masked number is kept (at most the first six and last four digits). */
 function maskedCard(card: unknown): string | undefined {
@@ -7,7 +7,7 @@ function maskedCard(card: unknown): string | undefined {
 }
 
 function failed(failureCode: unknown): ProviderOutcome {
-  const providerReason = typeof failureCode === 'string' && failureCode !== '' ? failureCode : 'failed';
+  const providerReason = nonEmpty(failureCode) ?? 'failed';
   switch (providerReason) {
     case 'card_declined':
       return { status: 'FAILED', reason: 'DECLINED', providerReason };
@@ -38,9 +38,9 @@ export function cardOutcome(body: Record<string, unknown>, sessionId: string): P
   }
 }
 
-/** A card provider notification, parsed and normalised; null when the body is not a valid notification. */
-export function parseCardNotification(body: unknown): { sessionId: string; reference: string; outcome: ProviderOutcome } | null {
-  if (!isRecord(body) || typeof body.session_id !== 'string' || !body.session_id || typeof body.reference !== 'string' || !body.reference) return null;
-  const outcome = cardOutcome(body, body.session_id);
-  return outcome ? { sessionId: body.session_id, reference: body.reference, outcome } : null;
+/** The session a card provider notification is about, or null when the body is not a notification. */
+export function cardNotificationSession(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  const sessionId = nonEmpty(body.session_id);
+  return sessionId && nonEmpty(body.reference) && cardOutcome(body, sessionId) ? sessionId : null;
 }

@@ -1,0 +1,154 @@
+import type { ProviderOutcome } from '@paygate/contracts';
+
+export type { ProviderOutcome };
+
+/**
+ * The port every provider connector implements, keyed by provider_code in the registry. A
+ * connector offers the capabilities its provider has; each capability is a group of operations.
+ */
+export interface Connector {
+  /** The protocol it speaks (e.g. "momo"); provider codes speaking the same one share a connector. */
+  readonly protocol: string;
+  readonly collect?: CollectOperations;
+  readonly billPayment?: BillPaymentOperations;
+}
+
+export type Capability = 'collect' | 'billPayment';
+
+/** A connector known to offer `C`. */
+export type ConnectorWith<C extends Capability> = Connector & Required<Pick<Connector, C>>;
+
+// ---- collect: take a payment from a payer (mobile money prompt, card checkout) ----
+
+/**
+ * One request for every collect protocol; each connector sends what its protocol needs
+ * (a MoMo prompt needs the msisdn, a card checkout the return URL and expiry).
+ */
+export interface CollectInitiateRequest {
+  /** Our reference for the collection: unique, and the same on a retry (initiate is idempotent per reference). */
+  reference: string;
+  /** In major units, as a decimal string (e.g. "81000", "10.50"). */
+  amount: string;
+  currency: string;
+  /** The payer's number, digits only with the calling code; mobile money only. */
+  msisdn?: string;
+  description?: string;
+  /** Shown to the payer with a mobile money prompt. */
+  payerMessage: string;
+  /** Kept on the payee's side of a mobile money transaction. */
+  payeeNote: string;
+  /** Where the provider sends its notification. */
+  notifyUrl: string;
+  /** Where a hosted checkout sends the payer's browser when done. */
+  returnUrl: string;
+  /** ISO 8601 time after which the payer can no longer pay. */
+  expiresAt: string;
+}
+
+export interface CollectInitiation {
+  /** What `status` takes. */
+  providerReference: string;
+  /** A hosted page the payer completes the payment on (card checkout). */
+  paymentUrl?: string;
+}
+
+export interface CollectOperations {
+  initiate(request: CollectInitiateRequest): Promise<CollectInitiation>;
+  /** The authoritative outcome: a notification only says when to ask. */
+  status(providerReference: string): Promise<ProviderOutcome>;
+  /**
+   * The provider reference a notification body names, or null when the body is not a
+   * notification of this protocol. Only a hint: it proves nothing, so callers ask `status`.
+   */
+  verifyNotification(body: unknown): string | null;
+  /**
+   * For protocols where our reference fixes the provider reference before any call (MoMo's
+   * X-Reference-Id), that reference: a status query then needs no recorded initiate answer.
+   */
+  providerReferenceFor?(reference: string): string;
+}
+
+// ---- bill payment: pay a bill (e.g. a URA payment registration number) on the payer's behalf ----
+
+export interface BillValidationRequest {
+  /** The bill's number at the biller (a URA PRN). */
+  billReference: string;
+}
+
+export type BillValidation =
+  | {
+      valid: true;
+      /** What is due, in major units as a decimal string. */
+      amount: string;
+      currency: string;
+      /** Who the bill is for, as the biller names them. */
+      payerName?: string;
+      /** ISO 8601 time after which the biller no longer accepts payment. */
+      expiresAt?: string;
+    }
+  | {
+      valid: false;
+      reason: 'NOT_FOUND' | 'ALREADY_PAID' | 'EXPIRED' | 'OTHER';
+      providerReason: string;
+    };
+
+export interface BillPaymentRequest {
+  /** The same key on a retry makes it the same payment: the biller records at most one. */
+  idempotencyKey: string;
+  billReference: string;
+  /** In major units, as a decimal string. */
+  amount: string;
+  currency: string;
+  /** Where the biller reports the payment's result, when it does. */
+  notifyUrl?: string;
+}
+
+export interface BillPaymentAcceptance {
+  /** What `status` takes. */
+  providerReference: string;
+}
+
+export type BillPaymentOutcome =
+  | { status: 'PENDING' }
+  | { status: 'SUCCESSFUL'; providerTransactionId: string; receiptNumber?: string }
+  | { status: 'FAILED'; reason: 'REJECTED' | 'EXPIRED' | 'OTHER'; providerReason: string };
+
+export interface BillPaymentOperations {
+  validate(request: BillValidationRequest): Promise<BillValidation>;
+  pay(request: BillPaymentRequest): Promise<BillPaymentAcceptance>;
+  status(providerReference: string): Promise<BillPaymentOutcome>;
+}
+
+// ---- errors ----
+
+/** Network error, timeout or 5xx: the same request may succeed later. Names provider and status only. */
+export class ProviderUnavailableError extends Error {
+  override readonly name = 'ProviderUnavailableError';
+  constructor(
+    readonly provider: string,
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(`${provider} unavailable: ${status === undefined ? 'no response' : `HTTP ${status}`}`, options);
+  }
+}
+
+/**
+ * Any other answer than the expected one (4xx, a success with an unreadable body): repeating
+ * the request will not help. The body itself is never quoted: it may echo what was sent.
+ */
+export class ProviderRequestError extends Error {
+  override readonly name = 'ProviderRequestError';
+  constructor(
+    readonly provider: string,
+    readonly status: number,
+    /** The provider's error code, when it gave a plain one. */
+    readonly code?: string,
+  ) {
+    super(
+      status >= 200 && status < 300
+        ? `${provider} answered HTTP ${status} with a body that is not the expected answer`
+        : `${provider} answered HTTP ${status}${code ? ` ${code}` : ''}`,
+    );
+  }
+}

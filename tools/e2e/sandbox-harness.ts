@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { parseProviderCatalogue, PROVIDER_CATALOGUE_SETTING } from '@paygate/collections-domain';
+import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
+import { createLogger } from '@paygate/logging';
+import { createHttpApp, openInfrastructure, readJsonConfigFile, readPlatformConfig, type Infrastructure } from '@paygate/platform';
+import { SandboxProvidersModule } from '@paygate/sandbox-providers';
+import { eventually } from '@paygate/testing';
+
+export interface Received {
+  method: string;
+  path: string;
+  body: string;
+}
+
+/** The sandbox providers in this process (PGlite, 50 ms latency), a receiver for their callbacks and the captured log. */
+export interface SandboxHarness {
+  url: string;
+  infrastructure: Infrastructure;
+  /** Everything written to stdout since start: the sandbox's log lines. */
+  logs: string[];
+  receiver: {
+    url: string;
+    received: Received[];
+    /** Paths answered 503, and how many more times; paths under /down always are. */
+    failing: Map<string, number>;
+    at(path: string): Received[];
+    first(path: string): Promise<Received>;
+  };
+  /** A registry over config/providers.json; connectors default to this sandbox, `env` as in production. */
+  registry(env?: Record<string, string>): ConnectorRegistry;
+  close(): Promise<void>;
+}
+
+/** Credentials connectors send to the sandbox by default; none may appear in a log, a row or an error. */
+export const SANDBOX_SECRETS = ['sandbox-key', 'sandbox-subscription-key', 'sandbox-card-secret'];
+
+export async function startSandbox(name: string): Promise<SandboxHarness> {
+  const logs: string[] = [];
+  // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
+  const logLevel = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    logs.push(String(chunk));
+    return true;
+  });
+
+  const received: Received[] = [];
+  const failing = new Map<string, number>();
+  const receiver: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const path = request.url ?? '';
+      const failuresLeft = failing.get(path) ?? 0;
+      if (failuresLeft > 0) failing.set(path, failuresLeft - 1);
+      received.push({ method: request.method ?? '', path, body });
+      response.statusCode = failuresLeft > 0 || path.startsWith('/down') ? 503 : 200;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  const log = createLogger(name);
+  const infrastructure = await openInfrastructure(readPlatformConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://' }), name, log);
+  const latency = process.env.SANDBOX_LATENCY_MS;
+  process.env.SANDBOX_LATENCY_MS = '50';
+  let app: INestApplication;
+  try {
+    app = await createHttpApp([SandboxProvidersModule], infrastructure, log);
+  } finally {
+    if (latency === undefined) delete process.env.SANDBOX_LATENCY_MS;
+    else process.env.SANDBOX_LATENCY_MS = latency;
+  }
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+  const catalogue = readJsonConfigFile({}, PROVIDER_CATALOGUE_SETTING.variable, PROVIDER_CATALOGUE_SETTING.defaultPath, parseProviderCatalogue);
+  const at = (path: string) => received.filter((r) => r.path === path);
+  return {
+    url,
+    infrastructure,
+    logs,
+    receiver: {
+      url: receiverUrl,
+      received,
+      failing,
+      at,
+      first: (path) => eventually(() => at(path)[0], 10_000, `a request to ${path}`),
+    },
+    registry: (env = {}) => createConnectorRegistry(catalogue.values(), env, url),
+    close: async () => {
+      await app?.close();
+      await infrastructure.close();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+      stdout.mockRestore();
+      if (logLevel === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = logLevel;
+    },
+  };
+}
