@@ -36,18 +36,19 @@ function depConstraints(withTesting) {
   const t = (tags) => (withTesting && !tags.includes('type:testing') ? [...tags, 'type:testing'] : tags);
   return [
     // ---- layering (type) ----
+    // type:kernel is the shared kernel (money, signing): pure code every layer may use.
     {
       sourceTag: 'type:app',
-      onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain']),
+      onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel']),
     },
     {
       // a feature never imports another feature
       sourceTag: 'type:feature',
-      onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts', 'type:kernel']),
     },
     {
       sourceTag: 'type:domain',
-      onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts', 'type:kernel']),
       bannedExternalImports: [
         '@nestjs/*',
         ...INFRA_DRIVERS,
@@ -58,22 +59,29 @@ function depConstraints(withTesting) {
     },
     {
       sourceTag: 'type:infra',
-      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:kernel']),
     },
     {
+      // messages, API records, the provider catalogue and the request rules: pure, on the kernel only
       sourceTag: 'type:contracts',
-      onlyDependOnLibsWithTags: t(['type:contracts']),
+      onlyDependOnLibsWithTags: t(['type:contracts', 'type:kernel']),
       bannedExternalImports: INFRA_DRIVERS,
     },
     {
+      // currencies, minor units, fees, signatures: depends on nothing but itself
+      sourceTag: 'type:kernel',
+      onlyDependOnLibsWithTags: t(['type:kernel']),
+      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, 'rxjs'],
+    },
+    {
       sourceTag: 'type:testing',
-      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:testing'],
+      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing'],
     },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },
-    // The gateway validates requests with the domains' pure rules before sending a command; the
-    // type rules above already keep it from importing another context's feature libs.
-    { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared', 'scope:collections', 'scope:payments'] },
+    // The gateway validates requests with the contract-level rules (libs/contracts: the provider
+    // catalogue, planCollection) and never imports a context's domain or service.
+    { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
     // The dispatcher projects collection events into callbacks with the collection domain's fold.
     { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared', 'scope:collections', 'scope:payments'] },
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },

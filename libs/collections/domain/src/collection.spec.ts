@@ -1,12 +1,14 @@
 import {
   COLLECTION_EVENT_SCHEMAS,
   COLLECTION_EVENT_TYPES as EVENTS,
+  planCollection,
   type CollectionEvent,
   type CollectionInitiatedV1,
   type CollectionStatus,
+  type Provider,
+  type ProviderCatalogue,
   type TransactionMethod,
 } from '@paygate/contracts';
-import type { ProviderCatalogue, Provider } from './catalogue';
 import {
   acknowledgedState,
   CollectionRejected,
@@ -20,7 +22,6 @@ import {
   type ProviderOutcome,
 } from './collection';
 import { MESSAGES } from './messages';
-import { planCollection } from './plan';
 import { toCollectionDetails, toCollectionRecord } from './record';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,4 @@
-export * from './catalogue';
 export * from './collection';
 export * from './messages';
-export * from './plan';
 export * from './record';
 export * from './references';

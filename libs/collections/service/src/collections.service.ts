@@ -6,7 +6,6 @@ import {
   MESSAGES,
   newInternalReference,
   newMerchantReference,
-  planCollection,
   requestHash,
   toCollectionDetails,
   toCollectionRecord,
@@ -15,7 +14,7 @@ import {
   type CollectionState,
   type ProviderOutcome,
 } from '@paygate/collections-domain';
-import type { Acknowledgement, CollectionDetails, ConfirmCollectionCommand, FindCollectionQuery, InitializeCollectionCommand } from '@paygate/contracts';
+import { planCollection, type Acknowledgement, type CollectionDetails, type ConfirmCollectionCommand, type FindCollectionQuery, type InitializeCollectionCommand } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import { CommandRejectedError } from '@paygate/messaging';
 import { toMajorUnits } from '@paygate/money';

@@ -1,4 +1,4 @@
-import { parseProviderCatalogue, PROVIDER_CATALOGUE_SETTING, type ProviderCatalogue } from '@paygate/collections-domain';
+import { parseProviderCatalogue, PROVIDER_CATALOGUE_SETTING, type ProviderCatalogue } from '@paygate/contracts';
 import { readBaseUrl, readDurationMs, readJsonConfigFile } from '@paygate/platform';
 
 type Env = Record<string, string | undefined>;

@@ -1,3 +1,5 @@
 export * from './commands';
 export * from './events';
 export * from './schemas';
+export * from './catalogue';
+export * from './request-rules';

@@ -1,4 +1,4 @@
-import { PROVIDER_CATALOGUE_SETTING, parseProviderCatalogue, type ProviderCatalogue } from '@paygate/collections-domain';
+import { PROVIDER_CATALOGUE_SETTING, parseProviderCatalogue, type ProviderCatalogue } from '@paygate/contracts';
 import { secretBoxFromEnv, type SecretBox } from '@paygate/merchants';
 import { ConfigError, readJsonConfigFile } from '@paygate/platform';
 

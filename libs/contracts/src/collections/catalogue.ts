@@ -1,5 +1,10 @@
 import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
-import type { TransactionMethod } from '@paygate/contracts';
+import type { TransactionMethod } from './events';
+
+/*
+ * The provider catalogue is contract-level: the gateway validates and lists payment options with
+ * it, the collections service plans with it, configuration parses it. Pure (money rules only).
+ */
 
 /** A payment option as configured (DESIGN §3); amounts in minor units of `currency`. */
 export interface Provider {
