@@ -206,7 +206,7 @@ describe('bad input never writes and never fails the server (property-based)', (
       CHECKOUT_TIMEOUT_MS: HOUR_MS,
       MASTER_KEY: TEST_MASTER_KEY,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'fatal',
+      LOG_LEVEL: 'error',
     });
     client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Property merchant');
   });

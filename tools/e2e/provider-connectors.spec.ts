@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { loadConfig } from '@paygate/config';
 import { createLogger } from '@paygate/logging';
-import { createHttpApp, openInfrastructure, readPlatformConfig, type Infrastructure } from '@paygate/platform';
+import { createHttpApp, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { eventually } from '@paygate/testing';
 import { HttpCardConnector } from '../../libs/collections/service/src/providers/card-connector';
@@ -41,8 +42,6 @@ describe('provider connectors against the sandbox providers', () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    // Some tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
-    process.env.LOG_LEVEL = 'info';
     jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       logs.push(String(chunk));
       return true;
@@ -62,16 +61,11 @@ describe('provider connectors against the sandbox providers', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-    const log = createLogger('provider-connectors-test');
-    infrastructure = await openInfrastructure(readPlatformConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://' }), 'provider-connectors-test', log);
-    const latency = process.env.SANDBOX_LATENCY_MS;
-    process.env.SANDBOX_LATENCY_MS = '50';
-    try {
-      app = await createHttpApp([SandboxProvidersModule], infrastructure, log);
-    } finally {
-      if (latency === undefined) delete process.env.SANDBOX_LATENCY_MS;
-      else process.env.SANDBOX_LATENCY_MS = latency;
-    }
+    // Some tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
+    const appConfig = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SANDBOX_LATENCY_MS: '50', LOG_LEVEL: 'info' });
+    const log = createLogger('provider-connectors-test', appConfig.logging.level);
+    infrastructure = await openInfrastructure(appConfig.platform, 'provider-connectors-test', log);
+    app = await createHttpApp([SandboxProvidersModule], { config: appConfig, infrastructure, log });
     await app.listen(0, '127.0.0.1');
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 

@@ -8,12 +8,13 @@ import {
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
 import type { RunningConsumer } from '@paygate/messaging';
-import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import type { Config } from '@paygate/config';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
 import { CollectionRepository } from './collection-repository';
 import { CollectionTimers } from './collection-timers';
 import { CollectionsService, type ProviderConnectors } from './collections.service';
-import { readCollectionsConfig } from './config';
+import { collectionsConfig } from './config';
 import { COLLECTIONS_SERVICE, ProviderCallbacksController } from './provider-callbacks.controller';
 import { createProviderConnectors } from './providers/create-connectors';
 import { ReferenceRegistry } from './reference-registry';
@@ -30,14 +31,14 @@ const PROJECTION = Symbol('CollectionProjection');
   providers: [
     {
       provide: PROJECTION,
-      inject: [INFRASTRUCTURE],
-      useFactory: (infra: Infrastructure) => CollectionProjection.open(infra.sql, infra.store, readCollectionsConfig().statusPollMs),
+      inject: [INFRASTRUCTURE, CONFIG],
+      useFactory: (infra: Infrastructure, config: Config) => CollectionProjection.open(infra.sql, infra.store, config.collections.statusPollMs),
     },
     {
       provide: COLLECTIONS_SERVICE,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION],
-      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection) => {
-        const config = readCollectionsConfig();
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, appConfig: Config) => {
+        const config = collectionsConfig(appConfig);
         let connectors: ProviderConnectors | undefined;
         return new CollectionsService({
           repository: new CollectionRepository(infra.store),
@@ -64,6 +65,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -77,8 +79,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     });
     await events.publish([COLLECTION_STREAM_PREFIX]);
     this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
-    const config = readCollectionsConfig();
-    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), config.timerTickMs, this.log);
+    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), this.config.collections.timerTickMs, this.log);
     this.timerWorker.start();
   }
 

@@ -7,11 +7,12 @@ import {
   type ResendCallbacksCommand,
   type RetryDeliveriesCommand,
 } from '@paygate/contracts';
-import { MerchantAccounts, secretBoxFromEnv } from '@paygate/merchants';
+import type { Config } from '@paygate/config';
+import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import type { RunningConsumer } from '@paygate/messaging';
-import { INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
+import { CONFIG, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
 import { CallbackProjector } from './callback-projector';
-import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig, type DeliveryRecord } from './delivery';
+import { CallbackSender, DeliveryStore, DeliveryWorker, type DeliveryRecord } from './delivery';
 
 const DISPATCHER = Symbol('Dispatcher');
 
@@ -54,10 +55,11 @@ function presentDelivery(record: DeliveryRecord) {
   providers: [
     {
       provide: DISPATCHER,
-      inject: [INFRASTRUCTURE, LOGGER],
-      useFactory: async (infra: Infrastructure, log: Logger): Promise<Dispatcher> => {
-        const config = readDeliveryConfig(process.env);
-        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromEnv());
+      inject: [INFRASTRUCTURE, LOGGER, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, appConfig: Config): Promise<Dispatcher> => {
+        const config = appConfig.delivery;
+        // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
+        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
         const deliveries = await DeliveryStore.open(infra.sql, config);
         const worker = new DeliveryWorker({
           store: deliveries,
