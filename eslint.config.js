@@ -37,6 +37,7 @@ function depConstraints(withTesting) {
   const t = (tags) => (withTesting && !tags.includes('type:testing') ? [...tags, 'type:testing'] : tags);
   return [
     // ---- layering (type) ----
+    // type:kernel is the shared kernel (money, signing): pure code every layer may use.
     {
       sourceTag: 'type:app',
       onlyDependOnLibsWithTags: t(['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel']),
@@ -62,15 +63,16 @@ function depConstraints(withTesting) {
       onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:kernel']),
     },
     {
-      // The shared kernel (the decider shape): pure, depends on nothing else of ours.
+      // messages, API records, the provider catalogue and the request rules: pure, on the kernel only
+      sourceTag: 'type:contracts',
+      onlyDependOnLibsWithTags: t(['type:contracts', 'type:kernel']),
+      bannedExternalImports: INFRA_DRIVERS,
+    },
+    {
+      // currencies, minor units, fees, signatures, the decider shape: depends on nothing but itself
       sourceTag: 'type:kernel',
       onlyDependOnLibsWithTags: t(['type:kernel']),
       bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, 'class-validator', 'class-transformer', 'rxjs'],
-    },
-    {
-      sourceTag: 'type:contracts',
-      onlyDependOnLibsWithTags: t(['type:contracts']),
-      bannedExternalImports: INFRA_DRIVERS,
     },
     {
       sourceTag: 'type:testing',
@@ -78,9 +80,9 @@ function depConstraints(withTesting) {
     },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },
-    // The gateway validates requests with the domains' pure rules before sending a command; the
-    // type rules above already keep it from importing another context's feature libs.
-    { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared', 'scope:collections', 'scope:payments'] },
+    // The gateway validates requests with the contract-level rules (libs/contracts: the provider
+    // catalogue, planCollection) and never imports a context's domain or service.
+    { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
     // The dispatcher knows other contexts only by their published events (libs/contracts).
     { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },

@@ -211,7 +211,7 @@ export async function startBadInputPaygate(): Promise<{ paygate: InProcessPaygat
     CHECKOUT_TIMEOUT_MS: HOUR_MS,
     MASTER_KEY: TEST_MASTER_KEY,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'fatal',
+    LOG_LEVEL: 'error',
   });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Property merchant');
   return { paygate, client };

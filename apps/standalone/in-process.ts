@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { CollectionsServiceModule } from '@paygate/collections-service';
+import { loadConfig, type Config } from '@paygate/config';
 import { GatewayHttpModule } from '@paygate/gateway-http';
 import { createLogger } from '@paygate/logging';
-import { createHttpApp, listen, openInfrastructure, readPlatformConfig, type Infrastructure } from '@paygate/platform';
+import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
 
@@ -10,21 +11,26 @@ export interface InProcessPaygate {
   url: string;
   app: INestApplication;
   infrastructure: Infrastructure;
+  config: Config;
   close(): Promise<void>;
 }
 
-/** Everything `npm start` runs, in this process, on `env` (tests: PGlite in memory, short timers). */
+/**
+ * Everything `npm start` runs, in this process (tests: PGlite in memory, short timers). The
+ * configuration is loaded once from this process's environment with `env` on top; the store and
+ * broker are embedded unless `env` names others. process.env is not changed.
+ */
 export async function startInProcess(env: Record<string, string>): Promise<InProcessPaygate> {
-  Object.assign(process.env, env);
-  const config = readPlatformConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
-  const log = createLogger('standalone-test');
-  const infrastructure = await openInfrastructure(config, 'standalone-test', log);
-  const app = await createHttpApp([GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], infrastructure, log);
+  const config = loadConfig({ ...process.env, STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
+  const log = createLogger('standalone-test', config.logging.level);
+  const infrastructure = await openInfrastructure(config.platform, 'standalone-test', log);
+  const app = await createHttpApp([GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], { config, infrastructure, log });
   const url = await listen(app, 0, '127.0.0.1');
   return {
     url,
     app,
     infrastructure,
+    config,
     close: async () => {
       await app.close();
       await infrastructure.close();

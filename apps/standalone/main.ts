@@ -1,18 +1,17 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
 import { CollectionsServiceModule } from '@paygate/collections-service';
 import { GatewayHttpModule, MERCHANTS } from '@paygate/gateway-http';
 import type { MerchantAccounts } from '@paygate/merchants';
 import { runApp } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
-import { ensureDemoMerchant, prepareSandboxSecrets } from './sandbox-setup';
+import { ensureDemoMerchant, standaloneEnvironment } from './sandbox-setup';
 
 /** Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker. */
-const secrets = prepareSandboxSecrets(process.env.DATA_DIR || './data');
-// Standalone is a sandbox on one machine: callbacks to localhost receivers are the point.
-process.env.ALLOW_PRIVATE_CALLBACKS ??= 'true';
+const { env, secrets } = standaloneEnvironment(process.env);
 
-void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], async (url, app) => {
+async function welcome(url: string, app: INestApplication): Promise<void> {
   const demo = await ensureDemoMerchant(app.get<MerchantAccounts>(MERCHANTS), secrets.file);
   const keys = `-H 'public-key: ${demo.keys.publicKey}'`;
   process.stdout.write(
@@ -34,4 +33,6 @@ void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, Webhooks
       '',
     ].join('\n') + '\n',
   );
-});
+}
+
+void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], { env, onListening: welcome });

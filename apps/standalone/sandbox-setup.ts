@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { CONFIG_SCHEMA, readSetting, standaloneDefaults, withDefaults, type Env } from '@paygate/config';
 import { SecretBox, type MerchantAccounts, type MerchantKeys } from '@paygate/merchants';
 
 /** What standalone keeps under ./data so a restart finds the same token and demo merchant. */
@@ -26,13 +27,15 @@ function writePrivate(file: string, content: string): void {
 /**
  * Standalone needs no setup: when MASTER_KEY or ADMIN_TOKEN are unset it generates them once
  * and keeps them in the data directory (master.key, sandbox.json), readable only by the owner.
+ * Returns the variables to fill in; `env` is not changed.
  */
-export function prepareSandboxSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): SandboxSecrets {
+export function prepareSandboxSecrets(dataDir: string, env: Env): SandboxSecrets & { generated: Record<string, string> } {
   mkdirSync(dataDir, { recursive: true });
+  const generated: Record<string, string> = {};
   if (!env.MASTER_KEY) {
     const keyFile = join(dataDir, 'master.key');
     if (!existsSync(keyFile)) writePrivate(keyFile, `${SecretBox.generateMasterKey()}\n`);
-    env.MASTER_KEY = readFileSync(keyFile, 'utf8').trim();
+    generated.MASTER_KEY = readFileSync(keyFile, 'utf8').trim();
   }
   const file = join(dataDir, 'sandbox.json');
   const sandbox = readSandboxFile(file);
@@ -40,10 +43,21 @@ export function prepareSandboxSecrets(dataDir: string, env: NodeJS.ProcessEnv = 
   if (!env.ADMIN_TOKEN) {
     sandbox.admin_token ??= `adm_${randomBytes(24).toString('base64url')}`;
     writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
-    env.ADMIN_TOKEN = sandbox.admin_token;
+    generated.ADMIN_TOKEN = sandbox.admin_token;
     adminTokenSource = file;
   }
-  return { adminTokenSource, file };
+  return { adminTokenSource, file, generated };
+}
+
+/**
+ * The environment standalone starts from, stated before the one loadConfig: `env` as given, and
+ * where a variable is unset, the sandbox's generated MASTER_KEY and ADMIN_TOKEN (under DATA_DIR)
+ * and the schema's standalone defaults (ALLOW_PRIVATE_CALLBACKS=true: callbacks to localhost
+ * receivers are the point of a sandbox on one machine).
+ */
+export function standaloneEnvironment(env: Env): { env: Env; secrets: SandboxSecrets } {
+  const { generated, ...secrets } = prepareSandboxSecrets(readSetting(CONFIG_SCHEMA.standalone.dataDir, env), env);
+  return { env: withDefaults(env, { ...standaloneDefaults(), ...generated }), secrets };
 }
 
 /** The demo merchant created at first start, found again on later starts. */

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { parseProviderCatalogue, PROVIDER_CATALOGUE_SETTING } from '@paygate/collections-domain';
+import { loadConfig } from '@paygate/config';
 import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
 import { createLogger } from '@paygate/logging';
-import { createHttpApp, openInfrastructure, readJsonConfigFile, readPlatformConfig, type Infrastructure } from '@paygate/platform';
+import { createHttpApp, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { eventually } from '@paygate/testing';
 
@@ -38,9 +38,6 @@ export const SANDBOX_SECRETS = ['sandbox-key', 'sandbox-subscription-key', 'sand
 
 export async function startSandbox(name: string): Promise<SandboxHarness> {
   const logs: string[] = [];
-  // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
-  const logLevel = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'info';
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     logs.push(String(chunk));
     return true;
@@ -63,21 +60,15 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-  const log = createLogger(name);
-  const infrastructure = await openInfrastructure(readPlatformConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://' }), name, log);
-  const latency = process.env.SANDBOX_LATENCY_MS;
-  process.env.SANDBOX_LATENCY_MS = '50';
-  let app: INestApplication;
-  try {
-    app = await createHttpApp([SandboxProvidersModule], infrastructure, log);
-  } finally {
-    if (latency === undefined) delete process.env.SANDBOX_LATENCY_MS;
-    else process.env.SANDBOX_LATENCY_MS = latency;
-  }
+  // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
+  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SANDBOX_LATENCY_MS: '50', LOG_LEVEL: 'info' });
+  const log = createLogger(name, config.logging.level);
+  const infrastructure = await openInfrastructure(config.platform, name, log);
+  const app: INestApplication = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
-  const catalogue = readJsonConfigFile({}, PROVIDER_CATALOGUE_SETTING.variable, PROVIDER_CATALOGUE_SETTING.defaultPath, parseProviderCatalogue);
+  const { catalogue } = config;
   const at = (path: string) => received.filter((r) => r.path === path);
   return {
     url,
@@ -97,8 +88,6 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
       stdout.mockRestore();
-      if (logLevel === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = logLevel;
     },
   };
 }

@@ -1,8 +1,6 @@
-import { ConfigError, redactUrl } from '@paygate/platform';
+import { CONFIG_SCHEMA, readSetting, type Config, type Env } from '@paygate/config';
 import type { CardConnectorConfig } from './card/card-connector';
 import type { MomoConnectorConfig } from './momo/momo-connector';
-
-type Env = Record<string, string | undefined>;
 
 /** Configuration of each protocol's connector. */
 export interface ConnectorsConfig {
@@ -10,34 +8,42 @@ export interface ConnectorsConfig {
   card: CardConnectorConfig;
 }
 
-function readBaseUrl(env: Env, variable: string, fallback: string): string {
-  const url = env[variable] || fallback;
-  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new ConfigError(variable, `must be an http(s) URL, got "${redactUrl(url)}"`);
-  return url.replace(/\/+$/, '');
-}
-
 /**
- * Provider APIs default to the sandbox served at `selfUrl`, with sandbox credentials; a live
- * provider differs only in these variables.
+ * The connectors' section of the one configuration (libs/config), resolved against this
+ * process's URL: provider APIs default to the sandbox served here, with sandbox credentials; a
+ * live provider differs only in these variables.
  */
-export function readConnectorsConfig(env: Env, selfUrl: string): ConnectorsConfig {
+export function connectorsConfigFrom(section: Config['connectors'], selfUrl: string): ConnectorsConfig {
   const self = selfUrl.replace(/\/+$/, '');
-  const rawTimeout = env.PROVIDER_TIMEOUT_MS;
-  const timeoutMs = rawTimeout ? Number(rawTimeout) : 10_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new ConfigError('PROVIDER_TIMEOUT_MS', `must be a positive whole number of milliseconds, got "${rawTimeout}"`);
+  const { momo, card, timeoutMs } = section;
   return {
     momo: {
-      baseUrl: readBaseUrl(env, 'MOMO_API_URL', `${self}/sandbox/momo`),
-      apiUser: env.MOMO_API_USER || 'sandbox-user',
-      apiKey: env.MOMO_API_KEY || 'sandbox-key',
-      subscriptionKey: env.MOMO_SUBSCRIPTION_KEY || 'sandbox-subscription-key',
-      targetEnvironment: env.MOMO_TARGET_ENVIRONMENT || 'sandbox',
+      baseUrl: momo.apiUrl ?? `${self}/sandbox/momo`,
+      apiUser: momo.apiUser.reveal(),
+      apiKey: momo.apiKey.reveal(),
+      subscriptionKey: momo.subscriptionKey.reveal(),
+      targetEnvironment: momo.targetEnvironment,
       timeoutMs,
     },
-    card: {
-      baseUrl: readBaseUrl(env, 'CARD_API_URL', `${self}/sandbox/card`),
-      secretKey: env.CARD_SECRET_KEY || 'sandbox-card-secret',
-      timeoutMs,
-    },
+    card: { baseUrl: card.apiUrl ?? `${self}/sandbox/card`, secretKey: card.secretKey.reveal(), timeoutMs },
   };
+}
+
+/** The same section read straight from an environment (tools and tests that build a registry alone). */
+export function readConnectorsConfig(env: Env, selfUrl: string): ConnectorsConfig {
+  const { momo, card, timeoutMs } = CONFIG_SCHEMA.connectors;
+  return connectorsConfigFrom(
+    {
+      momo: {
+        apiUrl: readSetting(momo.apiUrl, env),
+        apiUser: readSetting(momo.apiUser, env),
+        apiKey: readSetting(momo.apiKey, env),
+        subscriptionKey: readSetting(momo.subscriptionKey, env),
+        targetEnvironment: readSetting(momo.targetEnvironment, env),
+      },
+      card: { apiUrl: readSetting(card.apiUrl, env), secretKey: readSetting(card.secretKey, env) },
+      timeoutMs: readSetting(timeoutMs, env),
+    },
+    selfUrl,
+  );
 }

@@ -170,7 +170,7 @@ describe('connector configuration', () => {
   it.each([
     [{ MOMO_API_URL: 'ftp://user:hunter2@momo.example' }, 'MOMO_API_URL', /must be an http\(s\) URL, got "ftp:\/\/\*\*\*@momo.example"/],
     [{ CARD_API_URL: 'card.example' }, 'CARD_API_URL', /must be an http\(s\) URL/],
-    [{ PROVIDER_TIMEOUT_MS: '0' }, 'PROVIDER_TIMEOUT_MS', /must be a positive whole number of milliseconds, got "0"/],
+    [{ PROVIDER_TIMEOUT_MS: '0' }, 'PROVIDER_TIMEOUT_MS', /must be at least 1 millisecond, got "0"/],
     [{ PROVIDER_TIMEOUT_MS: '1.5' }, 'PROVIDER_TIMEOUT_MS', /got "1.5"/],
     [{ PROVIDER_TIMEOUT_MS: 'soon' }, 'PROVIDER_TIMEOUT_MS', /got "soon"/],
   ])('refuses %j, naming %s and no credential', (env, variable, message) => {

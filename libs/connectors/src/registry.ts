@@ -1,6 +1,7 @@
 import { CONNECTOR_PROTOCOLS, type ConnectorProtocol, type TransactionMethod } from '@paygate/contracts';
 import { cardConnector } from './card/card-connector';
-import { readConnectorsConfig, type ConnectorsConfig } from './config';
+import { connectorsConfigFrom, readConnectorsConfig, type ConnectorsConfig } from './config';
+import type { Config } from '@paygate/config';
 import { momoConnector } from './momo/momo-connector';
 import type { Capability, Connector, ConnectorWith } from './port';
 
@@ -76,6 +77,11 @@ export class ConnectorRegistry {
   providerCodes(): string[] {
     return [...this.connectors.keys()];
   }
+}
+
+/** The registry for a catalogue, its connectors configured by the one configuration. */
+export function connectorRegistryFor(entries: Iterable<ConnectorCatalogueEntry>, section: Config['connectors'], selfUrl: string): ConnectorRegistry {
+  return ConnectorRegistry.fromCatalogue(entries, connectorsConfigFrom(section, selfUrl));
 }
 
 /** The registry for a catalogue, its connectors configured from `env` (see readConnectorsConfig). */

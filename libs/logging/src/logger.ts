@@ -1,5 +1,6 @@
 /** JSON lines on stdout, one object per entry; callers never pass secrets or card numbers. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -11,15 +12,16 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-function threshold(): number {
-  const level = (process.env.LOG_LEVEL ?? 'info') as LogLevel;
-  return RANK[level] ?? RANK.info;
-}
-
-export function createLogger(component: string, bound: Record<string, unknown> = {}): Logger {
-  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
-    if (RANK[level] < threshold()) return;
-    const entry = { time: new Date().toISOString(), level, component, message, ...bound, ...fields };
+/**
+ * A logger writing entries at `level` and above. The level is fixed when the logger is made
+ * (apps take it from the configuration, LOG_LEVEL); children keep it.
+ */
+export function createLogger(component: string, level: LogLevel, bound: Record<string, unknown> = {}): Logger {
+  const threshold = RANK[level];
+  if (threshold === undefined) throw new Error(`unknown log level "${String(level)}"`);
+  const write = (entryLevel: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    if (RANK[entryLevel] < threshold) return;
+    const entry = { time: new Date().toISOString(), level: entryLevel, component, message, ...bound, ...fields };
     process.stdout.write(`${JSON.stringify(entry, (_key, value) => (value instanceof Error ? value.message : value))}\n`);
   };
   return {
@@ -27,6 +29,6 @@ export function createLogger(component: string, bound: Record<string, unknown> =
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    child: (fields) => createLogger(component, { ...bound, ...fields }),
+    child: (fields) => createLogger(component, level, { ...bound, ...fields }),
   };
 }

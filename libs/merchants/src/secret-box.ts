@@ -1,4 +1,4 @@
-import { ConfigError } from '@paygate/platform';
+import { ConfigError, decodeMasterKey, type Secret } from '@paygate/config';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
@@ -10,8 +10,8 @@ export class SecretBox {
 
   /** `MASTER_KEY`: 32 bytes as 64 hex characters or base64. */
   static fromMasterKey(encoded: string): SecretBox {
-    const key = /^[0-9a-fA-F]{64}$/.test(encoded) ? Buffer.from(encoded, 'hex') : Buffer.from(encoded, 'base64');
-    if (key.length !== 32) throw new Error('must be 32 bytes, as 64 hex characters or base64');
+    const key = decodeMasterKey(encoded);
+    if (!key) throw new Error('must be 32 bytes, as 64 hex characters or base64');
     return new SecretBox(key);
   }
 
@@ -35,12 +35,14 @@ export class SecretBox {
   }
 }
 
-/** The SecretBox of MASTER_KEY, for every process that reads or writes merchant secrets. */
-export function secretBoxFromEnv(env: Record<string, string | undefined> = process.env): SecretBox {
-  const masterKey = env.MASTER_KEY;
+/**
+ * The SecretBox of the configured MASTER_KEY (config.merchants.masterKey, already checked by
+ * loadConfig), for every process that reads or writes merchant secrets; unset fails the start.
+ */
+export function secretBoxFromConfig(masterKey: Secret | undefined): SecretBox {
   if (!masterKey) throw new ConfigError('MASTER_KEY', 'must be set (32 bytes as 64 hex characters or base64): it encrypts merchant secrets at rest');
   try {
-    return SecretBox.fromMasterKey(masterKey);
+    return SecretBox.fromMasterKey(masterKey.reveal());
   } catch (error) {
     throw new ConfigError('MASTER_KEY', (error as Error).message);
   }

@@ -14,8 +14,6 @@ import { openMessaging, type Messaging } from './open-messaging';
  * checkpoint without losing or duplicating delivery to an idempotent handler."
  */
 
-process.env.LOG_LEVEL ??= 'error';
-
 /**
  * The outages are deliberate, so the clients' connection errors are expected: keep them in
  * memory and print them only when a test fails.
@@ -40,7 +38,7 @@ async function withLogsOnFailure(log: { entries: string[] }, body: () => Promise
   try {
     await body();
   } catch (error) {
-    createLogger('fault-recovery-test').error('test failed; client log follows', { entries: log.entries.slice(-100) });
+    createLogger('fault-recovery-test', 'error').error('test failed; client log follows', { entries: log.entries.slice(-100) });
     throw error;
   }
 }

@@ -4,8 +4,7 @@ import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
 import { openMessaging } from './open-messaging';
 
-const log = createLogger('messaging-test');
-process.env.LOG_LEVEL ??= 'error';
+const log = createLogger('messaging-test', 'error');
 
 async function setup(brokerUrl: string, db: SqlDatabase, schema?: string) {
   const store = await SqlEventStore.create(db);

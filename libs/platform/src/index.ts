@@ -1,9 +1,11 @@
 export * from '@paygate/logging';
-export * from './config';
+// Code that imports these from the platform keeps working (the provider connectors until they
+// move to libs/connectors); new code imports @paygate/config.
+export { ConfigError, redactUrl } from '@paygate/config';
 export * from './envelope';
 export * from './tokens';
 export * from './app-url';
 export * from './infrastructure';
-export { createHttpApp, MAX_BODY_BYTES } from './http/create-http-app';
+export { createHttpApp, MAX_BODY_BYTES, type AppContext } from './http/create-http-app';
 export { listen } from './http/listen';
-export { runApp } from './run-app';
+export { runApp, type RunOptions } from './run-app';

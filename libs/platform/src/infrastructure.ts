@@ -1,7 +1,7 @@
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@paygate/messaging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { ConfigError, redactUrl, type PlatformConfig } from './config';
+import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
 
 /** What every app gets: the SQL store, the event store and the broker, opened from URLs. */
@@ -14,6 +14,9 @@ export interface Infrastructure {
   ready(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The infrastructure URLs (STORE_URL, EVENT_STORE_URL, BROKER_URL) and PORT. */
+export type PlatformConfig = Config['platform'];
 
 export class StartupError extends Error {
   override readonly name = 'StartupError';

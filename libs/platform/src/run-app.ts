@@ -1,26 +1,37 @@
 import type { INestApplication, Type } from '@nestjs/common';
-import { readPlatformConfig } from './config';
+import { loadConfig, type Config, type Env } from '@paygate/config';
+import { createLogger, type Logger } from '@paygate/logging';
 import { createHttpApp } from './http/create-http-app';
 import { listen } from './http/listen';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
-import { createLogger } from '@paygate/logging';
+
+export interface RunOptions {
+  /**
+   * Where the configuration comes from; process.env unless a launcher states what it fills in
+   * first (standalone: generated secrets, sandbox defaults). Read once, here.
+   */
+  env?: Env;
+  onListening?: (url: string, app: INestApplication, config: Config) => Promise<void> | void;
+}
 
 /**
- * Process entry shared by every app: validate configuration, open infrastructure (exit 1 with
- * one line naming what failed), serve HTTP, and shut down cleanly on SIGTERM/SIGINT.
+ * Process entry shared by every app: load the configuration once (exit 1 with one line naming
+ * a bad variable), open infrastructure (exit 1 with one line naming what failed), serve HTTP,
+ * and shut down cleanly on SIGTERM/SIGINT. Features get the configuration through CONFIG.
  */
-export async function runApp(name: string, features: Type[], onListening?: (url: string, app: INestApplication) => Promise<void> | void): Promise<void> {
-  const log = createLogger(name);
+export async function runApp(name: string, features: Type[], options: RunOptions = {}): Promise<void> {
   let infrastructure: Infrastructure | undefined;
   let app: INestApplication;
+  let log: Logger;
   try {
-    const config = readPlatformConfig();
-    infrastructure = await openInfrastructure(config, name, log);
-    // Features validate their own configuration while the app is built; that fails here too.
-    app = await createHttpApp(features, infrastructure, log);
-    const url = await listen(app, config.port);
+    const config = loadConfig(options.env ?? process.env);
+    log = createLogger(name, config.logging.level);
+    infrastructure = await openInfrastructure(config.platform, name, log);
+    // A feature that needs a variable another app may leave unset (MASTER_KEY) says so while the app is built.
+    app = await createHttpApp(features, { config, infrastructure, log });
+    const url = await listen(app, config.platform.port);
     log.info('listening', { url });
-    await onListening?.(url, app);
+    await options.onListening?.(url, app, config);
   } catch (error) {
     process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     await infrastructure?.close().catch(() => undefined);

@@ -2,3 +2,5 @@
 export const INFRASTRUCTURE = Symbol('Infrastructure');
 export const LOGGER = Symbol('Logger');
 export const APP_URL = Symbol('AppUrl');
+/** The configuration (Config from @paygate/config), loaded once by runApp. */
+export const CONFIG = Symbol('Config');

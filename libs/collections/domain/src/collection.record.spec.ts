@@ -3,11 +3,9 @@
  * toCollectionRecord() and toCollectionDetails(): the API's view of a collection (amounts in major
  * units, payment_url, final status, details).
  */
-import type { TransactionMethod } from '@paygate/contracts';
-import type { ProviderCatalogue, Provider } from './catalogue';
+import { planCollection, type Provider, type ProviderCatalogue, type TransactionMethod } from '@paygate/contracts';
 import type { Collection } from './collection';
 import { apply, at, FINAL_STATES, initiatedData, MASKED_CARD, PAYMENT_URL, type Situation, stateIn, T0 } from './collection-test-setup';
-import { planCollection } from './plan';
 import { toCollectionDetails, toCollectionRecord } from './record';
 
 describe('toCollectionRecord', () => {

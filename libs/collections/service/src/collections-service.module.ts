@@ -1,15 +1,16 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { collectionDecider } from '@paygate/collections-domain';
-import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
+import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
 import { COLLECTION_STREAM_PREFIX, COLLECTIONS_PUBLICATION, COLLECTIONS_SERVICE as COLLECTIONS } from '@paygate/contracts';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { RunningConsumer } from '@paygate/messaging';
-import { APP_URL, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import type { Config } from '@paygate/config';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
 import { CollectionTimers } from './collection-timers';
 import { CollectionsService } from './collections.service';
-import { readCollectionsConfig } from './config';
+import { collectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
 import { ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
@@ -28,24 +29,23 @@ const PROJECTION = Symbol('CollectionProjection');
   providers: [
     {
       provide: PROJECTION,
-      inject: [INFRASTRUCTURE],
-      useFactory: (infra: Infrastructure) => CollectionProjection.open(infra.sql, infra.store, readCollectionsConfig().statusPollMs),
+      inject: [INFRASTRUCTURE, CONFIG],
+      useFactory: (infra: Infrastructure, config: Config) => CollectionProjection.open(infra.sql, infra.store, config.collections.statusPollMs),
     },
     {
       // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
       provide: CONNECTORS,
-      inject: [APP_URL],
-      useFactory: (appUrl: AppUrl) => {
-        const { catalogue } = readCollectionsConfig();
+      inject: [APP_URL, CONFIG],
+      useFactory: (appUrl: AppUrl, config: Config) => {
         let registry: ConnectorRegistry | undefined;
-        return () => (registry ??= createConnectorRegistry(catalogue.values(), process.env, appUrl.get()));
+        return () => (registry ??= connectorRegistryFor(config.catalogue.values(), config.connectors, appUrl.get()));
       },
     },
     {
       provide: COLLECTIONS_SERVICE,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONNECTORS],
-      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry) => {
-        const config = readCollectionsConfig();
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONNECTORS, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry, appConfig: Config) => {
+        const config = collectionsConfig(appConfig);
         return new CollectionsService({
           collections: new DeciderRuntime(infra.store, collectionDecider),
           references: await ReferenceRegistry.open(infra.sql),
@@ -72,6 +72,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
+    @Inject(CONFIG) private readonly config: Config,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
   ) {}
@@ -87,8 +88,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     });
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
-    const config = readCollectionsConfig();
-    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), config.timerTickMs, this.log);
+    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), this.config.collections.timerTickMs, this.log);
     this.timerWorker.start();
   }
 

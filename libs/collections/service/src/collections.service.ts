@@ -4,7 +4,6 @@ import {
   MESSAGES,
   newInternalReference,
   newMerchantReference,
-  planCollection,
   requestHash,
   toCollectionDetails,
   toCollectionRecord,
@@ -16,6 +15,7 @@ import {
 import type { CollectInitiation, ConnectorRegistry } from '@paygate/connectors';
 import {
   CommandRejectedError,
+  planCollection,
   type Acknowledgement,
   type CollectionEvent,
   type ConfirmCollectionCommand,

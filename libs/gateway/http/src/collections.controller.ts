@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { planCollection } from '@paygate/collections-domain';
 import {
   COLLECTIONS_SERVICE,
+  planCollection,
   type CollectionRequest,
   type Acknowledgement,
   type ConfirmCollectionCommand,

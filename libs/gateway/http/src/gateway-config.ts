@@ -1,23 +1,20 @@
-import { PROVIDER_CATALOGUE_SETTING, parseProviderCatalogue, type ProviderCatalogue } from '@paygate/collections-domain';
-import { secretBoxFromEnv, type SecretBox } from '@paygate/merchants';
-import { ConfigError, readJsonConfigFile } from '@paygate/platform';
+import type { Config, Secret } from '@paygate/config';
+import type { ProviderCatalogue } from '@paygate/contracts';
+import { secretBoxFromConfig, type SecretBox } from '@paygate/merchants';
 
-type Env = Record<string, string | undefined>;
-
+/** What the gateway reads from the configuration (loaded once by runApp). */
 export interface GatewayConfig {
   catalogue: ProviderCatalogue;
   /** Bearer token of the admin API; unset disables it. */
-  adminToken?: string;
+  adminToken?: Secret;
   secretBox: SecretBox;
 }
 
-export function readGatewayConfig(env: Env = process.env): GatewayConfig {
-  const secretBox = secretBoxFromEnv(env);
-  const adminToken = env.ADMIN_TOKEN || undefined;
-  if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+/** Fails the start (ConfigError) when MASTER_KEY is unset: the gateway seals merchant secrets. */
+export function gatewayConfig(config: Config): GatewayConfig {
   return {
-    catalogue: readJsonConfigFile(env, PROVIDER_CATALOGUE_SETTING.variable, PROVIDER_CATALOGUE_SETTING.defaultPath, parseProviderCatalogue),
-    adminToken,
-    secretBox,
+    catalogue: config.catalogue,
+    adminToken: config.gateway.adminToken,
+    secretBox: secretBoxFromConfig(config.merchants.masterKey),
   };
 }

@@ -1,11 +1,12 @@
 import { Module, type INestApplication } from '@nestjs/common';
 import { MerchantAccounts } from '@paygate/merchants';
-import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import type { Config } from '@paygate/config';
+import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
 import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
-import { readGatewayConfig, type GatewayConfig } from './gateway-config';
+import { gatewayConfig, type GatewayConfig } from './gateway-config';
 import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
@@ -16,7 +17,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 @Module({
   controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController],
   providers: [
-    { provide: GATEWAY_CONFIG, useFactory: () => readGatewayConfig() },
+    { provide: GATEWAY_CONFIG, inject: [CONFIG], useFactory: (config: Config) => gatewayConfig(config) },
     {
       provide: MERCHANTS,
       inject: [INFRASTRUCTURE, GATEWAY_CONFIG],

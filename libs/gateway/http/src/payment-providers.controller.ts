@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { Provider } from '@paygate/collections-domain';
+import type { Provider } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';

@@ -3,9 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
+import type { Config } from '@paygate/config';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
-import { APP_URL, INFRASTRUCTURE, LOGGER } from '../tokens';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER } from '../tokens';
 import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
@@ -15,18 +16,26 @@ import { NestJsonLogger } from './nest-json-logger';
 @Global()
 @Module({})
 class PlatformModule {
-  static with(infrastructure: Infrastructure, log: Logger): DynamicModule {
+  static with({ config, infrastructure, log }: AppContext): DynamicModule {
     return {
       module: PlatformModule,
       controllers: [HealthController],
       providers: [
+        { provide: CONFIG, useValue: config },
         { provide: INFRASTRUCTURE, useValue: infrastructure },
         { provide: LOGGER, useValue: log },
         { provide: APP_URL, useValue: new AppUrl() },
       ],
-      exports: [INFRASTRUCTURE, LOGGER, APP_URL],
+      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL],
     };
   }
+}
+
+/** What the platform provides to every feature: the configuration, the infrastructure, the log. */
+export interface AppContext {
+  config: Config;
+  infrastructure: Infrastructure;
+  log: Logger;
 }
 
 /** A feature module that also configures the application it is part of. */
@@ -38,9 +47,10 @@ export interface FeatureWithAppSetup {
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** One Nest application on Fastify holding the platform (health, envelope errors) and `features`. */
-export async function createHttpApp(features: Type[], infrastructure: Infrastructure, log: Logger): Promise<INestApplication> {
+export async function createHttpApp(features: Type[], context: AppContext): Promise<INestApplication> {
+  const { log } = context;
   // One CommandBus/QueryBus per process: each service's handlers register on it.
-  @Module({ imports: [PlatformModule.with(infrastructure, log), CqrsModule.forRoot(), ...features] })
+  @Module({ imports: [PlatformModule.with(context), CqrsModule.forRoot(), ...features] })
   class AppModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({

@@ -1,5 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import type { Config } from '@paygate/config';
+import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { migrate } from '@paygate/sql';
 import { Background } from './background';
 import { CardApiController } from './card/card-api.controller';
@@ -9,7 +10,7 @@ import { CheckoutPageController } from './card/checkout-page.controller';
 import { MomoController } from './momo/momo.controller';
 import { MomoSimulator } from './momo/momo-simulator';
 import { MOMO_TABLES, MomoStore } from './momo/momo-store';
-import { readSandboxConfig, SANDBOX_CONFIG } from './sandbox-config';
+import { SANDBOX_CONFIG } from './sandbox-config';
 
 /**
  * Simulated payment providers speaking provider-shaped HTTP APIs: mobile money in the shape of
@@ -18,7 +19,7 @@ import { readSandboxConfig, SANDBOX_CONFIG } from './sandbox-config';
 @Module({
   controllers: [MomoController, CardApiController, CheckoutPageController],
   providers: [
-    { provide: SANDBOX_CONFIG, useFactory: () => readSandboxConfig(process.env) },
+    { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: (config: Config) => config.sandbox },
     Background,
     MomoStore,
     MomoSimulator,

@@ -1,11 +1,12 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Config } from '@paygate/config';
 import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION } from '@paygate/contracts';
-import { MerchantAccounts, secretBoxFromEnv } from '@paygate/merchants';
+import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
+import { CONFIG, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
 import { CallbackProjector } from './callback-projector';
-import { CallbackSender, DeliveryStore, DeliveryWorker, readDeliveryConfig } from './delivery';
+import { CallbackSender, DeliveryStore, DeliveryWorker } from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, type Dispatcher } from './handlers';
 
 const PROJECTOR = Symbol('CallbackProjector');
@@ -18,10 +19,11 @@ const PROJECTOR = Symbol('CallbackProjector');
   providers: [
     {
       provide: DISPATCHER,
-      inject: [INFRASTRUCTURE, LOGGER],
-      useFactory: async (infra: Infrastructure, log: Logger): Promise<Dispatcher & { merchants: MerchantAccounts }> => {
-        const config = readDeliveryConfig(process.env);
-        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromEnv());
+      inject: [INFRASTRUCTURE, LOGGER, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, appConfig: Config): Promise<Dispatcher & { merchants: MerchantAccounts }> => {
+        const config = appConfig.delivery;
+        // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
+        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
         const deliveries = await DeliveryStore.open(infra.sql, config);
         const worker = new DeliveryWorker({
           store: deliveries,

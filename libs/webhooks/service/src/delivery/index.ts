@@ -1,6 +1,6 @@
 export { CallbackSender, isForbiddenAddress, parseRetryAfter, RESPONSE_EXCERPT_BYTES, TARGET_NOT_ALLOWED, USER_AGENT } from './callback-sender';
 export type { AttemptOutcome, CallbackRequest } from './callback-sender';
-export { DEFAULT_RETRY_SCHEDULE, jittered, parseDurationMs, readDeliveryConfig } from './delivery-config';
+export { jittered } from './delivery-config';
 export type { DeliveryConfig } from './delivery-config';
 export { DeliveryStore } from './delivery-store';
 export type { AttemptRecord, ClaimedDelivery, DeliveryQuery, DeliveryRecord, DeliveryState, DeliveryStoreConfig, NewDelivery } from './delivery-store';

@@ -1,6 +1,12 @@
 import { chargesLeaveCredit, computeCharges, formatMoney, toMinorUnits, type Charges } from '@paygate/money';
-import type { CollectionRequest } from '@paygate/contracts';
 import type { Provider, ProviderCatalogue } from './catalogue';
+import type { CollectionRequest } from './commands';
+
+/*
+ * The request rules that depend on the provider catalogue (provider, method, currency, decimals,
+ * limits, msisdn network, fee cover) are part of the contract: the gateway applies them before a
+ * command is sent, the collections service applies them again because it owns the charges.
+ */
 
 export interface FieldError {
   field: string;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CollectionRequest } from '@paygate/contracts';
 import { CatalogueError, parseProviderCatalogue, type ProviderCatalogue } from './catalogue';
-import { msisdnBelongsTo, planCollection, type FieldError } from './plan';
+import type { CollectionRequest } from './commands';
+import { msisdnBelongsTo, planCollection, type FieldError } from './request-rules';
 
 const RAW_CATALOGUE: unknown = JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8'));
 const catalogue = parseProviderCatalogue(RAW_CATALOGUE);

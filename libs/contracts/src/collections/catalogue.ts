@@ -1,5 +1,11 @@
 import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
-import { CONNECTOR_PROTOCOLS, isConnectorProtocol, type ConnectorProtocol, type TransactionMethod } from '@paygate/contracts';
+import { CONNECTOR_PROTOCOLS, isConnectorProtocol, type ConnectorProtocol } from '../connectors';
+import type { TransactionMethod } from './events';
+
+/*
+ * The provider catalogue is contract-level: the gateway validates and lists payment options with
+ * it, the collections service plans with it, configuration parses it. Pure (money rules only).
+ */
 
 /** A payment option as configured (DESIGN §3); amounts in minor units of `currency`. */
 export interface Provider {
@@ -24,9 +30,6 @@ export interface Provider {
 
 export type ProviderCatalogue = ReadonlyMap<string, Provider>;
 
-/** Where the catalogue is configured: a JSON file, `config/providers.json` unless set. */
-export const PROVIDER_CATALOGUE_SETTING = { variable: 'PROVIDER_CATALOGUE_FILE', defaultPath: 'config/providers.json' } as const;
-
 export class CatalogueError extends Error {
   override readonly name = 'CatalogueError';
 }
@@ -40,7 +43,7 @@ function field<T>(entry: Record<string, unknown>, key: string, check: (value: un
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** Validates the configured catalogue once at start-up; a bad entry stops the process. */
+/** Validates the configured catalogue (PROVIDER_CATALOGUE_FILE, read by loadConfig at start-up); a bad entry stops the process. */
 export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
   const entries = (raw as { providers?: unknown } | null)?.providers;
   if (!Array.isArray(entries) || entries.length === 0) throw new CatalogueError('providers must be a non-empty array');

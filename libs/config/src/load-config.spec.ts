@@ -1,0 +1,300 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { ConfigError } from './config-error';
+import { loadConfig, readSetting, standaloneDefaults, withDefaults } from './load-config';
+import { CONFIG_SCHEMA, settingsOf } from './schema';
+import { Secret } from './secret';
+import { parseDurationMs } from './settings';
+
+const MASTER_KEY = '0f'.repeat(32);
+const ADMIN_TOKEN = 'an-admin-token-0123456789';
+
+/** The ConfigError `env` raises (fails the test when it loads). */
+function failure(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig(${JSON.stringify(env)}) did not fail`);
+}
+
+describe('loadConfig: defaults', () => {
+  const config = loadConfig({});
+
+  it('needs no variable at all', () => {
+    expect({ ...config, catalogue: undefined }).toEqual({
+      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://' },
+      logging: { level: 'info' },
+      catalogue: undefined,
+      collections: {
+        confirmationTimeoutMs: 1_800_000,
+        promptTimeoutMs: 300_000,
+        checkoutTimeoutMs: 1_800_000,
+        statusPollMs: 60_000,
+        timerTickMs: 250,
+        providerCallbackUrl: undefined,
+        checkoutReturnUrl: undefined,
+      },
+      connectors: {
+        momo: { apiUrl: undefined, apiUser: expect.any(Secret), apiKey: expect.any(Secret), subscriptionKey: expect.any(Secret), targetEnvironment: 'sandbox' },
+        card: { apiUrl: undefined, secretKey: expect.any(Secret) },
+        timeoutMs: 10_000,
+      },
+      delivery: {
+        timeoutMs: 10_000,
+        retrySchedule: [0, 10_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+        allowPrivate: false,
+        perHostConcurrency: 4,
+        tickMs: 100,
+      },
+      gateway: { adminToken: undefined },
+      merchants: { masterKey: undefined },
+      sandbox: { latencyMs: 500, publicUrl: undefined },
+      standalone: { dataDir: './data' },
+    });
+  });
+
+  it('uses the sandbox credentials the connectors use today', () => {
+    const { momo, card } = config.connectors;
+    expect([momo.apiUser, momo.apiKey, momo.subscriptionKey, card.secretKey].map((secret) => secret.reveal())).toEqual([
+      'sandbox-user',
+      'sandbox-key',
+      'sandbox-subscription-key',
+      'sandbox-card-secret',
+    ]);
+  });
+
+  it('reads the provider catalogue from config/providers.json', () => {
+    expect([...config.catalogue.keys()]).toEqual(expect.arrayContaining(['mtn_momo_ug', 'airtel_money_ug']));
+    expect(config.catalogue.get('mtn_momo_ug')).toMatchObject({ method: 'MOBILE_MONEY', currency: 'UGX', callingCode: '256' });
+  });
+
+  it('treats an empty variable as unset', () => {
+    const empty = Object.fromEntries(settingsOf().map((setting) => [setting.variable, '']));
+    expect(JSON.stringify(loadConfig(empty))).toBe(JSON.stringify(config));
+  });
+});
+
+describe('loadConfig: every variable', () => {
+  it('is read into its section', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      STORE_URL: 'postgres://paygate:pw@db:5432/paygate?schema=test',
+      EVENT_STORE_URL: 'kurrentdb://kdb:2113?tls=false',
+      BROKER_URL: 'kafka://k1:9092,k2:9092',
+      LOG_LEVEL: 'warn',
+      CONFIRMATION_TIMEOUT_MS: '1500',
+      PROMPT_TIMEOUT_MS: '1500',
+      CHECKOUT_TIMEOUT_MS: '60000',
+      PROVIDER_STATUS_POLL_MS: '300',
+      TIMER_TICK_MS: '0',
+      PROVIDER_CALLBACK_URL: 'https://collections.example/',
+      CHECKOUT_RETURN_URL: 'https://api.example',
+      MOMO_API_URL: 'https://momo.example/collection//',
+      MOMO_API_USER: 'user-1',
+      MOMO_API_KEY: 'key-1',
+      MOMO_SUBSCRIPTION_KEY: 'sub-1',
+      MOMO_TARGET_ENVIRONMENT: 'mtnuganda',
+      CARD_API_URL: 'https://card.example',
+      CARD_SECRET_KEY: 'card-1',
+      PROVIDER_TIMEOUT_MS: '2000',
+      CALLBACK_TIMEOUT_MS: '300',
+      CALLBACK_RETRY_SCHEDULE: '0, 50,250ms,2s,3m,1h',
+      ALLOW_PRIVATE_CALLBACKS: 'true',
+      CALLBACK_CONCURRENCY_PER_HOST: '2',
+      DISPATCH_TICK_MS: '25',
+      ADMIN_TOKEN,
+      MASTER_KEY,
+      SANDBOX_LATENCY_MS: '50',
+      SANDBOX_PUBLIC_URL: 'https://sandbox.example/',
+      DATA_DIR: '/var/lib/paygate',
+    });
+    expect(config.platform).toEqual({ port: 8080, storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test', eventStoreUrl: 'kurrentdb://kdb:2113?tls=false', brokerUrl: 'kafka://k1:9092,k2:9092' });
+    expect(config.logging.level).toBe('warn');
+    expect(config.collections).toEqual({
+      confirmationTimeoutMs: 1500,
+      promptTimeoutMs: 1500,
+      checkoutTimeoutMs: 60_000,
+      statusPollMs: 300,
+      timerTickMs: 0,
+      providerCallbackUrl: 'https://collections.example',
+      checkoutReturnUrl: 'https://api.example',
+    });
+    const { momo, card, timeoutMs } = config.connectors;
+    expect([momo.apiUrl, momo.apiUser.reveal(), momo.apiKey.reveal(), momo.subscriptionKey.reveal(), momo.targetEnvironment]).toEqual([
+      'https://momo.example/collection',
+      'user-1',
+      'key-1',
+      'sub-1',
+      'mtnuganda',
+    ]);
+    expect([card.apiUrl, card.secretKey.reveal(), timeoutMs]).toEqual(['https://card.example', 'card-1', 2000]);
+    expect(config.delivery).toEqual({ timeoutMs: 300, retrySchedule: [0, 50, 250, 2_000, 180_000, 3_600_000], allowPrivate: true, perHostConcurrency: 2, tickMs: 25 });
+    expect(config.gateway.adminToken?.reveal()).toBe(ADMIN_TOKEN);
+    expect(config.merchants.masterKey?.reveal()).toBe(MASTER_KEY);
+    expect(config.sandbox).toEqual({ latencyMs: 50, publicUrl: 'https://sandbox.example' });
+    expect(config.standalone.dataDir).toBe('/var/lib/paygate');
+  });
+
+  it('takes MASTER_KEY as base64 too', () => {
+    expect(loadConfig({ MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }).merchants.masterKey).toBeInstanceOf(Secret);
+  });
+
+  it('declares every variable once', () => {
+    const variables = settingsOf().map((setting) => setting.variable);
+    expect(new Set(variables).size).toBe(variables.length);
+    for (const setting of settingsOf()) {
+      expect(setting.description).toMatch(/\S/);
+      expect(setting.type).toMatch(/\S/);
+      expect(setting.description).not.toContain('\n');
+    }
+  });
+});
+
+describe('loadConfig: a bad value is one line naming the variable and what it expected', () => {
+  it.each([
+    ['PORT', '65536', 'must be a TCP port (0-65535), got "65536"'],
+    ['PORT', 'http', 'must be a TCP port (0-65535), got "http"'],
+    ['STORE_URL', 'mysql://nope', 'must be pglite://<dir> or postgres://…, got "mysql://nope"'],
+    ['EVENT_STORE_URL', 'http://kdb', 'must be kurrentdb://… or esdb://…, got "http://kdb"'],
+    ['BROKER_URL', 'amqp://rabbit', 'must be inproc:// or kafka://host:port[,host:port], got "amqp://rabbit"'],
+    ['LOG_LEVEL', 'fatal', 'must be one of debug, info, warn, error, got "fatal"'],
+    ['CONFIRMATION_TIMEOUT_MS', '30m', 'must be a whole number of milliseconds, got "30m"'],
+    ['PROMPT_TIMEOUT_MS', '-1', 'must be a whole number of milliseconds, got "-1"'],
+    ['CHECKOUT_TIMEOUT_MS', '1.5', 'must be a whole number of milliseconds, got "1.5"'],
+    ['PROVIDER_STATUS_POLL_MS', '1e3', 'must be a whole number of milliseconds, got "1e3"'],
+    ['TIMER_TICK_MS', '99999999999999999999', 'must be a whole number of milliseconds, got "99999999999999999999"'],
+    ['PROVIDER_CALLBACK_URL', 'collections:3001', 'must be an http(s) URL, got "collections:3001"'],
+    ['CHECKOUT_RETURN_URL', 'ftp://gateway', 'must be an http(s) URL, got "ftp://gateway"'],
+    ['MOMO_API_URL', 'http://momo example', 'must be an http(s) URL, got "http://momo example"'],
+    ['CARD_API_URL', 'card.example', 'must be an http(s) URL, got "card.example"'],
+    ['PROVIDER_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['CALLBACK_TIMEOUT_MS', '10s', 'must be a whole number of milliseconds, got "10s"'],
+    ['CALLBACK_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['CALLBACK_RETRY_SCHEDULE', '0s,,1m', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "0s,,1m"'],
+    ['CALLBACK_RETRY_SCHEDULE', '10 minutes', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "10 minutes"'],
+    ['CALLBACK_RETRY_SCHEDULE', '-5s', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "-5s"'],
+    ['CALLBACK_RETRY_SCHEDULE', '1.5s', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "1.5s"'],
+    ['ALLOW_PRIVATE_CALLBACKS', 'yes', 'must be "true" or "false", got "yes"'],
+    ['CALLBACK_CONCURRENCY_PER_HOST', '0', 'must be a positive whole number, got "0"'],
+    ['CALLBACK_CONCURRENCY_PER_HOST', '2.5', 'must be a positive whole number, got "2.5"'],
+    ['DISPATCH_TICK_MS', 'fast', 'must be a whole number of milliseconds, got "fast"'],
+    ['ADMIN_TOKEN', 'short-token', 'must be at least 16 characters'],
+    ['MASTER_KEY', 'not-a-key', 'must be 32 bytes as 64 hex characters or base64'],
+    ['MASTER_KEY', '0f'.repeat(31), 'must be 32 bytes as 64 hex characters or base64'],
+    ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
+    ['SANDBOX_PUBLIC_URL', 'sandbox.example', 'must be an http(s) URL, got "sandbox.example"'],
+  ])('%s=%j', (variable, value, problem) => {
+    const error = failure({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toBe(`invalid configuration: ${variable} ${problem}`);
+  });
+
+  it('names the first bad variable in schema order', () => {
+    expect(failure({ LOG_LEVEL: 'loud', STORE_URL: 'mysql://nope', MASTER_KEY: 'bad' }).variable).toBe('STORE_URL');
+  });
+
+  it('never prints a URL credential', () => {
+    const error = failure({ STORE_URL: 'mysql://paygate:hunter2@db/paygate' });
+    expect(error.message).toBe('invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://***@db/paygate"');
+    expect(failure({ MOMO_API_URL: 'momo://user:hunter2@momo' }).message).not.toContain('hunter2');
+  });
+
+  it.each(['MASTER_KEY', 'ADMIN_TOKEN'])('never prints the value of %s', (variable) => {
+    const value = 'hunter2-secret';
+    expect(failure({ [variable]: value }).message).not.toContain(value);
+  });
+
+  describe('PROVIDER_CATALOGUE_FILE', () => {
+    let dir: string;
+    beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'paygate-config-'))));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('names the file it cannot read', () => {
+      const path = join(dir, 'missing.json');
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: ENOENT`));
+    });
+
+    it('names the file that is not JSON', () => {
+      const path = join(dir, 'broken.json');
+      writeFileSync(path, '{ "providers": [');
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: `));
+    });
+
+    it('names the file and the bad entry', () => {
+      const path = join(dir, 'empty.json');
+      writeFileSync(path, '{ "providers": [] }');
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toBe(`invalid configuration: PROVIDER_CATALOGUE_FILE ${path}: providers must be a non-empty array`);
+    });
+  });
+});
+
+describe('the loaded configuration', () => {
+  const config = loadConfig({ MASTER_KEY, ADMIN_TOKEN, MOMO_API_KEY: 'momo-live-key' });
+
+  it('is frozen all the way down', () => {
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.platform)).toBe(true);
+    expect(Object.isFrozen(config.connectors.momo)).toBe(true);
+    expect(Object.isFrozen(config.delivery.retrySchedule)).toBe(true);
+    expect(() => ((config.platform as { port: number }).port = 1)).toThrow(TypeError);
+    expect(() => (config.delivery.retrySchedule as number[]).push(1)).toThrow(TypeError);
+    const provider = config.catalogue.get('mtn_momo_ug')!;
+    expect(Object.isFrozen(provider)).toBe(true);
+    expect(Object.isFrozen(provider.fee)).toBe(true);
+    expect(() => provider.prefixes.push('70')).toThrow(TypeError);
+    const catalogue = config.catalogue as Map<string, typeof provider>;
+    expect(() => catalogue.set('mine', provider)).toThrow(TypeError);
+    expect(() => catalogue.delete('mtn_momo_ug')).toThrow(TypeError);
+    expect(() => catalogue.clear()).toThrow(TypeError);
+    expect(config.catalogue.size).toBeGreaterThan(0);
+  });
+
+  it('shows no secret when printed, logged or serialised', () => {
+    const printed = [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.merchants.masterKey), `${config.gateway.adminToken}`];
+    for (const text of printed) {
+      for (const secret of [MASTER_KEY, ADMIN_TOKEN, 'momo-live-key', 'sandbox-card-secret']) expect(text).not.toContain(secret);
+    }
+    expect(JSON.stringify(config.merchants)).toBe('{"masterKey":"[secret]"}');
+  });
+
+  it('marks every credential variable as a secret', () => {
+    const secrets = settingsOf().filter((setting) => setting.secret).map((setting) => setting.variable);
+    expect(secrets).toEqual(['MOMO_API_USER', 'MOMO_API_KEY', 'MOMO_SUBSCRIPTION_KEY', 'CARD_SECRET_KEY', 'ADMIN_TOKEN', 'MASTER_KEY']);
+  });
+});
+
+describe('standalone helpers', () => {
+  it('fills in only what is unset or empty', () => {
+    expect(withDefaults({ A: 'set', B: '', D: 'kept' }, { A: 'default', B: 'default', C: 'default' })).toEqual({ A: 'set', B: 'default', C: 'default', D: 'kept' });
+  });
+
+  it('takes the standalone defaults from the schema', () => {
+    expect(standaloneDefaults()).toEqual({ ALLOW_PRIVATE_CALLBACKS: 'true' });
+    expect(loadConfig(withDefaults({}, standaloneDefaults())).delivery.allowPrivate).toBe(true);
+    expect(loadConfig(withDefaults({ ALLOW_PRIVATE_CALLBACKS: 'false' }, standaloneDefaults())).delivery.allowPrivate).toBe(false);
+  });
+
+  it('reads one setting before the configuration is loaded', () => {
+    expect(readSetting(CONFIG_SCHEMA.standalone.dataDir, {})).toBe('./data');
+    expect(readSetting(CONFIG_SCHEMA.standalone.dataDir, { DATA_DIR: '/tmp/pg' })).toBe('/tmp/pg');
+  });
+});
+
+describe('parseDurationMs', () => {
+  it.each([
+    ['0', 0],
+    ['750', 750],
+    ['750ms', 750],
+    ['10s', 10_000],
+    ['5m', 300_000],
+    ['24h', 86_400_000],
+    [' 2s ', 2_000],
+  ])('%j is %d ms', (text, ms) => expect(parseDurationMs(text)).toBe(ms));
+
+  it.each(['', 's', '1d', '1 s', '1e3', '99999999999999999999h'])('%j is malformed', (text) => expect(parseDurationMs(text)).toBeUndefined());
+});

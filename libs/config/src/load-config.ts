@@ -1,0 +1,79 @@
+import { CONFIG_SCHEMA, isSetting, settingsOf, type Config, type ConfigOf, type SchemaNode } from './schema';
+import { Secret } from './secret';
+import type { Setting } from './settings';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A Map that refuses changes once built: the provider catalogue inside the frozen configuration. */
+class FrozenMap<K, V> extends Map<K, V> {
+  readonly #sealed: boolean;
+
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super();
+    for (const [key, value] of entries) super.set(key, value);
+    this.#sealed = true;
+  }
+
+  override set(key: K, value: V): this {
+    if (this.#sealed) throw new TypeError('the configuration is read-only');
+    return super.set(key, value);
+  }
+
+  override delete(): boolean {
+    throw new TypeError('the configuration is read-only');
+  }
+
+  override clear(): void {
+    throw new TypeError('the configuration is read-only');
+  }
+}
+
+/** Freezes `value` and everything it holds (objects, arrays, maps); secrets freeze themselves. */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || value instanceof Secret) return value;
+  if (value instanceof Map) {
+    return Object.freeze(new FrozenMap([...value].map(([key, entry]) => [deepFreeze(key), deepFreeze(entry)] as const))) as T;
+  }
+  const properties = value as Record<string | symbol, unknown>;
+  for (const key of Reflect.ownKeys(properties)) {
+    const frozen = deepFreeze(properties[key]);
+    if (frozen !== properties[key]) properties[key] = frozen;
+  }
+  return Object.freeze(value);
+}
+
+function parseNode<S extends SchemaNode>(node: S, env: Env): ConfigOf<S> {
+  if (isSetting(node)) return node.parse(env[node.variable]) as ConfigOf<S>;
+  return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, parseNode(child, env)])) as ConfigOf<S>;
+}
+
+/**
+ * The whole configuration from `env`, parsed once at start into one deeply frozen, typed
+ * object. The first bad variable (in schema order) throws a ConfigError: one line naming the
+ * variable and what it expected. Unset and empty variables take their defaults.
+ */
+export function loadConfig(env: Env): Config {
+  return deepFreeze(parseNode(CONFIG_SCHEMA, env));
+}
+
+/** One setting's value, for what must be known before the configuration is loaded (DATA_DIR). */
+export function readSetting<T>(setting: Setting<T>, env: Env): T {
+  return setting.parse(env[setting.variable]);
+}
+
+/**
+ * `env` with `defaults` filled in where a variable is unset or empty: how a launcher (standalone)
+ * states what it sets up before the one loadConfig, instead of writing into process.env.
+ */
+export function withDefaults(env: Env, defaults: Env): Env {
+  const filled: Record<string, string | undefined> = { ...env };
+  for (const [variable, value] of Object.entries(defaults)) {
+    if (value !== undefined && !filled[variable]) filled[variable] = value;
+  }
+  return Object.freeze(filled);
+}
+
+/** What the schema says standalone fills in (e.g. ALLOW_PRIVATE_CALLBACKS=true). */
+export function standaloneDefaults(): Env {
+  return Object.fromEntries(settingsOf().flatMap((setting) => (setting.standaloneDefault === undefined ? [] : [[setting.variable, setting.standaloneDefault]])));
+}

@@ -1,0 +1,147 @@
+import { parseProviderCatalogue } from '@paygate/contracts';
+import { LOG_LEVELS } from '@paygate/logging';
+import {
+  boolean,
+  credential,
+  driverUrl,
+  durationList,
+  httpBaseUrl,
+  jsonFile,
+  milliseconds,
+  oneOf,
+  optionalSecret,
+  port,
+  positiveInteger,
+  text,
+  type Setting,
+} from './settings';
+
+const MINUTE = 60_000;
+
+/** 32 bytes, as 64 hex characters or base64; undefined otherwise. */
+export function decodeMasterKey(encoded: string): Buffer | undefined {
+  const key = /^[0-9a-fA-F]{64}$/.test(encoded) ? Buffer.from(encoded, 'hex') : Buffer.from(encoded, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+export const MASTER_KEY_EXPECTED = '32 bytes as 64 hex characters or base64';
+
+/**
+ * Every environment variable Paygate reads, declared once: its type, default and one-line
+ * meaning. The sections are the typed configuration's (Config) shape; loadConfig parses all of
+ * them once at start. README's configuration table is generated from this (readme-table.ts).
+ * The order is the order of checks: the first bad variable stops the start.
+ */
+export const CONFIG_SCHEMA = {
+  platform: {
+    port: port('PORT', 3000, { description: 'HTTP port (`0`: any free port)' }),
+    storeUrl: driverUrl('STORE_URL', 'pglite://./data/pglite', {
+      pattern: /^(pglite:\/\/.+|postgres(ql)?:\/\/.+)$/,
+      expected: 'pglite://<dir> or postgres://…',
+      type: 'URL: `pglite://…`, `postgres://…`',
+      description: 'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional)',
+    }),
+    eventStoreUrl: driverUrl('EVENT_STORE_URL', undefined, {
+      pattern: /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/.+$/,
+      expected: 'kurrentdb://… or esdb://…',
+      type: 'URL: `kurrentdb://…`, `esdb://…`',
+      description: 'event store; unset: events live in STORE_URL',
+    }),
+    brokerUrl: driverUrl('BROKER_URL', 'inproc://', {
+      pattern: /^(inproc:\/\/|kafka:\/\/[^\s]+)$/,
+      expected: 'inproc:// or kafka://host:port[,host:port]',
+      type: 'URL: `inproc://`, `kafka://host:port[,host:port]`',
+      description: 'message broker: in-process (one process) or Kafka',
+    }),
+  },
+  logging: {
+    level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', { description: 'least severe level written to the JSON log' }),
+  },
+  catalogue: jsonFile('PROVIDER_CATALOGUE_FILE', 'config/providers.json', parseProviderCatalogue, {
+    type: 'path to a JSON file',
+    description: 'payment providers: limits, msisdn prefixes, fee schedules (read at start)',
+  }),
+  collections: {
+    confirmationTimeoutMs: milliseconds('CONFIRMATION_TIMEOUT_MS', 30 * MINUTE, { description: 'an unconfirmed collection is CANCELLED after this' }),
+    promptTimeoutMs: milliseconds('PROMPT_TIMEOUT_MS', 5 * MINUTE, { description: 'an unanswered PIN prompt is CANCELLED after this' }),
+    checkoutTimeoutMs: milliseconds('CHECKOUT_TIMEOUT_MS', 30 * MINUTE, { description: 'an unused card checkout is CANCELLED after this' }),
+    statusPollMs: milliseconds('PROVIDER_STATUS_POLL_MS', MINUTE, { description: 'provider status polling while a result is awaited (fallback for lost callbacks)' }),
+    timerTickMs: milliseconds('TIMER_TICK_MS', 250, { description: 'how often due collection timers are looked for' }),
+    providerCallbackUrl: httpBaseUrl('PROVIDER_CALLBACK_URL', {
+      unsetMeans: "this process's URL",
+      description: 'public base URL of the collections service, for provider callbacks',
+    }),
+    checkoutReturnUrl: httpBaseUrl('CHECKOUT_RETURN_URL', {
+      unsetMeans: "this process's URL",
+      description: 'public base URL of the api-gateway, where the card checkout returns the customer',
+    }),
+  },
+  connectors: {
+    momo: {
+      apiUrl: httpBaseUrl('MOMO_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/momo`)", description: 'mobile money provider API (MTN MoMo Collection API shape)' }),
+      apiUser: credential('MOMO_API_USER', 'sandbox-user', { description: 'mobile money API user' }),
+      apiKey: credential('MOMO_API_KEY', 'sandbox-key', { description: 'mobile money API key' }),
+      subscriptionKey: credential('MOMO_SUBSCRIPTION_KEY', 'sandbox-subscription-key', { description: 'mobile money subscription key (Ocp-Apim-Subscription-Key)' }),
+      targetEnvironment: text('MOMO_TARGET_ENVIRONMENT', 'sandbox', { description: 'mobile money X-Target-Environment' }),
+    },
+    card: {
+      apiUrl: httpBaseUrl('CARD_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/card`)", description: 'card checkout provider API' }),
+      secretKey: credential('CARD_SECRET_KEY', 'sandbox-card-secret', { description: 'card provider secret key' }),
+    },
+    timeoutMs: milliseconds('PROVIDER_TIMEOUT_MS', 10_000, { min: 1, description: 'one provider API request' }),
+  },
+  delivery: {
+    timeoutMs: milliseconds('CALLBACK_TIMEOUT_MS', 10_000, { min: 1, description: 'one merchant callback attempt, connect to response' }),
+    retrySchedule: durationList('CALLBACK_RETRY_SCHEDULE', '0s,10s,1m,5m,30m,2h,5h,10h,14h,20h,24h', {
+      description: 'delay before each callback attempt; after the last, the callback is abandoned',
+    }),
+    allowPrivate: boolean('ALLOW_PRIVATE_CALLBACKS', false, {
+      standaloneDefault: 'true',
+      description: 'allow callback targets on loopback, private and link-local addresses',
+    }),
+    perHostConcurrency: positiveInteger('CALLBACK_CONCURRENCY_PER_HOST', 4, { description: 'callback attempts in flight per target host, across dispatchers' }),
+    tickMs: milliseconds('DISPATCH_TICK_MS', 100, { min: 1, description: 'how often a dispatcher looks for due callbacks when nothing wakes it' }),
+  },
+  gateway: {
+    adminToken: optionalSecret('ADMIN_TOKEN', {
+      type: 'text (16+ characters), secret',
+      unsetMeans: 'unset: the admin API refuses (standalone: generated into `DATA_DIR/sandbox.json`)',
+      description: 'bearer token of the admin API',
+      check: (raw) => (raw.length < 16 ? 'must be at least 16 characters' : undefined),
+    }),
+  },
+  merchants: {
+    masterKey: optionalSecret('MASTER_KEY', {
+      type: `${MASTER_KEY_EXPECTED}, secret`,
+      unsetMeans: 'unset (standalone: generated into `DATA_DIR/master.key`)',
+      description: 'seals merchant secrets at rest; api-gateway and webhook-dispatcher refuse to start without it',
+      check: (raw) => (decodeMasterKey(raw) ? undefined : `must be ${MASTER_KEY_EXPECTED}`),
+    }),
+  },
+  sandbox: {
+    latencyMs: milliseconds('SANDBOX_LATENCY_MS', 500, { description: 'simulated provider response time' }),
+    publicUrl: httpBaseUrl('SANDBOX_PUBLIC_URL', { unsetMeans: "from the request's Host", description: "base URL a customer's browser reaches the sandbox checkout page at" }),
+  },
+  standalone: {
+    dataDir: text('DATA_DIR', './data', { type: 'directory', description: 'standalone only: where the generated MASTER_KEY and ADMIN_TOKEN (and the demo merchant) are kept' }),
+  },
+} as const;
+
+type Node = Setting<unknown> | { readonly [key: string]: Node };
+
+/** The typed value of a schema node: a setting's value, or a section of them. */
+export type ConfigOf<S> = S extends Setting<infer T> ? T : { readonly [K in keyof S]: ConfigOf<S[K]> };
+
+/** The whole configuration, as loadConfig returns it (deeply frozen). */
+export type Config = ConfigOf<typeof CONFIG_SCHEMA>;
+
+/** Every setting of `node`, in declaration order. */
+export function settingsOf(node: Node = CONFIG_SCHEMA): Setting<unknown>[] {
+  return isSetting(node) ? [node] : Object.values(node).flatMap((child) => settingsOf(child));
+}
+
+export function isSetting(node: Node): node is Setting<unknown> {
+  return typeof (node as Setting<unknown>).parse === 'function' && typeof (node as Setting<unknown>).variable === 'string';
+}
+
+export type { Node as SchemaNode };
