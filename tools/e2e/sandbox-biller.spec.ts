@@ -224,14 +224,14 @@ describe('sandbox biller', () => {
 
     it('delays payment calls: a payer stopped mid-call leaves a payment that completes, and its retry pays nothing more', async () => {
       const prn = await createPrn();
-      await setFaults({ delay_ms: 800 });
+      await setFaults({ delay_ms: 2_000 });
       const key = randomUUID();
       const payer = new AbortController();
       const call = pay(prn, key, undefined, payer.signal).catch((error: unknown) => error);
       const pending = await eventually(async () => {
         const answer = await biller('GET', `/payments/${key}`);
         return answer.status === 200 ? answer.body : undefined;
-      }, 700);
+      }, 1_800);
       payer.abort();
       expect(await call).toMatchObject({ name: 'AbortError' });
       expect(pending).toMatchObject({ status: 'PENDING', prn });
@@ -240,7 +240,7 @@ describe('sandbox biller', () => {
       const completed = await eventually(async () => {
         const answer = await biller('GET', `/payments/${key}`);
         return answer.body.status === 'COMPLETED' ? answer.body : undefined;
-      }, 3_000);
+      }, 5_000);
       await setFaults({});
       expect(await pay(prn, key)).toMatchObject({ status: 201, body: completed });
       expect(await adminPrn(prn)).toMatchObject({ status: 'PAID', payment_calls: 2, payments: [completed] });
@@ -252,20 +252,20 @@ describe('sandbox biller', () => {
     const key = randomUUID();
     const payment = (await pay(paidPrn, key)).body;
     const inFlightPrn = await createPrn();
-    await setFaults({ delay_ms: 1_500 });
+    await setFaults({ delay_ms: 4_000 });
     const inFlightKey = randomUUID();
     const inFlight = pay(inFlightPrn, inFlightKey).catch((error: unknown) => error);
-    await eventually(async () => ((await biller('GET', `/payments/${inFlightKey}`)).status === 200 ? true : undefined), 1_000);
-    await setFaults({ fail_next: 1, delay_ms: 1_500 });
+    await eventually(async () => ((await biller('GET', `/payments/${inFlightKey}`)).status === 200 ? true : undefined), 2_000);
+    await setFaults({ fail_next: 1, delay_ms: 4_000 });
 
     await sandbox.restart();
     await inFlight;
 
     expect(await biller('GET', `/payments/${key}`)).toMatchObject({ status: 200, body: payment });
     expect(await adminPrn(paidPrn)).toMatchObject({ status: 'PAID', payment_calls: 1, payments: [payment] });
-    expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 1, delay_ms: 1_500 });
+    expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 1, delay_ms: 4_000 });
     expect((await biller('GET', `/prns/${inFlightPrn}`)).body.status).toBe('SUBMITTED');
-    await eventually(async () => ((await biller('GET', `/prns/${inFlightPrn}`)).body.status === 'PAID' ? true : undefined), 3_000);
+    await eventually(async () => ((await biller('GET', `/prns/${inFlightPrn}`)).body.status === 'PAID' ? true : undefined), 8_000);
     expect((await biller('GET', `/payments/${inFlightKey}`)).body).toMatchObject({ status: 'COMPLETED', receipt_number: expect.any(String) });
   });
 });

@@ -182,16 +182,19 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
 
   it('shows a payment in progress as PENDING and its bill SUBMITTED, refusing a second payer meanwhile', async () => {
     const bill = await target.createBill();
-    await target.injectFaults({ delayMs: 1_000 });
+    // Long enough for the checks below to run while the payment is in progress, even on a busy machine.
+    await target.injectFaults({ delayMs: 3_000 });
     const request = payRequest(bill);
     const paying = bills().pay(request);
     const pending = await eventually(async () => {
       const current = await bills().status(request.idempotencyKey);
       return current.status === 'NOT_FOUND' ? undefined : current;
-    }, 900, 'the payment in progress');
+    }, 2_500, 'the payment in progress');
     expect(pending).toEqual({ ...recorded(request), status: 'PENDING' });
     expect(await bills().validate(bill.prn)).toEqual({ found: true, bill: { ...bill, status: 'SUBMITTED' } });
     await refusal(() => bills().pay(payRequest(bill)), 409, 'PRN_PAYMENT_IN_PROGRESS');
+    // Without the delay, the retry still waits for the payment in progress, then answers it.
+    await target.injectFaults({});
     const [payment, retried] = await Promise.all([paying, bills().pay(request)]);
     expect(payment).toEqual(paid(request));
     expect(retried).toEqual(payment);
