@@ -115,8 +115,9 @@ describe('provider connectors against the sandbox providers', () => {
   });
 
   describe('the registry', () => {
-    it('maps both MoMo provider codes to one MoMo connector and card_ug to the card connector', () => {
-      expect(registry.providerCodes()).toEqual(['mtn_momo_ug', 'airtel_money_ug', 'card_ug']);
+    it('maps both MoMo provider codes to one MoMo connector, card_ug to the card connector and the biller ura_prn_ug to the biller connector', () => {
+      expect(registry.providerCodes()).toEqual(['mtn_momo_ug', 'airtel_money_ug', 'card_ug', 'ura_prn_ug']);
+      expect(registry.get('ura_prn_ug', 'billPayment').protocol).toBe('biller');
       expect(registry.get('mtn_momo_ug')).toBe(registry.get('airtel_money_ug'));
       expect(registry.get('mtn_momo_ug').protocol).toBe('momo');
       expect(registry.get('card_ug').protocol).toBe('card');

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@paygate/config';
@@ -11,6 +11,7 @@ import { eventually } from '@paygate/testing';
 export interface Received {
   method: string;
   path: string;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -28,13 +29,20 @@ export interface SandboxHarness {
     at(path: string): Received[];
     first(path: string): Promise<Received>;
   };
-  /** A registry over config/providers.json; connectors default to this sandbox, `env` as in production. */
+  /** A registry over config/providers.json and config/billers.json; connectors default to this sandbox, `env` as in production. */
   registry(env?: Record<string, string>): ConnectorRegistry;
+  /** A call to the sandbox's admin API (`/sandbox/v1/…`) with the admin token; the envelope's `data` and the status. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: { code: number; status: string; message: string; data: Record<string, unknown> } }>;
+  /** Stops the sandbox app and starts a new one on the same store and port, as a redeploy would. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Credentials connectors send to the sandbox by default; none may appear in a log, a row or an error. */
-export const SANDBOX_SECRETS = ['sandbox-key', 'sandbox-subscription-key', 'sandbox-card-secret'];
+export const SANDBOX_SECRETS = ['sandbox-key', 'sandbox-subscription-key', 'sandbox-card-secret', 'sandbox-biller-key'];
+
+/** ADMIN_TOKEN of the harness: the sandbox's admin routes need it. */
+export const SANDBOX_ADMIN_TOKEN = 'sandbox-harness-admin-token';
 
 export async function startSandbox(name: string): Promise<SandboxHarness> {
   const logs: string[] = [];
@@ -52,7 +60,7 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
       const path = request.url ?? '';
       const failuresLeft = failing.get(path) ?? 0;
       if (failuresLeft > 0) failing.set(path, failuresLeft - 1);
-      received.push({ method: request.method ?? '', path, body });
+      received.push({ method: request.method ?? '', path, headers: request.headers, body });
       response.statusCode = failuresLeft > 0 || path.startsWith('/down') ? 503 : 200;
       response.end();
     });
@@ -61,14 +69,14 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
-  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SANDBOX_LATENCY_MS: '50', LOG_LEVEL: 'info' });
+  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SANDBOX_LATENCY_MS: '50', LOG_LEVEL: 'info', ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN });
   const log = createLogger(name, config.logging.level);
   const infrastructure = await openInfrastructure(config.platform, name, log);
-  const app: INestApplication = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
+  let app: INestApplication = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
-  const { catalogue } = config;
+  const { catalogue, billers } = config;
   const at = (path: string) => received.filter((r) => r.path === path);
   return {
     url,
@@ -81,7 +89,22 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
       at,
       first: (path) => eventually(() => at(path)[0], 10_000, `a request to ${path}`),
     },
-    registry: (env = {}) => createConnectorRegistry(catalogue.values(), env, url),
+    registry: (env = {}) => createConnectorRegistry([...catalogue.values(), ...billers.values()], env, url),
+    admin: async (method, path, body) => {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Awaited<ReturnType<SandboxHarness['admin']>>['body'] };
+    },
+    restart: async () => {
+      await app.close();
+      app = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
+      await app.listen(Number(new URL(url).port), '127.0.0.1');
+      // A kept-alive connection to the old app fails the first request sent on it: use it up here.
+      await eventually(async () => ((await fetch(`${url}/health/live`)).ok ? true : undefined), 5_000, 'the restarted sandbox');
+    },
     close: async () => {
       await app?.close();
       await infrastructure.close();

@@ -26,10 +26,11 @@ describe('loadConfig: defaults', () => {
   const config = loadConfig({});
 
   it('needs no variable at all', () => {
-    expect({ ...config, catalogue: undefined }).toEqual({
+    expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
       platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://' },
       logging: { level: 'info' },
       catalogue: undefined,
+      billers: undefined,
       collections: {
         confirmationTimeoutMs: 1_800_000,
         promptTimeoutMs: 300_000,
@@ -42,6 +43,7 @@ describe('loadConfig: defaults', () => {
       connectors: {
         momo: { apiUrl: undefined, apiUser: expect.any(Secret), apiKey: expect.any(Secret), subscriptionKey: expect.any(Secret), targetEnvironment: 'sandbox' },
         card: { apiUrl: undefined, secretKey: expect.any(Secret) },
+        biller: { apiUrl: undefined, apiKey: expect.any(Secret) },
         timeoutMs: 10_000,
       },
       delivery: {
@@ -59,18 +61,26 @@ describe('loadConfig: defaults', () => {
   });
 
   it('uses the sandbox credentials the connectors use today', () => {
-    const { momo, card } = config.connectors;
-    expect([momo.apiUser, momo.apiKey, momo.subscriptionKey, card.secretKey].map((secret) => secret.reveal())).toEqual([
+    const { momo, card, biller } = config.connectors;
+    expect([momo.apiUser, momo.apiKey, momo.subscriptionKey, card.secretKey, biller.apiKey].map((secret) => secret.reveal())).toEqual([
       'sandbox-user',
       'sandbox-key',
       'sandbox-subscription-key',
       'sandbox-card-secret',
+      'sandbox-biller-key',
     ]);
   });
 
   it('reads the provider catalogue from config/providers.json', () => {
     expect([...config.catalogue.keys()]).toEqual(expect.arrayContaining(['mtn_momo_ug', 'airtel_money_ug']));
     expect(config.catalogue.get('mtn_momo_ug')).toMatchObject({ method: 'MOBILE_MONEY', currency: 'UGX', callingCode: '256' });
+  });
+
+  it('reads the biller catalogue from config/billers.json: URA PRNs, 13 digits, paid by the biller connector', () => {
+    expect([...config.billers.keys()]).toEqual(['ura_prn_ug']);
+    const ura = config.billers.get('ura_prn_ug')!;
+    expect(ura).toMatchObject({ currency: 'UGX', countryCode: 'UG', connector: 'biller' });
+    expect(['2250000001301', '22500000013011', '225000000130', '225000000130x'].map((prn) => ura.referencePattern.test(prn))).toEqual([true, false, false, false]);
   });
 
   it('treats an empty variable as unset', () => {
@@ -188,6 +198,7 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['MASTER_KEY', '0f'.repeat(31), 'must be 32 bytes as 64 hex characters or base64'],
     ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
     ['SANDBOX_PUBLIC_URL', 'sandbox.example', 'must be an http(s) URL, got "sandbox.example"'],
+    ['BILLER_API_URL', 'biller.example', 'must be an http(s) URL, got "biller.example"'],
   ])('%s=%j', (variable, value, problem) => {
     const error = failure({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -230,6 +241,17 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
       writeFileSync(path, '{ "providers": [] }');
       expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toBe(`invalid configuration: PROVIDER_CATALOGUE_FILE ${path}: providers must be a non-empty array`);
     });
+
+    it.each([
+      ['{ "providers": [] }', 'billers must be an array'],
+      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "connector": "momo", "reference_pattern": "[0-9]{13}" }] }', 'billers[0].connector must be one of biller'],
+      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "XYZ", "country_code": "UG", "reference_pattern": "[0-9]{13}" }] }', 'billers[0].currency must be a supported currency'],
+      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "reference_pattern": "[0-9" }] }', 'billers[0].reference_pattern must be a regular expression'],
+    ])('BILLER_CATALOGUE_FILE %s names the bad entry', (json, problem) => {
+      const path = join(dir, 'billers.json');
+      writeFileSync(path, json);
+      expect(failure({ BILLER_CATALOGUE_FILE: path }).message).toBe(`invalid configuration: BILLER_CATALOGUE_FILE ${path}: ${problem}`);
+    });
   });
 });
 
@@ -264,7 +286,7 @@ describe('the loaded configuration', () => {
 
   it('marks every credential variable as a secret', () => {
     const secrets = settingsOf().filter((setting) => setting.secret).map((setting) => setting.variable);
-    expect(secrets).toEqual(['MOMO_API_USER', 'MOMO_API_KEY', 'MOMO_SUBSCRIPTION_KEY', 'CARD_SECRET_KEY', 'ADMIN_TOKEN', 'MASTER_KEY']);
+    expect(secrets).toEqual(['MOMO_API_USER', 'MOMO_API_KEY', 'MOMO_SUBSCRIPTION_KEY', 'CARD_SECRET_KEY', 'BILLER_API_KEY', 'ADMIN_TOKEN', 'MASTER_KEY']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { parseProviderCatalogue } from '@paygate/contracts';
+import { parseBillerCatalogue, parseProviderCatalogue } from '@paygate/contracts';
 import { LOG_LEVELS } from '@paygate/logging';
 import {
   boolean,
@@ -61,6 +61,10 @@ export const CONFIG_SCHEMA = {
     type: 'path to a JSON file',
     description: 'payment providers: limits, msisdn prefixes, fee schedules (read at start)',
   }),
+  billers: jsonFile('BILLER_CATALOGUE_FILE', 'config/billers.json', parseBillerCatalogue, {
+    type: 'path to a JSON file',
+    description: 'billers Paygate pays bills at (URA PRNs): currency, connector, bill number form (read at start)',
+  }),
   collections: {
     confirmationTimeoutMs: milliseconds('CONFIRMATION_TIMEOUT_MS', 30 * MINUTE, { description: 'an unconfirmed collection is CANCELLED after this' }),
     promptTimeoutMs: milliseconds('PROMPT_TIMEOUT_MS', 5 * MINUTE, { description: 'an unanswered PIN prompt is CANCELLED after this' }),
@@ -87,6 +91,10 @@ export const CONFIG_SCHEMA = {
     card: {
       apiUrl: httpBaseUrl('CARD_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/card`)", description: 'card checkout provider API' }),
       secretKey: credential('CARD_SECRET_KEY', 'sandbox-card-secret', { description: 'card provider secret key' }),
+    },
+    biller: {
+      apiUrl: httpBaseUrl('BILLER_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/biller`)", description: 'biller API: PRN look-up, payment, payment status' }),
+      apiKey: credential('BILLER_API_KEY', 'sandbox-biller-key', { description: 'biller API key (X-Api-Key); the sandbox biller accepts this one only' }),
     },
     timeoutMs: milliseconds('PROVIDER_TIMEOUT_MS', 10_000, { min: 1, description: 'one provider API request' }),
   },

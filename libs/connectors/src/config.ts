@@ -1,4 +1,5 @@
 import { CONFIG_SCHEMA, readSetting, type Config, type Env } from '@paygate/config';
+import type { BillerConnectorConfig } from './biller/biller-connector';
 import type { CardConnectorConfig } from './card/card-connector';
 import type { MomoConnectorConfig } from './momo/momo-connector';
 
@@ -6,6 +7,7 @@ import type { MomoConnectorConfig } from './momo/momo-connector';
 export interface ConnectorsConfig {
   momo: MomoConnectorConfig;
   card: CardConnectorConfig;
+  biller: BillerConnectorConfig;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface ConnectorsConfig {
  */
 export function connectorsConfigFrom(section: Config['connectors'], selfUrl: string): ConnectorsConfig {
   const self = selfUrl.replace(/\/+$/, '');
-  const { momo, card, timeoutMs } = section;
+  const { momo, card, biller, timeoutMs } = section;
   return {
     momo: {
       baseUrl: momo.apiUrl ?? `${self}/sandbox/momo`,
@@ -26,12 +28,13 @@ export function connectorsConfigFrom(section: Config['connectors'], selfUrl: str
       timeoutMs,
     },
     card: { baseUrl: card.apiUrl ?? `${self}/sandbox/card`, secretKey: card.secretKey.reveal(), timeoutMs },
+    biller: { baseUrl: biller.apiUrl ?? `${self}/sandbox/biller`, apiKey: biller.apiKey.reveal(), timeoutMs },
   };
 }
 
 /** The same section read straight from an environment (tools and tests that build a registry alone). */
 export function readConnectorsConfig(env: Env, selfUrl: string): ConnectorsConfig {
-  const { momo, card, timeoutMs } = CONFIG_SCHEMA.connectors;
+  const { momo, card, biller, timeoutMs } = CONFIG_SCHEMA.connectors;
   return connectorsConfigFrom(
     {
       momo: {
@@ -42,6 +45,7 @@ export function readConnectorsConfig(env: Env, selfUrl: string): ConnectorsConfi
         targetEnvironment: readSetting(momo.targetEnvironment, env),
       },
       card: { apiUrl: readSetting(card.apiUrl, env), secretKey: readSetting(card.secretKey, env) },
+      biller: { apiUrl: readSetting(biller.apiUrl, env), apiKey: readSetting(biller.apiKey, env) },
       timeoutMs: readSetting(timeoutMs, env),
     },
     selfUrl,

@@ -98,9 +98,13 @@ describe('the registry', () => {
   });
 
   it('refuses to build for an entry whose connector no library provides', () => {
-    expect(() => registry([{ code: 'x', connector: 'mpesa' as never }])).toThrow('provider_code "x" needs a connector: one of momo, card, or a transaction_method');
+    expect(() => registry([{ code: 'x', connector: 'mpesa' as never }])).toThrow('provider_code "x" needs a connector: one of momo, card, biller, or a transaction_method');
     expect(() => registry([{ code: 'y' }])).toThrow(/provider_code "y" needs a connector/);
     expect(() => registry([{ code: 'z', connector: 'toString' as never }])).toThrow(/provider_code "z" needs a connector/);
+  });
+
+  it('refuses a code that two entries claim (a provider and a biller, say)', () => {
+    expect(() => registry([...CATALOGUE, { code: 'card_ug', connector: 'biller' }])).toThrow('provider_code "card_ug" appears twice');
   });
 });
 

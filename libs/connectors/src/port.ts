@@ -68,55 +68,61 @@ export interface CollectOperations {
   providerReferenceFor?(reference: string): string;
 }
 
-// ---- bill payment: pay a bill (e.g. a URA payment registration number) on the payer's behalf ----
+// ---- bill payment: pay a bill (a URA payment registration number) from a merchant's wallet ----
 
-export interface BillValidationRequest {
-  /** The bill's number at the biller (a URA PRN). */
-  billReference: string;
+/** A bill as its biller describes it. Amounts are integer minor units of `currency`. */
+export interface Bill {
+  /** The payment registration number. */
+  prn: string;
+  amount: number;
+  currency: string;
+  /**
+   * AVAILABLE: payable; SUBMITTED: a payment is being processed; PAID; EXPIRED. Only an
+   * AVAILABLE bill accepts a new payment.
+   */
+  status: 'AVAILABLE' | 'SUBMITTED' | 'PAID' | 'EXPIRED';
+  /** ISO 8601 time after which the biller no longer accepts payment. */
+  expiresAt: string;
+  /** Who owes it, as the biller names them. */
+  payerName: string;
+  /** What it pays for (e.g. "URA - Domestic Tax"). */
+  serviceName: string;
 }
 
-export type BillValidation =
-  | {
-      valid: true;
-      /** What is due, in major units as a decimal string. */
-      amount: string;
-      currency: string;
-      /** Who the bill is for, as the biller names them. */
-      payerName?: string;
-      /** ISO 8601 time after which the biller no longer accepts payment. */
-      expiresAt?: string;
-    }
-  | {
-      valid: false;
-      reason: 'NOT_FOUND' | 'ALREADY_PAID' | 'EXPIRED' | 'OTHER';
-      providerReason: string;
-    };
+/** The biller either knows the PRN or does not; anything else it answers is an error. */
+export type BillValidation = { found: true; bill: Bill } | { found: false };
 
 export interface BillPaymentRequest {
-  /** The same key on a retry makes it the same payment: the biller records at most one. */
-  idempotencyKey: string;
-  billReference: string;
-  /** In major units, as a decimal string. */
-  amount: string;
+  prn: string;
+  /** Integer minor units; the biller refuses any amount or currency but the bill's. */
+  amount: number;
   currency: string;
-  /** Where the biller reports the payment's result, when it does. */
-  notifyUrl?: string;
+  /** The same key again is the same payment: the biller pays at most once per key and answers it again. */
+  idempotencyKey: string;
+  /** Our reference for the payment, kept by the biller with it. */
+  reference: string;
 }
 
-export interface BillPaymentAcceptance {
-  /** What `status` takes. */
-  providerReference: string;
-}
+/** A payment the biller has recorded: PENDING while it processes it, then SUCCESSFUL. */
+export type BillPayment = {
+  /** The biller's id for the payment. */
+  providerTransactionId: string;
+  prn: string;
+  amount: number;
+  currency: string;
+  reference: string;
+} & ({ status: 'PENDING' } | { status: 'SUCCESSFUL'; receiptNumber: string; paidAt: string });
 
-export type BillPaymentOutcome =
-  | { status: 'PENDING' }
-  | { status: 'SUCCESSFUL'; providerTransactionId: string; receiptNumber?: string }
-  | { status: 'FAILED'; reason: 'REJECTED' | 'EXPIRED' | 'OTHER'; providerReason: string };
-
+/**
+ * Refusals (already paid, expired, amount or currency mismatch, unknown PRN, the key reused for
+ * another payment) are ProviderRequestErrors carrying the biller's code; a payment is never
+ * refused after it was recorded.
+ */
 export interface BillPaymentOperations {
-  validate(request: BillValidationRequest): Promise<BillValidation>;
-  pay(request: BillPaymentRequest): Promise<BillPaymentAcceptance>;
-  status(providerReference: string): Promise<BillPaymentOutcome>;
+  validate(prn: string): Promise<BillValidation>;
+  pay(request: BillPaymentRequest): Promise<BillPayment>;
+  /** The payment made with this key, or NOT_FOUND when the biller has none (it was never made). */
+  status(idempotencyKey: string): Promise<BillPayment | { status: 'NOT_FOUND' }>;
 }
 
 // ---- errors ----

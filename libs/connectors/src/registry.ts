@@ -1,13 +1,14 @@
 import { CONNECTOR_PROTOCOLS, type ConnectorProtocol, type TransactionMethod } from '@paygate/contracts';
+import { billerConnector } from './biller/biller-connector';
 import { cardConnector } from './card/card-connector';
 import { connectorsConfigFrom, readConnectorsConfig, type ConnectorsConfig } from './config';
 import type { Config } from '@paygate/config';
 import { momoConnector } from './momo/momo-connector';
 import type { Capability, Connector, ConnectorWith } from './port';
 
-/** What the registry reads of a provider catalogue entry (a collections catalogue Provider is one). */
+/** What the registry reads of a catalogue entry (a collections catalogue Provider or a Biller is one). */
 export interface ConnectorCatalogueEntry {
-  /** provider_code */
+  /** provider_code, or a biller's biller_code */
   code: string;
   /** transaction_method: decides the protocol when the entry names none. */
   method?: TransactionMethod;
@@ -21,6 +22,7 @@ const PROTOCOL_BY_METHOD: Record<TransactionMethod, ConnectorProtocol> = { MOBIL
 const FACTORIES: Record<ConnectorProtocol, (config: ConnectorsConfig) => Connector> = {
   momo: (config) => momoConnector(config.momo),
   card: (config) => cardConnector(config.card),
+  biller: (config) => billerConnector(config.biller),
 };
 
 export class UnknownProviderError extends Error {
@@ -54,6 +56,8 @@ export class ConnectorRegistry {
       if (!protocol || !Object.hasOwn(FACTORIES, protocol)) {
         throw new Error(`provider_code ${JSON.stringify(entry.code)} needs a connector: one of ${CONNECTOR_PROTOCOLS.join(', ')}, or a transaction_method`);
       }
+      // Provider and biller catalogues are separate files: one code in both would be ambiguous.
+      if (byProvider.has(entry.code)) throw new Error(`provider_code ${JSON.stringify(entry.code)} appears twice`);
       let connector = byProtocol.get(protocol);
       if (!connector) byProtocol.set(protocol, (connector = FACTORIES[protocol](config)));
       byProvider.set(entry.code, connector);

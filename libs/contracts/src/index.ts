@@ -4,3 +4,4 @@ export * from './publication';
 export * from './collections';
 export * from './callbacks';
 export * from './connectors';
+export * from './billers';

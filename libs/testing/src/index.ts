@@ -6,3 +6,4 @@ export * from './paygate-client';
 export * from './collection-outcomes';
 export * from './callback-receiver';
 export * from './connector-conformance';
+export * from './bill-payment-conformance';

@@ -1,5 +1,5 @@
 import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
-import { CONNECTOR_PROTOCOLS, isConnectorProtocol, type ConnectorProtocol } from '../connectors';
+import { COLLECT_PROTOCOLS, isCollectProtocol, type CollectProtocol } from '../connectors';
 import type { TransactionMethod } from './events';
 
 /*
@@ -25,7 +25,7 @@ export interface Provider {
   fee: FeeRule;
   enabled: boolean;
   /** The protocol its connector speaks, when not the default for `method` (see libs/connectors). */
-  connector?: ConnectorProtocol;
+  connector?: CollectProtocol;
 }
 
 export type ProviderCatalogue = ReadonlyMap<string, Provider>;
@@ -69,7 +69,7 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       throw new CatalogueError(`${where}: a MOBILE_MONEY provider needs calling_code and prefixes`);
     }
     const connector = entry.connector;
-    if (connector !== undefined && !isConnectorProtocol(connector)) throw new CatalogueError(`${where}.connector must be one of ${CONNECTOR_PROTOCOLS.join(', ')}`);
+    if (connector !== undefined && !isCollectProtocol(connector)) throw new CatalogueError(`${where}.connector must be one of ${COLLECT_PROTOCOLS.join(', ')}`);
     let fee: FeeRule;
     try {
       fee = parseFeeSchedule(entry.fee, currency);

@@ -27,6 +27,20 @@ export class Background implements OnModuleDestroy {
     this.timers.add(timer);
   }
 
+  /** Waits `ms`, or less once the app is closing, so an injected delay never holds up a shutdown. */
+  sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.closing.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.closing.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.closing.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /**
    * Sends a JSON callback the way a provider does: resolves once the first attempt is over,
    * then retries a non-2xx or unreachable receiver in the background. `subject` names the

@@ -21,6 +21,11 @@ export function cardApiError(status: number, code: string, message: string, para
   return new ProviderApiError(status, { error: { code, param, message } });
 }
 
+/** The biller API's error body: `{error: {code, message, field?}}`. */
+export function billerApiError(status: number, code: string, message: string, field?: string): ProviderApiError {
+  return new ProviderApiError(status, { error: { code, message, ...(field && { field }) } });
+}
+
 @Catch(ProviderApiError)
 export class ProviderApiErrorFilter implements ExceptionFilter {
   catch(error: ProviderApiError, host: ArgumentsHost): void {

@@ -1,8 +1,12 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import type { Config } from '@paygate/config';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { migrate } from '@paygate/sql';
+import { SandboxAdminGuard } from './admin-guard';
 import { Background } from './background';
+import { BillerAdminController } from './biller/biller-admin.controller';
+import { BillerApiController } from './biller/biller-api.controller';
+import { BillerSandbox } from './biller/biller-sandbox';
+import { BILLER_TABLES, BillerStore } from './biller/biller-store';
 import { CardApiController } from './card/card-api.controller';
 import { CardCheckout } from './card/card-checkout';
 import { CARD_TABLES, CardStore } from './card/card-store';
@@ -10,27 +14,31 @@ import { CheckoutPageController } from './card/checkout-page.controller';
 import { MomoController } from './momo/momo.controller';
 import { MomoSimulator } from './momo/momo-simulator';
 import { MOMO_TABLES, MomoStore } from './momo/momo-store';
-import { SANDBOX_CONFIG } from './sandbox-config';
+import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
 
 /**
  * Simulated payment providers speaking provider-shaped HTTP APIs: mobile money in the shape of
- * MTN MoMo's Collection API under /sandbox/momo, and a hosted card checkout under /sandbox/card.
+ * MTN MoMo's Collection API under /sandbox/momo, a hosted card checkout under /sandbox/card, and
+ * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin).
  */
 @Module({
-  controllers: [MomoController, CardApiController, CheckoutPageController],
+  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController],
   providers: [
-    { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: (config: Config) => config.sandbox },
+    { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: sandboxConfigFrom },
     Background,
     MomoStore,
     MomoSimulator,
     CardStore,
     CardCheckout,
+    BillerStore,
+    BillerSandbox,
+    SandboxAdminGuard,
   ],
 })
 export class SandboxProvidersModule implements OnModuleInit {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
   async onModuleInit(): Promise<void> {
-    await migrate(this.infrastructure.sql, 'sandbox-providers', [...MOMO_TABLES, ...CARD_TABLES]);
+    await migrate(this.infrastructure.sql, 'sandbox-providers', [...MOMO_TABLES, ...CARD_TABLES, ...BILLER_TABLES]);
   }
 }
