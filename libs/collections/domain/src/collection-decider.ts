@@ -38,6 +38,7 @@ export function toPublishedCollection(collection: Collection): PublishedCollecti
     transactionAccount: collection.transactionAccount ?? null,
     status: collection.status,
     statusMessage: collection.statusMessage,
+    ...(data.prn !== undefined && { prn: data.prn }),
   };
 }
 
@@ -59,8 +60,13 @@ export const collectionDecider: StreamDecider<CollectionCommand, CollectionEvent
     if (!after) return [];
     const published = [];
     for (const event of events) {
-      if (event.type === EVENTS.initiated) {
-        published.push({ type: PUBLISHED.opened, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), openedAt: event.data.initiatedAt } });
+      // A collect-for-payment collection is announced to service-payments and opens for the
+      // customer only once its PRN is accepted.
+      if (event.type === EVENTS.initiated && event.data.prn) {
+        published.push({ type: PUBLISHED.servicePaymentRequested, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), requestedAt: event.data.initiatedAt } });
+      } else if (event.type === EVENTS.initiated || event.type === EVENTS.prnAccepted) {
+        const openedAt = event.type === EVENTS.initiated ? event.data.initiatedAt : event.data.acceptedAt;
+        published.push({ type: PUBLISHED.opened, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), openedAt } });
       }
     }
     if (after.phase === 'FINAL' && events.some((event) => event.type === EVENTS.completed || event.type === EVENTS.failed || event.type === EVENTS.cancelled)) {

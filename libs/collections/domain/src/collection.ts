@@ -15,6 +15,8 @@ import { cancellationMessage, failureMessage, MESSAGES } from './messages';
  * against one decides no events.
  */
 export type Phase =
+  /** Collect-for-payment: waiting for service-payments' verdict on the PRN; nothing reaches the customer. */
+  | 'AWAITING_PRN'
   /** Confirm not yet received (with require_confirmation=false, initialize confirms at once). */
   | 'AWAITING_CONFIRMATION'
   /** Confirmed; the prompt or checkout session is being requested from the provider. */
@@ -45,7 +47,10 @@ export type CollectionCommand =
   | { type: 'Confirm'; at: string; implicit: boolean; providerExpiresAt: string }
   | { type: 'RecordProviderRequest'; at: string; providerReference: string; paymentUrl?: string }
   | { type: 'RecordProviderOutcome'; at: string; outcome: ProviderOutcome }
-  | { type: 'Expire'; at: string; timer: 'confirmation' | 'provider' };
+  | { type: 'Expire'; at: string; timer: 'confirmation' | 'provider' }
+  /** service-payments' verdict on a collect-for-payment PRN. */
+  | { type: 'AcceptPrn'; at: string }
+  | { type: 'RejectPrn'; at: string; reason: string };
 
 /** A command the state does not allow, with the stable code the merchant API documents. */
 export class CollectionRejected extends CommandRejectedError {
@@ -60,8 +65,8 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
     return {
       initiated: data,
       status: 'PENDING',
-      phase: 'AWAITING_CONFIRMATION',
-      statusMessage: data.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+      phase: data.prn ? 'AWAITING_PRN' : 'AWAITING_CONFIRMATION',
+      statusMessage: data.prn ? MESSAGES.validatingPrn : data.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
       transactionAccount: data.msisdn,
       updatedAt: data.initiatedAt,
     };
@@ -87,6 +92,13 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
       return { ...state, phase: 'FINAL', status: 'FAILED', statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
     case EVENTS.cancelled:
       return { ...state, phase: 'FINAL', status: 'CANCELLED', statusMessage: event.data.statusMessage, updatedAt: event.data.cancelledAt };
+    case EVENTS.prnAccepted:
+      return {
+        ...state,
+        phase: 'AWAITING_CONFIRMATION',
+        statusMessage: state.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+        updatedAt: event.data.acceptedAt,
+      };
   }
 }
 
@@ -122,7 +134,20 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
   }
   const { internalReference, transactionMethod: method } = state.initiated;
   switch (command.type) {
+    case 'AcceptPrn':
+      return state.phase === 'AWAITING_PRN' ? [{ type: EVENTS.prnAccepted, data: { internalReference, acceptedAt: command.at } }] : [];
+    case 'RejectPrn':
+      if (state.phase !== 'AWAITING_PRN') return [];
+      return [
+        {
+          type: EVENTS.cancelled,
+          data: { internalReference, reason: 'PRN_NOT_ELIGIBLE', statusMessage: `${cancellationMessage(method, 'PRN_NOT_ELIGIBLE')}: ${command.reason}`, cancelledAt: command.at },
+        },
+      ];
     case 'Confirm':
+      if (state.phase === 'AWAITING_PRN') {
+        throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} is waiting for its PRN to be validated; confirm after the transaction.charges callback`);
+      }
       if (!state.initiated.requireConfirmation && !command.implicit) {
         throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
       }
@@ -140,7 +165,7 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
       return [{ type: EVENTS.pinPromptSent, data: { internalReference, providerReference: command.providerReference, sentAt: command.at } }];
     case 'RecordProviderOutcome':
       // A result can overtake the append of PinPromptSent, so AWAITING_PROVIDER accepts it too.
-      if (state.phase === 'AWAITING_CONFIRMATION') return [];
+      if (state.phase === 'AWAITING_CONFIRMATION' || state.phase === 'AWAITING_PRN') return [];
       return outcomeEvents(state, command.outcome, command.at);
     case 'Expire':
       if (command.timer === 'confirmation') {

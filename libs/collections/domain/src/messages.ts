@@ -5,6 +5,7 @@ import type { CollectionCancellationReason, CollectionFailureReason, Transaction
 export const MESSAGES = {
   initiatedAwaitingConfirmation: 'Transaction initiated. Pending customer confirmation',
   initiatedProcessing: 'Transaction initiated. Pending processing',
+  validatingPrn: 'Transaction initiated. Validating the PRN before collection',
   promptSent: 'Payment prompt sent to the customer. Awaiting PIN approval',
   checkoutOpen: 'Awaiting card payment on the checkout page',
   completed: 'Transaction completed successfully',
@@ -20,6 +21,7 @@ export function failureMessage(method: TransactionMethod, reason: CollectionFail
 
 export function cancellationMessage(method: TransactionMethod, reason: CollectionCancellationReason): string {
   if (reason === 'CONFIRMATION_TIMEOUT') return 'Transaction cancelled: confirmation not received in time';
+  if (reason === 'PRN_NOT_ELIGIBLE') return 'PRN not eligible';
   if (reason === 'CUSTOMER_DECLINED') return method === 'CARD' ? 'Transaction cancelled by the customer on the checkout page' : 'Transaction declined by the customer';
   return method === 'CARD' ? 'Transaction cancelled: card checkout expired before payment' : 'Transaction cancelled: payment prompt not answered in time';
 }

@@ -18,6 +18,8 @@ export const COLLECTION_EVENT_TYPES = {
   completed: 'CollectionCompleted',
   failed: 'CollectionFailed',
   cancelled: 'CollectionCancelled',
+  /** Collect-for-payment: service-payments found the PRN eligible; the collection may proceed. */
+  prnAccepted: 'PrnAccepted',
 } as const;
 
 export interface CollectionInitiatedV1 {
@@ -40,6 +42,8 @@ export interface CollectionInitiatedV1 {
   customerEmail?: string;
   description?: string;
   redirectUrl?: string;
+  /** Collect-for-payment: the PRN to pay from the collected funds; the collection waits for its verdict. */
+  prn?: string;
   /** SHA-256 of the normalised request: a retry with the same body replays, another body conflicts. */
   requestHash: string;
   initiatedAt: string;
@@ -88,13 +92,18 @@ export interface CollectionFailedV1 {
   failedAt: string;
 }
 
-export type CollectionCancellationReason = 'CONFIRMATION_TIMEOUT' | 'PROVIDER_TIMEOUT' | 'CUSTOMER_DECLINED';
+export type CollectionCancellationReason = 'CONFIRMATION_TIMEOUT' | 'PROVIDER_TIMEOUT' | 'CUSTOMER_DECLINED' | 'PRN_NOT_ELIGIBLE';
 
 export interface CollectionCancelledV1 {
   internalReference: string;
   reason: CollectionCancellationReason;
   statusMessage: string;
   cancelledAt: string;
+}
+
+export interface PrnAcceptedV1 {
+  internalReference: string;
+  acceptedAt: string;
 }
 
 export type CollectionEvent =
@@ -104,6 +113,7 @@ export type CollectionEvent =
   | { type: typeof COLLECTION_EVENT_TYPES.cardCheckoutOpened; data: CardCheckoutOpenedV1 }
   | { type: typeof COLLECTION_EVENT_TYPES.completed; data: CollectionCompletedV1 }
   | { type: typeof COLLECTION_EVENT_TYPES.failed; data: CollectionFailedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.cancelled; data: CollectionCancelledV1 };
+  | { type: typeof COLLECTION_EVENT_TYPES.cancelled; data: CollectionCancelledV1 }
+  | { type: typeof COLLECTION_EVENT_TYPES.prnAccepted; data: PrnAcceptedV1 };
 
 export const COLLECTION_EVENT_SCHEMA_VERSION = 1;

@@ -5,8 +5,13 @@ import type { CollectionStatus, TransactionMethod } from './events';
 export const COLLECTIONS_PUBLICATION: Publication = { context: 'collections', streamPrefixes: ['collection-'] };
 
 export const COLLECTION_INTEGRATION_EVENTS = {
-  /** A collection was accepted (every collection, whatever require_confirmation says). */
+  /**
+   * A collection is open for the customer (every collection, whatever require_confirmation
+   * says; a collect-for-payment one once its PRN was accepted).
+   */
   opened: 'collections.CollectionOpened',
+  /** A collect-for-payment collection was accepted and waits for service-payments' PRN verdict. */
+  servicePaymentRequested: 'collections.ServicePaymentRequested',
   /** A collection reached its final state: COMPLETED, FAILED or CANCELLED. */
   settled: 'collections.CollectionSettled',
 } as const;
@@ -35,6 +40,8 @@ export interface PublishedCollectionV1 {
   transactionAccount: string | null;
   status: CollectionStatus;
   statusMessage: string;
+  /** Collect-for-payment only: the PRN to pay from the collected funds. */
+  prn?: string;
 }
 
 export interface CollectionOpenedV1 {
@@ -47,9 +54,15 @@ export interface CollectionSettledV1 {
   settledAt: string;
 }
 
+export interface ServicePaymentRequestedV1 {
+  collection: PublishedCollectionV1;
+  requestedAt: string;
+}
+
 export type CollectionIntegrationEvent =
   | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.opened, CollectionOpenedV1>
-  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.settled, CollectionSettledV1>;
+  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.settled, CollectionSettledV1>
+  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, ServicePaymentRequestedV1>;
 
 export const COLLECTION_INTEGRATION_VERSION = 1;
 
@@ -59,7 +72,7 @@ export const COLLECTION_INTEGRATION_VERSION = 1;
  * old consumer stops (and is redelivered to) rather than misreading it.
  */
 export function readCollectionIntegrationEvent(event: IntegrationEnvelope): CollectionIntegrationEvent | undefined {
-  if (event.type !== COLLECTION_INTEGRATION_EVENTS.opened && event.type !== COLLECTION_INTEGRATION_EVENTS.settled) return undefined;
+  if (!(Object.values(COLLECTION_INTEGRATION_EVENTS) as string[]).includes(event.type)) return undefined;
   if (event.version !== COLLECTION_INTEGRATION_VERSION) throw new UnsupportedEventVersionError(event.type, event.version, [COLLECTION_INTEGRATION_VERSION]);
   return event as CollectionIntegrationEvent;
 }

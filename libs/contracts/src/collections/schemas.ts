@@ -43,7 +43,7 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
       requestHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       initiatedAt: instant,
     },
-    { msisdn: { type: 'string', pattern: '^[0-9]+$' }, customerEmail: text, description: { type: 'string' }, redirectUrl: text, confirmationExpiresAt: instant },
+    { msisdn: { type: 'string', pattern: '^[0-9]+$' }, customerEmail: text, description: { type: 'string' }, redirectUrl: text, prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, confirmationExpiresAt: instant },
   ),
   [COLLECTION_EVENT_TYPES.confirmed]: object({ internalReference: text, confirmedAt: instant, implicit: { type: 'boolean' }, providerExpiresAt: instant }),
   [COLLECTION_EVENT_TYPES.pinPromptSent]: object({ internalReference: text, providerReference: text, sentAt: instant }),
@@ -57,10 +57,11 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   [COLLECTION_EVENT_TYPES.cancelled]: object({
     internalReference: text,
-    reason: { enum: ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED'] },
+    reason: { enum: ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED', 'PRN_NOT_ELIGIBLE'] },
     statusMessage: text,
     cancelledAt: instant,
   }),
+  [COLLECTION_EVENT_TYPES.prnAccepted]: object({ internalReference: text, acceptedAt: instant }),
 };
 
 const publishedCollection = object({
@@ -82,11 +83,12 @@ const publishedCollection = object({
   transactionAccount: { type: ['string', 'null'] },
   status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
   statusMessage: text,
-});
+}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' } });
 delete publishedCollection.$schema;
 
 /** JSON Schemas of the collections integration events, version 1 (COLLECTION_INTEGRATION_EVENTS). */
 export const COLLECTION_INTEGRATION_SCHEMAS: Record<string, JsonSchema> = {
   [COLLECTION_INTEGRATION_EVENTS.opened]: object({ collection: publishedCollection, openedAt: instant }),
   [COLLECTION_INTEGRATION_EVENTS.settled]: object({ collection: publishedCollection, settledAt: instant }),
+  [COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested]: object({ collection: publishedCollection, requestedAt: instant }),
 };

@@ -24,7 +24,7 @@ const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCo
     ...overrides,
 });
 let revision = 0;
-const published = (type: CollectionIntegrationEvent['type'], data: PublishedCollectionV1): CollectionIntegrationEvent =>
+const published = (type: typeof PUBLISHED.opened | typeof PUBLISHED.settled, data: PublishedCollectionV1): CollectionIntegrationEvent =>
   (type === PUBLISHED.opened
     ? { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, openedAt: at } }
     : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } });

@@ -77,7 +77,9 @@ export function collectionCallbackFor(event: CollectionIntegrationEvent): Callba
     // Charges go to merchants who confirm themselves: they show them before confirming.
     return collection.requireConfirmation ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(collection), institution_name: collection.institutionName } } : null;
   }
-  if (collection.status === 'PENDING') return null;
+  // A collect-for-payment collection is announced to service-payments first; its charges
+  // follow CollectionOpened once the PRN is accepted.
+  if (event.type === PUBLISHED.servicePaymentRequested || collection.status === 'PENDING') return null;
   return { event: CALLBACK_BY_STATUS[collection.status], payload: payloadOf(collection) };
 }
 
