@@ -2,5 +2,6 @@ export * from './rejections';
 export * from './service-contract';
 export * from './publication';
 export * from './collections';
+export * from './payments';
 export * from './callbacks';
 export * from './connectors';
