@@ -6,7 +6,7 @@
 export const REJECTION_CODES = [
   /** The request breaks a rule the catalogue or the domain checks; `details.errors` names fields. */
   'invalid_request',
-  /** merchant_reference was used before for a different request. */
+  /** merchant_reference (or a ledger transfer or hold id) was used before for a different request. */
   'duplicate_reference',
   /** Unknown reference, or one that belongs to another merchant. */
   'not_found',
@@ -14,6 +14,8 @@ export const REJECTION_CODES = [
   'not_awaiting_confirmation',
   /** A stream that was to be new exists already (two identical requests at once). */
   'already_exists',
+  /** A wallet's available balance (balance − holds) cannot cover the amount; nothing was changed. */
+  'insufficient_funds',
   /** The payment provider could not be reached; the same command may succeed later. */
   'provider_unavailable',
   /** No handler for this command (a newer sender than the service). */

@@ -10,6 +10,7 @@ export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
   duplicate_reference: 409,
   not_awaiting_confirmation: 409,
   already_exists: 409,
+  insufficient_funds: 409,
   provider_unavailable: 503,
   unknown_command: 501,
   internal: 500,

@@ -1,0 +1,4 @@
+export * from './prn';
+export * from './events';
+export * from './schemas';
+export * from './integration';
