@@ -54,7 +54,7 @@ export interface CollectionSettledV1 {
   settledAt: string;
 }
 
-export interface ServicePaymentRequestedV1 {
+export interface CollectionServicePaymentRequestedV1 {
   collection: PublishedCollectionV1;
   requestedAt: string;
 }
@@ -62,7 +62,7 @@ export interface ServicePaymentRequestedV1 {
 export type CollectionIntegrationEvent =
   | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.opened, CollectionOpenedV1>
   | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.settled, CollectionSettledV1>
-  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, ServicePaymentRequestedV1>;
+  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, CollectionServicePaymentRequestedV1>;
 
 export const COLLECTION_INTEGRATION_VERSION = 1;
 
