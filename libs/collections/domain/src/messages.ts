@@ -6,6 +6,7 @@ export const MESSAGES = {
   initiatedAwaitingConfirmation: 'Transaction initiated. Pending customer confirmation',
   initiatedProcessing: 'Transaction initiated. Pending processing',
   validatingPrn: 'Transaction initiated. Validating the PRN before collection',
+  collectForPaymentAccepted: 'Transaction accepted. The PRN is validated before the customer is asked to pay',
   promptSent: 'Payment prompt sent to the customer. Awaiting PIN approval',
   checkoutOpen: 'Awaiting card payment on the checkout page',
   completed: 'Transaction completed successfully',

@@ -32,6 +32,7 @@ export function toCollectionDetails(collection: Collection): CollectionDetails {
     transaction_method: collection.initiated.transactionMethod,
     transaction_account: collection.transactionAccount ?? null,
     customer_name: collection.initiated.customerName,
+    ...(collection.initiated.prn !== undefined && { prn: collection.initiated.prn }),
     created_at: collection.initiated.initiatedAt,
     updated_at: collection.updatedAt,
   };

@@ -2,9 +2,16 @@ import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } fro
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { collectionDecider } from '@paygate/collections-domain';
 import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
-import { COLLECTION_STREAM_PREFIX, COLLECTIONS_PUBLICATION, COLLECTIONS_SERVICE as COLLECTIONS } from '@paygate/contracts';
+import {
+  COLLECTION_STREAM_PREFIX,
+  COLLECTIONS_PUBLICATION,
+  COLLECTIONS_SERVICE as COLLECTIONS,
+  PAYMENTS_INTEGRATION_EVENTS,
+  PAYMENTS_PUBLICATION,
+  readPaymentsIntegrationEvent,
+} from '@paygate/contracts';
 import { DeciderRuntime } from '@paygate/event-store';
-import type { RunningConsumer } from '@paygate/messaging';
+import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
 import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
 import { CollectionProjection } from './collection-projection';
@@ -12,7 +19,7 @@ import { CollectionTimers } from './collection-timers';
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
-import { ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from './handlers/collection-messages';
+import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
 import { TimerWorker } from './timer-worker';
@@ -65,6 +72,7 @@ const PROJECTION = Symbol('CollectionProjection');
 })
 export class CollectionsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
   private consumer?: RunningConsumer;
+  private verdicts?: RunningConsumer;
   private timerWorker?: TimerWorker;
 
   constructor(
@@ -85,15 +93,23 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
       'collections.confirm': (payload) => this.commandBus.execute(new ConfirmCollection(payload)),
       'collections.find': (payload) => this.queryBus.execute(new FindCollection(payload)),
       'collections.current': (payload) => this.queryBus.execute(new CurrentCollection(payload)),
+      'collections.collectForPayment': (payload) => this.commandBus.execute(new CollectForPayment(payload)),
     });
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
+    // Collect-for-payment: service-payments' verdict on a PRN lets the collection proceed or cancels it.
+    this.verdicts = await events.consume({ group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] }, async (recorded) => {
+      const event = readPaymentsIntegrationEvent(integrationEnvelope(recorded));
+      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnValidated) await this.commandBus.execute(new AcceptPrn(event.data.payment.internalReference));
+      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected) await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
+    });
     this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), this.config.collections.timerTickMs, this.log);
     this.timerWorker.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.timerWorker?.stop();
+    await this.verdicts?.stop();
     await this.consumer?.stop();
   }
 }

@@ -59,7 +59,41 @@ export class CollectionsService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async initialize({ merchantId, request }: InitializeCollectionCommand): Promise<Acknowledgement> {
+  async initialize(command: InitializeCollectionCommand): Promise<Acknowledgement> {
+    const { state, fresh } = await this.open(command);
+    // A retry gets the acknowledgement the first request got, whatever happened since.
+    const acknowledged = fresh ? state : (acknowledgedState((await this.load(state.initiated.internalReference)).events) ?? state);
+    return {
+      message: acknowledged.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+      data: { ...toCollectionRecord(acknowledged) },
+    };
+  }
+
+  /** A collection that pays a PRN: accepted now, it waits for service-payments' verdict on the PRN. */
+  async collectForPayment(command: InitializeCollectionCommand): Promise<Acknowledgement> {
+    if (command.request.prn === undefined) throw new CommandRejectedError('invalid_request', 'prn is required', { errors: [{ field: 'prn', message: 'prn is required' }] });
+    const { state } = await this.open(command);
+    return { message: MESSAGES.collectForPaymentAccepted, data: { internal_reference: state.initiated.internalReference, merchant_reference: state.initiated.merchantReference } };
+  }
+
+  /** service-payments found the PRN eligible: the collection proceeds (at once when it needs no confirmation). */
+  async acceptPrn(internalReference: string): Promise<void> {
+    const state = await this.execute(internalReference, { type: 'AcceptPrn', at: this.now().toISOString() });
+    if (state && state.phase === 'AWAITING_CONFIRMATION' && !state.initiated.requireConfirmation) {
+      await this.startWithProvider(state, true).catch((error: unknown) => {
+        // The status timer asks the provider again; the merchant sees PENDING meanwhile.
+        this.deps.log.warn('provider request failed; will retry', { internal_reference: internalReference, error });
+      });
+    }
+  }
+
+  /** The PRN is not eligible: the collection ends CANCELLED before anything reached the customer. */
+  async rejectPrn(internalReference: string, reason: string): Promise<void> {
+    await this.execute(internalReference, { type: 'RejectPrn', at: this.now().toISOString(), reason });
+  }
+
+  /** Validates, reserves the merchant reference and initiates the collection (or finds the one a retry made). */
+  private async open({ merchantId, request }: InitializeCollectionCommand): Promise<{ state: Collection; fresh: boolean }> {
     const planned = planCollection(request, this.deps.config.catalogue);
     if (!planned.ok) throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), { errors: planned.errors });
     const { plan } = planned;
@@ -95,6 +129,7 @@ export class CollectionsService {
         customerEmail: request.customer_email,
         description: request.description,
         redirectUrl: request.redirect_url,
+        prn: request.prn,
         requestHash: hash,
         initiatedAt: now.toISOString(),
         confirmationExpiresAt: request.require_confirmation ? new Date(now.getTime() + config.confirmationTimeoutMs).toISOString() : undefined,
@@ -109,19 +144,15 @@ export class CollectionsService {
       throw error;
     });
     if (!state) throw new Error('collection missing after initiate');
-    if (!state.initiated.requireConfirmation) {
+    // A collection with a PRN waits for its verdict before anything reaches the provider.
+    if (!state.initiated.requireConfirmation && state.phase === 'AWAITING_CONFIRMATION') {
       state = await this.startWithProvider(state, true).catch((error: unknown) => {
         // The status timer asks the provider again; the merchant sees PENDING meanwhile.
         this.deps.log.warn('provider request failed; will retry', { internal_reference: reserved.internalReference, error });
         return state as Collection;
       });
     }
-    // A retry gets the acknowledgement the first request got, whatever happened since.
-    const acknowledged = reserved.fresh ? state : (acknowledgedState((await this.load(reserved.internalReference)).events) ?? state);
-    return {
-      message: acknowledged.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
-      data: { ...toCollectionRecord(acknowledged) },
-    };
+    return { state, fresh: reserved.fresh };
   }
 
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {

@@ -16,6 +16,8 @@ export interface CollectionRequest {
   charge_customer: boolean;
   require_confirmation: boolean;
   redirect_url?: string;
+  /** Collect-for-payment: the PRN the collected funds pay (digits). */
+  prn?: string;
 }
 
 export interface InitializeCollectionCommand {
@@ -74,6 +76,8 @@ export interface CollectionDetails extends CollectionRecord {
   transaction_method: TransactionMethod;
   transaction_account: string | null;
   customer_name: string;
+  /** Collect-for-payment: the PRN the collection pays. */
+  prn?: string;
   created_at: string;
   updated_at: string;
 }
@@ -82,6 +86,8 @@ export interface CollectionDetails extends CollectionRecord {
 export type CollectionsContract = {
   'collections.initialize': MessageSpec<InitializeCollectionCommand, Acknowledgement> & { kind: 'command' };
   'collections.confirm': MessageSpec<ConfirmCollectionCommand, Acknowledgement> & { kind: 'command' };
+  /** Initialize with `request.prn`: the collection waits for service-payments' PRN verdict. */
+  'collections.collectForPayment': MessageSpec<InitializeCollectionCommand, Acknowledgement> & { kind: 'command' };
   'collections.find': MessageSpec<FindCollectionQuery, FoundCollection> & { kind: 'query' };
   /** The authoritative state by internal reference alone (the card return page, before the redirect). */
   'collections.current': MessageSpec<CurrentCollectionQuery, FoundCollection & { merchantId: string }> & { kind: 'query' };

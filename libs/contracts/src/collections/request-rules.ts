@@ -65,7 +65,8 @@ export function planCollection(request: CollectionRequest, catalogue: ProviderCa
     if (request.msisdn === undefined) errors.push({ field: 'msisdn', message: 'msisdn is required for MOBILE_MONEY' });
     else if (!msisdnBelongsTo(provider, request.msisdn)) errors.push({ field: 'msisdn', message: `msisdn ${request.msisdn} is not valid for provider ${provider.code}` });
   }
-  if (provider.method === 'CARD' && request.redirect_url === undefined) {
+  // Collect-for-payment may leave it out: the customer then ends on a hosted result page.
+  if (provider.method === 'CARD' && request.redirect_url === undefined && request.prn === undefined) {
     errors.push({ field: 'redirect_url', message: 'redirect_url is required for CARD' });
   }
   return errors.length > 0 || !plan ? { ok: false, errors } : { ok: true, plan };

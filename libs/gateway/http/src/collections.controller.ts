@@ -3,7 +3,9 @@ import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, A
 import type { FastifyReply } from 'fastify';
 import {
   COLLECTIONS_SERVICE,
+  PAYMENTS_SERVICE,
   planCollection,
+  type ServicePaymentSummary,
   type CollectionRequest,
   type Acknowledgement,
   type ConfirmCollectionCommand,
@@ -11,8 +13,9 @@ import {
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
+import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
-import { ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
+import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
 import type { GatewayConfig } from './gateway-config';
 import { ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
 import { GATEWAY_CONFIG } from './tokens';
@@ -28,6 +31,17 @@ const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amou
 const INTERNAL_REFERENCE = /^[A-Za-z0-9]{1,64}$/;
 const MERCHANT_REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
 const unknownTransaction = () => new NotFoundException('transaction not found');
+
+function presentServicePayment(payment: ServicePaymentSummary) {
+  return {
+    account_number: payment.prn,
+    transaction_status: payment.status,
+    status_message: payment.statusMessage,
+    service_name: payment.serviceName,
+    transaction_amount: toMajorUnits(payment.amount, payment.currency),
+    transaction_currency: payment.currency,
+  };
+}
 
 /** Initialize and confirm start work that finishes later: 202 Accepted. */
 function accepted(reply: FastifyReply, ack: Acknowledgement) {
@@ -77,15 +91,24 @@ export class CollectionsController {
   @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
   @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
   async initialize(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { value, errors } = await validateBody(InitializeCollectionDto, body, CONDITIONALLY_REQUIRED);
-    const request: CollectionRequest = { ...value, charge_customer: value.charge_customer ?? false, require_confirmation: value.require_confirmation ?? true };
-    if (!errors.some((error) => PLANNED_FIELDS.includes(error.field))) {
-      const planned = planCollection(request, this.config.catalogue);
-      if (!planned.ok) errors.push(...planned.errors.filter((error) => !errors.some((known) => known.field === error.field)));
-    }
-    if (errors.length > 0) throw new ValidationFailed(errors);
-    const command: InitializeCollectionCommand = { merchantId: merchant.id, request };
+    const command = await this.validCollection(InitializeCollectionDto, merchant, body);
     const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.initialize', command);
+    return accepted(reply, ack);
+  }
+
+  @Post(['v1/collections/collect-for-payment', 'collections/collect-for-payment'])
+  @ApiOperation({ summary: 'Collect from a customer, then pay a PRN from the collected funds' })
+  @ApiBody({ type: CollectForPaymentDto })
+  @ApiResponse({
+    status: 202,
+    description: 'Accepted; the PRN is validated before the customer is asked to pay (payment.failed and transaction.cancelled when it is not eligible)',
+    schema: { example: { code: 202, status: 'accepted', message: 'Transaction accepted. The PRN is validated before the customer is asked to pay', data: { internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H', merchant_reference: 'order-1001' } } },
+  })
+  @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
+  @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
+  async collectForPayment(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const command = await this.validCollection(CollectForPaymentDto, merchant, body);
+    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.collectForPayment', command);
     return accepted(reply, ack);
   }
 
@@ -129,7 +152,22 @@ export class CollectionsController {
   }
 
   private async find(query: FindCollectionQuery) {
-    const found = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, { key: query.internalReference ?? query.merchantReference });
-    return envelope(200, 'Transaction found', found.record);
+    const { record } = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, { key: query.internalReference ?? query.merchantReference });
+    if (record.prn === undefined) return envelope(200, 'Transaction found', record);
+    // A collect-for-payment collection shows its PRN payment, which service-payments owns.
+    const { servicePayment } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId: query.merchantId, internalReference: record.internal_reference });
+    return envelope(200, 'Transaction found', { ...record, service_payment: servicePayment && presentServicePayment(servicePayment) });
+  }
+
+  /** Shape, then the contract-level catalogue rules: every bad field is named before anything is sent. */
+  private async validCollection(dto: typeof InitializeCollectionDto | typeof CollectForPaymentDto, merchant: Merchant, body: unknown): Promise<InitializeCollectionCommand> {
+    const { value, errors } = await validateBody<InitializeCollectionDto & Partial<CollectForPaymentDto>>(dto, body, CONDITIONALLY_REQUIRED);
+    const request: CollectionRequest = { ...value, charge_customer: value.charge_customer ?? false, require_confirmation: value.require_confirmation ?? true };
+    if (!errors.some((error) => PLANNED_FIELDS.includes(error.field))) {
+      const planned = planCollection(request, this.config.catalogue);
+      if (!planned.ok) errors.push(...planned.errors.filter((error) => !errors.some((known) => known.field === error.field)));
+    }
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    return { merchantId: merchant.id, request };
   }
 }

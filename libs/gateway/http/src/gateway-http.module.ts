@@ -11,11 +11,12 @@ import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
+import { WalletController } from './wallet.controller';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
-  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController],
+  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, WalletController],
   providers: [
     { provide: GATEWAY_CONFIG, inject: [CONFIG], useFactory: (config: Config) => gatewayConfig(config) },
     {

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CollectionsService } from '../collections.service';
 import { COLLECTIONS_SERVICE } from '../tokens';
-import { ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from './collection-messages';
+import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './collection-messages';
 
 /** Each handler hands its message to the use case; the rules live in the decider. */
 @CommandHandler(InitializeCollection)
@@ -37,4 +37,36 @@ export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection
   }
 }
 
-export const COLLECTION_HANDLERS = [InitializeCollectionHandler, ConfirmCollectionHandler, FindCollectionHandler, CurrentCollectionHandler];
+@CommandHandler(CollectForPayment)
+export class CollectForPaymentHandler implements ICommandHandler<CollectForPayment> {
+  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  execute({ payload }: CollectForPayment) {
+    return this.collections.collectForPayment(payload);
+  }
+}
+
+@CommandHandler(AcceptPrn)
+export class AcceptPrnHandler implements ICommandHandler<AcceptPrn> {
+  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  execute({ internalReference }: AcceptPrn) {
+    return this.collections.acceptPrn(internalReference);
+  }
+}
+
+@CommandHandler(RejectPrn)
+export class RejectPrnHandler implements ICommandHandler<RejectPrn> {
+  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  execute({ internalReference, reason }: RejectPrn) {
+    return this.collections.rejectPrn(internalReference, reason);
+  }
+}
+
+export const COLLECTION_HANDLERS = [
+  InitializeCollectionHandler,
+  ConfirmCollectionHandler,
+  FindCollectionHandler,
+  CurrentCollectionHandler,
+  CollectForPaymentHandler,
+  AcceptPrnHandler,
+  RejectPrnHandler,
+];

@@ -34,3 +34,25 @@ export class CurrentCollection extends Query<ResultOf<CollectionsContract, 'coll
     super();
   }
 }
+
+export class CollectForPayment extends Command<Acknowledgement> {
+  constructor(readonly payload: InitializeCollectionCommand) {
+    super();
+  }
+}
+
+/** service-payments' verdict on a collect-for-payment PRN (from its published events). */
+export class AcceptPrn extends Command<void> {
+  constructor(readonly internalReference: string) {
+    super();
+  }
+}
+
+export class RejectPrn extends Command<void> {
+  constructor(
+    readonly internalReference: string,
+    readonly reason: string,
+  ) {
+    super();
+  }
+}

@@ -4,10 +4,11 @@ import { IsBoolean, IsEmail, IsIn, IsNumber, IsPositive, IsString, IsUrl, Length
 const present = (field: string) => (dto: Record<string, unknown>) => dto[field] !== undefined;
 
 /**
- * The initialize body (seed: Collection request). Decorators here both validate and describe
- * the API (OpenAPI); rules that need the provider catalogue live in the collections domain.
+ * The fields initialize and collect-for-payment share. Decorators here both validate and
+ * describe the API (OpenAPI); rules that need the provider catalogue are contract-level
+ * (planCollection in libs/contracts).
  */
-export class InitializeCollectionDto {
+abstract class CollectionFieldsDto {
   @ApiProperty({ description: '1–64 characters of A-Z a-z 0-9 . _ : / -, unique per merchant; `auto` generates one', example: 'order-1001' })
   @IsString({ message: 'merchant_reference must be a string' })
   @Matches(/^(auto|[A-Za-z0-9._:/-]{1,64})$/, { message: 'merchant_reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / - or "auto"' })
@@ -33,7 +34,7 @@ export class InitializeCollectionDto {
   amount!: number;
 
   @ApiPropertyOptional({ description: 'Required for MOBILE_MONEY: country code first, digits only', example: '256772000001' })
-  @ValidateIf((dto: InitializeCollectionDto) => dto.transaction_method === 'MOBILE_MONEY' || dto.msisdn !== undefined)
+  @ValidateIf((dto: CollectionFieldsDto) => dto.transaction_method === 'MOBILE_MONEY' || dto.msisdn !== undefined)
   @IsString({ message: 'msisdn must be a string of digits, country code first' })
   @Matches(/^[0-9]{8,15}$/, { message: 'msisdn must be 8 to 15 digits, country code first' })
   msisdn?: string;
@@ -65,11 +66,36 @@ export class InitializeCollectionDto {
   @IsBoolean({ message: 'require_confirmation must be true or false' })
   require_confirmation?: boolean;
 
+}
+
+const REDIRECT_URL_RULES = [
+  IsString({ message: 'redirect_url must be an absolute http(s) URL' }),
+  IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'redirect_url must be an absolute http(s) URL' }),
+  MaxLength(2048, { message: 'redirect_url must be at most 2048 characters' }),
+];
+
+/** The initialize body (Collection request). */
+export class InitializeCollectionDto extends CollectionFieldsDto {
   @ApiPropertyOptional({ description: 'Required for CARD: where the customer returns after the checkout', example: 'https://shop.example.com/paid' })
   @ValidateIf((dto: InitializeCollectionDto) => dto.transaction_method === 'CARD' || dto.redirect_url !== undefined)
-  @IsString({ message: 'redirect_url must be an absolute http(s) URL' })
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'redirect_url must be an absolute http(s) URL' })
-  @MaxLength(2048, { message: 'redirect_url must be at most 2048 characters' })
+  @(REDIRECT_URL_RULES[0])
+  @(REDIRECT_URL_RULES[1])
+  @(REDIRECT_URL_RULES[2])
+  redirect_url?: string;
+}
+
+/** The collect-for-payment body: a collection whose funds pay a PRN. */
+export class CollectForPaymentDto extends CollectionFieldsDto {
+  @ApiProperty({ description: 'The Payment Registration Number to pay from the collected funds: digits only', example: '2250000001301' })
+  @IsString({ message: 'prn must be a string of digits' })
+  @Matches(/^[0-9]{1,32}$/, { message: 'prn must be 1 to 32 digits' })
+  prn!: string;
+
+  @ApiPropertyOptional({ description: 'CARD: where the customer returns after the checkout; without it the customer ends on a hosted result page', example: 'https://shop.example.com/paid' })
+  @ValidateIf(present('redirect_url'))
+  @(REDIRECT_URL_RULES[0])
+  @(REDIRECT_URL_RULES[1])
+  @(REDIRECT_URL_RULES[2])
   redirect_url?: string;
 }
 
