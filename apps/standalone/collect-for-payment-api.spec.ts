@@ -1,0 +1,77 @@
+/**
+ * POST /v1/collections/collect-for-payment against one in-process Paygate on PGlite (setup in
+ * api-test-setup.ts): the initialize rules plus `prn`, the acknowledgement, idempotency on
+ * merchant_reference, and that nothing reaches the provider before the PRN verdict.
+ */
+import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
+import { apiHelpers, expectEnvelope, expectFieldErrors, INTERNAL_REFERENCE, startApiPaygate } from './api-test-setup';
+import type { InProcessPaygate } from './in-process';
+
+const PRN = '2250000001301';
+const PATH = '/v1/collections/collect-for-payment';
+
+describe('collect-for-payment API', () => {
+  let paygate: InProcessPaygate;
+  let client: PaygateClient;
+  const { collectionEvents } = apiHelpers(() => paygate);
+  const send = (body: unknown, headers: Record<string, string> = {}, path = PATH) => client.request('POST', path, { body, headers });
+
+  beforeAll(async () => {
+    ({ paygate, client } = await startApiPaygate());
+  });
+
+  afterAll(async () => {
+    await paygate?.close();
+  });
+
+  it('accepts a mobile money collection with a PRN: 202 with both references', async () => {
+    const body = mobileMoneyRequest({ amount: 25000, prn: PRN });
+    const answer = await send(body);
+    expectEnvelope(answer, 202);
+    expect(answer.body.message).toBe('Transaction accepted. The PRN is validated before the customer is asked to pay');
+    expect(answer.body.data).toEqual({ internal_reference: expect.stringMatching(INTERNAL_REFERENCE), merchant_reference: body.merchant_reference });
+  });
+
+  it('accepts CARD without redirect_url (the customer ends on a hosted result page)', async () => {
+    const { redirect_url: _unused, ...body } = cardRequest({ prn: PRN });
+    expectEnvelope(await send(body), 202);
+  });
+
+  it('serves the unprefixed path with x-api-version: 1', async () => {
+    expectEnvelope(await send(mobileMoneyRequest({ amount: 25000, prn: PRN }), { 'x-api-version': '1' }, '/collections/collect-for-payment'), 202);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['not digits', '22500A0001301'],
+    ['too long', '1'.repeat(33)],
+    ['a number', 2250000001301],
+  ])('refuses a prn that is %s with 400 naming prn, and writes nothing', async (_case, prn) => {
+    const before = (await collectionEvents()).length;
+    expectFieldErrors(await send(mobileMoneyRequest({ prn })), ['prn']);
+    expect((await collectionEvents()).length).toBe(before);
+  });
+
+  it('applies every initialize rule too (msisdn of another network)', async () => {
+    expectFieldErrors(await send(mobileMoneyRequest({ prn: PRN, msisdn: '256752000001' })), ['msisdn']);
+  });
+
+  it('replays the acknowledgement for the same body and answers 409 for another body with the same merchant_reference', async () => {
+    const body = mobileMoneyRequest({ amount: 25000, prn: PRN, merchant_reference: uniqueReference('cfp') });
+    const first = await send(body);
+    expectEnvelope(first, 202);
+    expect(await send(body)).toEqual(first);
+    const conflict = await send({ ...body, prn: '2250000009999' });
+    expectEnvelope(conflict, 409);
+  });
+
+  it('keeps the collection waiting for the PRN verdict: nothing is asked of the provider, confirm answers 409', async () => {
+    const answer = await send(mobileMoneyRequest({ amount: 25000, prn: PRN }));
+    const ref = String(answer.body.data.internal_reference);
+    const stream = await paygate.infrastructure.store.readStream(`collection-${ref}`);
+    expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.ServicePaymentRequested']);
+    const confirm = await client.confirm(ref);
+    expectEnvelope(confirm, 409);
+  });
+});
