@@ -7,3 +7,4 @@ export * from './collection-outcomes';
 export * from './callback-receiver';
 export * from './connector-conformance';
 export * from './bill-payment-conformance';
+export * from './collect-for-payment-outcomes';
