@@ -84,6 +84,6 @@ export function collectionCallbackFor(event: CollectionIntegrationEvent): Callba
 }
 
 /** The exact bytes sent: signatures are computed over this string and nothing else. */
-export function callbackBody(message: CallbackMessage): string {
+export function callbackBody(message: { event: string; payload: object }): string {
   return JSON.stringify({ event: message.event, payload: message.payload });
 }

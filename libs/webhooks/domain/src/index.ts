@@ -1,1 +1,3 @@
 export * from './collection-callbacks';
+export * from './service-payment-callbacks';
+export * from './callback-order';

@@ -1,51 +1,77 @@
-import { readCollectionIntegrationEvent, type IntegrationEnvelope } from '@paygate/contracts';
-import type { MerchantAccounts } from '@paygate/merchants';
-import { callbackBody, collectionCallbackFor } from '@paygate/webhooks-domain';
-import type { DeliveryStore } from './delivery';
+import { readCollectionIntegrationEvent, readPaymentsIntegrationEvent, type IntegrationEnvelope } from '@paygate/contracts';
+import type { Merchant, MerchantAccounts } from '@paygate/merchants';
+import { callbackBody, collectionCallbackFor, collectionCallbackOrder, servicePaymentCallbackFor, servicePaymentCallbackOrder } from '@paygate/webhooks-domain';
+import type { DeliveryStore, NewDelivery } from './delivery';
 
 /** A changed callback URL reaches new deliveries within this long. */
 const MERCHANT_CACHE_MS = 5_000;
 
+type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCallbackUrl'>;
+
 /**
- * Turns the collections context's published events into scheduled deliveries. Each event
- * carries the whole collection record, so nothing is read back from another context. The
- * webhook id derives from the event id, so an event the broker delivers twice schedules one
- * delivery; the stream revision orders the callbacks of one transaction.
+ * Turns the published events of the collections and payments contexts into scheduled
+ * deliveries: collection callbacks to the merchant's collection callback URL, payment.completed
+ * and payment.failed to its service payments callback URL. Each event carries the whole record,
+ * so nothing is read back from another context. The webhook id derives from the event id, so an
+ * event the broker delivers twice schedules one delivery; CallbackOrder (libs/webhooks/domain)
+ * orders the callbacks of one transaction across both streams.
  */
 export class CallbackProjector {
-  private readonly callbackUrls = new Map<string, { url: string | null; until: number }>();
+  private readonly urlCache = new Map<string, { urls: CallbackUrls | null; until: number }>();
 
   constructor(
-    private readonly merchants: MerchantAccounts,
+    private readonly merchants: Pick<MerchantAccounts, 'get'>,
     private readonly deliveries: DeliveryStore,
   ) {}
 
   /** True when a delivery was scheduled. */
   async project(published: IntegrationEnvelope): Promise<boolean> {
-    const event = readCollectionIntegrationEvent(published);
-    const message = event && collectionCallbackFor(event);
-    if (!event || !message) return false;
-    const { collection } = event.data;
-    await this.deliveries.enqueue([
-      {
-        webhookId: `msg_${event.id}`,
-        merchantId: collection.merchantId,
-        internalReference: collection.internalReference,
-        sequence: event.revision,
-        eventName: message.event,
-        targetUrl: await this.callbackUrl(collection.merchantId),
-        body: callbackBody(message),
-      },
-    ]);
+    const delivery = (await this.collectionDelivery(published)) ?? (await this.servicePaymentDelivery(published));
+    if (!delivery) return false;
+    await this.deliveries.enqueue([delivery]);
     return true;
   }
 
-  private async callbackUrl(merchantId: string): Promise<string | null> {
-    const cached = this.callbackUrls.get(merchantId);
-    if (cached && cached.until > Date.now()) return cached.url;
-    const url = (await this.merchants.get(merchantId))?.collectionCallbackUrl ?? null;
-    if (this.callbackUrls.size > 10_000) this.callbackUrls.clear();
-    this.callbackUrls.set(merchantId, { url, until: Date.now() + MERCHANT_CACHE_MS });
-    return url;
+  private async collectionDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {
+    const event = readCollectionIntegrationEvent(published);
+    const message = event && collectionCallbackFor(event);
+    if (!event || !message) return null;
+    const { collection } = event.data;
+    return {
+      webhookId: `msg_${event.id}`,
+      merchantId: collection.merchantId,
+      internalReference: collection.internalReference,
+      ...collectionCallbackOrder(event),
+      eventName: message.event,
+      targetUrl: (await this.callbackUrls(collection.merchantId))?.collectionCallbackUrl ?? null,
+      body: callbackBody(message),
+    };
+  }
+
+  private async servicePaymentDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {
+    const event = readPaymentsIntegrationEvent(published);
+    const message = event && servicePaymentCallbackFor(event);
+    if (!event || !message) return null;
+    const { payment } = event.data;
+    return {
+      webhookId: `msg_${event.id}`,
+      merchantId: payment.merchantId,
+      // The collection's: resend, the deliveries list and the order rule see one transaction.
+      internalReference: payment.internalReference,
+      ...servicePaymentCallbackOrder(event),
+      eventName: message.event,
+      targetUrl: (await this.callbackUrls(payment.merchantId))?.servicePaymentsCallbackUrl ?? null,
+      body: callbackBody(message),
+    };
+  }
+
+  private async callbackUrls(merchantId: string): Promise<CallbackUrls | null> {
+    const cached = this.urlCache.get(merchantId);
+    if (cached && cached.until > Date.now()) return cached.urls;
+    const merchant = await this.merchants.get(merchantId);
+    const urls = merchant && { collectionCallbackUrl: merchant.collectionCallbackUrl, servicePaymentsCallbackUrl: merchant.servicePaymentsCallbackUrl };
+    if (this.urlCache.size > 10_000) this.urlCache.clear();
+    this.urlCache.set(merchantId, { urls, until: Date.now() + MERCHANT_CACHE_MS });
+    return urls;
   }
 }

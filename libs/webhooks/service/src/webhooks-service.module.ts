@@ -1,7 +1,7 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
-import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION } from '@paygate/contracts';
+import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
@@ -60,7 +60,16 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
       'deliveries.list': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
       'deliveries.retry': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
     });
-    this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', publications: [COLLECTIONS_PUBLICATION] }, async (event) => {
+    // One consumer group for both contexts. In process that is one store subscription, which
+    // hands a collection's events and its payment's over in commit order (so no callback waits
+    // for its cause) and costs PGlite's one thread one subscription, not two. Over Kafka it is one
+    // group on two topics, where a payment event may overtake its collection's: the queue keeps
+    // the order anyway (CallbackOrder's `awaits`), so a second group would only isolate the two
+    // from a payments event this dispatcher cannot read (a version from the future stops the
+    // group until the dispatcher is upgraded, as a collections one does). Kafka reads a topic new
+    // to the group from the beginning, so no payment event is skipped.
+    const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
+    this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', publications }, async (event) => {
       if (await this.projector.project(integrationEnvelope(event))) this.dispatcher.worker.notify();
     });
     this.dispatcher.worker.start();

@@ -11,9 +11,15 @@ export interface NewDelivery {
   webhookId: string;
   merchantId: string;
   internalReference: string;
-  /** Order of this callback within its transaction. */
+  /** Order of this callback within its transaction, per target URL (lowest first). */
   sequence: number;
   eventName: string;
+  /**
+   * Event names of callbacks of the same transaction (any URL) one of which must be in the queue
+   * before this one is sent: the callback that caused it, when that comes from another stream
+   * and may reach the dispatcher later (see CallbackOrder in libs/webhooks/domain). Default [].
+   */
+  awaits?: string[];
   /** null: the merchant gave no callback URL; the callback is recorded, never sent. */
   targetUrl: string | null;
   /** The exact JSON text to send. */
@@ -104,6 +110,8 @@ const TABLES = [
   `create index if not exists webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`,
   `create index if not exists webhook_deliveries_in_flight on webhook_deliveries (target_host) where state = 'delivering'`,
   'create index if not exists webhook_deliveries_transaction on webhook_deliveries (internal_reference, target_url, sequence)',
+  // Added with the payment callbacks; tables created before have none.
+  `alter table webhook_deliveries add column if not exists awaits text[] not null default '{}'`,
   `create table if not exists webhook_attempts (
     webhook_id text not null references webhook_deliveries (webhook_id),
     attempt integer not null,
@@ -152,7 +160,8 @@ const DELIVERY_COLUMNS = `webhook_id, merchant_id, internal_reference, sequence,
  * The durable delivery queue in STORE_URL. Deliveries are claimed with a lease: a worker that dies
  * mid-attempt leaves its claims to be taken over once the lease runs out, so a callback is sent
  * at least once, never lost. Claiming also keeps each transaction's callbacks to one URL in order
- * and caps the attempts in flight per host across every dispatcher process.
+ * (a callback caused by another stream's also waits until its cause is queued) and caps the
+ * attempts in flight per host across every dispatcher process.
  */
 export class DeliveryStore {
   private readonly leaseMs: number;
@@ -178,12 +187,13 @@ export class DeliveryStore {
     const targets = deliveries.map((delivery) => sendableTarget(delivery.targetUrl));
     await client.query(
       `insert into webhook_deliveries
-         (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, state, last_error, next_attempt_at)
-       select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, d.target_url, d.target_host, d.body,
+         (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at)
+       select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, string_to_array(d.awaits, ','),
+              d.target_url, d.target_host, d.body,
               case when d.target_host is null then 'undeliverable' else 'pending' end, d.last_error,
               now() + d.delay_ms * interval '1 millisecond'
-       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[])
-         as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms)
+       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
+         as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits)
        on conflict (webhook_id) do nothing`,
       [
         deliveries.map((d) => d.webhookId),
@@ -196,6 +206,8 @@ export class DeliveryStore {
         deliveries.map((d) => d.body),
         targets.map((target) => target.problem),
         deliveries.map(() => jittered(this.config.retrySchedule[0])),
+        // One array per row cannot pass through unnest (it flattens), so each travels as one text.
+        deliveries.map((d) => (d.awaits ?? []).join(',')),
       ],
     );
   }
@@ -228,6 +240,10 @@ export class DeliveryStore {
                select 1 from webhook_deliveries earlier
                where earlier.internal_reference = d.internal_reference and earlier.target_url = d.target_url
                  and earlier.sequence < d.sequence and earlier.state in ('pending', 'delivering'))
+             -- cause: one from another stream also waits until the callback that caused it is queued, so the rule above can see it
+             and (cardinality(d.awaits) = 0 or exists (
+               select 1 from webhook_deliveries cause
+               where cause.internal_reference = d.internal_reference and cause.event_name = any(d.awaits)))
          ), picked as (
            -- isolation: a host gets only the slots it has free, and every host its first slot before any its second
            select r.webhook_id from ready r left join in_flight f on f.target_host = r.target_host

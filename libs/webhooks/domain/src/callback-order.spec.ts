@@ -1,0 +1,104 @@
+import {
+  COLLECTION_INTEGRATION_EVENTS as COLLECTIONS,
+  PAYMENTS_INTEGRATION_EVENTS as PAYMENTS,
+  type CollectionIntegrationEvent,
+  type PaymentsIntegrationEvent,
+  type PublishedCollectionV1,
+  type PublishedServicePaymentV1,
+} from '@paygate/contracts';
+import { collectionCallbackOrder, isPrnRejectionCancel, PAYMENT_AFTER_COLLECTION, PAYMENT_BEFORE_COLLECTION, servicePaymentCallbackOrder } from './callback-order';
+
+const at = '2026-01-01T00:00:00.000Z';
+const collection = (overrides: Partial<PublishedCollectionV1>): PublishedCollectionV1 => ({
+  id: 7,
+  merchantId: 'mer_1',
+  merchantReference: 'tax-2025-03',
+  internalReference: 'PGREF',
+  transactionMethod: 'MOBILE_MONEY',
+  providerCode: 'mtn_momo_ug',
+  institutionName: 'MTN Mobile Money Uganda',
+  currency: 'UGX',
+  requestAmount: 81000,
+  transactionAmount: 81000,
+  fee: 1215,
+  totalCredit: 79785,
+  chargeCustomer: false,
+  requireConfirmation: true,
+  customerName: 'Jane Doe',
+  transactionAccount: '256772000001',
+  status: 'PENDING',
+  statusMessage: 'Transaction initiated. Pending customer confirmation',
+  prn: '2250000123456',
+  ...overrides,
+});
+const settled = (revision: number, overrides: Partial<PublishedCollectionV1>): CollectionIntegrationEvent => ({
+  id: `c${revision}`,
+  type: COLLECTIONS.settled,
+  version: 1,
+  streamName: 'collection-PGREF',
+  revision,
+  data: { collection: collection(overrides), settledAt: at },
+});
+const opened = (revision: number): CollectionIntegrationEvent => ({
+  id: `c${revision}`,
+  type: COLLECTIONS.opened,
+  version: 1,
+  streamName: 'collection-PGREF',
+  revision,
+  data: { collection: collection({}), openedAt: at },
+});
+const payment = { id: 7, merchantId: 'mer_1', merchantReference: 'tax-2025-03', internalReference: 'PGREF', currency: 'UGX', requestAmount: 81000, prn: '2250000123456', fee: 1215, transactionAmount: 81000, chargeCustomer: false, customerName: 'Jane Doe', serviceName: 'URA', billerPaymentId: null } as const;
+const paymentEvent = (type: PaymentsIntegrationEvent['type'], revision: number): PaymentsIntegrationEvent => {
+  const base = { id: `p${revision}`, version: 1, streamName: 'service-payment-PGREF', revision };
+  const record = (status: PublishedServicePaymentV1['status']) => ({ ...payment, status, statusMessage: 'x' });
+  switch (type) {
+    case PAYMENTS.prnValidated:
+      return { ...base, type, data: { payment: record('PENDING'), validatedAt: at } };
+    case PAYMENTS.prnRejected:
+      return { ...base, type, data: { payment: record('FAILED'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at } };
+    case PAYMENTS.completed:
+      return { ...base, type, data: { payment: record('COMPLETED'), completedAt: at } };
+    case PAYMENTS.failed:
+      return { ...base, type, data: { payment: record('FAILED'), failedAt: at } };
+  }
+};
+
+describe('the order of a transaction’s callbacks across the collection and payment streams', () => {
+  it('orders collection callbacks by their stream revision and makes them wait for nothing', () => {
+    expect(collectionCallbackOrder(opened(3))).toEqual({ sequence: 3, awaits: [] });
+    expect(collectionCallbackOrder(settled(9, { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }))).toEqual({ sequence: 9, awaits: [] });
+    expect(collectionCallbackOrder(settled(9, { status: 'CANCELLED', statusMessage: 'Transaction declined by the customer' }))).toEqual({ sequence: 9, awaits: [] });
+  });
+
+  it('puts payment.completed after every collection callback, once the collection’s transaction.completed is queued', () => {
+    const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.completed, 4));
+    expect(order).toEqual({ sequence: PAYMENT_AFTER_COLLECTION + 4, awaits: ['transaction.completed'] });
+  });
+
+  it('puts payment.failed of a settled collection after every collection callback, once its final callback is queued', () => {
+    const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.failed, 5));
+    expect(order).toEqual({ sequence: PAYMENT_AFTER_COLLECTION + 5, awaits: ['transaction.completed', 'transaction.failed', 'transaction.cancelled'] });
+  });
+
+  it('puts payment.failed of a rejected PRN before every collection callback, and the cancellation it causes waits for it', () => {
+    const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.prnRejected, 1));
+    expect(order).toEqual({ sequence: PAYMENT_BEFORE_COLLECTION + 1, awaits: [] });
+    expect(order.sequence).toBeLessThan(0);
+    const cancelled = settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' });
+    expect(isPrnRejectionCancel(cancelled)).toBe(true);
+    expect(collectionCallbackOrder(cancelled)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
+  });
+
+  it('tells a PRN rejection only on a collect-for-payment collection cancelled with that message', () => {
+    expect(isPrnRejectionCancel(settled(3, { prn: undefined, status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
+    expect(isPrnRejectionCancel(settled(3, { status: 'FAILED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
+    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: confirmation not received in time' }))).toBe(false);
+    expect(isPrnRejectionCancel(opened(3))).toBe(false);
+  });
+
+  it('keeps the bands apart from any realistic collection revision and inside a 32-bit sequence', () => {
+    expect(PAYMENT_BEFORE_COLLECTION + 1_000).toBeLessThan(0);
+    expect(PAYMENT_AFTER_COLLECTION).toBeGreaterThan(1_000_000);
+    expect(PAYMENT_AFTER_COLLECTION + 1_000_000).toBeLessThan(2 ** 31);
+  });
+});
