@@ -6,6 +6,12 @@ export interface SqlClient {
 export interface SqlDatabase extends SqlClient {
   /** `pglite` or `postgres`: only for diagnostics and benchmarks, never to branch SQL. */
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * True when the process has one connection and statements run one at a time (PGlite): a
+   * statement waits for every one queued before it, and each one delays all that follow, so
+   * a reader's statements cost writers their whole duration.
+   */
+  readonly oneStatementAtATime: boolean;
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
   /**
