@@ -66,9 +66,10 @@ export interface PollingSource {
   /**
    * The subscriber's events in the next page after `after`, in global order, and the position
    * the page ended at: a subscriber whose streams are rare still moves past everyone else's
-   * events instead of scanning them again on every read.
+   * events instead of scanning them again on every read. `live` when the previous page was
+   * short: the subscription follows the tail rather than catching up a backlog.
    */
-  readPage(after: string | null): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
+  readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
   /** This process's appends. Appends of other processes are found by polling. */
   appends: AppendSignal;
 }
@@ -98,17 +99,19 @@ export function runSubscriptionLoop(
   const ended = (async () => {
     let after = start;
     let wokenByAppend = false;
+    let live = false;
     while (!abort.signal.aborted) {
       // Appends counted before the read started are in it (or, in PostgreSQL, held back by an
       // older transaction that is still running, whose own append or the poll brings them).
       const changesBeforeRead = source.appends.changeCount;
       const readStarted = Date.now();
-      const page = await source.readPage(after);
+      const page = await source.readPage(after, live);
       for (const event of page.events) {
         if (abort.signal.aborted) return;
         await handler(event);
       }
       after = page.end;
+      live = !page.full;
       if (page.full) continue;
       // Caught up as of the read: the next read waits for an append since it started (one may
       // already have come). While appends keep coming it also waits out the interval, so one

@@ -39,4 +39,20 @@ describe('PGlite adapter', () => {
       await db.close();
     }
   });
+
+  it('runs a queryAhead before the statements still waiting, and those after it in call order', async () => {
+    const db = await openSqlDatabase('pglite://memory');
+    try {
+      await db.query('create table seq (id serial primary key, n int)');
+      const inserts = Array.from({ length: 10 }, (_, n) => db.query('insert into seq (n) values ($1)', [n]));
+      const counted = db.queryAhead<{ count: number }>('select count(*)::int as count from seq');
+      await Promise.all(inserts);
+      // At most the insert already running when the read was asked for.
+      expect((await counted)[0].count).toBeLessThanOrEqual(1);
+      const rows = await db.query<{ n: number }>('select n from seq order by id');
+      expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -16,40 +16,59 @@ export async function openPglite(dataDir: string | undefined): Promise<SqlDataba
   const query = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) =>
     (await client.query<Row>(text, params)).rows;
 
-  // PGlite runs a statement synchronously inside its promise, with no I/O to wait for, so
-  // callers that await statements back to back (or a queue of them) hold the event loop in
-  // microtasks: no timer or socket of the process runs until they all pause. A marker on the
-  // event loop's next turn records when it last had one; once that is TURN_BUDGET_MS ago, new
-  // statements and transactions wait for the next turn first (and so does everything issued
-  // while some wait, so statements still reach PGlite in call order).
+  /*
+   * PGlite runs one statement at a time. The adapter queues statements and transactions itself,
+   * in two lanes: `ahead` (short reads that others wait on, see SqlDatabase.queryAhead) runs
+   * before `behind`, each in call order.
+   *
+   * PGlite also runs a statement synchronously inside its promise, with no I/O to wait for, so
+   * a queue of statements (or callers awaiting them back to back) would hold the event loop in
+   * microtasks: no timer or socket of the process would run until the queue drained. A marker
+   * on the event loop's next turn records when it last had one; once that is TURN_BUDGET_MS
+   * ago, the queue waits for the next turn before its next statement.
+   */
+  const ahead: Array<() => Promise<void>> = [];
+  const behind: Array<() => Promise<void>> = [];
+  let running = false;
   let lastTurn = performance.now();
   let markerPending = false;
-  let waiting = 0;
   const markTurn = () => {
     lastTurn = performance.now();
     markerPending = false;
   };
-  const fair = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (!markerPending) {
-      markerPending = true;
-      setImmediate(markTurn);
-    }
-    if (waiting === 0 && performance.now() - lastTurn < TURN_BUDGET_MS) return work();
-    waiting++;
+  const drain = async () => {
+    running = true;
     try {
-      await nextTurn();
+      for (let job = ahead.shift() ?? behind.shift(); job; job = ahead.shift() ?? behind.shift()) {
+        if (!markerPending) {
+          markerPending = true;
+          setImmediate(markTurn);
+        }
+        if (performance.now() - lastTurn >= TURN_BUDGET_MS) {
+          await nextTurn();
+          lastTurn = performance.now();
+        }
+        await job();
+      }
     } finally {
-      waiting--;
+      running = false;
     }
-    return work();
   };
-  const client: SqlClient = { query: (text, params) => fair(() => query(db, text, params)) };
+  const enqueue = <T>(lane: Array<() => Promise<void>>, work: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      lane.push(() => work().then(resolve, reject));
+      if (!running) void drain();
+    });
+
+  const client: SqlClient = { query: (text, params) => enqueue(behind, () => query(db, text, params)) };
 
   return {
     engine: 'pglite',
     oneStatementAtATime: true,
     query: client.query,
-    transaction: (work) => fair(() => db.transaction((tx) => work({ query: (text, params) => query(tx, text, params) } as SqlClient))),
+    queryAhead: (text, params) => enqueue(ahead, () => query(db, text, params)),
+    transaction: (work) =>
+      enqueue(behind, () => db.transaction((tx) => work({ query: (text, params) => query(tx, text, params) } as SqlClient))),
     withDedicatedConnection: (work) => work(client),
     close: () => db.close(),
   };

@@ -12,6 +12,12 @@ export interface SqlDatabase extends SqlClient {
    * a reader's statements cost writers their whole duration.
    */
   readonly oneStatementAtATime: boolean;
+  /**
+   * A short read that others are waiting on (a subscription's next page). Where statements
+   * queue for the one connection (PGlite) it runs before the statements still waiting, after
+   * the earlier reads of its kind; elsewhere it is `query`.
+   */
+  queryAhead<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
   /**

@@ -179,10 +179,17 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
-  async readAll({ after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllWith(this.db.query.bind(this.db), options);
+  }
+
+  private async readAllWith(
+    query: SqlDatabase['query'],
+    { after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions,
+  ): Promise<RecordedEvent[]> {
     const [afterTransaction, afterPosition] = after ? parsePosition(after) : ['0', '0'];
     const prefixFilter = streamPrefixes?.length ? 'and exists (select 1 from unnest($4::text[]) as p(prefix) where starts_with(stream_name, p.prefix))' : '';
-    const rows = await this.db.query<EventRow>(
+    const rows = await query<EventRow>(
       `select ${COLUMNS} from es_events
        where (es_events.transaction_id, es_events.global_position) > ($1::xid8, $2::bigint)
          and es_events.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -196,8 +203,11 @@ export class SqlEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
     return runSubscriptionLoop(
       {
-        readPage: async (after) => {
-          const page = await this.readAll({ after });
+        readPage: async (after, live) => {
+          // A live subscription's read is short and everything downstream waits for it: where
+          // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
+          const query = live ? this.db.queryAhead.bind(this.db) : this.db.query.bind(this.db);
+          const page = await this.readAllWith(query, { after });
           const prefixes = options.streamPrefixes;
           return {
             events: prefixes?.length ? page.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page,
