@@ -1,43 +1,124 @@
 import type { EventSubscription, RecordedEvent } from './event-store';
 
+/**
+ * Counts this process's appends and wakes the subscriptions waiting for one. The append itself
+ * wakes a due waiter (a resolved promise): a timer only fires when the event loop gets round
+ * to its timers phase, and writers whose statements complete without I/O (PGlite runs a
+ * statement synchronously inside its promise) can keep it from getting there for as long as
+ * they write. Timers only end waits that no append ends: the poll, and the rest of a read
+ * interval after the last append.
+ */
+export class AppendSignal {
+  private count = 0;
+  private readonly waiters = new Set<() => void>();
+
+  /** Changes with every append of this process: an unchanged value means nothing new was written here. */
+  get changeCount(): number {
+    return this.count;
+  }
+
+  /** Called by the store after each successful append. */
+  notify(): void {
+    this.count++;
+    for (const waiter of this.waiters) waiter();
+  }
+
+  /**
+   * Resolves `true` once the change count differs from `since` (at once if it already does)
+   * and the clock has reached `notBefore`; `false` after `maxWaitMs` without a change, or on
+   * abort.
+   *
+   * An append inside the window before `notBefore` arms a timer for the rest of it, and every
+   * further append checks the clock too, so a busy event loop delays the read by at most the
+   * time to the next append.
+   */
+  wait(since: number, notBefore: number, maxWaitMs: number, signal: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (signal.aborted) return resolve(false);
+      let timer: NodeJS.Timeout | undefined;
+      let armed = false;
+      const done = (changed: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        signal.removeEventListener('abort', aborted);
+        resolve(changed);
+      };
+      const aborted = () => done(false);
+      const check = () => {
+        if (this.count === since) return;
+        const left = notBefore - Date.now();
+        if (left <= 0) return done(true);
+        if (!armed) {
+          armed = true;
+          clearTimeout(timer);
+          timer = setTimeout(() => done(true), left);
+        }
+      };
+      timer = setTimeout(() => done(false), maxWaitMs);
+      this.waiters.add(check);
+      signal.addEventListener('abort', aborted, { once: true });
+      check();
+    });
+  }
+}
+
 export interface PollingSource {
   /**
    * The subscriber's events in the next page after `after`, in global order, and the position
    * the page ended at: a subscriber whose streams are rare still moves past everyone else's
-   * events instead of scanning them again on every read.
+   * events instead of scanning them again on every read. `live` when the previous page was
+   * short: the subscription follows the tail rather than catching up a backlog.
    */
-  readPage(after: string | null): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
-  /** Resolves when new events may be visible, or after `maxWaitMs`. */
-  waitForChange(maxWaitMs: number, signal: AbortSignal): Promise<void>;
-  /** Changes whenever this process appends: an unchanged value means nothing new was written here. */
-  changeCount(): number;
+  readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
+  /** This process's appends. Appends of other processes are found by polling. */
+  appends: AppendSignal;
+}
+
+export interface SubscriptionTiming {
+  /** How long a caught-up subscription waits without a local append before it reads anyway. */
+  pollIntervalMs: number;
+  /**
+   * Reads of a subscription start at least this far apart while appends keep coming: the
+   * events of every append in between share one read. An append after a quiet spell is read
+   * at once.
+   */
+  minReadIntervalMs: number;
 }
 
 /**
  * Catch-up-then-live loop over a pull source: reads pages, hands events to the handler one at
- * a time, and waits for a change (or a poll tick) when caught up.
+ * a time, and waits for a local append (or a poll tick) when caught up.
  */
 export function runSubscriptionLoop(
   source: PollingSource,
   start: string | null,
-  pollIntervalMs: number,
+  timing: SubscriptionTiming,
   handler: (event: RecordedEvent) => Promise<void>,
 ): EventSubscription {
   const abort = new AbortController();
   const ended = (async () => {
     let after = start;
+    let wokenByAppend = false;
+    let live = false;
     while (!abort.signal.aborted) {
-      const changesBeforeRead = source.changeCount();
-      const page = await source.readPage(after);
+      // Appends counted before the read started are in it (or, in PostgreSQL, held back by an
+      // older transaction that is still running, whose own append or the poll brings them).
+      const changesBeforeRead = source.appends.changeCount;
+      const readStarted = Date.now();
+      const page = await source.readPage(after, live);
       for (const event of page.events) {
         if (abort.signal.aborted) return;
         await handler(event);
       }
       after = page.end;
-      // A short page with no local append since the read means caught up: wait instead of
-      // reading an empty page (under load this halves the reads per event). Appends of other
-      // processes are found by the poll.
-      if (!page.full && source.changeCount() === changesBeforeRead) await source.waitForChange(pollIntervalMs, abort.signal);
+      live = !page.full;
+      if (page.full) continue;
+      // Caught up as of the read: the next read waits for an append since it started (one may
+      // already have come). While appends keep coming it also waits out the interval, so one
+      // read covers every append of the interval instead of one read per append taking turns
+      // with the writers; the first append after a quiet spell is read at once.
+      const notBefore = wokenByAppend ? readStarted + timing.minReadIntervalMs : 0;
+      wokenByAppend = await source.appends.wait(changesBeforeRead, notBefore, timing.pollIntervalMs, abort.signal);
     }
   })();
   ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection

@@ -49,7 +49,9 @@ export async function openPostgres(connectionString: string, options: PostgresOp
 
   return {
     engine: 'postgres',
+    oneStatementAtATime: false,
     query: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params))).rows as Row[],
+    queryAhead: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params))).rows as Row[],
     async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {

@@ -6,6 +6,18 @@ export interface SqlClient {
 export interface SqlDatabase extends SqlClient {
   /** `pglite` or `postgres`: only for diagnostics and benchmarks, never to branch SQL. */
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * True when the process has one connection and statements run one at a time (PGlite): a
+   * statement waits for every one queued before it, and each one delays all that follow, so
+   * a reader's statements cost writers their whole duration.
+   */
+  readonly oneStatementAtATime: boolean;
+  /**
+   * A short read that others are waiting on (a subscription's next page). Where statements
+   * queue for the one connection (PGlite) it runs before the statements still waiting, after
+   * the earlier reads of its kind; elsewhere it is `query`.
+   */
+  queryAhead<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
   /**

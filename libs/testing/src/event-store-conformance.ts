@@ -178,6 +178,41 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       expect(handled).toEqual(['A']);
     });
 
+    it('delivers events while writers keep appending, not only once they stop', async () => {
+      // Writers append back to back until the subscriber has seen `wanted` events, or until
+      // each has made `bound` appends. A subscription that is only scheduled once the writers
+      // pause (a starved read or wake-up) sees nothing before the bound stops them. Counts,
+      // not timings: the bound is far more appends than a working subscription needs.
+      const writers = 8;
+      const wanted = 20;
+      const bound = 400;
+      let writing = true;
+      let seenWhileWriting = 0;
+      let appended = 0;
+      const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async () => {
+        if (!writing) return;
+        seenWhileWriting++;
+        if (seenWhileWriting >= wanted) writing = false;
+      });
+      try {
+        await Promise.all(
+          Array.from({ length: writers }, async (_, writer) => {
+            for (let i = 0; i < bound && writing; i++) {
+              await store.appendToStream(stream(`busy-${writer}-${i % 5}`), [event('Written', { writer, i })]);
+              appended++;
+            }
+          }),
+        );
+        const stoppedBySubscriber = !writing;
+        writing = false;
+        expect({ seenWhileWriting, stoppedBySubscriber }).toEqual({ seenWhileWriting: wanted, stoppedBySubscriber: true });
+        expect(appended).toBeLessThan(writers * bound);
+      } finally {
+        writing = false;
+        await subscription.stop();
+      }
+    });
+
     it('delivers every event of concurrent writers exactly once, in one order that agrees with each stream', async () => {
       const writers = 8;
       const appendsPerWriter = 25;

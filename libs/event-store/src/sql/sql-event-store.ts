@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import {
   WrongExpectedRevisionError,
@@ -12,7 +11,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
 } from '../event-store';
-import { runSubscriptionLoop } from '../subscription-loop';
+import { AppendSignal, runSubscriptionLoop } from '../subscription-loop';
 
 /*
  * Global order without skips: a bigserial alone is assigned at insert time, so a subscriber
@@ -104,16 +103,19 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 export interface SqlEventStoreOptions {
   /** How often a caught-up subscription looks for events appended by other processes. */
   pollIntervalMs?: number;
+  /**
+   * The least time between two reads of one subscription while this process keeps appending:
+   * appends within it share a read. A first append after a quiet spell is read at once.
+   * Default 10 ms where statements run one at a time (PGlite: every read holds up every
+   * writer), 2 ms otherwise (PostgreSQL reads on a connection of their own).
+   */
+  minReadIntervalMs?: number;
   pageSize?: number;
 }
 
-/** How long a woken subscription waits for more appends before it reads. */
-const APPEND_COALESCE_MS = 2;
-
 export class SqlEventStore implements EventStore {
-  /** Wakes this process's subscriptions at once after its own appends. */
-  private readonly appended = new EventEmitter().setMaxListeners(0);
-  private appends = 0;
+  /** Wakes this process's subscriptions after its own appends. */
+  private readonly appends = new AppendSignal();
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -122,7 +124,11 @@ export class SqlEventStore implements EventStore {
 
   static async create(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
     await migrate(db, 'event-store', SCHEMA);
-    return new SqlEventStore(db, { pollIntervalMs: options.pollIntervalMs ?? 20, pageSize: options.pageSize ?? 500 });
+    return new SqlEventStore(db, {
+      pollIntervalMs: options.pollIntervalMs ?? 20,
+      minReadIntervalMs: options.minReadIntervalMs ?? (db.oneStatementAtATime ? 10 : 2),
+      pageSize: options.pageSize ?? 500,
+    });
   }
 
   async appendToStream(
@@ -160,8 +166,7 @@ export class SqlEventStore implements EventStore {
     if (rows.length === 0) {
       throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(streamName));
     }
-    this.appends++;
-    this.appended.emit('append');
+    this.appends.notify();
     return { nextExpectedRevision: Number(rows[0].stream_revision), position: toPosition(rows[0]) };
   }
 
@@ -174,10 +179,17 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
-  async readAll({ after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllWith(this.db.query.bind(this.db), options);
+  }
+
+  private async readAllWith(
+    query: SqlDatabase['query'],
+    { after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions,
+  ): Promise<RecordedEvent[]> {
     const [afterTransaction, afterPosition] = after ? parsePosition(after) : ['0', '0'];
     const prefixFilter = streamPrefixes?.length ? 'and exists (select 1 from unnest($4::text[]) as p(prefix) where starts_with(stream_name, p.prefix))' : '';
-    const rows = await this.db.query<EventRow>(
+    const rows = await query<EventRow>(
       `select ${COLUMNS} from es_events
        where (es_events.transaction_id, es_events.global_position) > ($1::xid8, $2::bigint)
          and es_events.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -191,8 +203,11 @@ export class SqlEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
     return runSubscriptionLoop(
       {
-        readPage: async (after) => {
-          const page = await this.readAll({ after });
+        readPage: async (after, live) => {
+          // A live subscription's read is short and everything downstream waits for it: where
+          // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
+          const query = live ? this.db.queryAhead.bind(this.db) : this.db.query.bind(this.db);
+          const page = await this.readAllWith(query, { after });
           const prefixes = options.streamPrefixes;
           return {
             events: prefixes?.length ? page.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page,
@@ -200,27 +215,10 @@ export class SqlEventStore implements EventStore {
             full: page.length === this.options.pageSize,
           };
         },
-        changeCount: () => this.appends,
-        waitForChange: (maxWaitMs, signal) =>
-          new Promise<void>((resolve) => {
-            const done = () => {
-              clearTimeout(timer);
-              this.appended.off('append', soon);
-              signal.removeEventListener('abort', done);
-              resolve();
-            };
-            let timer = setTimeout(done, maxWaitMs);
-            // Woken by an append, read a moment later: appends arriving together share one read.
-            const soon = () => {
-              clearTimeout(timer);
-              timer = setTimeout(done, APPEND_COALESCE_MS);
-            };
-            this.appended.once('append', soon);
-            signal.addEventListener('abort', done, { once: true });
-          }),
+        appends: this.appends,
       },
       options.after ?? null,
-      this.options.pollIntervalMs,
+      { pollIntervalMs: this.options.pollIntervalMs, minReadIntervalMs: this.options.minReadIntervalMs },
       handler,
     );
   }
@@ -230,9 +228,7 @@ export class SqlEventStore implements EventStore {
   }
 
   /** The database is owned by whoever opened it. */
-  async close(): Promise<void> {
-    this.appended.removeAllListeners();
-  }
+  async close(): Promise<void> {}
 
   private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
     const rows = await this.db.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [
