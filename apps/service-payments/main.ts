@@ -1,6 +1,5 @@
 import 'reflect-metadata';
+import { PaymentsServiceModule } from '@paygate/payments-service';
 import { runApp } from '@paygate/platform';
 
-// PRN validation and payment arrive with the service-payments issue; until then the app runs
-// the platform only (health, readiness) so deployments already include it.
-void runApp('service-payments', []);
+void runApp('service-payments', [PaymentsServiceModule]);

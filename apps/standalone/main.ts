@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { CollectionsServiceModule } from '@paygate/collections-service';
 import { GatewayHttpModule, MERCHANTS } from '@paygate/gateway-http';
 import type { MerchantAccounts } from '@paygate/merchants';
+import { PaymentsServiceModule } from '@paygate/payments-service';
 import { runApp } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
@@ -35,4 +36,4 @@ async function welcome(url: string, app: INestApplication): Promise<void> {
   );
 }
 
-void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, WebhooksServiceModule, SandboxProvidersModule], { env, onListening: welcome });
+void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule], { env, onListening: welcome });

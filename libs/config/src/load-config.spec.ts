@@ -40,6 +40,7 @@ describe('loadConfig: defaults', () => {
         providerCallbackUrl: undefined,
         checkoutReturnUrl: undefined,
       },
+      payments: { billerCode: 'ura_prn_ug', retryAttempts: 8, retryBaseMs: 30_000, retryMaxDelayMs: 900_000, statusPollMs: 60_000, timerTickMs: 250 },
       connectors: {
         momo: { apiUrl: undefined, apiUser: expect.any(Secret), apiKey: expect.any(Secret), subscriptionKey: expect.any(Secret), targetEnvironment: 'sandbox' },
         card: { apiUrl: undefined, secretKey: expect.any(Secret) },
@@ -104,6 +105,12 @@ describe('loadConfig: every variable', () => {
       TIMER_TICK_MS: '0',
       PROVIDER_CALLBACK_URL: 'https://collections.example/',
       CHECKOUT_RETURN_URL: 'https://api.example',
+      PRN_BILLER_CODE: 'other_biller',
+      PAYMENT_RETRY_ATTEMPTS: '3',
+      PAYMENT_RETRY_BASE_MS: '200',
+      PAYMENT_RETRY_MAX_DELAY_MS: '400',
+      PAYMENT_STATUS_POLL_MS: '3000',
+      PAYMENT_TIMER_TICK_MS: '50',
       MOMO_API_URL: 'https://momo.example/collection//',
       MOMO_API_USER: 'user-1',
       MOMO_API_KEY: 'key-1',
@@ -134,6 +141,7 @@ describe('loadConfig: every variable', () => {
       providerCallbackUrl: 'https://collections.example',
       checkoutReturnUrl: 'https://api.example',
     });
+    expect(config.payments).toEqual({ billerCode: 'other_biller', retryAttempts: 3, retryBaseMs: 200, retryMaxDelayMs: 400, statusPollMs: 3000, timerTickMs: 50 });
     const { momo, card, timeoutMs } = config.connectors;
     expect([momo.apiUrl, momo.apiUser.reveal(), momo.apiKey.reveal(), momo.subscriptionKey.reveal(), momo.targetEnvironment]).toEqual([
       'https://momo.example/collection',
@@ -180,6 +188,8 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['TIMER_TICK_MS', '99999999999999999999', 'must be a whole number of milliseconds, got "99999999999999999999"'],
     ['PROVIDER_CALLBACK_URL', 'collections:3001', 'must be an http(s) URL, got "collections:3001"'],
     ['CHECKOUT_RETURN_URL', 'ftp://gateway', 'must be an http(s) URL, got "ftp://gateway"'],
+    ['PAYMENT_RETRY_ATTEMPTS', '0', 'must be a positive whole number, got "0"'],
+    ['PAYMENT_RETRY_BASE_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['MOMO_API_URL', 'http://momo example', 'must be an http(s) URL, got "http://momo example"'],
     ['CARD_API_URL', 'card.example', 'must be an http(s) URL, got "card.example"'],
     ['PROVIDER_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],

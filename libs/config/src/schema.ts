@@ -80,6 +80,19 @@ export const CONFIG_SCHEMA = {
       description: 'public base URL of the api-gateway, where the card checkout returns the customer',
     }),
   },
+  payments: {
+    billerCode: text('PRN_BILLER_CODE', 'ura_prn_ug', { description: 'biller_code (in BILLER_CATALOGUE_FILE) that validates and is paid the PRNs of collect-for-payment' }),
+    retryAttempts: positiveInteger('PAYMENT_RETRY_ATTEMPTS', 8, {
+      description: 'attempts at paying a PRN while the biller is unavailable; after the last the payment fails and the funds stay in the wallet',
+    }),
+    retryBaseMs: milliseconds('PAYMENT_RETRY_BASE_MS', 30_000, { min: 1, description: 'delay after the first failed PRN payment attempt; doubles with each further attempt' }),
+    retryMaxDelayMs: milliseconds('PAYMENT_RETRY_MAX_DELAY_MS', 15 * MINUTE, { min: 1, description: 'longest delay between two PRN payment attempts' }),
+    statusPollMs: milliseconds('PAYMENT_STATUS_POLL_MS', MINUTE, {
+      min: 1,
+      description: 'a PRN payment requested but not yet answered (a crash, or PENDING at the biller) is sent again with its idempotency key after this',
+    }),
+    timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 250, { description: 'how often due PRN payment timers are looked for' }),
+  },
   connectors: {
     momo: {
       apiUrl: httpBaseUrl('MOMO_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/momo`)", description: 'mobile money provider API (MTN MoMo Collection API shape)' }),

@@ -66,6 +66,23 @@ function toMerchant(row: MerchantRow): Merchant {
   };
 }
 
+/** The merchants table; both readers below create it if it is missing. */
+const MERCHANT_TABLES = [
+  `create table if not exists merchants (
+    id text primary key,
+    name text not null,
+    status text not null default 'active',
+    public_key text not null unique,
+    secret_key_hash text not null,
+    secret_key_sealed text not null,
+    signing_key_sealed text not null,
+    collection_callback_url text,
+    service_payments_callback_url text,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now()
+  )`,
+];
+
 const CACHE_TTL_MS = 5_000;
 
 /**
@@ -83,21 +100,7 @@ export class MerchantAccounts {
   ) {}
 
   static async open(sql: SqlDatabase, box: SecretBox): Promise<MerchantAccounts> {
-    await migrate(sql, 'merchants', [
-      `create table if not exists merchants (
-        id text primary key,
-        name text not null,
-        status text not null default 'active',
-        public_key text not null unique,
-        secret_key_hash text not null,
-        secret_key_sealed text not null,
-        signing_key_sealed text not null,
-        collection_callback_url text,
-        service_payments_callback_url text,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      )`,
-    ]);
+    await migrate(sql, 'merchants', MERCHANT_TABLES);
     return new MerchantAccounts(sql, box);
   }
 
@@ -206,5 +209,23 @@ export class MerchantAccounts {
 
   private newKeys(): MerchantKeys {
     return { publicKey: `pk_test_${randomAlphanumeric(32)}`, secretKey: `sk_test_${randomAlphanumeric(40)}`, signingKey: randomAlphanumeric(48) };
+  }
+}
+
+/**
+ * Merchants without their secrets, for processes that only need to know a merchant exists (the
+ * sandbox's wallet top-up): it needs no MASTER_KEY, and it reads nothing sealed.
+ */
+export class MerchantDirectory {
+  private constructor(private readonly sql: SqlDatabase) {}
+
+  static async open(sql: SqlDatabase): Promise<MerchantDirectory> {
+    await migrate(sql, 'merchants', MERCHANT_TABLES);
+    return new MerchantDirectory(sql);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const rows = await this.sql.query('select 1 from merchants where id = $1', [id]);
+    return rows.length > 0;
   }
 }

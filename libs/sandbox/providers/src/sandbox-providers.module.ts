@@ -1,4 +1,5 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { MerchantDirectory } from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { migrate } from '@paygate/sql';
 import { SandboxAdminGuard } from './admin-guard';
@@ -15,14 +16,16 @@ import { MomoController } from './momo/momo.controller';
 import { MomoSimulator } from './momo/momo-simulator';
 import { MOMO_TABLES, MomoStore } from './momo/momo-store';
 import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
+import { WalletAdminController } from './wallet/wallet-admin.controller';
 
 /**
  * Simulated payment providers speaking provider-shaped HTTP APIs: mobile money in the shape of
  * MTN MoMo's Collection API under /sandbox/momo, a hosted card checkout under /sandbox/card, and
- * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin).
+ * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin), and
+ * wallet top-ups at /sandbox/v1/wallets/top-up (admin, sent to service-payments).
  */
 @Module({
-  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController],
+  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController, WalletAdminController],
   providers: [
     { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: sandboxConfigFrom },
     Background,
@@ -33,6 +36,7 @@ import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
     BillerStore,
     BillerSandbox,
     SandboxAdminGuard,
+    { provide: MerchantDirectory, inject: [INFRASTRUCTURE], useFactory: (infra: Infrastructure) => MerchantDirectory.open(infra.sql) },
   ],
 })
 export class SandboxProvidersModule implements OnModuleInit {

@@ -1,0 +1,1 @@
+export { PaymentsServiceModule } from './payments-service.module';

@@ -1,0 +1,89 @@
+import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Config } from '@paygate/config';
+import { connectorRegistryFor, type BillPaymentOperations } from '@paygate/connectors';
+import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, PAYMENTS_SERVICE, SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import { DeciderRuntime } from '@paygate/event-store';
+import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
+import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import { paymentsConfig, type PaymentsConfig } from './config';
+import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
+import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/payment-messages';
+import { PaymentTimers } from './payment-timers';
+import { PaymentsProjection } from './payments-projection';
+import { PaymentsService } from './payments.service';
+import { PaymentTimerWorker } from './timer-worker';
+import { PAYMENTS } from './tokens';
+
+const PROJECTION = Symbol('PaymentsProjection');
+const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
+
+/**
+ * The service-payments service: serves the payments contract, owns the service-payment and
+ * wallet streams and publishes them, validates and pays the PRNs of collect-for-payment
+ * collections from the collections context's published events, credits wallets with completed
+ * collections, projects its read models and payment timers, and fires the timers.
+ */
+@Module({
+  providers: [
+    { provide: PAYMENTS_CONFIG, inject: [CONFIG], useFactory: paymentsConfig },
+    {
+      provide: PROJECTION,
+      inject: [INFRASTRUCTURE, PAYMENTS_CONFIG],
+      useFactory: (infra: Infrastructure, config: PaymentsConfig) => PaymentsProjection.open(infra.sql, infra.store, config.statusPollMs),
+    },
+    {
+      provide: PAYMENTS,
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, PAYMENTS_CONFIG, CONFIG],
+      useFactory: (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: PaymentsProjection, config: PaymentsConfig, appConfig: Config) => {
+        // Built on first use: the biller's default base URL is this process's own, known once it listens.
+        let biller: BillPaymentOperations | undefined;
+        return new PaymentsService({
+          payments: new DeciderRuntime(infra.store, servicePaymentDecider),
+          wallets: new DeciderRuntime(infra.store, walletLedgerDecider),
+          projection,
+          biller: () => (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),
+          config,
+          log,
+        });
+      },
+    },
+    ...PAYMENT_HANDLERS,
+  ],
+})
+export class PaymentsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
+  private consumers: RunningConsumer[] = [];
+  private timerWorker?: PaymentTimerWorker;
+
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(LOGGER) private readonly log: Logger,
+    @Inject(PAYMENTS) private readonly payments: PaymentsService,
+    @Inject(PROJECTION) private readonly projection: PaymentsProjection,
+    @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { commands, events, sql } = this.infrastructure;
+    await commands.serve(PAYMENTS_SERVICE, {
+      'payments.walletBalances': (payload) => this.queryBus.execute(new WalletBalances(payload)),
+      'payments.topUp': (payload) => this.commandBus.execute(new TopUpWallet(payload)),
+      'payments.findServicePayment': (payload) => this.queryBus.execute(new FindServicePayment(payload)),
+    });
+    await events.publish([SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX], PAYMENTS_PUBLICATION);
+    this.consumers.push(await events.consume({ group: 'service-payments-projection', streamPrefixes: PaymentsProjection.STREAM_PREFIXES }, (event) => this.projection.apply(event)));
+    this.consumers.push(
+      await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) => this.payments.handleCollectionEvent(integrationEnvelope(event))),
+    );
+    this.timerWorker = new PaymentTimerWorker(new PaymentTimers(sql), (timer) => this.payments.fireTimer(timer), this.config.timerTickMs, this.log);
+    this.timerWorker.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.timerWorker?.stop();
+    for (const consumer of this.consumers) await consumer.stop();
+  }
+}
