@@ -73,9 +73,11 @@ export class PaymentsHarness {
     this.collections = new DeciderRuntime(paygate.infrastructure.store, collectionDecider);
   }
 
-  static async start(env: Record<string, string> = {}): Promise<PaymentsHarness> {
+  /** A new Paygate with a new merchant, or (after a restart on the same store) the merchant it had. */
+  static async start(env: Record<string, string> = {}, merchant?: PaygateClient): Promise<PaymentsHarness> {
     const paygate = await startInProcess({ ...PAYMENT_TEST_ENV, ...env });
-    return new PaymentsHarness(paygate, await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Payments spec merchant'));
+    const client = merchant ? new PaygateClient(paygate.url, merchant.merchant) : await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Payments spec merchant');
+    return new PaymentsHarness(paygate, client);
   }
 
   close(): Promise<void> {
