@@ -108,7 +108,10 @@ export class PaymentsHarness {
       fee,
       totalCredit: chargeCustomer ? requestAmount : requestAmount - fee,
       chargeCustomer,
-      requireConfirmation: false,
+      // Waits for a confirm that only this harness sends: collections (which reacts to the PRN
+      // verdict in this process) never asks the provider, so each spec decides the outcome.
+      requireConfirmation: true,
+      confirmationExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
       msisdn: '256772000001',
       customerName: 'Jane Doe',
       ...(prn !== undefined && { prn }),

@@ -1,4 +1,4 @@
-import { collectionOutcomeSuite, expectReady, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { collectForPaymentSuite, collectionOutcomeSuite, expectReady, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 describe('standalone mode (PGlite, in-process broker)', () => {
@@ -18,5 +18,9 @@ describe('standalone mode (PGlite, in-process broker)', () => {
 
   describe('collection outcomes through the sandbox providers', () => {
     collectionOutcomeSuite({ gateway: () => paygate.url });
+  });
+
+  describe('collect-for-payment: PRN validation, wallet and PRN payment through the sandbox biller', () => {
+    collectForPaymentSuite({ gateway: () => paygate.url, sandbox: () => paygate.url });
   });
 });

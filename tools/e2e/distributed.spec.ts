@@ -1,5 +1,5 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { collectionOutcomeSuite, describeWithService, expectReady, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import { collectForPaymentSuite, collectionOutcomeSuite, describeWithService, expectReady, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
 import { dispatcherCrashSuites } from './dispatcher-crash';
 import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
 
@@ -30,8 +30,9 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       CARD_API_URL: `${sandbox.url}/sandbox/card`,
       CHECKOUT_RETURN_URL: gateways[0].url,
     });
+    const servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
-    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox, await startApp('webhook-dispatcher', env));
+    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox, await startApp('webhook-dispatcher', env), servicePayments);
   }, 180_000);
 
   afterAll(async () => {
@@ -61,6 +62,10 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
 
   describe('collection outcomes through the sandbox app', () => {
     collectionOutcomeSuite({ gateway: () => apps[2].url });
+  });
+
+  describe('collect-for-payment across processes: collections and service-payments over Kafka', () => {
+    collectForPaymentSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -21,6 +21,9 @@ export const TEST_TIMERS = {
   PROVIDER_STATUS_POLL_MS: '300',
   TIMER_TICK_MS: '100',
   SANDBOX_LATENCY_MS: '50',
+  PAYMENT_RETRY_BASE_MS: '200',
+  PAYMENT_RETRY_MAX_DELAY_MS: '1000',
+  PAYMENT_TIMER_TICK_MS: '100',
 } as const;
 
 /** Callbacks to local receivers, retried quickly. */

@@ -3,7 +3,7 @@
  * maps its answer to `PrnDetails` (amount already in integer minor units); the payments domain
  * decides eligibility from it (`checkPrnEligibility` in libs/payments/domain).
  */
-export const PRN_PATTERN = '^[0-9]{13}$';
+export const PRN_PATTERN = '^[0-9]{1,32}$';
 
 export function isPrn(value: unknown): value is string {
   return typeof value === 'string' && new RegExp(PRN_PATTERN).test(value);

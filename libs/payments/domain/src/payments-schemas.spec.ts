@@ -77,7 +77,7 @@ describe('the checker', () => {
   it.each<[string, { type: string; data: unknown }]>([
     ['a missing required field', { ...rejected, data: { ...rejected.data, reason: undefined } }],
     ['an unknown property', { ...rejected, data: { ...rejected.data, secretKey: 'sk_test_x' } }],
-    ['a PRN of 12 digits', { ...rejected, data: { ...rejected.data, prn: '225000012345' } }],
+    ['a PRN with a letter', { ...rejected, data: { ...rejected.data, prn: '225000012345A' } }],
     ['a reason code outside the enum', { ...rejected, data: { ...rejected.data, reasonCode: 'TOO_LATE' } }],
     ['a fractional amount in a transfer', { ...toppedUp, data: { ...toppedUp.data, transfer: { ...transfer, amount: 1.5 } } }],
     ['a zero transfer', { ...toppedUp, data: { ...toppedUp.data, transfer: { ...transfer, amount: 0 } } }],

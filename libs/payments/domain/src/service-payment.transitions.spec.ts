@@ -56,10 +56,10 @@ describe('Open', () => {
     expect(evolveServicePayment(null, event)).toMatchObject({ phase: 'OPENED', status: 'PENDING', statusMessage: MESSAGES.opened, attempts: 0, updatedAt: T0 });
   });
 
-  it.each(['225000012345', '22500001234567', '225000012345A', ' 2250000123456', ''])('refuses a PRN that is not 13 digits (%j) as invalid_request', (prn) => {
+  it.each(['1'.repeat(33), '225000012345A', ' 2250000123456', ''])('refuses a PRN that is not 1 to 32 digits (%j) as invalid_request', (prn) => {
     const error = rejection(() => decideServicePayment(open({}, prn), null));
     expect(error.code).toBe('invalid_request');
-    expect(error.details).toEqual({ errors: { prn: 'must be 13 digits' } });
+    expect(error.details).toEqual({ errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
   });
 });
 

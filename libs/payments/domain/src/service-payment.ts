@@ -129,7 +129,7 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
 }
 
 function openedData({ collection, prn, serviceName, at }: Extract<ServicePaymentCommand, { type: 'Open' }>): ServicePaymentOpenedV1 {
-  if (!isPrn(prn)) throw new CommandRejectedError('invalid_request', 'prn must be 13 digits', { errors: { prn: 'must be 13 digits' } });
+  if (!isPrn(prn)) throw new CommandRejectedError('invalid_request', 'prn must be 1 to 32 digits', { errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
   return {
     id: collection.id,
     merchantId: collection.merchantId,

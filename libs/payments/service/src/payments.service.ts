@@ -125,7 +125,8 @@ export class PaymentsService {
   private async validatePrn(collection: PublishedCollectionV1): Promise<void> {
     const { internalReference: ref, prn } = collection;
     if (!isPrn(prn)) {
-      this.deps.log.error('collect-for-payment collection without a 13-digit PRN: no service payment opened', { internal_reference: ref });
+      // The gateway only accepts 1 to 32 digits: anything else is not a request this service made.
+      this.deps.log.error('collect-for-payment collection without a valid PRN: no service payment opened', { internal_reference: ref });
       return;
     }
     let { state } = await this.deps.payments.load(ref);
