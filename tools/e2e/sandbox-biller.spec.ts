@@ -246,26 +246,4 @@ describe('sandbox biller', () => {
       expect(await adminPrn(prn)).toMatchObject({ status: 'PAID', payment_calls: 2, payments: [completed] });
     });
   });
-
-  it('keeps PRNs, payments, call counts and faults across a restart, and completes a payment that was in flight', async () => {
-    const paidPrn = await createPrn();
-    const key = randomUUID();
-    const payment = (await pay(paidPrn, key)).body;
-    const inFlightPrn = await createPrn();
-    await setFaults({ delay_ms: 4_000 });
-    const inFlightKey = randomUUID();
-    const inFlight = pay(inFlightPrn, inFlightKey).catch((error: unknown) => error);
-    await eventually(async () => ((await biller('GET', `/payments/${inFlightKey}`)).status === 200 ? true : undefined), 2_000);
-    await setFaults({ fail_next: 1, delay_ms: 4_000 });
-
-    await sandbox.restart();
-    await inFlight;
-
-    expect(await biller('GET', `/payments/${key}`)).toMatchObject({ status: 200, body: payment });
-    expect(await adminPrn(paidPrn)).toMatchObject({ status: 'PAID', payment_calls: 1, payments: [payment] });
-    expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 1, delay_ms: 4_000 });
-    expect((await biller('GET', `/prns/${inFlightPrn}`)).body.status).toBe('SUBMITTED');
-    await eventually(async () => ((await biller('GET', `/prns/${inFlightPrn}`)).body.status === 'PAID' ? true : undefined), 8_000);
-    expect((await biller('GET', `/payments/${inFlightKey}`)).body).toMatchObject({ status: 'COMPLETED', receipt_number: expect.any(String) });
-  });
 });

@@ -79,7 +79,8 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
 
   it('mobile money: PRN validated, charges, confirm, completed, then the PRN is paid once from the wallet', async () => {
     await admin.topUp(client.merchant.id, 2_000); // the merchant bears the fee: the wallet must hold it
-    const before = await ugx();
+    // A fresh merchant: the top-up is all there is (the read model may trail the command briefly).
+    const before = await eventually(async () => ((await ugx()).balance === 2_000 ? ugx() : undefined), 30_000, 'the top-up to show');
     const prn = await admin.createPrn(25_000);
     const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn }) });
     expect(accepted.status).toBe(202);
