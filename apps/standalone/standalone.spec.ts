@@ -1,4 +1,4 @@
-import { collectForPaymentSuite, collectionOutcomeSuite, expectReady, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { collectForPaymentFaultSuite, collectForPaymentSuite, collectionOutcomeSuite, expectReady, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 describe('standalone mode (PGlite, in-process broker)', () => {
@@ -22,5 +22,9 @@ describe('standalone mode (PGlite, in-process broker)', () => {
 
   describe('collect-for-payment: PRN validation, wallet and PRN payment through the sandbox biller', () => {
     collectForPaymentSuite({ gateway: () => paygate.url, sandbox: () => paygate.url });
+  });
+
+  describe('collect-for-payment faults: holds released, retries spent, two collections racing for one PRN', () => {
+    collectForPaymentFaultSuite({ gateway: () => paygate.url, sandbox: () => paygate.url });
   });
 });

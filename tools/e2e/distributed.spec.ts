@@ -1,11 +1,12 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { collectForPaymentSuite, collectionOutcomeSuite, describeWithService, expectReady, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import { CallbackReceiver, collectForPaymentFaultSuite, collectForPaymentSuite, collectionOutcomeSuite, describeWithService, eventually, expectReady, mobileMoneyRequest, PaygateClient, SandboxAdmin, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
 import { dispatcherCrashSuites } from './dispatcher-crash';
 import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
   const schema = uniqueSchema('e2e_distributed');
   const apps: AppProcess[] = [];
+  let servicePayments: AppProcess;
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       CARD_API_URL: `${sandbox.url}/sandbox/card`,
       CHECKOUT_RETURN_URL: gateways[0].url,
     });
-    const servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
+    servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
     apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox, await startApp('webhook-dispatcher', env), servicePayments);
   }, 180_000);
@@ -67,6 +68,45 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
   describe('collect-for-payment across processes: collections and service-payments over Kafka', () => {
     collectForPaymentSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
   });
+
+  describe('collect-for-payment faults across processes', () => {
+    collectForPaymentFaultSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
+  });
+
+  it('service-payments killed between the biller taking the payment and recording it: the PRN is paid once, payment.completed sent once', async () => {
+    const sandbox = apps[4];
+    const admin = new SandboxAdmin(sandbox.url);
+    const receiver = await CallbackReceiver.start();
+    try {
+      const client = await PaygateClient.withNewMerchant(apps[2].url, undefined, 'PRN crash merchant', receiver.url());
+      const prn = await admin.createPrn(25_000);
+      // A slow biller: it records the payment at once and answers 4 s later.
+      await admin.billerFaults({ delay_ms: 4_000 });
+      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }) });
+      const ref = String(accepted.body.data.internal_reference);
+      await eventually(async () => ((await admin.prn(prn)).payments.length === 1 ? true : undefined), 60_000, 'the biller to take the payment');
+      expect(receiver.about(ref).map((callback) => callback.event)).toEqual(['transaction.completed']);
+      await servicePayments.stop('SIGKILL');
+      await admin.billerFaults({});
+      const restarted = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
+      apps[apps.indexOf(servicePayments)] = servicePayments = restarted;
+
+      await receiver.waitFor(ref, 'payment.completed', 60_000);
+      const atBiller = await admin.prn(prn);
+      expect(atBiller).toMatchObject({ status: 'PAID' });
+      expect(atBiller.payments).toHaveLength(1);
+      // The payment was recorded once: resending gives the two callbacks again, under their first webhook-ids.
+      const resent = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref }, secret: true });
+      expect(resent.body.data).toMatchObject({ deliveries: 2 });
+      const callbacks = await eventually(() => (receiver.about(ref).length >= 4 ? receiver.about(ref) : undefined), 30_000, 'the resent callbacks');
+      const paid = callbacks.filter((callback) => callback.event === 'payment.completed');
+      expect(paid).toHaveLength(2);
+      expect(paid[0].headers['webhook-id']).toBe(paid[1].headers['webhook-id']);
+    } finally {
+      await admin.billerFaults({});
+      await receiver.close();
+    }
+  }, 120_000);
 
   it('stops cleanly on SIGTERM', async () => {
     const extra = await startApp('api-gateway', env);

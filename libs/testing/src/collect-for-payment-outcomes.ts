@@ -1,6 +1,7 @@
 import { CallbackReceiver } from './callback-receiver';
 import { payOnCheckoutPage } from './collection-outcomes';
-import { cardRequest, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, type ApiResponse } from './paygate-client';
+import { cardRequest, mobileMoneyRequest, PaygateClient } from './paygate-client';
+import { SandboxAdmin, walletOf, walletShows } from './sandbox-admin';
 import { eventually } from './wait';
 
 export interface CollectForPaymentContext {
@@ -8,42 +9,6 @@ export interface CollectForPaymentContext {
   gateway: () => string;
   /** Base URL of the sandbox (its admin routes: PRNs, biller faults, wallet top-ups). */
   sandbox: () => string;
-}
-
-/** The sandbox's admin API, as a test drives it. */
-export class SandboxAdmin {
-  constructor(private readonly baseUrl: string) {}
-
-  async request<Data = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiResponse<Data>> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as ApiResponse<Data>['body'] };
-  }
-
-  /** A fresh PRN (13 generated digits) for this amount, AVAILABLE unless told otherwise. */
-  async createPrn(amount: number, overrides: Record<string, unknown> = {}): Promise<string> {
-    const created = await this.request<{ prn: string }>('POST', '/sandbox/v1/prns', { amount, currency: 'UGX', service_name: 'URA - Domestic Tax', ...overrides });
-    if (created.status !== 201) throw new Error(`cannot create a PRN: ${created.status} ${JSON.stringify(created.body)}`);
-    return created.body.data.prn;
-  }
-
-  async paymentCalls(prn: string): Promise<number> {
-    const found = await this.request<{ payment_calls: number }>('GET', `/sandbox/v1/prns/${prn}`);
-    return found.body.data.payment_calls;
-  }
-
-  async topUp(merchantId: string, amount: number): Promise<void> {
-    const answer = await this.request('POST', '/sandbox/v1/wallets/top-up', { merchant_id: merchantId, currency: 'UGX', amount });
-    if (answer.status >= 300) throw new Error(`top-up refused: ${answer.status} ${JSON.stringify(answer.body)}`);
-  }
-
-  async billerFaults(faults: { fail_next?: number; delay_ms?: number }): Promise<void> {
-    const answer = await this.request('PUT', '/sandbox/v1/biller/faults', faults);
-    if (answer.status >= 300) throw new Error(`biller faults refused: ${answer.status} ${JSON.stringify(answer.body)}`);
-  }
 }
 
 /**
@@ -67,8 +32,6 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     await receiver?.close();
   });
 
-  const balances = async () => (await client.request<{ currency: string; balance: number; available_balance: number }[]>('GET', '/v1/wallet-balances', { secret: true })).body.data;
-  const ugx = async () => (await balances()).find((wallet) => wallet.currency === 'UGX') ?? { currency: 'UGX', balance: 0, available_balance: 0 };
 
   async function expectSigned(ref: string, events: string[]) {
     const received = await receiver.waitFor(ref, events[events.length - 1], 60_000);
@@ -80,7 +43,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
   it('mobile money: PRN validated, charges, confirm, completed, then the PRN is paid once from the wallet', async () => {
     await admin.topUp(client.merchant.id, 2_000); // the merchant bears the fee: the wallet must hold it
     // A fresh merchant: the top-up is all there is (the read model may trail the command briefly).
-    const before = await eventually(async () => ((await ugx()).balance === 2_000 ? ugx() : undefined), 30_000, 'the top-up to show');
+    const before = await walletShows(client, { balance: 2_000, available_balance: 2_000 }, 'the top-up to show');
     const prn = await admin.createPrn(25_000);
     const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn }) });
     expect(accepted.status).toBe(202);
@@ -109,8 +72,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     expect(await admin.paymentCalls(prn)).toBe(1);
     // Credited total_credit (25,000 − fee), then debited the PRN's 25,000: the fee came from the wallet.
     const fee = Number(completed.payload.transaction_charge);
-    await eventually(async () => ((await ugx()).balance === before.balance - fee ? true : undefined), 30_000, 'the wallet to show the payment');
-    expect(await ugx()).toEqual({ currency: 'UGX', balance: before.balance - fee, available_balance: before.balance - fee });
+    await walletShows(client, { balance: before.balance - fee, available_balance: before.balance - fee }, 'the wallet to show the payment');
     const record = await client.collection(ref);
     expect(record.body.data).toMatchObject({ prn, service_payment: { account_number: prn, transaction_status: 'COMPLETED' } });
   });
@@ -138,6 +100,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     ['of another amount', {}, 30_000],
   ])('a PRN %s: payment.failed, then transaction.cancelled, and nothing reaches the customer', async (_case, prnOverrides, amount) => {
     const prn = await admin.createPrn(25_000, prnOverrides);
+    const before = await walletOf(client);
     const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount, prn, charge_customer: true }) });
     const ref = String(accepted.body.data.internal_reference);
     const [failed, cancelled] = await expectSigned(ref, ['payment.failed', 'transaction.cancelled']);
@@ -145,6 +108,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     expect(cancelled.payload).toMatchObject({ transaction_status: 'CANCELLED', status_message: expect.stringMatching(/^PRN not eligible: /) });
     expect((await client.confirm(ref)).status).toBe(409);
     expect(await admin.paymentCalls(prn)).toBe(0);
+    expect(await walletOf(client)).toEqual(before);
   });
 
   it('an unknown PRN is not eligible either', async () => {

@@ -8,3 +8,5 @@ export * from './callback-receiver';
 export * from './connector-conformance';
 export * from './bill-payment-conformance';
 export * from './collect-for-payment-outcomes';
+export * from './collect-for-payment-faults';
+export * from './sandbox-admin';

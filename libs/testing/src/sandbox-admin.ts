@@ -1,0 +1,67 @@
+import { PaygateClient, TEST_ADMIN_TOKEN, type ApiResponse } from './paygate-client';
+import { eventually } from './wait';
+
+/** The sandbox's admin API, as a test drives it. */
+export class SandboxAdmin {
+  constructor(private readonly baseUrl: string) {}
+
+  async request<Data = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiResponse<Data>> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as ApiResponse<Data>['body'] };
+  }
+
+  /** A fresh PRN (13 generated digits) for this amount, AVAILABLE unless told otherwise. */
+  async createPrn(amount: number, overrides: Record<string, unknown> = {}): Promise<string> {
+    const created = await this.request<{ prn: string }>('POST', '/sandbox/v1/prns', { amount, currency: 'UGX', service_name: 'URA - Domestic Tax', ...overrides });
+    if (created.status !== 201) throw new Error(`cannot create a PRN: ${created.status} ${JSON.stringify(created.body)}`);
+    return created.body.data.prn;
+  }
+
+  /** The PRN as the biller holds it: status, payment calls received, payments made. */
+  async prn(prn: string): Promise<{ status: string; payment_calls: number; payments: { payment_id: string }[] }> {
+    return (await this.request<{ status: string; payment_calls: number; payments: { payment_id: string }[] }>('GET', `/sandbox/v1/prns/${prn}`)).body.data;
+  }
+
+  async paymentCalls(prn: string): Promise<number> {
+    return (await this.prn(prn)).payment_calls;
+  }
+
+  async topUp(merchantId: string, amount: number): Promise<void> {
+    const answer = await this.request('POST', '/sandbox/v1/wallets/top-up', { merchant_id: merchantId, currency: 'UGX', amount });
+    if (answer.status >= 300) throw new Error(`top-up refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+
+  async billerFaults(faults: { fail_next?: number; delay_ms?: number }): Promise<void> {
+    const answer = await this.request('PUT', '/sandbox/v1/biller/faults', faults);
+    if (answer.status >= 300) throw new Error(`biller faults refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+}
+
+export interface WalletBalance {
+  currency: string;
+  balance: number;
+  available_balance: number;
+}
+
+/** A merchant's UGX wallet as `GET /v1/wallet-balances` shows it (zero when it has none yet). */
+export async function walletOf(client: PaygateClient): Promise<WalletBalance> {
+  const wallets = (await client.request<WalletBalance[]>('GET', '/v1/wallet-balances', { secret: true })).body.data;
+  return wallets.find((wallet) => wallet.currency === 'UGX') ?? { currency: 'UGX', balance: 0, available_balance: 0 };
+}
+
+/** Waits until the wallet read model shows `expected` (it trails the ledger briefly), then answers it. */
+export async function walletShows(client: PaygateClient, expected: Omit<WalletBalance, 'currency'>, what: string): Promise<WalletBalance> {
+  let last: WalletBalance | undefined;
+  try {
+    return await eventually(async () => {
+      last = await walletOf(client);
+      return last.balance === expected.balance && last.available_balance === expected.available_balance ? last : undefined;
+    }, 30_000, what);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}: expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(last)}`);
+  }
+}
