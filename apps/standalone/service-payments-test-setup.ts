@@ -127,6 +127,12 @@ export class PaymentsHarness {
     await this.collections.handle(ref, { type: 'AcceptPrn', at: new Date().toISOString() });
   }
 
+  /** The collection's deadline passes while it still awaits the PRN verdict: CANCELLED (collections.CollectionSettled). */
+  async passPrnDeadline(ref: string): Promise<void> {
+    const { state } = await this.collections.handle(ref, { type: 'Expire', timer: 'confirmation', at: new Date(Date.now() + 7_200_000).toISOString() });
+    expect(state).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PRN_VALIDATION_TIMEOUT' });
+  }
+
   /** Confirms and records the provider's result: the collection settles (collections.CollectionSettled). */
   async settle(ref: string, status: Exclude<CollectionStatus, 'PENDING'>): Promise<void> {
     const at = () => new Date().toISOString();
@@ -213,7 +219,7 @@ export class PaymentsHarness {
     return answer.body.data as { status: string; payment_calls: number; payments: Json[] };
   }
 
-  async billerFaults(faults: { fail_next?: number; delay_ms?: number }): Promise<void> {
+  async billerFaults(faults: { fail_next?: number; delay_ms?: number; fail_lookups_next?: number }): Promise<void> {
     expect((await this.admin('PUT', '/biller/faults', faults)).status).toBe(200);
   }
 }

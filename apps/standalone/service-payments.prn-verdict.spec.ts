@@ -1,4 +1,4 @@
-import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnRejectedV1, type PrnValidatedV1 } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnRejectedV1, type PrnValidatedV1, type PrnValidationDeferredV1 } from '@paygate/contracts';
 import { feeHoldId } from '@paygate/payments-domain';
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
 
@@ -54,6 +54,39 @@ describe('service-payments: the PRN verdict', () => {
     await harness.settle(ref, 'CANCELLED');
     await harness.eventuallyHas(ref, PUBLISHED.failed);
     await harness.eventuallyBalance({ balance: 1_000, available: 1_000 });
+  });
+
+  it('defers the verdict while the biller cannot be reached, asks again on the retry schedule, then validates', async () => {
+    const prn = await harness.createPrn();
+    await harness.billerFaults({ fail_lookups_next: 2 });
+    const ref = await harness.initiate({ prn });
+    const events = await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
+    expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnValidationDeferred, EVENTS.prnValidationDeferred, EVENTS.prnConfirmed, PUBLISHED.prnValidated]);
+    const deferrals = events.filter((event) => event.type === EVENTS.prnValidationDeferred).map((event) => event.data as unknown as PrnValidationDeferredV1);
+    expect(deferrals.map((deferral) => deferral.attempt)).toEqual([1, 2]);
+    expect(deferrals[0].reason).toContain('503');
+    // PAYMENT_RETRY_BASE_MS=200, doubling.
+    expect(deferrals.map((deferral) => Date.parse(deferral.nextAttemptAt) - Date.parse(deferral.deferredAt))).toEqual([200, 400]);
+    await harness.eventuallyBalance({ balance: 1_000, available: 625 });
+    await harness.acceptPrn(ref);
+    await harness.settle(ref, 'CANCELLED');
+    await harness.eventuallyHas(ref, PUBLISHED.failed);
+    await harness.eventuallyBalance({ balance: 1_000, available: 1_000 });
+  });
+
+  it('fails the payment of a collection whose deadline passed while its verdict was deferred, holding nothing', async () => {
+    const prn = await harness.createPrn();
+    await harness.billerFaults({ fail_lookups_next: 1_000 });
+    try {
+      const ref = await harness.initiate({ prn });
+      await harness.eventuallyHas(ref, EVENTS.prnValidationDeferred);
+      await harness.passPrnDeadline(ref);
+      const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
+      expect(typesOf(events).filter((type) => type !== EVENTS.prnValidationDeferred)).toEqual([EVENTS.opened, EVENTS.collectionSettled, EVENTS.failed, PUBLISHED.failed]);
+      await harness.eventuallyBalance({ balance: 1_000, available: 1_000 });
+    } finally {
+      await harness.billerFaults({});
+    }
   });
 
   it('holds nothing when the customer bears the fee', async () => {

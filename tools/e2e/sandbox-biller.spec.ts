@@ -192,26 +192,35 @@ describe('sandbox biller', () => {
           expect(await response.json()).toMatchObject({ code: 401, status: 'error' });
         }
       }
-      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0 });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
     });
   });
 
   describe('admin: fault injection', () => {
     it('fails the next N payment calls with 503, doing nothing, then pays', async () => {
       const prn = await createPrn();
-      expect((await setFaults({ fail_next: 2 })).body).toEqual({ code: 200, status: 'success', message: 'Biller faults set', data: { fail_next: 2, delay_ms: 0 } });
+      expect((await setFaults({ fail_next: 2 })).body).toEqual({ code: 200, status: 'success', message: 'Biller faults set', data: { fail_next: 2, delay_ms: 0, fail_lookups_next: 0 } });
       const key = randomUUID();
       for (let call = 0; call < 2; call += 1) {
         expect(await pay(prn, key)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
       }
-      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0 });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
       expect(await adminPrn(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 2, payments: [] });
       expect((await pay(prn, key)).status).toBe(201);
       expect(await adminPrn(prn)).toMatchObject({ status: 'PAID', payment_calls: 3, payments: [expect.objectContaining({ idempotency_key: key })] });
     });
 
+    it('fails the next N PRN lookups with 503, then answers', async () => {
+      const prn = await createPrn();
+      await setFaults({ fail_lookups_next: 1 });
+      expect(await biller('GET', `/prns/${prn}`)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
+      expect(await biller('GET', `/prns/${prn}`)).toMatchObject({ status: 200, body: { prn, status: 'AVAILABLE' } });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
+    });
+
     it.each<[unknown, string[]]>([
       [{ fail_next: -1 }, ['fail_next']],
+      [{ fail_lookups_next: 1_001 }, ['fail_lookups_next']],
       [{ fail_next: 1.5, delay_ms: 'slow' }, ['fail_next', 'delay_ms']],
       [{ delay_ms: 120_001 }, ['delay_ms']],
       [{ fail: 1 }, ['fail']],

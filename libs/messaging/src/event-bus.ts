@@ -53,10 +53,19 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** The category of `collection-abc` is `collection`: one Kafka topic per category. */
-export function streamCategory(streamName: string): string {
-  const dash = streamName.indexOf('-');
-  return dash === -1 ? streamName : streamName.slice(0, dash);
+/** A stream prefix names its category: `service-payment-` is `service-payment`. One Kafka topic per category. */
+export function prefixCategory(prefix: string): string {
+  return prefix.endsWith('-') ? prefix.slice(0, -1) : prefix;
+}
+
+/**
+ * The category of a stream is that of the longest of `prefixes` it starts with, so a prefix
+ * with dashes of its own (`service-payment-`) is not cut at its first dash.
+ */
+export function streamCategory(streamName: string, prefixes: readonly string[]): string {
+  const matching = prefixes.filter((prefix) => streamName.startsWith(prefix));
+  if (matching.length === 0) throw new Error(`stream ${streamName} is not under any of ${prefixes.join(', ')}`);
+  return prefixCategory(matching.reduce((longest, prefix) => (prefix.length > longest.length ? prefix : longest)));
 }
 
 /** Retry delay after a handler failure: 100 ms doubling to 5 s. */

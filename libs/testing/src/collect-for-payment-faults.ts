@@ -77,6 +77,22 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     }
   });
 
+  it('a biller that cannot say whether the PRN is payable before the deadline: transaction.cancelled, then payment.failed', async () => {
+    const before = await walletOf(client);
+    const prn = await admin.createPrn(25_000);
+    await admin.billerFaults({ fail_lookups_next: 1_000 });
+    try {
+      const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: false, require_confirmation: false });
+      const callbacks = await receiver.waitFor(ref, 'payment.failed', 60_000);
+      expect(eventsOf(callbacks)).toEqual(['transaction.cancelled', 'payment.failed']);
+      expect(callbacks[0].payload).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: the PRN could not be validated in time' });
+      expect(await admin.paymentCalls(prn)).toBe(0);
+      expect(await walletOf(client)).toEqual(before);
+    } finally {
+      await admin.billerFaults({});
+    }
+  });
+
   it('two collections for one PRN, both completed: the PRN is paid once, the other payment fails, both credits stay', async () => {
     const before = await walletOf(client);
     const prn = await admin.createPrn(25_000);

@@ -35,7 +35,7 @@ export class SandboxAdmin {
     if (answer.status >= 300) throw new Error(`top-up refused: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 
-  async billerFaults(faults: { fail_next?: number; delay_ms?: number }): Promise<void> {
+  async billerFaults(faults: { fail_next?: number; delay_ms?: number; fail_lookups_next?: number }): Promise<void> {
     const answer = await this.request('PUT', '/sandbox/v1/biller/faults', faults);
     if (answer.status >= 300) throw new Error(`biller faults refused: ${answer.status} ${JSON.stringify(answer.body)}`);
   }

@@ -39,6 +39,7 @@ export function toPublishedCollection(collection: Collection): PublishedCollecti
     status: collection.status,
     statusMessage: collection.statusMessage,
     ...(data.prn !== undefined && { prn: data.prn }),
+    ...(collection.cancellationReason !== undefined && { cancellationReason: collection.cancellationReason }),
   };
 }
 

@@ -6,7 +6,7 @@ import { COLLECTION_EVENT_TYPES as EVENTS, COLLECTION_INTEGRATION_EVENTS as PUBL
 import type { CollectionCommand, CollectionState } from './collection';
 import { decide } from './collection';
 import { collectionDecider } from './collection-decider';
-import { apply, at, confirm, decideChecked, emitted, eventSchemaErrors, expire, initiatedData, METHODS, outcome, rejection, SUCCESS_MOMO } from './collection-test-setup';
+import { apply, at, CONFIRMATION_DEADLINE, confirm, decideChecked, emitted, eventSchemaErrors, expire, initiatedData, METHODS, outcome, rejection, SUCCESS_MOMO } from './collection-test-setup';
 
 const PRN = '2250000001301';
 const initiateWithPrn = (method: (typeof METHODS)[number], requireConfirmation = true): CollectionCommand => ({
@@ -43,6 +43,17 @@ describe.each(METHODS)('a %s collection with a PRN', (method) => {
     const final = apply(waiting(), reject());
     expect(final).toMatchObject({ phase: 'FINAL', status: 'CANCELLED' });
     expect(decideChecked(accept(5), final)).toEqual([]);
+  });
+
+  it('ends CANCELLED at its deadline when no verdict came, saying so and publishing why', () => {
+    const untilDeadline = apply(null, { type: 'Initiate', data: initiatedData(method, false, { prn: PRN, confirmationExpiresAt: CONFIRMATION_DEADLINE }) });
+    expect(decideChecked(expire('confirmation', at(1)), untilDeadline)).toEqual([]);
+    const [cancelled] = decideChecked(expire('confirmation', CONFIRMATION_DEADLINE), untilDeadline);
+    expect(cancelled).toMatchObject({ type: EVENTS.cancelled, data: { reason: 'PRN_VALIDATION_TIMEOUT', statusMessage: 'Transaction cancelled: the PRN could not be validated in time' } });
+    const final = apply(untilDeadline, expire('confirmation', CONFIRMATION_DEADLINE));
+    expect(decideChecked(accept(999_999), final)).toEqual([]);
+    const [settled] = collectionDecider.publish?.([cancelled], final) ?? [];
+    expect(settled).toMatchObject({ type: PUBLISHED.settled, data: { collection: { status: 'CANCELLED', cancellationReason: 'PRN_VALIDATION_TIMEOUT' } } });
   });
 
   it('announces itself to service-payments first and opens for the customer only when accepted', () => {

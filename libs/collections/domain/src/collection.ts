@@ -1,6 +1,7 @@
 import {
   COLLECTION_EVENT_TYPES as EVENTS,
   CommandRejectedError,
+  type CollectionCancellationReason,
   type CollectionEvent,
   type CollectionInitiatedV1,
   type CollectionStatus,
@@ -34,6 +35,8 @@ export interface Collection {
   providerExpiresAt?: string;
   paymentUrl?: string;
   transactionAccount?: string;
+  /** Set once CANCELLED. */
+  cancellationReason?: CollectionCancellationReason;
   updatedAt: string;
 }
 
@@ -91,7 +94,7 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
     case EVENTS.failed:
       return { ...state, phase: 'FINAL', status: 'FAILED', statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
     case EVENTS.cancelled:
-      return { ...state, phase: 'FINAL', status: 'CANCELLED', statusMessage: event.data.statusMessage, updatedAt: event.data.cancelledAt };
+      return { ...state, phase: 'FINAL', status: 'CANCELLED', statusMessage: event.data.statusMessage, cancellationReason: event.data.reason, updatedAt: event.data.cancelledAt };
     case EVENTS.prnAccepted:
       return {
         ...state,
@@ -169,10 +172,11 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
       return outcomeEvents(state, command.outcome, command.at);
     case 'Expire':
       if (command.timer === 'confirmation') {
+        // The same deadline covers a collect-for-payment collection still waiting for its PRN verdict.
         const deadline = state.initiated.confirmationExpiresAt;
-        return state.phase === 'AWAITING_CONFIRMATION' && deadline && command.at >= deadline
-          ? [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)]
-          : [];
+        if (!deadline || command.at < deadline) return [];
+        if (state.phase === 'AWAITING_PRN') return [cancelled(internalReference, method, 'PRN_VALIDATION_TIMEOUT', command.at)];
+        return state.phase === 'AWAITING_CONFIRMATION' ? [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)] : [];
       }
       return state.phase !== 'AWAITING_CONFIRMATION' && state.providerExpiresAt && command.at >= state.providerExpiresAt
         ? [cancelled(internalReference, method, 'PROVIDER_TIMEOUT', command.at)]
@@ -207,6 +211,6 @@ function outcomeEvents(state: Collection, outcome: ProviderOutcome, at: string):
   }
 }
 
-function cancelled(internalReference: string, method: Collection['initiated']['transactionMethod'], reason: 'CONFIRMATION_TIMEOUT' | 'PROVIDER_TIMEOUT' | 'CUSTOMER_DECLINED', at: string): CollectionEvent {
+function cancelled(internalReference: string, method: Collection['initiated']['transactionMethod'], reason: Exclude<CollectionCancellationReason, 'PRN_NOT_ELIGIBLE'>, at: string): CollectionEvent {
   return { type: EVENTS.cancelled, data: { internalReference, reason, statusMessage: cancellationMessage(method, reason), cancelledAt: at } };
 }

@@ -23,6 +23,7 @@ export function failureMessage(method: TransactionMethod, reason: CollectionFail
 export function cancellationMessage(method: TransactionMethod, reason: CollectionCancellationReason): string {
   if (reason === 'CONFIRMATION_TIMEOUT') return 'Transaction cancelled: confirmation not received in time';
   if (reason === 'PRN_NOT_ELIGIBLE') return 'PRN not eligible';
+  if (reason === 'PRN_VALIDATION_TIMEOUT') return 'Transaction cancelled: the PRN could not be validated in time';
   if (reason === 'CUSTOMER_DECLINED') return method === 'CARD' ? 'Transaction cancelled by the customer on the checkout page' : 'Transaction declined by the customer';
   return method === 'CARD' ? 'Transaction cancelled: card checkout expired before payment' : 'Transaction cancelled: payment prompt not answered in time';
 }

@@ -132,7 +132,8 @@ export class CollectionsService {
         prn: request.prn,
         requestHash: hash,
         initiatedAt: now.toISOString(),
-        confirmationExpiresAt: request.require_confirmation ? new Date(now.getTime() + config.confirmationTimeoutMs).toISOString() : undefined,
+        // A collect-for-payment collection gets the deadline even without confirmation: its PRN verdict must come by then.
+        confirmationExpiresAt: request.require_confirmation || request.prn !== undefined ? new Date(now.getTime() + config.confirmationTimeoutMs).toISOString() : undefined,
       },
     };
     // A retry of the same request finds the collection (or, after a crash, only the reservation).

@@ -92,7 +92,8 @@ export interface CollectionFailedV1 {
   failedAt: string;
 }
 
-export type CollectionCancellationReason = 'CONFIRMATION_TIMEOUT' | 'PROVIDER_TIMEOUT' | 'CUSTOMER_DECLINED' | 'PRN_NOT_ELIGIBLE';
+export const COLLECTION_CANCELLATION_REASONS = ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED', 'PRN_NOT_ELIGIBLE', 'PRN_VALIDATION_TIMEOUT'] as const;
+export type CollectionCancellationReason = (typeof COLLECTION_CANCELLATION_REASONS)[number];
 
 export interface CollectionCancelledV1 {
   internalReference: string;

@@ -1,5 +1,5 @@
 import { UnsupportedEventVersionError, type IntegrationEnvelope, type Publication } from '../publication';
-import type { CollectionStatus, TransactionMethod } from './events';
+import type { CollectionCancellationReason, CollectionStatus, TransactionMethod } from './events';
 
 /** The collections context publishes from its collection streams. */
 export const COLLECTIONS_PUBLICATION: Publication = { context: 'collections', streamPrefixes: ['collection-'] };
@@ -42,6 +42,8 @@ export interface PublishedCollectionV1 {
   statusMessage: string;
   /** Collect-for-payment only: the PRN to pay from the collected funds. */
   prn?: string;
+  /** CANCELLED only: why, so consumers need not read statusMessage. */
+  cancellationReason?: CollectionCancellationReason;
 }
 
 export interface CollectionOpenedV1 {

@@ -1,4 +1,4 @@
-import { COLLECTION_EVENT_TYPES } from './events';
+import { COLLECTION_CANCELLATION_REASONS, COLLECTION_EVENT_TYPES } from './events';
 import { COLLECTION_INTEGRATION_EVENTS } from './integration';
 
 /**
@@ -57,7 +57,7 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   [COLLECTION_EVENT_TYPES.cancelled]: object({
     internalReference: text,
-    reason: { enum: ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED', 'PRN_NOT_ELIGIBLE'] },
+    reason: { enum: [...COLLECTION_CANCELLATION_REASONS] },
     statusMessage: text,
     cancelledAt: instant,
   }),
@@ -83,7 +83,7 @@ const publishedCollection = object({
   transactionAccount: { type: ['string', 'null'] },
   status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
   statusMessage: text,
-}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' } });
+}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, cancellationReason: { enum: [...COLLECTION_CANCELLATION_REASONS] } });
 delete publishedCollection.$schema;
 
 /** JSON Schemas of the collections integration events, version 1 (COLLECTION_INTEGRATION_EVENTS). */

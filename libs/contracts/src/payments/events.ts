@@ -31,6 +31,7 @@ export const SERVICE_PAYMENT_EVENT_TYPES = {
   opened: 'ServicePaymentOpened',
   prnConfirmed: 'PrnEligibilityConfirmed',
   prnRejected: 'PrnEligibilityRejected',
+  prnValidationDeferred: 'PrnValidationDeferred',
   collectionSettled: 'CollectionSettlementRecorded',
   paymentRequested: 'ServicePaymentRequested',
   attemptFailed: 'PaymentAttemptFailed',
@@ -74,6 +75,16 @@ export interface PrnEligibilityRejectedV1 {
   reason: string;
   statusMessage: string;
   rejectedAt: string;
+}
+
+/** The biller could not be reached to validate the PRN: asked again at `nextAttemptAt`. */
+export interface PrnValidationDeferredV1 {
+  internalReference: string;
+  /** 1 for the first lookup that failed. */
+  attempt: number;
+  reason: string;
+  nextAttemptAt: string;
+  deferredAt: string;
 }
 
 export type SettledCollectionStatus = 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -127,6 +138,7 @@ export type ServicePaymentEvent =
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.opened; data: ServicePaymentOpenedV1 }
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnConfirmed; data: PrnEligibilityConfirmedV1 }
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnRejected; data: PrnEligibilityRejectedV1 }
+  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred; data: PrnValidationDeferredV1 }
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.collectionSettled; data: CollectionSettlementRecordedV1 }
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.paymentRequested; data: ServicePaymentRequestedV1 }
   | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.attemptFailed; data: PaymentAttemptFailedV1 }

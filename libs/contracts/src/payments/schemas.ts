@@ -52,6 +52,7 @@ export const SERVICE_PAYMENT_EVENT_SCHEMAS: Record<string, JsonSchema> = {
     serviceName: text,
     openedAt: instant,
   }),
+  [SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred]: object({ internalReference: text, attempt: { type: 'integer', minimum: 1 }, reason: text, nextAttemptAt: instant, deferredAt: instant }),
   [SERVICE_PAYMENT_EVENT_TYPES.prnConfirmed]: object({ internalReference: text, prn, validatedAt: instant }, { feeHoldId: text }),
   [SERVICE_PAYMENT_EVENT_TYPES.prnRejected]: object({ internalReference: text, prn, reasonCode, reason: text, statusMessage: text, rejectedAt: instant }),
   [SERVICE_PAYMENT_EVENT_TYPES.collectionSettled]: object({

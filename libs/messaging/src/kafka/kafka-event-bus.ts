@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { CheckpointStore } from '../checkpoints';
-import { consumerSource, redeliveryDelayMs, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import { consumerSource, redeliveryDelayMs, prefixCategory, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
 
 export const eventTopic = (category: string) => `paygate.events.${category}`;
@@ -55,7 +55,7 @@ export class KafkaEventBus implements EventBus {
     const topics =
       'publications' in options
         ? options.publications.map((publication) => integrationTopic(publication.context))
-        : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+        : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(prefixCategory(prefix))))];
     await ensureTopics(this.admin, topics, this.options.partitions);
     const consumer = this.kafka.consumer({ groupId: `paygate.${options.group}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
     await consumer.connect();
@@ -92,7 +92,7 @@ export class KafkaEventBus implements EventBus {
 
   async publish(streamPrefixes: string[], publication?: Publication): Promise<void> {
     await this.connect();
-    const topics = [...new Set(streamPrefixes.map((prefix) => eventTopic(streamCategory(prefix))))];
+    const topics = [...new Set(streamPrefixes.map((prefix) => eventTopic(prefixCategory(prefix))))];
     if (publication) topics.push(integrationTopic(publication.context));
     await ensureTopics(this.admin, topics, this.options.partitions);
     const name = `relay:${[...streamPrefixes].sort().join(',')}`;
@@ -132,7 +132,7 @@ export class KafkaEventBus implements EventBus {
                 await pause(this.options.relayPollMs);
                 continue;
               }
-              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, publication) });
+              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, streamPrefixes, publication) });
               after = page[page.length - 1].position;
               await this.checkpoints.save(name, after);
             }
@@ -165,7 +165,7 @@ export class KafkaEventBus implements EventBus {
  * streams there); an integration event of the publishing context also goes to that context's
  * integration topic, which is all other contexts subscribe to. Keyed by stream name, so each stream stays in order.
  */
-function toTopicMessages(events: RecordedEvent[], publication: Publication | undefined) {
+function toTopicMessages(events: RecordedEvent[], streamPrefixes: readonly string[], publication: Publication | undefined) {
   const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
   const add = (topic: string, event: RecordedEvent, value: string) => {
     const messages = byTopic.get(topic) ?? [];
@@ -174,7 +174,7 @@ function toTopicMessages(events: RecordedEvent[], publication: Publication | und
   };
   for (const event of events) {
     const value = JSON.stringify(event);
-    add(eventTopic(streamCategory(event.streamName)), event, value);
+    add(eventTopic(streamCategory(event.streamName, streamPrefixes)), event, value);
     if (publication && publishingContext(event.type) === publication.context) add(integrationTopic(publication.context), event, value);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));

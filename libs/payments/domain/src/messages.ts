@@ -5,6 +5,7 @@ import type { SettledCollectionStatus } from '@paygate/contracts';
 export const MESSAGES = {
   opened: 'Awaiting PRN validation',
   prnValidated: 'PRN validated. Awaiting the collection',
+  validationDeferred: 'Awaiting PRN validation: the biller could not be reached, trying again',
   paying: 'Collection completed. Paying the PRN',
   completed: 'PRN paid successfully',
 };

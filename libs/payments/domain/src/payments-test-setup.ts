@@ -135,6 +135,13 @@ export const ELIGIBLE: PrnVerdict = { eligible: true };
 export const ALREADY_PAID: PrnVerdict = { eligible: false, reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid' };
 
 export const open = (overrides: Partial<PublishedCollectionV1> = {}, prn = PRN): ServicePaymentCommand => ({ type: 'Open', collection: collection(overrides), prn, serviceName: 'URA', at: T0 });
+export const deferValidation = (attempt = 1, seconds = 5): ServicePaymentCommand => ({
+  type: 'DeferValidation',
+  attempt,
+  reason: 'biller unavailable: 503',
+  nextAttemptAt: at(seconds + 30),
+  at: at(seconds),
+});
 export const recordEligibility = (verdict: PrnVerdict, feeHold: FeeHoldOutcome = 'HELD', seconds = 5): ServicePaymentCommand => ({ type: 'RecordEligibility', verdict, feeHold, at: at(seconds) });
 export const settled = (collectionStatus: CollectionStatus, seconds = 60): ServicePaymentCommand => ({
   type: 'RecordCollectionSettled',

@@ -5,7 +5,7 @@
  */
 import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/contracts';
 import { evolveServicePayment, type ServicePaymentCommand, type ServicePaymentPhase, type ServicePaymentState } from './service-payment';
-import {
+import { deferValidation,
   ALREADY_PAID,
   decideChecked,
   ELIGIBLE,
@@ -27,6 +27,7 @@ import {
 const COMMANDS: Record<string, ServicePaymentCommand> = {
   'Open again': open(),
   'RecordEligibility eligible': recordEligibility(ELIGIBLE, 'HELD', 200),
+  'DeferValidation #1': deferValidation(1, 200),
   'RecordEligibility already paid': recordEligibility(ALREADY_PAID, 'NOT_NEEDED', 200),
   'RecordEligibility fee hold refused': recordEligibility(ELIGIBLE, 'REFUSED', 200),
   'RecordCollectionSettled COMPLETED': settled('COMPLETED', 200),
@@ -46,6 +47,7 @@ const rejected: Outcome = [[EVENTS.prnRejected], 'REJECTED'];
 const DECIDES: Record<string, Partial<Record<Situation, Outcome>>> = {
   'Open again': {},
   'RecordEligibility eligible': { OPENED: [[EVENTS.prnConfirmed], 'ELIGIBLE'], OPENED_COLLECTED: [[EVENTS.prnConfirmed, EVENTS.paymentRequested], 'PAYING'] },
+  'DeferValidation #1': { OPENED: [[EVENTS.prnValidationDeferred], 'OPENED'], OPENED_COLLECTED: [[EVENTS.prnValidationDeferred], 'OPENED'] },
   'RecordEligibility already paid': { OPENED: rejected, OPENED_COLLECTED: rejected },
   'RecordEligibility fee hold refused': { OPENED: rejected, OPENED_COLLECTED: rejected },
   'RecordCollectionSettled COMPLETED': { OPENED: [[EVENTS.collectionSettled], 'OPENED'], ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.paymentRequested], 'PAYING'] },

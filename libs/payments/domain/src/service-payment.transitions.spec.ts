@@ -15,6 +15,7 @@ import {
   attempt,
   commandsTo,
   decideChecked,
+  deferValidation,
   ELIGIBLE,
   emitted,
   giveUp,
@@ -60,6 +61,19 @@ describe('Open', () => {
     const error = rejection(() => decideServicePayment(open({}, prn), null));
     expect(error.code).toBe('invalid_request');
     expect(error.details).toEqual({ errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
+  });
+});
+
+describe('DeferValidation', () => {
+  it('records that the biller could not be reached and when it is asked again; the verdict still comes after', () => {
+    const events = decideChecked(deferValidation(1, 5), stateIn('OPENED'));
+    expect(events).toEqual([{ type: EVENTS.prnValidationDeferred, data: { internalReference: REF, attempt: 1, reason: 'biller unavailable: 503', nextAttemptAt: at(35), deferredAt: at(5) } }]);
+    const deferred = events.reduce(evolveServicePayment, stateIn('OPENED'));
+    expect(deferred).toMatchObject({ phase: 'OPENED', status: 'PENDING', validationAttempts: 1, nextAttemptAt: at(35), statusMessage: MESSAGES.validationDeferred });
+    expect(decideChecked(deferValidation(1, 6), deferred)).toEqual([]);
+    expect(decideChecked(deferValidation(2, 40), deferred).map((event) => event.type)).toEqual([EVENTS.prnValidationDeferred]);
+    const validated = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 40), deferred).reduce(evolveServicePayment, deferred);
+    expect(validated).toMatchObject({ phase: 'ELIGIBLE', nextAttemptAt: undefined });
   });
 });
 

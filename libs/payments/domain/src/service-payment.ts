@@ -41,6 +41,8 @@ export interface ServicePayment {
   idempotencyKey?: string;
   /** Failed attempts at the biller so far. */
   attempts: number;
+  /** PRN lookups that could not reach the biller so far (OPENED only). */
+  validationAttempts?: number;
   nextAttemptAt?: string;
   billerPaymentId?: string;
   receiptNumber?: string;
@@ -67,6 +69,8 @@ export type PaymentAttemptOutcome =
 export type ServicePaymentCommand =
   /** From collections.CollectionOpened of a collect-for-payment collection. */
   | { type: 'Open'; collection: PublishedCollectionV1; prn: string; serviceName: string; at: string }
+  /** The biller could not be reached to validate the PRN; `nextAttemptAt` from nextPaymentAttemptAt. */
+  | { type: 'DeferValidation'; attempt: number; reason: string; nextAttemptAt: string; at: string }
   /** `verdict` from checkPrnEligibility; `feeHold` from the wallet ledger (see wallet-ledger.ts). */
   | { type: 'RecordEligibility'; verdict: PrnVerdict; feeHold: FeeHoldOutcome; at: string }
   /** From collections.CollectionSettled. */
@@ -81,11 +85,15 @@ export function evolveServicePayment(state: ServicePaymentState, event: ServiceP
   }
   if (!state) return state;
   switch (event.type) {
+    case EVENTS.prnValidationDeferred: {
+      const { attempt, nextAttemptAt, deferredAt } = event.data;
+      return { ...state, validationAttempts: attempt, nextAttemptAt, statusMessage: MESSAGES.validationDeferred, updatedAt: deferredAt };
+    }
     case EVENTS.prnConfirmed:
-      return { ...state, phase: 'ELIGIBLE', feeHoldId: event.data.feeHoldId, statusMessage: MESSAGES.prnValidated, updatedAt: event.data.validatedAt };
+      return { ...state, phase: 'ELIGIBLE', feeHoldId: event.data.feeHoldId, nextAttemptAt: undefined, statusMessage: MESSAGES.prnValidated, updatedAt: event.data.validatedAt };
     case EVENTS.prnRejected: {
       const { reasonCode, reason, statusMessage, rejectedAt } = event.data;
-      return { ...state, phase: 'REJECTED', status: 'FAILED', rejection: { reasonCode, reason }, statusMessage, updatedAt: rejectedAt };
+      return { ...state, phase: 'REJECTED', status: 'FAILED', rejection: { reasonCode, reason }, nextAttemptAt: undefined, statusMessage, updatedAt: rejectedAt };
     }
     case EVENTS.collectionSettled:
       return { ...state, collectionStatus: event.data.collectionStatus, updatedAt: event.data.recordedAt };
@@ -117,6 +125,12 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
   if (!state) throw new CommandRejectedError('not_found', 'service payment not found');
   if (FINAL_PHASES.has(state.phase)) return [];
   switch (command.type) {
+    case 'DeferValidation': {
+      const { attempt, reason, nextAttemptAt, at } = command;
+      // The same attempt recorded twice (a timer fired twice) is one deferral.
+      if (state.phase !== 'OPENED' || attempt <= (state.validationAttempts ?? 0)) return [];
+      return [{ type: EVENTS.prnValidationDeferred, data: { internalReference: state.opened.internalReference, attempt, reason, nextAttemptAt, deferredAt: at } }];
+    }
     case 'RecordEligibility':
       return state.phase === 'OPENED' ? eligibilityEvents(state, command.verdict, command.feeHold, command.at) : [];
     case 'RecordCollectionSettled':

@@ -1,7 +1,7 @@
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
 
-/** `payment`: pay the PRN (again) with the payment's idempotency key. */
-export type PaymentTimerKind = 'payment';
+/** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
+export type PaymentTimerKind = 'validation' | 'payment';
 
 export interface DuePaymentTimer {
   internalReference: string;
@@ -44,8 +44,10 @@ export class PaymentTimers {
     );
   }
 
-  static async cancel(tx: SqlClient, internalReference: string): Promise<void> {
-    await tx.query('delete from payment_timers where internal_reference = $1', [internalReference]);
+  /** Every timer of the payment, or the one of `kind`. */
+  static async cancel(tx: SqlClient, internalReference: string, kind?: PaymentTimerKind): Promise<void> {
+    if (kind) await tx.query('delete from payment_timers where internal_reference = $1 and kind = $2', [internalReference, kind]);
+    else await tx.query('delete from payment_timers where internal_reference = $1', [internalReference]);
   }
 
   async claimDue(limit: number): Promise<DuePaymentTimer[]> {

@@ -136,6 +136,12 @@ export class PaymentsProjection {
       case EVENTS.attemptFailed:
         await PaymentTimers.schedule(tx, internalReference, 'payment', new Date(event.data.nextAttemptAt));
         break;
+      case EVENTS.prnValidationDeferred:
+        await PaymentTimers.schedule(tx, internalReference, 'validation', new Date(event.data.nextAttemptAt));
+        break;
+      case EVENTS.prnConfirmed:
+        await PaymentTimers.cancel(tx, internalReference, 'validation');
+        break;
       case EVENTS.completed:
       case EVENTS.failed:
       case EVENTS.prnRejected:

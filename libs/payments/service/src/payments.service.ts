@@ -119,8 +119,8 @@ export class PaymentsService {
   /**
    * A collect-for-payment collection awaits the PRN verdict: ask the biller, decide eligibility,
    * hold the fee the merchant bears, record the verdict (the decider publishes PrnValidated or
-   * PrnRejected). A biller that cannot be reached throws: the broker redelivers the event with
-   * back-off while the collection waits (AWAITING_PRN), and nothing was written but the Open.
+   * PrnRejected). A biller that cannot be reached defers the verdict to the payment's timer, so
+   * this event is done with and the consumer goes on with other collections meanwhile.
    */
   private async validatePrn(collection: PublishedCollectionV1): Promise<void> {
     const { internalReference: ref, prn } = collection;
@@ -130,18 +130,46 @@ export class PaymentsService {
       return;
     }
     let { state } = await this.deps.payments.load(ref);
-    // A redelivery after the verdict: nothing left to do.
-    if (state && state.phase !== 'OPENED') return;
-    const validation = await this.deps.biller().validate(prn);
-    const bill = validation.found ? validation.bill : null;
-    const at = this.now().toISOString();
-    state ??= await this.execute(ref, { type: 'Open', collection, prn, serviceName: bill?.serviceName.trim() || this.deps.config.biller.name, at });
+    // A redelivery after the verdict (or after a deferral, which the timer follows up): nothing to do.
+    if (state && (state.phase !== 'OPENED' || state.validationAttempts)) return;
+    const lookup = await this.lookUpPrn(prn);
+    const bill = lookup.reachable ? lookup.bill : null;
+    state ??= await this.execute(ref, { type: 'Open', collection, prn, serviceName: bill?.serviceName.trim() || this.deps.config.biller.name, at: this.now().toISOString() });
     if (state?.phase !== 'OPENED') return;
-    const verdict = checkPrnEligibility(bill && prnDetailsOf(bill), { currency: collection.currency, amount: collection.requestAmount }, at);
-    const feeHold = verdict.eligible ? await this.holdFee(state, at) : 'NOT_NEEDED';
-    const after = await this.execute(ref, { type: 'RecordEligibility', verdict, feeHold, at });
+    await (lookup.reachable ? this.recordVerdict(state, lookup.bill) : this.deferValidation(state, lookup.reason));
+  }
+
+  /** The PRN as the biller has it (null when unknown), or why the biller could not say. */
+  private async lookUpPrn(prn: string): Promise<{ reachable: true; bill: Bill | null } | { reachable: false; reason: string }> {
+    try {
+      const validation = await this.deps.biller().validate(prn);
+      return { reachable: true, bill: validation.found ? validation.bill : null };
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) return { reachable: false, reason: error.message };
+      throw error;
+    }
+  }
+
+  private async recordVerdict(payment: ServicePayment, bill: Bill | null): Promise<void> {
+    const at = this.now().toISOString();
+    const verdict = checkPrnEligibility(bill && prnDetailsOf(bill), { currency: payment.opened.currency, amount: payment.opened.requestAmount }, at);
+    const feeHold = verdict.eligible ? await this.holdFee(payment, at) : 'NOT_NEEDED';
+    const after = await this.execute(payment.opened.internalReference, { type: 'RecordEligibility', verdict, feeHold, at });
     if (after?.phase === 'PAYING') await this.payOrLeaveToTimer(after);
     else await this.releaseHolds(after);
+  }
+
+  /**
+   * Asked again on the payment retry schedule; past its end, at the longest delay. The
+   * collection's own deadline bounds the wait: cancelled, it settles this payment as failed.
+   */
+  private async deferValidation(payment: ServicePayment, reason: string): Promise<TimerVerdict> {
+    const attempt = (payment.validationAttempts ?? 0) + 1;
+    const at = this.now().toISOString();
+    const nextAttemptAt = nextPaymentAttemptAt(attempt, at, this.deps.config.retry) ?? new Date(Date.parse(at) + this.deps.config.retry.maxDelayMs).toISOString();
+    this.deps.log.warn('the biller could not be reached to validate a PRN; asking again later', { internal_reference: payment.opened.internalReference, attempt, next_attempt_at: nextAttemptAt });
+    await this.execute(payment.opened.internalReference, { type: 'DeferValidation', attempt, reason, nextAttemptAt, at });
+    return { done: false, retryAt: new Date(nextAttemptAt) };
   }
 
   /** charge_customer=false: the merchant bears the fee, so its wallet holds it until the collection ends. */
@@ -192,12 +220,22 @@ export class PaymentsService {
   async fireTimer(timer: DuePaymentTimer): Promise<TimerVerdict> {
     const { state } = await this.deps.payments.load(timer.internalReference);
     if (!state) return DONE;
+    if (state.phase === 'OPENED') return this.validateAgain(state);
     if (state.phase !== 'PAYING') {
       await this.releaseHolds(state);
       return DONE;
     }
     if (state.nextAttemptAt && Date.parse(state.nextAttemptAt) > this.now().getTime()) return { done: false, retryAt: new Date(state.nextAttemptAt) };
     return this.pay(state);
+  }
+
+  /** A deferred PRN validation is due: ask the biller again. */
+  private async validateAgain(payment: ServicePayment): Promise<TimerVerdict> {
+    if (payment.nextAttemptAt && Date.parse(payment.nextAttemptAt) > this.now().getTime()) return { done: false, retryAt: new Date(payment.nextAttemptAt) };
+    const lookup = await this.lookUpPrn(payment.opened.prn);
+    if (!lookup.reachable) return this.deferValidation(payment, lookup.reason);
+    await this.recordVerdict(payment, lookup.bill);
+    return DONE;
   }
 
   /** Right after the payment was requested: a failure here is the payment timer's to retry. */

@@ -84,15 +84,15 @@ describe('the order of a transaction’s callbacks across the collection and pay
     const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.prnRejected, 1));
     expect(order).toEqual({ sequence: PAYMENT_BEFORE_COLLECTION + 1, awaits: [] });
     expect(order.sequence).toBeLessThan(0);
-    const cancelled = settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' });
+    const cancelled = settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid', cancellationReason: 'PRN_NOT_ELIGIBLE' });
     expect(isPrnRejectionCancel(cancelled)).toBe(true);
     expect(collectionCallbackOrder(cancelled)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
   });
 
-  it('tells a PRN rejection only on a collect-for-payment collection cancelled with that message', () => {
-    expect(isPrnRejectionCancel(settled(3, { prn: undefined, status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
-    expect(isPrnRejectionCancel(settled(3, { status: 'FAILED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
-    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: confirmation not received in time' }))).toBe(false);
+  it('tells a PRN rejection by the published cancellation reason, not by the message', () => {
+    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
+    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: the PRN could not be validated in time', cancellationReason: 'PRN_VALIDATION_TIMEOUT' }))).toBe(false);
+    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: confirmation not received in time', cancellationReason: 'CONFIRMATION_TIMEOUT' }))).toBe(false);
     expect(isPrnRejectionCancel(opened(3))).toBe(false);
   });
 

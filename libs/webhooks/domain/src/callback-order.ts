@@ -45,19 +45,11 @@ export const PAYMENT_AFTER_COLLECTION = BAND;
 const COLLECTION_FINAL_CALLBACKS = [CALLBACK_EVENTS.completed, CALLBACK_EVENTS.failed, CALLBACK_EVENTS.cancelled];
 
 /**
- * The status message collections gives a collection it cancels because service-payments
- * rejected its PRN ("PRN not eligible: <reason>", see PAYMENTS_INTEGRATION_EVENTS.prnRejected).
- * The published collection carries no cancellation reason, so this text is how the cause is told.
- */
-const PRN_NOT_ELIGIBLE = 'PRN not eligible:';
-
-/**
  * True for the final callback of a collect-for-payment collection cancelled because its PRN was
  * rejected: payments.PrnRejected caused it, so payment.failed is sent first.
  */
 export function isPrnRejectionCancel(event: CollectionIntegrationEvent): boolean {
-  const { collection } = event.data;
-  return event.type === COLLECTIONS.settled && collection.prn !== undefined && collection.status === 'CANCELLED' && collection.statusMessage.startsWith(PRN_NOT_ELIGIBLE);
+  return event.type === COLLECTIONS.settled && event.data.collection.cancellationReason === 'PRN_NOT_ELIGIBLE';
 }
 
 export function collectionCallbackOrder(event: CollectionIntegrationEvent): CallbackOrder {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   COLLECTION_INTEGRATION_EVENTS as COLLECTIONS,
   PAYMENTS_INTEGRATION_EVENTS as PAYMENTS,
+  type CollectionCancellationReason,
   type CollectionStatus,
   type IntegrationEnvelope,
   type PublishedCollectionV1,
@@ -73,14 +74,14 @@ function transaction() {
   });
   const fromCollection = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `collection-${ref}`, revision, data });
   const fromPayment = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `service-payment-${ref}`, revision, data });
-  const settled = (revision: number, collectionStatus: CollectionStatus, statusMessage: string) =>
-    fromCollection(COLLECTIONS.settled, revision, { collection: { ...record, status: collectionStatus, statusMessage }, settledAt: at });
+  const settled = (revision: number, collectionStatus: CollectionStatus, statusMessage: string, cancellationReason?: CollectionCancellationReason) =>
+    fromCollection(COLLECTIONS.settled, revision, { collection: { ...record, status: collectionStatus, statusMessage, ...(cancellationReason && { cancellationReason }) }, settledAt: at });
   return {
     ref,
     requested: fromCollection(COLLECTIONS.servicePaymentRequested, 1, { collection: record, requestedAt: at }),
     opened: fromCollection(COLLECTIONS.opened, 3, { collection: { ...record, statusMessage: 'Transaction initiated. Pending customer confirmation' }, openedAt: at }),
     completed: settled(8, 'COMPLETED', 'Transaction completed successfully'),
-    cancelled: settled(3, 'CANCELLED', 'PRN not eligible: already paid'),
+    cancelled: settled(3, 'CANCELLED', 'PRN not eligible: already paid', 'PRN_NOT_ELIGIBLE'),
     prnValidated: fromPayment(PAYMENTS.prnValidated, 2, { payment: payment('PENDING', 'PRN validated. Awaiting the collection'), validatedAt: at }),
     // Revisions of two streams say nothing about each other: this one is above the cancellation's.
     prnRejected: fromPayment(PAYMENTS.prnRejected, 5, { payment: payment('FAILED', 'PRN not eligible: already paid'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at }),

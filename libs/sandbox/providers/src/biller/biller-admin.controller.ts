@@ -61,14 +61,16 @@ const MAX_DELAY_MS = 120_000;
 
 function parseFaults(body: unknown): Faults {
   const errors: FieldError[] = [];
-  const { fail_next = 0, delay_ms = 0 } = objectBody(body, ['fail_next', 'delay_ms'], errors);
-  if (!Number.isSafeInteger(fail_next) || (fail_next as number) < 0 || (fail_next as number) > 1000) errors.push({ field: 'fail_next', message: 'fail_next must be a whole number from 0 to 1000' });
+  const { fail_next = 0, delay_ms = 0, fail_lookups_next = 0 } = objectBody(body, ['fail_next', 'delay_ms', 'fail_lookups_next'], errors);
+  for (const [field, value] of Object.entries({ fail_next, fail_lookups_next })) {
+    if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 1000) errors.push({ field, message: `${field} must be a whole number from 0 to 1000` });
+  }
   if (!Number.isSafeInteger(delay_ms) || (delay_ms as number) < 0 || (delay_ms as number) > MAX_DELAY_MS) errors.push({ field: 'delay_ms', message: `delay_ms must be a whole number from 0 to ${MAX_DELAY_MS}` });
   if (errors.length > 0) throw validationFailed(errors);
-  return { failNext: fail_next as number, delayMs: delay_ms as number };
+  return { failNext: fail_next as number, delayMs: delay_ms as number, failLookupsNext: fail_lookups_next as number };
 }
 
-const faultsBody = (faults: Faults) => ({ fail_next: faults.failNext, delay_ms: faults.delayMs });
+const faultsBody = (faults: Faults) => ({ fail_next: faults.failNext, delay_ms: faults.delayMs, fail_lookups_next: faults.failLookupsNext });
 
 /** Test data and fault injection for the sandbox biller; Paygate's admin token, Paygate's envelope. */
 @ApiTags('sandbox')
@@ -130,9 +132,10 @@ export class BillerAdminController {
     description:
       'fail_next: the next N payment calls answer 503 SERVICE_UNAVAILABLE having done nothing (counted in payment_calls). ' +
       'delay_ms: every payment call that makes or replays a payment answers only after this long; a new payment stays PENDING, ' +
-      'its PRN SUBMITTED, until then, so a test can stop the payer mid-call. Refusals answer at once.',
+      'its PRN SUBMITTED, until then, so a test can stop the payer mid-call. Refusals answer at once. ' +
+      'fail_lookups_next: the next N PRN lookups (GET prns/{prn} of the biller API) answer 503 SERVICE_UNAVAILABLE.',
   })
-  @ApiBody({ schema: { type: 'object', properties: { fail_next: { type: 'integer', minimum: 0, maximum: 1000 }, delay_ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS } } } })
+  @ApiBody({ schema: { type: 'object', properties: { fail_next: { type: 'integer', minimum: 0, maximum: 1000 }, delay_ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }, fail_lookups_next: { type: 'integer', minimum: 0, maximum: 1000 } } } })
   async setFaults(@Body() body: unknown) {
     return envelope(200, 'Biller faults set', faultsBody(await this.biller.setFaults(parseFaults(body))));
   }

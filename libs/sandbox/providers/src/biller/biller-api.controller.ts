@@ -39,7 +39,7 @@ export class BillerApiController {
   @Get('prns/:prn')
   async prn(@Headers() headers: RequestHeaders, @Param('prn') prn: string) {
     this.authorize(headers);
-    const found = await this.biller.findPrn(prn);
+    const found = await this.biller.lookUpPrn(prn);
     if (!found) throw billerApiError(404, 'PRN_NOT_FOUND', 'no such PRN');
     return prnBody(found);
   }

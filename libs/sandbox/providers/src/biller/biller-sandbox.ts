@@ -82,7 +82,9 @@ export class BillerSandbox {
     private readonly background: Background,
   ) {}
 
-  findPrn(prn: string): Promise<Prn | undefined> {
+  /** A PRN lookup of the biller API; an injected failure answers 503. */
+  async lookUpPrn(prn: string): Promise<Prn | undefined> {
+    if (await this.store.takeInjectedLookupFailure()) throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later');
     return this.store.findPrn(prn);
   }
 

@@ -38,6 +38,7 @@ export const BILLER_TABLES = [
      fail_next integer not null default 0,
      delay_ms integer not null default 0
    )`,
+  'alter table sandbox_biller_faults add column if not exists fail_lookups_next integer not null default 0',
   'insert into sandbox_biller_faults (id) values (1) on conflict (id) do nothing',
   `insert into sandbox_biller_prns (prn, amount, currency, status, service_name, payer_name, expires_at)
    values ('${SEEDED_PRN}', 25000, 'UGX', 'AVAILABLE', 'URA - Domestic Tax', 'Nakato Sarah', '2099-12-31T23:59:59Z')
@@ -81,6 +82,7 @@ export interface Payment extends NewPayment {
 export interface Faults {
   failNext: number;
   delayMs: number;
+  failLookupsNext: number;
 }
 
 interface PrnRow {
@@ -224,18 +226,26 @@ export class BillerStore {
   }
 
   async faults(): Promise<Faults> {
-    const [row] = await this.infrastructure.sql.query<{ fail_next: number; delay_ms: number }>('select fail_next, delay_ms from sandbox_biller_faults where id = 1');
-    return { failNext: row.fail_next, delayMs: row.delay_ms };
+    const [row] = await this.infrastructure.sql.query<{ fail_next: number; delay_ms: number; fail_lookups_next: number }>(
+      'select fail_next, delay_ms, fail_lookups_next from sandbox_biller_faults where id = 1',
+    );
+    return { failNext: row.fail_next, delayMs: row.delay_ms, failLookupsNext: row.fail_lookups_next };
   }
 
   async setFaults(faults: Faults): Promise<Faults> {
-    await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = $1, delay_ms = $2 where id = 1', [faults.failNext, faults.delayMs]);
+    await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = $1, delay_ms = $2, fail_lookups_next = $3 where id = 1', [faults.failNext, faults.delayMs, faults.failLookupsNext]);
     return this.faults();
   }
 
-  /** True when this call is one of the injected failures (and uses it up). */
+  /** True when this payment call is one of the injected failures (and uses it up). */
   async takeInjectedFailure(): Promise<boolean> {
     const rows = await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = fail_next - 1 where id = 1 and fail_next > 0 returning id');
+    return rows.length > 0;
+  }
+
+  /** True when this PRN lookup is one of the injected failures (and uses it up). */
+  async takeInjectedLookupFailure(): Promise<boolean> {
+    const rows = await this.infrastructure.sql.query('update sandbox_biller_faults set fail_lookups_next = fail_lookups_next - 1 where id = 1 and fail_lookups_next > 0 returning id');
     return rows.length > 0;
   }
 }
