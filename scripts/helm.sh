@@ -9,7 +9,7 @@
 #        scripts/helm.sh template CHART [--release NAME] [--namespace NS] [--kube-version V]
 #                                       [-f VALUES]... [--set KEY=VALUE]...
 # Env:   HELM_HOME (~/.cache/paygate-helm; jar cache),
-#        HELM_KUBE_VERSION (1.32.0; the Kubernetes version `template` renders for unless
+#        HELM_KUBE_VERSION (1.33.0; the Kubernetes version `template` renders for unless
 #          --kube-version is given: helm-java's own default, 1.20, is older than the chart allows)
 set -euo pipefail
 
@@ -18,7 +18,7 @@ POM="$SCRIPT_DIR/helm/pom.xml"
 PROGRAM="$SCRIPT_DIR/helm/Helm.java"
 
 HELM_HOME="${HELM_HOME:-$HOME/.cache/paygate-helm}"
-HELM_KUBE_VERSION="${HELM_KUBE_VERSION:-1.32.0}"
+HELM_KUBE_VERSION="${HELM_KUBE_VERSION:-1.33.0}"
 LIBS_DIR="$HELM_HOME/libs"
 # Written only after a complete download; keyed on the pom so a version bump re-fetches.
 LIBS_MARKER="$LIBS_DIR/.complete"
