@@ -4,7 +4,7 @@
 # scripts/helm/pom.xml and is cached, so only the first run downloads (about 30 MB).
 # Only a JDK (17+) and maven are required.
 #
-# Usage: scripts/helm.sh fetch
+# Usage: scripts/helm.sh fetch                 (download and compile only; CI runs it up front)
 #        scripts/helm.sh lint CHART [--strict]
 #        scripts/helm.sh template CHART [--release NAME] [--namespace NS] [--kube-version V]
 #                                       [-f VALUES]... [--set KEY=VALUE]...
@@ -72,7 +72,7 @@ run_helm() {
 }
 
 case "${1:-}" in
-  fetch) ensure_libs ;;
+  fetch) ensure_libs && ensure_classes ;;
   lint) run_helm "$@" ;;
   template)
     if [[ " $* " == *" --kube-version "* ]]; then run_helm "$@"; else run_helm "$@" --kube-version "$HELM_KUBE_VERSION"; fi
