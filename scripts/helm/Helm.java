@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class Helm {
   public static void main(String[] args) {
-    if (args.length < 2) usage("a command and a chart directory are required");
+    if (args.length < 2 || args[1].startsWith("-")) usage("a command and a chart directory are required");
     Path chart = Path.of(args[1]);
     List<String> options = List.of(args).subList(2, args.length);
     try {
