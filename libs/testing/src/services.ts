@@ -1,27 +1,41 @@
 import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /**
- * External servers (and the browser) for integration suites. A suite runs when its server is
- * configured; with REQUIRE_SERVICES=1 a missing server is a failing test, never a silent skip.
+ * External servers (and the tools: the browser, the Helm engine) for integration suites. A suite
+ * runs when its server is configured; with REQUIRE_SERVICES=1 a missing server is a failing
+ * test, never a silent skip.
  */
-export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium';
+export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium' | 'helm';
 
 const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where `command` is on PATH, if it is. */
+function onPath(command: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command))
+    .find(isExecutable);
+}
 
 const configured: Record<ExternalService, () => string | undefined> = {
   postgres: () => (/^postgres(ql)?:\/\//.test(process.env.STORE_URL ?? '') ? process.env.STORE_URL : undefined),
   kafka: () => (process.env.BROKER_URL?.startsWith('kafka://') ? process.env.BROKER_URL : undefined),
   kurrentdb: () => process.env.KURRENTDB_URL || undefined,
   // Not a server: the browser's executable, when it is there to run.
-  chromium: () => {
-    const path = chromiumPath();
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      return undefined;
-    }
-  },
+  chromium: () => (isExecutable(chromiumPath()) ? chromiumPath() : undefined),
+  // Not a server: scripts/helm.sh runs Helm in Java and fetches it with Maven; the url is java's path.
+  helm: () => (onPath('mvn') ? onPath('java') : undefined),
 };
 
 const howToConfigure: Record<ExternalService, () => string> = {
@@ -29,10 +43,14 @@ const howToConfigure: Record<ExternalService, () => string> = {
   kafka: () => 'BROKER_URL=kafka://host:port',
   kurrentdb: () => 'KURRENTDB_URL=kurrentdb://…',
   chromium: () => `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
+  helm: () => 'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
 };
 
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */
-const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false, chromium: true };
+const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false, chromium: true, helm: true };
+
+/** Tools rather than servers: nobody configures them, so a missing one is said on stderr. */
+const tools: readonly ExternalService[] = ['chromium', 'helm'];
 
 export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();
@@ -53,7 +71,7 @@ export function describeWithService(service: ExternalService, title: string, sui
         throw new Error(`REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]()}`);
       });
     });
-  } else if (service === 'chromium') {
+  } else if (tools.includes(service)) {
     // Not a server anyone configures: say what to install, straight to stderr (jest drops a
     // file's console output when it runs several files).
     process.stderr.write(`not run: ${title}: needs ${service}, not found: set ${howToConfigure[service]()}\n`);
