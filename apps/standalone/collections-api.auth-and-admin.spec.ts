@@ -154,15 +154,15 @@ describe('collections API (DESIGN §2, §3)', () => {
 
     it('PATCH changes callback URLs and status', async () => {
       const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Patched merchant');
-      const patched = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'http://patched.example.com/p' });
+      const patched = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'https://patched.example.com/p' });
       expectEnvelope(patched, 200);
-      expect(patched.body.data).toMatchObject({ collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'http://patched.example.com/p', status: 'active' });
+      expect(patched.body.data).toMatchObject({ collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'https://patched.example.com/p', status: 'active' });
       expect(patched.body.data).not.toHaveProperty('secret_key');
       const cleared = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: null });
-      expect(cleared.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: 'http://patched.example.com/p' });
+      expect(cleared.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: 'https://patched.example.com/p' });
       const suspended = await admin('PATCH', `/${merchant.merchant.id}`, { status: 'suspended' });
       expect(suspended.body.data).toMatchObject({ status: 'suspended' });
-      expect((await admin('GET', `/${merchant.merchant.id}`)).body.data).toMatchObject({ status: 'suspended', service_payments_callback_url: 'http://patched.example.com/p' });
+      expect((await admin('GET', `/${merchant.merchant.id}`)).body.data).toMatchObject({ status: 'suspended', service_payments_callback_url: 'https://patched.example.com/p' });
       expectEnvelope(await merchant.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 403);
     });
 

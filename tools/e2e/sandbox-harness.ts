@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@paygate/config';
 import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connectors';
 import { createLogger } from '@paygate/logging';
-import { createHttpApp, openInfrastructure, type Infrastructure } from '@paygate/platform';
+import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { eventually } from '@paygate/testing';
 
@@ -44,7 +44,11 @@ export const SANDBOX_SECRETS = ['sandbox-key', 'sandbox-subscription-key', 'sand
 /** ADMIN_TOKEN of the harness: the sandbox's admin routes need it. */
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-harness-admin-token';
 
-export async function startSandbox(name: string): Promise<SandboxHarness> {
+/**
+ * `env` (or `env(receiverUrl)`) adds to or overrides the harness's settings; by default callbacks
+ * may reach the receiver, which listens on loopback.
+ */
+export async function startSandbox(name: string, env: Record<string, string> | ((receiverUrl: string) => Record<string, string>) = {}): Promise<SandboxHarness> {
   const logs: string[] = [];
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     logs.push(String(chunk));
@@ -69,12 +73,19 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
-  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SANDBOX_LATENCY_MS: '50', LOG_LEVEL: 'info', ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN });
+  const config = loadConfig({
+    STORE_URL: 'pglite://memory',
+    BROKER_URL: 'inproc://',
+    SANDBOX_LATENCY_MS: '50',
+    LOG_LEVEL: 'info',
+    ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN,
+    ALLOW_PRIVATE_CALLBACKS: 'true',
+    ...(typeof env === 'function' ? env(receiverUrl) : env),
+  });
   const log = createLogger(name, config.logging.level);
   const infrastructure = await openInfrastructure(config.platform, name, log);
   let app: INestApplication = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
-  await app.listen(0, '127.0.0.1');
-  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const url = await listen(app, 0, '127.0.0.1');
 
   const { catalogue, billers } = config;
   const at = (path: string) => received.filter((r) => r.path === path);
@@ -101,7 +112,7 @@ export async function startSandbox(name: string): Promise<SandboxHarness> {
     restart: async () => {
       await app.close();
       app = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
-      await app.listen(Number(new URL(url).port), '127.0.0.1');
+      await listen(app, Number(new URL(url).port), '127.0.0.1');
       // A kept-alive connection to the old app fails the first request sent on it: use it up here.
       await eventually(async () => ((await fetch(`${url}/health/live`)).ok ? true : undefined), 5_000, 'the restarted sandbox');
     },

@@ -127,8 +127,12 @@ the URLs the chart derives. Call with (dict "root" $ "app" $app).
 {{- $_ := set $data "CHECKOUT_RETURN_URL" (default (include "paygate.serviceUrl" (dict "root" $root "name" "api-gateway")) $urls.gateway) -}}
 {{- else if eq .app.key "servicePayments" -}}
 {{- $_ := set $data "BILLER_API_URL" (include "paygate.providerUrl" (dict "root" $root "key" "billerApiUrl" "route" "biller")) -}}
-{{- else if and (eq .app.key "sandbox") $urls.sandbox -}}
+{{- else if eq .app.key "sandbox" -}}
+{{- /* The one private origin the sandbox may call back with ALLOW_PRIVATE_CALLBACKS=false: where collections takes provider callbacks. */ -}}
+{{- $_ := set $data "PROVIDER_CALLBACK_URL" (default (include "paygate.serviceUrl" (dict "root" $root "name" "collections")) $urls.collections) -}}
+{{- if $urls.sandbox -}}
 {{- $_ := set $data "SANDBOX_PUBLIC_URL" $urls.sandbox -}}
+{{- end -}}
 {{- end -}}
 {{- toYaml $data -}}
 {{- end -}}

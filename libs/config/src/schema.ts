@@ -73,7 +73,7 @@ export const CONFIG_SCHEMA = {
     timerTickMs: milliseconds('TIMER_TICK_MS', 250, { description: 'how often due collection timers are looked for' }),
     providerCallbackUrl: httpBaseUrl('PROVIDER_CALLBACK_URL', {
       unsetMeans: "this process's URL",
-      description: 'public base URL of the collections service, for provider callbacks',
+      description: 'public base URL of the collections service, for provider callbacks; the sandbox calls back there even on a private address',
     }),
     checkoutReturnUrl: httpBaseUrl('CHECKOUT_RETURN_URL', {
       unsetMeans: "this process's URL",
@@ -118,7 +118,8 @@ export const CONFIG_SCHEMA = {
     }),
     allowPrivate: boolean('ALLOW_PRIVATE_CALLBACKS', false, {
       standaloneDefault: 'true',
-      description: 'allow callback targets on loopback, private and link-local addresses',
+      description:
+        'allow `http` callback URLs and callback targets (merchant and sandbox) on loopback, private-use, CGNAT and unique-local addresses and localhost names; link-local, metadata and other special-purpose addresses stay refused',
     }),
     perHostConcurrency: positiveInteger('CALLBACK_CONCURRENCY_PER_HOST', 4, { description: 'callback attempts in flight per target host, across dispatchers' }),
     tickMs: milliseconds('DISPATCH_TICK_MS', 100, { min: 1, description: 'how often a dispatcher looks for due callbacks when nothing wakes it' }),

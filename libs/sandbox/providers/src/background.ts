@@ -1,5 +1,9 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { LOGGER, type Logger } from '@paygate/platform';
+import { connectRefusal, guardedLookup, TargetNotAllowedError, type AddressPolicy } from '@paygate/net-guard';
+import { APP_URL, LOGGER, type AppUrl, type Logger } from '@paygate/platform';
+import { SANDBOX_CONFIG, type SandboxConfig } from './sandbox-config';
 
 const CALLBACK_RETRIES = 3;
 const CALLBACK_RETRY_DELAY_MS = 1_000;
@@ -7,7 +11,8 @@ const CALLBACK_ATTEMPT_TIMEOUT_MS = 5_000;
 
 /**
  * In-process timers and provider callbacks. Timers are not durable, which is acceptable for a
- * simulator; they are cleared when the app closes so nothing touches a closed store.
+ * simulator; they are cleared when the app closes so nothing touches a closed store. Callback
+ * URLs come from whoever calls the sandbox, so every callback passes the address guard.
  */
 @Injectable()
 export class Background implements OnModuleDestroy {
@@ -15,7 +20,11 @@ export class Background implements OnModuleDestroy {
   private readonly closing = new AbortController();
   private readonly log: Logger;
 
-  constructor(@Inject(LOGGER) log: Logger) {
+  constructor(
+    @Inject(LOGGER) log: Logger,
+    @Inject(SANDBOX_CONFIG) private readonly config: SandboxConfig,
+    @Inject(APP_URL) private readonly appUrl: AppUrl,
+  ) {
     this.log = log.child({ module: 'sandbox-providers' });
   }
 
@@ -52,25 +61,45 @@ export class Background implements OnModuleDestroy {
   }
 
   private async attempt(method: string, url: string, body: string, subject: Record<string, unknown>, retry: number): Promise<void> {
-    const status = await fetch(url, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]),
-    }).then(
-      async (response) => {
-        await response.body?.cancel();
-        return response.status;
-      },
-      () => undefined,
-    );
+    const target = new URL(url);
+    const policy = this.targetPolicy(target);
+    const refused = connectRefusal(target, policy);
+    const outcome = refused === undefined ? await this.send(method, target, body, policy) : { refused: true };
+    // A refused target stays refused: no retry.
+    if (outcome.refused) return this.log.warn('provider callback refused: target address not allowed', { ...subject, host: target.host });
+    const { status } = outcome;
     if ((status !== undefined && status >= 200 && status < 300) || this.closing.signal.aborted) return;
     if (retry < CALLBACK_RETRIES) {
       this.later(CALLBACK_RETRY_DELAY_MS, () => this.attempt(method, url, body, subject, retry + 1));
       return;
     }
-    this.log.warn('provider callback abandoned', { ...subject, host: new URL(url).host, attempts: retry + 1, lastStatus: status ?? 'no response' });
+    this.log.warn('provider callback abandoned', { ...subject, host: target.host, attempts: retry + 1, lastStatus: status ?? 'no response' });
+  }
+
+  /**
+   * ALLOW_PRIVATE_CALLBACKS, except at the base URL Paygate gives providers for its callbacks
+   * (PROVIDER_CALLBACK_URL, else this process): like the callback host a real MoMo API user is
+   * registered with, it is Paygate's own, and in a cluster it is a private address.
+   */
+  private targetPolicy(target: URL): AddressPolicy {
+    const { callbackTargets, providerCallbackUrl } = this.config;
+    if (callbackTargets.allowPrivate) return callbackTargets;
+    return target.origin === new URL(providerCallbackUrl ?? this.appUrl.get()).origin ? { allowPrivate: true } : callbackTargets;
+  }
+
+  /** One attempt: the status, or none when no response came; `refused` when the name resolved to an address the guard refuses. */
+  private send(method: string, target: URL, body: string, policy: AddressPolicy): Promise<{ status?: number; refused?: boolean }> {
+    return new Promise((resolve) => {
+      const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]);
+      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      // Node's http client follows no redirects, so a receiver cannot send the callback on to another address.
+      const outgoing = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers, signal, agent: false, lookup: guardedLookup(policy) }, (response) => {
+        resolve({ status: response.statusCode });
+        response.destroy();
+      });
+      outgoing.on('error', (error) => resolve({ refused: error instanceof TargetNotAllowedError }));
+      outgoing.end(body);
+    });
   }
 
   onModuleDestroy(): void {

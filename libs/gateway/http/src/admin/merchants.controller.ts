@@ -1,13 +1,37 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
+import { callbackUrlRefusal, type AddressPolicy } from '@paygate/net-guard';
 import { envelope } from '@paygate/platform';
 import { CreateMerchantDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
+import type { GatewayConfig } from '../gateway-config';
 import { AdminGuard, ApiRequestGuard } from '../guards';
-import { MERCHANTS } from '../tokens';
-import { validateBody, ValidationFailed } from '../validation';
+import { GATEWAY_CONFIG, MERCHANTS } from '../tokens';
+import { validateBody, ValidationFailed, type FieldError } from '../validation';
 
 const MERCHANT_ID = /^mer_[A-Za-z0-9]{1,64}$/;
+const CALLBACK_URL_FIELDS = ['collection_callback_url', 'service_payments_callback_url'] as const;
+
+/**
+ * Callback URLs the dispatcher would refuse are refused when they are configured, not first at
+ * delivery: https only (http too when private callbacks are allowed) and no host in a non-public
+ * range or named like localhost. A name is checked again each time it resolves.
+ */
+async function validMerchantBody<T extends Partial<Record<(typeof CALLBACK_URL_FIELDS)[number], string | null>>>(
+  dto: new () => T,
+  body: unknown,
+  callbackTargets: AddressPolicy,
+): Promise<T> {
+  const { value, errors } = await validateBody(dto, body);
+  const malformed = new Set(errors.map((error) => error.field));
+  const refused = CALLBACK_URL_FIELDS.flatMap((field): FieldError[] => {
+    const url = value[field];
+    const refusal = typeof url === 'string' && !malformed.has(field) ? callbackUrlRefusal(url, callbackTargets) : undefined;
+    return refusal === undefined ? [] : [{ field, message: `${field} ${refusal}` }];
+  });
+  if (errors.length > 0 || refused.length > 0) throw new ValidationFailed([...errors, ...refused]);
+  return value;
+}
 
 function present(merchant: Merchant, keys?: MerchantKeys) {
   return {
@@ -29,15 +53,20 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
 @Controller('admin/v1/merchants')
 @UseGuards(ApiRequestGuard, AdminGuard)
 export class MerchantsAdminController {
-  constructor(@Inject(MERCHANTS) private readonly merchants: MerchantAccounts) {}
+  constructor(
+    @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a merchant; the response is the only time its secret and signing keys are shown' })
+  @ApiOperation({
+    summary: 'Create a merchant; the response is the only time its secret and signing keys are shown',
+    description: 'Callback URLs must be https and must not name a loopback, private or other non-public address, or localhost (http and local receivers are accepted when ALLOW_PRIVATE_CALLBACKS=true).',
+  })
   @ApiBody({ type: CreateMerchantDto })
   async create(@Body() body: unknown) {
-    const { value, errors } = await validateBody(CreateMerchantDto, body);
-    if (errors.length > 0) throw new ValidationFailed(errors);
+    const value = await validMerchantBody(CreateMerchantDto, body, this.config.callbackTargets);
     const { merchant, keys } = await this.merchants.create({
       name: value.name.trim(),
       collectionCallbackUrl: value.collection_callback_url,
@@ -55,8 +84,7 @@ export class MerchantsAdminController {
   @ApiBody({ type: UpdateMerchantDto })
   @ApiOperation({ summary: 'Change callback URLs or status (suspended merchants get 403)' })
   async update(@Param('id') id: string, @Body() body: unknown) {
-    const { value, errors } = await validateBody(UpdateMerchantDto, body);
-    if (errors.length > 0) throw new ValidationFailed(errors);
+    const value = await validMerchantBody(UpdateMerchantDto, body, this.config.callbackTargets);
     const merchant = await this.existing(
       () => this.merchants.update(id, { status: value.status, collectionCallbackUrl: value.collection_callback_url, servicePaymentsCallbackUrl: value.service_payments_callback_url }),
       id,

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, IsArray, IsIn, IsString, IsUrl, Length, Matches, ValidateIf } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
-const CALLBACK_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+/** Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal), applied by the controller. */
+const CALLBACK_URL_MAX = 2048;
 
 export class CreateMerchantDto {
   @ApiProperty({ example: 'Kampala Books' })
@@ -12,24 +13,28 @@ export class CreateMerchantDto {
 
   @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/collections' })
   @ValidateIf((dto: CreateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
-  @IsUrl(CALLBACK_URL, { message: 'collection_callback_url must be an absolute http(s) URL' })
+  @IsString({ message: 'collection_callback_url must be a string (an absolute https URL)' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
   @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/payments' })
   @ValidateIf((dto: CreateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
-  @IsUrl(CALLBACK_URL, { message: 'service_payments_callback_url must be an absolute http(s) URL' })
+  @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL)' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   service_payments_callback_url?: string | null;
 }
 
 export class UpdateMerchantDto {
   @ApiPropertyOptional({ nullable: true })
   @ValidateIf((dto: UpdateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
-  @IsUrl(CALLBACK_URL, { message: 'collection_callback_url must be an absolute http(s) URL or null' })
+  @IsString({ message: 'collection_callback_url must be a string (an absolute https URL) or null' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
   @ApiPropertyOptional({ nullable: true })
   @ValidateIf((dto: UpdateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
-  @IsUrl(CALLBACK_URL, { message: 'service_payments_callback_url must be an absolute http(s) URL or null' })
+  @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL) or null' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   service_payments_callback_url?: string | null;
 
   @ApiPropertyOptional({ enum: ['active', 'suspended'] })

@@ -1,12 +1,10 @@
-import { lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { connectRefusal, guardedLookup, TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { collectionSignature, standardWebhookHeaders, type CollectionSignatureFields } from '@paygate/signing';
 import type { DeliveryConfig } from './delivery-config';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
-export const TARGET_NOT_ALLOWED = 'target address not allowed';
 export const USER_AGENT = 'Paygate-Webhooks/1';
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
@@ -29,40 +27,6 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
-const BLOCKED_IPV4: Array<[string, number]> = [
-  ['0.0.0.0', 8], // "this network", including the unspecified address
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, including cloud metadata at 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-];
-const BLOCKED_IPV6: Array<[string, number]> = [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-];
-
-const blocked = new BlockList();
-for (const [network, prefix] of BLOCKED_IPV4) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-  // The same IPv4 ranges reached through IPv6: IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
-  blocked.addSubnet(`::ffff:${network}`, 96 + prefix, 'ipv6');
-  blocked.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
-}
-for (const [network, prefix] of BLOCKED_IPV6) blocked.addSubnet(network, prefix, 'ipv6');
-
-/** True for loopback, private, link-local, unspecified and CGNAT addresses, and for anything that is not an IP. */
-export function isForbiddenAddress(address: string): boolean {
-  // BlockList does not understand zone ids (fe80::1%eth0), which DNS answers may carry.
-  const bare = address.split('%')[0];
-  const family = isIP(bare);
-  if (family === 0) return true;
-  return blocked.check(bare, family === 4 ? 'ipv4' : 'ipv6');
-}
-
 /** Retry-After as delay seconds or an HTTP-date, in ms from `nowMs`; undefined when absent or malformed. */
 export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -75,25 +39,6 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
   if (!Number.isFinite(ms)) return undefined;
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
-
-class TargetNotAllowedError extends Error {
-  constructor() {
-    super(TARGET_NOT_ALLOWED);
-  }
-}
-
-/**
- * Checks every address a name resolves to at connect time, so a DNS answer that changes between
- * a check and the connection (rebinding) cannot reach an internal address.
- */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.some(({ address }) => isForbiddenAddress(address))) return callback(new TargetNotAllowedError(), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};
 
 type Response = Pick<AttemptOutcome, 'statusCode' | 'responseExcerpt' | 'error' | 'retryAfterMs'>;
 
@@ -115,14 +60,9 @@ export class CallbackSender {
     } catch {
       return { responseExcerpt: '', error: 'target URL is not a valid URL' };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { responseExcerpt: '', error: `${TARGET_NOT_ALLOWED}: only http: and https: URLs` };
-    }
-    // Node does not call `lookup` for IP literals, so those are checked here.
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (!this.config.allowPrivate && isIP(host) && isForbiddenAddress(host)) {
-      return { responseExcerpt: '', error: TARGET_NOT_ALLOWED };
-    }
+    // The scheme and an IP literal or localhost name are refused here; a name's addresses when it resolves (guardedLookup).
+    const refused = connectRefusal(url, this.config);
+    if (refused !== undefined) return { responseExcerpt: '', error: `${TARGET_NOT_ALLOWED}: ${refused}` };
     const payload = Buffer.from(delivery.body, 'utf8');
     let headers: OutgoingHttpHeaders;
     try {
@@ -134,10 +74,10 @@ export class CallbackSender {
   }
 
   private post(url: URL, headers: OutgoingHttpHeaders, payload: Buffer): Promise<Response> {
-    const { timeoutMs, allowPrivate } = this.config;
+    const { timeoutMs } = this.config;
     // agent: false gives every attempt its own connection, so each one passes the address check
     // and a stale pooled socket never shows up as a receiver failure.
-    const options: RequestOptions = { method: 'POST', headers, agent: false, ...(allowPrivate ? {} : { lookup: guardedLookup }) };
+    const options: RequestOptions = { method: 'POST', headers, agent: false, lookup: guardedLookup(this.config) };
     return new Promise((resolve) => {
       let response: IncomingMessage | undefined;
       const chunks: Buffer[] = [];

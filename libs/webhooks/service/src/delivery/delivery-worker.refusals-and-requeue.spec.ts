@@ -5,7 +5,7 @@
  * retryAbandoned).
  */
 import { eventually } from '@paygate/testing';
-import { TARGET_NOT_ALLOWED } from './callback-sender';
+import { TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { byAttempt, describeDeliveryScenarios, newDelivery, status } from './delivery-worker-test-setup';
 
 describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
@@ -32,9 +32,12 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     await store.enqueue([byAddress, byName, ftp]);
     startWorker();
 
-    for (const delivery of [byAddress, byName]) {
+    for (const [delivery, range] of [
+      [byAddress, 'loopback (127.0.0.0/8)'],
+      [byName, 'loopback (localhost)'],
+    ] as const) {
       const abandoned = await settled(store, delivery.webhookId, 'abandoned');
-      expect(abandoned.attempts.map((attempt) => attempt.error)).toEqual([TARGET_NOT_ALLOWED, TARGET_NOT_ALLOWED]);
+      expect(abandoned.attempts.map((attempt) => attempt.error)).toEqual([`${TARGET_NOT_ALLOWED}: ${range}`, `${TARGET_NOT_ALLOWED}: ${range}`]);
     }
     expect(await find(store, ftp.webhookId)).toMatchObject({ state: 'undeliverable', attempts: [], lastError: 'callback URL is not http: or https:' });
     expect(target.received).toHaveLength(0);

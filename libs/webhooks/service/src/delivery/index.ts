@@ -1,4 +1,4 @@
-export { CallbackSender, isForbiddenAddress, parseRetryAfter, RESPONSE_EXCERPT_BYTES, TARGET_NOT_ALLOWED, USER_AGENT } from './callback-sender';
+export { CallbackSender, parseRetryAfter, RESPONSE_EXCERPT_BYTES, USER_AGENT } from './callback-sender';
 export type { AttemptOutcome, CallbackRequest } from './callback-sender';
 export { jittered } from './delivery-config';
 export type { DeliveryConfig } from './delivery-config';
