@@ -64,6 +64,13 @@ describe('rate limits per merchant (one token per 1000 s: nothing refills during
     expect(await countEvents()).toBe(before);
     expect((await quiet[0].initialize(mobileMoneyRequest())).status).toBe(202);
   });
+
+  it('documents the 429 and its headers in the OpenAPI of merchant and admin routes', async () => {
+    const { paths } = (await (await fetch(`${paygate.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
+    for (const [path, method] of [['/v1/collections/initialize', 'post'], ['/v1/wallet-balances', 'get'], ['/admin/v1/merchants', 'post']]) {
+      expect(Object.keys(paths[path][method].responses['429'].headers ?? {}).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Policy', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    }
+  });
 });
 
 describe('rate limits per merchant: the bucket refills', () => {
