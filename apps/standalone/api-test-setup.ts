@@ -10,7 +10,7 @@
  * leaves it out (tsconfig.build.json).
  */
 import type { RecordedEvent } from '@paygate/event-store';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 export type Json = Record<string, unknown>;
@@ -79,7 +79,7 @@ export interface ApiPaygate {
 
 /** Paygate with the quiet timers, and its two merchants. */
 export async function startApiPaygate(): Promise<ApiPaygate> {
-  const paygate = await startInProcess({ ...QUIET_TIMERS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+  const paygate = await startInProcess({ ...QUIET_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'API spec merchant');
   const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Another merchant');
   return { paygate, client, other };

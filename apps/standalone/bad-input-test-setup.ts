@@ -12,7 +12,7 @@
  * leaves it out (tsconfig.build.json).
  */
 import * as fc from 'fast-check';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 export type Json = Record<string, unknown>;
@@ -205,7 +205,7 @@ export const CONFIRM = '/v1/collections/confirm';
 /** Paygate with an hour for every timer, and a merchant. */
 export async function startBadInputPaygate(): Promise<{ paygate: InProcessPaygate; client: PaygateClient }> {
   const paygate = await startInProcess({
-    ...TEST_TIMERS,
+    ...TEST_TIMERS, ...TEST_RATE_LIMITS,
     CONFIRMATION_TIMEOUT_MS: HOUR_MS,
     PROMPT_TIMEOUT_MS: HOUR_MS,
     CHECKOUT_TIMEOUT_MS: HOUR_MS,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { cardRequest, describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, uniqueReference } from '@paygate/testing';
+import { cardRequest, describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS, uniqueReference } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 /** The merchant's site the customer returns to: a plain page, and a log of what it was asked for. */
@@ -76,7 +76,7 @@ describe('hosted card checkout page over plain HTTP', () => {
   let client: PaygateClient;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
     client = await PaygateClient.withNewMerchant(paygate.url);
   });
 
@@ -110,7 +110,7 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
   let page: Page;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
     shop = await startShop();
     browser = await chromium.launch({
       executablePath,

@@ -4,12 +4,12 @@
  * PGlite; no callback is ever sent here (no collection is made), so the URLs below are only
  * stored or refused, never connected to.
  */
-import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY } from '@paygate/testing';
+import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
 import { apiHelpers, expectEnvelope, expectFieldErrors, type Json } from './api-test-setup';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 const start = (allowPrivate: boolean) =>
-  startInProcess({ MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ALLOW_PRIVATE_CALLBACKS: String(allowPrivate) });
+  startInProcess({ ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ALLOW_PRIVATE_CALLBACKS: String(allowPrivate) });
 
 /** Refused whatever ALLOW_PRIVATE_CALLBACKS says: [URL, the message's reason]. */
 const NEVER: Array<[string, string]> = [

@@ -2,7 +2,7 @@
  * Provider notifications reach the collection through its provider's connector. Status polling
  * is an hour apart here, so a collection that ends did so because a notification arrived.
  */
-import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 const HOUR_MS = '3600000';
@@ -13,7 +13,7 @@ describe('provider notifications', () => {
 
   beforeAll(async () => {
     paygate = await startInProcess({
-      ...TEST_TIMERS,
+      ...TEST_TIMERS, ...TEST_RATE_LIMITS,
       CONFIRMATION_TIMEOUT_MS: HOUR_MS,
       PROMPT_TIMEOUT_MS: HOUR_MS,
       PROVIDER_STATUS_POLL_MS: HOUR_MS,

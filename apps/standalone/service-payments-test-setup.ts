@@ -26,7 +26,7 @@ import {
 } from '@paygate/contracts';
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
-import { eventually, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { eventually, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 type Json = Record<string, unknown>;
@@ -35,7 +35,7 @@ const HOUR_MS = '3600000';
 
 /** Three attempts at the biller, 200 then 400 ms apart; a requested payment is looked at again after 3 s. */
 export const PAYMENT_TEST_ENV = {
-  ...TEST_TIMERS,
+  ...TEST_TIMERS, ...TEST_RATE_LIMITS,
   CONFIRMATION_TIMEOUT_MS: HOUR_MS,
   PROMPT_TIMEOUT_MS: HOUR_MS,
   CHECKOUT_TIMEOUT_MS: HOUR_MS,

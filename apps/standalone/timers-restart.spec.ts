@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, collectionStream } from '@paygate/contracts';
-import { mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
+import { mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
 /** Timers live in the store: a time-out that falls due while Paygate is down fires once after it restarts. */
 describe('durable timers across a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-timers-'));
-  const env = { ...TEST_TIMERS, STORE_URL: `pglite://${dataDir}`, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' };
+  const env = { ...TEST_TIMERS, ...TEST_RATE_LIMITS, STORE_URL: `pglite://${dataDir}`, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' };
   let paygate: InProcessPaygate | undefined;
 
   afterAll(async () => {

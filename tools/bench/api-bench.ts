@@ -8,6 +8,8 @@
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=50    per target; defaults 20 and 50
  *   BENCH_WARMUP_SECONDS=3                   unmeasured load first (JIT, pools, consumer groups)
  *   BENCH_CPU_PROF=<dir>                     V8 CPU profiles of the app processes, written at exit
+ *   BENCH_RATE_LIMITS=1                      rate limits on (far above the load, so nothing is refused):
+ *                                            measures the limiter's cost; default off (RATE_LIMIT_ENABLED=false)
  *
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
@@ -44,6 +46,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+/** One merchant drives every request here: with production limits the benchmark would measure 429s. */
+const RATE_LIMITS: Record<string, string> =
+  process.env.BENCH_RATE_LIMITS === '1'
+    ? { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MERCHANT_PER_SECOND: '1000000', RATE_LIMIT_MERCHANT_BURST: '1000000', RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', RATE_LIMIT_PROVIDER_PER_SECOND: '1000000', RATE_LIMIT_PROVIDER_BURST: '1000000' }
+    : { RATE_LIMIT_ENABLED: 'false' };
 const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
 const MASTER_KEY = '0f'.repeat(32);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -88,7 +95,7 @@ async function start(name: string, args: string[], env: Record<string, string>):
   const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${name}.${port}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ...RATE_LIMITS, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

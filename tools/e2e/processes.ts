@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { TEST_RATE_LIMITS } from '@paygate/testing';
 
 const root = join(__dirname, '..', '..');
 
@@ -29,12 +30,12 @@ export interface AppProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node dist/apps/<app>/main.js` and waits until it answers /health/ready. */
+/** Starts `node dist/apps/<app>/main.js` (rate limits raised unless `env` sets them) and waits until it answers /health/ready. */
 export async function startApp(app: string, env: Record<string, string>): Promise<AppProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ...TEST_RATE_LIMITS, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

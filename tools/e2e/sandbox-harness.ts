@@ -6,7 +6,7 @@ import { createConnectorRegistry, type ConnectorRegistry } from '@paygate/connec
 import { createLogger } from '@paygate/logging';
 import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
-import { eventually } from '@paygate/testing';
+import { eventually, TEST_RATE_LIMITS } from '@paygate/testing';
 
 export interface Received {
   method: string;
@@ -74,6 +74,7 @@ export async function startSandbox(name: string, env: Record<string, string> | (
 
   // Tests read the sandbox's warnings: capture them whatever LOG_LEVEL CI runs with.
   const config = loadConfig({
+    ...TEST_RATE_LIMITS,
     STORE_URL: 'pglite://memory',
     BROKER_URL: 'inproc://',
     SANDBOX_LATENCY_MS: '50',

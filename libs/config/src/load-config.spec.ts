@@ -27,7 +27,7 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
-      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://' },
+      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false },
       logging: { level: 'info' },
       catalogue: undefined,
       billers: undefined,
@@ -55,6 +55,7 @@ describe('loadConfig: defaults', () => {
         tickMs: 100,
       },
       gateway: { adminToken: undefined },
+      rateLimits: { enabled: true, merchant: { perSecond: 50, burst: 100 }, public: { perSecond: 20, burst: 60 }, provider: { perSecond: 100, burst: 300 } },
       merchants: { masterKey: undefined },
       sandbox: { latencyMs: 500, publicUrl: undefined },
       standalone: { dataDir: './data' },
@@ -129,8 +130,28 @@ describe('loadConfig: every variable', () => {
       SANDBOX_LATENCY_MS: '50',
       SANDBOX_PUBLIC_URL: 'https://sandbox.example/',
       DATA_DIR: '/var/lib/paygate',
+      TRUST_PROXY: '10.0.0.0/8, 2001:db8::1',
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_MERCHANT_PER_SECOND: '12.5',
+      RATE_LIMIT_MERCHANT_BURST: '25',
+      RATE_LIMIT_PUBLIC_PER_SECOND: '0.5',
+      RATE_LIMIT_PUBLIC_BURST: '3',
+      RATE_LIMIT_PROVIDER_PER_SECOND: '7',
+      RATE_LIMIT_PROVIDER_BURST: '9',
     });
-    expect(config.platform).toEqual({ port: 8080, storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test', eventStoreUrl: 'kurrentdb://kdb:2113?tls=false', brokerUrl: 'kafka://k1:9092,k2:9092' });
+    expect(config.platform).toEqual({
+      port: 8080,
+      storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test',
+      eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
+      brokerUrl: 'kafka://k1:9092,k2:9092',
+      trustProxy: '10.0.0.0/8,2001:db8::1',
+    });
+    expect(config.rateLimits).toEqual({
+      enabled: false,
+      merchant: { perSecond: 12.5, burst: 25 },
+      public: { perSecond: 0.5, burst: 3 },
+      provider: { perSecond: 7, burst: 9 },
+    });
     expect(config.logging.level).toBe('warn');
     expect(config.collections).toEqual({
       confirmationTimeoutMs: 1500,
@@ -209,6 +230,15 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
     ['SANDBOX_PUBLIC_URL', 'sandbox.example', 'must be an http(s) URL, got "sandbox.example"'],
     ['BILLER_API_URL', 'biller.example', 'must be an http(s) URL, got "biller.example"'],
+    ['TRUST_PROXY', 'true', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "true"'],
+    ['TRUST_PROXY', '10.0.0.0/33', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "10.0.0.0/33"'],
+    ['TRUST_PROXY', 'proxy.internal', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "proxy.internal"'],
+    ['RATE_LIMIT_ENABLED', 'off', 'must be "true" or "false", got "off"'],
+    ['RATE_LIMIT_MERCHANT_PER_SECOND', '0', 'must be a positive number such as 0.5 or 50, got "0"'],
+    ['RATE_LIMIT_MERCHANT_PER_SECOND', '-1', 'must be a positive number such as 0.5 or 50, got "-1"'],
+    ['RATE_LIMIT_PUBLIC_PER_SECOND', '1e3', 'must be a positive number such as 0.5 or 50, got "1e3"'],
+    ['RATE_LIMIT_PROVIDER_BURST', '0', 'must be a positive whole number, got "0"'],
+    ['RATE_LIMIT_MERCHANT_BURST', '1.5', 'must be a positive whole number, got "1.5"'],
   ])('%s=%j', (variable, value, problem) => {
     const error = failure({ [variable]: value });
     expect(error.variable).toBe(variable);

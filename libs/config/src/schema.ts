@@ -12,11 +12,15 @@ import {
   optionalSecret,
   port,
   positiveInteger,
+  positiveNumber,
+  proxyTrust,
   text,
   type Setting,
 } from './settings';
 
 const MINUTE = 60_000;
+
+const rate = (variable: string, fallback: number, description: string) => positiveNumber(variable, fallback, { type: 'requests per second (decimal)', description });
 
 /** 32 bytes, as 64 hex characters or base64; undefined otherwise. */
 export function decodeMasterKey(encoded: string): Buffer | undefined {
@@ -52,6 +56,9 @@ export const CONFIG_SCHEMA = {
       expected: 'inproc:// or kafka://host:port[,host:port]',
       type: 'URL: `inproc://`, `kafka://host:port[,host:port]`',
       description: 'message broker: in-process (one process) or Kafka',
+    }),
+    trustProxy: proxyTrust('TRUST_PROXY', {
+      description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),
   },
   logging: {
@@ -131,6 +138,21 @@ export const CONFIG_SCHEMA = {
       description: 'bearer token of the admin API',
       check: (raw) => (raw.length < 16 ? 'must be at least 16 characters' : undefined),
     }),
+  },
+  rateLimits: {
+    enabled: boolean('RATE_LIMIT_ENABLED', true, { description: 'token-bucket rate limits on every HTTP route but health (`false` for benchmarks only)' }),
+    merchant: {
+      perSecond: rate('RATE_LIMIT_MERCHANT_PER_SECOND', 50, "a merchant's requests to the merchant API, per second, sustained (all gateways together)"),
+      burst: positiveInteger('RATE_LIMIT_MERCHANT_BURST', 100, { description: "a merchant's bucket: requests it may send at once before the sustained rate applies" }),
+    },
+    public: {
+      perSecond: rate('RATE_LIMIT_PUBLIC_PER_SECOND', 20, 'requests per second per source address to routes without merchant credentials (checkout pages, admin, docs) and failed merchant authentications'),
+      burst: positiveInteger('RATE_LIMIT_PUBLIC_BURST', 60, { description: "a source address's bucket on those routes" }),
+    },
+    provider: {
+      perSecond: rate('RATE_LIMIT_PROVIDER_PER_SECOND', 100, "requests per second per source address to provider callbacks and the sandbox's provider APIs"),
+      burst: positiveInteger('RATE_LIMIT_PROVIDER_BURST', 300, { description: "a source address's bucket on provider callbacks and the sandbox's provider APIs" }),
+    },
   },
   merchants: {
     masterKey: optionalSecret('MASTER_KEY', {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { ConfigError, redactUrl } from './config-error';
 import { Secret } from './secret';
 
@@ -143,6 +144,44 @@ export function positiveInteger(variable: string, fallback: number, options: Opt
       const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(value) || value < 1) throw new Problem(`must be a positive whole number, got "${raw}"`);
       return value;
+    },
+  });
+}
+
+/** A positive decimal number (rates such as requests per second: `0.5`, `50`). */
+export function positiveNumber(variable: string, fallback: number, options: Options & { type: string }): Setting<number> {
+  return declare(variable, {
+    ...options,
+    fallback,
+    read: (raw) => {
+      const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+      if (!(value > 0) || !Number.isFinite(value)) throw new Problem(`must be a positive number such as 0.5 or 50, got "${raw}"`);
+      return value;
+    },
+  });
+}
+
+/**
+ * Which proxies' X-Forwarded-For names the client (Fastify's trustProxy): `false` (none: the
+ * peer address is the client), a number of hops, or comma-separated addresses and CIDR ranges.
+ * `true` (trust anyone) is refused: any client could then choose its own address.
+ */
+export function proxyTrust(variable: string, options: Options): Setting<false | number | string> {
+  return declare<false | number | string>(variable, {
+    ...options,
+    type: '`false`, a number of hops, or addresses/CIDRs, comma-separated',
+    fallback: false,
+    read: (raw) => {
+      if (raw === 'false') return false;
+      if (/^\d+$/.test(raw)) return Number(raw);
+      const entries = raw.split(',').map((entry) => entry.trim());
+      const valid = (entry: string) => {
+        const [address, bits, extra] = entry.split('/');
+        if (extra !== undefined || isIP(address) === 0) return false;
+        return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+      };
+      if (!entries.every(valid)) throw new Problem(`must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "${raw}"`);
+      return entries.join(',');
     },
   });
 }

@@ -9,3 +9,4 @@ export * from './infrastructure';
 export { createHttpApp, MAX_BODY_BYTES, type AppContext } from './http/create-http-app';
 export { listen } from './http/listen';
 export { runApp, type RunOptions } from './run-app';
+export * from './rate-limit';

@@ -4,3 +4,5 @@ export const LOGGER = Symbol('Logger');
 export const APP_URL = Symbol('AppUrl');
 /** The configuration (Config from @paygate/config), loaded once by runApp. */
 export const CONFIG = Symbol('Config');
+/** The RateLimiter (token buckets per merchant and per source address). */
+export const RATE_LIMITER = Symbol('RateLimiter');

@@ -36,6 +36,20 @@ export const TEST_CALLBACK_SETTINGS = {
   DISPATCH_TICK_MS: '50',
 } as const;
 
+/**
+ * Rate limits stay on in tests, raised well above what the suites send: every test client is
+ * 127.0.0.1 and the property suites send hundreds of requests a second as one merchant. Every app
+ * a test starts gets these unless the test sets its own (the rate-limit specs do).
+ */
+export const TEST_RATE_LIMITS = {
+  RATE_LIMIT_MERCHANT_PER_SECOND: '10000',
+  RATE_LIMIT_MERCHANT_BURST: '10000',
+  RATE_LIMIT_PUBLIC_PER_SECOND: '10000',
+  RATE_LIMIT_PUBLIC_BURST: '10000',
+  RATE_LIMIT_PROVIDER_PER_SECOND: '10000',
+  RATE_LIMIT_PROVIDER_BURST: '10000',
+} as const;
+
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const TEST_MASTER_KEY = '0f'.repeat(32);
 

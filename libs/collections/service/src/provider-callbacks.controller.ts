@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, NotFoundException, Param, Post, Put, ServiceUnavailableException } from '@nestjs/common';
 import type { ConnectorRegistry } from '@paygate/connectors';
-import { LOGGER, type Logger } from '@paygate/platform';
+import { LOGGER, RateLimitedAs, type Logger } from '@paygate/platform';
 import { CollectionsService } from './collections.service';
 import { COLLECTIONS_SERVICE, CONNECTORS } from './tokens';
 
@@ -14,6 +14,7 @@ const LEGACY_PATHS = new Set(['momo', 'card']);
 
 /** Where providers report results. Bodies only hint; the service asks the provider's status API. */
 @Controller('provider-callbacks')
+@RateLimitedAs('provider')
 export class ProviderCallbacksController {
   constructor(
     @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,

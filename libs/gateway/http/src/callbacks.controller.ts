@@ -4,7 +4,7 @@ import { CALLBACKS_SERVICE, type DeliveryState, type ListDeliveriesQuery, type R
 import type { Merchant } from '@paygate/merchants';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
-import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
+import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
@@ -16,7 +16,7 @@ export class CallbacksController {
 
   @Post(['v1/callbacks/resend', 'callbacks/resend'])
   @HttpCode(202)
-  @UseGuards(ApiRequestGuard, MerchantAuthGuard)
+  @MerchantApi()
   @RequireSecretKey()
   @ApiSecurity('public-key')
   @ApiSecurity('secret-key')

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -17,7 +17,7 @@ import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
 import type { GatewayConfig } from './gateway-config';
-import { ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
+import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { GATEWAY_CONFIG } from './tokens';
 import { validateBody, ValidationFailed } from './validation';
 
@@ -77,7 +77,7 @@ const ACK_EXAMPLE = {
 @ApiSecurity('public-key')
 @ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1; required meaning for unprefixed paths' })
 @Controller()
-@UseGuards(ApiRequestGuard, MerchantAuthGuard)
+@MerchantApi()
 export class CollectionsController {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,

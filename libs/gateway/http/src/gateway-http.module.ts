@@ -7,7 +7,7 @@ import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
 import { gatewayConfig, type GatewayConfig } from './gateway-config';
-import { ApiRequestGuard, AdminGuard, MerchantAuthGuard } from './guards';
+import { ApiRequestGuard, AdminGuard, MerchantAuthGuard, MerchantRateLimitGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
@@ -26,6 +26,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
     },
     ApiRequestGuard,
     MerchantAuthGuard,
+    MerchantRateLimitGuard,
     AdminGuard,
   ],
   exports: [MERCHANTS],

@@ -6,15 +6,19 @@ import {
   UnauthorizedException,
   UnsupportedMediaTypeException,
   SetMetadata,
+  UseGuards,
+  applyDecorators,
   createParamDecorator,
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Merchant, MerchantAccounts } from '@paygate/merchants';
+import { enforceRateLimit, RATE_LIMITER, RateLimitedAs, sourceAddress, type RateLimiter } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
+import { ApiRateLimited } from './openapi';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 type ApiRequest = FastifyRequest & { merchant?: Merchant };
@@ -44,28 +48,59 @@ export class ApiRequestGuard implements CanActivate {
 
 export const SECRET_KEY_REQUIRED = 'paygate:secret-key-required';
 
-/** `public-key` identifies the merchant; endpoints marked with RequireSecretKey also need `secret-key`. */
+/**
+ * `public-key` identifies the merchant; endpoints marked with RequireSecretKey also need
+ * `secret-key`. A failed authentication takes a token from the source address's public bucket,
+ * so guessing keys is limited like any other anonymous traffic.
+ */
 @Injectable()
 export class MerchantAuthGuard implements CanActivate {
   constructor(
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ApiRequest>();
+    try {
+      request.merchant = await this.authenticate(request, this.reflector.get<boolean>(SECRET_KEY_REQUIRED, context.getHandler()) === true);
+    } catch (error) {
+      await enforceRateLimit(this.limiter, context.switchToHttp().getResponse<FastifyReply>(), 'public', sourceAddress(request));
+      throw error;
+    }
+    return true;
+  }
+
+  private async authenticate(request: FastifyRequest, needsSecret: boolean): Promise<Merchant> {
     const publicKey = header(request, 'public-key');
     if (!publicKey) throw new UnauthorizedException('the public-key header is required');
-    const needsSecret = this.reflector.get<boolean>(SECRET_KEY_REQUIRED, context.getHandler()) === true;
     const secretKey = header(request, 'secret-key');
     if (needsSecret && !secretKey) throw new UnauthorizedException('the secret-key header is required');
     const merchant = await this.merchants.authenticate(publicKey, needsSecret ? secretKey : undefined);
     if (!merchant) throw new UnauthorizedException(needsSecret ? 'unknown public-key or wrong secret-key' : 'unknown public-key');
     if (merchant.status !== 'active') throw new ForbiddenException('this merchant account is suspended');
-    request.merchant = merchant;
+    return merchant;
+  }
+}
+
+/** The authenticated merchant's bucket: one merchant's burst leaves every other merchant's untouched. */
+@Injectable()
+export class MerchantRateLimitGuard implements CanActivate {
+  constructor(@Inject(RATE_LIMITER) private readonly limiter: RateLimiter) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const merchant = http.getRequest<ApiRequest>().merchant;
+    if (!merchant) throw new UnauthorizedException('not authenticated');
+    await enforceRateLimit(this.limiter, http.getResponse<FastifyReply>(), 'merchant', merchant.id);
     return true;
   }
 }
+
+/** A merchant API route: request rules, then authentication, then the merchant's rate limit. */
+export const MerchantApi = () =>
+  applyDecorators(RateLimitedAs('merchant'), UseGuards(ApiRequestGuard, MerchantAuthGuard, MerchantRateLimitGuard), ApiRateLimited("the merchant's bucket"));
 
 export const CurrentMerchant = createParamDecorator((_: unknown, context: ExecutionContext): Merchant => {
   const merchant = context.switchToHttp().getRequest<ApiRequest>().merchant;

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
 /** GET /openapi.json and GET /docs, generated from the controllers and the DTOs that validate. */
 export function serveOpenApi(app: INestApplication): void {
@@ -14,3 +14,20 @@ export function serveOpenApi(app: INestApplication): void {
   const document = SwaggerModule.createDocument(app, config);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 }
+
+const rateLimitHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+
+/** The 429 every rate-limited route may answer (docs/security.md, Rate limits). */
+export const ApiRateLimited = (bucket: string) =>
+  ApiResponse({
+    status: 429,
+    description: `Too many requests: ${bucket} is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route`,
+    schema: { example: { code: 429, status: 'error', message: 'too many requests: retry in 1 s', data: { retry_after: 1 } } },
+    headers: {
+      'Retry-After': rateLimitHeader('seconds until a request will be accepted again'),
+      'RateLimit-Limit': rateLimitHeader('capacity of the bucket (requests at once)'),
+      'RateLimit-Remaining': rateLimitHeader('requests left in the bucket after this one'),
+      'RateLimit-Reset': rateLimitHeader('seconds until the bucket is full again'),
+      'RateLimit-Policy': { description: '`<capacity>;w=<seconds to refill from empty>`', schema: { type: 'string' } },
+    },
+  });

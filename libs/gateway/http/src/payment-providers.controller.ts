@@ -1,10 +1,10 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Provider } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
-import { ApiRequestGuard, MerchantAuthGuard } from './guards';
+import { MerchantApi } from './guards';
 import { GATEWAY_CONFIG } from './tokens';
 import { ValidationFailed, type FieldError } from './validation';
 
@@ -32,7 +32,7 @@ function describe(provider: Provider) {
 @ApiTags('payment options')
 @ApiSecurity('public-key')
 @Controller()
-@UseGuards(ApiRequestGuard, MerchantAuthGuard)
+@MerchantApi()
 export class PaymentProvidersController {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 

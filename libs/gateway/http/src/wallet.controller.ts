@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { PAYMENTS_SERVICE } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
-import { ApiRequestGuard, CurrentMerchant, MerchantAuthGuard, RequireSecretKey } from './guards';
+import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 
 @ApiTags('wallet')
 @Controller()
-@UseGuards(ApiRequestGuard, MerchantAuthGuard)
+@MerchantApi()
 export class WalletController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 

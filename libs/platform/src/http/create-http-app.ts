@@ -1,12 +1,14 @@
 import { Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '@paygate/config';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER } from '../tokens';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, RATE_LIMITER } from '../tokens';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { SourceRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
@@ -25,8 +27,10 @@ class PlatformModule {
         { provide: INFRASTRUCTURE, useValue: infrastructure },
         { provide: LOGGER, useValue: log },
         { provide: APP_URL, useValue: new AppUrl() },
+        { provide: RATE_LIMITER, useFactory: () => RateLimiter.open(config.rateLimits, infrastructure.sql) },
+        { provide: APP_GUARD, useClass: SourceRateLimitGuard },
       ],
-      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL],
+      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL, RATE_LIMITER],
     };
   }
 }
@@ -55,6 +59,8 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
       bodyLimit: MAX_BODY_BYTES,
+      // request.ip: the peer, or the client named by X-Forwarded-For when the peer is a trusted proxy.
+      trustProxy: context.config.platform.trustProxy,
       // Long path parameters reach the handlers, which answer them (404, 400) in the envelope.
       routerOptions: { maxParamLength: 1024 },
       // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.

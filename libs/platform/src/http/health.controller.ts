@@ -1,8 +1,10 @@
 import { Controller, Get, HttpCode, Inject, ServiceUnavailableException } from '@nestjs/common';
 import type { Infrastructure } from '../infrastructure';
 import { INFRASTRUCTURE } from '../tokens';
+import { NotRateLimited } from '../rate-limit/rate-limit.guard';
 
 @Controller('health')
+@NotRateLimited()
 export class HealthController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 

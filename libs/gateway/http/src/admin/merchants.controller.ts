@@ -6,6 +6,7 @@ import { envelope } from '@paygate/platform';
 import { CreateMerchantDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
 import type { GatewayConfig } from '../gateway-config';
 import { AdminGuard, ApiRequestGuard } from '../guards';
+import { ApiRateLimited } from '../openapi';
 import { GATEWAY_CONFIG, MERCHANTS } from '../tokens';
 import { validateBody, ValidationFailed, type FieldError } from '../validation';
 
@@ -52,6 +53,7 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
 @ApiBearerAuth()
 @Controller('admin/v1/merchants')
 @UseGuards(ApiRequestGuard, AdminGuard)
+@ApiRateLimited("the source address's public bucket")
 export class MerchantsAdminController {
   constructor(
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,

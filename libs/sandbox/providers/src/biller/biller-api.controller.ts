@@ -4,6 +4,7 @@ import { sameSecret } from '../admin-guard';
 import { billerApiError, ProviderApiErrorFilter } from '../provider-api-error';
 import { SANDBOX_CONFIG, type SandboxConfig } from '../sandbox-config';
 import { BillerSandbox, paymentBody, prnBody } from './biller-sandbox';
+import { RateLimitedAs } from '@paygate/platform';
 
 type RequestHeaders = Record<string, string | string[] | undefined>;
 
@@ -29,6 +30,7 @@ function header(headers: RequestHeaders, name: string): string | undefined {
  *   PAYMENT_NOT_FOUND when none was made).
  */
 @Controller('sandbox/biller/v1')
+@RateLimitedAs('provider')
 @UseFilters(ProviderApiErrorFilter)
 export class BillerApiController {
   constructor(

@@ -4,6 +4,7 @@ import { SANDBOX_CONFIG, type SandboxConfig } from '../sandbox-config';
 import { isAmount, isHttpUrl } from '../validation';
 import { CardCheckout } from './card-checkout';
 import type { CheckoutSession, NewCheckoutSession } from './card-store';
+import { RateLimitedAs } from '@paygate/platform';
 
 function parseNewSession(body: unknown): NewCheckoutSession {
   const invalid = (param: string, message: string) => cardApiError(400, 'parameter_invalid', message, param);
@@ -39,6 +40,7 @@ function sessionBody(session: CheckoutSession): Record<string, unknown> {
 
 /** The card provider's server API: checkout sessions, authenticated by the merchant's secret key. */
 @Controller('sandbox/card/v1/checkout/sessions')
+@RateLimitedAs('provider')
 @UseFilters(ProviderApiErrorFilter)
 export class CardApiController {
   constructor(

@@ -3,6 +3,7 @@ import { momoError, ProviderApiErrorFilter } from '../provider-api-error';
 import { isAmount, isHttpUrl } from '../validation';
 import { MomoSimulator, statusBody, TOKEN_LIFETIME_SECONDS } from './momo-simulator';
 import type { RequestToPay } from './momo-store';
+import { RateLimitedAs } from '@paygate/platform';
 
 type RequestHeaders = Record<string, string | string[] | undefined>;
 
@@ -37,6 +38,7 @@ function parseRequestToPay(body: unknown): Pick<RequestToPay, 'amount' | 'curren
 
 /** MTN MoMo's Collection API: token, requesttopay, requesttopay status. */
 @Controller('sandbox/momo/collection')
+@RateLimitedAs('provider')
 @UseFilters(ProviderApiErrorFilter)
 export class MomoController {
   constructor(private readonly momo: MomoSimulator) {}

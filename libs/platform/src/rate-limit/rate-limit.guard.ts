@@ -1,0 +1,46 @@
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RATE_LIMITER } from '../tokens';
+import { TooManyRequests, type RateLimitClass, type RateLimiter } from './rate-limiter';
+import { sourceAddressKey } from './source-address';
+
+const RATE_LIMIT_CLASS = 'paygate:rate-limit-class';
+
+/**
+ * The bucket a route's requests take from; routes that declare nothing are `public` (per source
+ * address). `merchant` routes are limited once the merchant is authenticated (by the gateway),
+ * so this guard leaves them alone.
+ */
+export const RateLimitedAs = (limitClass: RateLimitClass) => SetMetadata(RATE_LIMIT_CLASS, limitClass);
+
+/** Health probes are never limited: an orchestrator must always see the truth. */
+export const NotRateLimited = () => SetMetadata(RATE_LIMIT_CLASS, false);
+
+/** The client's address as Fastify sees it (TRUST_PROXY decides whether X-Forwarded-For counts). */
+export const sourceAddress = (request: FastifyRequest) => sourceAddressKey(request.ip);
+
+/** Takes a token for `key` from `limitClass`; headers go on the response, a refusal is a 429. */
+export async function enforceRateLimit(limiter: RateLimiter, reply: FastifyReply, limitClass: RateLimitClass, key: string): Promise<void> {
+  const verdict = await limiter.check(limitClass, key);
+  void reply.headers(verdict.headers);
+  if (!verdict.allowed) throw new TooManyRequests(verdict.headers['Retry-After']);
+}
+
+/** Global guard: every route's per-source-address bucket, before any other guard runs. */
+@Injectable()
+export class SourceRateLimitGuard implements CanActivate {
+  constructor(
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const declared = this.reflector.getAllAndOverride<RateLimitClass | false | undefined>(RATE_LIMIT_CLASS, [context.getHandler(), context.getClass()]);
+    if (declared === false || declared === 'merchant') return true;
+    const http = context.switchToHttp();
+    await enforceRateLimit(this.limiter, http.getResponse<FastifyReply>(), declared ?? 'public', sourceAddress(http.getRequest<FastifyRequest>()));
+    return true;
+  }
+}
