@@ -110,11 +110,13 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     expect(nul).toMatchObject({ status: 400, body: { code: 400, status: 'error', data: { errors: [{ field: 'internal_reference' }] } } });
   });
 
-  it('answers a merchant id the store cannot hold like an unknown one', async () => {
-    const unknown = await admin('GET', '/admin/v1/merchants/mer_unknown');
-    expect(unknown).toMatchObject({ status: 404, body: { code: 404, status: 'error' } });
-    expect(await admin('GET', '/admin/v1/merchants/%00')).toEqual(unknown);
-    expect((await admin('PATCH', '/admin/v1/merchants/%00', { status: 'active' })).status).toBe(404);
-    expect((await admin('POST', '/admin/v1/merchants/%00/keys', { keys: ['api'] })).status).toBe(404);
+  it('answers a merchant id holding NUL, which no id can, with 400 naming it', async () => {
+    const refused = {
+      status: 400,
+      body: { code: 400, status: 'error', message: 'path parameter id must not contain NUL characters or unpaired UTF-16 surrogates', data: { errors: [{ field: 'id', message: expect.any(String) }] } },
+    };
+    expect(await admin('GET', '/admin/v1/merchants/mer_%00')).toEqual(refused);
+    expect(await admin('PATCH', '/admin/v1/merchants/%00', { status: 'active' })).toEqual(refused);
+    expect(await admin('POST', '/admin/v1/merchants/%00/keys', { keys: ['api'] })).toEqual(refused);
   });
 });

@@ -197,10 +197,9 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
     });
 
-    it.each(['\u0000', 'PG\u0000', '\ud800'])('an internal_reference %j the store cannot hold answers 404 like any unknown one', async (reference) => {
-      const unknown = await client.confirm('PG0000000000000000000000ZZ');
+    it.each(['\u0000', 'PG\u0000', '\ud800', '\udc00PG'])('an internal_reference %j (NUL or half a surrogate pair) answers 400 naming it', async (reference) => {
       const answer = await client.confirm(reference);
-      expect(answer).toEqual(unknown);
+      expectFieldErrors(answer, ['internal_reference'], 'internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
     });
   });
 });

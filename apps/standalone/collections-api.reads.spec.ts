@@ -82,11 +82,11 @@ describe('collections API (DESIGN §2, §3)', () => {
       expectEnvelope(await client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true }), 404);
     });
 
-    it.each(['%00', 'PG%00'])('GET with %s (a reference the store cannot hold) answers 404 like any unknown one', async (encoded) => {
-      const unknown = await client.collection('PG0000000000000000000000ZZ');
-      expect(await client.request('GET', `/v1/collections/${encoded}`, { secret: true })).toEqual(unknown);
-      const unknownByReference = await client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true });
-      expect(await client.request('GET', `/v1/collections?merchant_reference=${encoded}`, { secret: true })).toEqual(unknownByReference);
+    it.each(['%00', 'PG%00'])('GET with %s (NUL, which no reference can hold) answers 400 naming the parameter', async (encoded) => {
+      const byPath = await client.request('GET', `/v1/collections/${encoded}`, { secret: true });
+      expectFieldErrors(byPath, ['internal_reference'], 'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
+      const byQuery = await client.request('GET', `/v1/collections?merchant_reference=${encoded}`, { secret: true });
+      expectFieldErrors(byQuery, ['merchant_reference'], 'query parameter merchant_reference must not contain NUL characters or unpaired UTF-16 surrogates');
     });
 
     it.each(['/v1/collections/%ED%A0%80', '/v1/collections?merchant_reference=%ED%A0%80', '/v1/collections/%E0%A4%A'])('GET %s (not UTF-8) answers 4xx in the envelope', async (path) => {

@@ -28,6 +28,7 @@ describe('loadConfig: defaults', () => {
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
       platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false },
+      input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
       logging: { level: 'info' },
       catalogue: undefined,
       billers: undefined,
@@ -98,6 +99,8 @@ describe('loadConfig: every variable', () => {
       STORE_URL: 'postgres://paygate:pw@db:5432/paygate?schema=test',
       EVENT_STORE_URL: 'kurrentdb://kdb:2113?tls=false',
       BROKER_URL: 'kafka://k1:9092,k2:9092',
+      MAX_BODY_BYTES: '1048576',
+      MAX_JSON_DEPTH: '8',
       LOG_LEVEL: 'warn',
       CONFIRMATION_TIMEOUT_MS: '1500',
       PROMPT_TIMEOUT_MS: '1500',
@@ -152,6 +155,7 @@ describe('loadConfig: every variable', () => {
       public: { perSecond: 0.5, burst: 3 },
       provider: { perSecond: 7, burst: 9 },
     });
+    expect(config.input).toEqual({ maxBodyBytes: 1_048_576, maxJsonDepth: 8 });
     expect(config.logging.level).toBe('warn');
     expect(config.collections).toEqual({
       confirmationTimeoutMs: 1500,
@@ -201,6 +205,8 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['STORE_URL', 'mysql://nope', 'must be pglite://<dir> or postgres://…, got "mysql://nope"'],
     ['EVENT_STORE_URL', 'http://kdb', 'must be kurrentdb://… or esdb://…, got "http://kdb"'],
     ['BROKER_URL', 'amqp://rabbit', 'must be inproc:// or kafka://host:port[,host:port], got "amqp://rabbit"'],
+    ['MAX_BODY_BYTES', '64k', 'must be a positive whole number, got "64k"'],
+    ['MAX_JSON_DEPTH', '0', 'must be a positive whole number, got "0"'],
     ['LOG_LEVEL', 'fatal', 'must be one of debug, info, warn, error, got "fatal"'],
     ['CONFIRMATION_TIMEOUT_MS', '30m', 'must be a whole number of milliseconds, got "30m"'],
     ['PROMPT_TIMEOUT_MS', '-1', 'must be a whole number of milliseconds, got "-1"'],

@@ -61,6 +61,12 @@ export const CONFIG_SCHEMA = {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),
   },
+  input: {
+    maxBodyBytes: positiveInteger('MAX_BODY_BYTES', 64 * 1024, { description: 'largest request body accepted, in bytes; a larger one is answered 413' }),
+    maxJsonDepth: positiveInteger('MAX_JSON_DEPTH', 32, {
+      description: 'deepest nesting of objects and arrays in a JSON body; a deeper one is answered 400 before it is parsed',
+    }),
+  },
   logging: {
     level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', { description: 'least severe level written to the JSON log' }),
   },

@@ -6,7 +6,7 @@ export * from './envelope';
 export * from './tokens';
 export * from './app-url';
 export * from './infrastructure';
-export { createHttpApp, MAX_BODY_BYTES, type AppContext } from './http/create-http-app';
+export { createHttpApp, type AppContext } from './http/create-http-app';
 export { listen } from './http/listen';
 export { runApp, type RunOptions } from './run-app';
 export * from './rate-limit';

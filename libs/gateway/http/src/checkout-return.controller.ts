@@ -21,8 +21,8 @@ export class CheckoutReturnController {
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
   ) {}
 
-  @Get(':internalReference')
-  async returnFromCheckout(@Param('internalReference') internalReference: string, @Res() reply: FastifyReply) {
+  @Get(':internal_reference')
+  async returnFromCheckout(@Param('internal_reference') internalReference: string, @Res() reply: FastifyReply) {
     const found = await this.infrastructure.commands
       .send(COLLECTIONS_SERVICE, 'collections.current', { internalReference }, { key: internalReference })
       .catch(() => null);

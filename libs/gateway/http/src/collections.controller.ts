@@ -25,8 +25,8 @@ import { validateBody, ValidationFailed } from './validation';
 const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amount', 'msisdn', 'redirect_url', 'charge_customer'];
 
 /**
- * References that cannot exist (wrong characters, NUL, too long) are answered like unknown
- * ones without asking the service: the store could not even hold them.
+ * References that cannot exist (wrong characters, too long) are answered like unknown ones
+ * without asking the service. Text no store can hold never gets here (the platform's input guard).
  */
 const INTERNAL_REFERENCE = /^[A-Za-z0-9]{1,64}$/;
 const MERCHANT_REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
@@ -128,12 +128,12 @@ export class CollectionsController {
     return accepted(reply, ack);
   }
 
-  @Get(['v1/collections/:internalReference', 'collections/:internalReference'])
+  @Get(['v1/collections/:internal_reference', 'collections/:internal_reference'])
   @RequireSecretKey()
   @ApiSecurity('secret-key')
   @ApiOperation({ summary: 'A collection by internal_reference' })
   @ApiResponse({ status: 404, description: 'Unknown, or another merchant\'s' })
-  async get(@CurrentMerchant() merchant: Merchant, @Param('internalReference') internalReference: string) {
+  async get(@CurrentMerchant() merchant: Merchant, @Param('internal_reference') internalReference: string) {
     if (!INTERNAL_REFERENCE.test(internalReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, internalReference });
   }

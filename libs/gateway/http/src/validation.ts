@@ -17,6 +17,8 @@ export class ValidationFailed extends BadRequestException {
 /**
  * Validates a JSON body against a DTO once, without type coercion: `"100"` is not a number and
  * `"true"` is not a boolean. Unknown fields are errors, so a misspelt optional field is noticed.
+ * The platform's input guard has already refused bodies too deep and text no validator can
+ * take (NUL, unpaired surrogates).
  */
 export async function validateBody<T extends object>(dto: new () => T, body: unknown, requiredMessages: Record<string, string> = {}): Promise<{ value: T; errors: FieldError[] }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -26,13 +28,9 @@ export async function validateBody<T extends object>(dto: new () => T, body: unk
   // `toString`), so unknown fields are found on the raw body's own keys.
   const known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((metadata) => metadata.propertyName));
   const unknown = Object.keys(body).filter((key) => !known.has(key));
-  const unstorable = Object.entries(body).filter(([key, field]) => known.has(key) && containsUnstorableText(field));
   const value = plainToInstance(dto, body, { enableImplicitConversion: false });
   const problems = await validate(value, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } });
-  const errors: FieldError[] = [
-    ...unknown.map((field) => ({ field, message: `${field} is not a field of this request` })),
-    ...unstorable.map(([field]) => ({ field, message: `${field} must not contain NUL characters or unpaired UTF-16 surrogates` })),
-  ];
+  const errors: FieldError[] = unknown.map((field) => ({ field, message: `${field} is not a field of this request` }));
   const reported = new Set(errors.map((error) => error.field));
   const shapeErrors = problems.filter((problem) => !reported.has(problem.property)).map((problem) => {
     const field = problem.property;
@@ -43,14 +41,4 @@ export async function validateBody<T extends object>(dto: new () => T, body: unk
     return { field, message: messages[messages.length - 1] ?? `${field} is invalid` };
   });
   return { value, errors: [...errors, ...shapeErrors] };
-}
-
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Text PostgreSQL cannot hold (NUL, lone surrogates) is refused up front rather than failing a write. */
-export function containsUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
-  if (Array.isArray(value)) return value.some(containsUnstorableText);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => containsUnstorableText(key) || containsUnstorableText(inner));
-  return false;
 }

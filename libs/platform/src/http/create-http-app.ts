@@ -13,6 +13,7 @@ import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
+import { guardInput } from './input-guard';
 import { NestJsonLogger } from './nest-json-logger';
 
 @Global()
@@ -47,20 +48,17 @@ export interface FeatureWithAppSetup {
   configure(app: INestApplication): void;
 }
 
-/** Maximum request body the API accepts (DESIGN §2). */
-export const MAX_BODY_BYTES = 64 * 1024;
-
 /** One Nest application on Fastify holding the platform (health, envelope errors) and `features`. */
 export async function createHttpApp(features: Type[], context: AppContext): Promise<INestApplication> {
-  const { log } = context;
+  const { config, log } = context;
   // One CommandBus/QueryBus per process: each service's handlers register on it.
   @Module({ imports: [PlatformModule.with(context), CqrsModule.forRoot(), ...features] })
   class AppModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
-      bodyLimit: MAX_BODY_BYTES,
+      bodyLimit: config.input.maxBodyBytes,
       // request.ip: the peer, or the client named by X-Forwarded-For when the peer is a trusted proxy.
-      trustProxy: context.config.platform.trustProxy,
+      trustProxy: config.platform.trustProxy,
       // Long path parameters reach the handlers, which answer them (404, 400) in the envelope.
       routerOptions: { maxParamLength: 1024 },
       // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.
@@ -71,7 +69,10 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
     }), {
     logger: new NestJsonLogger(log),
     abortOnError: false,
+    // guardInput registers the body parsers, with the depth limit in front of JSON.
+    bodyParser: false,
   });
+  guardInput(app.getHttpAdapter().getInstance(), config.input);
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
   // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.
   for (const feature of features) (feature as Partial<FeatureWithAppSetup>).configure?.(app);

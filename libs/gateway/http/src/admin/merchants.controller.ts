@@ -106,7 +106,7 @@ export class MerchantsAdminController {
   }
 
   private async existing<T>(lookup: () => Promise<T | null>, id: string): Promise<T> {
-    // An id that cannot be one of ours (e.g. holding NUL) is unknown without asking the store.
+    // An id that cannot be one of ours is unknown without asking the store.
     const found = MERCHANT_ID.test(id) ? await lookup() : null;
     if (!found) throw new NotFoundException('merchant not found');
     return found;
