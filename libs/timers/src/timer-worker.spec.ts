@@ -1,0 +1,109 @@
+import type { Logger } from '@paygate/logging';
+import { eventually } from '@paygate/testing';
+import type { DueTimer } from './leased-timers';
+import { TimerWorker, type TimerVerdict } from './timer-worker';
+import { future, onBothEngines, past, timerTable, type Kind } from './timers-test-setup';
+
+function recordingLogger(warnings: { message: string; fields?: Record<string, unknown> }[]): Logger {
+  const log: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message, fields) => warnings.push({ message, fields }),
+    error: () => undefined,
+    child: () => log,
+  };
+  return log;
+}
+
+onBothEngines('timer worker', (t) => {
+  let worker: TimerWorker<Kind> | undefined;
+  const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+  const fired: DueTimer<Kind>[] = [];
+
+  function startWorker(fire: (timer: DueTimer<Kind>) => Promise<TimerVerdict>, timers = t.timers): TimerWorker<Kind> {
+    worker = new TimerWorker({
+      timers,
+      sql: t.db,
+      fire: (timer) => {
+        fired.push(timer);
+        return fire(timer);
+      },
+      tickMs: 10,
+      log: recordingLogger(warnings),
+    });
+    worker.start();
+    return worker;
+  }
+
+  beforeEach(() => {
+    warnings.length = 0;
+    fired.length = 0;
+  });
+  afterEach(() => worker?.stop());
+
+  it('fires each due timer once and forgets it when the fire is done', async () => {
+    const dueAt = past();
+    await t.timers.schedule(t.db, 'due', 'expiry', dueAt);
+    await t.timers.schedule(t.db, 'later', 'expiry', future());
+    startWorker(async () => ({ done: true }));
+
+    await eventually(async () => ((await t.rows()).length === 1 ? true : undefined), 15_000, 'the fired timer to be deleted');
+    expect(fired).toEqual([expect.objectContaining({ internalReference: 'due', kind: 'expiry', dueAt })]);
+    expect((await t.rows()).map((row) => row.internalReference)).toEqual(['later']);
+  });
+
+  it('fires a timer again at the time the fire asks for', async () => {
+    await t.timers.schedule(t.db, 'polled', 'poll', past());
+    startWorker(async () => (fired.length < 3 ? { done: false, retryAt: past() } : { done: true }));
+
+    await eventually(async () => ((await t.rows()).length === 0 ? true : undefined), 15_000, 'the polled timer to be done');
+    expect(fired.map((timer) => timer.internalReference)).toEqual(['polled', 'polled', 'polled']);
+  });
+
+  it('logs a fire that throws and keeps the timer for a later retry', async () => {
+    await t.timers.schedule(t.db, 'failing', 'expiry', past());
+    startWorker(async () => {
+      throw new Error('provider unreachable');
+    });
+
+    await eventually(() => (warnings.length > 0 ? true : undefined), 15_000, 'a warning');
+    await worker?.stop();
+    expect(warnings[0]).toEqual({
+      message: 'timer failed; will retry',
+      fields: { table: 'test_timers', internal_reference: 'failing', kind: 'expiry', error: expect.objectContaining({ message: 'provider unreachable' }) },
+    });
+    expect((await t.rows()).map((row) => row.internalReference)).toEqual(['failing']);
+  });
+
+  it('keeps ticking after a claim fails', async () => {
+    const missing = await timerTable(t.db, 'late_timers');
+    await t.db.query('drop table late_timers');
+    startWorker(async () => ({ done: true }), missing);
+    await eventually(() => (warnings.some((warning) => warning.message === 'cannot claim due timers') ? true : undefined), 15_000, 'a claim warning');
+    expect(warnings[0].fields).toMatchObject({ table: 'late_timers' });
+
+    await timerTable(t.db, 'late_timers');
+    await missing.schedule(t.db, 'after-outage', 'expiry', past());
+    await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the timer to fire');
+    expect(fired.map((timer) => timer.internalReference)).toEqual(['after-outage']);
+  });
+
+  it('waits on stop for the fire under way, which still completes its timer', async () => {
+    await t.timers.schedule(t.db, 'slow', 'expiry', past());
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    startWorker(async () => {
+      await finished;
+      return { done: true };
+    });
+    await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the fire to start');
+
+    let stopped = false;
+    const stopping = worker!.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    expect(await t.rows()).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import { migrate, openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { describeWithService, uniqueSchema } from '@paygate/testing';
+import { LeasedTimers } from './leased-timers';
+
+export type Kind = 'expiry' | 'poll';
+
+export const past = (ms = 1_000) => new Date(Date.now() - ms);
+export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
+
+export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
+  const timers = new LeasedTimers<Kind>(table);
+  await migrate(db, table, [...timers.migrations]);
+  return timers;
+}
+
+/** One database per engine, and an empty `test_timers` table for each test. */
+export interface TimersUnderTest {
+  db: SqlDatabase;
+  timers: LeasedTimers<Kind>;
+  /** The table's rows, by reference and kind. */
+  rows(): Promise<{ internalReference: string; kind: string; dueAt: Date }[]>;
+  /** Moves every timer's fire time to the past, as if the leases of their claims had run out. */
+  expireLeases(): Promise<void>;
+}
+
+function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<void> }>, suite: (t: TimersUnderTest) => void): void {
+  const t = {} as TimersUnderTest;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const opened = await openDb();
+    close = opened.close;
+    const db = opened.db;
+    Object.assign(t, {
+      db,
+      timers: await timerTable(db, 'test_timers'),
+      rows: async () =>
+        (await db.query<{ internal_reference: string; kind: string; due_at: Date }>('select internal_reference, kind, due_at from test_timers order by internal_reference, kind')).map(
+          (row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) }),
+        ),
+      expireLeases: async () => {
+        await db.query(`update test_timers set fire_at = now() - interval '1 second'`);
+      },
+    });
+  });
+  beforeEach(() => t.db.query('delete from test_timers'));
+  afterAll(() => close?.());
+  suite(t);
+}
+
+/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL (in a schema of its own). */
+export function onBothEngines(title: string, suite: (t: TimersUnderTest) => void): void {
+  describe(`${title} on PGlite`, () =>
+    suiteOn(async () => {
+      const db = await openSqlDatabase('pglite://memory');
+      return { db, close: () => db.close() };
+    }, suite),
+  );
+  describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
+    suiteOn(async () => {
+      const schema = uniqueSchema('timers');
+      const db = await openSqlDatabase(url, { schema });
+      const close = async () => {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      };
+      return { db, close };
+    }, suite),
+  );
+}
