@@ -3,7 +3,12 @@ import { fold } from '@paygate/decider';
 import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionInitiatedV1 } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { migrate, type SqlDatabase } from '@paygate/sql';
-import { CollectionTimers, TIMER_TABLES } from './collection-timers';
+import { LeasedTimers } from '@paygate/timers';
+
+/** `confirmation` and `provider`: the time-outs; `status`: polling, which also retries a failed provider request. */
+export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
+
+export const COLLECTION_TIMERS = new LeasedTimers<CollectionTimerKind>('collection_timers');
 
 /**
  * The read model behind GET /v1/collections and the durable timers, projected from the
@@ -27,7 +32,7 @@ export class CollectionProjection {
         state jsonb not null,
         unique (merchant_id, merchant_reference)
       )`,
-      ...TIMER_TABLES,
+      ...COLLECTION_TIMERS.migrations,
     ]);
     return new CollectionProjection(sql, store, statusPollMs);
   }
@@ -60,17 +65,17 @@ export class CollectionProjection {
       );
       switch (event.type) {
         case EVENTS.initiated:
-          if (event.data.confirmationExpiresAt) await CollectionTimers.schedule(tx, internalReference, 'confirmation', new Date(event.data.confirmationExpiresAt));
+          if (event.data.confirmationExpiresAt) await COLLECTION_TIMERS.schedule(tx, internalReference, 'confirmation', new Date(event.data.confirmationExpiresAt));
           break;
         case EVENTS.confirmed:
-          await CollectionTimers.cancel(tx, internalReference, ['confirmation']);
-          await CollectionTimers.schedule(tx, internalReference, 'provider', new Date(event.data.providerExpiresAt));
-          await CollectionTimers.schedule(tx, internalReference, 'status', new Date(Date.parse(event.data.confirmedAt) + this.statusPollMs));
+          await COLLECTION_TIMERS.cancel(tx, internalReference, ['confirmation']);
+          await COLLECTION_TIMERS.schedule(tx, internalReference, 'provider', new Date(event.data.providerExpiresAt));
+          await COLLECTION_TIMERS.schedule(tx, internalReference, 'status', new Date(Date.parse(event.data.confirmedAt) + this.statusPollMs));
           break;
         case EVENTS.completed:
         case EVENTS.failed:
         case EVENTS.cancelled:
-          await CollectionTimers.cancel(tx, internalReference);
+          await COLLECTION_TIMERS.cancel(tx, internalReference);
           break;
       }
     });
@@ -87,9 +92,7 @@ export class CollectionProjection {
          insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state) values ($1, $2, $3, 0, $4::jsonb)
          on conflict (internal_reference) do nothing returning internal_reference
        )
-       insert into collection_timers (internal_reference, kind, due_at, fire_at)
-       select internal_reference, 'confirmation', $5::timestamptz, $5::timestamptz from inserted where $5::timestamptz is not null
-       on conflict (internal_reference, kind) do update set due_at = excluded.due_at, fire_at = excluded.fire_at`,
+       ${COLLECTION_TIMERS.upsert(`select internal_reference, 'confirmation', $5::timestamptz, $5::timestamptz from inserted where $5::timestamptz is not null`)}`,
       [internalReference, data.merchantId, data.merchantReference, JSON.stringify(state), data.confirmationExpiresAt ?? null],
     );
   }

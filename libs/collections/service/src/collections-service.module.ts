@@ -14,15 +14,14 @@ import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
 import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
-import { CollectionProjection } from './collection-projection';
-import { CollectionTimers } from './collection-timers';
+import { TimerWorker } from '@paygate/timers';
+import { CollectionProjection, COLLECTION_TIMERS, type CollectionTimerKind } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
 import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
-import { TimerWorker } from './timer-worker';
 import { COLLECTIONS_SERVICE, CONNECTORS } from './tokens';
 
 const PROJECTION = Symbol('CollectionProjection');
@@ -73,7 +72,7 @@ const PROJECTION = Symbol('CollectionProjection');
 export class CollectionsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
   private consumer?: RunningConsumer;
   private verdicts?: RunningConsumer;
-  private timerWorker?: TimerWorker;
+  private timerWorker?: TimerWorker<CollectionTimerKind>;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
@@ -103,7 +102,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
       if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnValidated) await this.commandBus.execute(new AcceptPrn(event.data.payment.internalReference));
       if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected) await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
     });
-    this.timerWorker = new TimerWorker(new CollectionTimers(sql), (timer) => collections.fireTimer(timer), this.config.collections.timerTickMs, this.log);
+    this.timerWorker = new TimerWorker({ timers: COLLECTION_TIMERS, sql, fire: (timer) => collections.fireTimer(timer), tickMs: this.config.collections.timerTickMs, log: this.log });
     this.timerWorker.start();
   }
 

@@ -26,8 +26,8 @@ import {
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import { toMajorUnits } from '@paygate/money';
-import type { CollectionProjection } from './collection-projection';
-import type { DueTimer } from './collection-timers';
+import type { DueTimer, TimerVerdict } from '@paygate/timers';
+import type { CollectionProjection, CollectionTimerKind } from './collection-projection';
 import type { CollectionsConfig } from './config';
 import type { ReferenceRegistry } from './reference-registry';
 
@@ -45,9 +45,6 @@ export interface CollectionsServiceDeps {
   log: Logger;
   now?: () => Date;
 }
-
-/** What a fired timer asks of the worker: forget it, or fire it again later. */
-export type TimerVerdict = { done: true } | { done: false; retryAt: Date };
 
 const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
@@ -210,7 +207,7 @@ export class CollectionsService {
     await this.recordOutcome(state, await this.queryProvider(state, reference));
   }
 
-  async fireTimer(timer: DueTimer): Promise<TimerVerdict> {
+  async fireTimer(timer: DueTimer<CollectionTimerKind>): Promise<TimerVerdict> {
     const at = new Date(Math.max(this.now().getTime(), timer.dueAt.getTime())).toISOString();
     const ref = timer.internalReference;
     if (timer.kind === 'confirmation') {

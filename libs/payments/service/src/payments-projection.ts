@@ -13,7 +13,18 @@ import {
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { servicePaymentDecider, transfersOf, walletLedgerDecider, type ServicePayment } from '@paygate/payments-domain';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { PAYMENT_TIMER_TABLES, PaymentTimers } from './payment-timers';
+import { LeasedTimers } from '@paygate/timers';
+
+/** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
+export type PaymentTimerKind = 'validation' | 'payment';
+
+/**
+ * Scheduled with ServicePaymentRequested (a safety net: a payer that dies mid-call is replaced),
+ * PaymentAttemptFailed (the retry at nextAttemptAt) and PrnValidationDeferred; the validation one
+ * goes with PrnConfirmed, all with the payment's final event. The deterministic idempotency key
+ * makes a second fire the same payment.
+ */
+export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers');
 
 /** How a service payment shows on its collection's record (payments.findServicePayment). */
 export function toServicePaymentSummary(payment: ServicePayment): ServicePaymentSummary {
@@ -55,7 +66,7 @@ export class PaymentsProjection {
         state jsonb not null,
         revision integer not null
       )`,
-      ...PAYMENT_TIMER_TABLES,
+      ...PAYMENT_TIMERS.migrations,
     ]);
     return new PaymentsProjection(sql, store, statusPollMs);
   }
@@ -131,21 +142,21 @@ export class PaymentsProjection {
     switch (event.type) {
       case EVENTS.paymentRequested:
         // The payer pays at once; this fires only if it died or the biller still processes it.
-        await PaymentTimers.schedule(tx, internalReference, 'payment', new Date(Date.parse(event.data.requestedAt) + this.statusPollMs));
+        await PAYMENT_TIMERS.schedule(tx, internalReference, 'payment', new Date(Date.parse(event.data.requestedAt) + this.statusPollMs));
         break;
       case EVENTS.attemptFailed:
-        await PaymentTimers.schedule(tx, internalReference, 'payment', new Date(event.data.nextAttemptAt));
+        await PAYMENT_TIMERS.schedule(tx, internalReference, 'payment', new Date(event.data.nextAttemptAt));
         break;
       case EVENTS.prnValidationDeferred:
-        await PaymentTimers.schedule(tx, internalReference, 'validation', new Date(event.data.nextAttemptAt));
+        await PAYMENT_TIMERS.schedule(tx, internalReference, 'validation', new Date(event.data.nextAttemptAt));
         break;
       case EVENTS.prnConfirmed:
-        await PaymentTimers.cancel(tx, internalReference, 'validation');
+        await PAYMENT_TIMERS.cancel(tx, internalReference, ['validation']);
         break;
       case EVENTS.completed:
       case EVENTS.failed:
       case EVENTS.prnRejected:
-        await PaymentTimers.cancel(tx, internalReference);
+        await PAYMENT_TIMERS.cancel(tx, internalReference);
         break;
     }
   }

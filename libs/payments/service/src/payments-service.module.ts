@@ -7,13 +7,12 @@ import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
 import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import { TimerWorker } from '@paygate/timers';
 import { paymentsConfig, type PaymentsConfig } from './config';
 import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
 import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/payment-messages';
-import { PaymentTimers } from './payment-timers';
-import { PaymentsProjection } from './payments-projection';
+import { PAYMENT_TIMERS, PaymentsProjection, type PaymentTimerKind } from './payments-projection';
 import { PaymentsService } from './payments.service';
-import { PaymentTimerWorker } from './timer-worker';
 import { PAYMENTS } from './tokens';
 
 const PROJECTION = Symbol('PaymentsProjection');
@@ -54,7 +53,7 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
 })
 export class PaymentsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
   private consumers: RunningConsumer[] = [];
-  private timerWorker?: PaymentTimerWorker;
+  private timerWorker?: TimerWorker<PaymentTimerKind>;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
@@ -78,7 +77,7 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnModuleDe
     this.consumers.push(
       await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) => this.payments.handleCollectionEvent(integrationEnvelope(event))),
     );
-    this.timerWorker = new PaymentTimerWorker(new PaymentTimers(sql), (timer) => this.payments.fireTimer(timer), this.config.timerTickMs, this.log);
+    this.timerWorker = new TimerWorker({ timers: PAYMENT_TIMERS, sql, fire: (timer) => this.payments.fireTimer(timer), tickMs: this.config.timerTickMs, log: this.log });
     this.timerWorker.start();
   }
 

@@ -34,10 +34,9 @@ import {
   type WalletCommand,
   type WalletState,
 } from '@paygate/payments-domain';
+import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { PaymentsConfig } from './config';
-import type { DuePaymentTimer } from './payment-timers';
-import { toServicePaymentSummary, type PaymentsProjection } from './payments-projection';
-import type { TimerVerdict } from './timer-worker';
+import { toServicePaymentSummary, type PaymentsProjection, type PaymentTimerKind } from './payments-projection';
 
 export type ServicePaymentRuntime = DeciderRuntime<ServicePaymentCommand, ServicePaymentEvent, ServicePaymentState>;
 export type WalletRuntime = DeciderRuntime<WalletCommand, WalletEvent, WalletState>;
@@ -217,7 +216,7 @@ export class PaymentsService {
   // ---- paying the PRN ----
 
   /** A due payment timer: pay (again) while PAYING; the same key makes it the same payment. */
-  async fireTimer(timer: DuePaymentTimer): Promise<TimerVerdict> {
+  async fireTimer(timer: DueTimer<PaymentTimerKind>): Promise<TimerVerdict> {
     const { state } = await this.deps.payments.load(timer.internalReference);
     if (!state) return DONE;
     if (state.phase === 'OPENED') return this.validateAgain(state);
