@@ -69,7 +69,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
       status_message: expect.any(String),
       additional_details: {},
     });
-    expect(await admin.paymentCalls(prn)).toBe(1);
+    await admin.expectPaidOnce(prn);
     // Credited total_credit (25,000 − fee), then debited the PRN's 25,000: the fee came from the wallet.
     const fee = Number(completed.payload.transaction_charge);
     await walletShows(client, { balance: before.balance - fee, available_balance: before.balance - fee }, 'the wallet to show the payment');
@@ -91,7 +91,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Payment completed');
     await expectSigned(ref, ['transaction.completed', 'payment.completed']);
-    expect(await admin.paymentCalls(prn)).toBe(1);
+    await admin.expectPaidOnce(prn);
   });
 
   it.each([
@@ -124,7 +124,9 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
       const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }) });
       const ref = String(accepted.body.data.internal_reference);
       await expectSigned(ref, ['transaction.completed', 'payment.completed']);
-      expect(await admin.paymentCalls(prn)).toBe(3);
+      await admin.expectPaidOnce(prn);
+      // Two calls answered 503, then the one that paid (a status check may repeat it with the same key).
+      expect(await admin.paymentCalls(prn)).toBeGreaterThanOrEqual(3);
     } finally {
       await admin.billerFaults({});
     }

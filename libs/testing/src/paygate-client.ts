@@ -15,7 +15,8 @@ export interface MerchantCredentials {
 
 /** Timers short enough for tests; both modes get the same. */
 export const TEST_TIMERS = {
-  CONFIRMATION_TIMEOUT_MS: '1500',
+  // Long enough for a PRN verdict to cross Kafka on a loaded machine; short enough to test expiry.
+  CONFIRMATION_TIMEOUT_MS: '4000',
   PROMPT_TIMEOUT_MS: '1500',
   CHECKOUT_TIMEOUT_MS: '60000',
   PROVIDER_STATUS_POLL_MS: '300',
@@ -24,7 +25,7 @@ export const TEST_TIMERS = {
   PAYMENT_RETRY_ATTEMPTS: '3',
   PAYMENT_RETRY_BASE_MS: '200',
   PAYMENT_RETRY_MAX_DELAY_MS: '1000',
-  PAYMENT_STATUS_POLL_MS: '500',
+  PAYMENT_STATUS_POLL_MS: '3000',
   PAYMENT_TIMER_TICK_MS: '100',
 } as const;
 

@@ -26,6 +26,15 @@ export class SandboxAdmin {
     return (await this.request<{ status: string; payment_calls: number; payments: { payment_id: string }[] }>('GET', `/sandbox/v1/prns/${prn}`)).body.data;
   }
 
+  /**
+   * Paid exactly once: one payment at the biller and the PRN PAID. The number of calls may be
+   * higher: a status check repeats the call with the same idempotency key, which pays nothing more.
+   */
+  async expectPaidOnce(prn: string): Promise<void> {
+    const atBiller = await this.prn(prn);
+    if (atBiller.status !== 'PAID' || atBiller.payments.length !== 1) throw new Error(`PRN ${prn} not paid exactly once: ${JSON.stringify(atBiller)}`);
+  }
+
   async paymentCalls(prn: string): Promise<number> {
     return (await this.prn(prn)).payment_calls;
   }
