@@ -88,6 +88,22 @@ onBothEngines('timer worker', (t) => {
     expect(fired.map((timer) => timer.internalReference)).toEqual(['after-outage']);
   });
 
+  it('fires a timer that comes due while another fire is still under way', async () => {
+    await t.timers.schedule(t.db, 'slow', 'poll', past());
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    startWorker(async (timer) => {
+      if (timer.internalReference === 'slow') await finished;
+      return { done: true };
+    });
+    await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the slow fire to start');
+
+    await t.timers.schedule(t.db, 'deadline', 'expiry', past());
+    await eventually(async () => ((await t.rows()).every((row) => row.internalReference !== 'deadline') ? true : undefined), 15_000, 'the deadline to fire and be done');
+    expect(fired.map((timer) => timer.internalReference)).toEqual(['slow', 'deadline']);
+    finish();
+  });
+
   it('waits on stop for the fire under way, which still completes its timer', async () => {
     await t.timers.schedule(t.db, 'slow', 'expiry', past());
     let finish!: () => void;

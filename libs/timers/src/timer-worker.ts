@@ -2,6 +2,7 @@ import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { DueTimer, LeasedTimers } from './leased-timers';
 
+/** Most timers in flight at once per worker. */
 const BATCH = 50;
 const RETRY_AFTER_FAILURE_MS = 5_000;
 
@@ -18,11 +19,14 @@ export interface TimerWorkerOptions<Kind extends string> {
 
 /**
  * Fires the due timers of one table every tick; any number of instances may run, claims keep
- * them apart. A fire that throws is logged and retried after RETRY_AFTER_FAILURE_MS.
+ * them apart. A tick does not wait for the fires it starts, so one slow fire (a provider status
+ * call up to its timeout) does not hold back the deadlines behind it. A fire that throws is
+ * logged and retried after RETRY_AFTER_FAILURE_MS.
  */
 export class TimerWorker<Kind extends string> {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(private readonly options: TimerWorkerOptions<Kind>) {}
@@ -31,11 +35,12 @@ export class TimerWorker<Kind extends string> {
     this.schedule();
   }
 
-  /** Stops ticking and waits for the tick under way, if any. */
+  /** Stops ticking and waits for the tick and the fires under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
   private schedule(): void {
@@ -47,14 +52,19 @@ export class TimerWorker<Kind extends string> {
 
   private async tick(): Promise<void> {
     const { timers, sql, log } = this.options;
+    const room = BATCH - this.inFlight.size;
+    if (room <= 0) return;
     let due: DueTimer<Kind>[];
     try {
-      due = await timers.claimDue(sql, BATCH);
+      due = await timers.claimDue(sql, room);
     } catch (error) {
       log.warn('cannot claim due timers', { table: timers.table, error });
       return;
     }
-    await Promise.all(due.map((timer) => this.fireOne(timer)));
+    for (const timer of due) {
+      const firing = this.fireOne(timer).finally(() => this.inFlight.delete(firing));
+      this.inFlight.add(firing);
+    }
   }
 
   private async fireOne(timer: DueTimer<Kind>): Promise<void> {
