@@ -27,6 +27,7 @@ const SCOPES = [
   'scope:sandbox',
   'scope:shared',
   'scope:standalone',
+  'scope:cli',
 ];
 
 /**
@@ -89,6 +90,8 @@ function depConstraints(withTesting) {
     { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: SCOPES },
+    // The paygate CLI rebuilds every context's read models, so it composes them as standalone does.
+    { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: SCOPES },
   ];
 }
 

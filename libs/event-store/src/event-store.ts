@@ -71,6 +71,32 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
+const POSITION = /^(\d+)\/(\d+)$/;
+
+/**
+ * Positions of both adapters are two unsigned integers, `a/b`, ordered by `a` then `b` (SQL:
+ * transaction id and row sequence; KurrentDB: commit and prepare position), so two positions of
+ * one store compare without asking it: what a reader needs to bound a range (`paygate events
+ * export --through`). Throws on anything that is not a position.
+ */
+export function comparePositions(a: string, b: string): number {
+  const [a1, a2] = positionParts(a);
+  const [b1, b2] = positionParts(b);
+  if (a1 !== b1) return a1 < b1 ? -1 : 1;
+  if (a2 !== b2) return a2 < b2 ? -1 : 1;
+  return 0;
+}
+
+export function isPosition(text: string): boolean {
+  return POSITION.test(text);
+}
+
+function positionParts(position: string): [bigint, bigint] {
+  const match = POSITION.exec(position);
+  if (!match) throw new Error(`not an event store position: "${position}" (expected two numbers, such as 1234/5678)`);
+  return [BigInt(match[1]), BigInt(match[2])];
+}
+
 export class WrongExpectedRevisionError extends Error {
   override readonly name = 'WrongExpectedRevisionError';
   constructor(
