@@ -2,9 +2,10 @@
 import { CliError, oneLine } from '@paygate/analytics';
 import type { CliIo, Command } from './command';
 import { eventsExport } from './events-export';
+import { eventsSchema } from './events-schema';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport];
+const COMMANDS: Command[] = [eventsExport, eventsSchema];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

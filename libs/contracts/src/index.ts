@@ -6,3 +6,4 @@ export * from './payments';
 export * from './callbacks';
 export * from './connectors';
 export * from './billers';
+export * from './event-catalogue';

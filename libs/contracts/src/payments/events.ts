@@ -4,7 +4,8 @@ import type { PrnRejectionReason } from './prn';
  * Domain events of the payments context: the ServicePayment (one per collect-for-payment
  * collection, stream `service-payment-<internal_reference>`) and the wallet ledger (one stream
  * per merchant wallet and currency, `wallet-<merchantId>-<currency>`). Every event carries
- * `metadata.schemaVersion` (1 so far); amounts are integer minor units; no secret appears.
+ * `metadata.schemaVersion`: ServicePayment events 1, wallet events 2 (see
+ * WALLET_EVENT_SCHEMA_VERSION); amounts are integer minor units; no secret appears.
  */
 export const SERVICE_PAYMENT_STREAM_PREFIX = 'service-payment-';
 export const servicePaymentStream = (internalReference: string) => `${SERVICE_PAYMENT_STREAM_PREFIX}${internalReference}`;
@@ -20,7 +21,17 @@ export interface WalletRef {
 export const walletId = ({ merchantId, currency }: WalletRef) => `${merchantId}-${currency}`;
 export const walletStream = (wallet: WalletRef) => `${WALLET_STREAM_PREFIX}${walletId(wallet)}`;
 
+/** The ServicePayment's events. */
 export const PAYMENTS_EVENT_SCHEMA_VERSION = 1;
+
+/**
+ * The wallet ledger's events. Version 2 (this one): WalletHoldPlaced says what the hold is for
+ * (`purpose`, and the collection's `internalReference`), so analysts can join holds to
+ * collections without parsing hold ids. Version 1 streams are read through an upcaster that
+ * derives both from the hold id (libs/payments/domain, readWalletEvent); every other wallet
+ * event has the same shape in both versions.
+ */
+export const WALLET_EVENT_SCHEMA_VERSION = 2;
 
 // ---- ServicePayment ----
 
@@ -200,13 +211,23 @@ export interface WalletToppedUpV1 {
   toppedUpAt: string;
 }
 
-/** Reserves part of the wallet's balance: available = balance − held. Moves no money. */
+/** Reserves part of the wallet's balance: available = balance − held. Moves no money. Version 1: written until WalletHoldPlacedV2. */
 export interface WalletHoldPlacedV1 {
   merchantId: string;
   currency: string;
   holdId: string;
   amount: number;
   placedAt: string;
+}
+
+/** FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid. */
+export const WALLET_HOLD_PURPOSES = ['FEE', 'PRN_PAYMENT', 'OTHER'] as const;
+export type WalletHoldPurpose = (typeof WALLET_HOLD_PURPOSES)[number];
+
+export interface WalletHoldPlacedV2 extends WalletHoldPlacedV1 {
+  purpose: WalletHoldPurpose;
+  /** The collection the hold is for; absent for OTHER. */
+  internalReference?: string;
 }
 
 export interface WalletHoldReleasedV1 {
@@ -229,6 +250,6 @@ export interface WalletHoldCapturedV1 {
 export type WalletEvent =
   | { type: typeof WALLET_EVENT_TYPES.collectionCredited; data: WalletCollectionCreditedV1 }
   | { type: typeof WALLET_EVENT_TYPES.toppedUp; data: WalletToppedUpV1 }
-  | { type: typeof WALLET_EVENT_TYPES.holdPlaced; data: WalletHoldPlacedV1 }
+  | { type: typeof WALLET_EVENT_TYPES.holdPlaced; data: WalletHoldPlacedV2 }
   | { type: typeof WALLET_EVENT_TYPES.holdReleased; data: WalletHoldReleasedV1 }
   | { type: typeof WALLET_EVENT_TYPES.holdCaptured; data: WalletHoldCapturedV1 };

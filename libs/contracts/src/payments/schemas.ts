@@ -1,4 +1,4 @@
-import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES } from './events';
+import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES, WALLET_HOLD_PURPOSES } from './events';
 import { PAYMENTS_INTEGRATION_EVENTS } from './integration';
 import { PRN_PATTERN, PRN_REJECTION_REASONS } from './prn';
 
@@ -75,6 +75,7 @@ export const SERVICE_PAYMENT_EVENT_SCHEMAS: Record<string, JsonSchema> = {
 
 const transfer = nested(object({ transferId: text, debitAccount: account, creditAccount: account, amount: positiveMinorUnits, currency }));
 
+/** Wallet events as written at version 2 (WALLET_EVENT_SCHEMA_VERSION): WalletHoldPlaced names its purpose. */
 export const WALLET_EVENT_SCHEMAS: Record<string, JsonSchema> = {
   [WALLET_EVENT_TYPES.collectionCredited]: object({
     merchantId: text,
@@ -84,9 +85,18 @@ export const WALLET_EVENT_SCHEMAS: Record<string, JsonSchema> = {
     creditedAt: instant,
   }),
   [WALLET_EVENT_TYPES.toppedUp]: object({ merchantId: text, currency, transfer, toppedUpAt: instant }),
-  [WALLET_EVENT_TYPES.holdPlaced]: object({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant }),
+  [WALLET_EVENT_TYPES.holdPlaced]: object(
+    { merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant, purpose: { enum: [...WALLET_HOLD_PURPOSES] } },
+    { internalReference: text },
+  ),
   [WALLET_EVENT_TYPES.holdReleased]: object({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, releasedAt: instant }),
   [WALLET_EVENT_TYPES.holdCaptured]: object({ merchantId: text, currency, holdId: text, transfer, capturedAt: instant }),
+};
+
+/** Wallet events as written at version 1: the same but for WalletHoldPlaced, which had no purpose. Read upcast to version 2. */
+export const WALLET_EVENT_SCHEMAS_V1: Record<string, JsonSchema> = {
+  ...WALLET_EVENT_SCHEMAS,
+  [WALLET_EVENT_TYPES.holdPlaced]: object({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant }),
 };
 
 const publishedPayment = nested(

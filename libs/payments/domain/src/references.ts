@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
+import type { WalletHoldPurpose } from '@paygate/contracts';
 
 /** Wallet hold of the fee a merchant bears (charge_customer=false), placed at PRN validation. */
 export const feeHoldId = (internalReference: string) => `fee:${internalReference}`;
 
 /** Wallet hold of the PRN amount, placed when the collection completes, captured when the biller accepts. */
 export const prnHoldId = (internalReference: string) => `prn:${internalReference}`;
+
+/** What a hold is for, told by its id (WalletHoldPlaced version 2 records it; version 1 is upcast with this). */
+export function describeHold(holdId: string): { purpose: WalletHoldPurpose; internalReference?: string } {
+  if (holdId.startsWith('fee:')) return { purpose: 'FEE', internalReference: holdId.slice('fee:'.length) };
+  if (holdId.startsWith('prn:')) return { purpose: 'PRN_PAYMENT', internalReference: holdId.slice('prn:'.length) };
+  return { purpose: 'OTHER' };
+}
 
 /** The capture's transfer id (wallet → biller_settlement). */
 export const prnTransferId = (internalReference: string) => `prn-payment:${internalReference}`;

@@ -10,7 +10,7 @@ import {
   type ServicePaymentStatus,
 } from '@paygate/contracts';
 import { MESSAGES } from './messages';
-import { readOwnEvent } from './read-event';
+import { readServicePaymentEvent } from './read-event';
 import { decideServicePayment, evolveServicePayment, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
 
 const OWN_TYPES = new Set<string>(Object.values(EVENTS));
@@ -50,7 +50,7 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
   initialState: null,
   streamName: servicePaymentStream,
   schemaVersion: PAYMENTS_EVENT_SCHEMA_VERSION,
-  read: (stored) => readOwnEvent<ServicePaymentEvent>(OWN_TYPES, stored),
+  read: (stored) => readServicePaymentEvent<ServicePaymentEvent>(OWN_TYPES, stored),
   publish(events, after) {
     if (!after) return [];
     const published: PublishedEvent[] = [];

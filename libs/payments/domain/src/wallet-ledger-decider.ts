@@ -1,6 +1,6 @@
 import type { StreamDecider } from '@paygate/decider';
-import { PAYMENTS_EVENT_SCHEMA_VERSION, WALLET_EVENT_TYPES as EVENTS, WALLET_STREAM_PREFIX, type WalletEvent } from '@paygate/contracts';
-import { readOwnEvent } from './read-event';
+import { WALLET_EVENT_SCHEMA_VERSION, WALLET_EVENT_TYPES as EVENTS, WALLET_STREAM_PREFIX, type WalletEvent } from '@paygate/contracts';
+import { readWalletEvent } from './read-event';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 
 const OWN_TYPES = new Set<string>(Object.values(EVENTS));
@@ -14,6 +14,6 @@ export const walletLedgerDecider: StreamDecider<WalletCommand, WalletEvent, Wall
   evolve: evolveWallet,
   initialState: null,
   streamName: (id) => `${WALLET_STREAM_PREFIX}${id}`,
-  schemaVersion: PAYMENTS_EVENT_SCHEMA_VERSION,
-  read: (stored) => readOwnEvent<WalletEvent>(OWN_TYPES, stored),
+  schemaVersion: WALLET_EVENT_SCHEMA_VERSION,
+  read: (stored) => readWalletEvent<WalletEvent>(OWN_TYPES, stored),
 };

@@ -114,7 +114,7 @@ function checkRun(commands: WalletCommand[]): void {
     // Folding the stored stream from scratch gives the incremental state.
     const readBack = (stored.get(id) ?? []).map((raw) => {
       const { type, data } = raw as { type: string; data: Record<string, unknown> };
-      return walletLedgerDecider.read({ type, data, schemaVersion: 1 }) as WalletEvent;
+      return walletLedgerDecider.read({ type, data, schemaVersion: walletLedgerDecider.schemaVersion }) as WalletEvent;
     });
     assert.deepEqual(fold(walletLedgerDecider, readBack), after);
   }

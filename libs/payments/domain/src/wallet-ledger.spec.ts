@@ -66,7 +66,7 @@ describe('TopUp and CreditCollection', () => {
 describe('Hold, ReleaseHold, CaptureHold', () => {
   it('a hold reduces what is available, not the balance', () => {
     const events = decideWalletChecked(hold('h1', 4000), funded());
-    expect(events).toEqual([{ type: EVENTS.holdPlaced, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0 } }]);
+    expect(events).toEqual([{ type: EVENTS.holdPlaced, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0, purpose: 'OTHER' } }]);
     expect(summary(run([hold('h1', 4000)], funded()))).toEqual({ balance: 10_000, held: 4000, available: 6000 });
   });
 
@@ -195,8 +195,8 @@ describe('ledger views and the decider', () => {
   it('names the stream wallet-<merchantId>-<currency>, reads its own events back, and publishes nothing', () => {
     expect(walletLedgerDecider.streamName(walletId(WALLET))).toBe('wallet-merchant-1-UGX');
     expect(walletLedgerDecider.publish).toBeUndefined();
-    expect(walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: { holdId: 'h' }, schemaVersion: 1 })).toEqual({ type: EVENTS.holdPlaced, data: { holdId: 'h' } });
+    expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: { holdId: 'h' }, schemaVersion: 2 })).toEqual({ type: EVENTS.holdReleased, data: { holdId: 'h' } });
     expect(walletLedgerDecider.read({ type: 'ServicePaymentOpened', data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 2 })).toThrow(UnknownPaymentsEventVersion);
+    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(UnknownPaymentsEventVersion);
   });
 });

@@ -7,6 +7,7 @@ import {
   type WalletRef,
 } from '@paygate/contracts';
 import { PersistentMap } from './persistent-map';
+import { describeHold } from './references';
 
 /**
  * The wallet ledger: one stream per merchant wallet and currency, double-entry in the manner of
@@ -190,7 +191,7 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       if (available < amount) {
         throw new WalletRejected('insufficient_funds', `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`, { holdId, amount, available, balance: wallet.balance });
       }
-      events.push({ type: EVENTS.holdPlaced, data: { merchantId, currency, holdId, amount, placedAt: at } });
+      events.push({ type: EVENTS.holdPlaced, data: { merchantId, currency, holdId, amount, placedAt: at, ...describeHold(holdId) } });
       return events;
     }
     case 'ReleaseHold': {
