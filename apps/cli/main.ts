@@ -1,11 +1,13 @@
 #!/usr/bin/env node
+import 'reflect-metadata';
 import { CliError, oneLine } from '@paygate/analytics';
 import type { CliIo, Command } from './command';
 import { eventsExport } from './events-export';
 import { eventsSchema } from './events-schema';
+import { projectionsRebuild } from './projections-rebuild';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsSchema];
+const COMMANDS: Command[] = [eventsExport, eventsSchema, projectionsRebuild];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

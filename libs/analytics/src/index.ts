@@ -4,3 +4,4 @@ export { EXPORTED_COLUMNS, schemaVersionOf, toExportedEvent, type ExportedEvent 
 export { checkSelection, selectEvents, type EventSelection } from './event-selection';
 export { EXPORT_FORMATS, openSink, type EventSink, type ExportFormat } from './sinks';
 export { exportEvents, type ExportOptions, type ExportResult } from './export-events';
+export { compareReadModels, rebuildReadModels, type ReadModelDifference, type ReadModelTable, type RebuildableReadModel, type RebuildResult, type TableComparison } from './read-models';

@@ -1,1 +1,2 @@
 export { CollectionsServiceModule } from './collections-service.module';
+export { COLLECTIONS_READ_MODEL } from './read-model';

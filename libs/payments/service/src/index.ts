@@ -1,1 +1,2 @@
 export { PaymentsServiceModule } from './payments-service.module';
+export { PAYMENTS_READ_MODEL } from './read-model';

@@ -1,1 +1,2 @@
 export { WebhooksServiceModule } from './webhooks-service.module';
+export { DELIVERIES_READ_MODEL } from './read-model';

@@ -1,0 +1,20 @@
+import type { RebuildableReadModel } from '@paygate/analytics';
+import { PaymentsProjection } from './payments-projection';
+
+/**
+ * `wallet_balances` and `service_payment_view` for `paygate projections rebuild`: the service's
+ * own projection, fed the service-payment and wallet streams (payment timers are written too,
+ * not compared).
+ */
+export const PAYMENTS_READ_MODEL: RebuildableReadModel = {
+  name: 'service payments',
+  streamPrefixes: PaymentsProjection.STREAM_PREFIXES,
+  async open(target, store) {
+    const projection = await PaymentsProjection.open(target, store, 60_000);
+    return (event) => projection.apply(event);
+  },
+  tables: [
+    { table: 'wallet_balances', key: ['merchant_id', 'currency'], derived: ['balance', 'available', 'revision'] },
+    { table: 'service_payment_view', key: ['internal_reference'], derived: ['merchant_id', 'summary', 'state', 'revision'] },
+  ],
+};
