@@ -32,6 +32,8 @@ describe('paygate with bad input', () => {
     ['a time that is not one', ['events', 'export', '--since', 'last tuesday'], 'paygate: --since "last tuesday" is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)'],
     ['a limit of zero', ['events', 'export', '--limit', '0'], 'paygate: --limit "0" is not a positive whole number'],
     ['an unknown format', ['events', 'export', '--format', 'xlsx'], 'paygate: --format "xlsx" is not one of jsonl, csv, parquet'],
+    ['a replay without --to', ['events', 'replay'], 'paygate: events replay needs --to kafka://host:port'],
+    ['a replay to something not Kafka', ['events', 'replay', '--to', 'http://127.0.0.1:9092'], 'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port])'],
     ['Parquet to stdout', ['events', 'export', '--format', 'parquet'], 'paygate: --format parquet needs --output <file>'],
   ])('%s: exit 2 and one line', async (_what, argv, line) => {
     expectOneLine(await runCli(argv, env), 2, line);

@@ -3,11 +3,12 @@ import 'reflect-metadata';
 import { CliError, oneLine } from '@paygate/analytics';
 import type { CliIo, Command } from './command';
 import { eventsExport } from './events-export';
+import { eventsReplay } from './events-replay';
 import { eventsSchema } from './events-schema';
 import { projectionsRebuild } from './projections-rebuild';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsSchema, projectionsRebuild];
+const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

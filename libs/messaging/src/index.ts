@@ -3,3 +3,4 @@ export * from './event-bus';
 export { CheckpointStore } from './checkpoints';
 export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';
 export { parseKafkaUrl } from './kafka/kafka-connection';
+export { eventTopic, integrationTopic, relayMessage } from './kafka/kafka-event-bus';

@@ -160,22 +160,27 @@ export class KafkaEventBus implements EventBus {
   }
 }
 
+/** One event as the relay produces it (and `paygate events replay` again): keyed by stream name, so each stream stays in order; its id and type as headers. */
+export function relayMessage(event: RecordedEvent): { key: string; value: string; headers: Record<string, string> } {
+  return { key: event.streamName, value: JSON.stringify(event), headers: { 'event-id': event.id, 'event-type': event.type } };
+}
+
 /**
  * Every event goes to its stream category's topic (the owning context and analysts read whole
  * streams there); an integration event of the publishing context also goes to that context's
  * integration topic, which is all other contexts subscribe to. Keyed by stream name, so each stream stays in order.
  */
 function toTopicMessages(events: RecordedEvent[], streamPrefixes: readonly string[], publication: Publication | undefined) {
-  const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
-  const add = (topic: string, event: RecordedEvent, value: string) => {
+  const byTopic = new Map<string, ReturnType<typeof relayMessage>[]>();
+  const add = (topic: string, message: ReturnType<typeof relayMessage>) => {
     const messages = byTopic.get(topic) ?? [];
-    messages.push({ key: event.streamName, value, headers: { 'event-id': event.id, 'event-type': event.type } });
+    messages.push(message);
     byTopic.set(topic, messages);
   };
   for (const event of events) {
-    const value = JSON.stringify(event);
-    add(eventTopic(streamCategory(event.streamName, streamPrefixes)), event, value);
-    if (publication && publishingContext(event.type) === publication.context) add(integrationTopic(publication.context), event, value);
+    const message = relayMessage(event);
+    add(eventTopic(streamCategory(event.streamName, streamPrefixes)), message);
+    if (publication && publishingContext(event.type) === publication.context) add(integrationTopic(publication.context), message);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }
