@@ -4,6 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openEventStore } from '@paygate/event-store';
+import { openSqlDatabase } from '@paygate/sql';
+import { describeWithService } from '@paygate/testing';
 import { lines, runCli, seedPgliteStore, temporaryDir } from './cli-test-setup';
 
 describe('paygate events export', () => {
@@ -119,5 +122,35 @@ describe('paygate events export', () => {
       `paygate: 14 events exported, last position ${all[13].position} (continue with --after ${all[13].position})`,
       '',
     ]);
+  });
+});
+
+describeWithService('kurrentdb', 'paygate events export from KurrentDB (EVENT_STORE_URL)', (kurrentUrl) => {
+  const dir = temporaryDir('export-kurrent');
+  const stream = `collection-PGKURRENT${Date.now()}`;
+  const env = { STORE_URL: `pglite://${join(dir.path, 'store')}`, EVENT_STORE_URL: kurrentUrl };
+
+  beforeAll(async () => {
+    const sql = await openSqlDatabase(env.STORE_URL);
+    const store = await openEventStore(sql, kurrentUrl);
+    await store.appendToStream(stream, [
+      { type: 'CollectionInitiated', data: { merchantId: 'm-kurrent' }, metadata: { schemaVersion: 1 } },
+      { type: 'CollectionConfirmed', data: {}, metadata: { schemaVersion: 1 } },
+    ]);
+    await store.close();
+    await sql.close();
+  });
+  afterAll(() => dir.remove());
+
+  it('reads the events from KurrentDB, with its positions, and resumes after one', async () => {
+    const run = await runCli(['events', 'export', '--stream-prefix', stream], env);
+    expect(run.code).toBe(0);
+    const exported = lines(run.stdout);
+    expect(exported.map((event) => [event.stream, event.type, event.revision])).toEqual([
+      [stream, 'CollectionInitiated', 0],
+      [stream, 'CollectionConfirmed', 1],
+    ]);
+    const rest = lines((await runCli(['events', 'export', '--stream-prefix', stream, '--after', String(exported[0].position)], env)).stdout);
+    expect(rest).toEqual(exported.slice(1));
   });
 });
