@@ -6,8 +6,6 @@
 import { eventually } from '@paygate/testing';
 import { StdoutCapture, completedMobileMoney, startObservedPaygate, type ObservedPaygate } from './observability-test-setup';
 
-type Entry = Record<string, unknown>;
-
 describe('following a collection through the log', () => {
   const capture = new StdoutCapture();
   let observed: ObservedPaygate;
