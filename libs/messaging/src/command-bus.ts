@@ -58,13 +58,17 @@ export class UnknownServiceError extends Error {
   }
 }
 
-/** Runs a handler and turns its outcome into a reply that can cross a process boundary. */
-export async function handleToReply(handler: WireHandler | undefined, payload: unknown): Promise<CommandReply> {
+/**
+ * Runs a handler and turns its outcome into a reply that can cross a process boundary; an
+ * unexpected error goes to `onFailure` (the log), never into the reply.
+ */
+export async function handleToReply(handler: WireHandler | undefined, payload: unknown, onFailure?: (error: unknown) => void): Promise<CommandReply> {
   if (!handler) return { ok: false, rejection: { code: 'unknown_command', message: 'unknown command' } };
   try {
     return { ok: true, value: (await handler(payload as never)) ?? null };
   } catch (error) {
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
+    onFailure?.(error);
     return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
 }
@@ -84,7 +88,7 @@ export function timedCommandHandling(metrics: Metrics, log: Logger): (handlers: 
   return async (handlers, command, payload) => {
     const started = performance.now();
     const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
-    const reply = await handleToReply(handler, payload);
+    const reply = await handleToReply(handler, payload, (error) => log.error('command failed', { command, error }));
     const seconds = secondsSince(started);
     const labels = { command: handler ? command : 'unknown', outcome: reply.ok ? 'ok' : reply.rejection.code };
     handled.observe(labels, seconds);
