@@ -2,7 +2,8 @@
  * GET /metrics on a Paygate in process: Prometheus text with process metrics, open without
  * credentials, and counters that move when a collection completes through the API.
  */
-import { eventually } from '@paygate/testing';
+import { eventually, TEST_MASTER_KEY } from '@paygate/testing';
+import { startInProcess, type InProcessPaygate } from './in-process';
 import { grew, completedMobileMoney, paidPrn, sample, scrape, startObservedPaygate, type ObservedPaygate } from './observability-test-setup';
 
 describe('GET /metrics', () => {
@@ -77,3 +78,23 @@ describe('GET /metrics', () => {
     expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'not_found' }))).toBe(1);
   });
 });
+
+describe('GET /metrics under tight rate limits', () => {
+  let paygate: InProcessPaygate;
+
+  beforeAll(async () => {
+    paygate = await startInProcess({ MASTER_KEY: TEST_MASTER_KEY, RATE_LIMIT_PUBLIC_BURST: '1', RATE_LIMIT_PUBLIC_PER_SECOND: '0.001', LOG_LEVEL: 'error' });
+  });
+
+  afterAll(async () => {
+    await paygate?.close();
+  });
+
+  it('is never refused, while a public route is', async () => {
+    const admin = [await fetch(`${paygate.url}/admin/v1/merchants/m_1`), await fetch(`${paygate.url}/admin/v1/merchants/m_1`)];
+    expect(admin.map((response) => response.status)).toEqual([401, 429]);
+    const scrapes = await Promise.all(Array.from({ length: 5 }, () => fetch(`${paygate.url}/metrics`)));
+    expect(scrapes.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+

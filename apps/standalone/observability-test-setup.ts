@@ -16,6 +16,7 @@ import {
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
   TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
   TEST_TIMERS,
 } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
@@ -29,7 +30,7 @@ export interface ObservedPaygate {
 }
 
 export async function startObservedPaygate(env: Record<string, string> = {}): Promise<ObservedPaygate> {
-  const paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ...env });
+  const paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, ...TEST_CALLBACK_SETTINGS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ...env });
   const receiver = await CallbackReceiver.start();
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Observed merchant', receiver.url());
   return {
