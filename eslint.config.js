@@ -18,6 +18,8 @@ const TEST_FILES = ['**/*.spec.ts', '**/*.test.ts', '**/*-test-setup.ts'];
 
 /** Infrastructure drivers that must never leak into domain/contracts code. */
 const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];
+/** The metrics client: the platform owns the registry, everything else records through @paygate/metrics. */
+const METRICS_CLIENT = 'prom-client';
 
 const SCOPES = [
   'scope:collections',
@@ -47,6 +49,7 @@ function depConstraints(withTesting) {
       // a feature never imports another feature
       sourceTag: 'type:feature',
       onlyDependOnLibsWithTags: t(['type:domain', 'type:infra', 'type:contracts', 'type:kernel']),
+      bannedExternalImports: [METRICS_CLIENT],
     },
     {
       sourceTag: 'type:domain',
@@ -54,6 +57,7 @@ function depConstraints(withTesting) {
       bannedExternalImports: [
         '@nestjs/*',
         ...INFRA_DRIVERS,
+        METRICS_CLIENT,
         'class-validator',
         'class-transformer',
         'rxjs',
@@ -67,13 +71,13 @@ function depConstraints(withTesting) {
       // messages, API records, the provider catalogue and the request rules: pure, on the kernel only
       sourceTag: 'type:contracts',
       onlyDependOnLibsWithTags: t(['type:contracts', 'type:kernel']),
-      bannedExternalImports: INFRA_DRIVERS,
+      bannedExternalImports: [...INFRA_DRIVERS, METRICS_CLIENT],
     },
     {
       // currencies, minor units, fees, signatures, the decider shape: depends on nothing but itself
       sourceTag: 'type:kernel',
       onlyDependOnLibsWithTags: t(['type:kernel']),
-      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, 'class-validator', 'class-transformer', 'rxjs'],
+      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, METRICS_CLIENT, 'class-validator', 'class-transformer', 'rxjs'],
     },
     {
       sourceTag: 'type:testing',

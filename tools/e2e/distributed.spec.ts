@@ -61,6 +61,14 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     expect(await onB.finalState(ref)).toMatchObject({ internal_reference: ref, transaction_status: 'COMPLETED' });
   });
 
+  it('every app serves GET /metrics; over Kafka the relays report their lag and the commands are counted where handled', async () => {
+    const scrapes = await Promise.all(apps.map(async (app) => (await fetch(`${app.url}/metrics`)).text()));
+    for (const text of scrapes) expect(text).toMatch(/^paygate_http_request_duration_seconds_count\{/m);
+    const [collections] = scrapes;
+    expect(collections).toMatch(/^paygate_consumer_lag_seconds\{consumer="relay:collection-"\} \d/m);
+    expect(collections).toMatch(/^paygate_command_duration_seconds_count\{command="collections.initialize",outcome="ok"\} [1-9]/m);
+  });
+
   describe('collection outcomes through the sandbox app', () => {
     collectionOutcomeSuite({ gateway: () => apps[2].url });
   });

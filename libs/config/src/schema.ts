@@ -146,7 +146,7 @@ export const CONFIG_SCHEMA = {
     }),
   },
   rateLimits: {
-    enabled: boolean('RATE_LIMIT_ENABLED', true, { description: 'token-bucket rate limits on every HTTP route but health (`false` for benchmarks only)' }),
+    enabled: boolean('RATE_LIMIT_ENABLED', true, { description: 'token-bucket rate limits on every HTTP route but health and metrics (`false` for benchmarks only)' }),
     merchant: {
       perSecond: rate('RATE_LIMIT_MERCHANT_PER_SECOND', 50, "a merchant's requests to the merchant API, per second, sustained (all gateways together)"),
       burst: positiveInteger('RATE_LIMIT_MERCHANT_BURST', 100, { description: "a merchant's bucket: requests it may send at once before the sustained rate applies" }),

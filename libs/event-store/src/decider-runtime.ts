@@ -1,4 +1,5 @@
 import type { DomainEvent, StreamDecider } from '@paygate/decider';
+import { currentLogContext, joinFlow, type TraceMetadata } from '@paygate/logging';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend, type RecordedEvent } from './event-store';
 
 export interface LoadedStream<Event, State> {
@@ -7,6 +8,8 @@ export interface LoadedStream<Event, State> {
   events: Event[];
   /** Revision of the stream's last event, or -1 when the stream does not exist. */
   revision: number;
+  /** The flow the stream belongs to: the correlation id its first event carries. */
+  correlationId?: string;
 }
 
 export interface Handled<Event, State> {
@@ -19,6 +22,12 @@ export interface Handled<Event, State> {
 export interface RuntimeOptions {
   /** Appends tried before a conflicting writer's error is passed on. */
   maxAttempts?: number;
+  /**
+   * Each stream is one flow (a collection, a service payment): commands on it, from any request
+   * or timer, append and log under the correlation id of the stream's first event. Not for
+   * streams many flows write to (a wallet), whose events take the correlation of the work at hand.
+   */
+  oneFlowPerStream?: boolean;
 }
 
 /** A command, or a function of the state that makes one (re-run after a conflict). */
@@ -32,6 +41,7 @@ export type CommandFor<Command, State> = Command | ((state: State) => Command);
  */
 export class DeciderRuntime<Command, Event extends DomainEvent, State> {
   private readonly maxAttempts: number;
+  private readonly oneFlowPerStream: boolean;
 
   constructor(
     private readonly store: EventStore,
@@ -39,12 +49,19 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     options: RuntimeOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.oneFlowPerStream = options.oneFlowPerStream ?? false;
   }
 
   async load(id: string): Promise<LoadedStream<Event, State>> {
     const recorded = await this.store.readStream(this.decider.streamName(id));
     const events = this.ownEvents(recorded);
-    return { state: events.reduce(this.decider.evolve, this.decider.initialState), events, revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1].revision };
+    const correlationId = recorded[0]?.metadata.correlationId;
+    return {
+      state: events.reduce(this.decider.evolve, this.decider.initialState),
+      events,
+      revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1].revision,
+      correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+    };
   }
 
   /**
@@ -58,32 +75,37 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       const state = this.decider.initialState;
       const events = this.decider.decide(commandFor(state), state);
       try {
-        return await this.append(id, state, events, -1);
+        return await this.append(id, state, events, -1, undefined);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
       }
     }
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(id);
+      const loaded = await this.load(id);
+      const { state, revision } = loaded;
+      const correlationId = this.oneFlowPerStream ? loaded.correlationId : undefined;
+      // The rest of this work logs the flow the stream belongs to.
+      if (correlationId) joinFlow(correlationId);
       const events = this.decider.decide(commandFor(state), state);
       try {
-        return await this.append(id, state, events, revision);
+        return await this.append(id, state, events, revision, correlationId);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= this.maxAttempts) throw error;
       }
     }
   }
 
-  private async append(id: string, before: State, events: Event[], revision: number): Promise<Handled<Event, State>> {
+  private async append(id: string, before: State, events: Event[], revision: number, streamCorrelationId: string | undefined): Promise<Handled<Event, State>> {
     if (events.length === 0) return { state: before, events };
     const after = events.reduce(this.decider.evolve, before);
+    const trace = traceMetadata(streamCorrelationId);
     const toAppend: EventToAppend[] = events.map((event) => ({
       type: event.type,
       data: { ...event.data },
-      metadata: { schemaVersion: this.decider.schemaVersion },
+      metadata: { schemaVersion: this.decider.schemaVersion, ...trace },
     }));
     for (const published of this.decider.publish?.(events, after) ?? []) {
-      toAppend.push({ type: published.type, data: { ...published.data }, metadata: { schemaVersion: published.version } });
+      toAppend.push({ type: published.type, data: { ...published.data }, metadata: { schemaVersion: published.version, ...trace } });
     }
     await this.store.appendToStream(this.decider.streamName(id), toAppend, { expectedRevision: revision === -1 ? 'no_stream' : revision });
     return { state: after, events };
@@ -97,4 +119,17 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     }
     return events;
   }
+}
+
+/**
+ * The ids events carry so their consumers, in any process, log the same flow: the request that
+ * caused them, and the stream's flow (a new stream starts the one of the work creating it).
+ */
+function traceMetadata(streamCorrelationId: string | undefined): TraceMetadata {
+  const context = currentLogContext();
+  const trace: TraceMetadata = {};
+  if (context?.requestId) trace.requestId = context.requestId;
+  const correlationId = streamCorrelationId ?? context?.correlationId;
+  if (correlationId) trace.correlationId = correlationId;
+  return trace;
 }

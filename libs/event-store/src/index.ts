@@ -2,3 +2,4 @@ export * from './event-store';
 export { SqlEventStore, type SqlEventStoreOptions } from './sql/sql-event-store';
 export { openEventStore } from './open-event-store';
 export * from './decider-runtime';
+export { instrumentEventStore } from './instrumented-event-store';

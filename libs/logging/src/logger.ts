@@ -1,4 +1,9 @@
-/** JSON lines on stdout, one object per entry; callers never pass secrets or card numbers. */
+import { currentLogContext } from './log-context';
+
+/**
+ * JSON lines on stdout, one object per entry, with the request, correlation and event id of the
+ * work that wrote it (log-context.ts); callers never pass secrets or card numbers.
+ */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -21,7 +26,19 @@ export function createLogger(component: string, level: LogLevel, bound: Record<s
   if (threshold === undefined) throw new Error(`unknown log level "${String(level)}"`);
   const write = (entryLevel: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (RANK[entryLevel] < threshold) return;
-    const entry = { time: new Date().toISOString(), level: entryLevel, component, message, ...bound, ...fields };
+    const context = currentLogContext();
+    // Undefined ids drop out of the JSON.
+    const entry = {
+      time: new Date().toISOString(),
+      level: entryLevel,
+      component,
+      message,
+      request_id: context?.requestId,
+      correlation_id: context?.correlationId,
+      event_id: context?.eventId,
+      ...bound,
+      ...fields,
+    };
     process.stdout.write(`${JSON.stringify(entry, (_key, value) => (value instanceof Error ? value.message : value))}\n`);
   };
   return {

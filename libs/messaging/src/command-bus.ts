@@ -8,6 +8,8 @@ import {
   type ServiceHandlers,
   type ServiceRef,
 } from '@paygate/contracts';
+import type { Logger } from '@paygate/logging';
+import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
 
 /**
  * Request-reply from the gateway to the service that owns a message, typed by the service's
@@ -56,15 +58,43 @@ export class UnknownServiceError extends Error {
   }
 }
 
-/** Runs a handler and turns its outcome into a reply that can cross a process boundary. */
-export async function handleToReply(handler: WireHandler | undefined, payload: unknown): Promise<CommandReply> {
+/**
+ * Runs a handler and turns its outcome into a reply that can cross a process boundary; an
+ * unexpected error goes to `onFailure` (the log), never into the reply.
+ */
+export async function handleToReply(handler: WireHandler | undefined, payload: unknown, onFailure?: (error: unknown) => void): Promise<CommandReply> {
   if (!handler) return { ok: false, rejection: { code: 'unknown_command', message: 'unknown command' } };
   try {
     return { ok: true, value: (await handler(payload as never)) ?? null };
   } catch (error) {
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
+    onFailure?.(error);
     return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
+}
+
+/**
+ * handleToReply, timed into `paygate_command_duration_seconds{command, outcome}` and logged (in
+ * the sender's log context): outcome is `ok`, the rejection code, `internal` or
+ * `unknown_command` (whose name is not a label, so a stray message cannot add series).
+ */
+export function timedCommandHandling(metrics: Metrics, log: Logger): (handlers: WireHandlers, command: string, payload: unknown) => Promise<CommandReply> {
+  const handled = metrics.histogram({
+    name: 'paygate_command_duration_seconds',
+    help: 'Commands and queries handled by this process, by message and outcome (ok, a rejection code, internal, unknown_command).',
+    labelNames: ['command', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+  });
+  return async (handlers, command, payload) => {
+    const started = performance.now();
+    const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
+    const reply = await handleToReply(handler, payload, (error) => log.error('command failed', { command, error }));
+    const seconds = secondsSince(started);
+    const labels = { command: handler ? command : 'unknown', outcome: reply.ok ? 'ok' : reply.rejection.code };
+    handled.observe(labels, seconds);
+    log.info('command handled', { ...labels, duration_ms: Math.round(seconds * 1000) });
+    return reply;
+  };
 }
 
 export function replyValue(reply: CommandReply): unknown {

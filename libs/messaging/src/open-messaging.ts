@@ -1,8 +1,10 @@
 import type { EventStore } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
+import { NO_METRICS, type Metrics } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
 import { CheckpointStore } from './checkpoints';
 import type { CommandBus } from './command-bus';
+import { ConsumerInstruments } from './consumer-instruments';
 import type { EventBus } from './event-bus';
 import { InProcessCommandBus } from './inproc/in-process-command-bus';
 import { InProcessEventBus } from './inproc/in-process-event-bus';
@@ -26,20 +28,22 @@ export interface MessagingOptions {
 /** BROKER_URL chooses the transport: `inproc://` (one process) or `kafka://host:port,…`. */
 export async function openMessaging(
   brokerUrl: string,
-  deps: { store: EventStore; sql: SqlDatabase; log: Logger },
+  deps: { store: EventStore; sql: SqlDatabase; log: Logger; metrics?: Metrics },
   options: MessagingOptions,
 ): Promise<Messaging> {
   const checkpoints = await CheckpointStore.create(deps.sql);
+  const metrics = deps.metrics ?? NO_METRICS;
+  const instruments = new ConsumerInstruments(metrics, deps.store, deps.log);
   let commands: CommandBus;
   let events: EventBus;
   if (brokerUrl === 'inproc://' || brokerUrl === 'inproc') {
-    commands = new InProcessCommandBus();
-    events = new InProcessEventBus(deps.store, checkpoints, deps.log);
+    commands = new InProcessCommandBus(metrics, deps.log);
+    events = new InProcessEventBus(deps.store, checkpoints, deps.log, instruments);
   } else if (brokerUrl.startsWith('kafka://')) {
     const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
     const partitions = options.partitions ?? 6;
-    commands = new KafkaCommandBus(kafka, deps.log, partitions);
-    events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 });
+    commands = new KafkaCommandBus(kafka, deps.log, partitions, metrics);
+    events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 }, instruments);
   } else {
     throw new Error(`unsupported BROKER_URL "${brokerUrl}" (expected inproc:// or kafka://host:port)`);
   }

@@ -1,4 +1,5 @@
 export * from '@paygate/logging';
+export * from '@paygate/metrics';
 // Code that imports these from the platform keeps working (the provider connectors until they
 // move to libs/connectors); new code imports @paygate/config.
 export { ConfigError, redactUrl } from '@paygate/config';
@@ -8,5 +9,7 @@ export * from './app-url';
 export * from './infrastructure';
 export { createHttpApp, type AppContext } from './http/create-http-app';
 export { listen } from './http/listen';
+export { requestIdFrom, REQUEST_ID_HEADER } from './http/request-observability';
+export { PrometheusMetrics } from './metrics/prometheus-metrics';
 export { runApp, type RunOptions } from './run-app';
 export * from './rate-limit';

@@ -1,15 +1,20 @@
-import { openEventStore, type EventStore } from '@paygate/event-store';
+import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
 import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@paygate/messaging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
 
-/** What every app gets: the SQL store, the event store and the broker, opened from URLs. */
+/**
+ * What every app gets: the SQL store, the event store and the broker, opened from URLs, and the
+ * process's metrics registry they all record into.
+ */
 export interface Infrastructure {
   sql: SqlDatabase;
   store: EventStore;
   commands: CommandBus;
   events: EventBus;
+  metrics: PrometheusMetrics;
   /** Store and broker both answer. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -39,15 +44,16 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
       throw new ConfigError('BROKER_URL', (error as Error).message);
     }
   }
+  const metrics = new PrometheusMetrics(log);
   const sql = await step(`cannot open STORE_URL ${redactUrl(config.storeUrl)}`, () => openSqlDatabase(config.storeUrl));
   try {
     const store = await step('cannot open the event store', async () => {
       const opened = await openEventStore(sql, config.eventStoreUrl);
       await opened.ping();
-      return opened;
+      return instrumentEventStore(opened, metrics);
     });
     const messaging = await step(`cannot reach BROKER_URL ${redactUrl(config.brokerUrl)}`, async () => {
-      const opened = await openMessaging(config.brokerUrl, { store, sql, log }, { clientId });
+      const opened = await openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId });
       await opened.events.ping().catch(async (error: unknown) => {
         await opened.close().catch(() => undefined);
         throw error;
@@ -59,6 +65,7 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
       store,
       commands: messaging.commands,
       events: messaging.events,
+      metrics,
       ready: async () => {
         await store.ping();
         await sql.query('select 1');

@@ -6,3 +6,5 @@ export const APP_URL = Symbol('AppUrl');
 export const CONFIG = Symbol('Config');
 /** The RateLimiter (token buckets per merchant and per source address). */
 export const RATE_LIMITER = Symbol('RateLimiter');
+/** The Metrics port (@paygate/metrics) over the process's one registry, served on GET /metrics. */
+export const METRICS = Symbol('Metrics');

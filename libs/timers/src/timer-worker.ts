@@ -1,4 +1,4 @@
-import type { Logger } from '@paygate/logging';
+import { withLogContext, type Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { DueTimer, LeasedTimers } from './leased-timers';
 
@@ -61,8 +61,9 @@ export class TimerWorker<Kind extends string> {
       log.warn('cannot claim due timers', { table: timers.table, error });
       return;
     }
+    // Each firing gets its own log context, which joins the flow of the stream it acts on (DeciderRuntime).
     for (const timer of due) {
-      const firing = this.fireOne(timer).finally(() => this.inFlight.delete(firing));
+      const firing = withLogContext({}, () => this.fireOne(timer)).finally(() => this.inFlight.delete(firing));
       this.inFlight.add(firing);
     }
   }

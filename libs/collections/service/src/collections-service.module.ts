@@ -13,7 +13,7 @@ import {
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { TimerWorker } from '@paygate/timers';
 import { CollectionProjection, COLLECTION_TIMERS, type CollectionTimerKind } from './collection-projection';
 import { CollectionsService } from './collections.service';
@@ -49,11 +49,11 @@ const PROJECTION = Symbol('CollectionProjection');
     },
     {
       provide: COLLECTIONS_SERVICE,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, CONNECTORS, CONFIG],
-      useFactory: async (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry, appConfig: Config) => {
+      inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, CONNECTORS, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry, appConfig: Config) => {
         const config = collectionsConfig(appConfig);
         return new CollectionsService({
-          collections: new DeciderRuntime(infra.store, collectionDecider),
+          collections: new DeciderRuntime(infra.store, collectionDecider, { oneFlowPerStream: true }),
           references: await ReferenceRegistry.open(infra.sql),
           projection,
           config,
@@ -63,6 +63,7 @@ const PROJECTION = Symbol('CollectionProjection');
             checkoutReturn: () => config.checkoutReturnUrl ?? appUrl.get(),
           },
           log,
+          metrics,
         });
       },
     },

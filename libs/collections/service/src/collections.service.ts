@@ -25,6 +25,7 @@ import {
 } from '@paygate/contracts';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
+import type { Counter, Metrics } from '@paygate/metrics';
 import { toMajorUnits } from '@paygate/money';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { CollectionProjection, CollectionTimerKind } from './collection-projection';
@@ -43,6 +44,7 @@ export interface CollectionsServiceDeps {
   /** Base URL providers call back, and base URL of the gateway the checkout returns to. */
   urls: { providerCallback: () => string; checkoutReturn: () => string };
   log: Logger;
+  metrics: Metrics;
   now?: () => Date;
 }
 
@@ -51,9 +53,15 @@ const notFound = () => new CommandRejectedError('not_found', 'transaction not fo
 /** The collections service's use cases; transport-free so it is tested without NestJS. */
 export class CollectionsService {
   private readonly now: () => Date;
+  private readonly finished: Counter<'status' | 'method'>;
 
   constructor(private readonly deps: CollectionsServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.finished = deps.metrics.counter({
+      name: 'paygate_collections_finished_total',
+      help: 'Collections that reached a final state, by status (COMPLETED, FAILED, CANCELLED) and transaction method.',
+      labelNames: ['status', 'method'],
+    });
   }
 
   async initialize(command: InitializeCollectionCommand): Promise<Acknowledgement> {
@@ -289,6 +297,12 @@ export class CollectionsService {
   }
 
   private async execute(internalReference: string, command: CollectionCommand | ((state: CollectionState) => CollectionCommand), expectNew = false): Promise<CollectionState> {
-    return (await this.deps.collections.handle(internalReference, command, { expectNew })).state;
+    const { state, events } = await this.deps.collections.handle(internalReference, command, { expectNew });
+    // A final collection decides nothing more: events that leave it final are its last, counted once.
+    if (events.length > 0 && state?.phase === 'FINAL') {
+      this.finished.inc({ status: state.status, method: state.initiated.transactionMethod });
+      this.deps.log.info('collection finished', { internal_reference: internalReference, status: state.status, method: state.initiated.transactionMethod });
+    }
+    return state;
   }
 }

@@ -1,6 +1,7 @@
 import type { EventStore, EventSubscription, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { CheckpointStore } from '../checkpoints';
+import type { ConsumerInstruments } from '../consumer-instruments';
 import { consumerSource, redeliveryDelayMs, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 
 const CHECKPOINT_FLUSH_MS = 100;
@@ -17,6 +18,7 @@ export class InProcessEventBus implements EventBus {
     private readonly store: EventStore,
     private readonly checkpoints: CheckpointStore,
     private readonly log: Logger,
+    private readonly instruments: ConsumerInstruments,
   ) {}
 
   async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
@@ -28,6 +30,8 @@ export class InProcessEventBus implements EventBus {
     let subscription: EventSubscription | undefined;
     let stopped = false;
     let failures = 0;
+    const handle = this.instruments.handling(options.group, handler);
+    const stopReportingLag = this.instruments.trackLag(options.group, source.streamPrefixes, () => position);
 
     const flush = async () => {
       flushTimer = undefined;
@@ -51,7 +55,7 @@ export class InProcessEventBus implements EventBus {
     const loop = (async () => {
       while (!stopped) {
         subscription = this.store.subscribeToAll({ after: position, streamPrefixes: source.streamPrefixes }, async (event) => {
-          if (source.accepts(event.type)) await handler(event);
+          if (source.accepts(event.type)) await handle(event);
           failures = 0;
           position = event.position;
           scheduleFlush();
@@ -69,6 +73,7 @@ export class InProcessEventBus implements EventBus {
     const consumer: RunningConsumer = {
       stop: async () => {
         stopped = true;
+        stopReportingLag();
         await subscription?.stop();
         await loop;
         clearTimeout(flushTimer);

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
-import type { Logger } from '@paygate/logging';
+import { currentLogContext, withLogContext, type Logger } from '@paygate/logging';
+import type { Metrics } from '@paygate/metrics';
 import {
   CommandTimeoutError,
   DEFAULT_COMMAND_TIMEOUT_MS,
-  handleToReply,
   replyValue,
+  timedCommandHandling,
   type CommandBus,
   type CommandReply,
   type SendOptions,
@@ -15,6 +16,21 @@ import {
 import { ensureTopics, withDeadline } from './kafka-connection';
 
 export const commandTopic = (service: string) => `paygate.commands.${service}`;
+
+/**
+ * Headers carrying the sender's log context to the handling process (not `correlation-id`,
+ * which pairs a reply with its command).
+ */
+const REQUEST_ID_HEADER = 'paygate-request-id';
+const FLOW_HEADER = 'paygate-correlation-id';
+
+function contextHeaders(): Record<string, string> {
+  const context = currentLogContext();
+  const headers: Record<string, string> = {};
+  if (context?.requestId) headers[REQUEST_ID_HEADER] = context.requestId;
+  if (context?.correlationId) headers[FLOW_HEADER] = context.correlationId;
+  return headers;
+}
 
 interface Pending {
   resolve(reply: CommandReply): void;
@@ -45,12 +61,15 @@ export class KafkaCommandBus implements CommandBus {
   private readonly replyTopic = `paygate.replies.${randomUUID()}`;
   private replyConsumer?: Promise<Consumer>;
   private connected?: Promise<void>;
+  private readonly handle: ReturnType<typeof timedCommandHandling>;
 
   constructor(
     private readonly kafka: Kafka,
     private readonly log: Logger,
     private readonly partitions: number,
+    metrics: Metrics,
   ) {
+    this.handle = timedCommandHandling(metrics, log);
     this.admin = kafka.admin();
     // Not idempotent and not limited to one request in flight: a command is retried by its
     // sender's time-out, not by the producer, and one slow send must not queue every other.
@@ -86,7 +105,7 @@ export class KafkaCommandBus implements CommandBus {
           {
             key: options.key ?? correlationId,
             value: JSON.stringify(payload),
-            headers: { command, 'correlation-id': correlationId, 'reply-to': this.replyTopic },
+            headers: { command, 'correlation-id': correlationId, 'reply-to': this.replyTopic, ...contextHeaders() },
           },
         ],
       });
@@ -168,7 +187,8 @@ export class KafkaCommandBus implements CommandBus {
       this.log.warn('dropping a command that is not JSON', { service, command });
       return;
     }
-    const reply = await handleToReply(handlers[command], payload);
+    const context = { requestId: message.headers?.[REQUEST_ID_HEADER]?.toString(), correlationId: message.headers?.[FLOW_HEADER]?.toString() };
+    const reply = await withLogContext(context, () => this.handle(handlers, command, payload));
     await this.producer.send({
       topic: replyTo,
       acks: -1,

@@ -4,6 +4,7 @@ import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { CheckpointStore } from '../checkpoints';
+import type { ConsumerInstruments } from '../consumer-instruments';
 import { consumerSource, redeliveryDelayMs, prefixCategory, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
 
@@ -39,6 +40,7 @@ export class KafkaEventBus implements EventBus {
     private readonly checkpoints: CheckpointStore,
     private readonly log: Logger,
     private readonly options: KafkaEventBusOptions,
+    private readonly instruments: ConsumerInstruments,
   ) {
     this.admin = kafka.admin();
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -61,6 +63,7 @@ export class KafkaEventBus implements EventBus {
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
     let failures = 0;
+    const handle = this.instruments.handling(options.group, handler);
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.run({
       partitionsConsumedConcurrently: this.options.partitions,
@@ -69,7 +72,7 @@ export class KafkaEventBus implements EventBus {
         const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
         if (!source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) return;
         try {
-          await handler(event);
+          await handle(event);
           failures = 0;
         } catch (error) {
           failures += 1;
@@ -119,8 +122,9 @@ export class KafkaEventBus implements EventBus {
           const [{ leader }] = await lockConnection.query<{ leader: boolean }>('select pg_try_advisory_lock(hashtext($1)) as leader', [name]);
           if (!leader) return pause(1_000);
           this.log.info('relay leading', { relay: name });
+          let after = await this.checkpoints.load(name);
+          const stopReportingLag = this.instruments.trackLag(name, streamPrefixes, () => after);
           try {
-            let after = await this.checkpoints.load(name);
             let lastLockCheck = Date.now();
             while (!signal.aborted) {
               if (Date.now() - lastLockCheck > 1_000) {
@@ -133,10 +137,12 @@ export class KafkaEventBus implements EventBus {
                 continue;
               }
               await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, streamPrefixes, publication) });
+              this.instruments.forwarded(name, page.length);
               after = page[page.length - 1].position;
               await this.checkpoints.save(name, after);
             }
           } finally {
+            stopReportingLag();
             await lockConnection.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
           }
         });

@@ -6,7 +6,7 @@ import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, PAYMENTS_SERVICE, SERVIC
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, type AppUrl, type Infrastructure, type Logger } from '@paygate/platform';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { TimerWorker } from '@paygate/timers';
 import { paymentsConfig, type PaymentsConfig } from './config';
 import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
@@ -34,17 +34,18 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
     },
     {
       provide: PAYMENTS,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, PAYMENTS_CONFIG, CONFIG],
-      useFactory: (infra: Infrastructure, log: Logger, appUrl: AppUrl, projection: PaymentsProjection, config: PaymentsConfig, appConfig: Config) => {
+      inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, PAYMENTS_CONFIG, CONFIG],
+      useFactory: (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: PaymentsProjection, config: PaymentsConfig, appConfig: Config) => {
         // Built on first use: the biller's default base URL is this process's own, known once it listens.
         let biller: BillPaymentOperations | undefined;
         return new PaymentsService({
-          payments: new DeciderRuntime(infra.store, servicePaymentDecider),
+          payments: new DeciderRuntime(infra.store, servicePaymentDecider, { oneFlowPerStream: true }),
           wallets: new DeciderRuntime(infra.store, walletLedgerDecider),
           projection,
           biller: () => (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),
           config,
           log,
+          metrics,
         });
       },
     },

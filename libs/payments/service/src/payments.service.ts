@@ -19,6 +19,7 @@ import {
 } from '@paygate/contracts';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
+import type { Counter, Metrics } from '@paygate/metrics';
 import { isSupportedCurrency } from '@paygate/money';
 import {
   checkPrnEligibility,
@@ -30,6 +31,7 @@ import {
   type PaymentAttemptOutcome,
   type ServicePayment,
   type ServicePaymentCommand,
+  type ServicePaymentPhase,
   type ServicePaymentState,
   type WalletCommand,
   type WalletState,
@@ -49,6 +51,7 @@ export interface PaymentsServiceDeps {
   biller: () => BillPaymentOperations;
   config: PaymentsConfig;
   log: Logger;
+  metrics: Metrics;
   now?: () => Date;
 }
 
@@ -56,6 +59,7 @@ export interface PaymentsServiceDeps {
 export const topUpTransferId = (reference: string) => `top-up:${reference}`;
 
 const DONE: TimerVerdict = { done: true };
+const FINAL_OUTCOMES = new Set<ServicePaymentPhase>(['COMPLETED', 'FAILED', 'REJECTED']);
 
 const isInsufficientFunds = (error: unknown) => error instanceof CommandRejectedError && error.code === 'insufficient_funds';
 
@@ -74,9 +78,15 @@ const walletOf = (payment: ServicePayment): WalletRef => ({ merchantId: payment.
  */
 export class PaymentsService {
   private readonly now: () => Date;
+  private readonly finished: Counter<'outcome'>;
 
   constructor(private readonly deps: PaymentsServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.finished = deps.metrics.counter({
+      name: 'paygate_service_payments_finished_total',
+      help: 'PRN payments that reached a final phase, by outcome (COMPLETED, FAILED, REJECTED: the PRN was not eligible).',
+      labelNames: ['outcome'],
+    });
   }
 
   // ---- the contract ----
@@ -204,7 +214,7 @@ export class PaymentsService {
       this.deps.log.warn('a collect-for-payment collection settled without a service payment', { internal_reference: ref });
       return;
     }
-    const { state: after, events } = await this.deps.payments.handle(ref, { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at });
+    const { state: after, events } = await this.handle(ref, { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at });
     // Paid only by the delivery that recorded the settlement; after a crash the payment timer pays.
     if (after?.phase === 'PAYING') {
       if (events.length > 0) await this.payOrLeaveToTimer(after);
@@ -328,6 +338,16 @@ export class PaymentsService {
   }
 
   private async execute(internalReference: string, command: ServicePaymentCommand): Promise<ServicePaymentState> {
-    return (await this.deps.payments.handle(internalReference, command)).state;
+    return (await this.handle(internalReference, command)).state;
+  }
+
+  private async handle(internalReference: string, command: ServicePaymentCommand): ReturnType<ServicePaymentRuntime['handle']> {
+    const handled = await this.deps.payments.handle(internalReference, command);
+    // A final payment decides nothing more: events that leave it final are its last, counted once.
+    if (handled.events.length > 0 && handled.state && FINAL_OUTCOMES.has(handled.state.phase)) {
+      this.finished.inc({ outcome: handled.state.phase });
+      this.deps.log.info('service payment finished', { internal_reference: internalReference, outcome: handled.state.phase });
+    }
+    return handled;
   }
 }

@@ -2,11 +2,11 @@ import { Global, Module, type DynamicModule, type INestApplication, type Type } 
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '@paygate/config';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, RATE_LIMITER } from '../tokens';
+import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, RATE_LIMITER } from '../tokens';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SourceRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { AppUrl } from '../app-url';
@@ -15,6 +15,7 @@ import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { guardInput } from './input-guard';
 import { NestJsonLogger } from './nest-json-logger';
+import { observeRequests } from './request-observability';
 
 @Global()
 @Module({})
@@ -30,8 +31,9 @@ class PlatformModule {
         { provide: APP_URL, useValue: new AppUrl() },
         { provide: RATE_LIMITER, useFactory: () => RateLimiter.open(config.rateLimits, infrastructure.sql) },
         { provide: APP_GUARD, useClass: SourceRateLimitGuard },
+        { provide: METRICS, useValue: infrastructure.metrics },
       ],
-      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL, RATE_LIMITER],
+      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL, RATE_LIMITER, METRICS],
     };
   }
 }
@@ -48,7 +50,7 @@ export interface FeatureWithAppSetup {
   configure(app: INestApplication): void;
 }
 
-/** One Nest application on Fastify holding the platform (health, envelope errors) and `features`. */
+/** One Nest application on Fastify holding the platform (health, metrics, envelope errors) and `features`. */
 export async function createHttpApp(features: Type[], context: AppContext): Promise<INestApplication> {
   const { config, log } = context;
   // One CommandBus/QueryBus per process: each service's handlers register on it.
@@ -73,6 +75,7 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
     bodyParser: false,
   });
   guardInput(app.getHttpAdapter().getInstance(), config.input);
+  observeRequests(app.getHttpAdapter().getInstance() as FastifyInstance, context.infrastructure.metrics, log);
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
   // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.
   for (const feature of features) (feature as Partial<FeatureWithAppSetup>).configure?.(app);

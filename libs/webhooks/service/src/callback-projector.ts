@@ -6,6 +6,9 @@ import type { DeliveryStore, NewDelivery } from './delivery';
 /** A changed callback URL reaches new deliveries within this long. */
 const MERCHANT_CACHE_MS = 5_000;
 
+/** A callback's webhook id derives from the published event's id: a redelivered event schedules nothing new. */
+export const webhookIdFor = (eventId: string) => `msg_${eventId}`;
+
 type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCallbackUrl'>;
 
 /**
@@ -38,7 +41,7 @@ export class CallbackProjector {
     if (!event || !message) return null;
     const { collection } = event.data;
     return {
-      webhookId: `msg_${event.id}`,
+      webhookId: webhookIdFor(event.id),
       merchantId: collection.merchantId,
       internalReference: collection.internalReference,
       ...collectionCallbackOrder(event),
@@ -54,7 +57,7 @@ export class CallbackProjector {
     if (!event || !message) return null;
     const { payment } = event.data;
     return {
-      webhookId: `msg_${event.id}`,
+      webhookId: webhookIdFor(event.id),
       merchantId: payment.merchantId,
       // The collection's: resend, the deliveries list and the order rule see one transaction.
       internalReference: payment.internalReference,

@@ -4,12 +4,14 @@ import type { Config } from '@paygate/config';
 import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { CONFIG, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
-import { CallbackProjector } from './callback-projector';
-import { CallbackSender, DeliveryStore, DeliveryWorker } from './delivery';
+import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { CallbackProjector, webhookIdFor } from './callback-projector';
+import { CallbackSender, DeliveryStore, DeliveryWorker, reportQueue } from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, type Dispatcher } from './handlers';
 
 const PROJECTOR = Symbol('CallbackProjector');
+
+type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReportingQueue: () => void };
 
 /**
  * The webhook dispatcher: consumes the events other contexts publish, schedules a signed
@@ -19,8 +21,8 @@ const PROJECTOR = Symbol('CallbackProjector');
   providers: [
     {
       provide: DISPATCHER,
-      inject: [INFRASTRUCTURE, LOGGER, CONFIG],
-      useFactory: async (infra: Infrastructure, log: Logger, appConfig: Config): Promise<Dispatcher & { merchants: MerchantAccounts }> => {
+      inject: [INFRASTRUCTURE, LOGGER, METRICS, CONFIG],
+      useFactory: async (infra: Infrastructure, log: Logger, metrics: Metrics, appConfig: Config): Promise<DispatcherParts> => {
         const config = appConfig.delivery;
         // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
         const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
@@ -31,14 +33,15 @@ const PROJECTOR = Symbol('CallbackProjector');
           keys: async (merchantId) => (await merchants.keys(merchantId))?.signingKey ?? null,
           config,
           log,
+          metrics,
         });
-        return { deliveries, worker, merchants };
+        return { deliveries, worker, merchants, stopReportingQueue: reportQueue(metrics, deliveries) };
       },
     },
     {
       provide: PROJECTOR,
       inject: [DISPATCHER],
-      useFactory: ({ merchants, deliveries }: Dispatcher & { merchants: MerchantAccounts }) => new CallbackProjector(merchants, deliveries),
+      useFactory: ({ merchants, deliveries }: DispatcherParts) => new CallbackProjector(merchants, deliveries),
     },
     ...DISPATCHER_HANDLERS,
   ],
@@ -48,8 +51,9 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
-    @Inject(DISPATCHER) private readonly dispatcher: Dispatcher,
+    @Inject(DISPATCHER) private readonly dispatcher: DispatcherParts,
     @Inject(PROJECTOR) private readonly projector: CallbackProjector,
+    @Inject(LOGGER) private readonly log: Logger,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
   ) {}
@@ -70,7 +74,10 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     // to the group from the beginning, so no payment event is skipped.
     const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
     this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', publications }, async (event) => {
-      if (await this.projector.project(integrationEnvelope(event))) this.dispatcher.worker.notify();
+      if (await this.projector.project(integrationEnvelope(event))) {
+        this.log.info('callback scheduled', { webhook_id: webhookIdFor(event.id) });
+        this.dispatcher.worker.notify();
+      }
     });
     this.dispatcher.worker.start();
   }
@@ -78,5 +85,6 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
   async onModuleDestroy(): Promise<void> {
     await this.consumer?.stop();
     await this.dispatcher.worker.stop();
+    this.dispatcher.stopReportingQueue();
   }
 }

@@ -163,6 +163,13 @@ const DELIVERY_COLUMNS = `webhook_id, merchant_id, internal_reference, sequence,
  * (a callback caused by another stream's also waits until its cause is queued) and caps the
  * attempts in flight per host across every dispatcher process.
  */
+export interface QueueStats {
+  pending: number;
+  delivering: number;
+  /** Age of the oldest delivery due now and not yet claimed; 0 when none is. */
+  oldestDueSeconds: number;
+}
+
 export class DeliveryStore {
   private readonly leaseMs: number;
 
@@ -176,6 +183,17 @@ export class DeliveryStore {
   static async open(sql: SqlDatabase, config: DeliveryStoreConfig): Promise<DeliveryStore> {
     await migrate(sql, 'webhook-deliveries', TABLES);
     return new DeliveryStore(sql, config);
+  }
+
+  /** The queue as an operator sees it: deliveries waiting or in flight, and how long the oldest due one has waited. */
+  async queueStats(): Promise<QueueStats> {
+    const [row] = await this.sql.query<{ pending: number; delivering: number; oldest_due_seconds: number | null }>(
+      `select count(*) filter (where state = 'pending')::int as pending,
+              count(*) filter (where state = 'delivering')::int as delivering,
+              extract(epoch from now() - min(next_attempt_at) filter (where state = 'pending' and next_attempt_at <= now()))::float8 as oldest_due_seconds
+       from webhook_deliveries where state in ('pending', 'delivering')`,
+    );
+    return { pending: row.pending, delivering: row.delivering, oldestDueSeconds: Math.max(0, row.oldest_due_seconds ?? 0) };
   }
 
   /**

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@paygate/logging';
+import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, eventually, uniqueSchema } from '@paygate/testing';
 import { CallbackSender } from './callback-sender';
@@ -157,7 +158,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     const sender = new CallbackSender(config);
     const keys = async (merchantId: string) => (merchantId === 'merchant-deleted' ? null : KEY);
     const startWorker = () => {
-      const worker = new DeliveryWorker({ store, sender, keys, config, log });
+      const worker = new DeliveryWorker({ store, sender, keys, config, log, metrics: NO_METRICS });
       worker.start();
       workers.push(worker);
       return worker;

@@ -1,4 +1,5 @@
-import type { Logger } from '@paygate/logging';
+import { withLogContext, type Logger } from '@paygate/logging';
+import type { Counter, Metrics } from '@paygate/metrics';
 import type { AttemptOutcome, CallbackSender } from './callback-sender';
 import type { DeliveryConfig } from './delivery-config';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
@@ -12,6 +13,7 @@ export interface DeliveryWorkerOptions {
   keys: (merchantId: string) => Promise<string | null>;
   config: Pick<DeliveryConfig, 'tickMs'>;
   log: Logger;
+  metrics: Metrics;
   /** Attempts this worker runs at once (default 64). */
   maxInFlight?: number;
 }
@@ -24,6 +26,7 @@ export interface DeliveryWorkerOptions {
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
+  private readonly attempts: Counter<'outcome'>;
   private timer?: NodeJS.Timeout;
   private claiming?: Promise<void>;
   private claimAgain = false;
@@ -32,6 +35,11 @@ export class DeliveryWorker {
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.attempts = options.metrics.counter({
+      name: 'paygate_callback_attempts_total',
+      help: 'Callback attempts by outcome: delivered, retrying (pending again), abandoned (410 or schedule spent), superseded (claim expired meanwhile), not_sent (our failure; retried when the claim expires).',
+      labelNames: ['outcome'],
+    });
   }
 
   start(): void {
@@ -47,10 +55,13 @@ export class DeliveryWorker {
     // Wake-ups in one turn of the event loop (a burst of finished attempts) make one claim, and
     // network events get their turn between claims.
     this.wakeScheduled = true;
-    setImmediate(() => {
-      this.wakeScheduled = false;
-      this.claim();
-    });
+    // A claim serves every flow: it must not run in the log context of the work that woke it.
+    setImmediate(() =>
+      withLogContext({}, () => {
+        this.wakeScheduled = false;
+        this.claim();
+      }),
+    );
   }
 
   /** Claims nothing more and waits for the attempts in flight to be sent and recorded. */
@@ -105,20 +116,30 @@ export class DeliveryWorker {
       outcome = signingKey === null ? noKey() : await sender.send(delivery, signingKey);
     } catch (error) {
       // Our failure, not the receiver's: no attempt is charged, the lease hands the delivery back.
+      this.attempts.inc(NOT_SENT);
       log.warn('cannot send callback; it will be retried when its claim expires', { ...fields, error });
       return;
     }
     try {
       const state = await store.recordAttempt(delivery, outcome);
+      this.attempts.inc(OUTCOMES[state ?? 'superseded']);
       const result = { ...fields, event: delivery.eventName, status: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs, state };
       if (state === 'abandoned') log.warn('callback abandoned', result);
-      else log.debug('callback attempt', result);
+      else log.info('callback attempt', result);
     } catch (error) {
       // The attempt is lost from the record; the lease hands the delivery back, so it is sent again.
       log.warn('cannot record callback attempt', { ...fields, error });
     }
   }
 }
+
+const NOT_SENT = { outcome: 'not_sent' };
+const OUTCOMES: Record<string, { outcome: string }> = {
+  delivered: { outcome: 'delivered' },
+  pending: { outcome: 'retrying' },
+  abandoned: { outcome: 'abandoned' },
+  superseded: { outcome: 'superseded' },
+};
 
 function noKey(): AttemptOutcome {
   return { startedAt: new Date(), durationMs: 0, responseExcerpt: '', error: 'merchant has no signing key' };

@@ -1,0 +1,37 @@
+import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
+import { WrongExpectedRevisionError, type EventStore } from './event-store';
+
+/**
+ * The store with its appends timed: `paygate_event_store_append_duration_seconds{outcome}`,
+ * where outcome is `ok`, `conflict` (another writer was first; the runtime decides again) or
+ * `error`. Every other call passes straight through.
+ */
+export function instrumentEventStore(store: EventStore, metrics: Metrics): EventStore {
+  const appends = metrics.histogram({
+    name: 'paygate_event_store_append_duration_seconds',
+    help: 'Time to append to a stream, by outcome (ok, conflict, error).',
+    labelNames: ['outcome'],
+    buckets: LATENCY_BUCKETS,
+  });
+  const OK = { outcome: 'ok' } as const;
+  const CONFLICT = { outcome: 'conflict' } as const;
+  const ERROR = { outcome: 'error' } as const;
+  return {
+    appendToStream: async (streamName, events, options) => {
+      const started = performance.now();
+      try {
+        const result = await store.appendToStream(streamName, events, options);
+        appends.observe(OK, secondsSince(started));
+        return result;
+      } catch (error) {
+        appends.observe(error instanceof WrongExpectedRevisionError ? CONFLICT : ERROR, secondsSince(started));
+        throw error;
+      }
+    },
+    readStream: (streamName, options) => store.readStream(streamName, options),
+    readAll: (options) => store.readAll(options),
+    subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,65 @@
+import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
+import type { Counter, Metrics } from '@paygate/metrics';
+
+/**
+ * What every consumer reports, whatever the transport: events handled by outcome, and for the
+ * consumers that read the store (in-process subscriptions, Kafka relays) their lag. Handlers run
+ * in the log context of the event they handle (its request and correlation ids, its own id).
+ */
+export class ConsumerInstruments {
+  private readonly handled: Counter<'consumer' | 'outcome'>;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly store: EventStore,
+    private readonly log: Logger,
+  ) {
+    this.handled = metrics.counter({
+      name: 'paygate_events_handled_total',
+      help: 'Events handed to a consumer group or relay in this process, by outcome (ok, failed: redelivered after a back-off).',
+      labelNames: ['consumer', 'outcome'],
+    });
+  }
+
+  /** `handler`, run in the event's log context, counted, and logged (debug). */
+  handling(consumer: string, handler: (event: RecordedEvent) => Promise<void>): (event: RecordedEvent) => Promise<void> {
+    const ok = { consumer, outcome: 'ok' };
+    const failed = { consumer, outcome: 'failed' };
+    return async (event) => {
+      try {
+        await withLogContext(contextOfEvent(event), async () => {
+          await handler(event);
+          this.log.debug('event handled', { consumer, type: event.type, stream: event.streamName });
+        });
+        this.handled.inc(ok);
+      } catch (error) {
+        this.handled.inc(failed);
+        throw error;
+      }
+    };
+  }
+
+  /** Counts events a relay forwarded. */
+  forwarded(relay: string, count: number): void {
+    this.handled.inc({ consumer: relay, outcome: 'ok' }, count);
+  }
+
+  /**
+   * Reports `consumer`'s lag at every scrape (never on the hot path): the age of the oldest event
+   * under `streamPrefixes` after its position, 0 when it has caught up. Returns a function that
+   * stops reporting.
+   */
+  trackLag(consumer: string, streamPrefixes: string[], position: () => string | null): () => void {
+    return this.metrics.gauge({
+      name: 'paygate_consumer_lag_seconds',
+      help: 'Age of the oldest event a store subscription or Kafka relay of this process has yet to handle (0: caught up).',
+      labelNames: ['consumer'],
+      read: async () => {
+        const [next] = await this.store.readAll({ after: position(), streamPrefixes, maxCount: 1 });
+        const lag = next ? Math.max(0, (Date.now() - Date.parse(next.recordedAt)) / 1000) : 0;
+        return [{ labels: { consumer }, value: lag }];
+      },
+    });
+  }
+}

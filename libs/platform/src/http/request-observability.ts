@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withLogContext, type LogContext, type Logger } from '@paygate/logging';
+import { LATENCY_BUCKETS } from '@paygate/metrics';
+import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** A caller's request id is kept when it is short and plain, so it is safe in logs and headers. */
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `x-request-id` when acceptable, otherwise a new one. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && ACCEPTED_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Probes and scrapes: logged at debug, so they do not bury the requests worth following. */
+const isRoutine = (route: string) => route === '/metrics' || route.startsWith('/health/');
+
+/**
+ * Every request runs in a log context holding its request id (returned in `x-request-id`), is
+ * logged when answered, and is counted and timed by route pattern (never the raw URL, which
+ * would make a series per path and may carry a signed query), method and status. GET /metrics is a plain Fastify route: no guard (authentication, rate
+ * limits) applies to it; keep it off public networks (docs/operations.md).
+ */
+export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMetrics, log: Logger): void {
+  const requests = metrics.histogram({
+    name: 'paygate_http_request_duration_seconds',
+    help: 'HTTP requests served, by route pattern, method and status (the _count series counts them).',
+    labelNames: ['route', 'method', 'status'],
+    buckets: LATENCY_BUCKETS,
+  });
+  const contexts = new WeakMap<FastifyRequest, LogContext>();
+  const statusLabels = new Map<number, string>();
+
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    const context: LogContext = { requestId, correlationId: requestId };
+    contexts.set(request, context);
+    void reply.header(REQUEST_ID_HEADER, requestId);
+    withLogContext(context, done);
+  });
+  // The body arrives on the socket's own async context: enter the request's again before the handler.
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    const context = contexts.get(request);
+    if (context) withLogContext(context, done);
+    else done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    let status = statusLabels.get(reply.statusCode);
+    if (status === undefined) statusLabels.set(reply.statusCode, (status = String(reply.statusCode)));
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
+    const fields = { method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) };
+    // The response finishes on the socket's async context: log in the request's.
+    withLogContext(contexts.get(request) ?? {}, () => (isRoutine(route) ? log.debug('request', fields) : log.info('request', fields)));
+    done();
+  });
+
+  fastify.get('/metrics', async (_request, reply) => {
+    const text = await metrics.exposition();
+    return reply.header('content-type', metrics.contentType).send(text);
+  });
+}
