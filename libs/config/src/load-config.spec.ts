@@ -29,6 +29,8 @@ describe('loadConfig: defaults', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
       platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
+      http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
+      shutdown: { timeoutMs: 10_000, delayMs: 0 },
       logging: { level: 'info' },
       catalogue: undefined,
       billers: undefined,
@@ -141,6 +143,11 @@ describe('loadConfig: every variable', () => {
       RATE_LIMIT_PUBLIC_BURST: '3',
       RATE_LIMIT_PROVIDER_PER_SECOND: '7',
       RATE_LIMIT_PROVIDER_BURST: '9',
+      HTTP_REQUEST_TIMEOUT_MS: '5000',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      SHUTDOWN_TIMEOUT_MS: '30000',
+      SHUTDOWN_DELAY_MS: '5000',
     });
     expect(config.platform).toEqual({
       port: 8080,
@@ -181,6 +188,8 @@ describe('loadConfig: every variable', () => {
     expect(config.merchants.masterKey?.reveal()).toBe(MASTER_KEY);
     expect(config.sandbox).toEqual({ latencyMs: 50, publicUrl: 'https://sandbox.example' });
     expect(config.standalone.dataDir).toBe('/var/lib/paygate');
+    expect(config.http).toEqual({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 65_000 });
+    expect(config.shutdown).toEqual({ timeoutMs: 30_000, delayMs: 5000 });
   });
 
   it('takes MASTER_KEY as base64 too', () => {
@@ -245,10 +254,27 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['RATE_LIMIT_PUBLIC_PER_SECOND', '1e3', 'must be a positive number such as 0.5 or 50, got "1e3"'],
     ['RATE_LIMIT_PROVIDER_BURST', '0', 'must be a positive whole number, got "0"'],
     ['RATE_LIMIT_MERCHANT_BURST', '1.5', 'must be a positive whole number, got "1.5"'],
+    ['HTTP_REQUEST_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['SHUTDOWN_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
+    ['SHUTDOWN_DELAY_MS', '1s', 'must be a whole number of milliseconds, got "1s"'],
   ])('%s=%j', (variable, value, problem) => {
     const error = failure({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toBe(`invalid configuration: ${variable} ${problem}`);
+  });
+
+  it('refuses a header deadline later than the request deadline', () => {
+    expect(failure({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }).message).toBe(
+      'invalid configuration: HTTP_HEADERS_TIMEOUT_MS must be at most HTTP_REQUEST_TIMEOUT_MS (5000), got "6000"',
+    );
+  });
+
+  it('refuses a shutdown delay that leaves no time to drain', () => {
+    expect(failure({ SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DELAY_MS: '5000' }).message).toBe(
+      'invalid configuration: SHUTDOWN_DELAY_MS must be less than SHUTDOWN_TIMEOUT_MS (5000), got "5000"',
+    );
   });
 
   it('names the first bad variable in schema order', () => {

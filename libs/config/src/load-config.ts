@@ -1,3 +1,4 @@
+import { ConfigError } from './config-error';
 import { CONFIG_SCHEMA, isSetting, settingsOf, type Config, type ConfigOf, type SchemaNode } from './schema';
 import { Secret } from './secret';
 import type { Setting } from './settings';
@@ -53,7 +54,21 @@ function parseNode<S extends SchemaNode>(node: S, env: Env): ConfigOf<S> {
  * variable and what it expected. Unset and empty variables take their defaults.
  */
 export function loadConfig(env: Env): Config {
-  return deepFreeze(parseNode(CONFIG_SCHEMA, env));
+  const config = parseNode(CONFIG_SCHEMA, env);
+  checkRelations(config);
+  return deepFreeze(config);
+}
+
+/** Limits that are each valid alone but not together. */
+function checkRelations({ http, shutdown }: Config): void {
+  // Node refuses a header deadline later than the whole request's.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must be at most HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs}), got "${http.headersTimeoutMs}"`);
+  }
+  // A delay that uses up the whole shutdown would abandon every drain.
+  if (shutdown.delayMs >= shutdown.timeoutMs) {
+    throw new ConfigError('SHUTDOWN_DELAY_MS', `must be less than SHUTDOWN_TIMEOUT_MS (${shutdown.timeoutMs}), got "${shutdown.delayMs}"`);
+  }
 }
 
 /** One setting's value, for what must be known before the configuration is loaded (DATA_DIR). */

@@ -67,6 +67,29 @@ export const CONFIG_SCHEMA = {
       description: 'deepest nesting of objects and arrays in a JSON body; a deeper one is answered 400 before it is parsed',
     }),
   },
+  http: {
+    requestTimeoutMs: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 20_000, {
+      min: 1,
+      description: 'a request whose headers and body have not all arrived this long after it began is answered 408 and its connection closed (a handler may take longer)',
+    }),
+    headersTimeoutMs: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 10_000, {
+      min: 1,
+      description: 'a request whose headers have not all arrived this long after their first byte is answered 408 and its connection closed; at most HTTP_REQUEST_TIMEOUT_MS',
+    }),
+    keepAliveTimeoutMs: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, {
+      min: 1,
+      description: 'an idle keep-alive connection is closed after this; longer than the 60 s idle timeout of common load balancers, so they close first',
+    }),
+  },
+  shutdown: {
+    timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', 10_000, {
+      min: 1,
+      description: 'after SIGTERM the process exits within this, abandoning (and logging) whatever has not finished: exit code 1',
+    }),
+    delayMs: milliseconds('SHUTDOWN_DELAY_MS', 0, {
+      description: 'after SIGTERM, /health/ready answers 503 for this long while requests are still served, so load balancers stop sending before the listener closes; part of SHUTDOWN_TIMEOUT_MS',
+    }),
+  },
   logging: {
     level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', { description: 'least severe level written to the JSON log' }),
   },

@@ -17,7 +17,8 @@ export interface Infrastructure {
   metrics: PrometheusMetrics;
   /** Store and broker both answer. */
   ready(): Promise<void>;
-  close(): Promise<void>;
+  /** Closes the broker, then the stores; `closing` hears which one it is waiting for. */
+  close(closing?: (what: string) => void): Promise<void>;
 }
 
 /** The infrastructure URLs (STORE_URL, EVENT_STORE_URL, BROKER_URL) and PORT. */
@@ -71,9 +72,12 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
         await sql.query('select 1');
         await messaging.events.ping();
       },
-      close: async () => {
+      close: async (closing = () => undefined) => {
+        closing(`the broker connection (BROKER_URL ${redactUrl(config.brokerUrl)})`);
         await messaging.close();
+        closing('the event store connection');
         await store.close();
+        closing(`the SQL store connection (STORE_URL ${redactUrl(config.storeUrl)})`);
         await sql.close();
       },
     };

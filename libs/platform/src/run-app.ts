@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@paygate/logging';
 import { createHttpApp } from './http/create-http-app';
 import { listen } from './http/listen';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
+import { shutDown } from './shutdown';
 
 export interface RunOptions {
   /**
@@ -17,14 +18,17 @@ export interface RunOptions {
 /**
  * Process entry shared by every app: load the configuration once (exit 1 with one line naming
  * a bad variable), open infrastructure (exit 1 with one line naming what failed), serve HTTP,
- * and shut down cleanly on SIGTERM/SIGINT. Features get the configuration through CONFIG.
+ * and on SIGTERM/SIGINT drain and exit within SHUTDOWN_TIMEOUT_MS (shutdown.ts): 0 when
+ * everything finished, 1 when something was abandoned. Features get the configuration through
+ * CONFIG.
  */
 export async function runApp(name: string, features: Type[], options: RunOptions = {}): Promise<void> {
   let infrastructure: Infrastructure | undefined;
   let app: INestApplication;
   let log: Logger;
+  let config: Config;
   try {
-    const config = loadConfig(options.env ?? process.env);
+    config = loadConfig(options.env ?? process.env);
     log = createLogger(name, config.logging.level);
     infrastructure = await openInfrastructure(config.platform, name, log);
     // A feature that needs a variable another app may leave unset (MASTER_KEY) says so while the app is built.
@@ -43,10 +47,10 @@ export async function runApp(name: string, features: Type[], options: RunOptions
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('shutting down', { signal });
-    await app.close(); // stops taking requests, runs module destroy hooks (consumers stop, checkpoints saved)
-    await opened.close();
-    process.exit(0);
+    log.info('shutting down', { signal, shutdown_timeout_ms: config.shutdown.timeoutMs });
+    const clean = await shutDown(app, opened, config.shutdown, log);
+    if (clean) log.info('shut down');
+    process.exit(clean ? 0 : 1);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -8,3 +8,5 @@ export const CONFIG = Symbol('Config');
 export const RATE_LIMITER = Symbol('RateLimiter');
 /** The Metrics port (@paygate/metrics) over the process's one registry, served on GET /metrics. */
 export const METRICS = Symbol('Metrics');
+/** The process's Drain (http/drain.ts): whether it is shutting down. */
+export const DRAIN = Symbol('Drain');

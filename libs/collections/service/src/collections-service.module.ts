@@ -1,4 +1,4 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { collectionDecider } from '@paygate/collections-domain';
 import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
@@ -70,7 +70,7 @@ const PROJECTION = Symbol('CollectionProjection');
     ...COLLECTION_HANDLERS,
   ],
 })
-export class CollectionsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
+export class CollectionsServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer?: RunningConsumer;
   private verdicts?: RunningConsumer;
   private timerWorker?: TimerWorker<CollectionTimerKind>;
@@ -107,7 +107,8 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnModul
     this.timerWorker.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  async onApplicationShutdown(): Promise<void> {
     await this.timerWorker?.stop();
     await this.verdicts?.stop();
     await this.consumer?.stop();

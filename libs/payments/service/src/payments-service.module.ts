@@ -1,4 +1,4 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { connectorRegistryFor, type BillPaymentOperations } from '@paygate/connectors';
@@ -52,7 +52,7 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
     ...PAYMENT_HANDLERS,
   ],
 })
-export class PaymentsServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
+export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumers: RunningConsumer[] = [];
   private timerWorker?: TimerWorker<PaymentTimerKind>;
 
@@ -82,7 +82,8 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnModuleDe
     this.timerWorker.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  async onApplicationShutdown(): Promise<void> {
     await this.timerWorker?.stop();
     for (const consumer of this.consumers) await consumer.stop();
   }

@@ -2,15 +2,18 @@ import { Global, Module, type DynamicModule, type INestApplication, type Type } 
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '@paygate/config';
 import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, RATE_LIMITER } from '../tokens';
+import { APP_URL, CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, METRICS, RATE_LIMITER } from '../tokens';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SourceRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
+import { Drain } from './drain';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { guardInput } from './input-guard';
@@ -20,11 +23,12 @@ import { observeRequests } from './request-observability';
 @Global()
 @Module({})
 class PlatformModule {
-  static with({ config, infrastructure, log }: AppContext): DynamicModule {
+  static with({ config, infrastructure, log }: AppContext, drain: Drain): DynamicModule {
     return {
       module: PlatformModule,
       controllers: [HealthController],
       providers: [
+        { provide: DRAIN, useValue: drain },
         { provide: CONFIG, useValue: config },
         { provide: INFRASTRUCTURE, useValue: infrastructure },
         { provide: LOGGER, useValue: log },
@@ -33,7 +37,7 @@ class PlatformModule {
         { provide: APP_GUARD, useClass: SourceRateLimitGuard },
         { provide: METRICS, useValue: infrastructure.metrics },
       ],
-      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL, RATE_LIMITER, METRICS],
+      exports: [CONFIG, INFRASTRUCTURE, LOGGER, APP_URL, RATE_LIMITER, METRICS, DRAIN],
     };
   }
 }
@@ -53,14 +57,29 @@ export interface FeatureWithAppSetup {
 /** One Nest application on Fastify holding the platform (health, metrics, envelope errors) and `features`. */
 export async function createHttpApp(features: Type[], context: AppContext): Promise<INestApplication> {
   const { config, log } = context;
+  const drain = new Drain();
   // One CommandBus/QueryBus per process: each service's handlers register on it.
-  @Module({ imports: [PlatformModule.with(context), CqrsModule.forRoot(), ...features] })
+  @Module({ imports: [PlatformModule.with(context, drain), CqrsModule.forRoot(), ...features] })
   class AppModule {}
 
+  const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = config.http;
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
       bodyLimit: config.input.maxBodyBytes,
       // request.ip: the peer, or the client named by X-Forwarded-For when the peer is a trusted proxy.
       trustProxy: config.platform.trustProxy,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      http: {
+        requestTimeout: requestTimeoutMs,
+        headersTimeout: headersTimeoutMs,
+        // Node looks for late requests this often (30 s by default), so a deadline can only be
+        // as precise as this.
+        connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      },
+      clientErrorHandler: answerClientError,
+      // A request that reaches a closing server is still served: the drain closes its
+      // connection after the response, and the infrastructure is open until the last one.
+      return503OnClosing: false,
       // Long path parameters reach the handlers, which answer them (404, 400) in the envelope.
       routerOptions: { maxParamLength: 1024 },
       // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.
@@ -76,8 +95,32 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
   });
   guardInput(app.getHttpAdapter().getInstance(), config.input);
   observeRequests(app.getHttpAdapter().getInstance() as FastifyInstance, context.infrastructure.metrics, log);
+  drain.attach(app.getHttpServer());
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
   // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.
   for (const feature of features) (feature as Partial<FeatureWithAppSetup>).configure?.(app);
   return app;
+}
+
+/**
+ * A request that fails before it reaches a route (it timed out, or is not valid HTTP) is
+ * answered here, in the envelope, and its connection closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request did not arrive in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request headers are too large']
+        : [400, 'the request is not valid HTTP'];
+  // Node's own rule: once a response has started on the connection, nothing more can be said.
+  const started = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent ?? false;
+  if (socket.writable && !started) {
+    const body = JSON.stringify(envelope(status, message, {}));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

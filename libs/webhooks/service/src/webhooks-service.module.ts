@@ -1,4 +1,4 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
@@ -46,7 +46,7 @@ type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReporting
     ...DISPATCHER_HANDLERS,
   ],
 })
-export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhooksServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer?: RunningConsumer;
 
   constructor(
@@ -82,7 +82,8 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     this.dispatcher.worker.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  async onApplicationShutdown(): Promise<void> {
     await this.consumer?.stop();
     await this.dispatcher.worker.stop();
     this.dispatcher.stopReportingQueue();
