@@ -30,9 +30,12 @@ export interface AppProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node dist/apps/<app>/main.js` (rate limits raised unless `env` sets them) and waits until it answers /health/ready. */
-export async function startApp(app: string, env: Record<string, string>): Promise<AppProcess> {
-  const port = await freePort();
+/**
+ * Starts `node dist/apps/<app>/main.js` (on `port`, or any free one; rate limits raised unless
+ * `env` sets them) and waits until it answers /health/ready.
+ */
+export async function startApp(app: string, env: Record<string, string>, port?: number): Promise<AppProcess> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
     env: { ...process.env, ...TEST_RATE_LIMITS, ...env, PORT: String(port) },

@@ -50,6 +50,8 @@ export interface EventBus {
   publish(streamPrefixes: string[], publication?: Publication): Promise<void>;
   /** Resolves when the broker answers (readiness). */
   ping(): Promise<void>;
+  /** Consumer groups of this process that have not finished stopping: what a shutdown that gives up abandons. */
+  openGroups(): string[];
   close(): Promise<void>;
 }
 

@@ -83,7 +83,22 @@ describe('shutDown', () => {
     ]);
     gate.release();
     held.socket.destroy();
-    await infrastructure.close();
+    await infrastructure.close().catch(() => undefined); // the abandoned shutdown may be closing it too
+  });
+
+  it('names the consumer group whose handler never finished', async () => {
+    const prefix = `stuck${randomUUID().slice(0, 8)}-`;
+    const gate = new Gate();
+    const { app, infrastructure, config, log } = await startTestApp([consumerFeature(prefix, [], gate)], { SHUTDOWN_TIMEOUT_MS: '500' });
+    await infrastructure.store.appendToStream(`${prefix}1`, [{ id: randomUUID(), type: 'Stuck', data: {} }]);
+    await gate.reached;
+
+    expect(await shutDown(app, infrastructure, config.shutdown, log)).toBe(false);
+    expect(log.entries.find((entry) => entry.message === 'shutdown abandoned')).toMatchObject({
+      abandoned: `consumers, timers and workers finishing their current work (consumer groups still open: ${prefix}group)`,
+    });
+    gate.release();
+    await infrastructure.close().catch(() => undefined); // the abandoned shutdown may be closing it too
   });
 
   it('names the connection it was closing when that is what never finished', async () => {

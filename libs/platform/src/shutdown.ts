@@ -29,7 +29,10 @@ export async function shutDown(app: INestApplication, infrastructure: Infrastruc
     const serverClosed = once(app.getHttpServer(), 'close');
     try {
       await Promise.race([serverClosed, appClosed]);
-      waitingFor = () => 'consumers, timers and workers finishing their current work';
+      waitingFor = () => {
+        const groups = infrastructure.events.openGroups();
+        return `consumers, timers and workers finishing their current work${groups.length > 0 ? ` (consumer groups still open: ${groups.join(', ')})` : ''}`;
+      };
       await appClosed;
     } catch (error) {
       clean = false;

@@ -12,7 +12,8 @@ const CHECKPOINT_FLUSH_MS = 100;
  * restarts the subscription from the last handled event after a back-off.
  */
 export class InProcessEventBus implements EventBus {
-  private readonly consumers = new Set<RunningConsumer>();
+  /** Each running consumer and its group. */
+  private readonly consumers = new Map<RunningConsumer, string>();
 
   constructor(
     private readonly store: EventStore,
@@ -82,7 +83,7 @@ export class InProcessEventBus implements EventBus {
         this.consumers.delete(consumer);
       },
     };
-    this.consumers.add(consumer);
+    this.consumers.set(consumer, options.group);
     return consumer;
   }
 
@@ -94,7 +95,11 @@ export class InProcessEventBus implements EventBus {
     await this.store.ping();
   }
 
+  openGroups(): string[] {
+    return [...this.consumers.values()];
+  }
+
   async close(): Promise<void> {
-    await Promise.all([...this.consumers].map((consumer) => consumer.stop()));
+    await Promise.all([...this.consumers.keys()].map((consumer) => consumer.stop()));
   }
 }

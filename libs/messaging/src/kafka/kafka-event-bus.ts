@@ -28,7 +28,8 @@ export interface KafkaEventBusOptions {
 export class KafkaEventBus implements EventBus {
   private readonly admin: Admin;
   private readonly producer: Producer;
-  private readonly consumers = new Set<Consumer>();
+  /** Each running consumer and its group. */
+  private readonly consumers = new Map<Consumer, string>();
   private readonly relays: Promise<void>[] = [];
   private readonly stopping = new AbortController();
   private connected?: Promise<void>;
@@ -84,11 +85,11 @@ export class KafkaEventBus implements EventBus {
       },
     });
     await withDeadline(joined, 30_000, `Kafka consumer group ${options.group}`);
-    this.consumers.add(consumer);
+    this.consumers.set(consumer, options.group);
     return {
       stop: async () => {
-        this.consumers.delete(consumer);
         await consumer.disconnect();
+        this.consumers.delete(consumer);
       },
     };
   }
@@ -157,10 +158,14 @@ export class KafkaEventBus implements EventBus {
     await withDeadline(this.connect().then(() => this.admin.describeCluster()), 5_000, 'Kafka');
   }
 
+  openGroups(): string[] {
+    return [...this.consumers.values()];
+  }
+
   async close(): Promise<void> {
     this.stopping.abort();
     await Promise.all(this.relays);
-    await Promise.all([...this.consumers].map((consumer) => consumer.disconnect()));
+    await Promise.all([...this.consumers.keys()].map((consumer) => consumer.disconnect()));
     this.consumers.clear();
     if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
