@@ -4,6 +4,7 @@ import { Gate, heldRoute, parseResponses, rawConnection, startTestApp, type Test
  * Issue 12: a request whose body stops short of its Content-Length, or whose headers trickle in
  * byte by byte, is answered 408 and its connection closed; an idle keep-alive connection is
  * closed. Small configured limits keep the suite quick; it asserts outcomes, not durations.
+ * Requests that fail before they reach a route in other ways get the same envelope.
  */
 describe('HTTP time limits', () => {
   const gate = new Gate();
@@ -68,6 +69,20 @@ describe('HTTP time limits', () => {
     await new Promise((resolve) => setTimeout(resolve, 800)); // idle, past HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS
     connection.socket.write('GET /health/live HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n');
     expect(parseResponses(await connection.closed).map((response) => response.status)).toEqual([200, 200]);
+  });
+
+  it.each([
+    ['a request that is not HTTP', 'HELLO\r\n\r\n', 400, 'the request is not valid HTTP'],
+    ['a header value holding a control character', 'GET /health/live HTTP/1.1\r\nhost: test\r\nx-bad: a\u0001b\r\n\r\n', 400, 'the request is not valid HTTP'],
+    ['headers over 16 KiB', `GET /health/live HTTP/1.1\r\nhost: test\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431, 'the request headers are too large'],
+  ])('answers %s in the envelope too, and closes the connection', async (_case, request, status, message) => {
+    const connection = await rawConnection(server.port);
+    connection.socket.write(request);
+    const [response, ...more] = parseResponses(await connection.closed);
+    expect(more).toEqual([]);
+    expect(response.status).toBe(status);
+    expect(response.headers.connection).toBe('close');
+    expect(JSON.parse(response.body)).toEqual({ code: status, status: 'error', message, data: {} });
   });
 
   it('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS', async () => {
