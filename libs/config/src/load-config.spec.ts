@@ -27,7 +27,7 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
-      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false },
+      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, migrateOnStart: true },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
       http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
       shutdown: { timeoutMs: 10_000, delayMs: 0 },
@@ -103,6 +103,7 @@ describe('loadConfig: every variable', () => {
       BROKER_URL: 'kafka://k1:9092,k2:9092',
       MAX_BODY_BYTES: '1048576',
       MAX_JSON_DEPTH: '8',
+      MIGRATE_ON_START: 'false',
       LOG_LEVEL: 'warn',
       CONFIRMATION_TIMEOUT_MS: '1500',
       PROMPT_TIMEOUT_MS: '1500',
@@ -155,6 +156,7 @@ describe('loadConfig: every variable', () => {
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
       brokerUrl: 'kafka://k1:9092,k2:9092',
       trustProxy: '10.0.0.0/8,2001:db8::1',
+      migrateOnStart: false,
     });
     expect(config.rateLimits).toEqual({
       enabled: false,

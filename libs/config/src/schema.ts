@@ -60,6 +60,9 @@ export const CONFIG_SCHEMA = {
     trustProxy: proxyTrust('TRUST_PROXY', {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),
+    migrateOnStart: boolean('MIGRATE_ON_START', true, {
+      description: "apply the database migrations this app's tables need while it starts; `false`: only check they were applied (by `paygate migrate`) and refuse to start otherwise",
+    }),
   },
   input: {
     maxBodyBytes: positiveInteger('MAX_BODY_BYTES', 64 * 1024, { description: 'largest request body accepted, in bytes; a larger one is answered 413' }),

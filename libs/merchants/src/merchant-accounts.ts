@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
 import type { SecretBox } from './secret-box';
 
 export type MerchantStatus = 'active' | 'suspended';
@@ -67,21 +67,26 @@ function toMerchant(row: MerchantRow): Merchant {
 }
 
 /** The merchants table; both readers below create it if it is missing. */
-const MERCHANT_TABLES = [
-  `create table if not exists merchants (
-    id text primary key,
-    name text not null,
-    status text not null default 'active',
-    public_key text not null unique,
-    secret_key_hash text not null,
-    secret_key_sealed text not null,
-    signing_key_sealed text not null,
-    collection_callback_url text,
-    service_payments_callback_url text,
-    created_at timestamptz not null default now(),
-    updated_at timestamptz not null default now()
-  )`,
-];
+export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
+  {
+    name: '0001_merchants',
+    statements: [
+      `create table if not exists merchants (
+        id text primary key,
+        name text not null,
+        status text not null default 'active',
+        public_key text not null unique,
+        secret_key_hash text not null,
+        secret_key_sealed text not null,
+        signing_key_sealed text not null,
+        collection_callback_url text,
+        service_payments_callback_url text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      )`,
+    ],
+  },
+]);
 
 const CACHE_TTL_MS = 5_000;
 
@@ -100,7 +105,7 @@ export class MerchantAccounts {
   ) {}
 
   static async open(sql: SqlDatabase, box: SecretBox): Promise<MerchantAccounts> {
-    await migrate(sql, 'merchants', MERCHANT_TABLES);
+    await migrate(sql, MERCHANTS_MIGRATIONS);
     return new MerchantAccounts(sql, box);
   }
 
@@ -220,7 +225,7 @@ export class MerchantDirectory {
   private constructor(private readonly sql: SqlDatabase) {}
 
   static async open(sql: SqlDatabase): Promise<MerchantDirectory> {
-    await migrate(sql, 'merchants', MERCHANT_TABLES);
+    await migrate(sql, MERCHANTS_MIGRATIONS);
     return new MerchantDirectory(sql);
   }
 

@@ -1,17 +1,24 @@
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
+
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
+  {
+    name: '0001_checkpoints',
+    statements: [
+      `create table if not exists messaging_checkpoints (
+         name text primary key,
+         position text not null,
+         updated_at timestamptz not null default now()
+       )`,
+    ],
+  },
+]);
 
 /** Consumer and relay positions, kept in STORE_URL whichever event store is used. */
 export class CheckpointStore {
   private constructor(private readonly db: SqlDatabase) {}
 
   static async create(db: SqlDatabase): Promise<CheckpointStore> {
-    await migrate(db, 'checkpoints', [
-      `create table if not exists messaging_checkpoints (
-         name text primary key,
-         position text not null,
-         updated_at timestamptz not null default now()
-       )`,
-    ]);
+    await migrate(db, MESSAGING_MIGRATIONS);
     return new CheckpointStore(db);
   }
 

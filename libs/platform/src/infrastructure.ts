@@ -1,6 +1,6 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
 import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@paygate/messaging';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
@@ -21,7 +21,7 @@ export interface Infrastructure {
   close(closing?: (what: string) => void): Promise<void>;
 }
 
-/** The infrastructure URLs (STORE_URL, EVENT_STORE_URL, BROKER_URL) and PORT. */
+/** The infrastructure URLs (STORE_URL, EVENT_STORE_URL, BROKER_URL), PORT and MIGRATE_ON_START. */
 export type PlatformConfig = Config['platform'];
 
 export class StartupError extends Error {
@@ -47,6 +47,7 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
   }
   const metrics = new PrometheusMetrics(log);
   const sql = await step(`cannot open STORE_URL ${redactUrl(config.storeUrl)}`, () => openSqlDatabase(config.storeUrl));
+  if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
     const store = await step('cannot open the event store', async () => {
       const opened = await openEventStore(sql, config.eventStoreUrl);

@@ -9,6 +9,7 @@ export interface PostgresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * Every statement is prepared once per connection (named by its text's hash): the hot paths
@@ -40,7 +41,13 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   // An idle client losing its server (restart, failover) must not crash the process;
   // the pool discards it and the next query reconnects.
   pool.on('error', () => undefined);
-  if (schema) await pool.query(`create schema if not exists ${schema}`);
+  if (schema) {
+    // Processes starting together race to create it: "if not exists" does not stop the loser's
+    // unique violation, which only means the schema is there.
+    await pool.query(`create schema if not exists ${schema}`).catch((error: { code?: string }) => {
+      if (error.code !== UNIQUE_VIOLATION) throw error;
+    });
+  }
   else await pool.query('select 1');
 
   const clientOf = (client: PoolClient): SqlClient => ({

@@ -27,11 +27,3 @@ export interface SqlDatabase extends SqlClient {
   withDedicatedConnection<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
-
-/** Creates tables once per database; concurrent starters serialise on an advisory lock. */
-export async function migrate(db: SqlDatabase, name: string, statements: string[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`paygate-migrate:${name}`]);
-    for (const statement of statements) await tx.query(statement);
-  });
-}

@@ -21,21 +21,13 @@ const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
  * takes the client it runs on: the projection's transaction, or the database for a claim.
  */
 export class LeasedTimers<Kind extends string> {
-  /** The table and its index; a projection runs them with its own migration. */
-  readonly migrations: readonly string[];
-
+  /**
+   * `table` is created by its owner's migration (collections/0001, payments/0001) with columns
+   * internal_reference, kind, due_at, fire_at (timestamptz), primary key (internal_reference,
+   * kind), and an index on fire_at.
+   */
   constructor(readonly table: string) {
     if (!TABLE_NAME.test(table)) throw new Error(`timer table name "${table}" is not a plain SQL identifier`);
-    this.migrations = [
-      `create table if not exists ${table} (
-        internal_reference text not null,
-        kind text not null,
-        due_at timestamptz not null,
-        fire_at timestamptz not null,
-        primary key (internal_reference, kind)
-      )`,
-      `create index if not exists ${table}_fire_at on ${table} (fire_at)`,
-    ];
   }
 
   /**

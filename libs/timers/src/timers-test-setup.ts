@@ -1,4 +1,4 @@
-import { migrate, openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, uniqueSchema } from '@paygate/testing';
 import { LeasedTimers } from './leased-timers';
 
@@ -7,10 +7,17 @@ export type Kind = 'expiry' | 'poll';
 export const past = (ms = 1_000) => new Date(Date.now() - ms);
 export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
+/** A timer table as its owners' migrations create one (collections/0001, payments/0001). */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
-  const timers = new LeasedTimers<Kind>(table);
-  await migrate(db, table, [...timers.migrations]);
-  return timers;
+  await db.query(`create table ${table} (
+    internal_reference text not null,
+    kind text not null,
+    due_at timestamptz not null,
+    fire_at timestamptz not null,
+    primary key (internal_reference, kind)
+  )`);
+  await db.query(`create index ${table}_fire_at on ${table} (fire_at)`);
+  return new LeasedTimers<Kind>(table);
 }
 
 /** One database per engine, and an empty `test_timers` table for each test. */

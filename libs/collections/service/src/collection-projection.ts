@@ -4,6 +4,7 @@ import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionInit
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
+import { COLLECTIONS_MIGRATIONS } from './migrations';
 
 /** `confirmation` and `provider`: the time-outs; `status`: polling, which also retries a failed provider request. */
 export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
@@ -23,17 +24,7 @@ export class CollectionProjection {
   ) {}
 
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<CollectionProjection> {
-    await migrate(sql, 'collection-projection', [
-      `create table if not exists collection_view (
-        internal_reference text primary key,
-        merchant_id text not null,
-        merchant_reference text not null,
-        revision integer not null,
-        state jsonb not null,
-        unique (merchant_id, merchant_reference)
-      )`,
-      ...COLLECTION_TIMERS.migrations,
-    ]);
+    await migrate(sql, COLLECTIONS_MIGRATIONS);
     return new CollectionProjection(sql, store, statusPollMs);
   }
 

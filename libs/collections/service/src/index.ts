@@ -1,2 +1,3 @@
 export { CollectionsServiceModule } from './collections-service.module';
 export { COLLECTIONS_READ_MODEL } from './read-model';
+export { COLLECTIONS_MIGRATIONS } from './migrations';

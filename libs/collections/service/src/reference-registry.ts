@@ -1,4 +1,5 @@
 import { migrate, type SqlDatabase } from '@paygate/sql';
+import { COLLECTIONS_MIGRATIONS } from './migrations';
 
 export interface ReservedReference {
   id: number;
@@ -17,17 +18,7 @@ export class ReferenceRegistry {
   private constructor(private readonly sql: SqlDatabase) {}
 
   static async open(sql: SqlDatabase): Promise<ReferenceRegistry> {
-    await migrate(sql, 'collection-references', [
-      `create table if not exists collection_references (
-        merchant_id text not null,
-        merchant_reference text not null,
-        id bigserial unique,
-        internal_reference text not null unique,
-        request_hash text not null,
-        created_at timestamptz not null default now(),
-        primary key (merchant_id, merchant_reference)
-      )`,
-    ]);
+    await migrate(sql, COLLECTIONS_MIGRATIONS);
     return new ReferenceRegistry(sql);
   }
 

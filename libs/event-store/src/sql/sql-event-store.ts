@@ -12,6 +12,7 @@ import {
   type SubscribeOptions,
 } from '../event-store';
 import { AppendSignal, runSubscriptionLoop } from '../subscription-loop';
+import { EVENT_STORE_MIGRATIONS } from './migrations';
 
 /*
  * Global order without skips: a bigserial alone is assigned at insert time, so a subscriber
@@ -20,27 +21,8 @@ import { AppendSignal, runSubscriptionLoop } from '../subscription-loop';
  * and readers only see rows whose transaction is older than every transaction still running
  * (pg_snapshot_xmin). A row that becomes visible later always sorts after what was read.
  * Writers of one stream take a per-stream advisory lock before writing, so their transaction
- * ids (assigned at the first write) follow the stream's revision order.
+ * ids (assigned at the first write) follow the stream's revision order. Tables: migrations.ts.
  */
-const SCHEMA = [
-  `create table if not exists es_streams (
-     stream_name text primary key,
-     revision bigint not null
-   )`,
-  `create table if not exists es_events (
-     global_position bigserial primary key,
-     transaction_id xid8 not null default pg_current_xact_id(),
-     stream_name text not null,
-     stream_revision bigint not null,
-     event_id uuid not null unique,
-     event_type text not null,
-     data jsonb not null,
-     metadata jsonb not null,
-     recorded_at timestamptz not null default now(),
-     unique (stream_name, stream_revision)
-   )`,
-  `create index if not exists es_events_global_order on es_events (transaction_id, global_position)`,
-];
 
 // Columns are cast to text (bigint and xid8 exceed JS numbers), so ORDER BY clauses must name
 // the table's columns (es_events.x), not these text aliases.
@@ -123,7 +105,7 @@ export class SqlEventStore implements EventStore {
   ) {}
 
   static async create(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
-    await migrate(db, 'event-store', SCHEMA);
+    await migrate(db, EVENT_STORE_MIGRATIONS);
     return new SqlEventStore(db, {
       pollIntervalMs: options.pollIntervalMs ?? 20,
       minReadIntervalMs: options.minReadIntervalMs ?? (db.oneStatementAtATime ? 10 : 2),

@@ -14,6 +14,7 @@ import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { servicePaymentDecider, transfersOf, walletLedgerDecider, type ServicePayment } from '@paygate/payments-domain';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
+import { PAYMENTS_MIGRATIONS } from './migrations';
 
 /** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
 export type PaymentTimerKind = 'validation' | 'payment';
@@ -50,24 +51,7 @@ export class PaymentsProjection {
   ) {}
 
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<PaymentsProjection> {
-    await migrate(sql, 'payments-projection', [
-      `create table if not exists wallet_balances (
-        merchant_id text not null,
-        currency text not null,
-        balance bigint not null,
-        available bigint not null,
-        revision integer not null,
-        primary key (merchant_id, currency)
-      )`,
-      `create table if not exists service_payment_view (
-        internal_reference text primary key,
-        merchant_id text not null,
-        summary jsonb not null,
-        state jsonb not null,
-        revision integer not null
-      )`,
-      ...PAYMENT_TIMERS.migrations,
-    ]);
+    await migrate(sql, PAYMENTS_MIGRATIONS);
     return new PaymentsProjection(sql, store, statusPollMs);
   }
 

@@ -1,4 +1,4 @@
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
 import { bucketWindowMs, takeToken, tokenIntervalMs, type BucketPolicy } from './token-bucket';
 
 export interface StoreTake {
@@ -34,13 +34,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-const TABLES = [
-  `create table if not exists rate_limit_buckets (
-    key text primary key,
-    full_at timestamptz not null,
-    allowed boolean not null
-  )`,
-];
+export const RATE_LIMIT_MIGRATIONS = defineMigrations('rate-limits', [
+  {
+    name: '0001_buckets',
+    statements: [
+      `create table if not exists rate_limit_buckets (
+        key text primary key,
+        full_at timestamptz not null,
+        allowed boolean not null
+      )`,
+    ],
+  },
+]);
 
 /**
  * takeToken in one statement, so concurrent takes on one key from any number of gateways
@@ -68,7 +73,7 @@ export class SqlRateLimitStore implements RateLimitStore {
   private constructor(private readonly db: SqlDatabase) {}
 
   static async open(db: SqlDatabase): Promise<SqlRateLimitStore> {
-    await migrate(db, 'rate-limits', TABLES);
+    await migrate(db, RATE_LIMIT_MIGRATIONS);
     return new SqlRateLimitStore(db);
   }
 

@@ -1,1 +1,2 @@
 export { SandboxProvidersModule } from './sandbox-providers.module';
+export { SANDBOX_MIGRATIONS } from './migrations';

@@ -7,14 +7,15 @@ import { Background } from './background';
 import { BillerAdminController } from './biller/biller-admin.controller';
 import { BillerApiController } from './biller/biller-api.controller';
 import { BillerSandbox } from './biller/biller-sandbox';
-import { BILLER_TABLES, BillerStore } from './biller/biller-store';
+import { BillerStore } from './biller/biller-store';
 import { CardApiController } from './card/card-api.controller';
 import { CardCheckout } from './card/card-checkout';
-import { CARD_TABLES, CardStore } from './card/card-store';
+import { CardStore } from './card/card-store';
 import { CheckoutPageController } from './card/checkout-page.controller';
 import { MomoController } from './momo/momo.controller';
 import { MomoSimulator } from './momo/momo-simulator';
-import { MOMO_TABLES, MomoStore } from './momo/momo-store';
+import { MomoStore } from './momo/momo-store';
+import { SANDBOX_MIGRATIONS } from './migrations';
 import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
 import { WalletAdminController } from './wallet/wallet-admin.controller';
 
@@ -43,6 +44,6 @@ export class SandboxProvidersModule implements OnModuleInit {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
   async onModuleInit(): Promise<void> {
-    await migrate(this.infrastructure.sql, 'sandbox-providers', [...MOMO_TABLES, ...CARD_TABLES, ...BILLER_TABLES]);
+    await migrate(this.infrastructure.sql, SANDBOX_MIGRATIONS);
   }
 }

@@ -1,2 +1,3 @@
 export { WebhooksServiceModule } from './webhooks-service.module';
 export { DELIVERIES_READ_MODEL } from './read-model';
+export { WEBHOOKS_MIGRATIONS } from './migrations';

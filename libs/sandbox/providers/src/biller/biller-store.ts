@@ -5,46 +5,6 @@ import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 /** A PRN every fresh sandbox has, for demos and first tests. */
 export const SEEDED_PRN = '2250000001301';
 
-export const BILLER_TABLES = [
-  // Amounts in integer minor units; `payment_calls` counts every payment call for the PRN, whatever it was answered.
-  `create table if not exists sandbox_biller_prns (
-     prn text primary key,
-     amount bigint not null,
-     currency text not null,
-     status text not null,
-     service_name text not null,
-     payer_name text not null,
-     expires_at timestamptz not null,
-     payment_calls integer not null default 0,
-     created_at timestamptz not null default now()
-   )`,
-  // One row per idempotency key: the key is the payment, so a retry can never pay twice.
-  `create table if not exists sandbox_biller_payments (
-     idempotency_key text primary key,
-     payment_id text not null unique,
-     prn text not null,
-     amount bigint not null,
-     currency text not null,
-     reference text not null,
-     status text not null default 'PENDING',
-     receipt_number text not null,
-     completes_at timestamptz not null,
-     created_at timestamptz not null default now()
-   )`,
-  'create index if not exists sandbox_biller_payments_prn on sandbox_biller_payments (prn)',
-  // A single row, so injected faults hold across a restart and across sandbox instances.
-  `create table if not exists sandbox_biller_faults (
-     id integer primary key check (id = 1),
-     fail_next integer not null default 0,
-     delay_ms integer not null default 0
-   )`,
-  'alter table sandbox_biller_faults add column if not exists fail_lookups_next integer not null default 0',
-  'insert into sandbox_biller_faults (id) values (1) on conflict (id) do nothing',
-  `insert into sandbox_biller_prns (prn, amount, currency, status, service_name, payer_name, expires_at)
-   values ('${SEEDED_PRN}', 25000, 'UGX', 'AVAILABLE', 'URA - Domestic Tax', 'Nakato Sarah', '2099-12-31T23:59:59Z')
-   on conflict (prn) do nothing`,
-];
-
 export type PrnStatus = 'AVAILABLE' | 'SUBMITTED' | 'PAID' | 'EXPIRED';
 export const PRN_STATUSES: readonly PrnStatus[] = ['AVAILABLE', 'SUBMITTED', 'PAID', 'EXPIRED'];
 

@@ -2,26 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 
-export const CARD_TABLES = [
-  // Only the masked number and last four digits of a card are ever stored.
-  `create table if not exists sandbox_card_sessions (
-     id text primary key,
-     reference text not null,
-     amount text not null,
-     currency text not null,
-     description text,
-     notify_url text not null,
-     return_url text not null,
-     expires_at timestamptz not null,
-     status text not null default 'open',
-     failure_code text,
-     card_last4 text,
-     card_masked text,
-     created_at timestamptz not null default now()
-   )`,
-  'create index if not exists sandbox_card_sessions_reference on sandbox_card_sessions (reference)',
-];
-
 /** As stored; `expired` is derived from `open` and the clock. */
 export type StoredSessionStatus = 'open' | 'succeeded' | 'failed' | 'cancelled';
 export type SessionStatus = StoredSessionStatus | 'expired';

@@ -1,30 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 
-export const MOMO_TABLES = [
-  // Tokens are kept as SHA-256 hashes: a stored row never holds a usable credential.
-  `create table if not exists sandbox_momo_tokens (
-     token_hash text primary key,
-     expires_at timestamptz not null
-   )`,
-  `create table if not exists sandbox_momo_requests (
-     reference_id text primary key,
-     amount text not null,
-     currency text not null,
-     external_id text not null,
-     party_id_type text not null,
-     party_id text not null,
-     payer_message text not null,
-     payee_note text not null,
-     callback_url text,
-     status text not null default 'PENDING',
-     reason text,
-     financial_transaction_id text,
-     resolves_at timestamptz,
-     created_at timestamptz not null default now()
-   )`,
-];
-
 export type MomoStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
 export interface RequestToPay {

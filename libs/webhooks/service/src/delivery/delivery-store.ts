@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryState } from '@paygate/contracts';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import type { AttemptOutcome } from './callback-sender';
 import { jittered, type DeliveryConfig } from './delivery-config';
 
@@ -87,43 +88,6 @@ export interface DeliveryStoreConfig extends Pick<DeliveryConfig, 'timeoutMs' | 
 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
 
-const TABLES = [
-  `create table if not exists webhook_deliveries (
-    webhook_id text primary key,
-    merchant_id text not null,
-    internal_reference text not null,
-    sequence integer not null,
-    event_name text not null,
-    target_url text,
-    target_host text,
-    body text not null,
-    state text not null check (state in ('pending', 'delivering', 'delivered', 'abandoned', 'undeliverable')),
-    attempts integer not null default 0,
-    next_attempt_at timestamptz not null,
-    claim_token text,
-    lease_until timestamptz,
-    created_at timestamptz not null default now(),
-    delivered_at timestamptz,
-    last_status integer,
-    last_error text
-  )`,
-  `create index if not exists webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`,
-  `create index if not exists webhook_deliveries_in_flight on webhook_deliveries (target_host) where state = 'delivering'`,
-  'create index if not exists webhook_deliveries_transaction on webhook_deliveries (internal_reference, target_url, sequence)',
-  // Added with the payment callbacks; tables created before have none.
-  `alter table webhook_deliveries add column if not exists awaits text[] not null default '{}'`,
-  `create table if not exists webhook_attempts (
-    webhook_id text not null references webhook_deliveries (webhook_id),
-    attempt integer not null,
-    started_at timestamptz not null,
-    duration_ms integer not null,
-    status_code integer,
-    response_excerpt text not null,
-    error text,
-    primary key (webhook_id, attempt)
-  )`,
-];
-
 interface DeliveryRow {
   webhook_id: string;
   merchant_id: string;
@@ -181,7 +145,7 @@ export class DeliveryStore {
   }
 
   static async open(sql: SqlDatabase, config: DeliveryStoreConfig): Promise<DeliveryStore> {
-    await migrate(sql, 'webhook-deliveries', TABLES);
+    await migrate(sql, WEBHOOKS_MIGRATIONS);
     return new DeliveryStore(sql, config);
   }
 

@@ -1,0 +1,33 @@
+import { defineMigrations } from '@paygate/sql';
+
+/** The service-payments read models (PaymentsProjection) and its durable timers (PAYMENT_TIMERS). */
+export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
+  {
+    name: '0001_balances_view_and_timers',
+    statements: [
+      `create table if not exists wallet_balances (
+        merchant_id text not null,
+        currency text not null,
+        balance bigint not null,
+        available bigint not null,
+        revision integer not null,
+        primary key (merchant_id, currency)
+      )`,
+      `create table if not exists service_payment_view (
+        internal_reference text primary key,
+        merchant_id text not null,
+        summary jsonb not null,
+        state jsonb not null,
+        revision integer not null
+      )`,
+      `create table if not exists payment_timers (
+        internal_reference text not null,
+        kind text not null,
+        due_at timestamptz not null,
+        fire_at timestamptz not null,
+        primary key (internal_reference, kind)
+      )`,
+      'create index if not exists payment_timers_fire_at on payment_timers (fire_at)',
+    ],
+  },
+]);

@@ -1,0 +1,86 @@
+import { defineMigrations } from '@paygate/sql';
+import { SEEDED_PRN } from './biller/biller-store';
+
+/** The simulated providers' state: mobile money (MomoStore), card checkout (CardStore), the PRN biller (BillerStore). */
+export const SANDBOX_MIGRATIONS = defineMigrations('sandbox', [
+  {
+    name: '0001_momo_card_and_biller',
+    statements: [
+      // Tokens are kept as SHA-256 hashes: a stored row never holds a usable credential.
+      `create table if not exists sandbox_momo_tokens (
+         token_hash text primary key,
+         expires_at timestamptz not null
+       )`,
+      `create table if not exists sandbox_momo_requests (
+         reference_id text primary key,
+         amount text not null,
+         currency text not null,
+         external_id text not null,
+         party_id_type text not null,
+         party_id text not null,
+         payer_message text not null,
+         payee_note text not null,
+         callback_url text,
+         status text not null default 'PENDING',
+         reason text,
+         financial_transaction_id text,
+         resolves_at timestamptz,
+         created_at timestamptz not null default now()
+       )`,
+      // Only the masked number and last four digits of a card are ever stored.
+      `create table if not exists sandbox_card_sessions (
+         id text primary key,
+         reference text not null,
+         amount text not null,
+         currency text not null,
+         description text,
+         notify_url text not null,
+         return_url text not null,
+         expires_at timestamptz not null,
+         status text not null default 'open',
+         failure_code text,
+         card_last4 text,
+         card_masked text,
+         created_at timestamptz not null default now()
+       )`,
+      'create index if not exists sandbox_card_sessions_reference on sandbox_card_sessions (reference)',
+      // Amounts in integer minor units; `payment_calls` counts every payment call for the PRN, whatever it was answered.
+      `create table if not exists sandbox_biller_prns (
+         prn text primary key,
+         amount bigint not null,
+         currency text not null,
+         status text not null,
+         service_name text not null,
+         payer_name text not null,
+         expires_at timestamptz not null,
+         payment_calls integer not null default 0,
+         created_at timestamptz not null default now()
+       )`,
+      // One row per idempotency key: the key is the payment, so a retry can never pay twice.
+      `create table if not exists sandbox_biller_payments (
+         idempotency_key text primary key,
+         payment_id text not null unique,
+         prn text not null,
+         amount bigint not null,
+         currency text not null,
+         reference text not null,
+         status text not null default 'PENDING',
+         receipt_number text not null,
+         completes_at timestamptz not null,
+         created_at timestamptz not null default now()
+       )`,
+      'create index if not exists sandbox_biller_payments_prn on sandbox_biller_payments (prn)',
+      // A single row, so injected faults hold across a restart and across sandbox instances.
+      `create table if not exists sandbox_biller_faults (
+         id integer primary key check (id = 1),
+         fail_next integer not null default 0,
+         delay_ms integer not null default 0
+       )`,
+      'alter table sandbox_biller_faults add column if not exists fail_lookups_next integer not null default 0',
+      'insert into sandbox_biller_faults (id) values (1) on conflict (id) do nothing',
+      `insert into sandbox_biller_prns (prn, amount, currency, status, service_name, payer_name, expires_at)
+       values ('${SEEDED_PRN}', 25000, 'UGX', 'AVAILABLE', 'URA - Domestic Tax', 'Nakato Sarah', '2099-12-31T23:59:59Z')
+       on conflict (prn) do nothing`,
+    ],
+  },
+]);

@@ -1,0 +1,44 @@
+import { defineMigrations } from '@paygate/sql';
+
+/** The callback queue (DeliveryStore): deliveries and every attempt at sending them. */
+export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
+  {
+    name: '0001_deliveries_and_attempts',
+    statements: [
+      `create table if not exists webhook_deliveries (
+        webhook_id text primary key,
+        merchant_id text not null,
+        internal_reference text not null,
+        sequence integer not null,
+        event_name text not null,
+        target_url text,
+        target_host text,
+        body text not null,
+        state text not null check (state in ('pending', 'delivering', 'delivered', 'abandoned', 'undeliverable')),
+        attempts integer not null default 0,
+        next_attempt_at timestamptz not null,
+        claim_token text,
+        lease_until timestamptz,
+        created_at timestamptz not null default now(),
+        delivered_at timestamptz,
+        last_status integer,
+        last_error text
+      )`,
+      `create index if not exists webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`,
+      `create index if not exists webhook_deliveries_in_flight on webhook_deliveries (target_host) where state = 'delivering'`,
+      'create index if not exists webhook_deliveries_transaction on webhook_deliveries (internal_reference, target_url, sequence)',
+      // Added with the payment callbacks; tables created before have none.
+      `alter table webhook_deliveries add column if not exists awaits text[] not null default '{}'`,
+      `create table if not exists webhook_attempts (
+        webhook_id text not null references webhook_deliveries (webhook_id),
+        attempt integer not null,
+        started_at timestamptz not null,
+        duration_ms integer not null,
+        status_code integer,
+        response_excerpt text not null,
+        error text,
+        primary key (webhook_id, attempt)
+      )`,
+    ],
+  },
+]);
