@@ -5,10 +5,11 @@ import type { CliIo, Command } from './command';
 import { eventsExport } from './events-export';
 import { eventsReplay } from './events-replay';
 import { eventsSchema } from './events-schema';
+import { migrateCommand } from './migrate';
 import { projectionsRebuild } from './projections-rebuild';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild];
+const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
