@@ -3,6 +3,7 @@ import { EVENT_STORE_MIGRATIONS } from '@paygate/event-store';
 import { MERCHANTS_MIGRATIONS } from '@paygate/merchants';
 import { MESSAGING_MIGRATIONS } from '@paygate/messaging';
 import { PAYMENTS_MIGRATIONS } from '@paygate/payments-service';
+import { RATE_LIMIT_MIGRATIONS } from '@paygate/platform';
 import { SANDBOX_MIGRATIONS } from '@paygate/sandbox-providers';
 import type { Migration } from '@paygate/sql';
 import { WEBHOOKS_MIGRATIONS } from '@paygate/webhooks-service';
@@ -17,6 +18,7 @@ export function paygateMigrations({ eventsInSql, sandbox }: { eventsInSql: boole
     ...(eventsInSql ? EVENT_STORE_MIGRATIONS : []),
     ...MESSAGING_MIGRATIONS,
     ...MERCHANTS_MIGRATIONS,
+    ...RATE_LIMIT_MIGRATIONS,
     ...COLLECTIONS_MIGRATIONS,
     ...PAYMENTS_MIGRATIONS,
     ...WEBHOOKS_MIGRATIONS,
