@@ -21,6 +21,7 @@ export const CHART_SET_VARIABLES: Readonly<Record<string, string>> = {
   MOMO_API_URL: 'providers.momoApiUrl',
   CARD_API_URL: 'providers.cardApiUrl',
   BILLER_API_URL: 'providers.billerApiUrl',
+  MIGRATE_ON_START: 'migrations.job.enabled',
 };
 
 /** Meaningful in standalone mode only (every app in one process). */

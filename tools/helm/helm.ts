@@ -24,7 +24,7 @@ export function lintChart(): Promise<HelmRun> {
   return helm(['lint', CHART_DIR, '--strict']);
 }
 
-/** `helm template` of the chart as release `paygate` in namespace `paygate`, with these values files in order. */
-export function renderChart(valuesFiles: string[] = []): Promise<HelmRun> {
-  return helm(['template', CHART_DIR, '--release', 'paygate', '--namespace', 'paygate', ...valuesFiles.flatMap((file) => ['-f', file])]);
+/** `helm template` of the chart (k8s/paygate unless `chart`) as release `paygate` in namespace `paygate`, with these values files in order. */
+export function renderChart(valuesFiles: string[] = [], chart = CHART_DIR): Promise<HelmRun> {
+  return helm(['template', chart, '--release', 'paygate', '--namespace', 'paygate', ...valuesFiles.flatMap((file) => ['-f', file])]);
 }

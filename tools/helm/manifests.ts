@@ -1,6 +1,7 @@
 import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Job } from 'kubernetes-models/batch/v1/Job';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -39,6 +40,7 @@ const SCHEMAS: Record<string, (data: object) => { validate(): void }> = {
   'v1 ServiceAccount': (data) => new ServiceAccount(data),
   'policy/v1 PodDisruptionBudget': (data) => new PodDisruptionBudget(data),
   'autoscaling/v2 HorizontalPodAutoscaler': (data) => new HorizontalPodAutoscaler(data),
+  'batch/v1 Job': (data) => new Job(data),
   'networking.k8s.io/v1 NetworkPolicy': (data) => new NetworkPolicy(data),
   'monitoring.coreos.com/v1 ServiceMonitor': (data) => new ServiceMonitor(data as Pick<IServiceMonitor, 'spec'>),
 };

@@ -119,6 +119,10 @@ the URLs the chart derives. Call with (dict "root" $ "app" $app).
 {{- range $variable, $value := $root.Values.config -}}
 {{- $_ := set $data $variable (toString $value) -}}
 {{- end -}}
+{{- if $root.Values.migrations.job.enabled -}}
+{{- /* The hook Job has applied every migration: an app that finds one missing refuses to start. */ -}}
+{{- $_ := set $data "MIGRATE_ON_START" "false" -}}
+{{- end -}}
 {{- $urls := $root.Values.publicUrls -}}
 {{- if eq .app.key "collections" -}}
 {{- $_ := set $data "MOMO_API_URL" (include "paygate.providerUrl" (dict "root" $root "key" "momoApiUrl" "route" "momo")) -}}
