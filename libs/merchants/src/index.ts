@@ -1,2 +1,3 @@
 export * from './merchant-accounts';
+export { MERCHANTS_MIGRATIONS } from './migrations';
 export * from './secret-box';

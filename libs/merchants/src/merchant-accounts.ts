@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { MERCHANTS_MIGRATIONS } from './migrations';
 import type { SecretBox } from './secret-box';
 
 export type MerchantStatus = 'active' | 'suspended';
@@ -65,28 +66,6 @@ function toMerchant(row: MerchantRow): Merchant {
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
-
-/** The merchants table; both readers below create it if it is missing. */
-export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
-  {
-    name: '0001_merchants',
-    statements: [
-      `create table if not exists merchants (
-        id text primary key,
-        name text not null,
-        status text not null default 'active',
-        public_key text not null unique,
-        secret_key_hash text not null,
-        secret_key_sealed text not null,
-        signing_key_sealed text not null,
-        collection_callback_url text,
-        service_payments_callback_url text,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      )`,
-    ],
-  },
-]);
 
 const CACHE_TTL_MS = 5_000;
 

@@ -1,17 +1,5 @@
-import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
-
-export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
-  {
-    name: '0001_checkpoints',
-    statements: [
-      `create table if not exists messaging_checkpoints (
-         name text primary key,
-         position text not null,
-         updated_at timestamptz not null default now()
-       )`,
-    ],
-  },
-]);
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { MESSAGING_MIGRATIONS } from './migrations';
 
 /** Consumer and relay positions, kept in STORE_URL whichever event store is used. */
 export class CheckpointStore {

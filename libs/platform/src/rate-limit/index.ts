@@ -1,5 +1,6 @@
 export { enforceRateLimit, NotRateLimited, RateLimitedAs, sourceAddress, SourceRateLimitGuard } from './rate-limit.guard';
 export { RateLimiter, TooManyRequests, type RateLimitClass, type RateLimitConfig, type RateLimitVerdict } from './rate-limiter';
-export { MemoryRateLimitStore, RATE_LIMIT_MIGRATIONS, SqlRateLimitStore, type RateLimitStore, type StoreTake } from './rate-limit-store';
+export { RATE_LIMIT_MIGRATIONS } from './migrations';
+export { MemoryRateLimitStore, SqlRateLimitStore, type RateLimitStore, type StoreTake } from './rate-limit-store';
 export { sourceAddressKey } from './source-address';
 export * from './token-bucket';

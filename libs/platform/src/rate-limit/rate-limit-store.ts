@@ -1,4 +1,5 @@
-import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { RATE_LIMIT_MIGRATIONS } from './migrations';
 import { bucketWindowMs, takeToken, tokenIntervalMs, type BucketPolicy } from './token-bucket';
 
 export interface StoreTake {
@@ -33,19 +34,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [key, fullAtMs] of this.buckets) if (fullAtMs <= nowMs) this.buckets.delete(key);
   }
 }
-
-export const RATE_LIMIT_MIGRATIONS = defineMigrations('rate-limits', [
-  {
-    name: '0001_buckets',
-    statements: [
-      `create table if not exists rate_limit_buckets (
-        key text primary key,
-        full_at timestamptz not null,
-        allowed boolean not null
-      )`,
-    ],
-  },
-]);
 
 /**
  * takeToken in one statement, so concurrent takes on one key from any number of gateways

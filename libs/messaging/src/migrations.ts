@@ -1,0 +1,15 @@
+import { defineMigrations } from '@paygate/sql';
+
+/** Consumer and relay positions (CheckpointStore). */
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
+  {
+    name: '0001_checkpoints',
+    statements: [
+      `create table if not exists messaging_checkpoints (
+         name text primary key,
+         position text not null,
+         updated_at timestamptz not null default now()
+       )`,
+    ],
+  },
+]);
