@@ -1,6 +1,7 @@
 import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 import { countStatuses, expectLimited, send, type LimitedAnswer } from './rate-limits-test-setup';
+import { sharedPostgresRateLimitSuite } from './rate-limits-shared-postgres-test-setup';
 
 const BURST = 5;
 
@@ -98,3 +99,5 @@ describe('rate limits per merchant: the bucket refills', () => {
     expect(served.headers['ratelimit-limit']).toBe(String(BURST));
   });
 });
+
+sharedPostgresRateLimitSuite();

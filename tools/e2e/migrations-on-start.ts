@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { openSqlDatabase } from '@paygate/sql';
+import { describeWithService, uniqueSchema } from '@paygate/testing';
+import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
+
+const root = join(__dirname, '..', '..');
+
+/** `paygate migrate` as the Helm hook Job runs it: the built CLI in its own process. */
+function paygateMigrate(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [join(root, 'dist/apps/cli/main.js'), 'migrate'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Migrations when built apps start on PostgreSQL; declared by distributed.spec.ts, which always has tests of its own. */
+export function migrationsOnStartSuite(): void {
+  describeWithService('postgres', 'migrations when apps start (built apps, PostgreSQL)', (url) => {
+    const schemas: string[] = [];
+    const apps: AppProcess[] = [];
+    const freshStore = () => {
+      const schema = uniqueSchema('migrations_e2e');
+      schemas.push(schema);
+      return `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
+    };
+
+    beforeAll(() => ensureBuilt());
+    afterEach(async () => {
+      for (const app of apps.splice(0)) await app.stop();
+    });
+    afterAll(async () => {
+      const db = await openSqlDatabase(url);
+      for (const schema of schemas) await db.query(`drop schema if exists ${schema} cascade`);
+      await db.close();
+    });
+
+    it('with MIGRATE_ON_START=false an app refuses a database `paygate migrate` has not prepared, with one line, and starts once it has', async () => {
+      const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error' };
+      const refused = runFailingApp('collections', env);
+      expect(refused.status).toBe(1);
+      expect(refused.output).toBe('collections: cannot open the event store: the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)\n');
+
+      const migrated = paygateMigrate({ STORE_URL: env.STORE_URL });
+      expect(migrated).toMatchObject({ status: 0, stderr: '' });
+      expect(migrated.stdout).toMatch(/^applied event-store\/0001_streams_and_events\n[\s\S]*\n\d+ applied, 0 already in place\n$/);
+
+      apps.push(await startApp('collections', env));
+    });
+
+    it('apps starting together on a fresh database all start, leaving none of their migrations to `paygate migrate`', async () => {
+      const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', LOG_LEVEL: 'error' };
+      apps.push(...(await Promise.all([startApp('collections', env), startApp('collections', env), startApp('service-payments', env)])));
+
+      const after = paygateMigrate({ STORE_URL: env.STORE_URL });
+      expect(after.status).toBe(0);
+      // What the apps applied, the CLI finds in place: collections, payments and the shared tables.
+      expect(after.stdout).not.toMatch(/applied (event-store|messaging|collections|payments)\//);
+    });
+  });
+}
