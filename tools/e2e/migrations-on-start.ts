@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { openSqlDatabase } from '@paygate/sql';
-import { describeWithService, uniqueSchema } from '@paygate/testing';
-import { ensureBuilt, runFailingApp, startApp, type AppProcess } from './processes';
+import { describeWithService, eventually, uniqueSchema } from '@paygate/testing';
+import { ensureBuilt, startApp, type AppProcess } from './processes';
 
 const root = join(__dirname, '..', '..');
 
@@ -33,17 +33,27 @@ export function migrationsOnStartSuite(): void {
       await db.close();
     });
 
-    it('with MIGRATE_ON_START=false an app refuses a database `paygate migrate` has not prepared, with one line, and starts once it has', async () => {
-      const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error' };
-      const refused = runFailingApp('collections', env);
-      expect(refused.status).toBe(1);
-      expect(refused.output).toBe('collections: cannot open the event store: the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)\n');
+    it('with MIGRATE_ON_START=false an app waits unready, in one log line, for the database `paygate migrate` has not prepared, and serves once it has', async () => {
+      const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
+      const waiting = await startApp('collections', env, undefined, { until: 'live' });
+      apps.push(waiting);
+      const ready = await eventually(async () => {
+        const response = await fetch(`${waiting.url}/health/ready`);
+        const body = (await response.json()) as { data?: { waiting_for?: string[] } };
+        return body.data?.waiting_for?.length ? { status: response.status, waitingFor: body.data.waiting_for } : undefined;
+      }, 30_000, 'the app to say what it waits for');
+      expect(ready).toEqual({ status: 503, waitingFor: ['the event store (STORE_URL)'] });
+      const lines = () => waiting.output().split('\n').filter((line) => line.includes('"message":"waiting for the event store (STORE_URL)"'));
+      await eventually(() => (lines().length > 0 ? true : undefined), 30_000, 'the waiting line');
+      expect(lines()).toHaveLength(1);
+      expect(JSON.parse(lines()[0])).toMatchObject({ reason: 'the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)' });
 
       const migrated = paygateMigrate({ STORE_URL: env.STORE_URL });
       expect(migrated).toMatchObject({ status: 0, stderr: '' });
       expect(migrated.stdout).toMatch(/^applied event-store\/0001_streams_and_events\n[\s\S]*\n\d+ applied, 0 already in place\n$/);
 
-      apps.push(await startApp('collections', env));
+      await eventually(async () => ((await fetch(`${waiting.url}/health/ready`)).ok ? true : undefined), 30_000, 'the app to turn ready after paygate migrate');
+      expect(lines()).toHaveLength(1);
     });
 
     it('apps starting together on a fresh database all start, leaving none of their migrations to `paygate migrate`', async () => {

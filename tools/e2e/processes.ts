@@ -31,14 +31,15 @@ export interface AppProcess {
 }
 
 /**
- * Starts `node dist/apps/<app>/main.js` (on `port`, or any free one; rate limits raised unless
- * `env` sets them) and waits until it answers /health/ready.
+ * Starts `node dist/apps/<app>/main.js` (on `port`, or any free one; rate limits raised and no
+ * shutdown delay unless `env` sets them) and waits until it answers /health/ready, or only
+ * /health/live with `until: 'live'` (an app that is to wait for its dependencies).
  */
-export async function startApp(app: string, env: Record<string, string>, port?: number): Promise<AppProcess> {
+export async function startApp(app: string, env: Record<string, string>, port?: number, { until = 'ready' }: { until?: 'live' | 'ready' } = {}): Promise<AppProcess> {
   port ??= await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
-    env: { ...process.env, ...TEST_RATE_LIMITS, ...env, PORT: String(port) },
+    env: { ...process.env, ...TEST_RATE_LIMITS, SHUTDOWN_DELAY_MS: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -49,11 +50,11 @@ export async function startApp(app: string, env: Record<string, string>, port?: 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}:\n${output}`);
-    const ready = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
-    if (ready) break;
+    const answering = await fetch(`${url}/health/${until}`).then((r) => r.ok, () => false);
+    if (answering) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${app} not ready within 60 s:\n${output}`);
+      throw new Error(`${app} not ${until} within 60 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

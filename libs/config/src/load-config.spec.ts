@@ -27,10 +27,10 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
-      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, migrateOnStart: true },
+      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, commandTimeoutMs: 10_000, migrateOnStart: true },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
       http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
-      shutdown: { timeoutMs: 10_000, delayMs: 0 },
+      shutdown: { timeoutMs: 15_000, delayMs: 5_000 },
       logging: { level: 'info' },
       catalogue: undefined,
       billers: undefined,
@@ -149,6 +149,7 @@ describe('loadConfig: every variable', () => {
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       SHUTDOWN_TIMEOUT_MS: '30000',
       SHUTDOWN_DELAY_MS: '5000',
+      COMMAND_TIMEOUT_MS: '2500',
     });
     expect(config.platform).toEqual({
       port: 8080,
@@ -156,6 +157,7 @@ describe('loadConfig: every variable', () => {
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
       brokerUrl: 'kafka://k1:9092,k2:9092',
       trustProxy: '10.0.0.0/8,2001:db8::1',
+      commandTimeoutMs: 2_500,
       migrateOnStart: false,
     });
     expect(config.rateLimits).toEqual({
@@ -370,7 +372,7 @@ describe('standalone helpers', () => {
   });
 
   it('takes the standalone defaults from the schema', () => {
-    expect(standaloneDefaults()).toEqual({ ALLOW_PRIVATE_CALLBACKS: 'true' });
+    expect(standaloneDefaults()).toEqual({ ALLOW_PRIVATE_CALLBACKS: 'true', SHUTDOWN_DELAY_MS: '0' });
     expect(loadConfig(withDefaults({}, standaloneDefaults())).delivery.allowPrivate).toBe(true);
     expect(loadConfig(withDefaults({ ALLOW_PRIVATE_CALLBACKS: 'false' }, standaloneDefaults())).delivery.allowPrivate).toBe(false);
   });

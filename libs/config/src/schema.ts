@@ -60,6 +60,10 @@ export const CONFIG_SCHEMA = {
     trustProxy: proxyTrust('TRUST_PROXY', {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),
+    commandTimeoutMs: milliseconds('COMMAND_TIMEOUT_MS', 10_000, {
+      min: 1,
+      description: "how long a gateway waits for the owning service's answer to a command; then it answers 503 with Retry-After (repeating the request is safe)",
+    }),
     migrateOnStart: boolean('MIGRATE_ON_START', true, {
       description: "apply the database migrations this app's tables need while it starts; `false`: only check they were applied (by `paygate migrate`) and refuse to start otherwise",
     }),
@@ -85,12 +89,14 @@ export const CONFIG_SCHEMA = {
     }),
   },
   shutdown: {
-    timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', 10_000, {
+    timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', 15_000, {
       min: 1,
       description: 'after SIGTERM the process exits within this, abandoning (and logging) whatever has not finished: exit code 1',
     }),
-    delayMs: milliseconds('SHUTDOWN_DELAY_MS', 0, {
-      description: 'after SIGTERM, /health/ready answers 503 for this long while requests are still served, so load balancers stop sending before the listener closes; part of SHUTDOWN_TIMEOUT_MS',
+    delayMs: milliseconds('SHUTDOWN_DELAY_MS', 5_000, {
+      standaloneDefault: '0',
+      description:
+        'after SIGTERM, /health/ready answers 503 for this long while requests are still served, so load balancers stop sending before the listener closes; part of SHUTDOWN_TIMEOUT_MS (standalone has no balancer in front)',
     }),
   },
   logging: {

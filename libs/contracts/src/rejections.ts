@@ -18,6 +18,8 @@ export const REJECTION_CODES = [
   'insufficient_funds',
   /** The payment provider could not be reached; the same command may succeed later. */
   'provider_unavailable',
+  /** The service, or the store or broker it needs, did not answer; the same command may succeed later. */
+  'service_unavailable',
   /** No handler for this command (a newer sender than the service). */
   'unknown_command',
   /** The service failed; details stay in its log. */
@@ -49,5 +51,18 @@ export class CommandRejectedError extends Error implements Rejection {
 
   toRejection(): Rejection {
     return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/**
+ * A dependency (the store, the broker, the service that owns a command) did not answer in
+ * time. Nothing the request asked for can be assumed done or undone, so callers answer
+ * "try again later" (the gateway: 503 with Retry-After); every command is safe to repeat.
+ * `message` names the dependency, never its address or credentials.
+ */
+export class UnavailableError extends Error {
+  override readonly name: string = 'UnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
 }

@@ -1,5 +1,6 @@
 import {
   CommandRejectedError,
+  UnavailableError,
   type MessageName,
   type PayloadOf,
   type Rejection,
@@ -44,7 +45,8 @@ export type WireHandlers = Readonly<Record<string, WireHandler>>;
 
 export type CommandReply = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
 
-export class CommandTimeoutError extends Error {
+/** The owning service did not answer in time: it may be down, starting or overloaded. */
+export class CommandTimeoutError extends UnavailableError {
   override readonly name = 'CommandTimeoutError';
   constructor(service: string, command: string, timeoutMs: number) {
     super(`no reply from ${service} to ${command} within ${timeoutMs} ms`);
@@ -69,6 +71,7 @@ export async function handleToReply(handler: WireHandler | undefined, payload: u
   } catch (error) {
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
     onFailure?.(error);
+    if (error instanceof UnavailableError) return { ok: false, rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' } };
     return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
 }
@@ -102,4 +105,3 @@ export function replyValue(reply: CommandReply): unknown {
   throw CommandRejectedError.from(reply.rejection);
 }
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;

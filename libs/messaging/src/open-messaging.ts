@@ -23,6 +23,8 @@ export interface MessagingOptions {
   clientId: string;
   partitions?: number;
   relayPollMs?: number;
+  /** How long a sender waits for the owning service's reply before answering "unavailable". */
+  commandTimeoutMs?: number;
 }
 
 /** BROKER_URL chooses the transport: `inproc://` (one process) or `kafka://host:port,…`. */
@@ -42,7 +44,7 @@ export async function openMessaging(
   } else if (brokerUrl.startsWith('kafka://')) {
     const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
     const partitions = options.partitions ?? 6;
-    commands = new KafkaCommandBus(kafka, deps.log, partitions, metrics);
+    commands = new KafkaCommandBus(kafka, deps.log, partitions, metrics, options.commandTimeoutMs ?? 10_000);
     events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 }, instruments);
   } else {
     throw new Error(`unsupported BROKER_URL "${brokerUrl}" (expected inproc:// or kafka://host:port)`);

@@ -3,6 +3,7 @@ import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@p
 import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
+import { Dependencies } from './dependencies';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
 
 /**
@@ -15,8 +16,8 @@ export interface Infrastructure {
   commands: CommandBus;
   events: EventBus;
   metrics: PrometheusMetrics;
-  /** Store and broker both answer. */
-  ready(): Promise<void>;
+  /** Dependencies that do not answer right now (checked every second); empty when all do. */
+  waitingFor(): string[];
   /** Closes the broker, then the stores; `closing` hears which one it is waiting for. */
   close(closing?: (what: string) => void): Promise<void>;
 }
@@ -28,16 +29,23 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
-async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
+/** Opens one dependency: once (an error names it), or until it answers when a Dependencies waits for it. */
+type Opener = <T>(name: string, open: () => Promise<T>) => Promise<T>;
+
+function openOnce<T>(name: string, open: () => Promise<T>): Promise<T> {
+  return open().catch((error: unknown) => {
     if (error instanceof ConfigError) throw error;
-    throw new StartupError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+    throw new StartupError(`cannot reach ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  });
 }
 
-export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger): Promise<Infrastructure> {
+/**
+ * Opens the stores and the broker. With `wait`, a dependency that does not answer is retried
+ * (capped backoff, one log line while waiting) until it does, so apps start in any order; without
+ * it (tests, tools), the first failure throws naming the dependency. Either way the returned
+ * infrastructure keeps checking each dependency for readiness.
+ */
+export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger, wait?: Dependencies): Promise<Infrastructure> {
   if (config.brokerUrl.startsWith('kafka://')) {
     try {
       parseKafkaUrl(config.brokerUrl);
@@ -45,45 +53,61 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
       throw new ConfigError('BROKER_URL', (error as Error).message);
     }
   }
+  const opening: Opener = wait ? (name, open) => wait.until(name, open, (error) => error instanceof ConfigError) : openOnce;
+  const dependencies = wait ?? new Dependencies(log);
+  const storeName = `STORE_URL ${redactUrl(config.storeUrl)}`;
+  const brokerName = `BROKER_URL ${redactUrl(config.brokerUrl)}`;
+  const eventStoreName = config.eventStoreUrl ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}` : 'the event store (STORE_URL)';
   const metrics = new PrometheusMetrics(log);
-  const sql = await step(`cannot open STORE_URL ${redactUrl(config.storeUrl)}`, () => openSqlDatabase(config.storeUrl));
+  const sql = await opening(storeName, () => openSqlDatabase(config.storeUrl));
   if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
-    const store = await step('cannot open the event store', async () => {
-      const opened = await openEventStore(sql, config.eventStoreUrl);
-      await opened.ping();
-      return instrumentEventStore(opened, metrics);
+    const store = instrumentEventStore(
+      await opening(eventStoreName, () => openChecked(() => openEventStore(sql, config.eventStoreUrl), (opened) => opened.ping())),
+      metrics,
+    );
+    const messaging = await opening(brokerName, () =>
+      openChecked(() => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs }), (opened) => opened.events.ping()),
+    ).catch(async (error: unknown) => {
+      await store.close().catch(() => undefined);
+      throw error;
     });
-    const messaging = await step(`cannot reach BROKER_URL ${redactUrl(config.brokerUrl)}`, async () => {
-      const opened = await openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId });
-      await opened.events.ping().catch(async (error: unknown) => {
-        await opened.close().catch(() => undefined);
-        throw error;
-      });
-      return opened;
-    });
+    dependencies.watch([
+      { name: storeName, check: () => sql.query('select 1') },
+      { name: eventStoreName, check: () => store.ping() },
+      { name: brokerName, check: () => messaging.events.ping() },
+    ]);
     return {
       sql,
       store,
       commands: messaging.commands,
       events: messaging.events,
       metrics,
-      ready: async () => {
-        await store.ping();
-        await sql.query('select 1');
-        await messaging.events.ping();
-      },
+      waitingFor: () => dependencies.waitingFor(),
       close: async (closing = () => undefined) => {
-        closing(`the broker connection (BROKER_URL ${redactUrl(config.brokerUrl)})`);
+        dependencies.stop();
+        closing(`the broker connection (${brokerName})`);
         await messaging.close();
         closing('the event store connection');
         await store.close();
-        closing(`the SQL store connection (STORE_URL ${redactUrl(config.storeUrl)})`);
+        closing(`the SQL store connection (${storeName})`);
         await sql.close();
       },
     };
   } catch (error) {
     await sql.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Opens something and checks that it answers; closes it again when it does not. */
+async function openChecked<T extends { close(): Promise<void> }>(open: () => Promise<T>, check: (opened: T) => Promise<unknown>): Promise<T> {
+  const opened = await open();
+  try {
+    await check(opened);
+    return opened;
+  } catch (error) {
+    await opened.close().catch(() => undefined);
     throw error;
   }
 }

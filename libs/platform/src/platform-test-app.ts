@@ -65,7 +65,7 @@ export interface TestApp {
 
 /** The platform with `features`, on an embedded store and the in-process broker unless `env` says otherwise, listening on loopback. */
 export async function startTestApp(features: Type[], env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
+  const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SHUTDOWN_DELAY_MS: '0', ...env });
   const log = recordingLogger();
   const infrastructure = await openInfrastructure(config.platform, 'platform-test', log);
   const app = await createHttpApp(features, { config, infrastructure, log });

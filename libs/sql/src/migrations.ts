@@ -121,6 +121,8 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
   const pending = pendingOf(migrations, await known);
   if (pending.length === 0) return [];
   if (!state.applyPending) {
+    // Read again next time: `paygate migrate` may apply them while this process waits.
+    state.applied = undefined;
     throw new MigrationError(
       `the database lacks ${pending.length === 1 ? 'migration' : 'migrations'} ${pending.map((m) => m.id).join(', ')}: run "paygate migrate" first (MIGRATE_ON_START is false)`,
     );

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Pool, type PoolClient, type QueryConfig } from 'pg';
+import { ConfigError } from '@paygate/config';
+import { UnavailableError } from '@paygate/contracts';
 import type { SqlClient, SqlDatabase } from './sql-database';
 
 export interface PostgresOptions {
@@ -9,6 +11,23 @@ export interface PostgresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** SQLSTATEs that mean "the server is not there right now", not "this statement is wrong". */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
+
+/** A lost or refused connection becomes UnavailableError (callers answer "try again"); anything else is left as it is. */
+function unavailableOr(error: unknown): unknown {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const lost =
+    (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET_ERRORS.has(code))) ||
+    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message));
+  return lost ? new UnavailableError('the database is not reachable', { cause: error }) : error;
+}
+
+const rethrow = (error: unknown): never => {
+  throw unavailableOr(error);
+};
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -30,7 +49,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   const schema = options.schema ?? url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
-    throw new Error(`invalid schema name "${schema}" in STORE_URL`);
+    throw new ConfigError('STORE_URL', `has an invalid schema name "${schema}"`);
   }
   const pool = new Pool({
     connectionString: url.toString(),
@@ -38,33 +57,40 @@ export async function openPostgres(connectionString: string, options: PostgresOp
     connectionTimeoutMillis: 5_000,
     options: schema ? `-c search_path=${schema}` : undefined,
   });
-  // An idle client losing its server (restart, failover) must not crash the process;
-  // the pool discards it and the next query reconnects.
+  // A client losing its server (restart, failover, a cut network) must not crash the process:
+  // idle ones the pool discards, and one in use fails its query, which rejects; without a
+  // listener of its own, a checked-out client's 'error' event would be thrown.
   pool.on('error', () => undefined);
-  if (schema) {
-    // Processes starting together race to create it: "if not exists" does not stop the loser's
-    // unique violation, which only means the schema is there.
-    await pool.query(`create schema if not exists ${schema}`).catch((error: { code?: string }) => {
-      if (error.code !== UNIQUE_VIOLATION) throw error;
-    });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  try {
+    if (schema) {
+      // Processes starting together race to create it: "if not exists" does not stop the loser's
+      // unique violation, which only means the schema is there.
+      await pool.query(`create schema if not exists ${schema}`).catch((error: { code?: string }) => {
+        if (error.code !== UNIQUE_VIOLATION) throw error;
+      });
+    } else await pool.query('select 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
   }
-  else await pool.query('select 1');
 
   const clientOf = (client: PoolClient): SqlClient => ({
-    query: async <Row>(text: string, params?: unknown[]) => (await client.query(prepared(text, params))).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) => (await client.query(prepared(text, params)).catch(rethrow)).rows as Row[],
   });
+  const connect = () => pool.connect().catch(rethrow);
 
   return {
     engine: 'postgres',
     oneStatementAtATime: false,
-    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params))).rows as Row[],
-    queryAhead: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params))).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
+    queryAhead: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
     async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await connect();
       try {
-        await client.query('begin');
+        await client.query('begin').catch(rethrow);
         const result = await work(clientOf(client));
-        await client.query('commit');
+        await client.query('commit').catch(rethrow);
         return result;
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
@@ -74,7 +100,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
       }
     },
     async withDedicatedConnection<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await connect();
       let broken = false;
       try {
         return await work(clientOf(client));

@@ -1,7 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CommandRejectedError, type RejectionCode } from '@paygate/contracts';
-import { envelope } from '@paygate/platform';
+import { envelope, RETRY_AFTER_SECONDS } from '@paygate/platform';
 
 /** The one place a service's refusal becomes an HTTP status. */
 export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
@@ -12,6 +12,7 @@ export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
   already_exists: 409,
   insufficient_funds: 409,
   provider_unavailable: 503,
+  service_unavailable: 503,
   unknown_command: 501,
   internal: 500,
 };
@@ -21,6 +22,8 @@ export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
 export class RejectionFilter implements ExceptionFilter {
   catch(error: CommandRejectedError, host: ArgumentsHost): void {
     const status = STATUS_BY_REJECTION[error.code] ?? 500;
-    void host.switchToHttp().getResponse<FastifyReply>().status(status).send(envelope(status, error.message, error.details ?? {}));
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    void reply.status(status).send(envelope(status, error.message, error.details ?? {}));
   }
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
 import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
 import { currentLogContext, withLogContext, type Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
+import { UnavailableError } from '@paygate/contracts';
 import {
   CommandTimeoutError,
-  DEFAULT_COMMAND_TIMEOUT_MS,
   replyValue,
   timedCommandHandling,
   type CommandBus,
@@ -13,7 +13,8 @@ import {
   type SendOptions,
   type WireHandlers,
 } from '../command-bus';
-import { ensureTopics, withDeadline } from './kafka-connection';
+import { ensureTopics } from './kafka-connection';
+import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
 export const commandTopic = (service: string) => `paygate.commands.${service}`;
 
@@ -56,10 +57,12 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
 export class KafkaCommandBus implements CommandBus {
   private readonly admin: Admin;
   private readonly producer: Producer;
-  private readonly servers: Consumer[] = [];
+  private readonly servers: SupervisedConsumer[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly replyTopic = `paygate.replies.${randomUUID()}`;
-  private replyConsumer?: Promise<Consumer>;
+  private replyConsumer?: Promise<SupervisedConsumer>;
+  /** Command topics this process has created or verified, by service. */
+  private readonly commandTopics = new Map<string, Promise<void>>();
   private connected?: Promise<void>;
   private readonly handle: ReturnType<typeof timedCommandHandling>;
 
@@ -68,17 +71,38 @@ export class KafkaCommandBus implements CommandBus {
     private readonly log: Logger,
     private readonly partitions: number,
     metrics: Metrics,
+    private readonly timeoutMs: number,
   ) {
     this.handle = timedCommandHandling(metrics, log);
     this.admin = kafka.admin();
     // Not idempotent and not limited to one request in flight: a command is retried by its
     // sender's time-out, not by the producer, and one slow send must not queue every other.
-    this.producer = kafka.producer();
+    this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
+  /** Shared by every caller; a failed attempt is forgotten so the next caller tries again. */
   private connect(): Promise<void> {
-    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(() => undefined);
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(
+      () => undefined,
+      (error: unknown) => {
+        this.connected = undefined;
+        throw error;
+      },
+    );
     return this.connected;
+  }
+
+  /** The sender creates the command topic too: a gateway may start before the service it sends to. */
+  private commandTopicReady(service: string): Promise<void> {
+    let ready = this.commandTopics.get(service);
+    if (!ready) {
+      ready = ensureTopics(this.admin, [commandTopic(service)], this.partitions).catch((error: unknown) => {
+        this.commandTopics.delete(service);
+        throw error;
+      });
+      this.commandTopics.set(service, ready);
+    }
+    return ready;
   }
 
   async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
@@ -87,9 +111,14 @@ export class KafkaCommandBus implements CommandBus {
     payload: PayloadOf<Contract, Name>,
     options: SendOptions = {},
   ): Promise<ResultOf<Contract, Name>> {
-    await this.listenForReplies();
     const correlationId = randomUUID();
-    const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    try {
+      await this.listenForReplies();
+      await this.commandTopicReady(service);
+    } catch (error) {
+      throw new UnavailableError('the broker is not reachable', { cause: error });
+    }
     const reply = new Promise<CommandReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -112,32 +141,39 @@ export class KafkaCommandBus implements CommandBus {
     } catch (error) {
       clearTimeout(this.pending.get(correlationId)?.timer);
       this.pending.delete(correlationId);
-      throw error;
+      throw new UnavailableError('the broker is not reachable', { cause: error });
     }
     return replyValue(await reply) as ResultOf<Contract, Name>;
   }
 
-  private listenForReplies(): Promise<Consumer> {
+  private listenForReplies(): Promise<SupervisedConsumer> {
     this.replyConsumer ??= (async () => {
       await this.connect();
       await ensureTopics(this.admin, [this.replyTopic], 1);
-      const consumer = this.kafka.consumer({ groupId: this.replyTopic, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
-      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-      await consumer.connect();
-      await consumer.subscribe({ topics: [this.replyTopic], fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          const correlationId = message.headers?.['correlation-id']?.toString();
-          const pending = correlationId ? this.pending.get(correlationId) : undefined;
-          if (!pending || !message.value || !correlationId) return;
-          this.pending.delete(correlationId);
-          clearTimeout(pending.timer);
-          pending.resolve(JSON.parse(message.value.toString('utf8')) as CommandReply);
+      return startSupervisedConsumer(
+        this.kafka,
+        {
+          groupId: this.replyTopic,
+          topics: [this.replyTopic],
+          fromBeginning: true,
+          description: 'command replies',
+          run: {
+            eachMessage: async ({ message }) => {
+              const correlationId = message.headers?.['correlation-id']?.toString();
+              const pending = correlationId ? this.pending.get(correlationId) : undefined;
+              if (!pending || !message.value || !correlationId) return;
+              this.pending.delete(correlationId);
+              clearTimeout(pending.timer);
+              pending.resolve(JSON.parse(message.value.toString('utf8')) as CommandReply);
+            },
+          },
         },
-      });
-      await withDeadline(joined, 30_000, 'Kafka reply consumer');
-      return consumer;
-    })();
+        this.log,
+      );
+    })().catch((error: unknown) => {
+      this.replyConsumer = undefined;
+      throw error;
+    });
     return this.replyConsumer;
   }
 
@@ -145,31 +181,36 @@ export class KafkaCommandBus implements CommandBus {
     const handlers: WireHandlers = served;
     await this.connect();
     await ensureTopics(this.admin, [commandTopic(service)], this.partitions);
-    const consumer = this.kafka.consumer({ groupId: `paygate.commands.${service}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    await consumer.connect();
-    // Commands sent while no instance was up are stale: their senders have timed out.
-    await consumer.subscribe({ topics: [commandTopic(service)], fromBeginning: false });
-    await consumer.run({
-      partitionsConsumedConcurrently: this.partitions,
-      eachBatchAutoResolve: false,
-      // Commands with the same key are handled in order; different keys at once, so one slow
-      // command does not hold up its whole partition.
-      eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
-        const byKey = new Map<string, KafkaMessage[]>();
-        for (const message of batch.messages) {
-          const key = message.key?.toString('utf8') ?? message.offset;
-          byKey.set(key, [...(byKey.get(key) ?? []), message]);
-        }
-        await inParallel([...byKey.values()], MAX_CONCURRENT_KEYS, async (messages) => {
-          for (const message of messages) await this.handleCommand(service, handlers, message);
-        });
-        resolveOffset(batch.messages[batch.messages.length - 1].offset);
-        await heartbeat();
+    const server = await startSupervisedConsumer(
+      this.kafka,
+      {
+        groupId: `paygate.commands.${service}`,
+        topics: [commandTopic(service)],
+        // Commands sent while no instance was up are stale: their senders have timed out.
+        fromBeginning: false,
+        description: `commands of ${service}`,
+        run: {
+          partitionsConsumedConcurrently: this.partitions,
+          eachBatchAutoResolve: false,
+          // Commands with the same key are handled in order; different keys at once, so one slow
+          // command does not hold up its whole partition.
+          eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
+            const byKey = new Map<string, KafkaMessage[]>();
+            for (const message of batch.messages) {
+              const key = message.key?.toString('utf8') ?? message.offset;
+              byKey.set(key, [...(byKey.get(key) ?? []), message]);
+            }
+            await inParallel([...byKey.values()], MAX_CONCURRENT_KEYS, async (messages) => {
+              for (const message of messages) await this.handleCommand(service, handlers, message);
+            });
+            resolveOffset(batch.messages[batch.messages.length - 1].offset);
+            await heartbeat();
+          },
+        },
       },
-    });
-    await withDeadline(joined, 30_000, `Kafka command consumer for ${service}`);
-    this.servers.push(consumer);
+      this.log,
+    );
+    this.servers.push(server);
   }
 
   private async handleCommand(service: string, handlers: WireHandlers, message: KafkaMessage): Promise<void> {
@@ -199,10 +240,10 @@ export class KafkaCommandBus implements CommandBus {
   async close(): Promise<void> {
     for (const { timer } of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
-    await Promise.allSettled(this.servers.map((consumer) => consumer.disconnect()));
+    await Promise.allSettled(this.servers.map((server) => server.stop()));
     if (this.replyConsumer) {
       const consumer = await this.replyConsumer.catch(() => undefined);
-      await consumer?.disconnect().catch(() => undefined);
+      await consumer?.stop().catch(() => undefined);
       // Reply topics are per process: remove ours so they do not pile up.
       await this.admin.deleteTopics({ topics: [this.replyTopic] }).catch(() => undefined);
     }

@@ -1,4 +1,4 @@
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import { publishingContext, type Publication } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
@@ -7,6 +7,7 @@ import type { CheckpointStore } from '../checkpoints';
 import type { ConsumerInstruments } from '../consumer-instruments';
 import { consumerSource, redeliveryDelayMs, prefixCategory, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
+import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
 export const eventTopic = (category: string) => `paygate.events.${category}`;
 /** Integration events of one context, for the other contexts: `paygate.integration.collections`. */
@@ -29,7 +30,7 @@ export class KafkaEventBus implements EventBus {
   private readonly admin: Admin;
   private readonly producer: Producer;
   /** Each running consumer and its group. */
-  private readonly consumers = new Map<Consumer, string>();
+  private readonly consumers = new Map<SupervisedConsumer, string>();
   private readonly relays: Promise<void>[] = [];
   private readonly stopping = new AbortController();
   private connected?: Promise<void>;
@@ -44,11 +45,18 @@ export class KafkaEventBus implements EventBus {
     private readonly instruments: ConsumerInstruments,
   ) {
     this.admin = kafka.admin();
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
+  /** Shared by every caller; a failed attempt is forgotten so the next caller tries again. */
   private connect(): Promise<void> {
-    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(() => undefined);
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(
+      () => undefined,
+      (error: unknown) => {
+        this.connected = undefined;
+        throw error;
+      },
+    );
     return this.connected;
   }
 
@@ -60,35 +68,40 @@ export class KafkaEventBus implements EventBus {
         ? options.publications.map((publication) => integrationTopic(publication.context))
         : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(prefixCategory(prefix))))];
     await ensureTopics(this.admin, topics, this.options.partitions);
-    const consumer = this.kafka.consumer({ groupId: `paygate.${options.group}`, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
-    await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning: true });
     let failures = 0;
     const handle = this.instruments.handling(options.group, handler);
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    await consumer.run({
-      partitionsConsumedConcurrently: this.options.partitions,
-      eachMessage: async ({ message }) => {
-        if (!message.value) return;
-        const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
-        if (!source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) return;
-        try {
-          await handle(event);
-          failures = 0;
-        } catch (error) {
-          failures += 1;
-          this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: event.id, failures, error });
-          await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
-          // Not resolving the offset makes kafkajs fetch this message again.
-          throw error;
-        }
+    const consumer = await startSupervisedConsumer(
+      this.kafka,
+      {
+        groupId: `paygate.${options.group}`,
+        topics,
+        fromBeginning: true,
+        description: options.group,
+        run: {
+          partitionsConsumedConcurrently: this.options.partitions,
+          eachMessage: async ({ message }) => {
+            if (!message.value) return;
+            const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
+            if (!source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) return;
+            try {
+              await handle(event);
+              failures = 0;
+            } catch (error) {
+              failures += 1;
+              this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: event.id, failures, error });
+              await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
+              // Not resolving the offset makes kafkajs fetch this message again.
+              throw error;
+            }
+          },
+        },
       },
-    });
-    await withDeadline(joined, 30_000, `Kafka consumer group ${options.group}`);
+      this.log,
+    );
     this.consumers.set(consumer, options.group);
     return {
       stop: async () => {
-        await consumer.disconnect();
+        await consumer.stop();
         this.consumers.delete(consumer);
       },
     };
@@ -117,6 +130,7 @@ export class KafkaEventBus implements EventBus {
         const timer = setTimeout(done, ms);
         signal.addEventListener('abort', done, { once: true });
       });
+    let interrupted = false;
     while (!signal.aborted) {
       try {
         await this.sql.withDedicatedConnection(async (lockConnection) => {
@@ -138,6 +152,8 @@ export class KafkaEventBus implements EventBus {
                 continue;
               }
               await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, streamPrefixes, publication) });
+              if (interrupted) this.log.info('relay forwarding again', { relay: name });
+              interrupted = false;
               this.instruments.forwarded(name, page.length);
               after = page[page.length - 1].position;
               await this.checkpoints.save(name, after);
@@ -148,7 +164,9 @@ export class KafkaEventBus implements EventBus {
           }
         });
       } catch (error) {
-        this.log.warn('relay interrupted; retrying', { relay: name, error });
+        // One line per interruption, not one per retry while the broker or the store is away.
+        this.log[interrupted ? 'debug' : 'warn']('relay interrupted; retrying', { relay: name, error });
+        interrupted = true;
         await pause(1_000);
       }
     }
@@ -165,7 +183,7 @@ export class KafkaEventBus implements EventBus {
   async close(): Promise<void> {
     this.stopping.abort();
     await Promise.all(this.relays);
-    await Promise.all([...this.consumers.keys()].map((consumer) => consumer.disconnect()));
+    await Promise.all([...this.consumers.keys()].map((consumer) => consumer.stop()));
     this.consumers.clear();
     if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }

@@ -1,9 +1,13 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { envelope } from '../envelope';
+import { UnavailableError } from '@paygate/contracts';
+import { envelope, RETRY_AFTER_SECONDS } from '../envelope';
 import type { Logger } from '@paygate/logging';
 
-/** Every error leaves as an envelope; anything unexpected is logged and answered without details. */
+/**
+ * Every error leaves as an envelope; a dependency that did not answer is a 503 with Retry-After;
+ * anything unexpected is logged and answered without details.
+ */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
   constructor(private readonly log: Logger) {}
@@ -11,7 +15,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const [status, message, data] = this.describe(error);
-    if (status >= 500) this.log.error('request failed', { error });
+    if (error instanceof UnavailableError) {
+      this.log.warn('request answered 503: a dependency did not answer', { error });
+      void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    } else if (status >= 500) this.log.error('request failed', { error });
     void reply.status(status).send(envelope(status, message, data));
   }
 
@@ -29,6 +36,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
       return [statusCode, (error as Error).message, {}];
     }
+    // Says which kind of dependency, never its address: the message reaches merchants.
+    if (error instanceof UnavailableError) return [503, `temporarily unavailable: ${error.message}; try again shortly`, {}];
     return [500, 'internal error', {}];
   }
 }

@@ -18,16 +18,16 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready only while the store and the broker both answer, and never once shutting down. */
+  /**
+   * Ready only while every dependency answers (as last checked, at most a second ago: a probe
+   * never waits on a dead broker), and never once shutting down.
+   */
   @Get('ready')
   @HttpCode(200)
-  async ready() {
+  ready() {
     if (this.drain.draining) throw new ServiceUnavailableException('shutting down');
-    try {
-      await this.infrastructure.ready();
-    } catch {
-      throw new ServiceUnavailableException('store or broker not reachable');
-    }
+    const waiting = this.infrastructure.waitingFor();
+    if (waiting.length > 0) throw new ServiceUnavailableException({ message: `waiting for ${waiting.join(', ')}`, data: { waiting_for: waiting } });
     return { status: 'ready' };
   }
 }

@@ -1,0 +1,67 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { envelope, RETRY_AFTER_SECONDS } from '../envelope';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-observability';
+
+export interface StartupListener {
+  /** The base URL the port answers at (127.0.0.1 for a wildcard host). */
+  readonly url: string;
+  /** What the app listens on when it takes over the port: the same socket, already accepting. */
+  handOver(): { handle: unknown; host: string };
+  /** Stops listening (the app never started). */
+  close(): Promise<void>;
+}
+
+/**
+ * The port, from the first moment the process runs: while the app waits for its dependencies,
+ * `/health/live` answers 200, `/health/ready` 503 naming what it waits for, and anything else
+ * 503 with Retry-After, all in the envelope with an `x-request-id`. Once the app is ready it
+ * listens on this very socket (Node's `listen({ handle })`), so there is no moment when
+ * connections are refused; answers here close their connection, so no client stays attached.
+ */
+export async function openStartupListener(port: number, host: string, waitingFor: () => string[]): Promise<StartupListener> {
+  const server = createServer((request, response) => answer(request, response, waitingFor()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    handOver: () => {
+      const handle = (server as Server & { _handle: unknown })._handle;
+      // The app's server owns the socket from here; connections still open here end after their answer.
+      server.closeIdleConnections();
+      return { handle, host };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answer(request: IncomingMessage, response: ServerResponse, waiting: string[]): void {
+  const path = (request.url ?? '/').split('?')[0];
+  const waitingText = waiting.length > 0 ? `waiting for ${waiting.join(', ')}` : 'starting';
+  const [status, body, headers] =
+    path === '/health/live'
+      ? [200, { status: 'ok' }, {}]
+      : path === '/health/ready'
+        ? [503, envelope(503, waitingText, { waiting_for: waiting }), {}]
+        : [503, envelope(503, `the service is starting (${waitingText}); try again shortly`, {}), { 'retry-after': String(RETRY_AFTER_SECONDS) }];
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+    [REQUEST_ID_HEADER]: requestIdFrom(request.headers[REQUEST_ID_HEADER]),
+    ...headers,
+  });
+  response.end(request.method === 'HEAD' ? undefined : text);
+}
