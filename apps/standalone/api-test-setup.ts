@@ -17,6 +17,7 @@ export type Json = Record<string, unknown>;
 
 export interface Answer {
   status: number;
+  headers: Headers;
   contentType: string;
   text: string;
   body: { code: number; status: string; message: string; data: Json };
@@ -103,7 +104,7 @@ export function apiHelpers(paygate: () => InProcessPaygate) {
     } catch {
       parsed = undefined as unknown as Answer['body'];
     }
-    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, body: parsed };
+    return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text, body: parsed };
   }
 
   const admin = (method: string, path: string, json?: unknown, token = TEST_ADMIN_TOKEN) =>

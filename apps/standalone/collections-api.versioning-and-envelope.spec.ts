@@ -1,8 +1,8 @@
 /**
  * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: every kind of request answered in the
- * envelope, the unversioned and /v1 paths with x-api-version, unknown routes, and the OpenAPI
- * document.
+ * envelope, the unversioned and /v1 paths with x-api-version, unknown paths and methods (404,
+ * 405), and the OpenAPI document.
  */
 import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
 import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
@@ -35,11 +35,33 @@ describe('collections API (DESIGN §2, §3)', () => {
 
     it.each([
       ['GET', '/v1/no-such-endpoint'],
-      ['PUT', '/v1/collections/initialize'],
-      ['DELETE', '/v1/collections/confirm'],
-    ])('an unknown route (%s %s) answers 404 in the envelope', async (method, path) => {
+      ['DELETE', '/no-such-endpoint'],
+    ])('an unknown path (%s %s) answers 404 in the envelope', async (method, path) => {
       const answer = await http(method, path, { headers: as(client) });
       expectEnvelope(answer, 404);
+      expect(answer.headers.get('allow')).toBeNull();
+    });
+
+    it.each([
+      // GET /collections/{ref} serves these paths too.
+      ['PUT', '/v1/collections/initialize', 'GET, HEAD, POST'],
+      ['PUT', '/collections/initialize', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/collections/confirm', 'GET, HEAD, POST'],
+      ['GET', '/v1/callbacks/resend', 'POST'],
+      ['PUT', '/callbacks/resend', 'POST'],
+      ['POST', '/v1/payment-providers', 'GET, HEAD'],
+      ['PATCH', '/collections/PG0000000000000000000000NO', 'GET, HEAD'],
+    ])('a known path with another method (%s %s) answers 405 in the envelope, Allow: %s', async (method, path, allow) => {
+      const answer = await http(method, path, { headers: as(client) });
+      expectEnvelope(answer, 405);
+      expect(answer.headers.get('allow')).toBe(allow);
+      expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
+    });
+
+    it('answers HEAD on a GET route as GET, without a body', async () => {
+      const answer = await http('HEAD', '/v1/payment-providers', { headers: as(client) });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe('');
     });
 
     it.each([

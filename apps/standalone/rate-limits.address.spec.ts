@@ -70,6 +70,24 @@ describe('rate limits per source address', () => {
     expect((await checkoutReturn('127.0.0.5')).status).toBe(404);
   });
 
+  it('limits what no controller answers (the OpenAPI page and document, unknown paths, wrong methods) in the same bucket, and never /metrics', async () => {
+    const from = '127.0.0.8';
+    const served = [await send(`${paygate.url}/docs`, { from }), await send(`${paygate.url}/openapi.json`, { from }), await send(`${paygate.url}/no-such-endpoint`, { from })];
+    expect(served.map((answer) => [answer.status, answer.headers['ratelimit-remaining']])).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [404, '0'],
+    ]);
+    expectLimited(await send(`${paygate.url}/docs`, { from }), PUBLIC_BURST, 3_000);
+    expectLimited(await send(`${paygate.url}/openapi.json`, { from }), PUBLIC_BURST, 3_000);
+    expectLimited(await send(`${paygate.url}/v1/no-such-endpoint`, { from }), PUBLIC_BURST, 3_000);
+    expectLimited(await send(`${paygate.url}/v1/collections/initialize`, { from, method: 'PUT' }), PUBLIC_BURST, 3_000);
+    expectLimited(await checkoutReturn(from), PUBLIC_BURST, 3_000);
+    const scrapes = await burst(10, () => send(`${paygate.url}/metrics`, { from }));
+    expect(countStatuses(scrapes)).toEqual({ 200: 10 });
+    expect(scrapes[0].headers['ratelimit-limit']).toBeUndefined();
+  });
+
   it("takes the client from X-Forwarded-For only when the peer is a trusted proxy", async () => {
     const viaProxy = await burst(PUBLIC_BURST + 1, () => checkoutReturn('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }));
     expect(countStatuses(viaProxy)).toEqual({ 404: PUBLIC_BURST, 429: 1 });

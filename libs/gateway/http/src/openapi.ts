@@ -1,8 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { limitOutsideControllers } from '@paygate/platform';
 
-/** GET /openapi.json and GET /docs, generated from the controllers and the DTOs that validate. */
+/** The page (with its assets under it) and the documents, as Fastify route patterns. */
+const isOpenApiRoute = (route = '') => route === '/docs' || route.startsWith('/docs/') || route === '/openapi.json' || route === '/openapi.yaml';
+
+/**
+ * GET /openapi.json and GET /docs, generated from the controllers and the DTOs that validate.
+ * Plain Fastify routes, so they take their public token outside the guards.
+ */
 export function serveOpenApi(app: INestApplication): void {
+  limitOutsideControllers(app, (request) => isOpenApiRoute(request.routeOptions.url));
   const config = new DocumentBuilder()
     .setTitle('Paygate API')
     .setDescription('Collections by mobile money and card, with signed callbacks. Amounts are JSON numbers in major units of the currency.')

@@ -10,10 +10,11 @@ import type { Infrastructure } from '../infrastructure';
 import type { Logger } from '@paygate/logging';
 import { APP_URL, CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, METRICS, RATE_LIMITER } from '../tokens';
 import { RateLimiter } from '../rate-limit/rate-limiter';
-import { SourceRateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { limitOutsideControllers, SourceRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
 import { Drain } from './drain';
+import { answerProtocolRefusals, answerWrongMethods } from './edge-answers';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { guardInput } from './input-guard';
@@ -75,6 +76,8 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
         // Node looks for late requests this often (30 s by default), so a deadline can only be
         // as precise as this.
         connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+        // answerProtocolRefusals answers a missing Host, in the envelope.
+        requireHostHeader: false,
       },
       clientErrorHandler: answerClientError,
       // A request that reaches a closing server is still served: the drain closes its
@@ -93,8 +96,14 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
     // guardInput registers the body parsers, with the depth limit in front of JSON.
     bodyParser: false,
   });
-  guardInput(app.getHttpAdapter().getInstance(), config.input);
-  observeRequests(app.getHttpAdapter().getInstance() as FastifyInstance, context.infrastructure.metrics, log);
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  guardInput(fastify, config.input);
+  // Hooks of one stage run in the order added: the request id comes first, so every answer
+  // carries it; an unmatched path or method takes its token before its 404 or 405.
+  observeRequests(fastify, context.infrastructure.metrics, log);
+  answerProtocolRefusals(fastify);
+  limitOutsideControllers(app, (request) => request.is404);
+  answerWrongMethods(fastify);
   drain.attach(app.getHttpServer());
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
   // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.

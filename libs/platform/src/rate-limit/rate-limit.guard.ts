@@ -1,6 +1,6 @@
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext, type INestApplication } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMITER } from '../tokens';
 import { TooManyRequests, type RateLimitClass, type RateLimiter } from './rate-limiter';
 import { sourceAddressKey } from './source-address';
@@ -43,4 +43,21 @@ export class SourceRateLimitGuard implements CanActivate {
     await enforceRateLimit(this.limiter, http.getResponse<FastifyReply>(), declared ?? 'public', sourceAddress(http.getRequest<FastifyRequest>()));
     return true;
   }
+}
+
+/**
+ * The source address's `public` bucket for the requests `applies` picks among those no controller
+ * answers, where the guard above never runs: unmatched paths and methods, plain Fastify routes
+ * such as the OpenAPI page. Taken where the guard would take it, once the request has arrived and
+ * passed the input checks; the refusal is the guard's 429 (Nest's error handler answers it).
+ */
+export function limitOutsideControllers(app: INestApplication, applies: (request: FastifyRequest) => boolean): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  let limiter: RateLimiter | undefined;
+  fastify.addHook('preHandler', async (request, reply) => {
+    if (!applies(request)) return;
+    // Resolved on the first request: the application is initialised by then.
+    limiter ??= app.get<RateLimiter>(RATE_LIMITER);
+    await enforceRateLimit(limiter, reply, 'public', sourceAddress(request));
+  });
 }
