@@ -6,6 +6,7 @@ import { rollingRestartSuite } from './rolling-restart';
 import { brokerGoneShutdownSuite } from './shutdown-broker-gone';
 import { ensureBuilt, freePort, runFailingApp, startApp, type AppProcess } from './processes';
 import { startAnyOrderSuite } from './start-any-order';
+import { commandTimeoutSuite } from './command-timeout';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
   const schema = uniqueSchema('e2e_distributed');
@@ -167,5 +168,6 @@ dispatcherCrashSuites();
 rollingRestartSuite();
 brokerGoneShutdownSuite();
 migrationsOnStartSuite();
+commandTimeoutSuite();
 // Needs what the Kafka suites need (Java and scripts/kafka.sh), though it starts a broker of its own.
 describeWithService('kafka', 'start in any order (built apps, a broker of their own, PostgreSQL)', () => startAnyOrderSuite());
