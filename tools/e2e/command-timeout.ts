@@ -4,9 +4,10 @@ import { ensureBuilt, startApp, type AppProcess } from './processes';
 
 /**
  * Issue 17, a command nobody answers: with the collections service stopped, the gateway answers
- * initialize 503 in the envelope with Retry-After once COMMAND_TIMEOUT_MS has passed, and the
- * merchant's retry of the same request, once the service is back, gets one collection: the first
- * acknowledgement, replayed. Declared by distributed.spec.ts, which always has tests of its own.
+ * initialize 503 in the envelope with Retry-After once COMMAND_TIMEOUT_MS has passed; the command
+ * is not carried out when the service comes back (its sender gave up), and the merchant's retry
+ * of the same request gets one collection, whose acknowledgement every further retry replays.
+ * Declared by distributed.spec.ts, which always has tests of its own.
  */
 export function commandTimeoutSuite(): void {
   describeWithService('kafka', 'a stopped collections service (built apps, Kafka, PostgreSQL)', (brokerUrl) => {
@@ -43,9 +44,9 @@ export function commandTimeoutSuite(): void {
       await db.close();
     });
 
-    it('answers 503 with Retry-After after COMMAND_TIMEOUT_MS; the same initialize retried once the service is back gives one collection, its first acknowledgement replayed', async () => {
+    it('answers 503 with Retry-After after COMMAND_TIMEOUT_MS; the same initialize retried once the service is back gives one collection, its acknowledgement replayed', async () => {
       const client = await PaygateClient.withNewMerchant(gateway.url);
-      expect((await client.initialize(mobileMoneyRequest())).status).toBe(202);
+      expect(await client.initialize(mobileMoneyRequest())).toMatchObject({ status: 202 });
 
       const collections = apps.pop() as AppProcess;
       await collections.stop('SIGTERM');

@@ -27,7 +27,7 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
-      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, commandTimeoutMs: 10_000, migrateOnStart: true },
+      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', storePoolSize: 20, eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, commandTimeoutMs: 10_000, migrateOnStart: true },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
       http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
       shutdown: { timeoutMs: 15_000, delayMs: 5_000 },
@@ -150,10 +150,12 @@ describe('loadConfig: every variable', () => {
       SHUTDOWN_TIMEOUT_MS: '30000',
       SHUTDOWN_DELAY_MS: '5000',
       COMMAND_TIMEOUT_MS: '2500',
+      STORE_POOL_SIZE: '8',
     });
     expect(config.platform).toEqual({
       port: 8080,
       storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test',
+      storePoolSize: 8,
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
       brokerUrl: 'kafka://k1:9092,k2:9092',
       trustProxy: '10.0.0.0/8,2001:db8::1',

@@ -45,6 +45,9 @@ export const CONFIG_SCHEMA = {
       type: 'URL: `pglite://…`, `postgres://…`',
       description: 'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional)',
     }),
+    storePoolSize: positiveInteger('STORE_POOL_SIZE', 20, {
+      description: "PostgreSQL connections one process may hold (PGlite has one); all processes together must stay under the server's max_connections",
+    }),
     eventStoreUrl: driverUrl('EVENT_STORE_URL', undefined, {
       pattern: /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/.+$/,
       expected: 'kurrentdb://… or esdb://…',

@@ -59,7 +59,7 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
   const brokerName = `BROKER_URL ${redactUrl(config.brokerUrl)}`;
   const eventStoreName = config.eventStoreUrl ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}` : 'the event store (STORE_URL)';
   const metrics = new PrometheusMetrics(log);
-  const sql = await opening(storeName, () => openSqlDatabase(config.storeUrl));
+  const sql = await opening(storeName, () => openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize }));
   if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
     const store = instrumentEventStore(

@@ -134,7 +134,7 @@ export class KafkaCommandBus implements CommandBus {
           {
             key: options.key ?? correlationId,
             value: JSON.stringify(payload),
-            headers: { command, 'correlation-id': correlationId, 'reply-to': this.replyTopic, ...contextHeaders() },
+            headers: { command, 'correlation-id': correlationId, 'reply-to': this.replyTopic, deadline: String(Date.now() + timeoutMs), ...contextHeaders() },
           },
         ],
       });
@@ -219,6 +219,13 @@ export class KafkaCommandBus implements CommandBus {
     const replyTo = message.headers?.['reply-to']?.toString();
     if (!message.value || !correlationId || !replyTo) {
       this.log.warn('dropping malformed command message', { service, command });
+      return;
+    }
+    // Its sender has answered "unavailable" already: carrying it out now (a service back after
+    // an outage, a backlog) would do what the merchant was told had not been done.
+    const deadline = Number(message.headers?.deadline?.toString());
+    if (Number.isFinite(deadline) && Date.now() > deadline) {
+      this.log.info('dropping a command its sender gave up on', { service, command, late_ms: Date.now() - deadline });
       return;
     }
     let payload: unknown;
