@@ -95,9 +95,10 @@ export class Dependencies {
           ),
         ),
       );
-      if (!this.stopped) this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS);
+      if (!this.stopped) this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
     };
-    this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS);
+    // Never what keeps a process alive: the server and the consumers are.
+    this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
   }
 
   /** Ends every wait and the checks (shutdown). */
