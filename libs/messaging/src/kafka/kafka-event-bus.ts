@@ -134,7 +134,8 @@ export class KafkaEventBus implements EventBus {
     while (!signal.aborted) {
       try {
         await this.sql.withDedicatedConnection(async (lockConnection) => {
-          const [{ leader }] = await lockConnection.query<{ leader: boolean }>('select pg_try_advisory_lock(hashtext($1)) as leader', [name]);
+          // Advisory locks are per database: the schema is part of the key, so deployments in other schemas of the same database lead their own relays.
+          const [{ leader }] = await lockConnection.query<{ leader: boolean }>("select pg_try_advisory_lock(hashtext(current_schema() || ':' || $1)) as leader", [name]);
           if (!leader) return pause(1_000);
           this.log.info('relay leading', { relay: name });
           let after = await this.checkpoints.load(name);
@@ -160,7 +161,7 @@ export class KafkaEventBus implements EventBus {
             }
           } finally {
             stopReportingLag();
-            await lockConnection.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+            await lockConnection.query("select pg_advisory_unlock(hashtext(current_schema() || ':' || $1))", [name]).catch(() => undefined);
           }
         });
       } catch (error) {

@@ -203,7 +203,7 @@ export class DeliveryStore {
     if (limit <= 0) return [];
     const claimToken = randomUUID();
     const rows = await this.sql.transaction(async (tx) => {
-      await tx.query(`select pg_advisory_xact_lock(hashtext('paygate-webhook-claim'))`);
+      await tx.query(`select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`);
       // A claimer that died (or overran its lease) gives its deliveries back.
       await tx.query(
         `update webhook_deliveries set state = 'pending', claim_token = null, lease_until = null
