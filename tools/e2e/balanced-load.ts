@@ -89,7 +89,11 @@ export function startBalancedLoad({ targets, concurrency, checkEveryMs, next, an
         if ('status' in outcome) {
           counts.responses += 1;
           counts.byStatus[outcome.status] = (counts.byStatus[outcome.status] ?? 0) + 1;
-          if (outcome.status >= 500) counts.serverErrors += 1;
+          if (outcome.status >= 500) {
+            counts.serverErrors += 1;
+            // The first few say why, in the suite's report.
+            if (counts.failures.length < 5) counts.failures.push(`${outcome.status} from ${target}: ${outcome.body.slice(0, 200)}`);
+          }
           answered(outcome.status, outcome.body);
           break;
         }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type Admin, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Kafka, type KafkaMessage, type Producer, type ProducerRecord } from 'kafkajs';
 import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
 import { currentLogContext, withLogContext, type Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
@@ -54,9 +54,18 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** kafkajs wraps the broker's answer in its retry errors (`cause`). */
+function isUnknownTopic(error: unknown): boolean {
+  for (let at = error as { type?: string; cause?: unknown } | undefined; at; at = at.cause as typeof at) if (at.type === 'UNKNOWN_TOPIC_OR_PARTITION') return true;
+  return false;
+}
+
 export class KafkaCommandBus implements CommandBus {
   private readonly admin: Admin;
   private readonly producer: Producer;
+  private replies: Producer;
+  private renewingReplies?: Promise<void>;
+  private readonly repliesInFlight = new Set<Promise<void>>();
   private readonly servers: SupervisedConsumer[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly replyTopic = `paygate.replies.${randomUUID()}`;
@@ -78,11 +87,12 @@ export class KafkaCommandBus implements CommandBus {
     // Not idempotent and not limited to one request in flight: a command is retried by its
     // sender's time-out, not by the producer, and one slow send must not queue every other.
     this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.replies = this.newRepliesProducer();
   }
 
   /** Shared by every caller; a failed attempt is forgotten so the next caller tries again. */
   private connect(): Promise<void> {
-    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect(), this.replies.connect()]).then(
       () => undefined,
       (error: unknown) => {
         this.connected = undefined;
@@ -126,8 +136,8 @@ export class KafkaCommandBus implements CommandBus {
       }, timeoutMs);
       this.pending.set(correlationId, { resolve, timer });
     });
-    try {
-      await this.producer.send({
+    const sent = this.producer
+      .send({
         topic: commandTopic(service),
         acks: -1,
         messages: [
@@ -137,13 +147,20 @@ export class KafkaCommandBus implements CommandBus {
             headers: { command, 'correlation-id': correlationId, 'reply-to': this.replyTopic, deadline: String(Date.now() + timeoutMs), ...contextHeaders() },
           },
         ],
-      });
-    } catch (error) {
-      clearTimeout(this.pending.get(correlationId)?.timer);
-      this.pending.delete(correlationId);
-      throw new UnavailableError('the broker is not reachable', { cause: error });
-    }
-    return replyValue(await reply) as ResultOf<Contract, Name>;
+      })
+      .then(
+        () => reply,
+        (error: unknown) => {
+          clearTimeout(this.pending.get(correlationId)?.timer);
+          this.pending.delete(correlationId);
+          throw new UnavailableError('the broker is not reachable', { cause: error });
+        },
+      );
+    // A send still retrying against a missing broker when the time-out fires: the time-out
+    // answers, and whichever settles second has nobody to tell (never an unhandled rejection).
+    reply.catch(() => undefined);
+    sent.catch(() => undefined);
+    return replyValue(await Promise.race([sent, reply])) as ResultOf<Contract, Name>;
   }
 
   private listenForReplies(): Promise<SupervisedConsumer> {
@@ -237,23 +254,64 @@ export class KafkaCommandBus implements CommandBus {
     }
     const context = { requestId: message.headers?.[REQUEST_ID_HEADER]?.toString(), correlationId: message.headers?.[FLOW_HEADER]?.toString() };
     const reply = await withLogContext(context, () => this.handle(handlers, command, payload));
-    await this.producer.send({
-      topic: replyTo,
-      acks: -1,
-      messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }],
-    });
+    // The command is done; its reply goes out beside the next commands, never in front of them:
+    // a sender that just started may have a reply topic the broker is still settling (a few
+    // retries), and one that is gone has no topic at all. A sender who hears nothing answers
+    // "unavailable", and its retry is answered from what was done.
+    const sending = this.sendReply({ topic: replyTo, acks: -1, messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }] })
+      .then(
+        () => undefined,
+        (error: unknown) => this.log.debug('a command reply was not delivered', { service, command, error }),
+      )
+      .finally(() => this.repliesInFlight.delete(sending));
+    this.repliesInFlight.add(sending);
+  }
+
+  /**
+   * kafkajs puts every topic a producer has written to into each later metadata request, and a
+   * request naming a deleted topic fails whole: once a sender that has stopped has deleted its
+   * reply topic, replies to every sender started since would fail. A new producer forgets them.
+   */
+  private async sendReply(record: ProducerRecord): Promise<void> {
+    const producer = this.replies;
+    try {
+      await producer.send(record);
+    } catch (error) {
+      // Renewed meanwhile by another reply's failure: this one goes by the new producer too.
+      if (producer === this.replies && !isUnknownTopic(error)) throw error;
+      if (producer === this.replies) await this.renewReplies();
+      await this.renewingReplies;
+      await this.replies.send(record);
+    }
+  }
+
+  private renewReplies(): Promise<void> {
+    this.renewingReplies ??= (async () => {
+      const stale = this.replies;
+      const renewed = this.newRepliesProducer();
+      await renewed.connect();
+      this.replies = renewed;
+      // Replies still on their way through the old one finish first.
+      setTimeout(() => void stale.disconnect().catch(() => undefined), 10_000).unref();
+    })().finally(() => (this.renewingReplies = undefined));
+    return this.renewingReplies;
+  }
+
+  private newRepliesProducer(): Producer {
+    return this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 } });
   }
 
   async close(): Promise<void> {
     for (const { timer } of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
     await Promise.allSettled(this.servers.map((server) => server.stop()));
+    await Promise.allSettled([...this.repliesInFlight]);
     if (this.replyConsumer) {
       const consumer = await this.replyConsumer.catch(() => undefined);
       await consumer?.stop().catch(() => undefined);
       // Reply topics are per process: remove ours so they do not pile up.
       await this.admin.deleteTopics({ topics: [this.replyTopic] }).catch(() => undefined);
     }
-    if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+    if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.replies.disconnect(), this.admin.disconnect()]);
   }
 }
