@@ -92,7 +92,8 @@ export class LoadGenerator {
   static async merchants(options: LoadOptions, count: number, callbackUrl: (index: number) => string): Promise<Merchant[]> {
     const merchants: Merchant[] = [];
     const retries: RetryCounts = {};
-    const giveUpAt = () => Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
+    const giveUpAt = () => deadline;
     for (let index = 0; index < count; index += 1) {
       const created = expect(
         await persist(() => ({ method: 'POST', url: `${options.gateways[0]}/admin/v1/merchants`, headers: { authorization: `Bearer ${options.adminToken}` }, body: { name: `Soak merchant ${index}`, collection_callback_url: callbackUrl(index), service_payments_callback_url: callbackUrl(index) } }), { timeoutMs: options.timeoutMs, giveUpAt, retries }),
@@ -155,7 +156,11 @@ export class LoadGenerator {
     if (!(await this.acknowledged(flow, '/v1/collections/initialize', body)) || !flow.requireConfirmation) return;
     const confirmed = await this.send(flow, 'confirm', (gateway) => ({ method: 'POST', url: `${gateway}/v1/collections/confirm`, headers: { 'public-key': flow.merchant.publicKey }, body: { internal_reference: flow.internalReference } }), [202, 409]);
     if (scenario.kind !== 'card' || confirmed?.status !== 202) return; // 409: already final (the confirmation timed out)
-    const paymentUrl = String(confirmed.body.data?.payment_url ?? '');
+    const paymentUrl = confirmed.body.data?.payment_url;
+    if (typeof paymentUrl !== 'string' || !URL.canParse(paymentUrl)) {
+      flow.unexpected.push(`confirm: 202 without a payment_url (${JSON.stringify(confirmed.body.data)})`);
+      return;
+    }
     // The customer on the checkout page, without a browser: the form's POST (303 to the return URL; 410 once closed).
     const checkout: Request =
       scenario.card === 'cancel' ? { method: 'POST', url: `${paymentUrl}/cancel`, form: {} } : { method: 'POST', url: paymentUrl, form: { card_number: scenario.card, expiry: '12/40', cvv: '123' } };

@@ -144,7 +144,7 @@ export class ManagedApp {
     child.once('exit', (code, signal) => this.exited(child, code, signal));
     const deadline = Date.now() + this.options.readyTimeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) return { kind: 'died at start', detail: `exit ${child.exitCode ?? child.signalCode}: ${this.output.reason()}` };
+      if (child.exitCode !== null || child.signalCode !== null) return { kind: 'died at start', detail: this.exitDetail(child.exitCode, child.signalCode) };
       const ready = await fetch(`${this.url}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
       if (ready && child.exitCode === null) return 'ready';
       await sleep(200);
@@ -158,8 +158,15 @@ export class ManagedApp {
     if (child !== this.child || this.ending || this.state !== 'running') return;
     // Nobody asked it to stop: a crash. Recorded, and started again like after a kill.
     this.state = 'starting';
-    this.record({ kind: 'exited unexpectedly', detail: `exit ${code ?? signal}: ${this.output.reason()}` });
+    this.record({ kind: 'exited unexpectedly', detail: this.exitDetail(code, signal) });
     this.start().catch((error: Error) => this.record({ kind: 'died at start', detail: error.message }));
+  }
+
+  /** An exit the supervisor did not cause: a signal or a clean exit came from elsewhere; otherwise what the app said. */
+  private exitDetail(code: number | null, signal: NodeJS.Signals | null): string {
+    if (signal) return `killed by ${signal}, which the soak did not send`;
+    if (code === 0) return 'exit 0: a clean shutdown, after a SIGTERM or SIGINT the soak did not send';
+    return `exit ${code}: ${this.output.reason()}`;
   }
 
   /** Ends the current process (if any) and waits for its exit; SIGKILL after `graceMs`. */
