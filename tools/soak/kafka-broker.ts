@@ -23,7 +23,8 @@ export class KafkaBroker {
   }
 
   async start({ keepData = false } = {}): Promise<void> {
-    await this.script('start', keepData ? { KAFKA_KEEP_DATA: '1' } : {});
+    // Explicit either way: a KAFKA_KEEP_DATA=1 in the soak's own environment must not keep a stale broker.
+    await this.script('start', { KAFKA_KEEP_DATA: keepData ? '1' : '' });
   }
 
   async stop(): Promise<void> {

@@ -333,7 +333,7 @@ export class Soak {
   /** The broker restart at 30 % of the run, then the database cut at 65 % (or as soon as the broker is back). */
   private async outages(startedAt: number): Promise<void> {
     const { seconds, brokerOutageMs, dbOutageMs, dbCut } = this.options;
-    await sleep(startedAt + seconds * 300 - Date.now());
+    await sleep(startedAt + seconds * 1000 * 0.3 - Date.now());
     if (brokerOutageMs > 0 && !this.stopping) {
       const from = Date.now();
       this.options.log('broker: stopping');
@@ -344,7 +344,7 @@ export class Soak {
       this.injections.push({ what: 'broker restart', how: `stopped, ${brokerOutageMs / 1000} s down, started again with its data`, from, to: Date.now() });
       this.options.log('broker: back');
     }
-    await sleep(startedAt + seconds * 650 - Date.now());
+    await sleep(startedAt + seconds * 1000 * 0.65 - Date.now());
     if (dbOutageMs > 0 && !this.stopping) {
       const from = Date.now();
       this.options.log(`database: cut (connections destroyed, new ones ${dbCut === 'hold' ? 'held' : 'refused'})`);
@@ -362,8 +362,10 @@ export class Soak {
     void loadDone.then(() => (loadFinished = true));
     const began = Date.now();
     while (Date.now() < settleBy && !this.stopping) {
+      // Read before asking: once the load has finished, no collection is acknowledged behind the observer's back.
+      const finished = loadFinished;
       const allFinal = await observer.refreshFinals(this.load!.flows);
-      if (loadFinished && allFinal && this.callbacksComplete(observer) && (await this.creditsComplete(observer))) {
+      if (finished && allFinal && this.callbacksComplete(observer) && (await this.creditsComplete(observer))) {
         this.options.log(`settled in ${((Date.now() - began) / 1000).toFixed(1)} s`);
         // Late duplicates would come within a callback timeout or two.
         await sleep(10_000);
