@@ -8,7 +8,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  */
 export class TcpProxy {
   private readonly open = new Set<Socket>();
-  private readonly held: Socket[] = [];
+  /** Connections accepted during a cut, each with how to let it through. */
+  private readonly held = new Map<Socket, () => void>();
   private mode: 'through' | 'hold' | 'refuse' = 'through';
   private server?: Server;
   private listeningPort = 0;
@@ -53,32 +54,42 @@ export class TcpProxy {
   async restore(): Promise<void> {
     if (this.mode === 'refuse') await this.listen();
     this.mode = 'through';
-    for (const client of this.held.splice(0)) if (!client.destroyed) this.forward(client);
+    const held = [...this.held.values()];
+    this.held.clear();
+    for (const letThrough of held) letThrough();
   }
 
   async close(): Promise<void> {
     this.mode = 'refuse';
-    for (const socket of [...this.open, ...this.held]) socket.destroy();
+    for (const socket of this.open) socket.destroy();
     await this.unlisten();
   }
 
   private accept(client: Socket): void {
     this.track(client);
     if (this.mode === 'through') return this.forward(client);
-    // Held: nothing read, nothing answered; what the client sent waits in the socket until restore().
-    client.pause();
-    this.held.push(client);
+    // Held: read (so that a client giving up is noticed and dropped) but never answered; what it
+    // sent is kept for the server until restore().
+    const sent: Buffer[] = [];
+    const keep = (chunk: Buffer) => sent.push(chunk);
+    client.on('data', keep);
+    client.once('close', () => this.held.delete(client));
+    this.held.set(client, () => {
+      client.off('data', keep);
+      this.forward(client, sent);
+    });
   }
 
-  private forward(client: Socket): void {
+  /** Connects the client to the server, first sending what it sent while held. */
+  private forward(client: Socket, sent: Buffer[] = []): void {
     const upstream = connect(this.target.port, this.target.host);
     this.track(upstream);
     // Either side closing ends the pair, as one TCP path would.
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
+    for (const chunk of sent) upstream.write(chunk);
     client.pipe(upstream);
     upstream.pipe(client);
-    client.resume();
   }
 
   private track(socket: Socket): void {
