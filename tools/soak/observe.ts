@@ -1,0 +1,108 @@
+import { WALLET_STREAM_PREFIX, type Transfer, type WalletEvent } from '@paygate/contracts';
+import { transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
+import { openSqlDatabase } from '@paygate/sql';
+import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
+import type { Flow, Merchant } from './load';
+
+/** A collection as GET /v1/collections/{ref} showed it once it was final. */
+export interface FinalState {
+  status: string;
+  statusMessage: string;
+  /** Collect-for-payment only: the PRN payment's status. */
+  servicePaymentStatus?: string;
+}
+
+export interface PrnAtBiller {
+  status: string;
+  payments: number;
+}
+
+export interface Ledger {
+  wallets: number;
+  transfers: Transfer[];
+  /** Balance of every account the transfers touched. */
+  balances: Record<string, number>;
+}
+
+/** What the soak reads back from the apps, the sandbox and the database to judge the run. */
+export class Observer {
+  /** internal_reference → its final state. */
+  readonly finals = new Map<string, FinalState>();
+  private readonly retries: RetryCounts = {};
+
+  constructor(private readonly options: { gateways: string[]; sandbox: string; adminToken: string; storeUrl: string; timeoutMs: number }) {}
+
+  /** Asks for every acknowledged collection not yet seen final; true when all are. */
+  async refreshFinals(flows: Flow[]): Promise<boolean> {
+    const pending = flows.filter((flow) => flow.internalReference && !this.finals.has(flow.internalReference));
+    await inBatches(pending, 8, async (flow) => {
+      const answer = await this.get(`/v1/collections/${flow.internalReference}`, flow.merchant);
+      const record = 'status' in answer && answer.status === 200 ? answer.body.data : undefined;
+      if (!record || record.transaction_status === 'PENDING') return;
+      const servicePayment = record.service_payment as { transaction_status?: string } | undefined;
+      if (flow.prn && !['COMPLETED', 'FAILED'].includes(String(servicePayment?.transaction_status))) return;
+      this.finals.set(String(flow.internalReference), { status: String(record.transaction_status), statusMessage: String(record.status_message), servicePaymentStatus: servicePayment?.transaction_status });
+    });
+    return pending.every((flow) => this.finals.has(String(flow.internalReference)));
+  }
+
+  async prns(flows: Flow[]): Promise<Map<string, PrnAtBiller>> {
+    const prns = new Map<string, PrnAtBiller>();
+    await inBatches(flows.filter((flow) => flow.prn), 8, async (flow) => {
+      const answer = await this.call({ method: 'GET', url: `${this.options.sandbox}/sandbox/v1/prns/${flow.prn}`, headers: { authorization: `Bearer ${this.options.adminToken}` } });
+      if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read PRN ${flow.prn} at the sandbox biller: ${describe(answer)}`);
+      const data = answer.body.data as { status: string; payments: unknown[] };
+      prns.set(String(flow.prn), { status: data.status, payments: data.payments.length });
+    });
+    return prns;
+  }
+
+  /** The wallet ledger from its events (every wallet stream of the run's database), read straight from PostgreSQL. */
+  async ledger(): Promise<Ledger> {
+    const db = await openSqlDatabase(this.options.storeUrl);
+    try {
+      const rows = await db.query<{ stream_name: string; event_type: string; data: Record<string, unknown>; metadata: Record<string, unknown> }>(
+        'select stream_name, event_type, data, metadata from es_events where stream_name like $1 order by global_position',
+        [`${WALLET_STREAM_PREFIX}%`],
+      );
+      const events = rows
+        .map((row) => walletLedgerDecider.read({ type: row.event_type, data: row.data, schemaVersion: Number(row.metadata.schemaVersion ?? 1) }))
+        .filter((event): event is WalletEvent => event !== undefined);
+      const transfers = events.flatMap(transfersOf);
+      const balances: Record<string, number> = {};
+      for (const { debitAccount, creditAccount, amount } of transfers) {
+        balances[debitAccount] = (balances[debitAccount] ?? 0) - amount;
+        balances[creditAccount] = (balances[creditAccount] ?? 0) + amount;
+      }
+      return { wallets: new Set(rows.map((row) => row.stream_name)).size, transfers, balances };
+    } finally {
+      await db.close();
+    }
+  }
+
+  /** Each merchant's UGX wallet balance as the API shows it (the read model), in minor units. */
+  async walletBalances(merchants: Merchant[]): Promise<Map<string, number>> {
+    const balances = new Map<string, number>();
+    for (const merchant of merchants) {
+      const answer = await this.get('/v1/wallet-balances', merchant);
+      if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read the wallet of merchant ${merchant.index}: ${describe(answer)}`);
+      const wallets = (answer.body.data ?? []) as unknown as { currency: string; balance: number }[];
+      // UGX has no minor unit: the API's major units are the ledger's minor units.
+      balances.set(merchant.id, wallets.find((wallet) => wallet.currency === 'UGX')?.balance ?? 0);
+    }
+    return balances;
+  }
+
+  private get(path: string, merchant: Merchant): Promise<Answer> {
+    return this.call({ method: 'GET', url: `${this.options.gateways[0]}${path}`, headers: { 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey } });
+  }
+
+  private call(request: Request): Promise<Answer> {
+    const deadline = Date.now() + 30_000;
+    return persist(() => request, { timeoutMs: this.options.timeoutMs, giveUpAt: () => deadline, retries: this.retries });
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let at = 0; at < items.length; at += size) await Promise.all(items.slice(at, at + size).map(work));
+}

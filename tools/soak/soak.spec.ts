@@ -1,0 +1,106 @@
+import { LEDGER_ACCOUNTS, type Transfer } from '@paygate/contracts';
+import { collectionSignature, standardWebhookHeaders } from '@paygate/signing';
+import type { Callback } from './callback-receiver';
+import { expectedCallbacks, judge, type RunRecord } from './checks';
+import type { Flow, Merchant } from './load';
+import { chaosSoakSuite } from './soak-test-setup';
+
+const T0 = 1_800_000_000_000;
+const merchant: Merchant = { index: 0, id: 'm1', publicKey: 'pk', secretKey: 'sk', signingKey: 'signing-key-of-m1' };
+
+function flow(ref: string, overrides: Partial<Flow> = {}): Flow {
+  return { kind: 'momo', scenario: 'momo 256772000001 confirmed', merchant, merchantReference: `ref-${ref}`, requireConfirmation: true, startedAt: T0, attempts: 1, acknowledgedAt: T0 + 100, internalReference: ref, unexpected: [], ...overrides };
+}
+
+/** A callback as the dispatcher sends it, signed with the merchant's key unless told otherwise. */
+function callback(ref: string, event: string, at: number, options: { webhookId?: string; key?: string; status?: string } = {}): Callback {
+  const payload = { id: 1, merchant_reference: `ref-${ref}`, internal_reference: ref, transaction_status: options.status ?? 'COMPLETED' };
+  const body = JSON.stringify({ event, payload });
+  const webhookId = options.webhookId ?? `msg_${ref}_${event}`;
+  const key = options.key ?? merchant.signingKey;
+  const headers = { ...standardWebhookHeaders(key, webhookId, Math.floor(at / 1000), body), 'hmac-signature': collectionSignature(key, payload) };
+  return { merchant: 0, at, headers, body, event, internalReference: ref, payload };
+}
+
+const credit = (ref: string, amount: number): Transfer[] => [
+  { transferId: `collection:${ref}`, debitAccount: 'customer_funds:UGX', creditAccount: LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX'), amount, currency: 'UGX' },
+];
+
+/** One completed collection, everything right. */
+function cleanRun(): RunRecord {
+  return {
+    startedAt: T0,
+    seconds: 60,
+    apps: 8,
+    flows: [flow('PG1')],
+    callbacks: [callback('PG1', 'transaction.charges', T0 + 1_000), callback('PG1', 'transaction.completed', T0 + 3_000)],
+    finals: new Map([['PG1', { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }]]),
+    prns: new Map(),
+    ledger: { wallets: 1, transfers: credit('PG1', 80_000), balances: { 'customer_funds:UGX': -80_000, [LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX')]: 80_000 } },
+    walletBalances: new Map([['m1', 80_000]]),
+    injections: [],
+    processEvents: [],
+    retries: {},
+    failOnExits: false,
+  };
+}
+
+describe('the soak checks', () => {
+  it('expects the callbacks the outcome causes, in the documented order', () => {
+    const final = (status: string, statusMessage = '', servicePaymentStatus?: string) => ({ status, statusMessage, servicePaymentStatus });
+    expect(expectedCallbacks(flow('a'), final('FAILED'))).toEqual(['transaction.charges', 'transaction.failed']);
+    expect(expectedCallbacks(flow('a', { requireConfirmation: false }), final('COMPLETED'))).toEqual(['transaction.completed']);
+    const prn = flow('a', { kind: 'prn', prn: '1234567890123', requireConfirmation: false });
+    expect(expectedCallbacks(prn, final('COMPLETED', 'Transaction completed successfully', 'COMPLETED'))).toEqual(['transaction.completed', 'payment.completed']);
+    expect(expectedCallbacks(prn, final('CANCELLED', 'PRN not eligible: already paid', 'FAILED'))).toEqual(['payment.failed', 'transaction.cancelled']);
+  });
+
+  it('passes a clean run, and counts a redelivery under the same webhook-id apart', () => {
+    const run = cleanRun();
+    run.callbacks.push(callback('PG1', 'transaction.completed', T0 + 4_000));
+    const report = judge(run);
+    expect(report.failures).toEqual([]);
+    expect(report.figures).toMatchObject({ final: 1, redelivered: 1, duplicateCallbacks: 0, ledgerSum: 0, latencyMs: { worst: 2_900 } });
+    expect(report.lines[report.lines.length - 1]).toMatch(/^Soak: .*: passed$/);
+  });
+
+  it('fails a callback sent under two webhook-ids, one out of order, a bad signature and a missing one', () => {
+    const run = cleanRun();
+    run.flows.push(flow('PG2'), flow('PG3'), flow('PG4'));
+    run.finals.set('PG2', { status: 'FAILED', statusMessage: '' });
+    run.finals.set('PG3', { status: 'FAILED', statusMessage: '' });
+    run.finals.set('PG4', { status: 'FAILED', statusMessage: '' });
+    run.callbacks.push(
+      callback('PG1', 'transaction.completed', T0 + 5_000, { webhookId: 'msg_other' }),
+      callback('PG2', 'transaction.failed', T0 + 1_000, { status: 'FAILED' }),
+      callback('PG2', 'transaction.charges', T0 + 2_000),
+      callback('PG3', 'transaction.charges', T0 + 1_000, { key: 'another key' }),
+      callback('PG3', 'transaction.failed', T0 + 2_000, { status: 'FAILED' }),
+      callback('PG4', 'transaction.charges', T0 + 1_000),
+    );
+    const report = judge(run);
+    expect(report.passed).toBe(false);
+    expect(report.figures).toMatchObject({ duplicateCallbacks: 1, outOfOrder: 1, invalidSignatures: 1, callbacksMissing: 1 });
+    expect(report.lines[report.lines.length - 1]).toMatch(/^Soak: .*: FAILED \(4 violations\)$/);
+  });
+
+  it('fails a lost collection, a PRN paid twice and a ledger that does not match', () => {
+    const run = cleanRun();
+    run.flows.push(flow('PG5'), flow('PG6', { kind: 'prn', prn: '9999', requireConfirmation: false }));
+    run.finals.set('PG6', { status: 'COMPLETED', statusMessage: '', servicePaymentStatus: 'COMPLETED' });
+    run.prns.set('9999', { status: 'PAID', payments: 2 });
+    run.walletBalances.set('m1', 70_000);
+    const report = judge(run);
+    expect(report.figures).toMatchObject({ lost: 1, prnsPaidTwice: 1 });
+    expect(report.failures).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^not final: PG5/),
+        expect.stringMatching(/^PRN 9999 paid 2 times/),
+        expect.stringMatching(/^ledger: PG6 COMPLETED but not credited/),
+        expect.stringMatching(/^ledger: wallet of m1: API shows 70000, ledger holds 80000/),
+      ]),
+    );
+  });
+});
+
+chaosSoakSuite();
