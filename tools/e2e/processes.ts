@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_RATE_LIMITS } from '@paygate/testing';
+import { freePort } from '../local/free-port';
+
+export { freePort };
 
 const root = join(__dirname, '..', '..');
 
@@ -13,15 +15,6 @@ export function ensureBuilt(): void {
   if (result.status !== 0) throw new Error('npm run build failed');
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export interface AppProcess {
   url: string;

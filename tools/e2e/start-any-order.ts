@@ -1,6 +1,7 @@
 import { openSqlDatabase } from '@paygate/sql';
 import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, SandboxAdmin, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, serviceUrl, uniqueSchema } from '@paygate/testing';
-import { PrivateKafka } from './private-kafka';
+import { join } from 'node:path';
+import { KafkaBroker } from '../local/kafka-broker';
 import { ensureBuilt } from './processes';
 import { startReadmeLayout, type ReadmeLayout } from './readme-distributed';
 
@@ -13,7 +14,7 @@ import { startReadmeLayout, type ReadmeLayout } from './readme-distributed';
 export function startAnyOrderSuite(): void {
   describe("start in any order: README's distributed block", () => {
     const postgres = serviceUrl('postgres') ?? '';
-    let broker: PrivateKafka;
+    let broker: KafkaBroker;
     let layout: ReadmeLayout | undefined;
     const schemas: string[] = [];
 
@@ -33,7 +34,7 @@ export function startAnyOrderSuite(): void {
     beforeAll(async () => {
       if (!postgres) throw new Error('starting the distributed layout needs STORE_URL=postgres://… as well as Kafka');
       ensureBuilt();
-      broker = await PrivateKafka.reserve('start-order');
+      broker = await KafkaBroker.reserve(join(__dirname, '..', '..'), 'start-order');
     }, 180_000);
 
     afterEach(async () => {

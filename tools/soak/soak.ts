@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { collectionTransferId } from '@paygate/payments-domain';
 import { openSqlDatabase } from '@paygate/sql';
 import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
-import { KafkaBroker, type BrokerSettings } from './kafka-broker';
+import { freePort } from '../local/free-port';
+import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
 import { Observer } from './observe';
 import { Supervisor, type ManagedApp } from './supervisor';
@@ -31,7 +31,7 @@ export interface SoakOptions {
   /** PostgreSQL (the soak uses a fresh database on that server and drops it at the end). */
   storeUrl: string;
   kafka: BrokerSettings;
-  /** App exits and failed starts other than the kills fail the run (by default they are only reported). */
+  /** App exits and failed starts other than the kills fail the run (SOAK_FAIL_ON_EXITS=0: only reported). */
   failOnExits: boolean;
   log: (line: string) => void;
 }
@@ -51,7 +51,7 @@ export function soakOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SoakOp
     settleSeconds: number('SOAK_SETTLE_SECONDS', 180),
     rate: number('SOAK_RATE', 3),
     merchants: number('SOAK_MERCHANTS', 4),
-    failOnExits: env.SOAK_FAIL_ON_EXITS === '1',
+    failOnExits: env.SOAK_FAIL_ON_EXITS !== '0',
     storeUrl: /^postgres(ql)?:\/\//.test(env.STORE_URL ?? '') ? String(env.STORE_URL) : 'postgres://root@127.0.0.1:5432/test',
     kafka: {
       port: number('SOAK_KAFKA_PORT', 19092),
@@ -88,16 +88,6 @@ function repositoryRoot(): string {
   throw new Error('cannot find the repository root (scripts/kafka.sh) above ' + __dirname);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
 
 interface RunDatabase {
   /** STORE_URL of the run's own database (or schema). */
@@ -281,6 +271,8 @@ export class Soak {
       ...TIMERS,
       STORE_URL: storeUrl.toString(),
       BROKER_URL: this.broker.url,
+      // Eight apps on one PostgreSQL: within its 100 connections, with room for everyone else.
+      STORE_POOL_SIZE: '8',
       LOG_LEVEL: 'warn',
       MASTER_KEY: randomBytes(32).toString('hex'),
       ADMIN_TOKEN: randomBytes(24).toString('hex'),

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 export interface BrokerSettings {
   port: number;
@@ -8,8 +9,9 @@ export interface BrokerSettings {
 }
 
 /**
- * The soak's own single-node Kafka broker (scripts/kafka.sh on ports and a data dir of its own),
- * so that restarting it never disturbs another broker on the machine. `start()` formats a fresh
+ * A single-node Kafka broker of a suite's or the soak's own (scripts/kafka.sh on ports and a data
+ * dir of its own): a test can start apps before it exists, start it fresh beside them, stop and
+ * restart it, without disturbing another broker on the machine. `start()` formats a fresh
  * data dir; `start({ keepData: true })` is a restart with topics, messages and offsets kept.
  */
 export class KafkaBroker {
@@ -20,6 +22,12 @@ export class KafkaBroker {
     private readonly settings: BrokerSettings,
   ) {
     this.url = `kafka://127.0.0.1:${settings.port}`;
+  }
+
+  /** One on free ports, with a data dir named after them; nothing answers at `url` until `start`. */
+  static async reserve(root: string, name: string): Promise<KafkaBroker> {
+    const port = await freePort();
+    return new KafkaBroker(root, { port, controllerPort: await freePort(), dataDir: `/tmp/paygate-kafka-${name}-${port}` });
   }
 
   async start({ keepData = false } = {}): Promise<void> {
