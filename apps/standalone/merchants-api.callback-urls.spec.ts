@@ -76,7 +76,7 @@ describe.each([
     const id = created.body.data.id as string;
     const before = await admin('GET', `/${id}`);
     expectFieldErrors(await admin('PATCH', `/${id}`, { collection_callback_url: url, status: 'suspended' }), ['collection_callback_url'], `collection_callback_url ${reason}`);
-    expect(await admin('GET', `/${id}`)).toEqual(before);
+    expect((await admin('GET', `/${id}`)).body).toEqual(before.body);
   });
 
   it.each(accepted)('create and PATCH accept %s', async (url) => {
