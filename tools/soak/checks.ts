@@ -75,8 +75,9 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 export function expectedCallbacks(flow: Flow, final: FinalState): string[] {
   const settled = `transaction.${final.status.toLowerCase()}`;
   if (!flow.prn) return flow.requireConfirmation ? ['transaction.charges', settled] : [settled];
-  // A refused PRN cancels the collection before it opens: payment.failed comes first.
-  if (final.statusMessage.startsWith('PRN not eligible')) return ['payment.failed', settled];
+  // A refused PRN's payment.failed precedes the collection's callbacks (libs/webhooks callback-order.ts),
+  // also when the verdict deadline cancelled the collection first (a verdict late by an outage).
+  if (final.statusMessage.startsWith('PRN not eligible') || final.servicePaymentMessage?.startsWith('PRN not eligible')) return ['payment.failed', settled];
   return [settled, `payment.${String(final.servicePaymentStatus).toLowerCase()}`];
 }
 

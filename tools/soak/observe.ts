@@ -8,8 +8,9 @@ import type { Flow, Merchant } from './load';
 export interface FinalState {
   status: string;
   statusMessage: string;
-  /** Collect-for-payment only: the PRN payment's status. */
+  /** Collect-for-payment only: the PRN payment's status and message. */
   servicePaymentStatus?: string;
+  servicePaymentMessage?: string;
 }
 
 export interface PrnAtBiller {
@@ -39,9 +40,9 @@ export class Observer {
       const answer = await this.get(`/v1/collections/${flow.internalReference}`, flow.merchant);
       const record = 'status' in answer && answer.status === 200 ? answer.body.data : undefined;
       if (!record || record.transaction_status === 'PENDING') return;
-      const servicePayment = record.service_payment as { transaction_status?: string } | undefined;
+      const servicePayment = record.service_payment as { transaction_status?: string; status_message?: string } | undefined;
       if (flow.prn && !['COMPLETED', 'FAILED'].includes(String(servicePayment?.transaction_status))) return;
-      this.finals.set(String(flow.internalReference), { status: String(record.transaction_status), statusMessage: String(record.status_message), servicePaymentStatus: servicePayment?.transaction_status });
+      this.finals.set(String(flow.internalReference), { status: String(record.transaction_status), statusMessage: String(record.status_message), servicePaymentStatus: servicePayment?.transaction_status, servicePaymentMessage: servicePayment?.status_message });
     });
     return pending.every((flow) => this.finals.has(String(flow.internalReference)));
   }

@@ -47,12 +47,17 @@ function cleanRun(): RunRecord {
 
 describe('the soak checks', () => {
   it('expects the callbacks the outcome causes, in the documented order', () => {
-    const final = (status: string, statusMessage = '', servicePaymentStatus?: string) => ({ status, statusMessage, servicePaymentStatus });
+    const final = (status: string, statusMessage = '', servicePaymentStatus?: string, servicePaymentMessage?: string) => ({ status, statusMessage, servicePaymentStatus, servicePaymentMessage });
     expect(expectedCallbacks(flow('a'), final('FAILED'))).toEqual(['transaction.charges', 'transaction.failed']);
     expect(expectedCallbacks(flow('a', { requireConfirmation: false }), final('COMPLETED'))).toEqual(['transaction.completed']);
     const prn = flow('a', { kind: 'prn', prn: '1234567890123', requireConfirmation: false });
     expect(expectedCallbacks(prn, final('COMPLETED', 'Transaction completed successfully', 'COMPLETED'))).toEqual(['transaction.completed', 'payment.completed']);
     expect(expectedCallbacks(prn, final('CANCELLED', 'PRN not eligible: already paid', 'FAILED'))).toEqual(['payment.failed', 'transaction.cancelled']);
+    // The verdict deadline cancelled the collection, and the PRN was refused all the same: the refusal's payment.failed still comes first.
+    const timedOut = 'Transaction cancelled: the PRN could not be validated in time';
+    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN not eligible: already paid'))).toEqual(['payment.failed', 'transaction.cancelled']);
+    // The deadline passed with no verdict at all: the payment fails after the collection.
+    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN payment failed: the collection was cancelled'))).toEqual(['transaction.cancelled', 'payment.failed']);
   });
 
   it('passes a clean run, and counts a redelivery under the same webhook-id apart', () => {
