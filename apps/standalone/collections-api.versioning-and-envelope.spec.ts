@@ -153,6 +153,8 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(document.paths['/v1/collections/initialize']).toHaveProperty('post');
       expect(document.paths['/v1/collections/confirm']).toHaveProperty('post');
       expect(document.paths['/v1/payment-providers']).toHaveProperty('get');
+      // A command the collections service does not answer in time is a 503 with Retry-After.
+      expect(document.paths['/v1/collections/initialize']).toMatchObject({ post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } } });
       const dto = document.components.schemas.InitializeCollectionDto;
       expect(dto).toBeDefined();
       expect(Object.keys(dto.properties).sort()).toEqual(

@@ -75,6 +75,11 @@ const ACK_EXAMPLE = {
 
 @ApiTags('collections')
 @ApiSecurity('public-key')
+@ApiResponse({
+  status: 503,
+  description: 'The collections service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds (the same merchant_reference is safe)',
+  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+})
 @ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1; required meaning for unprefixed paths' })
 @Controller()
 @MerchantApi()
