@@ -3,7 +3,7 @@ export * from './service-contract';
 export * from './publication';
 export * from './collections';
 export * from './payments';
-export * from './callbacks';
+export * from './webhooks';
 export * from './connectors';
 export * from './billers';
 export * from './event-catalogue';

@@ -46,4 +46,4 @@ export type PaymentsContract = {
   'payments.findServicePayment': MessageSpec<FindServicePaymentQuery, { servicePayment: ServicePaymentSummary | null }> & { kind: 'query' };
 };
 
-export const PAYMENTS_SERVICE = serviceRef<PaymentsContract>('service-payments');
+export const PAYMENTS_SERVICE = serviceRef<PaymentsContract>('payments');

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CALLBACKS_SERVICE, type DeliveryState, type ListDeliveriesQuery, type ResendCallbacksCommand } from '@paygate/contracts';
+import { WEBHOOKS_SERVICE, type DeliveryState, type ListDeliveriesQuery, type ResendCallbacksCommand } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
@@ -14,7 +14,7 @@ const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 
 export class CallbacksController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
-  @Post(['v1/callbacks/resend', 'callbacks/resend'])
+  @Post(['v1/callbacks/resend', 'webhooks.resendCallbacks'])
   @HttpCode(202)
   @MerchantApi()
   @RequireSecretKey()
@@ -26,7 +26,7 @@ export class CallbacksController {
     const { value, errors } = await validateBody(ResendCallbacksDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ResendCallbacksCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
-    const { deliveries } = await this.infrastructure.commands.send(CALLBACKS_SERVICE, 'callbacks.resend', command);
+    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.resendCallbacks', command);
     // Another merchant's transaction has no deliveries for this merchant: the same 404 as an unknown one.
     if (deliveries === 0) throw new NotFoundException('transaction not found');
     return envelope(202, 'Callbacks will be delivered again', { internal_reference: value.internal_reference, deliveries });
@@ -47,7 +47,7 @@ export class CallbacksController {
     }
     if (errors.length > 0) throw new ValidationFailed(errors);
     const query: ListDeliveriesQuery = { state: state as DeliveryState | undefined, merchantId: merchantId as string | undefined, internalReference: internalReference as string | undefined, limit: 500 };
-    const { deliveries } = await this.infrastructure.commands.send(CALLBACKS_SERVICE, 'deliveries.list', query);
+    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.listDeliveries', query);
     return envelope(200, 'Deliveries', { deliveries });
   }
 
@@ -60,7 +60,7 @@ export class CallbacksController {
   async retry(@Body() body: unknown) {
     const { value, errors } = await validateBody(RetryDeliveriesDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const { deliveries } = await this.infrastructure.commands.send(CALLBACKS_SERVICE, 'deliveries.retry', { webhookIds: value.webhook_ids });
+    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.retryDeliveries', { webhookIds: value.webhook_ids });
     return envelope(202, 'Abandoned deliveries will be retried', { deliveries });
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
-import { CALLBACKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
+import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
@@ -59,10 +59,10 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.infrastructure.commands.serve(CALLBACKS_SERVICE, {
-      'callbacks.resend': (payload) => this.commandBus.execute(new ResendCallbacks(payload)),
-      'deliveries.list': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
-      'deliveries.retry': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
+    await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, {
+      'webhooks.resendCallbacks': (payload) => this.commandBus.execute(new ResendCallbacks(payload)),
+      'webhooks.listDeliveries': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
+      'webhooks.retryDeliveries': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
     });
     // One consumer group for both contexts. In process that is one store subscription, which
     // hands a collection's events and its payment's over in commit order (so no callback waits

@@ -1,4 +1,4 @@
-import { serviceRef, type MessageSpec } from './service-contract';
+import { serviceRef, type MessageSpec } from '../service-contract';
 
 export interface ResendCallbacksCommand {
   merchantId: string;
@@ -42,11 +42,11 @@ export interface DeliveryView {
   }[];
 }
 
-/** The webhook dispatcher's request-reply surface (gateway → dispatcher). */
-export type CallbacksContract = {
-  'callbacks.resend': MessageSpec<ResendCallbacksCommand, { deliveries: number }> & { kind: 'command' };
-  'deliveries.list': MessageSpec<ListDeliveriesQuery, { deliveries: DeliveryView[] }> & { kind: 'query' };
-  'deliveries.retry': MessageSpec<RetryDeliveriesCommand, { deliveries: number }> & { kind: 'command' };
+/** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
+export type WebhooksContract = {
+  'webhooks.resendCallbacks': MessageSpec<ResendCallbacksCommand, { deliveries: number }> & { kind: 'command' };
+  'webhooks.listDeliveries': MessageSpec<ListDeliveriesQuery, { deliveries: DeliveryView[] }> & { kind: 'query' };
+  'webhooks.retryDeliveries': MessageSpec<RetryDeliveriesCommand, { deliveries: number }> & { kind: 'command' };
 };
 
-export const CALLBACKS_SERVICE = serviceRef<CallbacksContract>('webhook-dispatcher');
+export const WEBHOOKS_SERVICE = serviceRef<WebhooksContract>('webhooks');
