@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { collectionSignature } from './collection-signature';
+import { standardWebhookHeaders } from './standard-webhooks';
+
+type VerifyWebhook = (key: string, headers: Record<string, string>, body: string, nowSeconds?: number) => boolean;
+type VerifyHmac = (key: string, payload: Record<string, unknown>, signature: unknown) => boolean;
+
+/** The merchant-side verification code docs/webhooks.md publishes, run as a merchant would run it. */
+function publishedVerifiers(): { verifyPaygateWebhook: VerifyWebhook; verifyPaygateHmac: VerifyHmac } {
+  const doc = readFileSync(join(__dirname, '../../../docs/webhooks.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### Verifying with `node:crypto`'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error('docs/webhooks.md has no node:crypto verification block');
+  const sandbox = { require, Buffer, exports: {} as Record<string, unknown> };
+  runInNewContext(`${code}\nexports.verifyPaygateWebhook = verifyPaygateWebhook; exports.verifyPaygateHmac = verifyPaygateHmac;`, sandbox);
+  return sandbox.exports as ReturnType<typeof publishedVerifiers>;
+}
+
+describe('the receiver code in docs/webhooks.md', () => {
+  const key = 'sk_test_signing_key_123';
+  const { verifyPaygateWebhook, verifyPaygateHmac } = publishedVerifiers();
+  const body = '{"event":"transaction.completed","payload":{"id":42,"internal_reference":"PGTESTREF0000001","transaction_status":"COMPLETED","merchant_reference":"order-1001"}}';
+  const vectorHeaders = { 'webhook-id': 'msg_2Nq7test', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,MM4lBInLhcltgkse+p1elSf72mKCt8nsEDkGaHrN8q0=' };
+
+  it('accepts the published webhook-signature vector within five minutes of its timestamp, and refuses it later', () => {
+    expect(verifyPaygateWebhook(key, vectorHeaders, body, 1700000000 + 300)).toBe(true);
+    expect(verifyPaygateWebhook(key, vectorHeaders, body, 1700000000 + 301)).toBe(false);
+  });
+
+  it('refuses a changed body, another key, another id and a signature of another scheme', () => {
+    expect(verifyPaygateWebhook(key, vectorHeaders, body.replace('42', '43'), 1700000000)).toBe(false);
+    expect(verifyPaygateWebhook('sk_test_other', vectorHeaders, body, 1700000000)).toBe(false);
+    expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-id': 'msg_other' }, body, 1700000000)).toBe(false);
+    expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-signature': vectorHeaders['webhook-signature'].replace('v1,', 'v2,') }, body, 1700000000)).toBe(false);
+    expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-timestamp': '1700000000abc' }, body, 1700000000)).toBe(false);
+  });
+
+  it('accepts what Paygate sends, including a non-ASCII body and a rotated key list', () => {
+    const sent = '{"event":"transaction.completed","payload":{"customer_name":"Ñandú Ōkami 😀"}}';
+    const headers = standardWebhookHeaders(key, 'msg_receiver', 1700000100, sent);
+    expect(verifyPaygateWebhook(key, { ...headers }, sent, 1700000100)).toBe(true);
+    expect(verifyPaygateWebhook(key, { ...headers, 'webhook-signature': `v1,c29tZXRoaW5nIGVsc2U= ${headers['webhook-signature']}` }, sent, 1700000100)).toBe(true);
+  });
+
+  it('checks hmac-signature as Paygate computes it, in either case, and refuses a malformed one', () => {
+    const payload = { id: 42, internal_reference: 'PGTESTREF0000001', transaction_status: 'COMPLETED', merchant_reference: 'order-1001' };
+    const signature = collectionSignature(key, payload);
+    expect(verifyPaygateHmac(key, payload, 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7')).toBe(true);
+    expect(verifyPaygateHmac(key, payload, signature.toUpperCase())).toBe(true);
+    expect(verifyPaygateHmac(key, { ...payload, transaction_status: 'FAILED' }, signature)).toBe(false);
+    expect(verifyPaygateHmac(key, payload, `${signature.slice(0, 62)}zz`)).toBe(false);
+    expect(verifyPaygateHmac(key, payload, undefined)).toBe(false);
+  });
+});
