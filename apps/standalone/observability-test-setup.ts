@@ -18,6 +18,7 @@ import {
   TEST_MASTER_KEY,
   TEST_RATE_LIMITS,
   TEST_TIMERS,
+  topUpWallet,
 } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from './in-process';
 
@@ -69,7 +70,7 @@ export async function paidByCard({ client, receiver }: ObservedPaygate, cardNumb
 
 /** Collect-for-payment by mobile money to a paid PRN (the wallet is topped up for the fee); returns the internal reference. */
 export async function paidPrn({ client, receiver, admin }: ObservedPaygate): Promise<string> {
-  await admin.topUp(client.merchant.id, 2_000);
+  await topUpWallet(client.baseUrl, client.merchant.id, 2_000);
   const prn = await admin.createPrn(25_000);
   const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn }) });
   expect(accepted.status).toBe(202);

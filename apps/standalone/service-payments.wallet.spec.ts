@@ -2,7 +2,7 @@ import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAY
 import { PaymentsHarness, single } from './service-payments-test-setup';
 
 /**
- * The sandbox's wallet top-up (sent to service-payments as payments.topUp), the balances the
+ * The admin API's wallet top-up (sent to service-payments as payments.topUp), the balances the
  * contract answers, and a payment the biller accepted although its caller never heard back.
  */
 describe('service-payments: wallets', () => {

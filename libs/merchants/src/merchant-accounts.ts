@@ -195,21 +195,3 @@ export class MerchantAccounts {
     return { publicKey: `pk_test_${randomAlphanumeric(32)}`, secretKey: `sk_test_${randomAlphanumeric(40)}`, signingKey: randomAlphanumeric(48) };
   }
 }
-
-/**
- * Merchants without their secrets, for processes that only need to know a merchant exists (the
- * sandbox's wallet top-up): it needs no MASTER_KEY, and it reads nothing sealed.
- */
-export class MerchantDirectory {
-  private constructor(private readonly sql: SqlDatabase) {}
-
-  static async open(sql: SqlDatabase): Promise<MerchantDirectory> {
-    await migrate(sql, MERCHANTS_MIGRATIONS);
-    return new MerchantDirectory(sql);
-  }
-
-  async exists(id: string): Promise<boolean> {
-    const rows = await this.sql.query('select 1 from merchants where id = $1', [id]);
-    return rows.length > 0;
-  }
-}

@@ -1,6 +1,6 @@
 import { defineMigrations } from '@paygate/sql';
 
-/** Merchant accounts (MerchantAccounts, MerchantDirectory). */
+/** Merchant accounts (MerchantAccounts). */
 export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
   {
     name: '0001_merchants',

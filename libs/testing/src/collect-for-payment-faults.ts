@@ -1,7 +1,7 @@
 import { CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import type { CollectForPaymentContext } from './collect-for-payment-outcomes';
 import { mobileMoneyRequest, PaygateClient, TEST_TIMERS } from './paygate-client';
-import { SandboxAdmin, walletOf, walletShows } from './sandbox-admin';
+import { SandboxAdmin, topUpWallet, walletOf, walletShows } from './sandbox-admin';
 import { eventually } from './wait';
 
 /** Attempts a PRN payment gets in the test configuration (TEST_TIMERS.PAYMENT_RETRY_ATTEMPTS). */
@@ -49,7 +49,7 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
   });
 
   it('the merchant bears the fee and the customer declines: the hold is released, the wallet as it was', async () => {
-    await admin.topUp(client.merchant.id, 5_000);
+    await topUpWallet(context.gateway(), client.merchant.id, 5_000);
     await walletShows(client, { balance: 5_000, available_balance: 5_000 }, 'the top-up to show');
     const prn = await admin.createPrn(25_000);
     const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: false, require_confirmation: false, msisdn: '256772000002' });

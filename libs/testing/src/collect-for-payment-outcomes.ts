@@ -1,13 +1,13 @@
 import { CallbackReceiver } from './callback-receiver';
 import { payOnCheckoutPage } from './collection-outcomes';
 import { cardRequest, mobileMoneyRequest, PaygateClient } from './paygate-client';
-import { SandboxAdmin, walletOf, walletShows } from './sandbox-admin';
+import { SandboxAdmin, topUpWallet, walletOf, walletShows } from './sandbox-admin';
 import { eventually } from './wait';
 
 export interface CollectForPaymentContext {
   /** Gateway base URL. */
   gateway: () => string;
-  /** Base URL of the sandbox (its admin routes: PRNs, biller faults, wallet top-ups). */
+  /** Base URL of the sandbox (its admin routes: PRNs, biller faults). */
   sandbox: () => string;
 }
 
@@ -41,7 +41,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
   }
 
   it('mobile money: PRN validated, charges, confirm, completed, then the PRN is paid once from the wallet', async () => {
-    await admin.topUp(client.merchant.id, 2_000); // the merchant bears the fee: the wallet must hold it
+    await topUpWallet(context.gateway(), client.merchant.id, 2_000); // the merchant bears the fee: the wallet must hold it
     // A fresh merchant: the top-up is all there is (the read model may trail the command briefly).
     const before = await walletShows(client, { balance: 2_000, available_balance: 2_000 }, 'the top-up to show');
     const prn = await admin.createPrn(25_000);

@@ -39,11 +39,6 @@ export class SandboxAdmin {
     return (await this.prn(prn)).payment_calls;
   }
 
-  async topUp(merchantId: string, amount: number): Promise<void> {
-    const answer = await this.request('POST', '/sandbox/v1/wallets/top-up', { merchant_id: merchantId, currency: 'UGX', amount });
-    if (answer.status >= 300) throw new Error(`top-up refused: ${answer.status} ${JSON.stringify(answer.body)}`);
-  }
-
   async billerFaults(faults: { fail_next?: number; delay_ms?: number; fail_lookups_next?: number }): Promise<void> {
     const answer = await this.request('PUT', '/sandbox/v1/biller/faults', faults);
     if (answer.status >= 300) throw new Error(`biller faults refused: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -60,6 +55,16 @@ export interface WalletBalance {
 export async function walletOf(client: PaygateClient): Promise<WalletBalance> {
   const wallets = (await client.request<WalletBalance[]>('GET', '/v1/wallet-balances', { secret: true })).body.data;
   return wallets.find((wallet) => wallet.currency === 'UGX') ?? { currency: 'UGX', balance: 0, available_balance: 0 };
+}
+
+/** Tops up a merchant's UGX wallet through the gateway's admin API (`amount` in major units). */
+export async function topUpWallet(gatewayUrl: string, merchantId: string, amount: number): Promise<void> {
+  const response = await fetch(`${gatewayUrl}/sandbox/v1/wallets/top-up`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ merchant_id: merchantId, currency: 'UGX', amount }),
+  });
+  if (response.status >= 300) throw new Error(`top-up refused: ${response.status} ${await response.text()}`);
 }
 
 /** Waits until the wallet read model shows `expected` (it trails the ledger briefly), then answers it. */

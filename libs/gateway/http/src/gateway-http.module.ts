@@ -3,6 +3,7 @@ import { MerchantAccounts } from '@paygate/merchants';
 import type { Config } from '@paygate/config';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
+import { WalletsAdminController } from './admin/wallets.controller';
 import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
@@ -16,7 +17,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
-  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, WalletController],
+  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, WalletController, WalletsAdminController],
   providers: [
     { provide: GATEWAY_CONFIG, inject: [CONFIG], useFactory: (config: Config) => gatewayConfig(config) },
     {

@@ -6,5 +6,6 @@ export * from './read-event';
 export * from './persistent-map';
 export * from './service-payment';
 export * from './service-payment-decider';
+export * from './service-payment-process';
 export * from './wallet-ledger';
 export * from './wallet-ledger-decider';

@@ -224,7 +224,7 @@ export function rejection(run: () => unknown): CommandRejectedError {
 
 export const WALLET: WalletRef = { merchantId: 'merchant-1', currency: 'UGX' };
 
-export const topUp = (transferId: string, amount: number, wallet = WALLET): WalletCommand => ({ type: 'TopUp', wallet, transferId, amount, at: T0 });
+export const topUp = (reference: string, amount: number, wallet = WALLET): WalletCommand => ({ type: 'TopUp', wallet, reference, amount, at: T0 });
 export const credit = (internalReference: string, totalCredit: number, fee: number, wallet = WALLET): WalletCommand => ({ type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: T0 });
 export const hold = (holdId: string, amount: number, replaces?: string, wallet = WALLET): WalletCommand => ({ type: 'Hold', wallet, holdId, amount, ...(replaces ? { replaces } : {}), at: T0 });
 export const release = (holdId: string, wallet = WALLET): WalletCommand => ({ type: 'ReleaseHold', wallet, holdId, at: T0 });

@@ -19,7 +19,7 @@ describe('TopUp and CreditCollection', () => {
   it('a top-up moves top_up → wallet', () => {
     const events = decideWalletChecked(topUp('top-1', 5000), null);
     expect(events).toEqual([
-      { type: EVENTS.toppedUp, data: { merchantId: 'merchant-1', currency: 'UGX', transfer: { transferId: 'top-1', debitAccount: 'top_up:UGX', creditAccount: WALLET_ACCOUNT, amount: 5000, currency: 'UGX' }, toppedUpAt: T0 } },
+      { type: EVENTS.toppedUp, data: { merchantId: 'merchant-1', currency: 'UGX', transfer: { transferId: 'top-up:top-1', debitAccount: 'top_up:UGX', creditAccount: WALLET_ACCOUNT, amount: 5000, currency: 'UGX' }, toppedUpAt: T0 } },
     ]);
     expect(summary(run([topUp('top-1', 5000)]))).toEqual({ balance: 5000, held: 0, available: 5000 });
   });
@@ -46,8 +46,16 @@ describe('TopUp and CreditCollection', () => {
     expect(rejection(() => decideWallet(other, state)).code).toBe('duplicate_reference');
   });
 
-  it('a top-up reusing a collection’s transfer id is duplicate_reference', () => {
-    expect(rejection(() => decideWallet(topUp('collection:PG1', 5), run([credit('PG1', 79785, 1215)]))).code).toBe('duplicate_reference');
+  it.each<[string, WalletCommand, string]>([
+    ['no merchant', topUp('t', 100, { merchantId: '', currency: 'UGX' }), 'merchantId'],
+    ['an unsupported currency', topUp('t', 100, { merchantId: 'merchant-1', currency: 'XXX' }), 'currency'],
+    ['an empty reference', topUp('', 100), 'reference'],
+    ['a reference over 100 characters', topUp('r'.repeat(101), 100), 'reference'],
+    ['a fractional amount', topUp('t', 1.5), 'amount'],
+  ])('a top-up with %s is invalid_request naming the field', (_case, command, field) => {
+    const refused = rejection(() => decideWallet(command, null));
+    expect(refused.code).toBe('invalid_request');
+    expect(refused.details?.errors).toEqual([{ field, message: expect.any(String) }]);
   });
 
   it.each<[string, WalletCommand]>([
@@ -113,7 +121,7 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
     const held = run([hold('h1', 4000)], funded());
     expect(rejection(() => decideWallet(capture('nope', 'pay-1'), held)).code).toBe('not_found');
     expect(rejection(() => decideWallet(capture('h1', 'pay-1'), run([release('h1')], held))).code).toBe('not_found');
-    expect(rejection(() => decideWallet(capture('h1', 'top-1'), held)).code).toBe('duplicate_reference');
+    expect(rejection(() => decideWallet(capture('h1', 'top-up:top-1'), held)).code).toBe('duplicate_reference');
   });
 
   it('a hold that replaces another releases it in the same decision, so the freed amount counts', () => {

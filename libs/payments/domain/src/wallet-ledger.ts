@@ -6,6 +6,7 @@ import {
   type WalletEvent,
   type WalletRef,
 } from '@paygate/contracts';
+import { isSupportedCurrency } from '@paygate/money';
 import { PersistentMap } from './persistent-map';
 import { describeHold } from './references';
 
@@ -69,8 +70,8 @@ export type WalletState = Wallet | null;
 export type WalletCommand =
   /** The collection completed: customer_funds → wallet (totalCredit) and customer_funds → fee_revenue (fee). */
   | { type: 'CreditCollection'; wallet: WalletRef; internalReference: string; totalCredit: number; fee: number; at: string }
-  /** Sandbox or admin top-up: top_up → wallet. */
-  | { type: 'TopUp'; wallet: WalletRef; transferId: string; amount: number; at: string }
+  /** Admin top-up: top_up → wallet; the same reference is the same top-up. */
+  | { type: 'TopUp'; wallet: WalletRef; reference: string; amount: number; at: string }
   /** Reserve `amount` of the available balance; `replaces` names a hold released in the same append. */
   | { type: 'Hold'; wallet: WalletRef; holdId: string; amount: number; replaces?: string; at: string }
   | { type: 'ReleaseHold'; wallet: WalletRef; holdId: string; at: string }
@@ -83,6 +84,9 @@ export class WalletRejected extends CommandRejectedError {
     super(code, message, details);
   }
 }
+
+/** A top-up's ledger transfer: the same reference is the same top-up. */
+export const topUpTransferId = (reference: string) => `top-up:${reference}`;
 
 export const collectionTransferId = (internalReference: string) => `collection:${internalReference}`;
 export const collectionFeeTransferId = (internalReference: string) => `collection-fee:${internalReference}`;
@@ -169,8 +173,8 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       return [{ type: EVENTS.collectionCredited, data: { merchantId, currency, internalReference, transfers, creditedAt: at } }];
     }
     case 'TopUp': {
-      assertAmount(command.amount, 'amount', 1);
-      const transfer: Transfer = { transferId: command.transferId, debitAccount: ACCOUNTS.topUp(currency), creditAccount: account, amount: command.amount, currency };
+      assertTopUp(command);
+      const transfer: Transfer = { transferId: topUpTransferId(command.reference), debitAccount: ACCOUNTS.topUp(currency), creditAccount: account, amount: command.amount, currency };
       return alreadyPosted(wallet, transfer) ? [] : [{ type: EVENTS.toppedUp, data: { merchantId, currency, transfer, toppedUpAt: command.at } }];
     }
     case 'Hold': {
@@ -222,6 +226,19 @@ function alreadyPosted(wallet: Wallet, transfer: Transfer): boolean {
 
 function duplicate(message: string): WalletRejected {
   return new WalletRejected('duplicate_reference', message);
+}
+
+/**
+ * What a top-up must be, every refusal naming its field: it arrives over the command bus
+ * (payments.topUp) as JSON, so even the types are checked.
+ */
+function assertTopUp({ wallet: { merchantId, currency }, reference, amount }: Extract<WalletCommand, { type: 'TopUp' }>): void {
+  const errors: { field: string; message: string }[] = [];
+  if (typeof merchantId !== 'string' || merchantId.length === 0) errors.push({ field: 'merchantId', message: 'merchantId is required' });
+  if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code' });
+  if (!Number.isSafeInteger(amount) || amount < 1) errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
+  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100) errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
+  if (errors.length > 0) throw new WalletRejected('invalid_request', errors.map((error) => error.message).join('; '), { errors });
 }
 
 function assertAmount(value: number, name: string, minimum: 0 | 1): void {

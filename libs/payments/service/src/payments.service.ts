@@ -2,7 +2,6 @@ import { ProviderRequestError, ProviderUnavailableError, type Bill, type BillPay
 import {
   COLLECTION_INTEGRATION_EVENTS as COLLECTION_EVENTS,
   CommandRejectedError,
-  isPrn,
   readCollectionIntegrationEvent,
   walletId,
   type FindServicePaymentQuery,
@@ -15,23 +14,29 @@ import {
   type TopUpWalletCommand,
   type WalletBalancesQuery,
   type WalletEvent,
-  type WalletRef,
 } from '@paygate/contracts';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
-import { isSupportedCurrency } from '@paygate/money';
 import {
-  checkPrnEligibility,
-  feeHoldId,
-  nextPaymentAttemptAt,
-  prnHoldId,
-  prnTransferId,
+  afterRecorded,
+  isFinal,
+  onBillerAnswered,
+  onBillerUnreachable,
+  onPrnHoldRefused,
+  onPrnLookedUp,
+  onPrnLookupFailed,
+  onTimerDue,
+  onVerdictRequested,
+  recordEligibility,
+  refused,
+  serviceNameOf,
+  type BillerPaymentAnswer,
   type FeeHoldOutcome,
-  type PaymentAttemptOutcome,
+  type PaymentStep,
+  type ProcessContext,
   type ServicePayment,
   type ServicePaymentCommand,
-  type ServicePaymentPhase,
   type ServicePaymentState,
   type WalletCommand,
   type WalletState,
@@ -55,11 +60,7 @@ export interface PaymentsServiceDeps {
   now?: () => Date;
 }
 
-/** A top-up's ledger transfer: the same reference is the same top-up. */
-export const topUpTransferId = (reference: string) => `top-up:${reference}`;
-
 const DONE: TimerVerdict = { done: true };
-const FINAL_OUTCOMES = new Set<ServicePaymentPhase>(['COMPLETED', 'FAILED', 'REJECTED']);
 
 const isInsufficientFunds = (error: unknown) => error instanceof CommandRejectedError && error.code === 'insufficient_funds';
 
@@ -67,14 +68,20 @@ function prnDetailsOf(bill: Bill): PrnDetails {
   return { prn: bill.prn, status: bill.status, amount: bill.amount, currency: bill.currency, expiresAt: bill.expiresAt, taxpayerName: bill.payerName };
 }
 
-const walletOf = (payment: ServicePayment): WalletRef => ({ merchantId: payment.opened.merchantId, currency: payment.opened.currency });
+function answerOf(payment: BillPayment): BillerPaymentAnswer {
+  return payment.status === 'SUCCESSFUL' ? { status: 'SUCCESSFUL', billerPaymentId: payment.providerTransactionId, receiptNumber: payment.receiptNumber } : { status: 'PENDING' };
+}
+
+const waitUntil = (at: string): TimerVerdict => ({ done: false, retryAt: new Date(at) });
 
 /**
- * The service-payments use cases; transport-free. The rules live in the deciders (the
- * ServicePayment and the wallet ledger); this wires them to the biller and to the collections
- * context's published events. Every step is idempotent: a redelivered event or a re-fired timer
- * decides nothing new, and the biller's idempotency key is derived from the internal reference,
- * so a payment call repeated after a crash is the same payment.
+ * The service-payments use cases; transport-free orchestration. The rules live in the payments
+ * domain: the ServicePayment and wallet ledger deciders say what a payment and a wallet are, the
+ * service payment process (service-payment-process.ts) says which step follows what happened.
+ * This loads state, asks them, and carries their steps out against the biller and the ledger.
+ * Every step is idempotent: a redelivered event or a re-fired timer decides nothing new, and the
+ * biller's idempotency key is derived from the internal reference, so a payment call repeated
+ * after a crash is the same payment.
  */
 export class PaymentsService {
   private readonly now: () => Date;
@@ -95,15 +102,10 @@ export class PaymentsService {
     return { balances: await this.deps.projection.walletBalances(merchantId) };
   }
 
+  /** The wallet ledger validates the top-up (and refuses it with invalid_request naming each field). */
   async topUp({ merchantId, currency, amount, reference }: TopUpWalletCommand): Promise<ResultOf<PaymentsContract, 'payments.topUp'>> {
-    const errors: { field: string; message: string }[] = [];
-    if (typeof merchantId !== 'string' || merchantId.length === 0) errors.push({ field: 'merchantId', message: 'merchantId is required' });
-    if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code' });
-    if (!Number.isSafeInteger(amount) || amount < 1) errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
-    if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100) errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
-    if (errors.length > 0) throw new CommandRejectedError('invalid_request', errors.map((error) => error.message).join('; '), { errors });
     const wallet = { merchantId, currency };
-    const { state } = await this.deps.wallets.handle(walletId(wallet), { type: 'TopUp', wallet, transferId: topUpTransferId(reference), amount, at: this.now().toISOString() });
+    const { state } = await this.deps.wallets.handle(walletId(wallet), { type: 'TopUp', wallet, reference, amount, at: this.now().toISOString() });
     if (!state) throw new Error('wallet missing after a top-up');
     return { balance: { currency, balance: state.balance, available: state.available } };
   }
@@ -121,31 +123,26 @@ export class PaymentsService {
 
   async handleCollectionEvent(published: IntegrationEnvelope): Promise<void> {
     const event = readCollectionIntegrationEvent(published);
-    if (event?.type === COLLECTION_EVENTS.servicePaymentRequested) await this.validatePrn(event.data.collection);
+    if (event?.type === COLLECTION_EVENTS.servicePaymentRequested) await this.verdictRequested(event.data.collection);
     else if (event?.type === COLLECTION_EVENTS.settled) await this.collectionSettled(event.data.collection);
   }
 
   /**
-   * A collect-for-payment collection awaits the PRN verdict: ask the biller, decide eligibility,
-   * hold the fee the merchant bears, record the verdict (the decider publishes PrnValidated or
-   * PrnRejected). A biller that cannot be reached defers the verdict to the payment's timer, so
-   * this event is done with and the consumer goes on with other collections meanwhile.
+   * A collect-for-payment collection awaits the PRN verdict: ask the biller, open the payment,
+   * record the verdict (the decider publishes PrnValidated or PrnRejected). A biller that cannot
+   * be reached defers the verdict to the payment's timer, so this event is done with and the
+   * consumer goes on with other collections meanwhile.
    */
-  private async validatePrn(collection: PublishedCollectionV1): Promise<void> {
-    const { internalReference: ref, prn } = collection;
-    if (!isPrn(prn)) {
-      // The gateway only accepts 1 to 32 digits: anything else is not a request this service made.
-      this.deps.log.error('collect-for-payment collection without a valid PRN: no service payment opened', { internal_reference: ref });
-      return;
-    }
+  private async verdictRequested(collection: PublishedCollectionV1): Promise<void> {
+    const ref = collection.internalReference;
     let { state } = await this.deps.payments.load(ref);
-    // A redelivery after the verdict (or after a deferral, which the timer follows up): nothing to do.
-    if (state && (state.phase !== 'OPENED' || state.validationAttempts)) return;
-    const lookup = await this.lookUpPrn(prn);
-    const bill = lookup.reachable ? lookup.bill : null;
-    state ??= await this.execute(ref, { type: 'Open', collection, prn, serviceName: bill?.serviceName.trim() || this.deps.config.biller.name, at: this.now().toISOString() });
-    if (state?.phase !== 'OPENED') return;
-    await (lookup.reachable ? this.recordVerdict(state, lookup.bill) : this.deferValidation(state, lookup.reason));
+    const step = onVerdictRequested(collection, state);
+    if (step.type === 'Discard') this.deps.log.error(step.reason, { internal_reference: ref });
+    if (step.type !== 'ValidatePrn') return;
+    const lookup = await this.lookUpPrn(step.prn);
+    const serviceName = serviceNameOf(lookup.reachable ? lookup.bill?.serviceName : undefined, this.deps.config.biller.name);
+    state ??= await this.execute(ref, { type: 'Open', collection, prn: step.prn, serviceName, at: this.now().toISOString() });
+    if (state?.phase === 'OPENED') await this.recordLookup(state, lookup);
   }
 
   /** The PRN as the biller has it (null when unknown), or why the biller could not say. */
@@ -159,46 +156,27 @@ export class PaymentsService {
     }
   }
 
-  private async recordVerdict(payment: ServicePayment, bill: Bill | null): Promise<void> {
-    const at = this.now().toISOString();
-    const verdict = checkPrnEligibility(bill && prnDetailsOf(bill), { currency: payment.opened.currency, amount: payment.opened.requestAmount }, at);
-    const feeHold = verdict.eligible ? await this.holdFee(payment, at) : 'NOT_NEEDED';
-    const after = await this.execute(payment.opened.internalReference, { type: 'RecordEligibility', verdict, feeHold, at });
-    if (after?.phase === 'PAYING') await this.payOrLeaveToTimer(after);
-    else await this.releaseHolds(after);
-  }
-
-  /**
-   * Asked again on the payment retry schedule; past its end, at the longest delay. The
-   * collection's own deadline bounds the wait: cancelled, it settles this payment as failed.
-   */
-  private async deferValidation(payment: ServicePayment, reason: string): Promise<TimerVerdict> {
-    const attempt = (payment.validationAttempts ?? 0) + 1;
-    const at = this.now().toISOString();
-    const nextAttemptAt = nextPaymentAttemptAt(attempt, at, this.deps.config.retry) ?? new Date(Date.parse(at) + this.deps.config.retry.maxDelayMs).toISOString();
-    this.deps.log.warn('the biller could not be reached to validate a PRN; asking again later', { internal_reference: payment.opened.internalReference, attempt, next_attempt_at: nextAttemptAt });
-    await this.execute(payment.opened.internalReference, { type: 'DeferValidation', attempt, reason, nextAttemptAt, at });
-    return { done: false, retryAt: new Date(nextAttemptAt) };
-  }
-
-  /** charge_customer=false: the merchant bears the fee, so its wallet holds it until the collection ends. */
-  private async holdFee(payment: ServicePayment, at: string): Promise<FeeHoldOutcome> {
-    const { internalReference, chargeCustomer, fee } = payment.opened;
-    if (chargeCustomer || fee === 0) return 'NOT_NEEDED';
-    const wallet = walletOf(payment);
-    try {
-      await this.deps.wallets.handle(walletId(wallet), { type: 'Hold', wallet, holdId: feeHoldId(internalReference), amount: fee, at });
-      return 'HELD';
-    } catch (error) {
-      if (isInsufficientFunds(error)) return 'REFUSED';
-      throw error;
+  /** Records what the lookup found (the verdict, with the fee held first when the merchant bears it) or defers it. */
+  private async recordLookup(payment: ServicePayment, lookup: Awaited<ReturnType<PaymentsService['lookUpPrn']>>): Promise<TimerVerdict> {
+    const context = this.context();
+    if (!lookup.reachable) {
+      const deferral = onPrnLookupFailed(payment, lookup.reason, context);
+      this.deps.log.warn('the biller could not be reached to validate a PRN; asking again later', { internal_reference: payment.opened.internalReference, attempt: deferral.attempt, next_attempt_at: deferral.nextAttemptAt });
+      await this.execute(payment.opened.internalReference, deferral);
+      return waitUntil(deferral.nextAttemptAt);
     }
+    const { verdict, feeHold } = onPrnLookedUp(payment, lookup.bill && prnDetailsOf(lookup.bill), context);
+    const feeHoldOutcome: FeeHoldOutcome = feeHold ? await this.hold(feeHold) : 'NOT_NEEDED';
+    const after = await this.execute(payment.opened.internalReference, recordEligibility(verdict, feeHoldOutcome, context));
+    await this.carryOut(afterRecorded(after, this.context(), { payNow: true }), after, { payFailureToTimer: true });
+    return DONE;
   }
 
   /**
    * Every completed collection credits the merchant's wallet (once: the transfer id is the
    * collection's). A collect-for-payment one then records the settlement: completed, the PRN is
-   * paid; otherwise the decider fails the payment and the fee hold is released.
+   * paid (only by the delivery that recorded it; after a crash the payment timer pays);
+   * otherwise the decider fails the payment and its holds are released.
    */
   private async collectionSettled(collection: PublishedCollectionV1): Promise<void> {
     const { internalReference: ref, status } = collection;
@@ -215,126 +193,100 @@ export class PaymentsService {
       return;
     }
     const { state: after, events } = await this.handle(ref, { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at });
-    // Paid only by the delivery that recorded the settlement; after a crash the payment timer pays.
-    if (after?.phase === 'PAYING') {
-      if (events.length > 0) await this.payOrLeaveToTimer(after);
-    } else {
-      await this.releaseHolds(after);
-    }
+    await this.carryOut(afterRecorded(after, this.context(), { payNow: events.length > 0 }), after, { payFailureToTimer: true });
   }
 
-  // ---- paying the PRN ----
+  // ---- the payment timer ----
 
-  /** A due payment timer: pay (again) while PAYING; the same key makes it the same payment. */
+  /** A due payment timer: the process says whether to ask the biller again, pay (again), release holds or stop. */
   async fireTimer(timer: DueTimer<PaymentTimerKind>): Promise<TimerVerdict> {
     const { state } = await this.deps.payments.load(timer.internalReference);
-    if (!state) return DONE;
-    if (state.phase === 'OPENED') return this.validateAgain(state);
-    if (state.phase !== 'PAYING') {
-      await this.releaseHolds(state);
-      return DONE;
+    const step = onTimerDue(state, this.context());
+    if (step.type === 'ValidatePrn' && state) {
+      const lookup = await this.lookUpPrn(step.prn);
+      return this.recordLookup(state, lookup);
     }
-    if (state.nextAttemptAt && Date.parse(state.nextAttemptAt) > this.now().getTime()) return { done: false, retryAt: new Date(state.nextAttemptAt) };
-    return this.pay(state);
+    return this.carryOut(step, state, { payFailureToTimer: false });
   }
 
-  /** A deferred PRN validation is due: ask the biller again. */
-  private async validateAgain(payment: ServicePayment): Promise<TimerVerdict> {
-    if (payment.nextAttemptAt && Date.parse(payment.nextAttemptAt) > this.now().getTime()) return { done: false, retryAt: new Date(payment.nextAttemptAt) };
-    const lookup = await this.lookUpPrn(payment.opened.prn);
-    if (!lookup.reachable) return this.deferValidation(payment, lookup.reason);
-    await this.recordVerdict(payment, lookup.bill);
-    return DONE;
-  }
-
-  /** Right after the payment was requested: a failure here is the payment timer's to retry. */
-  private async payOrLeaveToTimer(payment: ServicePayment): Promise<void> {
-    await this.pay(payment).catch((error: unknown) => {
-      this.deps.log.warn('PRN payment not completed now; its timer tries again', { internal_reference: payment.opened.internalReference, error });
-    });
-  }
+  // ---- carrying out the process's steps ----
 
   /**
-   * Holds the PRN amount (releasing the fee hold in the same append), asks the biller to pay
-   * with the decider's idempotency key and records what it answered.
+   * Right after the payment was requested, a failure to pay is the payment timer's to retry
+   * (`payFailureToTimer`); a timer's own attempt lets it reach the timer, which fires again.
    */
-  private async pay(payment: ServicePayment): Promise<TimerVerdict> {
-    const { internalReference: ref, prn, requestAmount: amount, currency } = payment.opened;
-    const idempotencyKey = payment.idempotencyKey;
-    if (!idempotencyKey) throw new Error(`service payment ${ref} is PAYING without an idempotency key`);
-    const wallet = walletOf(payment);
-    try {
-      await this.deps.wallets.handle(walletId(wallet), { type: 'Hold', wallet, holdId: prnHoldId(ref), amount, replaces: feeHoldId(ref), at: this.now().toISOString() });
-    } catch (error) {
-      if (!isInsufficientFunds(error)) throw error;
-      // Never pay what the wallet does not hold.
-      return this.record(payment, { result: 'REFUSED', reason: 'the wallet balance cannot cover the PRN amount' });
+  private async carryOut(step: PaymentStep, payment: ServicePaymentState, { payFailureToTimer }: { payFailureToTimer: boolean }): Promise<TimerVerdict> {
+    switch (step.type) {
+      case 'Done':
+      case 'ValidatePrn':
+        return DONE;
+      case 'Wait':
+        return waitUntil(step.until);
+      case 'Release':
+        for (const command of step.holds) await this.deps.wallets.handle(walletId(command.wallet), command);
+        return DONE;
+      case 'Pay':
+        if (!payment) throw new Error(`service payment ${step.request.reference} missing`);
+        if (!payFailureToTimer) return this.pay(payment, step);
+        return this.pay(payment, step).catch((error: unknown) => {
+          this.deps.log.warn('PRN payment not completed now; its timer tries again', { internal_reference: step.request.reference, error });
+          return DONE;
+        });
     }
+  }
+
+  /** Holds the PRN amount (releasing the fee hold in the same append), asks the biller to pay with the payment's key, records what it answered. */
+  private async pay(payment: ServicePayment, { hold, request }: Extract<PaymentStep, { type: 'Pay' }>): Promise<TimerVerdict> {
+    const ref = request.reference;
+    if ((await this.hold(hold)) === 'REFUSED') return this.record(ref, onPrnHoldRefused(this.context()));
     let answer: BillPayment;
     try {
-      answer = await this.deps.biller().pay({ prn, amount, currency, idempotencyKey, reference: ref });
+      answer = await this.deps.biller().pay(request);
     } catch (error) {
-      if (error instanceof ProviderUnavailableError) return this.retryLater(payment, error.message);
+      if (error instanceof ProviderUnavailableError) return this.billerUnreachable(payment, error.message);
       if (!(error instanceof ProviderRequestError)) throw error;
       // A biller that checks the PRN before the key might refuse a payment it made for this key.
-      const made = await this.deps.biller().status(idempotencyKey);
-      if (made.status === 'NOT_FOUND') return this.record(payment, { result: 'REFUSED', reason: error.code ?? error.message });
+      const made = await this.deps.biller().status(request.idempotencyKey);
+      if (made.status === 'NOT_FOUND') return this.record(ref, refused(error.code ?? error.message, this.context()));
       answer = made;
     }
-    return this.recordAnswer(payment, answer);
+    return this.billerAnswered(payment, answer);
   }
 
-  private async recordAnswer(payment: ServicePayment, answer: BillPayment): Promise<TimerVerdict> {
-    // Still processed by the biller: asked again (same key) when the timer fires.
-    if (answer.status !== 'SUCCESSFUL') return { done: false, retryAt: new Date(this.now().getTime() + this.deps.config.statusPollMs) };
-    const ref = payment.opened.internalReference;
-    const wallet = walletOf(payment);
-    await this.deps.wallets.handle(walletId(wallet), {
-      type: 'CaptureHold',
-      wallet,
-      holdId: prnHoldId(ref),
-      transferId: prnTransferId(ref),
-      toAccount: 'biller_settlement',
-      at: this.now().toISOString(),
-    });
-    return this.record(payment, { result: 'SUCCEEDED', billerPaymentId: answer.providerTransactionId, receiptNumber: answer.receiptNumber });
+  private async billerAnswered(payment: ServicePayment, answer: BillPayment): Promise<TimerVerdict> {
+    const step = onBillerAnswered(payment, answerOf(answer), this.context());
+    if (step.type === 'Wait') return waitUntil(step.until);
+    await this.deps.wallets.handle(walletId(step.capture.wallet), step.capture);
+    return this.record(payment.opened.internalReference, step.record);
   }
 
-  /** The biller could not be reached: try again at the next time of the schedule, or give up. */
-  private async retryLater(payment: ServicePayment, reason: string): Promise<TimerVerdict> {
+  private async billerUnreachable(payment: ServicePayment, reason: string): Promise<TimerVerdict> {
     const ref = payment.opened.internalReference;
-    const attempt = payment.attempts + 1;
-    const at = this.now().toISOString();
-    const nextAttemptAt = nextPaymentAttemptAt(attempt, at, this.deps.config.retry);
-    if (nextAttemptAt === null) {
-      // An attempt that timed out may still have been accepted: only a biller that knows no payment for the key is given up on.
-      const made = await this.deps.biller().status(payment.idempotencyKey as string).catch(() => ({ status: 'NOT_FOUND' }) as const);
-      if (made.status !== 'NOT_FOUND') return this.recordAnswer(payment, made);
-      const after = await this.execute(ref, { type: 'GiveUp', at });
-      await this.releaseHolds(after);
-      return DONE;
+    const step = onBillerUnreachable(payment, reason, this.context());
+    if (step.type === 'Record') return this.record(ref, step.command);
+    const made = await this.deps.biller().status(payment.idempotencyKey as string).catch(() => ({ status: 'NOT_FOUND' }) as const);
+    if (made.status !== 'NOT_FOUND') return this.billerAnswered(payment, made);
+    return this.record(ref, step.giveUp);
+  }
+
+  private async record(ref: string, command: ServicePaymentCommand): Promise<TimerVerdict> {
+    const after = await this.execute(ref, command);
+    return this.carryOut(afterRecorded(after, this.context(), { payNow: false }), after, { payFailureToTimer: false });
+  }
+
+  /** Places a hold; the ledger's refusal for want of funds is an answer (REFUSED), not an error. */
+  private async hold(command: WalletCommand): Promise<Exclude<FeeHoldOutcome, 'NOT_NEEDED'>> {
+    try {
+      await this.deps.wallets.handle(walletId(command.wallet), command);
+      return 'HELD';
+    } catch (error) {
+      if (isInsufficientFunds(error)) return 'REFUSED';
+      throw error;
     }
-    return this.record(payment, { result: 'RETRYABLE_FAILURE', attempt, reason, nextAttemptAt }, at);
   }
 
-  private async record(payment: ServicePayment, outcome: PaymentAttemptOutcome, at = this.now().toISOString()): Promise<TimerVerdict> {
-    const after = await this.execute(payment.opened.internalReference, { type: 'RecordPaymentAttempt', outcome, at });
-    if (after?.phase === 'PAYING') return after.nextAttemptAt ? { done: false, retryAt: new Date(after.nextAttemptAt) } : { done: false, retryAt: new Date(this.now().getTime() + this.deps.config.statusPollMs) };
-    await this.releaseHolds(after);
-    return DONE;
-  }
-
-  /**
-   * A payment that ended without paying gives back what its wallet held for it: the fee hold
-   * (charge_customer=false) and, once the collection completed, the PRN hold. Releasing a hold
-   * that is gone, captured or never placed changes nothing, so this is safe to repeat.
-   */
-  private async releaseHolds(payment: ServicePaymentState): Promise<void> {
-    if (!payment || (payment.phase !== 'FAILED' && payment.phase !== 'REJECTED')) return;
-    const ref = payment.opened.internalReference;
-    const wallet = walletOf(payment);
-    const holds = [...(payment.opened.chargeCustomer || payment.opened.fee === 0 ? [] : [feeHoldId(ref)]), ...(payment.collectionStatus === 'COMPLETED' ? [prnHoldId(ref)] : [])];
-    for (const holdId of holds) await this.deps.wallets.handle(walletId(wallet), { type: 'ReleaseHold', wallet, holdId, at: this.now().toISOString() });
+  private context(): ProcessContext {
+    return { now: this.now().toISOString(), retry: this.deps.config.retry, statusPollMs: this.deps.config.statusPollMs };
   }
 
   private async execute(internalReference: string, command: ServicePaymentCommand): Promise<ServicePaymentState> {
@@ -344,7 +296,7 @@ export class PaymentsService {
   private async handle(internalReference: string, command: ServicePaymentCommand): ReturnType<ServicePaymentRuntime['handle']> {
     const handled = await this.deps.payments.handle(internalReference, command);
     // A final payment decides nothing more: events that leave it final are its last, counted once.
-    if (handled.events.length > 0 && handled.state && FINAL_OUTCOMES.has(handled.state.phase)) {
+    if (handled.events.length > 0 && isFinal(handled.state)) {
       this.finished.inc({ outcome: handled.state.phase });
       this.deps.log.info('service payment finished', { internal_reference: internalReference, outcome: handled.state.phase });
     }

@@ -1,5 +1,4 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { MerchantDirectory } from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { migrate } from '@paygate/sql';
 import { SandboxAdminGuard } from './admin-guard';
@@ -17,16 +16,15 @@ import { MomoSimulator } from './momo/momo-simulator';
 import { MomoStore } from './momo/momo-store';
 import { SANDBOX_MIGRATIONS } from './migrations';
 import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
-import { WalletAdminController } from './wallet/wallet-admin.controller';
 
 /**
  * Simulated payment providers speaking provider-shaped HTTP APIs: mobile money in the shape of
  * MTN MoMo's Collection API under /sandbox/momo, a hosted card checkout under /sandbox/card, and
- * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin), and
- * wallet top-ups at /sandbox/v1/wallets/top-up (admin, sent to service-payments).
+ * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin).
+ * Wallet top-ups are Paygate's, not a provider's: the gateway's admin API serves them.
  */
 @Module({
-  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController, WalletAdminController],
+  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController],
   providers: [
     { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: sandboxConfigFrom },
     Background,
@@ -37,7 +35,6 @@ import { WalletAdminController } from './wallet/wallet-admin.controller';
     BillerStore,
     BillerSandbox,
     SandboxAdminGuard,
-    { provide: MerchantDirectory, inject: [INFRASTRUCTURE], useFactory: (infra: Infrastructure) => MerchantDirectory.open(infra.sql) },
   ],
 })
 export class SandboxProvidersModule implements OnModuleInit {

@@ -1,42 +1,32 @@
 import { BadRequestException, Body, ConflictException, Controller, HttpCode, Inject, NotFoundException, Post, ServiceUnavailableException, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import { CommandRejectedError, PAYMENTS_SERVICE } from '@paygate/contracts';
-import { MerchantDirectory } from '@paygate/merchants';
+import { CommandRejectedError, PAYMENTS_SERVICE, type TopUpWalletCommand } from '@paygate/contracts';
+import type { MerchantAccounts } from '@paygate/merchants';
 import { isSupportedCurrency, toMajorUnits, toMinorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
-import { SandboxAdminGuard } from '../admin-guard';
-
-interface FieldError {
-  field: string;
-  message: string;
-}
-
-interface TopUpRequest {
-  merchantId: string;
-  currency: string;
-  /** Integer minor units. */
-  amount: number;
-  reference: string;
-}
+import { AdminGuard } from '../guards';
+import { MERCHANTS } from '../tokens';
+import { ValidationFailed, type FieldError } from '../validation';
 
 const FIELDS = ['merchant_id', 'currency', 'amount', 'reference'];
 const REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
 
-/** A 400 in Paygate's envelope with `data.errors` naming each bad field. */
-function validationFailed(errors: FieldError[]): BadRequestException {
-  return new BadRequestException({ message: errors.map((error) => error.message).join('; '), data: { errors } });
-}
-
-/** Amount in major units as a JSON number, converted with the money kernel (no rounding). */
-export function parseTopUp(body: unknown): TopUpRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
+/**
+ * Reads the HTTP request into the payments.topUp command: snake_case fields, the amount in major
+ * units converted with the money kernel (no rounding), a reference generated when absent. What a
+ * top-up may be (amount, currency, reference) is the wallet ledger's rule
+ * (libs/payments/domain wallet-ledger.ts); this only decodes the request's representation.
+ */
+export function parseTopUp(body: unknown): TopUpWalletCommand {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
   const errors: FieldError[] = [];
   const fields = body as Record<string, unknown>;
   for (const field of Object.keys(fields)) if (!FIELDS.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
   const { merchant_id: merchantId, currency, amount, reference } = fields;
   if (typeof merchantId !== 'string' || merchantId.trim() === '' || merchantId.length > 64) errors.push({ field: 'merchant_id', message: 'merchant_id must be a merchant id' });
   let minor: number | undefined;
+  // Major units only mean something in a known currency.
   if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
   else if (typeof amount !== 'number') errors.push({ field: 'amount', message: 'amount must be a number in major units' });
   else {
@@ -47,23 +37,24 @@ export function parseTopUp(body: unknown): TopUpRequest {
   if (reference !== undefined && (typeof reference !== 'string' || !REFERENCE.test(reference))) {
     errors.push({ field: 'reference', message: 'reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / -' });
   }
-  if (errors.length > 0) throw validationFailed(errors);
+  if (errors.length > 0) throw new ValidationFailed(errors);
   return { merchantId: merchantId as string, currency: currency as string, amount: minor as number, reference: (reference as string | undefined) ?? randomUUID() };
 }
 
 /**
- * Sandbox money for a merchant's wallet, so a collect-for-payment with charge_customer=false has
- * a fee to hold. Sent to service-payments over the command bus (`payments.topUp`); the sandbox
- * knows the payments context only by its contract.
+ * Money for a merchant's wallet (the ledger's top_up account), so a collect-for-payment with
+ * charge_customer=false has a fee to hold. An admin API route of Paygate's; its path predates the
+ * admin API (it was the sandbox's) and is kept for the clients that use it. Sent to
+ * service-payments over the command bus (`payments.topUp`).
  */
-@ApiTags('sandbox')
+@ApiTags('admin')
 @ApiBearerAuth()
 @Controller('sandbox/v1')
-@UseGuards(SandboxAdminGuard)
-export class WalletAdminController {
+@UseGuards(AdminGuard)
+export class WalletsAdminController {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
-    @Inject(MerchantDirectory) private readonly merchants: MerchantDirectory,
+    @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
@@ -81,22 +72,22 @@ export class WalletAdminController {
     },
   })
   async topUp(@Body() body: unknown) {
-    const request = parseTopUp(body);
-    if (!(await this.merchants.exists(request.merchantId))) throw new NotFoundException('no such merchant');
+    const command = parseTopUp(body);
+    if (!(await this.merchants.get(command.merchantId))) throw new NotFoundException('no such merchant');
     let result;
     try {
-      result = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', request);
+      result = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', command);
     } catch (error) {
-      if (error instanceof CommandRejectedError && error.code === 'duplicate_reference') throw new ConflictException(`reference ${request.reference} was used for another top-up`);
+      if (error instanceof CommandRejectedError && error.code === 'duplicate_reference') throw new ConflictException(`reference ${command.reference} was used for another top-up`);
       if (error instanceof CommandRejectedError && error.code === 'invalid_request') throw new BadRequestException({ message: error.message, data: { errors: error.details?.errors ?? [] } });
-      this.log.warn('wallet top-up not made', { merchant_id: request.merchantId, error });
+      this.log.warn('wallet top-up not made', { merchant_id: command.merchantId, error });
       throw new ServiceUnavailableException('service-payments could not top up the wallet; try again');
     }
     const { balance } = result;
     return envelope(200, 'Wallet topped up', {
-      merchant_id: request.merchantId,
+      merchant_id: command.merchantId,
       currency: balance.currency,
-      reference: request.reference,
+      reference: command.reference,
       balance: toMajorUnits(balance.balance, balance.currency),
       available: toMajorUnits(balance.available, balance.currency),
     });
