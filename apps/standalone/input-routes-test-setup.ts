@@ -158,10 +158,10 @@ export const INPUT_ROUTES: InputRoute[] = [
   { name: 'GET /sandbox/v1/prns/:prn', group: 'sandbox', method: 'GET', path: '/sandbox/v1/prns/:prn', base: () => ({ params: { prn: '2250000001301' }, query: {}, headers: admin() }) },
   { name: 'PUT /sandbox/v1/biller/faults', group: 'sandbox', method: 'PUT', path: '/sandbox/v1/biller/faults', base: () => ({ ...none, headers: admin(), body: { fail_next: 0, delay_ms: 0 } }) },
   {
-    name: 'POST /sandbox/v1/wallets/top-up',
-    group: 'sandbox',
+    name: 'POST /admin/v1/wallets/top-up',
+    group: 'admin',
     method: 'POST',
-    path: '/sandbox/v1/wallets/top-up',
+    path: '/admin/v1/wallets/top-up',
     base: (c, n) => ({ ...none, headers: admin(), body: { merchant_id: c.merchant.id, currency: 'UGX', amount: 1000, reference: `input-top-up-${n}` } }),
   },
   {

@@ -104,7 +104,7 @@ export class LoadGenerator {
       const merchant = { index, id: String(data.id), publicKey: String(data.public_key), secretKey: String(data.secret_key), signingKey: String(data.signing_key) };
       // The reference makes a retried top-up the same top-up.
       const topUp = { merchant_id: merchant.id, currency: 'UGX', amount: 10_000_000, reference: `soak-${options.runId}-${index}` };
-      expect(await persist(() => ({ method: 'POST', url: `${options.gateways[0]}/sandbox/v1/wallets/top-up`, headers: { authorization: `Bearer ${options.adminToken}` }, body: topUp }), { timeoutMs: options.timeoutMs, giveUpAt, retries }), 200, 'top up a wallet');
+      expect(await persist(() => ({ method: 'POST', url: `${options.gateways[0]}/admin/v1/wallets/top-up`, headers: { authorization: `Bearer ${options.adminToken}` }, body: topUp }), { timeoutMs: options.timeoutMs, giveUpAt, retries }), 200, 'top up a wallet');
       merchants.push(merchant);
     }
     return merchants;

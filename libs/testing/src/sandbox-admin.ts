@@ -59,7 +59,7 @@ export async function walletOf(client: PaygateClient): Promise<WalletBalance> {
 
 /** Tops up a merchant's UGX wallet through the gateway's admin API (`amount` in major units). */
 export async function topUpWallet(gatewayUrl: string, merchantId: string, amount: number): Promise<void> {
-  const response = await fetch(`${gatewayUrl}/sandbox/v1/wallets/top-up`, {
+  const response = await fetch(`${gatewayUrl}/admin/v1/wallets/top-up`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ merchant_id: merchantId, currency: 'UGX', amount }),

@@ -43,13 +43,13 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
 
 /**
  * Money for a merchant's wallet (the ledger's top_up account), so a collect-for-payment with
- * charge_customer=false has a fee to hold. An admin API route of Paygate's; its path predates the
- * admin API (it was the sandbox's) and is kept for the clients that use it. Sent to
+ * charge_customer=false has a fee to hold. An admin API route; `/sandbox/v1/wallets/top-up`, where it
+ * lived while the sandbox served it, stays an alias. Sent to
  * service-payments over the command bus (`payments.topUp`).
  */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Controller('sandbox/v1')
+@Controller()
 @UseGuards(AdminGuard)
 export class WalletsAdminController {
   constructor(
@@ -58,7 +58,7 @@ export class WalletsAdminController {
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  @Post('wallets/top-up')
+  @Post(['admin/v1/wallets/top-up', 'sandbox/v1/wallets/top-up'])
   @HttpCode(200)
   @ApiOperation({
     summary: "Top up a merchant's wallet",
