@@ -16,10 +16,13 @@ import {
   initiate,
   initiatedData,
   METHODS,
+  outcome,
   PROVIDER_DEADLINE,
+  providerRequest,
   rejection,
   type Situation,
   stateIn,
+  SUCCESS_MOMO,
   T0,
 } from './collection-test-setup';
 
@@ -66,6 +69,16 @@ describe('Confirm', () => {
     const error = rejection(() => decide(confirm(1, false), state));
     expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
     expect(error.message).toMatch(/require_confirmation=false/);
+  });
+
+  it('explicitly on a require_confirmation=false collection is refused for that reason in any phase, final or waiting for its PRN', () => {
+    const completed = [initiate('MOBILE_MONEY', false), confirm(1, true), providerRequest('MOBILE_MONEY', 2), outcome(SUCCESS_MOMO, 3)].reduce(apply, null);
+    const waitingForPrn = apply(null, { type: 'Initiate', data: initiatedData('MOBILE_MONEY', false, { prn: '2250000001301' }) });
+    expect(completed?.phase).toBe('FINAL');
+    expect(waitingForPrn?.phase).toBe('AWAITING_PRN');
+    for (const state of [completed, waitingForPrn]) {
+      expect(rejection(() => decide(confirm(10, false), state)).message).toMatch(/require_confirmation=false and needs no confirmation/);
+    }
   });
 
   // Fails against the current code: decide() answers [] here (see the report); DESIGN's

@@ -129,13 +129,17 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
     return [{ type: EVENTS.initiated, data: command.data }];
   }
   if (!state) throw new CollectionRejected('not_found', 'transaction not found');
+  const { internalReference, transactionMethod: method } = state.initiated;
+  // Whatever has happened since, a collection initiated without confirmation never takes one from the merchant.
+  if (command.type === 'Confirm' && !command.implicit && !state.initiated.requireConfirmation) {
+    throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
+  }
   if (state.phase === 'FINAL') {
     if (command.type === 'Confirm') {
-      throw new CollectionRejected('not_awaiting_confirmation', `transaction ${state.initiated.internalReference} is ${state.status} and cannot be confirmed`);
+      throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} is ${state.status} and cannot be confirmed`);
     }
     return [];
   }
-  const { internalReference, transactionMethod: method } = state.initiated;
   switch (command.type) {
     case 'AcceptPrn':
       return state.phase === 'AWAITING_PRN' ? [{ type: EVENTS.prnAccepted, data: { internalReference, acceptedAt: command.at } }] : [];
@@ -150,9 +154,6 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
     case 'Confirm':
       if (state.phase === 'AWAITING_PRN') {
         throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} is waiting for its PRN to be validated; confirm after the transaction.charges callback`);
-      }
-      if (!state.initiated.requireConfirmation && !command.implicit) {
-        throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
       }
       if (state.phase !== 'AWAITING_CONFIRMATION') return [];
       if (state.initiated.confirmationExpiresAt && command.at >= state.initiated.confirmationExpiresAt) {

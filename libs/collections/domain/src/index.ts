@@ -3,3 +3,4 @@ export * from './messages';
 export * from './record';
 export * from './references';
 export * from './collection-decider';
+export * from './collection-process';

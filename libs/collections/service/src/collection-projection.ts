@@ -1,13 +1,10 @@
-import { collectionDecider, evolve, type Collection, type CollectionState } from '@paygate/collections-domain';
+import { collectionDecider, evolve, type Collection, type CollectionState, type CollectionTimerKind } from '@paygate/collections-domain';
 import { fold } from '@paygate/decider';
 import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionInitiatedV1 } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
-
-/** `confirmation` and `provider`: the time-outs; `status`: polling, which also retries a failed provider request. */
-export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
 
 export const COLLECTION_TIMERS = new LeasedTimers<CollectionTimerKind>('collection_timers');
 

@@ -1,6 +1,6 @@
 import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { collectionDecider } from '@paygate/collections-domain';
+import { collectionDecider, type CollectionTimerKind } from '@paygate/collections-domain';
 import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
 import {
   COLLECTION_STREAM_PREFIX,
@@ -15,7 +15,7 @@ import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
 import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { TimerWorker } from '@paygate/timers';
-import { CollectionProjection, COLLECTION_TIMERS, type CollectionTimerKind } from './collection-projection';
+import { CollectionProjection, COLLECTION_TIMERS } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
@@ -57,7 +57,7 @@ const PROJECTION = Symbol('CollectionProjection');
           references: await ReferenceRegistry.open(infra.sql),
           projection,
           config,
-          connectors,
+          collectors: (providerCode) => connectors().get(providerCode, 'collect').collect,
           urls: {
             providerCallback: () => config.providerCallbackUrl ?? appUrl.get(),
             checkoutReturn: () => config.checkoutReturnUrl ?? appUrl.get(),

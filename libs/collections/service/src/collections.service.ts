@@ -1,18 +1,24 @@
 import {
   acknowledgedState,
   AUTO_MERCHANT_REFERENCE,
+  initiateCollection,
   MESSAGES,
   newInternalReference,
   newMerchantReference,
+  nextAction,
   requestHash,
   toCollectionDetails,
   toCollectionRecord,
   type Collection,
+  type CollectionAction,
   type CollectionCommand,
+  type CollectionProcessContext,
   type CollectionState,
-  type ProviderOutcome,
+  type CollectionStep,
+  type CollectionTimerKind,
+  type CollectionTrigger,
 } from '@paygate/collections-domain';
-import type { CollectInitiation, ConnectorRegistry } from '@paygate/connectors';
+import type { CollectOperations } from '@paygate/connectors';
 import {
   CommandRejectedError,
   planCollection,
@@ -26,9 +32,8 @@ import {
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
-import { toMajorUnits } from '@paygate/money';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
-import type { CollectionProjection, CollectionTimerKind } from './collection-projection';
+import type { CollectionProjection } from './collection-projection';
 import type { CollectionsConfig } from './config';
 import type { ReferenceRegistry } from './reference-registry';
 
@@ -39,8 +44,8 @@ export interface CollectionsServiceDeps {
   references: ReferenceRegistry;
   projection: CollectionProjection;
   config: CollectionsConfig;
-  /** Built on first use: their default base URLs are this process's own, known once it listens. */
-  connectors: () => ConnectorRegistry;
+  /** The collect operations of a provider_code's connector. */
+  collectors: (providerCode: string) => CollectOperations;
   /** Base URL providers call back, and base URL of the gateway the checkout returns to. */
   urls: { providerCallback: () => string; checkoutReturn: () => string };
   log: Logger;
@@ -48,12 +53,23 @@ export interface CollectionsServiceDeps {
   now?: () => Date;
 }
 
+/** How a run of the collection process ended (CollectionAction's Done or RetryAt), and the collection then. */
+interface RunEnd {
+  collection: CollectionState;
+  end: Extract<CollectionAction, { type: 'Done' | 'RetryAt' }>;
+}
+
 const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
-/** The collections service's use cases; transport-free so it is tested without NestJS. */
+/**
+ * The collections service's use cases: it loads a collection, runs the decider and the
+ * collection process (@paygate/collections-domain) and carries out what the process asks for.
+ * Transport-free, so it is tested without NestJS (collections.service.*.spec.ts).
+ */
 export class CollectionsService {
   private readonly now: () => Date;
   private readonly finished: Counter<'status' | 'method'>;
+  private readonly process: CollectionProcessContext;
 
   constructor(private readonly deps: CollectionsServiceDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -62,6 +78,10 @@ export class CollectionsService {
       help: 'Collections that reached a final state, by status (COMPLETED, FAILED, CANCELLED) and transaction method.',
       labelNames: ['status', 'method'],
     });
+    this.process = {
+      policy: deps.config,
+      providerReferenceFor: (providerCode, internalReference) => deps.collectors(providerCode).providerReferenceFor?.(internalReference),
+    };
   }
 
   async initialize(command: InitializeCollectionCommand): Promise<Acknowledgement> {
@@ -81,15 +101,10 @@ export class CollectionsService {
     return { message: MESSAGES.collectForPaymentAccepted, data: { internal_reference: state.initiated.internalReference, merchant_reference: state.initiated.merchantReference } };
   }
 
-  /** service-payments found the PRN eligible: the collection proceeds (at once when it needs no confirmation). */
+  /** service-payments found the PRN eligible: the collection proceeds. */
   async acceptPrn(internalReference: string): Promise<void> {
     const state = await this.execute(internalReference, { type: 'AcceptPrn', at: this.now().toISOString() });
-    if (state && state.phase === 'AWAITING_CONFIRMATION' && !state.initiated.requireConfirmation) {
-      await this.startWithProvider(state, true).catch((error: unknown) => {
-        // The status timer asks the provider again; the merchant sees PENDING meanwhile.
-        this.deps.log.warn('provider request failed; will retry', { internal_reference: internalReference, error });
-      });
-    }
+    await this.proceed(internalReference, state);
   }
 
   /** The PRN is not eligible: the collection ends CANCELLED before anything reached the customer. */
@@ -110,11 +125,8 @@ export class CollectionsService {
         merchant_reference: merchantReference,
       });
     }
-    const now = this.now();
-    const { config } = this.deps;
-    const initiate: CollectionCommand = {
-      type: 'Initiate',
-      data: {
+    const initiate = initiateCollection(
+      {
         id: reserved.id,
         merchantId,
         merchantReference,
@@ -136,11 +148,10 @@ export class CollectionsService {
         redirectUrl: request.redirect_url,
         prn: request.prn,
         requestHash: hash,
-        initiatedAt: now.toISOString(),
-        // A collect-for-payment collection gets the deadline even without confirmation: its PRN verdict must come by then.
-        confirmationExpiresAt: request.require_confirmation || request.prn !== undefined ? new Date(now.getTime() + config.confirmationTimeoutMs).toISOString() : undefined,
+        initiatedAt: this.now().toISOString(),
       },
-    };
+      this.deps.config,
+    );
     // A retry of the same request finds the collection (or, after a crash, only the reservation).
     let state = reserved.fresh ? null : (await this.load(reserved.internalReference)).state;
     state ??= await this.execute(reserved.internalReference, initiate, reserved.fresh).catch(async (error: unknown) => {
@@ -150,31 +161,31 @@ export class CollectionsService {
       throw error;
     });
     if (!state) throw new Error('collection missing after initiate');
-    // A collection with a PRN waits for its verdict before anything reaches the provider.
-    if (!state.initiated.requireConfirmation && state.phase === 'AWAITING_CONFIRMATION') {
-      state = await this.startWithProvider(state, true).catch((error: unknown) => {
-        // The status timer asks the provider again; the merchant sees PENDING meanwhile.
-        this.deps.log.warn('provider request failed; will retry', { internal_reference: reserved.internalReference, error });
-        return state as Collection;
-      });
-    }
-    return { state, fresh: reserved.fresh };
+    return { state: (await this.proceed(reserved.internalReference, state)) ?? state, fresh: reserved.fresh };
+  }
+
+  /** Runs the process on a collection just opened; a provider failure leaves it PENDING for the status timer to retry. */
+  private async proceed(internalReference: string, state: CollectionState): Promise<CollectionState> {
+    return this.run(internalReference, { type: 'Opened' }, state).then(
+      ({ collection }) => collection,
+      (error: unknown) => {
+        this.deps.log.warn('provider request failed; will retry', { internal_reference: internalReference, error });
+        return state;
+      },
+    );
   }
 
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {
     const { state: current } = await this.load(internalReference);
     if (!current || current.initiated.merchantId !== merchantId) throw notFound();
-    if (!current.initiated.requireConfirmation) {
-      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
-    }
-    const state = await this.startWithProvider(current, false).catch((error: unknown) => {
+    const { collection } = await this.run(internalReference, { type: 'ConfirmRequested' }, current).catch((error: unknown) => {
       if (error instanceof CommandRejectedError) throw error;
       this.deps.log.warn('provider request failed', { internal_reference: internalReference, error });
       throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', { internal_reference: internalReference });
     });
-    const { currency, transactionAmount, transactionMethod } = state.initiated;
+    const { currency, transactionAmount, transactionMethod } = current.initiated;
     if (transactionMethod === 'CARD') {
-      return { message: MESSAGES.confirmRedirect(currency, transactionAmount), data: { payment_url: state.paymentUrl } };
+      return { message: MESSAGES.confirmRedirect(currency, transactionAmount), data: { payment_url: collection?.paymentUrl } };
     }
     return { message: MESSAGES.confirmPrompt(currency, transactionAmount), data: {} };
   }
@@ -203,100 +214,72 @@ export class CollectionsService {
     return { record: toCollectionDetails(state), redirectUrl: state.initiated.redirectUrl, merchantId: state.initiated.merchantId };
   }
 
-  /**
-   * A provider says something changed. The callback's body is not trusted: the provider's
-   * status API is asked, so a forged callback can change nothing.
-   */
+  /** A provider says something changed: the process asks the provider's status API, which a forged callback cannot answer. */
   async refreshFromProvider(internalReference: string, providerReferenceHint?: string): Promise<void> {
     const { state } = await this.load(internalReference);
-    if (!state || state.phase === 'FINAL' || state.phase === 'AWAITING_CONFIRMATION') return;
-    const reference = this.providerReferenceOf(state) ?? providerReferenceHint;
-    if (!reference) return;
-    await this.recordOutcome(state, await this.queryProvider(state, reference));
+    await this.run(internalReference, { type: 'ProviderCalledBack', referenceHint: providerReferenceHint }, state);
   }
 
   async fireTimer(timer: DueTimer<CollectionTimerKind>): Promise<TimerVerdict> {
-    const at = new Date(Math.max(this.now().getTime(), timer.dueAt.getTime())).toISOString();
-    const ref = timer.internalReference;
-    if (timer.kind === 'confirmation') {
-      await this.execute(ref, () => ({ type: 'Expire', at, timer: 'confirmation' }));
-      return { done: true };
+    const { state } = await this.load(timer.internalReference);
+    const { end } = await this.run(timer.internalReference, { type: 'TimerDue', kind: timer.kind, dueAt: timer.dueAt.toISOString() }, state);
+    return end.type === 'Done' ? { done: true } : { done: false, retryAt: new Date(end.at) };
+  }
+
+  /**
+   * One run of the collection process: carries out each action it names and feeds back what
+   * came of it. A provider's error ends the run with that error when the process says so.
+   */
+  private async run(internalReference: string, trigger: CollectionTrigger, state: CollectionState): Promise<RunEnd> {
+    let collection = state;
+    let last: CollectionStep = { type: 'Triggered' };
+    let providerError: unknown;
+    for (;;) {
+      const action = nextAction({ trigger, last, collection, now: this.now().toISOString() }, this.process);
+      switch (action.type) {
+        case 'Execute':
+          collection = await this.execute(internalReference, action.command);
+          last = { type: 'Executed', command: action.command.type };
+          break;
+        case 'RequestProvider': {
+          const { providerCode, ...request } = action.request;
+          try {
+            const initiation = await this.deps.collectors(providerCode).initiate({
+              ...request,
+              notifyUrl: `${this.deps.urls.providerCallback()}/provider-callbacks/${encodeURIComponent(providerCode)}/${request.reference}`,
+              returnUrl: `${this.deps.urls.checkoutReturn()}/v1/checkout/return/${request.reference}`,
+            });
+            last = { type: 'ProviderAccepted', providerReference: initiation.providerReference, paymentUrl: initiation.paymentUrl };
+          } catch (error) {
+            providerError = error;
+            last = { type: 'ProviderUnreachable' };
+          }
+          break;
+        }
+        case 'QueryProvider':
+          try {
+            last = { type: 'ProviderAnswered', outcome: await this.deps.collectors(action.providerCode).status(action.reference) };
+          } catch (error) {
+            providerError = error;
+            last = { type: 'ProviderUnreachable' };
+          }
+          break;
+        case 'Reject':
+          throw new CommandRejectedError(action.code, action.message);
+        case 'Fail':
+          throw providerError;
+        case 'Done':
+        case 'RetryAt':
+          return { collection, end: action };
+      }
     }
-    let { state } = await this.load(ref);
-    if (!state || state.phase === 'FINAL') return { done: true };
-    if (timer.kind === 'provider') {
-      // Last chance for a result whose callback never came, before cancelling.
-      const reference = this.providerReferenceOf(state);
-      if (reference) state = await this.recordOutcome(state, await this.queryProvider(state, reference).catch(() => ({ status: 'PENDING' }) as const));
-      await this.execute(ref, () => ({ type: 'Expire', at, timer: 'provider' }));
-      return { done: true };
-    }
-    if (state?.phase === 'AWAITING_PROVIDER') state = await this.startWithProvider(state, !state.initiated.requireConfirmation);
-    else if (state?.phase === 'WITH_PROVIDER') {
-      const reference = this.providerReferenceOf(state);
-      if (reference) state = await this.recordOutcome(state, await this.queryProvider(state, reference));
-    }
-    return state?.phase === 'FINAL' ? { done: true } : { done: false, retryAt: new Date(this.now().getTime() + this.deps.config.statusPollMs) };
-  }
-
-  /** Confirms (explicitly or implicitly) and asks the provider for the prompt or checkout, once. */
-  private async startWithProvider(state: Collection, implicit: boolean): Promise<Collection> {
-    const ref = state.initiated.internalReference;
-    const now = this.now();
-    const timeout = state.initiated.transactionMethod === 'CARD' ? this.deps.config.checkoutTimeoutMs : this.deps.config.promptTimeoutMs;
-    const confirmed = await this.execute(ref, () => ({ type: 'Confirm', at: now.toISOString(), implicit, providerExpiresAt: new Date(now.getTime() + timeout).toISOString() }));
-    if (!confirmed) throw notFound();
-    if (confirmed.phase === 'FINAL') {
-      throw new CommandRejectedError('not_awaiting_confirmation', `transaction ${ref} is ${confirmed.status} and cannot be confirmed`);
-    }
-    if (confirmed.phase !== 'AWAITING_PROVIDER') return confirmed;
-    const { providerReference, paymentUrl } = await this.requestProvider(confirmed);
-    const after = await this.execute(ref, () => ({ type: 'RecordProviderRequest', at: this.now().toISOString(), providerReference, paymentUrl }));
-    return after ?? confirmed;
-  }
-
-  /** The provider's connector picks from the request what its protocol needs. */
-  private async requestProvider(state: Collection): Promise<CollectInitiation> {
-    const data = state.initiated;
-    return this.collector(data.providerCode).initiate({
-      reference: data.internalReference,
-      amount: String(toMajorUnits(data.transactionAmount, data.currency)),
-      currency: data.currency,
-      msisdn: data.msisdn,
-      description: data.description,
-      payerMessage: (data.description || `Payment ${data.merchantReference}`).slice(0, 160),
-      payeeNote: data.merchantReference.slice(0, 160),
-      notifyUrl: `${this.deps.urls.providerCallback()}/provider-callbacks/${encodeURIComponent(data.providerCode)}/${data.internalReference}`,
-      returnUrl: `${this.deps.urls.checkoutReturn()}/v1/checkout/return/${data.internalReference}`,
-      expiresAt: state.providerExpiresAt ?? new Date(this.now().getTime() + this.deps.config.checkoutTimeoutMs).toISOString(),
-    });
-  }
-
-  private providerReferenceOf(state: Collection): string | undefined {
-    if (state.providerReference) return state.providerReference;
-    // Known without a recorded answer only where our reference fixes it (MoMo's X-Reference-Id).
-    return state.phase !== 'AWAITING_CONFIRMATION' ? this.collector(state.initiated.providerCode).providerReferenceFor?.(state.initiated.internalReference) : undefined;
-  }
-
-  private async queryProvider(state: Collection, reference: string): Promise<ProviderOutcome> {
-    return this.collector(state.initiated.providerCode).status(reference);
-  }
-
-  private collector(providerCode: string) {
-    return this.deps.connectors().get(providerCode, 'collect').collect;
-  }
-
-  private async recordOutcome(state: Collection, outcome: ProviderOutcome): Promise<Collection> {
-    if (outcome.status === 'PENDING') return state;
-    const after = await this.execute(state.initiated.internalReference, () => ({ type: 'RecordProviderOutcome', at: this.now().toISOString(), outcome }));
-    return after ?? state;
   }
 
   private load(internalReference: string) {
     return this.deps.collections.load(internalReference);
   }
 
-  private async execute(internalReference: string, command: CollectionCommand | ((state: CollectionState) => CollectionCommand), expectNew = false): Promise<CollectionState> {
+  private async execute(internalReference: string, command: CollectionCommand, expectNew = false): Promise<CollectionState> {
     const { state, events } = await this.deps.collections.handle(internalReference, command, { expectNew });
     // A final collection decides nothing more: events that leave it final are its last, counted once.
     if (events.length > 0 && state?.phase === 'FINAL') {

@@ -1,0 +1,119 @@
+/**
+ * The collection process (setup in collection-process-test-setup.ts). This file: what each due
+ * timer does (confirmation and provider deadlines, status polling) and its verdict for the
+ * timer worker (Done, or RetryAt the next poll).
+ */
+import type { TransactionMethod } from '@paygate/contracts';
+import type { CollectionTimerKind } from './collection-process';
+import { fixedReference, outline, POLICY, runProcess } from './collection-process-test-setup';
+import {
+  at,
+  CONFIRMATION_DEADLINE,
+  FINAL_STATES,
+  METHODS,
+  PAYMENT_URL,
+  PROVIDER_DEADLINE,
+  stateIn,
+  SUCCESS_CARD,
+  SUCCESS_MOMO,
+  type Situation,
+} from './collection-test-setup';
+
+const due = (kind: CollectionTimerKind, dueAt: string) => ({ type: 'TimerDue', kind, dueAt }) as const;
+const PENDING = { status: 'PENDING' } as const;
+const success = (method: TransactionMethod) => (method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO);
+const nextPoll = (now: string) => ({ type: 'RetryAt', at: new Date(Date.parse(now) + POLICY.statusPollMs).toISOString() });
+
+describe.each(METHODS)('the timers of a %s collection', (method) => {
+  describe('confirmation', () => {
+    it('due while awaiting confirmation expires the collection at its due time, even when it fires late, and is done', () => {
+      const run = runProcess(due('confirmation', CONFIRMATION_DEADLINE), stateIn(method, 'AWAITING_CONFIRMATION'), at(1900));
+      expect(run.actions).toEqual([{ type: 'Execute', command: { type: 'Expire', at: at(1900), timer: 'confirmation' } }, { type: 'Done' }]);
+      expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'CONFIRMATION_TIMEOUT' });
+    });
+
+    it('fired before its due time expires nothing early', () => {
+      const [expire] = runProcess(due('confirmation', CONFIRMATION_DEADLINE), stateIn(method, 'AWAITING_CONFIRMATION'), at(1700)).actions;
+      expect(expire).toEqual({ type: 'Execute', command: { type: 'Expire', at: CONFIRMATION_DEADLINE, timer: 'confirmation' } });
+    });
+
+    it.each<Situation>(['AWAITING_PROVIDER', 'WITH_PROVIDER'])('due once confirmed (%s) leaves the collection as it is', (situation) => {
+      const collection = stateIn(method, situation);
+      const run = runProcess(due('confirmation', CONFIRMATION_DEADLINE), collection, CONFIRMATION_DEADLINE);
+      expect(outline(run)).toEqual(['Execute Expire', 'Done']);
+      expect(run.collection).toBe(collection);
+    });
+  });
+
+  describe('provider deadline', () => {
+    const withProvider = () => stateIn(method, 'WITH_PROVIDER');
+
+    it('asks the provider one last time; PENDING: the collection expires', () => {
+      const run = runProcess(due('provider', PROVIDER_DEADLINE), withProvider(), PROVIDER_DEADLINE, { status: [PENDING] });
+      expect(outline(run)).toEqual(['QueryProvider', 'Execute Expire', 'Done']);
+      expect(run.actions[0]).toEqual({ type: 'QueryProvider', providerCode: withProvider().initiated.providerCode, reference: withProvider().providerReference });
+      expect(run.actions[1]).toEqual({ type: 'Execute', command: { type: 'Expire', at: PROVIDER_DEADLINE, timer: 'provider' } });
+      expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PROVIDER_TIMEOUT' });
+    });
+
+    it('asks the provider one last time; a result whose callback never came is recorded instead', () => {
+      const run = runProcess(due('provider', PROVIDER_DEADLINE), withProvider(), PROVIDER_DEADLINE, { status: [success(method)] });
+      expect(outline(run)).toEqual(['QueryProvider', 'Execute RecordProviderOutcome', 'Done']);
+      expect(run.collection).toMatchObject({ status: 'COMPLETED' });
+    });
+
+    it('expires the collection when the provider cannot be reached', () => {
+      const run = runProcess(due('provider', PROVIDER_DEADLINE), withProvider(), PROVIDER_DEADLINE, { status: ['unreachable'] });
+      expect(outline(run)).toEqual(['QueryProvider', 'Execute Expire', 'Done']);
+      expect(run.collection).toMatchObject({ status: 'CANCELLED' });
+    });
+
+    it('with the request still owed, asks by the reference ours fixes where the protocol has one, else expires at once', () => {
+      const collection = stateIn(method, 'AWAITING_PROVIDER');
+      const run = runProcess(due('provider', PROVIDER_DEADLINE), collection, PROVIDER_DEADLINE, { status: [PENDING] });
+      if (method === 'MOBILE_MONEY') {
+        expect(outline(run)).toEqual(['QueryProvider', 'Execute Expire', 'Done']);
+        expect(run.actions[0]).toMatchObject({ reference: fixedReference(collection.initiated.internalReference) });
+      } else {
+        expect(outline(run)).toEqual(['Execute Expire', 'Done']);
+      }
+      expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PROVIDER_TIMEOUT' });
+    });
+  });
+
+  describe('status poll', () => {
+    it('with the customer at the provider asks for the result; PENDING: polls again later', () => {
+      const run = runProcess(due('status', at(121)), stateIn(method, 'WITH_PROVIDER'), at(125), { status: [PENDING] });
+      expect(run.actions).toEqual([expect.objectContaining({ type: 'QueryProvider' }), nextPoll(at(125))]);
+    });
+
+    it('with the customer at the provider records a result and is done', () => {
+      const run = runProcess(due('status', at(121)), stateIn(method, 'WITH_PROVIDER'), at(125), { status: [success(method)] });
+      expect(outline(run)).toEqual(['QueryProvider', 'Execute RecordProviderOutcome', 'Done']);
+      expect(run.collection).toMatchObject({ status: 'COMPLETED' });
+    });
+
+    it('with the provider request still owed makes it again, records the answer and polls on', () => {
+      const answer = method === 'CARD' ? { providerReference: 'sess_9', paymentUrl: PAYMENT_URL } : { providerReference: 'momo-ref-9' };
+      const run = runProcess(due('status', at(120)), stateIn(method, 'AWAITING_PROVIDER'), at(120), { request: answer });
+      expect(outline(run)).toEqual(['RequestProvider', 'Execute RecordProviderRequest', 'RetryAt']);
+      expect(run.actions[2]).toEqual(nextPoll(at(120)));
+      expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', providerReference: answer.providerReference });
+    });
+
+    it.each(['RequestProvider', 'QueryProvider'])('fails when the provider cannot be reached (%s): the worker fires it again', (asked) => {
+      const collection = stateIn(method, asked === 'RequestProvider' ? 'AWAITING_PROVIDER' : 'WITH_PROVIDER');
+      expect(outline(runProcess(due('status', at(120)), collection, at(120), { request: 'unreachable', status: ['unreachable'] }))).toEqual([asked, 'Fail']);
+    });
+  });
+
+  it.each(FINAL_STATES.flatMap((status) => (['confirmation', 'provider', 'status'] as const).map((kind) => [kind, status] as const)))(
+    'the %s timer of a %s collection is done without a word to anyone',
+    (kind, status) => {
+      const collection = stateIn(method, status);
+      const run = runProcess(due(kind, at(300)), collection, at(400));
+      expect(run.actions).toEqual([{ type: 'Done' }]);
+      expect(run.collection).toBe(collection);
+    },
+  );
+});

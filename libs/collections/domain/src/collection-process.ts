@@ -1,0 +1,235 @@
+import type { CollectionInitiatedV1 } from '@paygate/contracts';
+import { toMajorUnits } from '@paygate/money';
+import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } from './collection';
+
+/**
+ * A collection's provider interaction and timers as a pure process beside the decider: given
+ * what started a run and what happened last, it names the one thing to do next, as data. The
+ * service carries the action out, feeds back what came of it, and asks again until the process
+ * ends the run (Done, RetryAt, Reject or Fail).
+ */
+
+/** The durable timers of a collection: the two time-outs, and status polling (which also retries a failed provider request). */
+export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
+
+/** The configured durations the process applies, in milliseconds. */
+export interface CollectionPolicy {
+  /** How long a collection waits for its confirmation, or for its PRN verdict. */
+  confirmationTimeoutMs: number;
+  /** How long a mobile money customer has to answer the PIN prompt. */
+  promptTimeoutMs: number;
+  /** How long a card checkout session stays open. */
+  checkoutTimeoutMs: number;
+  /** How often the provider is asked for a result whose callback may have been lost. */
+  statusPollMs: number;
+}
+
+/** What the process knows of the provider's protocol: where our reference fixes the provider's (MoMo's X-Reference-Id), that reference. */
+export type ProviderReferenceFor = (providerCode: string, internalReference: string) => string | undefined;
+
+export interface CollectionProcessContext {
+  policy: CollectionPolicy;
+  providerReferenceFor: ProviderReferenceFor;
+}
+
+/** What starts a run. */
+export type CollectionTrigger =
+  /** The collection was initiated (or found again by a retry), or its PRN was accepted. */
+  | { type: 'Opened' }
+  /** The merchant confirms. */
+  | { type: 'ConfirmRequested' }
+  /** A provider says something changed; the reference its body names is only a hint. */
+  | { type: 'ProviderCalledBack'; referenceHint?: string }
+  | { type: 'TimerDue'; kind: CollectionTimerKind; dueAt: string };
+
+/** What happened last in a run. */
+export type CollectionStep =
+  | { type: 'Triggered' }
+  | { type: 'Executed'; command: CollectionCommand['type'] }
+  | { type: 'ProviderAccepted'; providerReference: string; paymentUrl?: string }
+  | { type: 'ProviderAnswered'; outcome: ProviderOutcome }
+  /** The provider could not be reached, or refused the request. */
+  | { type: 'ProviderUnreachable' };
+
+export interface CollectionSituation {
+  trigger: CollectionTrigger;
+  last: CollectionStep;
+  /** The collection as it is now (after the last command executed). */
+  collection: CollectionState;
+  /** ISO 8601. */
+  now: string;
+}
+
+/** The prompt or checkout to ask for; the service adds the URLs the provider calls and returns to. */
+export interface ProviderRequest {
+  providerCode: string;
+  reference: string;
+  /** Major units, as a decimal string. */
+  amount: string;
+  currency: string;
+  msisdn?: string;
+  description?: string;
+  payerMessage: string;
+  payeeNote: string;
+  expiresAt: string;
+}
+
+export type CollectionAction =
+  | { type: 'Execute'; command: CollectionCommand }
+  | { type: 'RequestProvider'; request: ProviderRequest }
+  | { type: 'QueryProvider'; providerCode: string; reference: string }
+  /** The run ends; a timer is finished with. */
+  | { type: 'Done' }
+  /** The run ends; the timer fires again at `at`. */
+  | { type: 'RetryAt'; at: string }
+  /** The run ends with the merchant's command refused (its effects are recorded). */
+  | { type: 'Reject'; code: 'not_awaiting_confirmation'; message: string }
+  /** The run ends with the provider's error: whoever started it decides what that means. */
+  | { type: 'Fail' };
+
+const DONE: CollectionAction = { type: 'Done' };
+const FAIL: CollectionAction = { type: 'Fail' };
+const execute = (command: CollectionCommand): CollectionAction => ({ type: 'Execute', command });
+const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/**
+ * The Initiate command for a new collection. It gets a confirmation deadline when it waits for
+ * one, and a collect-for-payment collection gets it even without: its PRN verdict must come by then.
+ */
+export function initiateCollection(data: Omit<CollectionInitiatedV1, 'confirmationExpiresAt'>, policy: CollectionPolicy): CollectionCommand {
+  const deadline = data.requireConfirmation || data.prn !== undefined ? later(data.initiatedAt, policy.confirmationTimeoutMs) : undefined;
+  return { type: 'Initiate', data: { ...data, confirmationExpiresAt: deadline } };
+}
+
+/** The next thing to do in a run. */
+export function nextAction(situation: CollectionSituation, context: CollectionProcessContext): CollectionAction {
+  const { trigger, last, collection, now } = situation;
+  if (!collection) return DONE;
+  // What the provider answers is recorded whatever started the run.
+  if (last.type === 'ProviderAccepted') {
+    return execute({ type: 'RecordProviderRequest', at: now, providerReference: last.providerReference, paymentUrl: last.paymentUrl });
+  }
+  if (last.type === 'ProviderAnswered' && last.outcome.status !== 'PENDING') return execute({ type: 'RecordProviderOutcome', at: now, outcome: last.outcome });
+  switch (trigger.type) {
+    case 'Opened':
+      return opened(last, collection, now, context.policy);
+    case 'ConfirmRequested':
+      return confirmRequested(last, collection, now, context.policy);
+    case 'ProviderCalledBack':
+      return calledBack(trigger.referenceHint, last, collection, context);
+    case 'TimerDue':
+      if (trigger.kind === 'confirmation') return confirmationDue(last, collection, expiryAt(trigger.dueAt, now));
+      if (trigger.kind === 'provider') return providerDue(last, collection, expiryAt(trigger.dueAt, now), context);
+      return statusDue(last, collection, now, context);
+  }
+}
+
+/** A collection that needs no confirmation is confirmed implicitly and goes to the provider at once (after its PRN verdict, for collect-for-payment). */
+function opened(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionAction {
+  if (last.type === 'Triggered') {
+    return collection.phase === 'AWAITING_CONFIRMATION' && !collection.initiated.requireConfirmation ? confirm(collection, now, true, policy) : DONE;
+  }
+  return afterConfirm(last, collection);
+}
+
+function confirmRequested(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionAction {
+  if (last.type === 'Triggered') return confirm(collection, now, false, policy);
+  // The confirmation came too late: the decider cancelled the collection, and the merchant hears why.
+  if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'FINAL') {
+    return { type: 'Reject', code: 'not_awaiting_confirmation', message: `transaction ${collection.initiated.internalReference} is ${collection.status} and cannot be confirmed` };
+  }
+  return afterConfirm(last, collection);
+}
+
+/**
+ * After a Confirm the prompt or checkout is asked for, once per confirmation (a confirm while the
+ * request is still owed asks again); the provider's refusal ends the run as a failure.
+ */
+function afterConfirm(last: CollectionStep, collection: Collection): CollectionAction {
+  if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'AWAITING_PROVIDER') return requestProvider(collection);
+  return last.type === 'ProviderUnreachable' ? FAIL : DONE;
+}
+
+/** A callback only says when to ask: the provider's status API gives the answer, so a forged callback changes nothing. */
+function calledBack(referenceHint: string | undefined, last: CollectionStep, collection: Collection, context: CollectionProcessContext): CollectionAction {
+  if (last.type === 'ProviderUnreachable') return FAIL;
+  // Only a collection that went to the provider and is not final has anything to learn.
+  if (last.type !== 'Triggered' || !isWithProvider(collection)) return DONE;
+  const reference = providerReference(collection, context) ?? referenceHint;
+  return reference ? query(collection, reference) : DONE;
+}
+
+function confirmationDue(last: CollectionStep, collection: Collection, at: string): CollectionAction {
+  if (last.type === 'Triggered' && collection.phase !== 'FINAL') return execute({ type: 'Expire', at, timer: 'confirmation' });
+  return DONE;
+}
+
+/** The provider's deadline: one last question for a result whose callback never came, then the collection expires. */
+function providerDue(last: CollectionStep, collection: Collection, at: string, context: CollectionProcessContext): CollectionAction {
+  const expire = execute({ type: 'Expire', at, timer: 'provider' });
+  if (collection.phase === 'FINAL') return DONE;
+  switch (last.type) {
+    case 'Triggered': {
+      const reference = providerReference(collection, context);
+      return reference ? query(collection, reference) : expire;
+    }
+    case 'Executed':
+      return last.command === 'Expire' ? DONE : expire;
+    default:
+      // No answer, or PENDING: the deadline stands.
+      return expire;
+  }
+}
+
+/** Polling: a provider request still owed is made again, a result not yet called back is asked for; until the collection is final. */
+function statusDue(last: CollectionStep, collection: Collection, now: string, context: CollectionProcessContext): CollectionAction {
+  if (collection.phase === 'FINAL') return DONE;
+  if (last.type === 'ProviderUnreachable') return FAIL;
+  if (last.type === 'Triggered') {
+    if (collection.phase === 'AWAITING_PROVIDER') return requestProvider(collection);
+    const reference = collection.phase === 'WITH_PROVIDER' ? providerReference(collection, context) : undefined;
+    if (reference) return query(collection, reference);
+  }
+  return { type: 'RetryAt', at: later(now, context.policy.statusPollMs) };
+}
+
+/** The prompt (mobile money) or the checkout (card) has its own time-out, counted from the confirmation. */
+function confirm(collection: Collection, now: string, implicit: boolean, policy: CollectionPolicy): CollectionAction {
+  const timeoutMs = collection.initiated.transactionMethod === 'CARD' ? policy.checkoutTimeoutMs : policy.promptTimeoutMs;
+  return execute({ type: 'Confirm', at: now, implicit, providerExpiresAt: later(now, timeoutMs) });
+}
+
+function requestProvider(collection: Collection): CollectionAction {
+  const data = collection.initiated;
+  if (!collection.providerExpiresAt) throw new Error(`collection ${data.internalReference} is with the provider without a deadline`);
+  return {
+    type: 'RequestProvider',
+    request: {
+      providerCode: data.providerCode,
+      reference: data.internalReference,
+      amount: String(toMajorUnits(data.transactionAmount, data.currency)),
+      currency: data.currency,
+      msisdn: data.msisdn,
+      description: data.description,
+      payerMessage: (data.description || `Payment ${data.merchantReference}`).slice(0, 160),
+      payeeNote: data.merchantReference.slice(0, 160),
+      expiresAt: collection.providerExpiresAt,
+    },
+  };
+}
+
+const query = (collection: Collection, reference: string): CollectionAction => ({ type: 'QueryProvider', providerCode: collection.initiated.providerCode, reference });
+
+const isWithProvider = (collection: Collection) => collection.phase === 'AWAITING_PROVIDER' || collection.phase === 'WITH_PROVIDER';
+
+/**
+ * The reference the provider knows the collection by: the one it answered with, or, once the
+ * collection went to the provider, the one our reference fixes where the protocol has one.
+ */
+function providerReference(collection: Collection, { providerReferenceFor }: CollectionProcessContext): string | undefined {
+  if (collection.providerReference) return collection.providerReference;
+  return isWithProvider(collection) ? providerReferenceFor(collection.initiated.providerCode, collection.initiated.internalReference) : undefined;
+}
+
+/** A time-out acts at its due time at the earliest, however early the timer fires. */
+const expiryAt = (dueAt: string, now: string) => (Date.parse(now) > Date.parse(dueAt) ? now : dueAt);
