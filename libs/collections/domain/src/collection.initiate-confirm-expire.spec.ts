@@ -81,8 +81,7 @@ describe('Confirm', () => {
     }
   });
 
-  // Fails against the current code: decide() answers [] here (see the report); DESIGN's
-  // prompt/checkout time-out needs the CollectionConfirmed{implicit: true} that carries providerExpiresAt.
+  // The prompt/checkout time-out (docs/api.md, Timers) needs the CollectionConfirmed{implicit: true} that carries providerExpiresAt.
   it.each(METHODS)('implicitly on a require_confirmation=false collection emits CollectionConfirmed{implicit: true} (%s)', (method) => {
     const state = apply(null, initiate(method, false));
     const events = decideChecked(confirm(0, true), state);

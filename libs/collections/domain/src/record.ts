@@ -2,7 +2,7 @@ import { toMajorUnits } from '@paygate/money';
 import type { CollectionDetails, CollectionRecord } from '@paygate/contracts';
 import type { Collection } from './collection';
 
-/** The transaction record of acknowledgements (DESIGN §2), amounts back in major units. */
+/** The transaction record of acknowledgements (docs/api.md, The acknowledgement), amounts back in major units. */
 export function toCollectionRecord(collection: Collection): CollectionRecord {
   const data = collection.initiated;
   const major = (minor: number) => toMajorUnits(minor, data.currency);

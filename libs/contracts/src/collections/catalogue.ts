@@ -7,7 +7,7 @@ import type { TransactionMethod } from './events';
  * it, the collections service plans with it, configuration parses it. Pure (money rules only).
  */
 
-/** A payment option as configured (DESIGN §3); amounts in minor units of `currency`. */
+/** A payment option as configured (docs/api.md, Payment options); amounts in minor units of `currency`. */
 export interface Provider {
   code: string;
   name: string;

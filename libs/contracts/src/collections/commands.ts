@@ -52,7 +52,7 @@ export interface FoundCollection {
   redirectUrl?: string;
 }
 
-/** The transaction record of the merchant API (DESIGN §2 Acknowledgements); amounts in major units. */
+/** The transaction record of the merchant API (docs/api.md, The acknowledgement); amounts in major units. */
 export interface CollectionRecord {
   id: number;
   merchant_reference: string;

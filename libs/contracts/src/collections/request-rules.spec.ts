@@ -49,7 +49,7 @@ function errorsOf(request: CollectionRequest, within: ProviderCatalogue = catalo
 }
 
 describe('the default catalogue (config/providers.json)', () => {
-  it('parses into the three providers of DESIGN §3, amounts in UGX minor units', () => {
+  it('parses into the three providers of the sandbox catalogue (docs/api.md, Payment options), amounts in UGX minor units', () => {
     expect([...catalogue.keys()]).toEqual(['mtn_momo_ug', 'airtel_money_ug', 'card_ug']);
     expect(catalogue.get('mtn_momo_ug')).toEqual({
       code: 'mtn_momo_ug',

@@ -30,7 +30,7 @@ export function msisdnBelongsTo(provider: Provider, msisdn: string): boolean {
 }
 
 /**
- * The rules of DESIGN §2 that depend on the provider catalogue, applied to a request whose
+ * The rules of docs/api.md (Initialize) that depend on the provider catalogue, applied to a request whose
  * shape is already valid. The gateway runs it to answer 400 before anything is written; the
  * service runs it again because it owns the charges.
  */

@@ -11,7 +11,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /**
  * Where the card checkout sends the customer back: a redirect to the merchant's redirect_url
- * with the signed result (DESIGN §2 Signatures), or a hosted result page when there is none.
+ * with the signed result (docs/api.md, Card redirect), or a hosted result page when there is none.
  */
 @ApiExcludeController()
 @Controller('v1/checkout/return')

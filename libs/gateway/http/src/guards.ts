@@ -29,7 +29,7 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * Rules every merchant API request obeys (DESIGN §2): version 1 only, JSON bodies only.
+ * Rules every merchant API request obeys (docs/api.md, Conventions): version 1 only, JSON bodies only.
  * Fastify has already answered 413 and malformed JSON by the time this runs.
  */
 @Injectable()

@@ -1,7 +1,7 @@
 import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type CollectionStatus, type PublishedCollectionV1 } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 
-/** Callback event names of DESIGN §2 (States, events and callbacks). */
+/** Callback event names (docs/webhooks.md). */
 export const CALLBACK_EVENTS = {
   charges: 'transaction.charges',
   completed: 'transaction.completed',
