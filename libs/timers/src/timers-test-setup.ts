@@ -1,22 +1,15 @@
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, uniqueSchema } from '@paygate/testing';
-import { LeasedTimers } from './leased-timers';
+import { LeasedTimers, timerTableStatements } from './leased-timers';
 
 export type Kind = 'expiry' | 'poll';
 
 export const past = (ms = 1_000) => new Date(Date.now() - ms);
 export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
-/** A timer table as its owners' migrations create one (collections/0001, payments/0001). */
+/** A timer table as its owners' migrations create one (timerTableStatements). */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
-  await db.query(`create table ${table} (
-    internal_reference text not null,
-    kind text not null,
-    due_at timestamptz not null,
-    fire_at timestamptz not null,
-    primary key (internal_reference, kind)
-  )`);
-  await db.query(`create index ${table}_fire_at on ${table} (fire_at)`);
+  for (const statement of timerTableStatements(table)) await db.query(statement);
   return new LeasedTimers<Kind>(table);
 }
 
