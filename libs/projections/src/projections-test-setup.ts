@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventReader } from '@paygate/decider';
 import { SqlEventStore, type EventStore, type EventToAppend, type RecordedEvent } from '@paygate/event-store';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, uniqueSchema } from '@paygate/testing';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
 import { Projection, type StreamReadModel } from './projection';
 
 /**
@@ -74,7 +74,7 @@ export interface ProjectionUnderTest {
   log(tallyId: string): Promise<string[]>;
 }
 
-function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<void> }>, suite: (t: ProjectionUnderTest) => void): void {
+function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: ProjectionUnderTest) => void): void {
   const t = {} as ProjectionUnderTest;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -106,23 +106,7 @@ function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<v
   suite(t);
 }
 
-/** Runs `suite` on PGlite and, when STORE_URL names one, on PostgreSQL (in a schema of its own). */
+/** Runs `suite` on PGlite and, when STORE_URL names one, on PostgreSQL. */
 export function onBothEngines(title: string, suite: (t: ProjectionUnderTest) => void): void {
-  describe(`${title} on PGlite`, () =>
-    suiteOn(async () => {
-      const db = await openSqlDatabase('pglite://memory');
-      return { db, close: () => db.close() };
-    }, suite),
-  );
-  describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
-    suiteOn(async () => {
-      const schema = uniqueSchema('projections');
-      const db = await openSqlDatabase(url, { schema });
-      const close = async () => {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      };
-      return { db, close };
-    }, suite),
-  );
+  describeOnSqlEngines(title, 'projections', (open) => suiteOn(open, suite));
 }

@@ -1,5 +1,5 @@
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, uniqueSchema } from '@paygate/testing';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
 import { LeasedTimers, timerTableStatements } from './leased-timers';
 
 export type Kind = 'expiry' | 'poll';
@@ -23,7 +23,7 @@ export interface TimersUnderTest {
   expireLeases(): Promise<void>;
 }
 
-function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<void> }>, suite: (t: TimersUnderTest) => void): void {
+function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnderTest) => void): void {
   const t = {} as TimersUnderTest;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -47,23 +47,7 @@ function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<v
   suite(t);
 }
 
-/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL (in a schema of its own). */
+/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL. */
 export function onBothEngines(title: string, suite: (t: TimersUnderTest) => void): void {
-  describe(`${title} on PGlite`, () =>
-    suiteOn(async () => {
-      const db = await openSqlDatabase('pglite://memory');
-      return { db, close: () => db.close() };
-    }, suite),
-  );
-  describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
-    suiteOn(async () => {
-      const schema = uniqueSchema('timers');
-      const db = await openSqlDatabase(url, { schema });
-      const close = async () => {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      };
-      return { db, close };
-    }, suite),
-  );
+  describeOnSqlEngines(title, 'timers', (open) => suiteOn(open, suite));
 }
