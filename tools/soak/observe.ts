@@ -1,4 +1,5 @@
 import { WALLET_STREAM_PREFIX, type Transfer, type WalletEvent } from '@paygate/contracts';
+import { storedEvent } from '@paygate/decider';
 import { transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
 import { openSqlDatabase } from '@paygate/sql';
 import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
@@ -67,7 +68,7 @@ export class Observer {
         [`${WALLET_STREAM_PREFIX}%`],
       );
       const events = rows
-        .map((row) => walletLedgerDecider.read({ type: row.event_type, data: row.data, schemaVersion: Number(row.metadata.schemaVersion ?? 1) }))
+        .map((row) => walletLedgerDecider.read(storedEvent({ type: row.event_type, data: row.data, metadata: row.metadata })))
         .filter((event): event is WalletEvent => event !== undefined);
       const transfers = events.flatMap(transfersOf);
       const balances: Record<string, number> = {};

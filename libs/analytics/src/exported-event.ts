@@ -1,3 +1,4 @@
+import { schemaVersionOf } from '@paygate/decider';
 import type { RecordedEvent } from '@paygate/event-store';
 
 /**
@@ -19,17 +20,12 @@ export interface ExportedEvent {
 
 export const EXPORTED_COLUMNS = ['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata'] as const;
 
-export function schemaVersionOf(event: Pick<RecordedEvent, 'metadata'>): number {
-  const version = event.metadata.schemaVersion;
-  return typeof version === 'number' ? version : 1;
-}
-
 export function toExportedEvent(event: RecordedEvent): ExportedEvent {
   return {
     position: event.position,
     stream: event.streamName,
     type: event.type,
-    version: schemaVersionOf(event),
+    version: schemaVersionOf(event.metadata),
     time: event.recordedAt,
     id: event.id,
     revision: event.revision,

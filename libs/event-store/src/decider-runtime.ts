@@ -1,4 +1,4 @@
-import type { DomainEvent, StreamDecider } from '@paygate/decider';
+import { storedEvent, type DomainEvent, type StreamDecider } from '@paygate/decider';
 import { currentLogContext, joinFlow, type TraceMetadata } from '@paygate/logging';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend, type RecordedEvent } from './event-store';
 
@@ -113,8 +113,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
 
   private ownEvents(recorded: RecordedEvent[]): Event[] {
     const events: Event[] = [];
-    for (const { type, data, metadata } of recorded) {
-      const event = this.decider.read({ type, data, schemaVersion: typeof metadata.schemaVersion === 'number' ? metadata.schemaVersion : 1 });
+    for (const stored of recorded) {
+      const event = this.decider.read(storedEvent(stored));
       if (event) events.push(event);
     }
     return events;

@@ -1,4 +1,5 @@
 import { publishingContext, type IntegrationEnvelope, type Publication } from '@paygate/contracts';
+import { schemaVersionOf } from '@paygate/decider';
 import type { RecordedEvent } from '@paygate/event-store';
 
 /**
@@ -32,8 +33,7 @@ export function consumerSource(options: ConsumerOptions): { streamPrefixes: stri
 
 /** A recorded integration event as its consumers read it. */
 export function integrationEnvelope(event: RecordedEvent): IntegrationEnvelope {
-  const version = event.metadata.schemaVersion;
-  return { id: event.id, type: event.type, version: typeof version === 'number' ? version : 1, data: event.data, streamName: event.streamName, revision: event.revision };
+  return { id: event.id, type: event.type, version: schemaVersionOf(event.metadata), data: event.data, streamName: event.streamName, revision: event.revision };
 }
 
 export interface RunningConsumer {

@@ -1,4 +1,5 @@
 export * from './services';
+export * from './sql-engines';
 export * from './wait';
 export * from './event-store-conformance';
 export * from './messaging-conformance';

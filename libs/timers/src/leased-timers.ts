@@ -12,6 +12,29 @@ export interface DueTimer<Kind extends string = string> {
 const LEASE_MS = 30_000;
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
 
+function checkTableName(table: string): void {
+  if (!TABLE_NAME.test(table)) throw new Error(`timer table name "${table}" is not a plain SQL identifier`);
+}
+
+/**
+ * The DDL of a timer table, the one definition LeasedTimers relies on. Its owner puts it in its
+ * own migration (collections/0001, payments/0001 carry it): whitespace aside, these statements
+ * are the ones those released migrations were applied with, so their checksums hold.
+ */
+export function timerTableStatements(table: string): readonly string[] {
+  checkTableName(table);
+  return [
+    `create table if not exists ${table} (
+      internal_reference text not null,
+      kind text not null,
+      due_at timestamptz not null,
+      fire_at timestamptz not null,
+      primary key (internal_reference, kind)
+    )`,
+    `create index if not exists ${table}_fire_at on ${table} (fire_at)`,
+  ];
+}
+
 /**
  * Durable timers in one table of STORE_URL, at most one per (internal reference, kind).
  * Projections schedule and cancel them in the transaction that applies their event, so a timer
@@ -21,13 +44,9 @@ const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
  * takes the client it runs on: the projection's transaction, or the database for a claim.
  */
 export class LeasedTimers<Kind extends string> {
-  /**
-   * `table` is created by its owner's migration (collections/0001, payments/0001) with columns
-   * internal_reference, kind, due_at, fire_at (timestamptz), primary key (internal_reference,
-   * kind), and an index on fire_at.
-   */
+  /** `table` is created by its owner's migration, from timerTableStatements. */
   constructor(readonly table: string) {
-    if (!TABLE_NAME.test(table)) throw new Error(`timer table name "${table}" is not a plain SQL identifier`);
+    checkTableName(table);
   }
 
   /**

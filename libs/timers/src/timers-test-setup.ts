@@ -1,22 +1,15 @@
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, uniqueSchema } from '@paygate/testing';
-import { LeasedTimers } from './leased-timers';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
+import { LeasedTimers, timerTableStatements } from './leased-timers';
 
 export type Kind = 'expiry' | 'poll';
 
 export const past = (ms = 1_000) => new Date(Date.now() - ms);
 export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
-/** A timer table as its owners' migrations create one (collections/0001, payments/0001). */
+/** A timer table as its owners' migrations create one (timerTableStatements). */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
-  await db.query(`create table ${table} (
-    internal_reference text not null,
-    kind text not null,
-    due_at timestamptz not null,
-    fire_at timestamptz not null,
-    primary key (internal_reference, kind)
-  )`);
-  await db.query(`create index ${table}_fire_at on ${table} (fire_at)`);
+  for (const statement of timerTableStatements(table)) await db.query(statement);
   return new LeasedTimers<Kind>(table);
 }
 
@@ -30,7 +23,7 @@ export interface TimersUnderTest {
   expireLeases(): Promise<void>;
 }
 
-function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<void> }>, suite: (t: TimersUnderTest) => void): void {
+function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnderTest) => void): void {
   const t = {} as TimersUnderTest;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -54,23 +47,7 @@ function suiteOn(openDb: () => Promise<{ db: SqlDatabase; close: () => Promise<v
   suite(t);
 }
 
-/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL (in a schema of its own). */
+/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL. */
 export function onBothEngines(title: string, suite: (t: TimersUnderTest) => void): void {
-  describe(`${title} on PGlite`, () =>
-    suiteOn(async () => {
-      const db = await openSqlDatabase('pglite://memory');
-      return { db, close: () => db.close() };
-    }, suite),
-  );
-  describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
-    suiteOn(async () => {
-      const schema = uniqueSchema('timers');
-      const db = await openSqlDatabase(url, { schema });
-      const close = async () => {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      };
-      return { db, close };
-    }, suite),
-  );
+  describeOnSqlEngines(title, 'timers', (open) => suiteOn(open, suite));
 }

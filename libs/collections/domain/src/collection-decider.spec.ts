@@ -1,7 +1,7 @@
 import { COLLECTION_EVENT_TYPES as EVENTS, COLLECTION_INTEGRATION_EVENTS as PUBLISHED, COLLECTION_INTEGRATION_SCHEMAS, type CollectionInitiatedV1 } from '@paygate/contracts';
-import { fold } from '@paygate/decider';
+import { fold, UnknownEventVersion } from '@paygate/decider';
 import type { CollectionCommand } from './collection';
-import { collectionDecider, UnknownCollectionEventVersion } from './collection-decider';
+import { collectionDecider } from './collection-decider';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
 const initiated = (requireConfirmation: boolean): CollectionInitiatedV1 => ({
@@ -81,6 +81,6 @@ describe('what the collection publishes for other contexts', () => {
   it('reads its own events back and nothing else; a version from the future stops the read', () => {
     expect(collectionDecider.read({ type: PUBLISHED.opened, data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(collectionDecider.read({ type: EVENTS.confirmed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({ type: EVENTS.confirmed, data: { internalReference: 'x' } });
-    expect(() => collectionDecider.read({ type: EVENTS.confirmed, data: {}, schemaVersion: 2 })).toThrow(UnknownCollectionEventVersion);
+    expect(() => collectionDecider.read({ type: EVENTS.confirmed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
   });
 });

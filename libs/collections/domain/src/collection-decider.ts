@@ -1,4 +1,4 @@
-import type { StreamDecider } from '@paygate/decider';
+import { eventReader, type StreamDecider } from '@paygate/decider';
 import {
   COLLECTION_EVENT_SCHEMA_VERSION,
   COLLECTION_EVENT_TYPES as EVENTS,
@@ -10,11 +10,8 @@ import {
 } from '@paygate/contracts';
 import { decide, evolve, type Collection, type CollectionCommand, type CollectionState } from './collection';
 
-const OWN_TYPES = new Set<string>(Object.values(EVENTS));
-
-export class UnknownCollectionEventVersion extends Error {
-  override readonly name = 'UnknownCollectionEventVersion';
-}
+/** Version 1 is the only shape written so far; a later version adds its upcasters here. */
+const readCollectionEvent = eventReader<CollectionEvent>({ types: Object.values(EVENTS), currentVersion: COLLECTION_EVENT_SCHEMA_VERSION });
 
 /** What other contexts learn about a collection (COLLECTIONS_PUBLICATION). */
 export function toPublishedCollection(collection: Collection): PublishedCollectionV1 {
@@ -50,13 +47,7 @@ export const collectionDecider: StreamDecider<CollectionCommand, CollectionEvent
   initialState: null,
   streamName: collectionStream,
   schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION,
-  read({ type, data, schemaVersion }) {
-    if (!OWN_TYPES.has(type)) return undefined;
-    // Version 1 is the only shape written so far; a later version adds its upcaster here.
-    if (schemaVersion !== COLLECTION_EVENT_SCHEMA_VERSION) throw new UnknownCollectionEventVersion(`${type} version ${schemaVersion} is newer than this service`);
-    const stored: { type: string; data: object } = { type, data };
-    return stored as CollectionEvent;
-  },
+  read: readCollectionEvent,
   publish(events, after) {
     if (!after) return [];
     const published = [];

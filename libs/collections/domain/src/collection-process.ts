@@ -1,4 +1,4 @@
-import type { CollectionInitiatedV1 } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 
@@ -11,6 +11,33 @@ import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } 
 
 /** The durable timers of a collection: the two time-outs, and status polling (which also retries a failed provider request). */
 export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
+
+/** What an event does to the collection's durable timers (the projection applies it in the event's transaction). */
+export type TimerChange = { type: 'Schedule'; kind: CollectionTimerKind; at: string } | { type: 'Cancel'; kinds?: CollectionTimerKind[] };
+
+/**
+ * The timer table: the confirmation deadline runs from initiation (when the event carries one);
+ * a confirmation replaces it with the provider deadline and the first status poll; a final event
+ * cancels every timer of the collection.
+ */
+export function timerChanges(event: CollectionEvent, statusPollMs: number): TimerChange[] {
+  switch (event.type) {
+    case EVENTS.initiated:
+      return event.data.confirmationExpiresAt ? [{ type: 'Schedule', kind: 'confirmation', at: event.data.confirmationExpiresAt }] : [];
+    case EVENTS.confirmed:
+      return [
+        { type: 'Cancel', kinds: ['confirmation'] },
+        { type: 'Schedule', kind: 'provider', at: event.data.providerExpiresAt },
+        { type: 'Schedule', kind: 'status', at: new Date(Date.parse(event.data.confirmedAt) + statusPollMs).toISOString() },
+      ];
+    case EVENTS.completed:
+    case EVENTS.failed:
+    case EVENTS.cancelled:
+      return [{ type: 'Cancel' }];
+    default:
+      return [];
+  }
+}
 
 /** The configured durations the process applies, in milliseconds. */
 export interface CollectionPolicy {

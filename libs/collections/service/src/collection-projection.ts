@@ -1,88 +1,38 @@
-import { collectionDecider, evolve, type Collection, type CollectionState, type CollectionTimerKind } from '@paygate/collections-domain';
-import { fold } from '@paygate/decider';
-import { COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionInitiatedV1 } from '@paygate/contracts';
-import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import { collectionDecider, evolve, timerChanges, type Collection, type CollectionTimerKind } from '@paygate/collections-domain';
+import { COLLECTION_EVENT_TYPES as EVENTS, COLLECTION_STREAM_PREFIX, type CollectionEvent } from '@paygate/contracts';
+import type { EventStore } from '@paygate/event-store';
+import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
 export const COLLECTION_TIMERS = new LeasedTimers<CollectionTimerKind>('collection_timers');
 
-/**
- * The read model behind GET /v1/collections and the durable timers, projected from the
- * collection streams. Each event is applied in one transaction with its stream revision, so
- * redelivery (at-least-once) changes nothing.
- */
-export class CollectionProjection {
-  private constructor(
-    private readonly sql: SqlDatabase,
-    private readonly store: EventStore,
-    private readonly statusPollMs: number,
-  ) {}
+/** `collection_view`: one row per collection stream, the collection as GET /v1/collections answers it; the durable timers go with it. */
+export function collectionView(statusPollMs: number): StreamReadModel<CollectionEvent, Collection> {
+  return {
+    streamPrefix: COLLECTION_STREAM_PREFIX,
+    read: collectionDecider.read,
+    evolve,
+    table: 'collection_view',
+    key: (internalReference) => ({ internal_reference: internalReference }),
+    columns: { merchant_id: 'text', merchant_reference: 'text', state: 'jsonb' },
+    toColumns: (state) => ({ merchant_id: state.initiated.merchantId, merchant_reference: state.initiated.merchantReference, state }),
+    fromColumns: (values) => values.state as Collection,
+    async alongside(tx, internalReference, event) {
+      for (const change of timerChanges(event, statusPollMs)) {
+        if (change.type === 'Schedule') await COLLECTION_TIMERS.schedule(tx, internalReference, change.kind, new Date(change.at));
+        else await COLLECTION_TIMERS.cancel(tx, internalReference, change.kinds);
+      }
+    },
+  };
+}
 
+/** The collections context's projection (collection_view and its timers) and the reads GET /v1/collections makes of it. */
+export class CollectionProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<CollectionProjection> {
     await migrate(sql, COLLECTIONS_MIGRATIONS);
-    return new CollectionProjection(sql, store, statusPollMs);
-  }
-
-  async apply(recorded: RecordedEvent): Promise<void> {
-    // The stream also holds the events published for other contexts: they change no state.
-    const event = collectionDecider.read({ type: recorded.type, data: recorded.data, schemaVersion: Number(recorded.metadata.schemaVersion ?? 1) });
-    if (!event) return;
-    const internalReference = recorded.streamName.slice(collectionStream('').length);
-    if (recorded.revision === 0 && event.type === EVENTS.initiated) return this.applyFirst(internalReference, event.data);
-    await this.sql.transaction(async (tx) => {
-      const [row] = await tx.query<{ revision: number; state: Collection }>('select revision, state from collection_view where internal_reference = $1 for update', [
-        internalReference,
-      ]);
-      if (row && recorded.revision <= row.revision) return;
-      let state: CollectionState;
-      // Each stream arrives in order, at least once: anything past the row's revision is next
-      // (published events in between are skipped). Without a row, the stream itself is read.
-      if (row) {
-        state = evolve(row.state, event);
-      } else {
-        const events = await this.store.readStream(recorded.streamName, { maxCount: recorded.revision + 1 });
-        state = fold(collectionDecider, events.flatMap((stored) => collectionDecider.read({ type: stored.type, data: stored.data, schemaVersion: Number(stored.metadata.schemaVersion ?? 1) }) ?? []));
-      }
-      if (!state) return;
-      await tx.query(
-        `insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state) values ($1, $2, $3, $4, $5::jsonb)
-         on conflict (internal_reference) do update set revision = excluded.revision, state = excluded.state`,
-        [internalReference, state.initiated.merchantId, state.initiated.merchantReference, recorded.revision, JSON.stringify(state)],
-      );
-      switch (event.type) {
-        case EVENTS.initiated:
-          if (event.data.confirmationExpiresAt) await COLLECTION_TIMERS.schedule(tx, internalReference, 'confirmation', new Date(event.data.confirmationExpiresAt));
-          break;
-        case EVENTS.confirmed:
-          await COLLECTION_TIMERS.cancel(tx, internalReference, ['confirmation']);
-          await COLLECTION_TIMERS.schedule(tx, internalReference, 'provider', new Date(event.data.providerExpiresAt));
-          await COLLECTION_TIMERS.schedule(tx, internalReference, 'status', new Date(Date.parse(event.data.confirmedAt) + this.statusPollMs));
-          break;
-        case EVENTS.completed:
-        case EVENTS.failed:
-        case EVENTS.cancelled:
-          await COLLECTION_TIMERS.cancel(tx, internalReference);
-          break;
-      }
-    });
-  }
-
-  /**
-   * Every collection starts here, so it is one statement: the view row and the confirmation
-   * timer, written only if the row is new (a redelivered event changes nothing).
-   */
-  private async applyFirst(internalReference: string, data: CollectionInitiatedV1): Promise<void> {
-    const state = evolve(null, { type: EVENTS.initiated, data });
-    await this.sql.query(
-      `with inserted as (
-         insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state) values ($1, $2, $3, 0, $4::jsonb)
-         on conflict (internal_reference) do nothing returning internal_reference
-       )
-       ${COLLECTION_TIMERS.upsert(`select internal_reference, 'confirmation', $5::timestamptz, $5::timestamptz from inserted where $5::timestamptz is not null`)}`,
-      [internalReference, data.merchantId, data.merchantReference, JSON.stringify(state), data.confirmationExpiresAt ?? null],
-    );
+    return new CollectionProjection('collections-projection', [collectionView(statusPollMs)], sql, store);
   }
 
   async findByInternalReference(merchantId: string, internalReference: string): Promise<Collection | null> {

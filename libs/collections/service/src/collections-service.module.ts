@@ -96,7 +96,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
       'collections.collectForPayment': (payload) => this.commandBus.execute(new CollectForPayment(payload)),
     });
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
-    this.consumer = await events.consume({ group: 'collections-projection', streamPrefixes: [COLLECTION_STREAM_PREFIX] }, (event) => this.projection.apply(event));
+    this.consumer = await this.projection.start(events);
     // Collect-for-payment: service-payments' verdict on a PRN lets the collection proceed or cancels it.
     this.verdicts = await events.consume({ group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] }, async (recorded) => {
       const event = readPaymentsIntegrationEvent(integrationEnvelope(recorded));

@@ -1,4 +1,5 @@
 import { defineMigrations } from '@paygate/sql';
+import { timerTableStatements } from '@paygate/timers';
 
 /**
  * The collections context's tables: the merchant_reference reservations (ReferenceRegistry), the
@@ -25,14 +26,7 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
         state jsonb not null,
         unique (merchant_id, merchant_reference)
       )`,
-      `create table if not exists collection_timers (
-        internal_reference text not null,
-        kind text not null,
-        due_at timestamptz not null,
-        fire_at timestamptz not null,
-        primary key (internal_reference, kind)
-      )`,
-      'create index if not exists collection_timers_fire_at on collection_timers (fire_at)',
+      ...timerTableStatements('collection_timers'),
     ],
   },
 ]);

@@ -1,4 +1,4 @@
-import type { PublishedEvent, StreamDecider } from '@paygate/decider';
+import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
 import {
   PAYMENTS_EVENT_SCHEMA_VERSION,
   PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
@@ -10,10 +10,10 @@ import {
   type ServicePaymentStatus,
 } from '@paygate/contracts';
 import { MESSAGES } from './messages';
-import { readServicePaymentEvent } from './read-event';
 import { decideServicePayment, evolveServicePayment, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
 
-const OWN_TYPES = new Set<string>(Object.values(EVENTS));
+/** Version 1 is the only shape written so far; a later version adds its upcasters here. */
+const readServicePaymentEvent = eventReader<ServicePaymentEvent>({ types: Object.values(EVENTS), currentVersion: PAYMENTS_EVENT_SCHEMA_VERSION });
 
 /** What other contexts learn about a service payment (PAYMENTS_PUBLICATION). */
 export function toPublishedServicePayment(payment: ServicePayment, status: ServicePaymentStatus = payment.status, statusMessage = payment.statusMessage): PublishedServicePaymentV1 {
@@ -50,7 +50,7 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
   initialState: null,
   streamName: servicePaymentStream,
   schemaVersion: PAYMENTS_EVENT_SCHEMA_VERSION,
-  read: (stored) => readServicePaymentEvent<ServicePaymentEvent>(OWN_TYPES, stored),
+  read: readServicePaymentEvent,
   publish(events, after) {
     if (!after) return [];
     const published: PublishedEvent[] = [];

@@ -15,8 +15,7 @@ import {
   walletStream,
   type IntegrationEnvelope,
 } from '@paygate/contracts';
-import { fold, type PublishedEvent } from '@paygate/decider';
-import { UnknownPaymentsEventVersion } from './read-event';
+import { fold, UnknownEventVersion, type PublishedEvent } from '@paygate/decider';
 import type { ServicePaymentCommand } from './service-payment';
 import { servicePaymentDecider } from './service-payment-decider';
 import { ALREADY_PAID, at, commandsTo, ELIGIBLE, expectSchemaValid, open, PRN, recordEligibility, REF, retryable, settled, succeeded, type Situation } from './payments-test-setup';
@@ -120,7 +119,7 @@ describe('streams and reading back', () => {
     expect(servicePaymentDecider.read({ type: PUBLISHED.prnValidated, data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(servicePaymentDecider.read({ type: 'CollectionInitiated', data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(servicePaymentDecider.read({ type: EVENTS.completed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({ type: EVENTS.completed, data: { internalReference: 'x' } });
-    expect(() => servicePaymentDecider.read({ type: EVENTS.completed, data: {}, schemaVersion: 2 })).toThrow(UnknownPaymentsEventVersion);
+    expect(() => servicePaymentDecider.read({ type: EVENTS.completed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
   });
 });
 

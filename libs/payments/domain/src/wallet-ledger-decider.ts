@@ -1,9 +1,18 @@
-import type { StreamDecider } from '@paygate/decider';
+import { eventReader, type StreamDecider } from '@paygate/decider';
 import { WALLET_EVENT_SCHEMA_VERSION, WALLET_EVENT_TYPES as EVENTS, WALLET_STREAM_PREFIX, type WalletEvent } from '@paygate/contracts';
-import { readWalletEvent } from './read-event';
+import { describeHold } from './references';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 
-const OWN_TYPES = new Set<string>(Object.values(EVENTS));
+/**
+ * Wallet events at version 1 are read upcast to 2 (WALLET_EVENT_SCHEMA_VERSION): WalletHoldPlaced
+ * gains `purpose` and `internalReference`, told by its hold id as the ledger does when it writes
+ * version 2. Every other type kept its shape.
+ */
+const readWalletEvent = eventReader<WalletEvent>({
+  types: Object.values(EVENTS),
+  currentVersion: WALLET_EVENT_SCHEMA_VERSION,
+  upcasters: { [EVENTS.holdPlaced]: { 1: (data) => ({ ...data, ...describeHold(String(data.holdId)) }) } },
+});
 
 /**
  * The wallet ledger on the shared decider runtime: id `walletId({merchantId, currency})`,
@@ -15,5 +24,5 @@ export const walletLedgerDecider: StreamDecider<WalletCommand, WalletEvent, Wall
   initialState: null,
   streamName: (id) => `${WALLET_STREAM_PREFIX}${id}`,
   schemaVersion: WALLET_EVENT_SCHEMA_VERSION,
-  read: (stored) => readWalletEvent<WalletEvent>(OWN_TYPES, stored),
+  read: readWalletEvent,
 };

@@ -4,7 +4,7 @@
  * views; the decider's streams. The random interleavings are in wallet-ledger.property.spec.ts.
  */
 import { LEDGER_ACCOUNTS as ACCOUNTS, walletId, WALLET_EVENT_TYPES as EVENTS } from '@paygate/contracts';
-import { UnknownPaymentsEventVersion } from './read-event';
+import { UnknownEventVersion } from '@paygate/decider';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { accountSum, decideWallet, emptyWallet, ledgerBalances, rebuildWallet, transfersOf, type WalletCommand, type WalletState } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
@@ -205,6 +205,6 @@ describe('ledger views and the decider', () => {
     expect(walletLedgerDecider.publish).toBeUndefined();
     expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: { holdId: 'h' }, schemaVersion: 2 })).toEqual({ type: EVENTS.holdReleased, data: { holdId: 'h' } });
     expect(walletLedgerDecider.read({ type: 'ServicePaymentOpened', data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(UnknownPaymentsEventVersion);
+    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(UnknownEventVersion);
   });
 });

@@ -8,7 +8,7 @@ import { feeHoldId, prnHoldId } from './references';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { applyWallet, hold, schemaErrors, T0, topUp } from './payments-test-setup';
 import { decideWallet } from './wallet-ledger';
-import { UnknownPaymentsEventVersion } from './read-event';
+import { UnknownEventVersion } from '@paygate/decider';
 
 const REF = 'PGUPCAST0000000000000001';
 const v1Hold = (holdId: string) => ({ merchantId: 'merchant-1', currency: 'UGX', holdId, amount: 1_500, placedAt: T0 });
@@ -39,6 +39,6 @@ describe('reading wallet events of version 1', () => {
   });
 
   it('refuses a version written by a newer release rather than misread it', () => {
-    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold('x'), schemaVersion: 3 })).toThrow(UnknownPaymentsEventVersion);
+    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold('x'), schemaVersion: 3 })).toThrow(UnknownEventVersion);
   });
 });

@@ -1,4 +1,5 @@
 import { defineMigrations } from '@paygate/sql';
+import { timerTableStatements } from '@paygate/timers';
 
 /** The service-payments read models (PaymentsProjection) and its durable timers (PAYMENT_TIMERS). */
 export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
@@ -20,14 +21,7 @@ export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
         state jsonb not null,
         revision integer not null
       )`,
-      `create table if not exists payment_timers (
-        internal_reference text not null,
-        kind text not null,
-        due_at timestamptz not null,
-        fire_at timestamptz not null,
-        primary key (internal_reference, kind)
-      )`,
-      'create index if not exists payment_timers_fire_at on payment_timers (fire_at)',
+      ...timerTableStatements('payment_timers'),
     ],
   },
 ]);

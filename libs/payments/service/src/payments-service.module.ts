@@ -74,7 +74,7 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
       'payments.findServicePayment': (payload) => this.queryBus.execute(new FindServicePayment(payload)),
     });
     await events.publish([SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX], PAYMENTS_PUBLICATION);
-    this.consumers.push(await events.consume({ group: 'service-payments-projection', streamPrefixes: PaymentsProjection.STREAM_PREFIXES }, (event) => this.projection.apply(event)));
+    this.consumers.push(await this.projection.start(events));
     this.consumers.push(
       await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) => this.payments.handleCollectionEvent(integrationEnvelope(event))),
     );

@@ -1,4 +1,5 @@
 import type { RebuildableReadModel } from '@paygate/analytics';
+import { SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX } from '@paygate/contracts';
 import { PaymentsProjection } from './payments-projection';
 
 /**
@@ -8,7 +9,7 @@ import { PaymentsProjection } from './payments-projection';
  */
 export const PAYMENTS_READ_MODEL: RebuildableReadModel = {
   name: 'service payments',
-  streamPrefixes: PaymentsProjection.STREAM_PREFIXES,
+  streamPrefixes: [SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX],
   async open(target, store) {
     const projection = await PaymentsProjection.open(target, store, 60_000);
     return (event) => projection.apply(event);

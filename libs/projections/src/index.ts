@@ -1,0 +1,1 @@
+export { Projection, type ColumnType, type StreamReadModel } from './projection';
