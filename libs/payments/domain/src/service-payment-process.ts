@@ -1,9 +1,41 @@
-import { isPrn, type PrnDetails, type PublishedCollectionV1, type ServicePaymentOpenedV1, type WalletRef } from '@paygate/contracts';
+import { isPrn, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnDetails, type PublishedCollectionV1, type ServicePaymentEvent, type ServicePaymentOpenedV1, type WalletRef } from '@paygate/contracts';
 import { checkPrnEligibility, type PrnVerdict } from './eligibility';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { nextPaymentAttemptAt, type RetryPolicy } from './retry';
 import { FINAL_PHASES, type FeeHoldOutcome, type PaymentAttemptOutcome, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
 import type { WalletCommand } from './wallet-ledger';
+
+/** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
+export type PaymentTimerKind = 'validation' | 'payment';
+
+/** What an event does to the payment's durable timers (the projection applies it in the event's transaction). */
+export type PaymentTimerChange = { type: 'Schedule'; kind: PaymentTimerKind; at: string } | { type: 'Cancel'; kinds?: PaymentTimerKind[] };
+
+/**
+ * The timer table: a payment request schedules a safety-net payment timer one poll interval
+ * later (the payer pays at once; the timer fires only if it died or the biller still processes
+ * it), a failed attempt its retry, a deferred validation its next lookup; a confirmed PRN needs no
+ * more lookups, and a final event cancels everything. The deterministic idempotency key makes a
+ * second fire the same payment.
+ */
+export function paymentTimerChanges(event: ServicePaymentEvent, statusPollMs: number): PaymentTimerChange[] {
+  switch (event.type) {
+    case EVENTS.paymentRequested:
+      return [{ type: 'Schedule', kind: 'payment', at: new Date(Date.parse(event.data.requestedAt) + statusPollMs).toISOString() }];
+    case EVENTS.attemptFailed:
+      return [{ type: 'Schedule', kind: 'payment', at: event.data.nextAttemptAt }];
+    case EVENTS.prnValidationDeferred:
+      return [{ type: 'Schedule', kind: 'validation', at: event.data.nextAttemptAt }];
+    case EVENTS.prnConfirmed:
+      return [{ type: 'Cancel', kinds: ['validation'] }];
+    case EVENTS.completed:
+    case EVENTS.failed:
+    case EVENTS.prnRejected:
+      return [{ type: 'Cancel' }];
+    default:
+      return [];
+  }
+}
 
 /**
  * The service payment's process, in the manner of Emmett's workflows: from what happened (the

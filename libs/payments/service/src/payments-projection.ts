@@ -10,21 +10,13 @@ import {
   type WalletEvent,
 } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
-import { servicePaymentDecider, transfersOf, walletLedgerDecider, type ServicePayment } from '@paygate/payments-domain';
+import { paymentTimerChanges, servicePaymentDecider, transfersOf, walletLedgerDecider, type PaymentTimerKind, type ServicePayment } from '@paygate/payments-domain';
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 
-/** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
-export type PaymentTimerKind = 'validation' | 'payment';
-
-/**
- * Scheduled with ServicePaymentRequested (a safety net: a payer that dies mid-call is replaced),
- * PaymentAttemptFailed (the retry at nextAttemptAt) and PrnValidationDeferred; the validation one
- * goes with PrnConfirmed, all with the payment's final event. The deterministic idempotency key
- * makes a second fire the same payment.
- */
+/** The payment timers' table; what schedules or cancels them is the process's paymentTimerChanges. */
 export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers');
 
 /** How a service payment shows on its collection's record (payments.findServicePayment). */
@@ -78,25 +70,9 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
     toColumns: (payment) => ({ merchant_id: payment.opened.merchantId, summary: toServicePaymentSummary(payment), state: payment }),
     fromColumns: (values) => values.state as ServicePayment,
     async alongside(tx, internalReference, event) {
-      switch (event.type) {
-        case EVENTS.paymentRequested:
-          // The payer pays at once; this fires only if it died or the biller still processes it.
-          await PAYMENT_TIMERS.schedule(tx, internalReference, 'payment', new Date(Date.parse(event.data.requestedAt) + statusPollMs));
-          break;
-        case EVENTS.attemptFailed:
-          await PAYMENT_TIMERS.schedule(tx, internalReference, 'payment', new Date(event.data.nextAttemptAt));
-          break;
-        case EVENTS.prnValidationDeferred:
-          await PAYMENT_TIMERS.schedule(tx, internalReference, 'validation', new Date(event.data.nextAttemptAt));
-          break;
-        case EVENTS.prnConfirmed:
-          await PAYMENT_TIMERS.cancel(tx, internalReference, ['validation']);
-          break;
-        case EVENTS.completed:
-        case EVENTS.failed:
-        case EVENTS.prnRejected:
-          await PAYMENT_TIMERS.cancel(tx, internalReference);
-          break;
+      for (const change of paymentTimerChanges(event, statusPollMs)) {
+        if (change.type === 'Schedule') await PAYMENT_TIMERS.schedule(tx, internalReference, change.kind, new Date(change.at));
+        else await PAYMENT_TIMERS.cancel(tx, internalReference, change.kinds);
       }
     },
   };

@@ -5,13 +5,13 @@ import { connectorRegistryFor, type BillPaymentOperations } from '@paygate/conne
 import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, PAYMENTS_SERVICE, SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX } from '@paygate/contracts';
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
+import { servicePaymentDecider, walletLedgerDecider, type PaymentTimerKind } from '@paygate/payments-domain';
 import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { TimerWorker } from '@paygate/timers';
 import { paymentsConfig, type PaymentsConfig } from './config';
 import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
 import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/payment-messages';
-import { PAYMENT_TIMERS, PaymentsProjection, type PaymentTimerKind } from './payments-projection';
+import { PAYMENT_TIMERS, PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 import { PAYMENTS } from './tokens';
 

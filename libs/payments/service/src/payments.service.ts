@@ -34,6 +34,7 @@ import {
   type BillerPaymentAnswer,
   type FeeHoldOutcome,
   type PaymentStep,
+  type PaymentTimerKind,
   type ProcessContext,
   type ServicePayment,
   type ServicePaymentCommand,
@@ -43,7 +44,7 @@ import {
 } from '@paygate/payments-domain';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { PaymentsConfig } from './config';
-import { toServicePaymentSummary, type PaymentsProjection, type PaymentTimerKind } from './payments-projection';
+import { toServicePaymentSummary, type PaymentsProjection } from './payments-projection';
 
 export type ServicePaymentRuntime = DeciderRuntime<ServicePaymentCommand, ServicePaymentEvent, ServicePaymentState>;
 export type WalletRuntime = DeciderRuntime<WalletCommand, WalletEvent, WalletState>;
