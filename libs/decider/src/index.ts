@@ -1,1 +1,2 @@
 export * from './decider';
+export * from './persistent-map';

@@ -3,7 +3,6 @@ export * from './eligibility';
 export * from './references';
 export * from './retry';
 export * from './read-event';
-export * from './persistent-map';
 export * from './service-payment';
 export * from './service-payment-decider';
 export * from './service-payment-process';
