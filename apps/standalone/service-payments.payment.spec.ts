@@ -1,5 +1,5 @@
 import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentCompletedIntegrationV1 } from '@paygate/contracts';
-import { collectionTransferId, feeHoldId, prnHoldId } from '@paygate/payments-domain';
+import { collectionTransferId, feeHoldId, holdOf, postedTransfer, prnHoldId } from '@paygate/payments-domain';
 import { PaymentsHarness, settleDown, single, typesOf } from './service-payments-test-setup';
 
 /**
@@ -59,9 +59,9 @@ describe('service-payments: paying the PRN', () => {
 
     // Credited 24,625; the PRN's 25,000 left the wallet: the merchant bore the fee of 375.
     const wallet = await harness.wallet();
-    expect(wallet?.transfers.get(collectionTransferId(ref))?.amount).toBe(24_625);
-    expect(wallet?.holds.get(feeHoldId(ref))).toEqual({ amount: 375, status: 'RELEASED' });
-    expect(wallet?.holds.get(prnHoldId(ref))).toEqual({ amount: 25_000, status: 'CAPTURED' });
+    expect(postedTransfer(wallet, collectionTransferId(ref))?.amount).toBe(24_625);
+    expect(holdOf(wallet, feeHoldId(ref))).toEqual({ amount: 375, status: 'RELEASED' });
+    expect(holdOf(wallet, prnHoldId(ref))).toEqual({ amount: 25_000, status: 'CAPTURED' });
     await harness.eventuallyBalance({ balance: balance - 375, available: balance - 375 });
 
     // Every consumed event delivered again changes nothing: no new event, no second payment call.
@@ -130,7 +130,7 @@ describe('service-payments: paying the PRN', () => {
     // Three payment calls, all refused with 503; the PRN is still unpaid.
     expect(await harness.prnAtBiller(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 3, payments: [] });
     const wallet = await harness.wallet();
-    expect(wallet?.holds.get(prnHoldId(ref))).toEqual({ amount: 25_000, status: 'RELEASED' });
+    expect(holdOf(wallet, prnHoldId(ref))).toEqual({ amount: 25_000, status: 'RELEASED' });
     await harness.eventuallyBalance({ balance: balance + 24_625, available: balance + 24_625 });
 
     await harness.billerFaults({});

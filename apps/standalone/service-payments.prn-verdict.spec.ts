@@ -1,5 +1,5 @@
 import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnRejectedV1, type PrnValidatedV1, type PrnValidationDeferredV1 } from '@paygate/contracts';
-import { feeHoldId } from '@paygate/payments-domain';
+import { feeHoldId, holdOf } from '@paygate/payments-domain';
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
 
 /**
@@ -38,7 +38,7 @@ describe('service-payments: the PRN verdict', () => {
       billerPaymentId: null,
     });
     expect(single(events, EVENTS.prnConfirmed).data).toMatchObject({ feeHoldId: feeHoldId(ref) });
-    expect((await harness.wallet())?.holds.get(feeHoldId(ref))).toEqual({ amount: 375, status: 'HELD' });
+    expect(holdOf(await harness.wallet(), feeHoldId(ref))).toEqual({ amount: 375, status: 'HELD' });
     await harness.eventuallyBalance({ balance: 1_000, available: 625 });
 
     const { servicePayment } = await harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId: harness.merchant.merchant.id, internalReference: ref });
@@ -94,7 +94,7 @@ describe('service-payments: the PRN verdict', () => {
     const ref = await harness.initiate({ prn, chargeCustomer: true });
     const events = await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     expect(single(events, EVENTS.prnConfirmed).data).not.toHaveProperty('feeHoldId');
-    expect((await harness.wallet())?.holds.get(feeHoldId(ref))).toBeUndefined();
+    expect(holdOf(await harness.wallet(), feeHoldId(ref))).toBeUndefined();
   });
 
   const past = new Date(Date.now() - 60_000).toISOString();
@@ -116,7 +116,7 @@ describe('service-payments: the PRN verdict', () => {
     const rejected = single(events, PUBLISHED.prnRejected).data as unknown as PrnRejectedV1;
     expect(rejected).toMatchObject({ reasonCode, reason, payment: { internalReference: ref, status: 'FAILED', statusMessage: `PRN not eligible: ${reason}` } });
     // Nothing is held for a PRN that will not be paid.
-    expect((await harness.wallet())?.holds.get(feeHoldId(ref))).toBeUndefined();
+    expect(holdOf(await harness.wallet(), feeHoldId(ref))).toBeUndefined();
 
     await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested);
     await settleDown(300);

@@ -1,2 +1,3 @@
 export * from './decider';
 export * from './event-reader';
+export * from './persistent-map';

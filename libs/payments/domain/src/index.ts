@@ -2,7 +2,6 @@ export * from './messages';
 export * from './eligibility';
 export * from './references';
 export * from './retry';
-export * from './persistent-map';
 export * from './service-payment';
 export * from './service-payment-decider';
 export * from './service-payment-process';

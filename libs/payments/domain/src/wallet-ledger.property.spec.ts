@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CommandRejectedError, walletId, type Transfer, type WalletEvent, type WalletRef } from '@paygate/contracts';
 import { fold } from '@paygate/decider';
-import { accountSum, decideWallet, evolveWallet, ledgerBalances, transfersOf, type Wallet, type WalletCommand, type WalletState } from './wallet-ledger';
+import { accountSum, decideWallet, evolveWallet, holdOf, ledgerBalances, transfersOf, type Wallet, type WalletCommand, type WalletState } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { capture, credit, hold, release, topUp } from './payments-test-setup';
 
@@ -52,7 +52,7 @@ const nonZero = (balances: Record<string, number>) => Object.fromEntries(Object.
 /** Would this Hold, by its own arithmetic, fit? (New hold id only.) */
 function holdFits(state: Wallet | null, command: Extract<WalletCommand, { type: 'Hold' }>): boolean {
   const available = state?.available ?? 0;
-  const replaced = command.replaces === undefined ? undefined : state?.holds.get(command.replaces);
+  const replaced = command.replaces === undefined ? undefined : holdOf(state, command.replaces);
   return available + (replaced?.status === 'HELD' ? replaced.amount : 0) >= command.amount;
 }
 
@@ -76,12 +76,12 @@ function checkRun(commands: WalletCommand[]): void {
       if (error.code === 'insufficient_funds') {
         seen.insufficient++;
         // Refused only when it had to be: a new hold that does not fit.
-        assert.ok(command.type === 'Hold' && !before?.holds.has(command.holdId) && !holdFits(before, command), `insufficient_funds for a command that is not a new hold beyond the available balance: ${JSON.stringify(command)}`);
+        assert.ok(command.type === 'Hold' && !holdOf(before, command.holdId) && !holdFits(before, command), `insufficient_funds for a command that is not a new hold beyond the available balance: ${JSON.stringify(command)}`);
       }
       continue;
     }
     assert.equal(snapshot(before), untouched, 'decide() changed the state it was given');
-    if (command.type === 'Hold' && !before?.holds.has(command.holdId)) assert.ok(holdFits(before, command), `accepted a hold that does not fit: ${JSON.stringify(command)}`);
+    if (command.type === 'Hold' && !holdOf(before, command.holdId)) assert.ok(holdFits(before, command), `accepted a hold that does not fit: ${JSON.stringify(command)}`);
     if (events.length > 0) seen.accepted++;
     if (events.some((event) => event.type === 'WalletHoldCaptured')) seen.captures++;
     if (events.some((event) => event.type === 'WalletHoldReleased') && command.type === 'Hold') seen.replacements++;
@@ -93,13 +93,13 @@ function checkRun(commands: WalletCommand[]): void {
     // A redelivered command changes nothing.
     assert.deepEqual(decideWallet(command, after), [], 'a redelivered command decided again');
 
-    // Every wallet: never negative, available = balance − what is still held, balance = its transfers.
-    for (const state of states.values()) {
+    // Every wallet: never negative, available = balance − what is still held, balance = the transfers of its stream.
+    for (const [walletKey, state] of states) {
       if (!state) continue;
       assert.ok(state.balance >= 0 && state.available >= 0, `negative wallet ${state.account}: ${state.balance}/${state.available}`);
-      const stillHeld = [...state.holds.values()].filter((h) => h.status === 'HELD').reduce((sum, h) => sum + h.amount, 0);
+      const stillHeld = [...state.heldHolds.values()].reduce((sum, amount) => sum + amount, 0);
       assert.deepEqual([state.held, state.available], [stillHeld, state.balance - stillHeld]);
-      assert.equal(state.balance, sumTransfers([...state.transfers.values()])[state.account] ?? 0);
+      assert.equal(state.balance, sumTransfers((stored.get(walletKey) as WalletEvent[]).flatMap(transfersOf))[state.account] ?? 0);
     }
 
     // Every account: the incrementally kept balances, the ledger view and the oracle agree; all sum to zero.

@@ -6,7 +6,7 @@
 import { LEDGER_ACCOUNTS as ACCOUNTS, walletId, WALLET_EVENT_TYPES as EVENTS } from '@paygate/contracts';
 import { UnknownEventVersion } from '@paygate/decider';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
-import { accountSum, decideWallet, emptyWallet, ledgerBalances, rebuildWallet, transfersOf, type WalletCommand, type WalletState } from './wallet-ledger';
+import { accountSum, decideWallet, emptyWallet, holdOf, ledgerBalances, rebuildWallet, transfersOf, type WalletCommand, type WalletState } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { applyWallet, capture, credit, decideWalletChecked, hold, rejection, release, T0, topUp, WALLET } from './payments-test-setup';
 
@@ -113,7 +113,7 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
     });
     const captured = run([capture('h1', 'pay-1')], held);
     expect(summary(captured)).toEqual({ balance: 6000, held: 0, available: 6000 });
-    expect(captured?.holds.get('h1')).toEqual({ amount: 4000, status: 'CAPTURED' });
+    expect(holdOf(captured, 'h1')).toEqual({ amount: 4000, status: 'CAPTURED' });
     expect(decideWalletChecked(capture('h1', 'pay-1'), captured)).toEqual([]);
   });
 

@@ -6,8 +6,8 @@ import {
   type WalletEvent,
   type WalletRef,
 } from '@paygate/contracts';
+import { PersistentMap } from '@paygate/decider';
 import { isSupportedCurrency } from '@paygate/money';
-import { PersistentMap } from './persistent-map';
 import { describeHold } from './references';
 
 /**
@@ -18,7 +18,8 @@ import { describeHold } from './references';
  * available = balance − held. Invariant: neither balance nor available is ever negative; a command
  * that would break it is refused (`insufficient_funds`) and changes nothing. Every command is
  * idempotent by its transfer or hold id, so a redelivered event or a retried command moves
- * nothing twice; the same id with different amounts is refused (`duplicate_reference`).
+ * nothing twice within the idempotency window (below); the same id with different amounts is
+ * refused (`duplicate_reference`).
  *
  * Fee hold semantics of collect-for-payment (for the service wiring):
  * - charge_customer=false: the merchant bears the fee, and the wallet is credited
@@ -38,12 +39,39 @@ import { describeHold } from './references';
  * - When the collection does not complete: ReleaseHold(feeHoldId(ref)).
  * Releasing a hold that does not exist, or is no longer held, changes nothing, so the wiring may
  * release both ids whenever a payment ends without capture.
+ *
+ * What idempotency remembers is bounded (docs/architecture.md, "The wallet's idempotency
+ * window"): the holds still HELD, and the ids of settled holds and posted transfers for two
+ * periods of WALLET_IDEMPOTENCY_PERIOD_MS by the events' own time, so the state does not grow
+ * with the stream and folding the stream again gives the same state.
  */
 export type HoldStatus = 'HELD' | 'RELEASED' | 'CAPTURED';
 
 export interface WalletHold {
   amount: number;
   status: HoldStatus;
+}
+
+export type SettledHold = WalletHold & { status: 'RELEASED' | 'CAPTURED' };
+
+/** How long a settled hold or a posted transfer is remembered at least (and at most twice that): 30 days. */
+export const WALLET_IDEMPOTENCY_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** What a redelivery is compared with: the transfer's id is the key, and the stream has one currency. */
+export type PostedTransfer = Pick<Transfer, 'debitAccount' | 'creditAccount' | 'amount'>;
+
+/** The ids settled or posted in one period; insert-only, dropped two periods on. */
+export interface IdempotencyGeneration {
+  holds: PersistentMap<SettledHold>;
+  transfers: PersistentMap<PostedTransfer>;
+}
+
+export interface IdempotencyWindow {
+  /** floor(event time / WALLET_IDEMPOTENCY_PERIOD_MS) of the latest event: the period of `current`. */
+  period: number;
+  current: IdempotencyGeneration;
+  /** The period before `current`'s (empty when no event fell in it). */
+  previous: IdempotencyGeneration;
 }
 
 export interface Wallet {
@@ -57,10 +85,10 @@ export interface Wallet {
   held: number;
   /** balance − held: what a new hold may take. */
   available: number;
-  /** Every hold ever placed, by id (kept after release or capture for idempotency). */
-  holds: PersistentMap<WalletHold>;
-  /** Every transfer this stream posted, by id. Persistent maps: both grow with the stream. */
-  transfers: PersistentMap<Transfer>;
+  /** The holds still HELD: id → amount. As many as the payments in flight, so copied per hold event. */
+  heldHolds: ReadonlyMap<string, number>;
+  /** The holds settled and the transfers posted in the last two periods (a busy wallet posts many, hence persistent maps). */
+  remembered: IdempotencyWindow;
   /** Balance (credits − debits) of every account this stream's transfers touched. */
   accounts: Readonly<Record<string, number>>;
 }
@@ -91,26 +119,80 @@ export const topUpTransferId = (reference: string) => `top-up:${reference}`;
 export const collectionTransferId = (internalReference: string) => `collection:${internalReference}`;
 export const collectionFeeTransferId = (internalReference: string) => `collection-fee:${internalReference}`;
 
+const emptyGeneration = (): IdempotencyGeneration => ({ holds: PersistentMap.empty(), transfers: PersistentMap.empty() });
+
 export function emptyWallet({ merchantId, currency }: WalletRef): Wallet {
-  return { merchantId, currency, account: ACCOUNTS.merchantWallet(merchantId, currency), balance: 0, held: 0, available: 0, holds: PersistentMap.empty(), transfers: PersistentMap.empty(), accounts: {} };
+  return {
+    merchantId,
+    currency,
+    account: ACCOUNTS.merchantWallet(merchantId, currency),
+    balance: 0,
+    held: 0,
+    available: 0,
+    heldHolds: new Map(),
+    remembered: { period: 0, current: emptyGeneration(), previous: emptyGeneration() },
+    accounts: {},
+  };
+}
+
+/** The hold by id: still held, or settled within the idempotency window; undefined when unknown or forgotten. */
+export function holdOf(state: WalletState, holdId: string): WalletHold | undefined {
+  const amount = state?.heldHolds.get(holdId);
+  if (amount !== undefined) return { amount, status: 'HELD' };
+  return state?.remembered.current.holds.get(holdId) ?? state?.remembered.previous.holds.get(holdId);
+}
+
+/** The transfer posted under this id within the idempotency window, if any. */
+export function postedTransfer(state: WalletState, transferId: string): PostedTransfer | undefined {
+  return state?.remembered.current.transfers.get(transferId) ?? state?.remembered.previous.transfers.get(transferId);
+}
+
+/** The idempotency period `at` (an ISO timestamp) falls in. */
+export const idempotencyPeriodOf = (at: string): number => Math.floor(Date.parse(at) / WALLET_IDEMPOTENCY_PERIOD_MS);
+
+/**
+ * The wallet as of `period`: a later period starts a new current generation, keeping the one
+ * before only when it was the period just before. An earlier period (a clock behind another
+ * instance's) changes nothing, so ids are never dropped early and the window only moves forward.
+ */
+function rotatedTo(wallet: Wallet, period: number): Wallet {
+  const { remembered } = wallet;
+  if (!(period > remembered.period)) return wallet;
+  const previous = period === remembered.period + 1 ? remembered.current : emptyGeneration();
+  return { ...wallet, remembered: { period, current: emptyGeneration(), previous } };
+}
+
+function timeOf(event: WalletEvent): string {
+  switch (event.type) {
+    case EVENTS.collectionCredited:
+      return event.data.creditedAt;
+    case EVENTS.toppedUp:
+      return event.data.toppedUpAt;
+    case EVENTS.holdPlaced:
+      return event.data.placedAt;
+    case EVENTS.holdReleased:
+      return event.data.releasedAt;
+    case EVENTS.holdCaptured:
+      return event.data.capturedAt;
+  }
 }
 
 // ---- evolve ----
 
 export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
-  const wallet = state ?? emptyWallet(event.data);
+  const wallet = rotatedTo(state ?? emptyWallet(event.data), idempotencyPeriodOf(timeOf(event)));
   switch (event.type) {
     case EVENTS.collectionCredited:
       return post(wallet, event.data.transfers);
     case EVENTS.toppedUp:
       return post(wallet, [event.data.transfer]);
     case EVENTS.holdPlaced:
-      return withHold(wallet, event.data.holdId, { amount: event.data.amount, status: 'HELD' }, event.data.amount);
+      return placed(wallet, event.data.holdId, event.data.amount);
     case EVENTS.holdReleased:
-      return withHold(wallet, event.data.holdId, { amount: event.data.amount, status: 'RELEASED' }, -event.data.amount);
+      return settled(wallet, event.data.holdId, { amount: event.data.amount, status: 'RELEASED' });
     case EVENTS.holdCaptured: {
       const { holdId, transfer } = event.data;
-      return withHold(post(wallet, [transfer]), holdId, { amount: transfer.amount, status: 'CAPTURED' }, -transfer.amount);
+      return settled(post(wallet, [transfer]), holdId, { amount: transfer.amount, status: 'CAPTURED' });
     }
   }
 }
@@ -121,28 +203,40 @@ export function rebuildWallet(events: WalletEvent[]): WalletState {
 
 function post(wallet: Wallet, posted: Transfer[]): Wallet {
   const accounts = { ...wallet.accounts };
-  let transfers = wallet.transfers;
+  let { transfers } = wallet.remembered.current;
   let balance = wallet.balance;
-  for (const transfer of posted) {
-    accounts[transfer.debitAccount] = (accounts[transfer.debitAccount] ?? 0) - transfer.amount;
-    accounts[transfer.creditAccount] = (accounts[transfer.creditAccount] ?? 0) + transfer.amount;
-    if (transfer.debitAccount === wallet.account) balance -= transfer.amount;
-    if (transfer.creditAccount === wallet.account) balance += transfer.amount;
-    transfers = transfers.set(transfer.transferId, transfer);
+  for (const { transferId, debitAccount, creditAccount, amount } of posted) {
+    accounts[debitAccount] = (accounts[debitAccount] ?? 0) - amount;
+    accounts[creditAccount] = (accounts[creditAccount] ?? 0) + amount;
+    if (debitAccount === wallet.account) balance -= amount;
+    if (creditAccount === wallet.account) balance += amount;
+    transfers = transfers.set(transferId, { debitAccount, creditAccount, amount });
   }
-  return { ...wallet, accounts, transfers, balance, available: balance - wallet.held };
+  const remembered = { ...wallet.remembered, current: { ...wallet.remembered.current, transfers } };
+  return { ...wallet, accounts, remembered, balance, available: balance - wallet.held };
 }
 
-function withHold(wallet: Wallet, holdId: string, hold: WalletHold, heldChange: number): Wallet {
-  const holds = wallet.holds.set(holdId, hold);
-  const held = wallet.held + heldChange;
-  return { ...wallet, holds, held, available: wallet.balance - held };
+function placed(wallet: Wallet, holdId: string, amount: number): Wallet {
+  const heldHolds = new Map(wallet.heldHolds).set(holdId, amount);
+  const held = wallet.held + amount;
+  return { ...wallet, heldHolds, held, available: wallet.balance - held };
+}
+
+/** A released or captured hold leaves the held ones and is remembered in the current generation. */
+function settled(wallet: Wallet, holdId: string, hold: SettledHold): Wallet {
+  const heldHolds = new Map(wallet.heldHolds);
+  heldHolds.delete(holdId);
+  const held = wallet.held - hold.amount;
+  const { current } = wallet.remembered;
+  const remembered = { ...wallet.remembered, current: { ...current, holds: current.holds.set(holdId, hold) } };
+  return { ...wallet, heldHolds, remembered, held, available: wallet.balance - held };
 }
 
 // ---- decide ----
 
 export function decideWallet(command: WalletCommand, state: WalletState): WalletEvent[] {
-  const wallet = state ?? emptyWallet(command.wallet);
+  // The events decided carry command.at, so their evolve rotates the window the same way first.
+  const wallet = rotatedTo(state ?? emptyWallet(command.wallet), idempotencyPeriodOf(command.at));
   if (wallet.merchantId !== command.wallet.merchantId || wallet.currency !== command.wallet.currency) {
     throw new Error(`a command for wallet ${command.wallet.merchantId}/${command.wallet.currency} reached wallet ${wallet.merchantId}/${wallet.currency}`);
   }
@@ -166,7 +260,7 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       // A zero transfer would move nothing; the fee transfer exists only when there is a fee.
       if (fee > 0) transfers.push({ transferId: collectionFeeTransferId(internalReference), debitAccount: ACCOUNTS.customerFunds(currency), creditAccount: ACCOUNTS.feeRevenue(currency), amount: fee, currency });
       if (alreadyPosted(wallet, transfers[0])) {
-        const recordedFee = wallet.transfers.get(collectionFeeTransferId(internalReference))?.amount ?? 0;
+        const recordedFee = postedTransfer(wallet, collectionFeeTransferId(internalReference))?.amount ?? 0;
         if (recordedFee !== fee) throw duplicate(`collection ${internalReference} was credited with a fee of ${recordedFee}, not ${fee}`);
         return [];
       }
@@ -180,17 +274,17 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
     case 'Hold': {
       const { holdId, amount, replaces, at } = command;
       assertAmount(amount, 'amount', 1);
-      const existing = wallet.holds.get(holdId);
+      const existing = holdOf(wallet, holdId);
       if (existing) {
         if (existing.amount !== amount) throw duplicate(`hold ${holdId} exists for ${existing.amount}, not ${amount}`);
         return [];
       }
       const events: WalletEvent[] = [];
       let available = wallet.available;
-      const replaced = replaces === undefined ? undefined : wallet.holds.get(replaces);
-      if (replaces !== undefined && replaced?.status === 'HELD') {
-        events.push({ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: replaces, amount: replaced.amount, releasedAt: at } });
-        available += replaced.amount;
+      const replaced = replaces === undefined ? undefined : wallet.heldHolds.get(replaces);
+      if (replaces !== undefined && replaced !== undefined) {
+        events.push({ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: replaces, amount: replaced, releasedAt: at } });
+        available += replaced;
       }
       if (available < amount) {
         throw new WalletRejected('insufficient_funds', `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`, { holdId, amount, available, balance: wallet.balance });
@@ -199,17 +293,17 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       return events;
     }
     case 'ReleaseHold': {
-      const hold = wallet.holds.get(command.holdId);
-      return hold?.status === 'HELD' ? [{ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: command.holdId, amount: hold.amount, releasedAt: command.at } }] : [];
+      const amount = wallet.heldHolds.get(command.holdId);
+      return amount === undefined ? [] : [{ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: command.holdId, amount, releasedAt: command.at } }];
     }
     case 'CaptureHold': {
       const { holdId, transferId, at } = command;
-      const hold = wallet.holds.get(holdId);
+      const hold = holdOf(wallet, holdId);
       if (!hold) throw new WalletRejected('not_found', `wallet ${account} has no hold ${holdId}`, { holdId });
       if (hold.status === 'CAPTURED') return [];
       if (hold.status === 'RELEASED') throw new WalletRejected('not_found', `hold ${holdId} was released and can no longer be captured`, { holdId });
       const transfer: Transfer = { transferId, debitAccount: account, creditAccount: ACCOUNTS.billerSettlement(currency), amount: hold.amount, currency };
-      if (wallet.transfers.has(transferId)) throw duplicate(`transfer ${transferId} exists already`);
+      if (postedTransfer(wallet, transferId)) throw duplicate(`transfer ${transferId} exists already`);
       return [{ type: EVENTS.holdCaptured, data: { merchantId, currency, holdId, transfer, capturedAt: at } }];
     }
   }
@@ -217,9 +311,9 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
 
 /** True when the very same transfer was posted; a different transfer under its id is refused. */
 function alreadyPosted(wallet: Wallet, transfer: Transfer): boolean {
-  const recorded = wallet.transfers.get(transfer.transferId);
+  const recorded = postedTransfer(wallet, transfer.transferId);
   if (!recorded) return false;
-  const same = recorded.debitAccount === transfer.debitAccount && recorded.creditAccount === transfer.creditAccount && recorded.amount === transfer.amount && recorded.currency === transfer.currency;
+  const same = recorded.debitAccount === transfer.debitAccount && recorded.creditAccount === transfer.creditAccount && recorded.amount === transfer.amount;
   if (!same) throw duplicate(`transfer ${transfer.transferId} exists with different accounts or amount`);
   return true;
 }

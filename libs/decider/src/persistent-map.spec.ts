@@ -1,4 +1,4 @@
-/** PersistentMap: the immutable map the wallet state keeps its holds and transfers in. */
+/** PersistentMap: the immutable map deciders keep growing state in (the wallet ledger's idempotency ids). */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { PersistentMap } from './persistent-map';

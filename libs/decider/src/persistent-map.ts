@@ -1,10 +1,11 @@
 /**
  * An immutable string-keyed map with structural sharing (a hash array mapped trie without
- * bitmap compression): `set` returns a new map and copies only the path to the key, at most
- * seven 32-slot nodes, so folding a long stream into state stays linear where copying a Map per
- * event would be quadratic (a wallet stream grows with every collection). Insert-only tries
- * of the same keys have the same shape, so two maps with equal contents built in the same order
- * compare equal structurally (jest's toEqual).
+ * bitmap compression), for decider state that a long stream keeps adding to: `set` returns a new
+ * map and copies only the path to the key, at most seven 32-slot nodes, so folding a stream stays
+ * linear where copying a Map per event would be quadratic. Insert-only tries of the same keys
+ * have the same shape, so two maps with equal contents built in the same order compare equal
+ * structurally (jest's toEqual), as a state folded from the stored events must equal the one
+ * kept step by step.
  */
 interface Entry<V> {
   readonly key: string;
