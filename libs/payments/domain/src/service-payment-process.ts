@@ -83,6 +83,31 @@ const walletOf = (payment: ServicePayment): WalletRef => ({ merchantId: payment.
 
 const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
+// ---- a settled collection ----
+
+export interface SettlementSteps {
+  /** Credit the merchant's wallet (once: the transfer id is the collection's). */
+  credit: WalletCommand | null;
+  /** Record the settlement on the collection's service payment (collect-for-payment only). */
+  record: ServicePaymentCommand | null;
+}
+
+/**
+ * A collection settled. Every completed collection with something to credit credits the
+ * merchant's wallet; a collect-for-payment one then records the settlement on its payment, whose
+ * decider pays the PRN (completed) or fails the payment (otherwise). A collection still PENDING
+ * has not settled.
+ */
+export function onCollectionSettled(collection: PublishedCollectionV1, { now }: Pick<ProcessContext, 'now'>): SettlementSteps {
+  const { internalReference, status, merchantId, currency, totalCredit, fee } = collection;
+  if (status === 'PENDING') return { credit: null, record: null };
+  const wallet = { merchantId, currency };
+  return {
+    credit: status === 'COMPLETED' && totalCredit > 0 ? { type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: now } : null,
+    record: collection.prn === undefined ? null : { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at: now },
+  };
+}
+
 // ---- the PRN verdict ----
 
 export type VerdictRequestStep = { type: 'Discard'; reason: string } | { type: 'AlreadyAsked' } | { type: 'ValidatePrn'; prn: string };

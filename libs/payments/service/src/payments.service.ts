@@ -23,6 +23,7 @@ import {
   isFinal,
   onBillerAnswered,
   onBillerUnreachable,
+  onCollectionSettled,
   onPrnHoldRefused,
   onPrnLookedUp,
   onPrnLookupFailed,
@@ -173,27 +174,18 @@ export class PaymentsService {
     return DONE;
   }
 
-  /**
-   * Every completed collection credits the merchant's wallet (once: the transfer id is the
-   * collection's). A collect-for-payment one then records the settlement: completed, the PRN is
-   * paid (only by the delivery that recorded it; after a crash the payment timer pays);
-   * otherwise the decider fails the payment and its holds are released.
-   */
+  /** The process says what a settlement does: credit the wallet, record it on the payment (which then pays the PRN or releases its holds). */
   private async collectionSettled(collection: PublishedCollectionV1): Promise<void> {
-    const { internalReference: ref, status } = collection;
-    if (status === 'PENDING') return;
-    const at = this.now().toISOString();
-    if (status === 'COMPLETED' && collection.totalCredit > 0) {
-      const wallet = { merchantId: collection.merchantId, currency: collection.currency };
-      await this.deps.wallets.handle(walletId(wallet), { type: 'CreditCollection', wallet, internalReference: ref, totalCredit: collection.totalCredit, fee: collection.fee, at });
-    }
-    if (collection.prn === undefined) return;
+    const ref = collection.internalReference;
+    const { credit, record } = onCollectionSettled(collection, this.context());
+    if (credit) await this.deps.wallets.handle(walletId(credit.wallet), credit);
+    if (!record) return;
     const { state } = await this.deps.payments.load(ref);
     if (!state) {
       this.deps.log.warn('a collect-for-payment collection settled without a service payment', { internal_reference: ref });
       return;
     }
-    const { state: after, events } = await this.handle(ref, { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at });
+    const { state: after, events } = await this.handle(ref, record);
     await this.carryOut(afterRecorded(after, this.context(), { payNow: events.length > 0 }), after, { payFailureToTimer: true });
   }
 
