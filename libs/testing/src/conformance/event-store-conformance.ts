@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@paygate/event-store';
-import { eventually } from './wait';
+import { eventually } from '../scenarios/wait';
 
 export interface EventStoreUnderTest {
   store: EventStore;

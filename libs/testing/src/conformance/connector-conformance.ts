@@ -11,7 +11,7 @@ import {
   type ProviderOutcome,
 } from '@paygate/connectors';
 import { fakeProvider, silentProvider } from './fake-providers';
-import { eventually } from './wait';
+import { eventually } from '../scenarios/wait';
 
 /** One outcome the sandbox can be brought to, and how. */
 export interface CollectScenario {

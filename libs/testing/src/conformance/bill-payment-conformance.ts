@@ -9,7 +9,7 @@ import {
   type ConnectorRegistry,
 } from '@paygate/connectors';
 import { fakeProvider, silentProvider } from './fake-providers';
-import { eventually } from './wait';
+import { eventually } from '../scenarios/wait';
 
 export interface BillPaymentConformanceTarget {
   /** The biller_code the registry knows the biller by. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CommandRejectedError, serviceRef, type MessageSpec } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { integrationEnvelope, type Messaging } from '@paygate/messaging';
-import { eventually } from './wait';
+import { eventually } from '../scenarios/wait';
 
 export interface MessagingUnderTest {
   store: EventStore;
