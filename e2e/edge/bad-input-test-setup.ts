@@ -5,8 +5,8 @@
  *
  * Every collection here waits for a confirmation that never comes, with a confirmation timeout
  * of an hour, so no event is written in the background and counts are exact.
- * Set FC_SEED (and FC_PATH) to replay a failure fast-check reports; FC_NUM_RUNS changes the
- * number of runs of each property (300).
+ * Set FC_SEED (and FC_PATH) to replay a failure fast-check reports; the number of runs of each
+ * property is PROPERTY_RUNS (input-sizes.ts).
  *
  * Test code (it uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
@@ -14,6 +14,7 @@
 import * as fc from 'fast-check';
 import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { PROPERTY_RUNS } from './input-sizes';
 
 export type Json = Record<string, unknown>;
 
@@ -23,11 +24,10 @@ export interface Answer {
   body: unknown;
 }
 
-const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 300);
 const HOUR_MS = '3600000';
 
 export const fcOptions = (): fc.Parameters<unknown> => ({
-  numRuns: NUM_RUNS,
+  numRuns: PROPERTY_RUNS,
   ...(process.env.FC_SEED !== undefined && { seed: Number(process.env.FC_SEED) }),
   ...(process.env.FC_PATH !== undefined && { path: process.env.FC_PATH }),
 });

@@ -6,17 +6,17 @@
  * a body over MAX_BODY_BYTES, the wrong content type, junk in the query string. Every answer must
  * be below 500, and every refused request (4xx) must have appended no event and added no row.
  *
- * Seeded and reproducible: CORPUS_SEED (default below) and CORPUS_SIZE (10,000) pick the corpus;
+ * Seeded and reproducible: CORPUS_SEED (default below) and CORPUS_SIZE (input-sizes.ts) pick the corpus;
  * the summary line prints the seed. Requests go one at a time through Fastify's inject into one
  * in-process Paygate, so each request's writes are its own.
  */
 import * as fc from 'fast-check';
 import { encode, startInputPaygate, stringFields, type InputPaygate, type Sent, type Writes, withValue } from './input-paygate-test-setup';
 import { INPUT_ROUTES, type InputRoute, type RouteRequest } from './input-routes-test-setup';
+import { CORPUS_SIZE } from './input-sizes';
 
 const DEFAULT_SEED = 20_261_212;
 const SEED = Number(process.env.CORPUS_SEED ?? DEFAULT_SEED);
-const SIZE = Number(process.env.CORPUS_SIZE ?? 10_000);
 
 // ---------------------------------------------------------------------------------------------
 // Changes to a base request
@@ -151,7 +151,7 @@ interface Failure {
   written?: Writes;
 }
 
-describe(`input corpus: ${SIZE} generated requests over ${INPUT_ROUTES.length} routes (seed ${SEED})`, () => {
+describe(`input corpus: ${CORPUS_SIZE} generated requests over ${INPUT_ROUTES.length} routes (seed ${SEED})`, () => {
   let input: InputPaygate;
 
   beforeAll(async () => {
@@ -163,7 +163,7 @@ describe(`input corpus: ${SIZE} generated requests over ${INPUT_ROUTES.length} r
   });
 
   it('answers every request below 500, and refused requests write no event and no row', async () => {
-    const samples = fc.sample(corpus, { seed: SEED, numRuns: SIZE });
+    const samples = fc.sample(corpus, { seed: SEED, numRuns: CORPUS_SIZE });
     const maxBodyBytes = input.paygate.config.input.maxBodyBytes;
     const serverErrors: Failure[] = [];
     const writingRefusals: Failure[] = [];
@@ -193,8 +193,8 @@ describe(`input corpus: ${SIZE} generated requests over ${INPUT_ROUTES.length} r
     }
     const refusedEvents = writingRefusals.reduce((sum, failure) => sum + (failure.written?.events ?? 0), 0);
     process.stdout.write(
-      `input corpus (seed ${SEED}): ${SIZE.toLocaleString('en')} requests over ${INPUT_ROUTES.length} routes ` +
-        `(${[...byGroup].map(([group, count]) => `${group} ${count}`).join(', ')}); ${refused} refused, ${SIZE - refused} accepted; ` +
+      `input corpus (seed ${SEED}): ${CORPUS_SIZE.toLocaleString('en')} requests over ${INPUT_ROUTES.length} routes ` +
+        `(${[...byGroup].map(([group, count]) => `${group} ${count}`).join(', ')}); ${refused} refused, ${CORPUS_SIZE - refused} accepted; ` +
         `${serverErrors.length} × 5xx; ${refusedEvents} events and ${writingRefusals.length} writing refusals among refused requests\n` +
         `  changes: ${[...byKind].map(([kind, count]) => `${kind} ${count}`).join(', ')}\n`,
     );

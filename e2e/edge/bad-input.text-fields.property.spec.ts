@@ -5,14 +5,14 @@
  * text holding NUL or an unpaired UTF-16 surrogate (high or low) with a 400 envelope naming that
  * field and where it was, and any body nested deeper than MAX_JSON_DEPTH with a 400 before it is
  * parsed; neither writes an event or a row. Routes and base requests in
- * input-routes-test-setup.ts. FC_SEED replays a failure; FC_NUM_RUNS sets runs per field (8).
+ * input-routes-test-setup.ts. FC_SEED replays a failure; runs per field: TEXT_FIELD_RUNS (input-sizes.ts).
  */
 import * as fc from 'fast-check';
 import { encode, hasJsonBody, NOTHING_WRITTEN, startInputPaygate, stringFields, withValue, type InputPaygate } from './input-paygate-test-setup';
 import { INPUT_ROUTES, type InputRoute, type RouteRequest } from './input-routes-test-setup';
+import { TEXT_FIELD_RUNS } from './input-sizes';
 
-const RUNS = Number(process.env.FC_NUM_RUNS ?? 8);
-const options = (): fc.Parameters<unknown> => ({ numRuns: RUNS, ...(process.env.FC_SEED !== undefined && { seed: Number(process.env.FC_SEED) }) });
+const options = (): fc.Parameters<unknown> => ({ numRuns: TEXT_FIELD_RUNS, ...(process.env.FC_SEED !== undefined && { seed: Number(process.env.FC_SEED) }) });
 
 /** Text around the bad unit: printable, or any code point (surrogate pairs included, never a lone half). */
 const around = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }));
