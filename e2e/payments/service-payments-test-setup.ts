@@ -1,10 +1,10 @@
 /**
  * Shared setup of the service-payments specs (service-payments.*.spec.ts): one in-process
- * Paygate on PGlite per spec file, with collect-for-payment collections driven through the
- * Collection decider on the decider runtime, exactly as the collections service appends them
- * (CollectionInitiated with its published collections.ServicePaymentRequested, and so on), and
- * the sandbox biller's admin routes. Collections' own reaction to the PRN verdict is not wired
- * yet, so the specs accept the PRN themselves (AcceptPrn), as collections will.
+ * Paygate on PGlite per spec file, collect-for-payment collections initiated through the
+ * merchant API (collections announces each as collections.ServicePaymentRequested), and the
+ * sandbox biller's admin routes. Each collection waits for a confirmation only this harness
+ * gives: the harness then records the provider's outcome, or the passing of the deadline, on
+ * the Collection decider, so each spec decides how its collection ends.
  *
  * Collection timers are an hour long, so nothing changes a collection behind a spec's back;
  * payment retries are short.
@@ -12,7 +12,6 @@
  * Test code (it uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
  */
-import { randomInt } from 'node:crypto';
 import { collectionDecider, type CollectionCommand, type CollectionState } from '@paygate/collections-domain';
 import {
   collectionStream,
@@ -20,13 +19,12 @@ import {
   type CollectionEvent,
   servicePaymentStream,
   walletId,
-  type CollectionInitiatedV1,
   type CollectionStatus,
   type WalletBalance,
 } from '@paygate/contracts';
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
-import { eventually, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 type Json = Record<string, unknown>;
@@ -50,27 +48,23 @@ export const PAYMENT_TEST_ENV = {
   LOG_LEVEL: 'error',
 };
 
-/** UGX 25,000 with a fee of 375 the merchant bears (charge_customer=false): the wallet is credited 24,625. */
+/** UGX 25,000 by MTN mobile money; the fee (1.5 %, 375) borne by the merchant unless chargeCustomer: the wallet is credited 24,625. */
 export interface CollectionTerms {
   prn?: string;
-  currency?: string;
-  requestAmount?: number;
-  fee?: number;
   chargeCustomer?: boolean;
 }
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const newReference = () => `PG${Array.from({ length: 24 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
-
 export class PaymentsHarness {
   private readonly collections: DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
-  private nextId = 1;
+  /** Every merchant of this Paygate, by id: a collection is initiated with its merchant's keys. */
+  private readonly merchants = new Map<string, PaygateClient>();
 
   private constructor(
     readonly paygate: InProcessPaygate,
     readonly merchant: PaygateClient,
   ) {
     this.collections = new DeciderRuntime(paygate.infrastructure.store, collectionDecider);
+    this.merchants.set(merchant.merchant.id, merchant);
   }
 
   /** A new Paygate with a new merchant, or (after a restart on the same store) the merchant it had. */
@@ -84,47 +78,39 @@ export class PaymentsHarness {
     return this.paygate.close();
   }
 
-  newMerchant(name = 'Another merchant'): Promise<PaygateClient> {
-    return PaygateClient.withNewMerchant(this.paygate.url, TEST_ADMIN_TOKEN, name);
+  async newMerchant(name = 'Another merchant'): Promise<PaygateClient> {
+    const client = await PaygateClient.withNewMerchant(this.paygate.url, TEST_ADMIN_TOKEN, name);
+    this.merchants.set(client.merchant.id, client);
+    return client;
   }
 
-  // ---- collections, as the collections service appends them ----
+  // ---- collections: initiated through the API, ended as the provider or the deadline would ----
 
-  /** Initiates a collection (with a PRN: collect-for-payment, announced as collections.ServicePaymentRequested). */
+  /**
+   * Initiates a collection through the merchant API: with a PRN, POST
+   * /v1/collections/collect-for-payment; without, /v1/collections/initialize. It waits for a
+   * confirmation that only this harness gives (settle), so collections never asks the provider.
+   */
   async initiate(terms: CollectionTerms = {}, merchantId = this.merchant.merchant.id): Promise<string> {
-    const ref = newReference();
-    const { currency = 'UGX', requestAmount = 25_000, fee = 375, chargeCustomer = false, prn } = terms;
-    const data: CollectionInitiatedV1 = {
-      id: this.nextId++,
-      merchantId,
-      merchantReference: `spec-${ref.slice(-8)}`,
-      internalReference: ref,
-      transactionMethod: 'MOBILE_MONEY',
-      providerCode: 'mtn_momo_ug',
-      institutionName: 'MTN Mobile Money Uganda',
-      currency,
-      requestAmount,
-      transactionAmount: chargeCustomer ? requestAmount + fee : requestAmount,
-      fee,
-      totalCredit: chargeCustomer ? requestAmount : requestAmount - fee,
-      chargeCustomer,
-      // Waits for a confirm that only this harness sends: collections (which reacts to the PRN
-      // verdict in this process) never asks the provider, so each spec decides the outcome.
-      requireConfirmation: true,
-      confirmationExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-      msisdn: '256772000001',
-      customerName: 'Jane Doe',
-      ...(prn !== undefined && { prn }),
-      requestHash: 'spec',
-      initiatedAt: new Date().toISOString(),
-    };
-    await this.collections.handle(ref, { type: 'Initiate', data }, { expectNew: true });
-    return ref;
+    const client = this.merchants.get(merchantId);
+    if (!client) throw new Error(`no merchant ${merchantId} in this harness`);
+    const { chargeCustomer = false, prn } = terms;
+    const body = mobileMoneyRequest({ amount: 25_000, charge_customer: chargeCustomer, require_confirmation: true, ...(prn !== undefined && { prn }) });
+    const answer = await client.request('POST', prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment', { body });
+    expect(answer.status).toBe(202);
+    return String(answer.body.data.internal_reference);
   }
 
-  /** What collections does on payments.PrnValidated. */
-  async acceptPrn(ref: string): Promise<void> {
-    await this.collections.handle(ref, { type: 'AcceptPrn', at: new Date().toISOString() });
+  /** Collections accepts the PRN on payments.PrnValidated: waits until it has, and the collection awaits its confirmation. */
+  async prnAccepted(ref: string): Promise<void> {
+    await eventually(
+      async () => {
+        const { state } = await this.collections.load(ref);
+        return state?.phase === 'AWAITING_CONFIRMATION' ? state : undefined;
+      },
+      10_000,
+      `collections to accept the PRN of ${ref}`,
+    );
   }
 
   /** The collection's deadline passes while it still awaits the PRN verdict: CANCELLED (collections.CollectionSettled). */

@@ -33,7 +33,7 @@ describe('service-payments: paying the PRN', () => {
     const prn = await harness.createPrn();
     const ref = await harness.initiate({ prn });
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
-    await harness.acceptPrn(ref);
+    await harness.prnAccepted(ref);
     return { ref, prn };
   }
 
@@ -74,7 +74,7 @@ describe('service-payments: paying the PRN', () => {
   });
 
   it('credits a completed collection without a PRN, once', async () => {
-    const ref = await harness.initiate({ chargeCustomer: true, fee: 500 });
+    const ref = await harness.initiate({ chargeCustomer: true });
     await harness.settle(ref, 'COMPLETED');
     await harness.eventuallyBalance({ balance: balance + 25_000, available: balance + 25_000 });
     await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.settled);

@@ -22,7 +22,7 @@ describe('service-payments: a payment retry across a restart', () => {
     const prn = await harness.createPrn();
     const ref = await harness.initiate({ prn });
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
-    await harness.acceptPrn(ref);
+    await harness.prnAccepted(ref);
     await harness.billerFaults({ fail_next: 1 });
     await harness.settle(ref, 'COMPLETED');
     await harness.eventuallyHas(ref, EVENTS.attemptFailed);

@@ -79,7 +79,7 @@ describe('service-payments: wallets', () => {
     const prn = await harness.createPrn();
     const ref = await harness.initiate({ prn });
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
-    await harness.acceptPrn(ref);
+    await harness.prnAccepted(ref);
     // Every payment call now answers after 1.5 s, past the caller's 1 s time-out; the first one is made all the same.
     await harness.billerFaults({ delay_ms: 1_500 });
     await harness.settle(ref, 'COMPLETED');
