@@ -5,6 +5,8 @@
  * Module boundaries are enforced by @nx/enforce-module-boundaries using the
  * `type:*` and `scope:*` tags from each project.json. Spec/test files get a
  * second copy of the constraints that additionally allows `type:testing`.
+ * The e2e project (e2e/) is test code throughout; tools/ (bench, soak, local, helm, ci,
+ * containers) is one project, so both are inside the boundaries like everything else.
  */
 const { defineConfig, globalIgnores } = require('eslint/config');
 const tseslint = require('typescript-eslint');
@@ -31,6 +33,12 @@ const SCOPES = [
   'scope:standalone',
   'scope:cli',
 ];
+
+/**
+ * The apps' exported bootstraps (each app's index.ts): Nx forbids importing an application, and
+ * only the e2e suites may, to start the app in their own process.
+ */
+const APP_BOOTSTRAPS = ['@paygate/standalone', '@paygate/cli'];
 
 /**
  * Builds the depConstraints list. With `withTesting`, every `type:*` source
@@ -83,6 +91,16 @@ function depConstraints(withTesting) {
       sourceTag: 'type:testing',
       onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing'],
     },
+    {
+      // bench, soak and the local broker drive the apps from outside and read what they stored
+      sourceTag: 'type:tool',
+      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:tool']),
+    },
+    {
+      // the end-to-end suites: the apps' bootstraps (APP_BOOTSTRAPS), the test helpers, and what they assert on
+      sourceTag: 'type:e2e',
+      onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing', 'type:tool'],
+    },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },
     // The gateway validates requests with the contract-level rules (libs/contracts: the provider
@@ -96,15 +114,17 @@ function depConstraints(withTesting) {
     { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: SCOPES },
     // The paygate CLI rebuilds every context's read models, so it composes them as standalone does.
     { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: SCOPES },
+    { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: [...SCOPES, 'scope:tools'] },
+    { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: [...SCOPES, 'scope:tools'] },
   ];
 }
 
-function boundaries(withTesting) {
+function boundaries(withTesting, allow = []) {
   return [
     'error',
     {
       enforceBuildableLibDependency: false,
-      allow: [],
+      allow,
       // Only spec files may import type:testing, and libs/testing exercises the
       // libs it tests (e.g. the event-store conformance suite), so a
       // lib -> testing -> lib cycle is expected and only ever spec-induced.
@@ -135,6 +155,14 @@ const configs = [
     files: TEST_FILES,
     rules: {
       '@nx/enforce-module-boundaries': boundaries(true),
+    },
+  },
+
+  // the e2e suites start the apps in their own process
+  {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(true, APP_BOOTSTRAPS),
     },
   },
 

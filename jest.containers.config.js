@@ -9,9 +9,9 @@ module.exports = {
     '<rootDir>/libs/event-store/**/*.spec.ts',
     '<rootDir>/libs/messaging/**/*.spec.ts',
     '<rootDir>/libs/webhooks/service/**/delivery-worker*.spec.ts',
-    '<rootDir>/apps/cli/**/*.spec.ts',
-    '<rootDir>/tools/e2e/cli-projections.spec.ts',
-    '<rootDir>/tools/e2e/distributed.spec.ts',
+    '<rootDir>/e2e/cli/**/*.spec.ts',
+    '<rootDir>/e2e/distributed/cli-projections.spec.ts',
+    '<rootDir>/e2e/distributed/distributed.spec.ts',
   ],
   // It restarts the broker with scripts/kafka.sh, which owns a local Kafka, not a container.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/libs/messaging/src/fault-recovery.spec.ts'],

@@ -1,5 +1,5 @@
 import { describeWithService, serviceUrl } from '@paygate/testing';
-import { ensureBuilt } from '../e2e/processes';
+import { ensureBuilt } from '../local/ensure-built';
 import { formatResult, Soak, soakOptionsFromEnv } from './soak';
 
 /**

@@ -14,7 +14,7 @@ import { INFRASTRUCTURE } from './tokens';
  * Issue 12, drain on SIGTERM: readiness turns unready first, the listener stops accepting,
  * requests in flight finish and get their responses, idle keep-alive connections are closed,
  * consumers finish their current message and commit, and whatever does not finish within
- * SHUTDOWN_TIMEOUT_MS is abandoned with a line saying what. (Exit codes: tools/e2e.)
+ * SHUTDOWN_TIMEOUT_MS is abandoned with a line saying what. (Exit codes: e2e/distributed.)
  */
 describe('shutDown', () => {
   it('turns unready, stops accepting, answers the request in flight and closes every connection', async () => {

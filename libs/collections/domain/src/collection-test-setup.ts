@@ -1,6 +1,6 @@
 /**
- * Shared fixtures of the Collection aggregate specs (collection.*.spec.ts): a checker for the
- * event JSON Schemas, a collection's initiation data, command builders, and collections driven
+ * Shared fixtures of the Collection aggregate specs (collection.*.spec.ts): the event JSON Schema
+ * checker (libs/testing), a collection's initiation data, command builders, and collections driven
  * through decide/evolve into each situation, every emitted event checked against its schema.
  *
  * Test code (decideChecked uses jest's `expect`): jest does not collect it (not *.spec.ts) and
@@ -22,59 +22,9 @@ import {
   type CollectionState,
   type ProviderOutcome,
 } from './collection';
+import { schemaErrors } from '@paygate/testing';
 
-// ---------------------------------------------------------------------------------------------
-// A tiny checker for the subset of JSON Schema that COLLECTION_EVENT_SCHEMAS uses.
-// ---------------------------------------------------------------------------------------------
-
-export type Schema = Record<string, unknown>;
-
-export const SUPPORTED_KEYWORDS = new Set(['$schema', 'type', 'required', 'additionalProperties', 'properties', 'minLength', 'minimum', 'pattern', 'enum', 'format']);
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Every violation of `schema` by `value`, as `path: problem`; empty when it conforms. */
-export function schemaErrors(schema: Schema, value: unknown, path = '$'): string[] {
-  const errors: string[] = [];
-  for (const keyword of Object.keys(schema)) {
-    if (!SUPPORTED_KEYWORDS.has(keyword)) throw new Error(`${path}: the spec's checker does not support keyword ${keyword}`);
-  }
-  const type = schema['type'];
-  if (type !== undefined) {
-    const ok =
-      (type === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) ||
-      (type === 'string' && typeof value === 'string') ||
-      (type === 'integer' && Number.isInteger(value)) ||
-      (type === 'boolean' && typeof value === 'boolean');
-    if (!['object', 'string', 'integer', 'boolean'].includes(type as string)) throw new Error(`${path}: unsupported type ${String(type)}`);
-    if (!ok) return [`${path}: expected ${String(type)}, got ${JSON.stringify(value)}`];
-  }
-  if (schema['enum'] !== undefined && !(schema['enum'] as unknown[]).includes(value)) {
-    errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema['enum'])}`);
-  }
-  if (typeof value === 'string') {
-    if (schema['minLength'] !== undefined && value.length < (schema['minLength'] as number)) errors.push(`${path}: shorter than ${String(schema['minLength'])}`);
-    if (schema['pattern'] !== undefined && !new RegExp(schema['pattern'] as string, 'u').test(value)) errors.push(`${path}: does not match ${String(schema['pattern'])}`);
-    if (schema['format'] !== undefined) {
-      if (schema['format'] !== 'date-time') throw new Error(`${path}: unsupported format ${String(schema['format'])}`);
-      if (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) errors.push(`${path}: ${JSON.stringify(value)} is not a date-time`);
-    }
-  }
-  if (typeof value === 'number' && schema['minimum'] !== undefined && value < (schema['minimum'] as number)) {
-    errors.push(`${path}: ${value} is below ${String(schema['minimum'])}`);
-  }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
-    const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
-    for (const key of (schema['required'] ?? []) as string[]) {
-      if (!Object.hasOwn(record, key)) errors.push(`${path}: missing required ${key}`);
-    }
-    for (const [key, child] of Object.entries(record)) {
-      if (Object.hasOwn(properties, key)) errors.push(...schemaErrors(properties[key], child, `${path}.${key}`));
-      else if (schema['additionalProperties'] === false) errors.push(`${path}: unexpected property ${key}`);
-    }
-  }
-  return errors;
-}
+export { schemaErrors, SUPPORTED_KEYWORDS, type Schema } from '@paygate/testing';
 
 /** The event as it is stored (JSON: undefined optional fields disappear), checked against its schema. */
 export function eventSchemaErrors(event: { type: string; data: unknown }): string[] {

@@ -1,6 +1,6 @@
 /**
- * Shared fixtures of the payments domain specs: a checker for the subset of JSON Schema the
- * payments schemas use, a collect-for-payment collection, ServicePayment command builders and
+ * Shared fixtures of the payments domain specs: the JSON Schema checker (libs/testing), a
+ * collect-for-payment collection, ServicePayment command builders and
  * payments driven through decide/evolve into each situation, wallet command builders; every
  * emitted and published event checked against its schema.
  *
@@ -20,64 +20,13 @@ import {
   type WalletRef,
 } from '@paygate/contracts';
 import type { PublishedEvent } from '@paygate/decider';
+import { publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
 import { decideServicePayment, evolveServicePayment, type FeeHoldOutcome, type PaymentAttemptOutcome, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
 import { servicePaymentDecider } from './service-payment-decider';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 
-// ---------------------------------------------------------------------------------------------
-// A tiny checker for the subset of JSON Schema the payments schemas use.
-// ---------------------------------------------------------------------------------------------
-
-export type Schema = Record<string, unknown>;
-
-export const SUPPORTED_KEYWORDS = new Set(['$schema', 'type', 'required', 'additionalProperties', 'properties', 'items', 'minItems', 'minLength', 'minimum', 'pattern', 'enum', 'format']);
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const TYPES: Record<string, (value: unknown) => boolean> = {
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  array: Array.isArray,
-  string: (value) => typeof value === 'string',
-  integer: Number.isInteger,
-  boolean: (value) => typeof value === 'boolean',
-  null: (value) => value === null,
-};
-
-/** Every violation of `schema` by `value`, as `path: problem`; empty when it conforms. */
-export function schemaErrors(schema: Schema, value: unknown, path = '$'): string[] {
-  for (const keyword of Object.keys(schema)) {
-    if (!SUPPORTED_KEYWORDS.has(keyword)) throw new Error(`${path}: the spec's checker does not support keyword ${keyword}`);
-  }
-  if (schema['type'] !== undefined) {
-    const types = ([] as unknown[]).concat(schema['type']) as string[];
-    for (const type of types) if (!TYPES[type]) throw new Error(`${path}: unsupported type ${type}`);
-    if (!types.some((type) => TYPES[type](value))) return [`${path}: expected ${types.join(' or ')}, got ${JSON.stringify(value)}`];
-  }
-  const errors: string[] = [];
-  if (schema['enum'] !== undefined && !(schema['enum'] as unknown[]).includes(value)) errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema['enum'])}`);
-  if (typeof value === 'string') {
-    if (schema['minLength'] !== undefined && value.length < (schema['minLength'] as number)) errors.push(`${path}: shorter than ${String(schema['minLength'])}`);
-    if (schema['pattern'] !== undefined && !new RegExp(schema['pattern'] as string, 'u').test(value)) errors.push(`${path}: does not match ${String(schema['pattern'])}`);
-    if (schema['format'] !== undefined) {
-      if (schema['format'] !== 'date-time') throw new Error(`${path}: unsupported format ${String(schema['format'])}`);
-      if (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) errors.push(`${path}: ${JSON.stringify(value)} is not a date-time`);
-    }
-  }
-  if (typeof value === 'number' && schema['minimum'] !== undefined && value < (schema['minimum'] as number)) errors.push(`${path}: ${value} is below ${String(schema['minimum'])}`);
-  if (Array.isArray(value)) {
-    if (schema['minItems'] !== undefined && value.length < (schema['minItems'] as number)) errors.push(`${path}: fewer than ${String(schema['minItems'])} items`);
-    if (schema['items'] !== undefined) value.forEach((item, index) => errors.push(...schemaErrors(schema['items'] as Schema, item, `${path}[${index}]`)));
-  }
-  if (TYPES['object'](value)) {
-    const record = value as Record<string, unknown>;
-    const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
-    for (const key of (schema['required'] ?? []) as string[]) if (!Object.hasOwn(record, key)) errors.push(`${path}: missing required ${key}`);
-    for (const [key, child] of Object.entries(record)) {
-      if (Object.hasOwn(properties, key)) errors.push(...schemaErrors(properties[key], child, `${path}.${key}`));
-      else if (schema['additionalProperties'] === false) errors.push(`${path}: unexpected property ${key}`);
-    }
-  }
-  return errors;
-}
+export { schemaErrors, SUPPORTED_KEYWORDS, type Schema } from '@paygate/testing';
 
 const ALL_SCHEMAS: Record<string, Schema> = { ...SERVICE_PAYMENT_EVENT_SCHEMAS, ...WALLET_EVENT_SCHEMAS, ...PAYMENTS_INTEGRATION_SCHEMAS };
 
@@ -103,27 +52,7 @@ export const REF = 'PGPAY00000000000000000001';
 
 /** A collect-for-payment collection as collections publishes it: UGX 81,000, fee 1,215 borne by the merchant. */
 export function collection(overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 {
-  return {
-    id: 7,
-    merchantId: 'merchant-1',
-    merchantReference: 'tax-2025-03',
-    internalReference: REF,
-    transactionMethod: 'MOBILE_MONEY',
-    providerCode: 'mtn_momo_ug',
-    institutionName: 'MTN Mobile Money Uganda',
-    currency: 'UGX',
-    requestAmount: 81000,
-    transactionAmount: 81000,
-    fee: 1215,
-    totalCredit: 79785,
-    chargeCustomer: false,
-    requireConfirmation: true,
-    customerName: 'Jane Doe',
-    transactionAccount: '256772000001',
-    status: 'PENDING',
-    statusMessage: 'Transaction initiated. Pending customer confirmation',
-    ...overrides,
-  };
+  return publishedCollection({ merchantId: 'merchant-1', merchantReference: 'tax-2025-03', internalReference: REF, ...overrides });
 }
 
 /** The biller's view of PRN: due UGX 81,000, available until the end of March. */

@@ -6,31 +6,12 @@ import {
   type PublishedCollectionV1,
   type PublishedServicePaymentV1,
 } from '@paygate/contracts';
+import { publishedCollection, publishedServicePayment } from '@paygate/testing';
 import { collectionCallbackOrder, isPrnRejectionCancel, PAYMENT_AFTER_COLLECTION, PAYMENT_BEFORE_COLLECTION, servicePaymentCallbackOrder } from './callback-order';
 
 const at = '2026-01-01T00:00:00.000Z';
-const collection = (overrides: Partial<PublishedCollectionV1>): PublishedCollectionV1 => ({
-  id: 7,
-  merchantId: 'mer_1',
-  merchantReference: 'tax-2025-03',
-  internalReference: 'PGREF',
-  transactionMethod: 'MOBILE_MONEY',
-  providerCode: 'mtn_momo_ug',
-  institutionName: 'MTN Mobile Money Uganda',
-  currency: 'UGX',
-  requestAmount: 81000,
-  transactionAmount: 81000,
-  fee: 1215,
-  totalCredit: 79785,
-  chargeCustomer: false,
-  requireConfirmation: true,
-  customerName: 'Jane Doe',
-  transactionAccount: '256772000001',
-  status: 'PENDING',
-  statusMessage: 'Transaction initiated. Pending customer confirmation',
-  prn: '2250000123456',
-  ...overrides,
-});
+const collection = (overrides: Partial<PublishedCollectionV1>): PublishedCollectionV1 =>
+  publishedCollection({ merchantReference: 'tax-2025-03', prn: '2250000123456', ...overrides });
 const settled = (revision: number, overrides: Partial<PublishedCollectionV1>): CollectionIntegrationEvent => ({
   id: `c${revision}`,
   type: COLLECTIONS.settled,
@@ -47,10 +28,9 @@ const opened = (revision: number): CollectionIntegrationEvent => ({
   revision,
   data: { collection: collection({}), openedAt: at },
 });
-const payment = { id: 7, merchantId: 'mer_1', merchantReference: 'tax-2025-03', internalReference: 'PGREF', currency: 'UGX', requestAmount: 81000, prn: '2250000123456', fee: 1215, transactionAmount: 81000, chargeCustomer: false, customerName: 'Jane Doe', serviceName: 'URA', billerPaymentId: null } as const;
 const paymentEvent = (type: PaymentsIntegrationEvent['type'], revision: number): PaymentsIntegrationEvent => {
   const base = { id: `p${revision}`, version: 1, streamName: 'service-payment-PGREF', revision };
-  const record = (status: PublishedServicePaymentV1['status']) => ({ ...payment, status, statusMessage: 'x' });
+  const record = (status: PublishedServicePaymentV1['status']) => publishedServicePayment({ status, statusMessage: 'x' });
   switch (type) {
     case PAYMENTS.prnValidated:
       return { ...base, type, data: { payment: record('PENDING'), validatedAt: at } };

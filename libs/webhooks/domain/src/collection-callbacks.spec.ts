@@ -1,35 +1,15 @@
 import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type PublishedCollectionV1 } from '@paygate/contracts';
+import { publishedCollection } from '@paygate/testing';
 import { callbackBody, collectionCallbackFor } from './collection-callbacks';
 
 const at = '2026-01-01T00:00:00.000Z';
-const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 => ({
-    id: 7,
-    merchantId: 'mer_1',
-    merchantReference: 'order-7',
-    internalReference: 'PGREF',
-    transactionMethod: 'MOBILE_MONEY',
-    providerCode: 'mtn_momo_ug',
-    institutionName: 'MTN Mobile Money Uganda',
-    currency: 'UGX',
-    requestAmount: 81000,
-    transactionAmount: 81000,
-    fee: 1215,
-    totalCredit: 79785,
-    chargeCustomer: false,
-    requireConfirmation: true,
-    customerName: 'Jane Doe',
-    transactionAccount: '256772000001',
-    status: 'PENDING',
-    statusMessage: 'Transaction initiated. Pending customer confirmation',
-    ...overrides,
-});
 let revision = 0;
 const published = (type: typeof PUBLISHED.opened | typeof PUBLISHED.settled, data: PublishedCollectionV1): CollectionIntegrationEvent =>
   (type === PUBLISHED.opened
     ? { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, openedAt: at } }
     : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } });
-const opened = (overrides: Partial<PublishedCollectionV1> = {}) => published(PUBLISHED.opened, collection(overrides));
-const settled = (overrides: Partial<PublishedCollectionV1>) => published(PUBLISHED.settled, collection(overrides));
+const opened = (overrides: Partial<PublishedCollectionV1> = {}) => published(PUBLISHED.opened, publishedCollection(overrides));
+const settled = (overrides: Partial<PublishedCollectionV1>) => published(PUBLISHED.settled, publishedCollection(overrides));
 
 function callbacksOf(events: CollectionIntegrationEvent[]) {
   return events.map((event) => collectionCallbackFor(event)).filter((message) => message !== null);

@@ -4,28 +4,13 @@ import {
   type PublishedServicePaymentV1,
   type ServicePaymentStatus,
 } from '@paygate/contracts';
+import { publishedServicePayment } from '@paygate/testing';
 import { callbackBody } from './collection-callbacks';
 import { servicePaymentCallbackFor } from './service-payment-callbacks';
 
 const at = '2026-01-01T00:00:00.000Z';
-const payment = (status: ServicePaymentStatus, statusMessage: string, overrides: Partial<PublishedServicePaymentV1> = {}): PublishedServicePaymentV1 => ({
-  id: 7,
-  merchantId: 'mer_1',
-  merchantReference: 'tax-2025-03',
-  internalReference: 'PGREF',
-  currency: 'UGX',
-  requestAmount: 81000,
-  prn: '2250000123456',
-  fee: 1215,
-  transactionAmount: 81000,
-  chargeCustomer: false,
-  customerName: 'Jane Doe',
-  serviceName: 'URA',
-  status,
-  statusMessage,
-  billerPaymentId: status === 'COMPLETED' ? 'ura-pay-1' : null,
-  ...overrides,
-});
+const payment = (status: ServicePaymentStatus, statusMessage: string, overrides: Partial<PublishedServicePaymentV1> = {}): PublishedServicePaymentV1 =>
+  publishedServicePayment({ status, statusMessage, billerPaymentId: status === 'COMPLETED' ? 'ura-pay-1' : null, ...overrides });
 const envelope = { id: 'e1', version: 1, streamName: 'service-payment-PGREF', revision: 3 };
 const completed = (overrides: Partial<PublishedServicePaymentV1> = {}): PaymentsIntegrationEvent => ({
   ...envelope,

@@ -11,13 +11,12 @@ import {
   type CollectionCancellationReason,
   type CollectionStatus,
   type IntegrationEnvelope,
-  type PublishedCollectionV1,
   type PublishedServicePaymentV1,
   type ServicePaymentStatus,
 } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { collectionSignature, verifyStandardWebhook } from '@paygate/signing';
-import { eventually } from '@paygate/testing';
+import { eventually, publishedCollection, publishedServicePayment } from '@paygate/testing';
 import { CallbackProjector } from './callback-projector';
 import type { DeliveryStore } from './delivery';
 import { describeDeliveryScenarios, flat, KEY } from './delivery/delivery-worker-test-setup';
@@ -34,44 +33,22 @@ function merchants(collectionCallbackUrl: string | null, servicePaymentsCallback
 /** The published events of one collect-for-payment transaction, as the broker hands them over. */
 function transaction() {
   const ref = `PG${randomUUID().replaceAll('-', '').slice(0, 24).toUpperCase()}`;
-  const record: PublishedCollectionV1 = {
-    id: 7,
+  const record = publishedCollection({
     merchantId: MERCHANT,
     merchantReference: `tax-${ref}`,
     internalReference: ref,
-    transactionMethod: 'MOBILE_MONEY',
-    providerCode: 'mtn_momo_ug',
-    institutionName: 'MTN Mobile Money Uganda',
-    currency: 'UGX',
-    requestAmount: 81000,
-    transactionAmount: 81000,
-    fee: 1215,
-    totalCredit: 79785,
-    chargeCustomer: false,
-    requireConfirmation: true,
-    customerName: 'Jane Doe',
-    transactionAccount: '256772000001',
-    status: 'PENDING',
     statusMessage: 'Transaction initiated. Validating the PRN before collection',
     prn: '2250000123456',
-  };
-  const payment = (paymentStatus: ServicePaymentStatus, statusMessage: string): PublishedServicePaymentV1 => ({
-    id: record.id,
-    merchantId: MERCHANT,
-    merchantReference: record.merchantReference,
-    internalReference: ref,
-    currency: 'UGX',
-    requestAmount: 81000,
-    prn: '2250000123456',
-    fee: 1215,
-    transactionAmount: 81000,
-    chargeCustomer: false,
-    customerName: 'Jane Doe',
-    serviceName: 'URA',
-    status: paymentStatus,
-    statusMessage,
-    billerPaymentId: paymentStatus === 'COMPLETED' ? 'ura-pay-1' : null,
   });
+  const payment = (paymentStatus: ServicePaymentStatus, statusMessage: string): PublishedServicePaymentV1 =>
+    publishedServicePayment({
+      merchantId: MERCHANT,
+      merchantReference: record.merchantReference,
+      internalReference: ref,
+      status: paymentStatus,
+      statusMessage,
+      billerPaymentId: paymentStatus === 'COMPLETED' ? 'ura-pay-1' : null,
+    });
   const fromCollection = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `collection-${ref}`, revision, data });
   const fromPayment = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `service-payment-${ref}`, revision, data });
   const settled = (revision: number, collectionStatus: CollectionStatus, statusMessage: string, cancellationReason?: CollectionCancellationReason) =>

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrate, openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { describeWithService, uniqueSchema } from '@paygate/testing';
+import { paygateMigrations } from '@paygate/cli';
+
+const ALL = paygateMigrations({ eventsInSql: true, sandbox: true });
+
+/** The statements of a fixture file (one per `;` at a line's end; `--` lines are comments). */
+function statementsOf(file: string): string[] {
+  const text = readFileSync(join(__dirname, 'fixtures', file), 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n');
+  return text
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}
+
+/** A database as release 0.1.0 left it: its tables, created by today's frozen DDL, with rows in each. */
+async function createdByRelease010(db: SqlDatabase): Promise<void> {
+  for (const statement of [...statementsOf('schema-0.1.0.sql'), ...statementsOf('rows-0.1.0.sql')]) await db.query(statement);
+}
+
+async function tablesOf(db: SqlDatabase): Promise<string[]> {
+  const rows = await db.query<{ table_name: string }>(
+    `select table_name from information_schema.tables
+     where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'schema_migrations' order by 1`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+/** Columns, constraints and indexes of every table but schema_migrations, free of the schema's name. */
+async function layoutOf(db: SqlDatabase) {
+  return {
+    columns: await db.query(
+      `select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns
+       where table_schema = current_schema() and table_name <> 'schema_migrations' order by 1, 2`,
+    ),
+    constraints: await db.query(
+      `select conrelid::regclass::text as table_name, conname, pg_get_constraintdef(oid) as definition from pg_constraint
+       where connamespace = current_schema()::regnamespace and conrelid::regclass::text <> 'schema_migrations' order by 1, 2`,
+    ),
+    indexes: await db.query(
+      `select tablename, indexname, regexp_replace(indexdef, ' ON \\S+\\.', ' ON ') as definition from pg_indexes
+       where schemaname = current_schema() and tablename <> 'schema_migrations' order by 1, 2`,
+    ),
+  };
+}
+
+/** Every row of every table, as JSON text, in a stable order. */
+async function rowsOf(db: SqlDatabase): Promise<Record<string, string[]>> {
+  const rows: Record<string, string[]> = {};
+  for (const table of await tablesOf(db)) {
+    rows[table] = (await db.query<{ row: string }>(`select to_jsonb(t)::text as row from ${table} t order by 1`)).map((r) => r.row);
+  }
+  return rows;
+}
+
+async function recorded(db: SqlDatabase): Promise<string[]> {
+  const rows = await db.query<{ owner: string; name: string }>('select owner, name from schema_migrations order by owner, version');
+  return rows.map((row) => `${row.owner}/${row.name}`);
+}
+
+function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): Promise<void> }>) {
+  const opened: Array<{ dispose(): Promise<void> }> = [];
+  const open = async () => {
+    const handle = await openDatabase();
+    opened.push(handle);
+    return handle.db;
+  };
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.dispose();
+  });
+
+  it("gives a fresh database every library's migrations once", async () => {
+    const fresh = await open();
+    expect((await migrate(fresh, ALL)).map((m) => m.id)).toEqual(ALL.map((m) => m.id));
+    expect(await recorded(fresh)).toEqual(ALL.map((m) => m.id).sort());
+    expect(await migrate(fresh, ALL)).toEqual([]);
+    expect(await recorded(fresh)).toEqual(ALL.map((m) => m.id).sort());
+  });
+
+  it("makes each library's migration 0001 exactly release 0.1.0's layout", async () => {
+    const baseline = await open();
+    await migrate(baseline, ALL.filter((m) => m.version === 1));
+    const release = await open();
+    await createdByRelease010(release);
+    expect(await layoutOf(baseline)).toEqual(await layoutOf(release));
+  });
+
+  it('recognises a database created by release 0.1.0: records every migration, keeps every row, ends in the new layout', async () => {
+    const release = await open();
+    await createdByRelease010(release);
+    const tables = await tablesOf(release);
+    const before = await rowsOf(release);
+    expect(tables.filter((table) => before[table].length === 0)).toEqual([]);
+
+    expect((await migrate(release, ALL)).map((m) => m.id)).toEqual(ALL.map((m) => m.id));
+    expect(await recorded(release)).toEqual(ALL.map((m) => m.id).sort());
+    expect(await rowsOf(release)).toEqual(before);
+
+    const fresh = await open();
+    await migrate(fresh, ALL);
+    expect(await layoutOf(release)).toEqual(await layoutOf(fresh));
+  });
+}
+
+describe('migrating on PGlite', () => {
+  upgradeSuite(async () => {
+    const db = await openSqlDatabase('pglite://memory');
+    return { db, dispose: () => db.close() };
+  });
+});
+
+describeWithService('postgres', 'migrating on PostgreSQL', (url) => {
+  upgradeSuite(async () => {
+    const schema = uniqueSchema('upgrade');
+    const db = await openSqlDatabase(url, { schema });
+    return {
+      db,
+      dispose: async () => {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      },
+    };
+  });
+});

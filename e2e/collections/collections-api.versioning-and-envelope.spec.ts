@@ -1,0 +1,186 @@
+/**
+ * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * Paygate on PGlite (setup in api-test-setup.ts). This file: every kind of request answered in the
+ * envelope, the unversioned and /v1 paths with x-api-version, unknown paths and methods (404,
+ * 405), and the OpenAPI document.
+ */
+import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
+import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import type { InProcessPaygate } from '@paygate/standalone';
+
+describe('collections API (DESIGN §2, §3)', () => {
+  let paygate: InProcessPaygate;
+  let client: PaygateClient;
+  const { http, admin, collectionEvents } = apiHelpers(() => paygate);
+
+  beforeAll(async () => {
+    ({ paygate, client } = await startApiPaygate());
+  });
+
+  afterAll(async () => {
+    await paygate?.close();
+  });
+
+  describe('envelope and paths', () => {
+    it('answers every kind of request in the envelope, code equal to the HTTP status', async () => {
+      const accepted = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      expectEnvelope(accepted, 202);
+      expectEnvelope(await client.request('GET', `/v1/collections/${accepted.body.data.internal_reference as string}`, { secret: true }), 200);
+      expectEnvelope(await client.request('GET', '/v1/payment-providers'), 200);
+      expectEnvelope(await client.initialize({}), 400);
+      expectEnvelope(await http('POST', '/v1/collections/initialize', { json: mobileMoneyRequest() }), 401);
+      expectEnvelope(await client.confirm('PG0000000000000000000000NO'), 404);
+      expectEnvelope(await admin('POST', '', { name: 'Envelope merchant' }), 201);
+    });
+
+    it.each([
+      ['GET', '/v1/no-such-endpoint'],
+      ['DELETE', '/no-such-endpoint'],
+    ])('an unknown path (%s %s) answers 404 in the envelope', async (method, path) => {
+      const answer = await http(method, path, { headers: as(client) });
+      expectEnvelope(answer, 404);
+      expect(answer.headers.get('allow')).toBeNull();
+    });
+
+    it.each([
+      // GET /collections/{ref} serves these paths too.
+      ['PUT', '/v1/collections/initialize', 'GET, HEAD, POST'],
+      ['PUT', '/collections/initialize', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/collections/confirm', 'GET, HEAD, POST'],
+      ['GET', '/v1/callbacks/resend', 'POST'],
+      ['PUT', '/callbacks/resend', 'POST'],
+      ['POST', '/v1/payment-providers', 'GET, HEAD'],
+      ['PATCH', '/collections/PG0000000000000000000000NO', 'GET, HEAD'],
+    ])('a known path with another method (%s %s) answers 405 in the envelope, Allow: %s', async (method, path, allow) => {
+      const answer = await http(method, path, { headers: as(client) });
+      expectEnvelope(answer, 405);
+      expect(answer.headers.get('allow')).toBe(allow);
+      expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
+    });
+
+    it('answers HEAD on a GET route as GET, without a body', async () => {
+      const answer = await http('HEAD', '/v1/payment-providers', { headers: as(client) });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe('');
+    });
+
+    it.each([
+      ['/v1/collections/initialize', {}],
+      ['/v1/collections/initialize', { 'x-api-version': '1' }],
+      ['/collections/initialize', {}],
+      ['/collections/initialize', { 'x-api-version': '1' }],
+    ])('initialize answers at %s with headers %j', async (path, headers) => {
+      const answer = await client.request('POST', path, { body: mobileMoneyRequest({ msisdn: SILENT_MTN }), headers });
+      expectEnvelope(answer, 202);
+      expect(answer.body.data.internal_reference).toMatch(INTERNAL_REFERENCE);
+    });
+
+    it.each([
+      ['/v1/collections/initialize', '2'],
+      ['/collections/initialize', '2'],
+      ['/v1/collections/initialize', '0'],
+      ['/collections/initialize', 'v2'],
+    ])('initialize at %s with x-api-version %s answers 400 and writes nothing', async (path, version) => {
+      const before = (await collectionEvents()).length;
+      const answer = await client.request('POST', path, { body: mobileMoneyRequest({ msisdn: SILENT_MTN }), headers: { 'x-api-version': version } });
+      expectEnvelope(answer, 400);
+      expect((await collectionEvents()).length).toBe(before);
+    });
+
+    it.each([
+      ['/v1/collections/confirm', {}],
+      ['/v1/collections/confirm', { 'x-api-version': '1' }],
+      ['/collections/confirm', {}],
+      ['/collections/confirm', { 'x-api-version': '1' }],
+    ])('confirm answers at %s with headers %j', async (path, headers) => {
+      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await client.request('POST', path, { body: { internal_reference }, headers });
+      expectEnvelope(answer, 202);
+      expect(answer.body.message).toBe('You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment');
+    });
+
+    it.each(['/v1/collections/confirm', '/collections/confirm'])('confirm at %s with x-api-version 2 answers 400', async (path) => {
+      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await client.request('POST', path, { body: { internal_reference }, headers: { 'x-api-version': '2' } });
+      expectEnvelope(answer, 400);
+      // Still awaiting confirmation: the refused request confirmed nothing.
+      const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
+      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
+    });
+
+    it.each([
+      ['/v1/collections/{ref}', {}, 200],
+      ['/v1/collections/{ref}', { 'x-api-version': '1' }, 200],
+      ['/collections/{ref}', {}, 200],
+      ['/collections/{ref}', { 'x-api-version': '1' }, 200],
+      ['/v1/collections/{ref}', { 'x-api-version': '2' }, 400],
+      ['/collections/{ref}', { 'x-api-version': '2' }, 400],
+    ])('GET %s with headers %j answers %i', async (template, headers, code) => {
+      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await client.request('GET', template.replace('{ref}', internal_reference as string), { secret: true, headers });
+      expectEnvelope(answer, code);
+      if (code === 200) expect(answer.body.data.internal_reference).toBe(internal_reference);
+    });
+
+    it.each([
+      ['/v1/collections?merchant_reference={ref}', { 'x-api-version': '1' }, 200],
+      ['/collections?merchant_reference={ref}', {}, 200],
+      ['/collections?merchant_reference={ref}', { 'x-api-version': '2' }, 400],
+    ])('GET %s with headers %j answers %i', async (template, headers, code) => {
+      const { merchant_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await client.request('GET', template.replace('{ref}', encodeURIComponent(merchant_reference as string)), { secret: true, headers });
+      expectEnvelope(answer, code);
+    });
+
+    it.each([
+      ['/v1/payment-providers', {}, 200],
+      ['/payment-providers', {}, 200],
+      ['/payment-providers', { 'x-api-version': '1' }, 200],
+      ['/v1/payment-providers', { 'x-api-version': '2' }, 400],
+      ['/payment-providers', { 'x-api-version': '2' }, 400],
+    ])('GET %s with headers %j answers %i', async (path, headers, code) => {
+      expectEnvelope(await client.request('GET', path, { headers }), code);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('GET /openapi.json documents the collection, callback and admin endpoints and the initialize DTO', async () => {
+      const answer = await http('GET', '/openapi.json');
+      expect(answer.status).toBe(200);
+      const document = JSON.parse(answer.text) as { openapi: string; paths: Record<string, Json>; components: { schemas: Record<string, { properties: Json; required?: string[] }> } };
+      expect(document.openapi).toMatch(/^3\./);
+      for (const path of ['/v1/collections/initialize', '/v1/collections/confirm', '/v1/payment-providers', '/v1/callbacks/resend', '/admin/v1/deliveries', '/admin/v1/deliveries/retry', '/admin/v1/merchants']) expect(Object.keys(document.paths)).toContain(path);
+      expect(document.paths['/v1/collections/initialize']).toHaveProperty('post');
+      expect(document.paths['/v1/collections/confirm']).toHaveProperty('post');
+      expect(document.paths['/v1/payment-providers']).toHaveProperty('get');
+      // A command the collections service does not answer in time is a 503 with Retry-After.
+      expect(document.paths['/v1/collections/initialize']).toMatchObject({ post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } } });
+      const dto = document.components.schemas.InitializeCollectionDto;
+      expect(dto).toBeDefined();
+      expect(Object.keys(dto.properties).sort()).toEqual(
+        [
+          'merchant_reference',
+          'transaction_method',
+          'provider_code',
+          'currency',
+          'amount',
+          'msisdn',
+          'customer_name',
+          'customer_email',
+          'description',
+          'charge_customer',
+          'require_confirmation',
+          'redirect_url',
+        ].sort(),
+      );
+      expect(dto.required).toEqual(expect.arrayContaining(['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name']));
+    });
+
+    it('GET /docs answers 200 HTML', async () => {
+      const answer = await http('GET', '/docs');
+      expect(answer.status).toBe(200);
+      expect(answer.contentType).toMatch(/text\/html/);
+      expect(answer.text).toMatch(/<html/i);
+    });
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * Shared setup of the service-payments specs (service-payments.*.spec.ts): one in-process
+ * Paygate on PGlite per spec file, collect-for-payment collections initiated through the
+ * merchant API (collections announces each as collections.ServicePaymentRequested), and the
+ * sandbox biller's admin routes. Each collection waits for a confirmation only this harness
+ * gives: the harness then records the provider's outcome, or the passing of the deadline, on
+ * the Collection decider, so each spec decides how its collection ends.
+ *
+ * Collection timers are an hour long, so nothing changes a collection behind a spec's back;
+ * payment retries are short.
+ *
+ * Test code (it uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
+ * leaves it out (tsconfig.build.json).
+ */
+import { collectionDecider, type CollectionCommand, type CollectionState } from '@paygate/collections-domain';
+import {
+  collectionStream,
+  PAYMENTS_SERVICE,
+  type CollectionEvent,
+  servicePaymentStream,
+  walletId,
+  type CollectionStatus,
+  type WalletBalance,
+} from '@paygate/contracts';
+import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
+import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
+import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+
+type Json = Record<string, unknown>;
+
+const HOUR_MS = '3600000';
+
+/** Three attempts at the biller, 200 then 400 ms apart; a requested payment is looked at again after 3 s. */
+export const PAYMENT_TEST_ENV = {
+  ...TEST_TIMERS, ...TEST_RATE_LIMITS,
+  CONFIRMATION_TIMEOUT_MS: HOUR_MS,
+  PROMPT_TIMEOUT_MS: HOUR_MS,
+  CHECKOUT_TIMEOUT_MS: HOUR_MS,
+  PROVIDER_STATUS_POLL_MS: HOUR_MS,
+  PAYMENT_RETRY_ATTEMPTS: '3',
+  PAYMENT_RETRY_BASE_MS: '200',
+  PAYMENT_RETRY_MAX_DELAY_MS: '400',
+  PAYMENT_STATUS_POLL_MS: '3000',
+  PAYMENT_TIMER_TICK_MS: '50',
+  MASTER_KEY: TEST_MASTER_KEY,
+  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  LOG_LEVEL: 'error',
+};
+
+/** UGX 25,000 by MTN mobile money; the fee (1.5 %, 375) borne by the merchant unless chargeCustomer: the wallet is credited 24,625. */
+export interface CollectionTerms {
+  prn?: string;
+  chargeCustomer?: boolean;
+}
+
+export class PaymentsHarness {
+  private readonly collections: DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
+  /** Every merchant of this Paygate, by id: a collection is initiated with its merchant's keys. */
+  private readonly merchants = new Map<string, PaygateClient>();
+
+  private constructor(
+    readonly paygate: InProcessPaygate,
+    readonly merchant: PaygateClient,
+  ) {
+    this.collections = new DeciderRuntime(paygate.infrastructure.store, collectionDecider);
+    this.merchants.set(merchant.merchant.id, merchant);
+  }
+
+  /** A new Paygate with a new merchant, or (after a restart on the same store) the merchant it had. */
+  static async start(env: Record<string, string> = {}, merchant?: PaygateClient): Promise<PaymentsHarness> {
+    const paygate = await startInProcess({ ...PAYMENT_TEST_ENV, ...env });
+    const client = merchant ? new PaygateClient(paygate.url, merchant.merchant) : await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Payments spec merchant');
+    return new PaymentsHarness(paygate, client);
+  }
+
+  close(): Promise<void> {
+    return this.paygate.close();
+  }
+
+  async newMerchant(name = 'Another merchant'): Promise<PaygateClient> {
+    const client = await PaygateClient.withNewMerchant(this.paygate.url, TEST_ADMIN_TOKEN, name);
+    this.merchants.set(client.merchant.id, client);
+    return client;
+  }
+
+  // ---- collections: initiated through the API, ended as the provider or the deadline would ----
+
+  /**
+   * Initiates a collection through the merchant API: with a PRN, POST
+   * /v1/collections/collect-for-payment; without, /v1/collections/initialize. It waits for a
+   * confirmation that only this harness gives (settle), so collections never asks the provider.
+   */
+  async initiate(terms: CollectionTerms = {}, merchantId = this.merchant.merchant.id): Promise<string> {
+    const client = this.merchants.get(merchantId);
+    if (!client) throw new Error(`no merchant ${merchantId} in this harness`);
+    const { chargeCustomer = false, prn } = terms;
+    const body = mobileMoneyRequest({ amount: 25_000, charge_customer: chargeCustomer, require_confirmation: true, ...(prn !== undefined && { prn }) });
+    const answer = await client.request('POST', prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment', { body });
+    expect(answer.status).toBe(202);
+    return String(answer.body.data.internal_reference);
+  }
+
+  /** Collections accepts the PRN on payments.PrnValidated: waits until it has, and the collection awaits its confirmation. */
+  async prnAccepted(ref: string): Promise<void> {
+    await eventually(
+      async () => {
+        const { state } = await this.collections.load(ref);
+        return state?.phase === 'AWAITING_CONFIRMATION' ? state : undefined;
+      },
+      10_000,
+      `collections to accept the PRN of ${ref}`,
+    );
+  }
+
+  /** The collection's deadline passes while it still awaits the PRN verdict: CANCELLED (collections.CollectionSettled). */
+  async passPrnDeadline(ref: string): Promise<void> {
+    const { state } = await this.collections.handle(ref, { type: 'Expire', timer: 'confirmation', at: new Date(Date.now() + 7_200_000).toISOString() });
+    expect(state).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PRN_VALIDATION_TIMEOUT' });
+  }
+
+  /** Confirms and records the provider's result: the collection settles (collections.CollectionSettled). */
+  async settle(ref: string, status: Exclude<CollectionStatus, 'PENDING'>): Promise<void> {
+    const at = () => new Date().toISOString();
+    await this.collections.handle(ref, { type: 'Confirm', at: at(), implicit: true, providerExpiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const outcome =
+      status === 'COMPLETED'
+        ? ({ status: 'SUCCESSFUL', providerTransactionId: `momo-${ref}` } as const)
+        : status === 'FAILED'
+          ? ({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'Balance Insufficient for the transaction' } as const)
+          : ({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'declined' } as const);
+    const { state } = await this.collections.handle(ref, { type: 'RecordProviderOutcome', at: at(), outcome });
+    expect(state?.status).toBe(status);
+  }
+
+  /** The broker hands an event over again: the same published event once more in the collection's stream. */
+  async redeliver(ref: string, type: string): Promise<void> {
+    const events = await this.paygate.infrastructure.store.readStream(collectionStream(ref));
+    const event = events.filter((candidate) => candidate.type === type).pop();
+    if (!event) throw new Error(`no ${type} in ${ref}`);
+    await this.paygate.infrastructure.store.appendToStream(collectionStream(ref), [{ type: event.type, data: event.data, metadata: event.metadata }], { expectedRevision: 'any' });
+  }
+
+  // ---- service-payments ----
+
+  paymentEvents(ref: string): Promise<RecordedEvent[]> {
+    return this.paygate.infrastructure.store.readStream(servicePaymentStream(ref));
+  }
+
+  /** Waits until the payment's stream holds `type` (a domain or a published payments.* event) and returns the stream. */
+  async eventuallyHas(ref: string, type: string, timeoutMs = 15_000): Promise<RecordedEvent[]> {
+    return eventually(async () => {
+      const events = await this.paymentEvents(ref);
+      return events.some((event) => event.type === type) ? events : undefined;
+    }, timeoutMs, `${type} in service-payment-${ref}`);
+  }
+
+  /** The wallet ledger's own state, from its stream. */
+  async wallet(currency = 'UGX', merchantId = this.merchant.merchant.id): Promise<Wallet | null> {
+    const { state } = await new DeciderRuntime(this.paygate.infrastructure.store, walletLedgerDecider).load(walletId({ merchantId, currency }));
+    return state;
+  }
+
+  /** payments.walletBalances through the typed command bus, as the gateway asks. */
+  async balances(merchantId = this.merchant.merchant.id): Promise<WalletBalance[]> {
+    return (await this.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.walletBalances', { merchantId })).balances;
+  }
+
+  /** Waits until the read model shows `expected` for the merchant's UGX wallet. */
+  async eventuallyBalance(expected: { balance: number; available: number }, merchantId = this.merchant.merchant.id, currency = 'UGX'): Promise<void> {
+    await eventually(
+      async () => {
+        const found = (await this.balances(merchantId)).find((balance) => balance.currency === currency);
+        return found && found.balance === expected.balance && found.available === expected.available ? found : undefined;
+      },
+      10_000,
+      `wallet ${JSON.stringify(expected)}`,
+    );
+  }
+
+  // ---- admin routes (the admin API and the sandbox's), called with the admin token ----
+
+  async admin(method: string, path: string, json?: unknown, token: string | null = TEST_ADMIN_TOKEN): Promise<{ status: number; body: { code: number; status: string; message: string; data: Json } }> {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.paygate.url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+    return { status: response.status, body: (await response.json()) as { code: number; status: string; message: string; data: Json } };
+  }
+
+  async topUp(amount: number, merchantId = this.merchant.merchant.id, currency = 'UGX'): Promise<void> {
+    const answer = await this.admin('POST', '/admin/v1/wallets/top-up', { merchant_id: merchantId, currency, amount });
+    expect(answer.status).toBe(200);
+  }
+
+  /** A new PRN at the sandbox biller (UGX 25,000, AVAILABLE unless `fields` say otherwise). */
+  async createPrn(fields: Json = {}): Promise<string> {
+    const answer = await this.admin('POST', '/sandbox/v1/prns', { amount: 25_000, currency: 'UGX', ...fields });
+    expect(answer.status).toBe(201);
+    return answer.body.data.prn as string;
+  }
+
+  async prnAtBiller(prn: string): Promise<{ status: string; payment_calls: number; payments: Json[] }> {
+    const answer = await this.admin('GET', `/sandbox/v1/prns/${prn}`);
+    expect(answer.status).toBe(200);
+    return answer.body.data as { status: string; payment_calls: number; payments: Json[] };
+  }
+
+  async billerFaults(faults: { fail_next?: number; delay_ms?: number; fail_lookups_next?: number }): Promise<void> {
+    expect((await this.admin('PUT', '/sandbox/v1/biller/faults', faults)).status).toBe(200);
+  }
+}
+
+/** Types of the events in a stream, in order. */
+export const typesOf = (events: RecordedEvent[]) => events.map((event) => event.type);
+
+/** The one event of `type` (fails when there are none or several). */
+export function single(events: RecordedEvent[], type: string): RecordedEvent {
+  const found = events.filter((event) => event.type === type);
+  expect({ type, count: found.length }).toEqual({ type, count: 1 });
+  return found[0];
+}
+
+/** Lets consumers, projections and timers run a while, so that a change that should not happen would have. */
+export const settleDown = (ms = 800) => new Promise((resolve) => setTimeout(resolve, ms));

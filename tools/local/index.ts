@@ -1,0 +1,3 @@
+export { ensureBuilt } from './ensure-built';
+export { freePort } from './free-port';
+export { KafkaBroker, type BrokerSettings } from './kafka-broker';
