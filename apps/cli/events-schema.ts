@@ -1,5 +1,7 @@
 import { CliError } from '@paygate/analytics';
-import { EVENT_SCHEMA_CATALOGUE } from '@paygate/contracts';
+import { COLLECTION_EVENT_CATALOGUE } from '@paygate/collections-domain';
+import { INTEGRATION_EVENT_CATALOGUE } from '@paygate/contracts';
+import { PAYMENTS_EVENT_CATALOGUE } from '@paygate/payments-domain';
 import { listOption, parseOptions, type Command } from './command';
 
 const USAGE = `Usage: paygate events schema [--type <type>]
@@ -10,6 +12,9 @@ A version that is not current is still read: the owning service upcasts it to th
 Needs no store.
 
   --type <type>   only this event type (repeatable, or comma-separated)`;
+
+/** Every event type Paygate writes, at every version it ever wrote: each context's domain events and the integration events. */
+const EVENT_SCHEMA_CATALOGUE = [...COLLECTION_EVENT_CATALOGUE, ...PAYMENTS_EVENT_CATALOGUE, ...INTEGRATION_EVENT_CATALOGUE];
 
 export const eventsSchema: Command = {
   name: 'events schema',

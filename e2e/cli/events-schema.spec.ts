@@ -2,13 +2,9 @@
  * `paygate events schema`: every event type the services write, at every version, with its
  * JSON Schema; the wallet's version 1, still read through its upcaster, is listed beside 2.
  */
-import {
-  COLLECTION_EVENT_TYPES,
-  COLLECTION_INTEGRATION_EVENTS,
-  PAYMENTS_INTEGRATION_EVENTS,
-  SERVICE_PAYMENT_EVENT_TYPES,
-  WALLET_EVENT_TYPES,
-} from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES } from '@paygate/collections-domain';
+import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES } from '@paygate/payments-domain';
 import { runCli } from './cli-test-setup';
 
 interface Entry {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, collectionStream } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS, collectionStream } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES } from '@paygate/collections-domain';
 import { mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 

@@ -13,8 +13,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectionDecider, type CollectionState } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import { collectionDecider, type CollectionState, COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from '@paygate/collections-domain';
+import { collectionStream } from '@paygate/contracts';
+
 import { fold } from '@paygate/decider';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';

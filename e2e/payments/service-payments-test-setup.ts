@@ -12,16 +12,9 @@
  * Test code (it uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
  */
-import { collectionDecider, type CollectionCommand, type CollectionState } from '@paygate/collections-domain';
-import {
-  collectionStream,
-  PAYMENTS_SERVICE,
-  type CollectionEvent,
-  servicePaymentStream,
-  walletId,
-  type CollectionStatus,
-  type WalletBalance,
-} from '@paygate/contracts';
+import { collectionDecider, type CollectionCommand, type CollectionState, type CollectionEvent } from '@paygate/collections-domain';
+import { collectionStream, PAYMENTS_SERVICE, servicePaymentStream, walletId, type CollectionStatus, type WalletBalance } from '@paygate/contracts';
+
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
 import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';

@@ -1,5 +1,6 @@
-import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnRejectedV1, type PrnValidatedV1, type PrnValidationDeferredV1 } from '@paygate/contracts';
-import { feeHoldId, holdOf } from '@paygate/payments-domain';
+import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, type PrnRejectedV1, type PrnValidatedV1 } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnValidationDeferredV1, feeHoldId, holdOf } from '@paygate/payments-domain';
+
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
 
 /**

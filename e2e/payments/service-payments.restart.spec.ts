@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/payments-domain';
 import { PaymentsHarness, single } from './service-payments-test-setup';
 
 /** A payment retry lives in the store: one that falls due while service-payments is down is made after it restarts, once. */

@@ -1,4 +1,5 @@
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/payments-domain';
 import { PaymentsHarness, single } from './service-payments-test-setup';
 
 /**

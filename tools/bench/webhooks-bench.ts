@@ -30,8 +30,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectionDecider, type CollectionState } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, collectionStream, type CollectionEvent } from '@paygate/contracts';
+import { collectionDecider, type CollectionState, COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from '@paygate/collections-domain';
+import { collectionStream } from '@paygate/contracts';
+
 import { fold } from '@paygate/decider';
 import { openEventStore, type EventStore, type EventToAppend } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';

@@ -1,3 +1,4 @@
+import * as contracts from '@paygate/contracts';
 import { ESLint } from 'eslint';
 import path from 'node:path';
 
@@ -34,5 +35,13 @@ describe('context boundaries (lint)', () => {
   it('lets a context import its own domain and the shared contracts', async () => {
     const source = `import * as own from '@paygate/payments-domain';\nimport * as contracts from '@paygate/contracts';\nexport const used = [own, contracts];\n`;
     expect(await boundaryErrors('libs/payments/service/src/fixture.ts', source)).toEqual([]);
+  });
+
+  it('finds no context’s domain events in the shared contracts: each context owns its own', () => {
+    for (const name of ['COLLECTION_EVENT_TYPES', 'COLLECTION_EVENT_SCHEMAS', 'SERVICE_PAYMENT_EVENT_TYPES', 'WALLET_EVENT_TYPES', 'LEDGER_ACCOUNTS', 'WALLET_EVENT_SCHEMAS']) {
+      expect(contracts).not.toHaveProperty(name);
+    }
+    expect(contracts).toHaveProperty('COLLECTION_INTEGRATION_EVENTS');
+    expect(contracts).toHaveProperty('PAYMENTS_INTEGRATION_EVENTS');
   });
 });

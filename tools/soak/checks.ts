@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { LEDGER_ACCOUNTS } from '@paygate/contracts';
-import { accountSum, collectionTransferId, prnTransferId } from '@paygate/payments-domain';
+import { LEDGER_ACCOUNTS, accountSum, collectionTransferId, prnTransferId } from '@paygate/payments-domain';
+
 import { verifyCollectionSignature } from '@paygate/signing';
 import type { Callback } from './callback-receiver';
 import type { RetryCounts } from './http';

@@ -1,6 +1,7 @@
-import { WALLET_STREAM_PREFIX, type Transfer, type WalletEvent } from '@paygate/contracts';
+import { WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import { type Transfer, type WalletEvent, transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
 import { storedEvent } from '@paygate/decider';
-import { transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
+
 import { openSqlDatabase } from '@paygate/sql';
 import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
 import type { Flow, Merchant } from './load';

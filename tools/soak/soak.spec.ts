@@ -1,4 +1,4 @@
-import { LEDGER_ACCOUNTS, type Transfer } from '@paygate/contracts';
+import { LEDGER_ACCOUNTS, type Transfer } from '@paygate/payments-domain';
 import { collectionSignature, standardWebhookHeaders } from '@paygate/signing';
 import type { Callback } from './callback-receiver';
 import { expectedCallbacks, judge, type RunRecord } from './checks';

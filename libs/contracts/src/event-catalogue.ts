@@ -1,9 +1,9 @@
-import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_STREAM_PREFIX } from './collections/events';
 import { COLLECTION_INTEGRATION_VERSION } from './collections/integration';
-import { COLLECTION_EVENT_SCHEMAS, COLLECTION_INTEGRATION_SCHEMAS } from './collections/schemas';
-import { PAYMENTS_EVENT_SCHEMA_VERSION, SERVICE_PAYMENT_STREAM_PREFIX, WALLET_EVENT_SCHEMA_VERSION, WALLET_STREAM_PREFIX } from './payments/events';
+import { COLLECTION_INTEGRATION_SCHEMAS } from './collections/schemas';
+import { COLLECTION_STREAM_PREFIX } from './collections/vocabulary';
 import { PAYMENTS_INTEGRATION_VERSION } from './payments/integration';
-import { PAYMENTS_INTEGRATION_SCHEMAS, SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS_V1 } from './payments/schemas';
+import { PAYMENTS_INTEGRATION_SCHEMAS } from './payments/schemas';
+import { SERVICE_PAYMENT_STREAM_PREFIX } from './payments/vocabulary';
 
 /** One event type at one version: what `paygate events schema` prints. */
 export interface EventSchemaEntry {
@@ -21,7 +21,7 @@ export interface EventSchemaEntry {
   schema: Record<string, unknown>;
 }
 
-function entries(
+export function eventSchemaEntries(
   schemas: Record<string, Record<string, unknown>>,
   version: number,
   currentVersion: number,
@@ -32,14 +32,11 @@ function entries(
 }
 
 /**
- * Every event type Paygate writes, at every version it ever wrote, with its JSON Schema. A
- * version that is not current is still read: the owning domain upcasts it on read.
+ * The integration events every context publishes, with their JSON Schemas. Each context's domain
+ * events are catalogued by its domain lib (COLLECTION_EVENT_CATALOGUE, PAYMENTS_EVENT_CATALOGUE);
+ * the analysts' CLI puts them together.
  */
-export const EVENT_SCHEMA_CATALOGUE: readonly EventSchemaEntry[] = [
-  ...entries(COLLECTION_EVENT_SCHEMAS, COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_SCHEMA_VERSION, 'domain', COLLECTION_STREAM_PREFIX),
-  ...entries(COLLECTION_INTEGRATION_SCHEMAS, COLLECTION_INTEGRATION_VERSION, COLLECTION_INTEGRATION_VERSION, 'integration', COLLECTION_STREAM_PREFIX),
-  ...entries(SERVICE_PAYMENT_EVENT_SCHEMAS, PAYMENTS_EVENT_SCHEMA_VERSION, PAYMENTS_EVENT_SCHEMA_VERSION, 'domain', SERVICE_PAYMENT_STREAM_PREFIX),
-  ...entries(PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_INTEGRATION_VERSION, PAYMENTS_INTEGRATION_VERSION, 'integration', SERVICE_PAYMENT_STREAM_PREFIX),
-  ...entries(WALLET_EVENT_SCHEMAS_V1, 1, WALLET_EVENT_SCHEMA_VERSION, 'domain', WALLET_STREAM_PREFIX),
-  ...entries(WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMA_VERSION, WALLET_EVENT_SCHEMA_VERSION, 'domain', WALLET_STREAM_PREFIX),
+export const INTEGRATION_EVENT_CATALOGUE: readonly EventSchemaEntry[] = [
+  ...eventSchemaEntries(COLLECTION_INTEGRATION_SCHEMAS, COLLECTION_INTEGRATION_VERSION, COLLECTION_INTEGRATION_VERSION, 'integration', COLLECTION_STREAM_PREFIX),
+  ...eventSchemaEntries(PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_INTEGRATION_VERSION, PAYMENTS_INTEGRATION_VERSION, 'integration', SERVICE_PAYMENT_STREAM_PREFIX),
 ];

@@ -7,3 +7,4 @@ export * from './webhooks';
 export * from './connectors';
 export * from './billers';
 export * from './event-catalogue';
+export * from './json-schema';

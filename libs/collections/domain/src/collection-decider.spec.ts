@@ -1,4 +1,5 @@
-import { COLLECTION_EVENT_TYPES as EVENTS, COLLECTION_INTEGRATION_EVENTS as PUBLISHED, COLLECTION_INTEGRATION_SCHEMAS, type CollectionInitiatedV1 } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, COLLECTION_INTEGRATION_SCHEMAS } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionInitiatedV1 } from './events';
 import { fold, UnknownEventVersion } from '@paygate/decider';
 import type { CollectionCommand } from './collection';
 import { collectionDecider } from './collection-decider';

@@ -1,13 +1,6 @@
 import { eventReader, type StreamDecider } from '@paygate/decider';
-import {
-  COLLECTION_EVENT_SCHEMA_VERSION,
-  COLLECTION_EVENT_TYPES as EVENTS,
-  COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
-  COLLECTION_INTEGRATION_VERSION,
-  collectionStream,
-  type CollectionEvent,
-  type PublishedCollectionV1,
-} from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, COLLECTION_INTEGRATION_VERSION, collectionStream, type PublishedCollectionV1 } from '@paygate/contracts';
+import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from './events';
 import { decide, evolve, type Collection, type CollectionCommand, type CollectionState } from './collection';
 
 /** Version 1 is the only shape written so far; a later version adds its upcasters here. */

@@ -2,7 +2,7 @@
  * The collection's timer table: what each event does to its durable timers (the projection
  * applies the changes in the event's own transaction).
  */
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from './events';
 import { timerChanges } from './collection-process';
 import { at, CONFIRMATION_DEADLINE, initiatedData, PROVIDER_DEADLINE } from './collection-test-setup';
 

@@ -1,4 +1,4 @@
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { toMajorUnits } from '@paygate/money';
 import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 

@@ -6,13 +6,9 @@
  * Test code (decideChecked uses jest's `expect`): jest does not collect it (not *.spec.ts) and
  * the build leaves it out (tsconfig.build.json).
  */
-import {
-  COLLECTION_EVENT_SCHEMAS,
-  type CollectionEvent,
-  type CollectionInitiatedV1,
-  type CollectionStatus,
-  type TransactionMethod,
-} from '@paygate/contracts';
+import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
+import { COLLECTION_EVENT_SCHEMAS } from './event-schemas';
+import { type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import {
   CollectionRejected,
   decide,

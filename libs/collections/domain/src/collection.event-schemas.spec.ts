@@ -4,7 +4,8 @@
  * runs on each event decide() emits: it must understand the event schemas and reject what they
  * forbid.
  */
-import { COLLECTION_EVENT_SCHEMAS, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { COLLECTION_EVENT_SCHEMAS } from './event-schemas';
+import { COLLECTION_EVENT_TYPES as EVENTS } from './events';
 import { eventSchemaErrors, initiatedData, schemaErrors, type Schema, SUPPORTED_KEYWORDS, T0 } from './collection-test-setup';
 
 describe('the spec’s JSON Schema checker', () => {

@@ -3,7 +3,8 @@
  * evolve() and rebuild(): what each event does to the state, and acknowledgedState(), the state a
  * retried initialize replays.
  */
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionStatus } from '@paygate/contracts';
+import { type CollectionStatus } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from './events';
 import { acknowledgedState, CollectionRejected, decide, evolve, rebuild, type Collection, type CollectionCommand, type CollectionState, type Phase } from './collection';
 import {
   at,

@@ -3,7 +3,8 @@
  * decide() before the provider is asked: Initiate, Confirm (explicit and implicit, idempotent,
  * against its deadline) and the Expire timers (confirmation and provider deadlines).
  */
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionInitiatedV1, type TransactionMethod } from '@paygate/contracts';
+import { type TransactionMethod } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionInitiatedV1 } from './events';
 import { decide, evolve, rebuild } from './collection';
 import {
   apply,

@@ -2,7 +2,8 @@
  * Collect-for-payment: a collection that carries a PRN waits for service-payments' verdict before
  * anything reaches the customer, then proceeds like any other, or ends CANCELLED.
  */
-import { COLLECTION_EVENT_TYPES as EVENTS, COLLECTION_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS } from './events';
 import type { CollectionCommand, CollectionState } from './collection';
 import { decide } from './collection';
 import { collectionDecider } from './collection-decider';

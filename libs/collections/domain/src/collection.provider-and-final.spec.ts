@@ -4,7 +4,8 @@
  * RecordProviderOutcome (every outcome, for both methods), final states that no command leaves;
  * and, last, that the events decide() emitted in this file cover every event type.
  */
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
+import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS } from './events';
 import { decide, evolve, type CollectionCommand, type ProviderOutcome } from './collection';
 import {
   at,

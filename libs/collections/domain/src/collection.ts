@@ -1,12 +1,5 @@
-import {
-  COLLECTION_EVENT_TYPES as EVENTS,
-  CommandRejectedError,
-  type CollectionCancellationReason,
-  type CollectionEvent,
-  type CollectionInitiatedV1,
-  type CollectionStatus,
-  type ProviderOutcome,
-} from '@paygate/contracts';
+import { CommandRejectedError, type CollectionCancellationReason, type CollectionStatus, type ProviderOutcome } from '@paygate/contracts';
+import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { cancellationMessage, failureMessage, MESSAGES } from './messages';
 
 /**

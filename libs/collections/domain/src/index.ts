@@ -1,3 +1,6 @@
+export * from './events';
+export * from './event-schemas';
+export * from './event-catalogue';
 export * from './collection';
 export * from './messages';
 export * from './record';

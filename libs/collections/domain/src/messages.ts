@@ -1,5 +1,6 @@
 import { formatMoney } from '@paygate/money';
-import type { CollectionCancellationReason, CollectionFailureReason, TransactionMethod } from '@paygate/contracts';
+import type { CollectionCancellationReason, TransactionMethod } from '@paygate/contracts';
+import type { CollectionFailureReason } from './events';
 
 /** Every text a merchant or customer reads about a collection, in one place. */
 export const MESSAGES = {

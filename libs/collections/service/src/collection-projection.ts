@@ -1,5 +1,6 @@
-import { collectionDecider, evolve, timerChanges, type Collection, type CollectionTimerKind } from '@paygate/collections-domain';
-import { COLLECTION_STREAM_PREFIX, type CollectionEvent } from '@paygate/contracts';
+import { collectionDecider, evolve, timerChanges, type Collection, type CollectionTimerKind, type CollectionEvent } from '@paygate/collections-domain';
+import { COLLECTION_STREAM_PREFIX } from '@paygate/contracts';
+
 import type { EventStore } from '@paygate/event-store';
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';

@@ -2,8 +2,9 @@
  * The collections service without NestJS (setup in collections-service-test-setup.ts). This file:
  * the merchant's confirm, and what it answers when the provider or the collection refuses.
  */
-import { MESSAGES } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, CommandRejectedError, type CollectionRequest } from '@paygate/contracts';
+import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
+import { CommandRejectedError, type CollectionRequest } from '@paygate/contracts';
+
 import { cardRequest, GATEWAY_URL, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
 
 describe('CollectionsService: confirm', () => {

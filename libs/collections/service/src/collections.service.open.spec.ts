@@ -3,8 +3,9 @@
  * opening a collection (initialize, collect-for-payment and its PRN verdict), the implicit start
  * it runs, and the acknowledgement a retry replays.
  */
-import { MESSAGES } from '@paygate/collections-domain';
-import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionRecord } from '@paygate/contracts';
+import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
+import { type CollectionRecord } from '@paygate/contracts';
+
 import { CALLBACK_URL, cardRequest, GATEWAY_URL, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
 
 const PRN = '2250000001301';

@@ -1,34 +1,7 @@
-import {
-  acknowledgedState,
-  AUTO_MERCHANT_REFERENCE,
-  initiateCollection,
-  MESSAGES,
-  newInternalReference,
-  newMerchantReference,
-  nextAction,
-  requestHash,
-  toCollectionDetails,
-  toCollectionRecord,
-  type Collection,
-  type CollectionAction,
-  type CollectionCommand,
-  type CollectionProcessContext,
-  type CollectionState,
-  type CollectionStep,
-  type CollectionTimerKind,
-  type CollectionTrigger,
-} from '@paygate/collections-domain';
+import { acknowledgedState, AUTO_MERCHANT_REFERENCE, initiateCollection, MESSAGES, newInternalReference, newMerchantReference, nextAction, requestHash, toCollectionDetails, toCollectionRecord, type Collection, type CollectionAction, type CollectionCommand, type CollectionProcessContext, type CollectionState, type CollectionStep, type CollectionTimerKind, type CollectionTrigger, type CollectionEvent } from '@paygate/collections-domain';
 import type { CollectOperations } from '@paygate/connectors';
-import {
-  CommandRejectedError,
-  planCollection,
-  type Acknowledgement,
-  type CollectionEvent,
-  type ConfirmCollectionCommand,
-  type FindCollectionQuery,
-  type FoundCollection,
-  type InitializeCollectionCommand,
-} from '@paygate/contracts';
+import { CommandRejectedError, planCollection, type Acknowledgement, type ConfirmCollectionCommand, type FindCollectionQuery, type FoundCollection, type InitializeCollectionCommand } from '@paygate/contracts';
+
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';

@@ -1,6 +1,6 @@
 import { isSupportedCurrency, parseFeeSchedule, toMinorUnits, type FeeRule } from '@paygate/money';
 import { COLLECT_PROTOCOLS, isCollectProtocol, type CollectProtocol } from '../connectors';
-import type { TransactionMethod } from './events';
+import type { TransactionMethod } from './vocabulary';
 
 /*
  * The provider catalogue is contract-level: the gateway validates and lists payment options with

@@ -1,5 +1,5 @@
 import { serviceRef, type MessageSpec } from '../service-contract';
-import type { CollectionStatus, TransactionMethod } from './events';
+import type { CollectionStatus, TransactionMethod } from './vocabulary';
 
 /** An initialize body after shape validation, with defaults applied; field names as on the wire. */
 export interface CollectionRequest {

@@ -1,5 +1,5 @@
 export * from './commands';
-export * from './events';
+export * from './vocabulary';
 export * from './schemas';
 export * from './integration';
 export * from './catalogue';

@@ -1,5 +1,5 @@
 import { UnsupportedEventVersionError, type IntegrationEnvelope, type Publication } from '../publication';
-import type { CollectionCancellationReason, CollectionStatus, TransactionMethod } from './events';
+import type { CollectionCancellationReason, CollectionStatus, TransactionMethod } from './vocabulary';
 
 /** The collections context publishes from its collection streams. */
 export const COLLECTIONS_PUBLICATION: Publication = { context: 'collections', streamPrefixes: ['collection-'] };

@@ -1,70 +1,12 @@
-import { COLLECTION_CANCELLATION_REASONS, COLLECTION_EVENT_TYPES } from './events';
+import { nestedSchema, objectSchema, SCHEMA, type JsonSchema } from '../json-schema';
 import { COLLECTION_INTEGRATION_EVENTS } from './integration';
+import { COLLECTION_CANCELLATION_REASONS } from './vocabulary';
 
-/**
- * JSON Schemas (draft 2020-12) of the collection events, version 1: what analysts replaying
- * streams can rely on. `collection-event-schemas.spec.ts` checks every event the domain emits
- * against these.
- */
-type JsonSchema = Record<string, unknown>;
+/** JSON Schemas (draft 2020-12) of the collections integration events: what other contexts and analysts can rely on. */
+const { text, instant, minorUnits } = SCHEMA;
+const object = objectSchema;
 
-const text = { type: 'string', minLength: 1 };
-const instant = { type: 'string', format: 'date-time' };
-const minorUnits = { type: 'integer', minimum: 0 };
-
-function object(required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}): JsonSchema {
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(required),
-    properties: { ...required, ...optional },
-  };
-}
-
-export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
-  [COLLECTION_EVENT_TYPES.initiated]: object(
-    {
-      id: { type: 'integer', minimum: 1 },
-      merchantId: text,
-      merchantReference: text,
-      internalReference: text,
-      transactionMethod: { enum: ['MOBILE_MONEY', 'CARD'] },
-      providerCode: text,
-      institutionName: text,
-      currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-      requestAmount: minorUnits,
-      transactionAmount: minorUnits,
-      fee: minorUnits,
-      totalCredit: minorUnits,
-      chargeCustomer: { type: 'boolean' },
-      requireConfirmation: { type: 'boolean' },
-      customerName: text,
-      requestHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-      initiatedAt: instant,
-    },
-    { msisdn: { type: 'string', pattern: '^[0-9]+$' }, customerEmail: text, description: { type: 'string' }, redirectUrl: text, prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, confirmationExpiresAt: instant },
-  ),
-  [COLLECTION_EVENT_TYPES.confirmed]: object({ internalReference: text, confirmedAt: instant, implicit: { type: 'boolean' }, providerExpiresAt: instant }),
-  [COLLECTION_EVENT_TYPES.pinPromptSent]: object({ internalReference: text, providerReference: text, sentAt: instant }),
-  [COLLECTION_EVENT_TYPES.cardCheckoutOpened]: object({ internalReference: text, providerReference: text, paymentUrl: text, openedAt: instant }),
-  [COLLECTION_EVENT_TYPES.completed]: object({ internalReference: text, providerTransactionId: text, transactionAccount: text, statusMessage: text, completedAt: instant }),
-  [COLLECTION_EVENT_TYPES.failed]: object({
-    internalReference: text,
-    reason: { enum: ['INSUFFICIENT_FUNDS', 'DECLINED', 'PROVIDER_ERROR'] },
-    statusMessage: text,
-    failedAt: instant,
-  }),
-  [COLLECTION_EVENT_TYPES.cancelled]: object({
-    internalReference: text,
-    reason: { enum: [...COLLECTION_CANCELLATION_REASONS] },
-    statusMessage: text,
-    cancelledAt: instant,
-  }),
-  [COLLECTION_EVENT_TYPES.prnAccepted]: object({ internalReference: text, acceptedAt: instant }),
-};
-
-const publishedCollection = object({
+const publishedCollection = nestedSchema(objectSchema({
   id: { type: 'integer', minimum: 1 },
   merchantId: text,
   merchantReference: text,
@@ -83,8 +25,7 @@ const publishedCollection = object({
   transactionAccount: { type: ['string', 'null'] },
   status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
   statusMessage: text,
-}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, cancellationReason: { enum: [...COLLECTION_CANCELLATION_REASONS] } });
-delete publishedCollection.$schema;
+}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, cancellationReason: { enum: [...COLLECTION_CANCELLATION_REASONS] } }));
 
 /** JSON Schemas of the collections integration events, version 1 (COLLECTION_INTEGRATION_EVENTS). */
 export const COLLECTION_INTEGRATION_SCHEMAS: Record<string, JsonSchema> = {

@@ -1,5 +1,5 @@
 export * from './prn';
-export * from './events';
+export * from './vocabulary';
 export * from './schemas';
 export * from './integration';
 export * from './commands';

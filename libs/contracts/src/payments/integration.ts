@@ -1,5 +1,5 @@
 import { UnsupportedEventVersionError, type IntegrationEnvelope, type Publication } from '../publication';
-import { SERVICE_PAYMENT_STREAM_PREFIX, type ServicePaymentStatus } from './events';
+import { SERVICE_PAYMENT_STREAM_PREFIX, type ServicePaymentStatus } from './vocabulary';
 import type { PrnRejectionReason } from './prn';
 
 /**

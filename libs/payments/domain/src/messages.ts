@@ -1,5 +1,5 @@
 import { formatMoney } from '@paygate/money';
-import type { SettledCollectionStatus } from '@paygate/contracts';
+import type { SettledCollectionStatus } from './events';
 
 /** Every text a merchant or customer reads about a service payment, in one place. */
 export const MESSAGES = {

@@ -3,14 +3,9 @@
  * payments specs run on every event decided or published: it must understand every keyword the
  * schemas use and reject what they forbid.
  */
-import {
-  PAYMENTS_INTEGRATION_EVENTS,
-  PAYMENTS_INTEGRATION_SCHEMAS,
-  SERVICE_PAYMENT_EVENT_SCHEMAS,
-  SERVICE_PAYMENT_EVENT_TYPES,
-  WALLET_EVENT_SCHEMAS,
-  WALLET_EVENT_TYPES,
-} from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_SCHEMAS } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS } from './event-schemas';
+import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES } from './events';
 import { eventSchemaErrors, schemaErrors, SUPPORTED_KEYWORDS, T0, type Schema } from './payments-test-setup';
 
 const ALL = { ...SERVICE_PAYMENT_EVENT_SCHEMAS, ...WALLET_EVENT_SCHEMAS, ...PAYMENTS_INTEGRATION_SCHEMAS };

@@ -7,18 +7,9 @@
  * Test code (uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
  */
-import {
-  CommandRejectedError,
-  PAYMENTS_INTEGRATION_SCHEMAS,
-  SERVICE_PAYMENT_EVENT_SCHEMAS,
-  WALLET_EVENT_SCHEMAS,
-  type CollectionStatus,
-  type PrnDetails,
-  type PublishedCollectionV1,
-  type ServicePaymentEvent,
-  type WalletEvent,
-  type WalletRef,
-} from '@paygate/contracts';
+import { CommandRejectedError, PAYMENTS_INTEGRATION_SCHEMAS, type CollectionStatus, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS } from './event-schemas';
+import { type ServicePaymentEvent, type WalletEvent } from './events';
 import type { PublishedEvent } from '@paygate/decider';
 import { publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';

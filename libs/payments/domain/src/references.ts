@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { WalletHoldPurpose } from '@paygate/contracts';
+import type { WalletHoldPurpose } from './events';
 
 /** Wallet hold of the fee a merchant bears (charge_customer=false), placed at PRN validation. */
 export const feeHoldId = (internalReference: string) => `fee:${internalReference}`;

@@ -1,14 +1,6 @@
 import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
-import {
-  PAYMENTS_EVENT_SCHEMA_VERSION,
-  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
-  PAYMENTS_INTEGRATION_VERSION,
-  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
-  servicePaymentStream,
-  type PublishedServicePaymentV1,
-  type ServicePaymentEvent,
-  type ServicePaymentStatus,
-} from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_INTEGRATION_VERSION, servicePaymentStream, type PublishedServicePaymentV1, type ServicePaymentStatus } from '@paygate/contracts';
+import { PAYMENTS_EVENT_SCHEMA_VERSION, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent } from './events';
 import { MESSAGES } from './messages';
 import { decideServicePayment, evolveServicePayment, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
 

@@ -2,7 +2,7 @@
  * The service payment's timer table: what each event does to its durable timers (the projection
  * applies the changes in the event's own transaction).
  */
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent } from './events';
 import { paymentTimerChanges } from './service-payment-process';
 
 const POLL_MS = 5_000;

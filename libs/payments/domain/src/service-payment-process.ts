@@ -1,4 +1,5 @@
-import { isPrn, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnDetails, type PublishedCollectionV1, type ServicePaymentEvent, type ServicePaymentOpenedV1, type WalletRef } from '@paygate/contracts';
+import { isPrn, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent, type ServicePaymentOpenedV1 } from './events';
 import { checkPrnEligibility, type PrnVerdict } from './eligibility';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { nextPaymentAttemptAt, type RetryPolicy } from './retry';

@@ -3,7 +3,8 @@
  * every situation, as one table of the events decided, the phase reached and the integration
  * events published; final states are never left and a repeated command decides nothing.
  */
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { evolveServicePayment, type ServicePaymentCommand, type ServicePaymentPhase, type ServicePaymentState } from './service-payment';
 import { deferValidation,
   ALREADY_PAID,

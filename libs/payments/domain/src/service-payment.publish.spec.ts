@@ -4,17 +4,8 @@
  * payment.* callbacks need, accepted by its schema), how it reads events back, and the
  * consumer-side reader of the payments contract.
  */
-import {
-  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
-  PAYMENTS_INTEGRATION_SCHEMAS,
-  PAYMENTS_PUBLICATION,
-  readPaymentsIntegrationEvent,
-  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
-  servicePaymentStream,
-  UnsupportedEventVersionError,
-  walletStream,
-  type IntegrationEnvelope,
-} from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_PUBLICATION, readPaymentsIntegrationEvent, servicePaymentStream, UnsupportedEventVersionError, walletStream, type IntegrationEnvelope } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { fold, UnknownEventVersion, type PublishedEvent } from '@paygate/decider';
 import type { ServicePaymentCommand } from './service-payment';
 import { servicePaymentDecider } from './service-payment-decider';

@@ -3,7 +3,7 @@
  * transition records: Open from the collection's record, the PRN verdict with the fee hold,
  * the collection settling, the biller's answers, giving up; and rebuilding from the events.
  */
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { FEE_NOT_COVERED } from './eligibility';
 import { MESSAGES } from './messages';
 import { feeHoldId, paymentIdempotencyKey } from './references';

@@ -1,19 +1,5 @@
-import {
-  CommandRejectedError,
-  isPrn,
-  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
-  type CollectionStatus,
-  type PrnEligibilityConfirmedV1,
-  type PrnRejectionReason,
-  type PublishedCollectionV1,
-  type ServicePaymentCompletedV1,
-  type ServicePaymentEvent,
-  type ServicePaymentFailedV1,
-  type ServicePaymentFailureReason,
-  type ServicePaymentOpenedV1,
-  type ServicePaymentStatus,
-  type SettledCollectionStatus,
-} from '@paygate/contracts';
+import { CommandRejectedError, isPrn, type CollectionStatus, type PrnRejectionReason, type PublishedCollectionV1, type ServicePaymentStatus } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnEligibilityConfirmedV1, type ServicePaymentCompletedV1, type ServicePaymentEvent, type ServicePaymentFailedV1, type ServicePaymentFailureReason, type ServicePaymentOpenedV1, type SettledCollectionStatus } from './events';
 import { FEE_NOT_COVERED, type PrnVerdict } from './eligibility';
 import { billerReason, billerRefusedMessage, collectionNotCompletedMessage, MESSAGES, paymentRetryMessage, prnNotEligibleMessage, retriesExhaustedMessage } from './messages';
 import { feeHoldId, paymentIdempotencyKey } from './references';

@@ -1,5 +1,6 @@
 import { eventReader, type StreamDecider } from '@paygate/decider';
-import { WALLET_EVENT_SCHEMA_VERSION, WALLET_EVENT_TYPES as EVENTS, WALLET_STREAM_PREFIX, type WalletEvent } from '@paygate/contracts';
+import { WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import { WALLET_EVENT_SCHEMA_VERSION, WALLET_EVENT_TYPES as EVENTS, type WalletEvent } from './events';
 import { describeHold } from './references';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 

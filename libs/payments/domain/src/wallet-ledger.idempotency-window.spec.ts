@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CommandRejectedError, type WalletEvent } from '@paygate/contracts';
+import { CommandRejectedError } from '@paygate/contracts';
+import { type WalletEvent } from './events';
 import { fold, type StoredEvent } from '@paygate/decider';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { collectionTransferId, decideWallet, holdOf, postedTransfer, WALLET_IDEMPOTENCY_PERIOD_MS as PERIOD, type WalletCommand, type WalletState } from './wallet-ledger';

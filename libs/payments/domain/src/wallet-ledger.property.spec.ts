@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CommandRejectedError, walletId, type Transfer, type WalletEvent, type WalletRef } from '@paygate/contracts';
+import { CommandRejectedError, walletId, type WalletRef } from '@paygate/contracts';
+import { type Transfer, type WalletEvent } from './events';
 import { fold } from '@paygate/decider';
 import { accountSum, decideWallet, evolveWallet, holdOf, ledgerBalances, transfersOf, type Wallet, type WalletCommand, type WalletState } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';

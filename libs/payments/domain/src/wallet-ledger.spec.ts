@@ -3,7 +3,8 @@
  * idempotency and its refusals; the collect-for-payment fee-hold flows end to end; the ledger
  * views; the decider's streams. The random interleavings are in wallet-ledger.property.spec.ts.
  */
-import { LEDGER_ACCOUNTS as ACCOUNTS, walletId, WALLET_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { walletId } from '@paygate/contracts';
+import { LEDGER_ACCOUNTS as ACCOUNTS, WALLET_EVENT_TYPES as EVENTS } from './events';
 import { UnknownEventVersion } from '@paygate/decider';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { accountSum, decideWallet, emptyWallet, holdOf, ledgerBalances, rebuildWallet, transfersOf, type WalletCommand, type WalletState } from './wallet-ledger';

@@ -1,11 +1,5 @@
-import {
-  CommandRejectedError,
-  LEDGER_ACCOUNTS as ACCOUNTS,
-  WALLET_EVENT_TYPES as EVENTS,
-  type Transfer,
-  type WalletEvent,
-  type WalletRef,
-} from '@paygate/contracts';
+import { CommandRejectedError, type WalletRef } from '@paygate/contracts';
+import { LEDGER_ACCOUNTS as ACCOUNTS, WALLET_EVENT_TYPES as EVENTS, type Transfer, type WalletEvent } from './events';
 import { PersistentMap } from '@paygate/decider';
 import { isSupportedCurrency } from '@paygate/money';
 import { describeHold } from './references';

@@ -3,7 +3,8 @@
  * is read back with `purpose` and `internalReference`, told by its hold id exactly as the ledger
  * writes them today, and conforms to today's schema.
  */
-import { WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS_V1, WALLET_EVENT_TYPES as EVENTS } from '@paygate/contracts';
+import { WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS_V1 } from './event-schemas';
+import { WALLET_EVENT_TYPES as EVENTS } from './events';
 import { feeHoldId, prnHoldId } from './references';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { applyWallet, hold, schemaErrors, T0, topUp } from './payments-test-setup';

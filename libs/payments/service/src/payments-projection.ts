@@ -1,15 +1,7 @@
-import {
-  LEDGER_ACCOUNTS,
-  SERVICE_PAYMENT_STREAM_PREFIX,
-  WALLET_EVENT_TYPES,
-  WALLET_STREAM_PREFIX,
-  type ServicePaymentEvent,
-  type ServicePaymentSummary,
-  type WalletBalance,
-  type WalletEvent,
-} from '@paygate/contracts';
+import { SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX, type ServicePaymentSummary, type WalletBalance } from '@paygate/contracts';
+import { LEDGER_ACCOUNTS, WALLET_EVENT_TYPES, type ServicePaymentEvent, type WalletEvent, paymentTimerChanges, servicePaymentDecider, transfersOf, walletLedgerDecider, type PaymentTimerKind, type ServicePayment } from '@paygate/payments-domain';
 import type { EventStore } from '@paygate/event-store';
-import { paymentTimerChanges, servicePaymentDecider, transfersOf, walletLedgerDecider, type PaymentTimerKind, type ServicePayment } from '@paygate/payments-domain';
+
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';

@@ -1,9 +1,10 @@
 import { ProviderUnavailableError, type Bill, type BillPayment, type BillPaymentOperations, type BillPaymentRequest } from '@paygate/connectors';
-import { COLLECTION_INTEGRATION_EVENTS, COLLECTION_INTEGRATION_VERSION, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type IntegrationEnvelope, type PublishedCollectionV1 } from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS, COLLECTION_INTEGRATION_VERSION, type IntegrationEnvelope, type PublishedCollectionV1 } from '@paygate/contracts';
+import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
+
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';

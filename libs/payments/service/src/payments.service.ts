@@ -1,48 +1,10 @@
 import { ProviderRequestError, ProviderUnavailableError, type Bill, type BillPayment, type BillPaymentOperations } from '@paygate/connectors';
-import {
-  COLLECTION_INTEGRATION_EVENTS as COLLECTION_EVENTS,
-  CommandRejectedError,
-  readCollectionIntegrationEvent,
-  walletId,
-  type FindServicePaymentQuery,
-  type IntegrationEnvelope,
-  type PaymentsContract,
-  type PrnDetails,
-  type PublishedCollectionV1,
-  type ResultOf,
-  type ServicePaymentEvent,
-  type TopUpWalletCommand,
-  type WalletBalancesQuery,
-  type WalletEvent,
-} from '@paygate/contracts';
+import { COLLECTION_INTEGRATION_EVENTS as COLLECTION_EVENTS, CommandRejectedError, readCollectionIntegrationEvent, walletId, type FindServicePaymentQuery, type IntegrationEnvelope, type PaymentsContract, type PrnDetails, type PublishedCollectionV1, type ResultOf, type TopUpWalletCommand, type WalletBalancesQuery } from '@paygate/contracts';
+import { type ServicePaymentEvent, type WalletEvent, afterRecorded, isFinal, onBillerAnswered, onBillerUnreachable, onCollectionSettled, onPrnHoldRefused, onPrnLookedUp, onPrnLookupFailed, onTimerDue, onVerdictRequested, recordEligibility, refused, serviceNameOf, type BillerPaymentAnswer, type FeeHoldOutcome, type PaymentStep, type PaymentTimerKind, type ProcessContext, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState, type WalletCommand, type WalletState } from '@paygate/payments-domain';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
-import {
-  afterRecorded,
-  isFinal,
-  onBillerAnswered,
-  onBillerUnreachable,
-  onCollectionSettled,
-  onPrnHoldRefused,
-  onPrnLookedUp,
-  onPrnLookupFailed,
-  onTimerDue,
-  onVerdictRequested,
-  recordEligibility,
-  refused,
-  serviceNameOf,
-  type BillerPaymentAnswer,
-  type FeeHoldOutcome,
-  type PaymentStep,
-  type PaymentTimerKind,
-  type ProcessContext,
-  type ServicePayment,
-  type ServicePaymentCommand,
-  type ServicePaymentState,
-  type WalletCommand,
-  type WalletState,
-} from '@paygate/payments-domain';
+
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { PaymentsConfig } from './config';
 import { toServicePaymentSummary, type PaymentsProjection } from './payments-projection';

@@ -3,9 +3,10 @@
  * the runtime reads its hold upcast (purpose, collection) and decides on it, and the balances
  * projection folds it to the same balances as before.
  */
-import { WALLET_EVENT_TYPES as EVENTS, walletId, walletStream } from '@paygate/contracts';
+import { walletId, walletStream } from '@paygate/contracts';
+import { WALLET_EVENT_TYPES as EVENTS, feeHoldId, walletLedgerDecider } from '@paygate/payments-domain';
 import { DeciderRuntime, SqlEventStore } from '@paygate/event-store';
-import { feeHoldId, walletLedgerDecider } from '@paygate/payments-domain';
+
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { PaymentsProjection } from './payments-projection';
 

@@ -1,26 +1,13 @@
-import type { PrnRejectionReason } from './prn';
+import type { PrnRejectionReason } from '@paygate/contracts';
 
 /**
- * Domain events of the payments context: the ServicePayment (one per collect-for-payment
- * collection, stream `service-payment-<internal_reference>`) and the wallet ledger (one stream
- * per merchant wallet and currency, `wallet-<merchantId>-<currency>`). Every event carries
+ * Domain events of the payments context, its own; other contexts see a payment only through its
+ * integration events (libs/contracts). The ServicePayment: one per collect-for-payment
+ * collection, stream `service-payment-<internal_reference>`; the wallet ledger: one stream per
+ * merchant wallet and currency, `wallet-<merchantId>-<currency>`. Every event carries
  * `metadata.schemaVersion`: ServicePayment events 1, wallet events 2 (see
  * WALLET_EVENT_SCHEMA_VERSION); amounts are integer minor units; no secret appears.
  */
-export const SERVICE_PAYMENT_STREAM_PREFIX = 'service-payment-';
-export const servicePaymentStream = (internalReference: string) => `${SERVICE_PAYMENT_STREAM_PREFIX}${internalReference}`;
-
-export const WALLET_STREAM_PREFIX = 'wallet-';
-
-export interface WalletRef {
-  merchantId: string;
-  currency: string;
-}
-
-/** A wallet's id on the decider runtime, `<merchantId>-<currency>`: the currency is always the last three characters. */
-export const walletId = ({ merchantId, currency }: WalletRef) => `${merchantId}-${currency}`;
-export const walletStream = (wallet: WalletRef) => `${WALLET_STREAM_PREFIX}${walletId(wallet)}`;
-
 /** The ServicePayment's events. */
 export const PAYMENTS_EVENT_SCHEMA_VERSION = 1;
 
@@ -34,9 +21,6 @@ export const PAYMENTS_EVENT_SCHEMA_VERSION = 1;
 export const WALLET_EVENT_SCHEMA_VERSION = 2;
 
 // ---- ServicePayment ----
-
-/** PENDING until the PRN is paid (COMPLETED) or will not be (FAILED); what callbacks report. */
-export type ServicePaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
 export const SERVICE_PAYMENT_EVENT_TYPES = {
   opened: 'ServicePaymentOpened',

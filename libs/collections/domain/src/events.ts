@@ -1,15 +1,12 @@
+import type { CollectionCancellationReason, TransactionMethod } from '@paygate/contracts';
+
 /**
- * Domain events of a collection, stream `collection-<internal_reference>`. Every event carries
- * `metadata.schemaVersion`; a new incompatible shape gets a new version and both are kept here
- * so analysts can replay old streams. Amounts are integer minor units of `currency`.
- * No secret and no full card number ever appears in these payloads.
+ * Domain events of a collection, stream `collection-<internal_reference>`: the collections
+ * context's own; other contexts see a collection only through its integration events
+ * (libs/contracts). Every event carries `metadata.schemaVersion`; a new incompatible shape gets a
+ * new version and both are kept here so analysts can replay old streams. Amounts are integer
+ * minor units of `currency`. No secret and no full card number ever appears in these payloads.
  */
-export const COLLECTION_STREAM_PREFIX = 'collection-';
-export const collectionStream = (internalReference: string) => `${COLLECTION_STREAM_PREFIX}${internalReference}`;
-
-export type TransactionMethod = 'MOBILE_MONEY' | 'CARD';
-export type CollectionStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-
 export const COLLECTION_EVENT_TYPES = {
   initiated: 'CollectionInitiated',
   confirmed: 'CollectionConfirmed',
@@ -91,9 +88,6 @@ export interface CollectionFailedV1 {
   statusMessage: string;
   failedAt: string;
 }
-
-export const COLLECTION_CANCELLATION_REASONS = ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED', 'PRN_NOT_ELIGIBLE', 'PRN_VALIDATION_TIMEOUT'] as const;
-export type CollectionCancellationReason = (typeof COLLECTION_CANCELLATION_REASONS)[number];
 
 export interface CollectionCancelledV1 {
   internalReference: string;
