@@ -5,7 +5,7 @@ import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connector
 import {
   COLLECTION_STREAM_PREFIX,
   COLLECTIONS_PUBLICATION,
-  COLLECTIONS_SERVICE as COLLECTIONS,
+  COLLECTIONS_SERVICE,
   PAYMENTS_INTEGRATION_EVENTS,
   PAYMENTS_PUBLICATION,
   readPaymentsIntegrationEvent,
@@ -22,7 +22,7 @@ import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
 import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
-import { COLLECTIONS_SERVICE, CONNECTORS } from './tokens';
+import { CONNECTORS } from './tokens';
 
 const PROJECTION = Symbol('CollectionProjection');
 
@@ -48,7 +48,7 @@ const PROJECTION = Symbol('CollectionProjection');
       },
     },
     {
-      provide: COLLECTIONS_SERVICE,
+      provide: CollectionsService,
       inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, CONNECTORS, CONFIG],
       useFactory: async (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry, appConfig: Config) => {
         const config = collectionsConfig(appConfig);
@@ -78,7 +78,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
-    @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
+    @Inject(CollectionsService) private readonly collections: CollectionsService,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
     @Inject(CONFIG) private readonly config: Config,
     private readonly commandBus: CommandBus,
@@ -88,7 +88,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
   async onApplicationBootstrap(): Promise<void> {
     const { commands, events, sql } = this.infrastructure;
     const collections = this.collections;
-    await commands.serve(COLLECTIONS, {
+    await commands.serve(COLLECTIONS_SERVICE, {
       'collections.initialize': (payload) => this.commandBus.execute(new InitializeCollection(payload)),
       'collections.confirm': (payload) => this.commandBus.execute(new ConfirmCollection(payload)),
       'collections.find': (payload) => this.queryBus.execute(new FindCollection(payload)),

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, NotFoundException, Param, Post, Put
 import type { ConnectorRegistry } from '@paygate/connectors';
 import { LOGGER, RateLimitedAs, type Logger } from '@paygate/platform';
 import { CollectionsService } from './collections.service';
-import { COLLECTIONS_SERVICE, CONNECTORS } from './tokens';
+import { CONNECTORS } from './tokens';
 
 const INTERNAL_REFERENCE = /^PG[0-9A-Z]{24}$/;
 
@@ -17,7 +17,7 @@ const LEGACY_PATHS = new Set(['momo', 'card']);
 @RateLimitedAs('provider')
 export class ProviderCallbacksController {
   constructor(
-    @Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService,
+    @Inject(CollectionsService) private readonly collections: CollectionsService,
     @Inject(CONNECTORS) private readonly connectors: () => ConnectorRegistry,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}

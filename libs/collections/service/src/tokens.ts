@@ -1,3 +1,2 @@
-export const COLLECTIONS_SERVICE = Symbol('CollectionsService');
 /** `() => ConnectorRegistry`: built on first use, once this process knows its own URL. */
 export const CONNECTORS = Symbol('Connectors');

@@ -13,7 +13,6 @@ import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
 import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/payment-messages';
 import { PAYMENT_TIMERS, PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
-import { PAYMENTS } from './tokens';
 
 const PROJECTION = Symbol('PaymentsProjection');
 const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
@@ -33,7 +32,7 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
       useFactory: (infra: Infrastructure, config: PaymentsConfig) => PaymentsProjection.open(infra.sql, infra.store, config.statusPollMs),
     },
     {
-      provide: PAYMENTS,
+      provide: PaymentsService,
       inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, PAYMENTS_CONFIG, CONFIG],
       useFactory: (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: PaymentsProjection, config: PaymentsConfig, appConfig: Config) => {
         // Built on first use: the biller's default base URL is this process's own, known once it listens.
@@ -59,7 +58,7 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
-    @Inject(PAYMENTS) private readonly payments: PaymentsService,
+    @Inject(PaymentsService) private readonly payments: PaymentsService,
     @Inject(PROJECTION) private readonly projection: PaymentsProjection,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     private readonly commandBus: CommandBus,

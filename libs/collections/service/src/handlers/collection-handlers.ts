@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CollectionsService } from '../collections.service';
-import { COLLECTIONS_SERVICE } from '../tokens';
 import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './collection-messages';
 
 /** Each handler hands its message to the use case; the rules live in the decider. */
 @CommandHandler(InitializeCollection)
 export class InitializeCollectionHandler implements ICommandHandler<InitializeCollection> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: InitializeCollection) {
     return this.collections.initialize(payload);
   }
@@ -15,7 +14,7 @@ export class InitializeCollectionHandler implements ICommandHandler<InitializeCo
 
 @CommandHandler(ConfirmCollection)
 export class ConfirmCollectionHandler implements ICommandHandler<ConfirmCollection> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: ConfirmCollection) {
     return this.collections.confirm(payload);
   }
@@ -23,7 +22,7 @@ export class ConfirmCollectionHandler implements ICommandHandler<ConfirmCollecti
 
 @QueryHandler(FindCollection)
 export class FindCollectionHandler implements IQueryHandler<FindCollection> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: FindCollection) {
     return this.collections.find(payload);
   }
@@ -31,7 +30,7 @@ export class FindCollectionHandler implements IQueryHandler<FindCollection> {
 
 @QueryHandler(CurrentCollection)
 export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: CurrentCollection) {
     return this.collections.current(payload.internalReference);
   }
@@ -39,7 +38,7 @@ export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection
 
 @CommandHandler(CollectForPayment)
 export class CollectForPaymentHandler implements ICommandHandler<CollectForPayment> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: CollectForPayment) {
     return this.collections.collectForPayment(payload);
   }
@@ -47,7 +46,7 @@ export class CollectForPaymentHandler implements ICommandHandler<CollectForPayme
 
 @CommandHandler(AcceptPrn)
 export class AcceptPrnHandler implements ICommandHandler<AcceptPrn> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ internalReference }: AcceptPrn) {
     return this.collections.acceptPrn(internalReference);
   }
@@ -55,7 +54,7 @@ export class AcceptPrnHandler implements ICommandHandler<AcceptPrn> {
 
 @CommandHandler(RejectPrn)
 export class RejectPrnHandler implements ICommandHandler<RejectPrn> {
-  constructor(@Inject(COLLECTIONS_SERVICE) private readonly collections: CollectionsService) {}
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ internalReference, reason }: RejectPrn) {
     return this.collections.rejectPrn(internalReference, reason);
   }

@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { PaymentsService } from '../payments.service';
-import { PAYMENTS } from '../tokens';
 import { FindServicePayment, TopUpWallet, WalletBalances } from './payment-messages';
 
 /** Each handler hands its message to the use case; the rules live in the deciders. */
 @QueryHandler(WalletBalances)
 export class WalletBalancesHandler implements IQueryHandler<WalletBalances> {
-  constructor(@Inject(PAYMENTS) private readonly payments: PaymentsService) {}
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
   execute({ payload }: WalletBalances) {
     return this.payments.walletBalances(payload);
   }
@@ -15,7 +14,7 @@ export class WalletBalancesHandler implements IQueryHandler<WalletBalances> {
 
 @CommandHandler(TopUpWallet)
 export class TopUpWalletHandler implements ICommandHandler<TopUpWallet> {
-  constructor(@Inject(PAYMENTS) private readonly payments: PaymentsService) {}
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
   execute({ payload }: TopUpWallet) {
     return this.payments.topUp(payload);
   }
@@ -23,7 +22,7 @@ export class TopUpWalletHandler implements ICommandHandler<TopUpWallet> {
 
 @QueryHandler(FindServicePayment)
 export class FindServicePaymentHandler implements IQueryHandler<FindServicePayment> {
-  constructor(@Inject(PAYMENTS) private readonly payments: PaymentsService) {}
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
   execute({ payload }: FindServicePayment) {
     return this.payments.findServicePayment(payload);
   }
