@@ -23,16 +23,7 @@ const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];
 /** The metrics client: the platform owns the registry, everything else records through @paygate/metrics. */
 const METRICS_CLIENT = 'prom-client';
 
-const SCOPES = [
-  'scope:collections',
-  'scope:gateway',
-  'scope:webhooks',
-  'scope:payments',
-  'scope:sandbox',
-  'scope:shared',
-  'scope:standalone',
-  'scope:cli',
-];
+const SCOPES = ['scope:collections', 'scope:gateway', 'scope:webhooks', 'scope:payments', 'scope:sandbox', 'scope:shared', 'scope:standalone', 'scope:cli'];
 
 /**
  * The apps' exported bootstraps (each app's index.ts): Nx forbids importing an application, and
@@ -62,14 +53,7 @@ function depConstraints(withTesting) {
     {
       sourceTag: 'type:domain',
       onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts', 'type:kernel']),
-      bannedExternalImports: [
-        '@nestjs/*',
-        ...INFRA_DRIVERS,
-        METRICS_CLIENT,
-        'class-validator',
-        'class-transformer',
-        'rxjs',
-      ],
+      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, METRICS_CLIENT, 'class-validator', 'class-transformer', 'rxjs'],
     },
     {
       sourceTag: 'type:infra',

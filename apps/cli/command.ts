@@ -28,7 +28,9 @@ export function parseOptions<T extends Options>(command: string, args: string[],
   try {
     return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new CliError(`${command}: ${oneLine(error).replace(/\. (To specify a positional argument|This command does not take positional arguments).*$/, '')} (see paygate ${command} --help)`);
+    throw new CliError(
+      `${command}: ${oneLine(error).replace(/\. (To specify a positional argument|This command does not take positional arguments).*$/, '')} (see paygate ${command} --help)`,
+    );
   }
 }
 
@@ -36,19 +38,24 @@ export function parseOptions<T extends Options>(command: string, args: string[],
 export function instantOption(option: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const instant = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(instant.getTime())) throw new CliError(`${option} ${JSON.stringify(value)} is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(instant.getTime()))
+    throw new CliError(`${option} ${JSON.stringify(value)} is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)`);
   return instant;
 }
 
 /** A positive whole number, or a CliError naming the option. */
 export function countOption(option: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new CliError(`${option} ${JSON.stringify(value)} is not a positive whole number`);
+  if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new CliError(`${option} ${JSON.stringify(value)} is not a positive whole number`);
   return Number(value);
 }
 
 /** Repeatable options also take comma-separated lists. */
 export function listOption(values: string[] | undefined): string[] | undefined {
-  const list = values?.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  const list = values
+    ?.flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
   return list?.length ? list : undefined;
 }

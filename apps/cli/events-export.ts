@@ -1,5 +1,15 @@
 import { existsSync } from 'node:fs';
-import { CliError, EXPORT_FORMATS, checkSelection, exportEvents, openSink, openStores, storeUrlsFrom, type EventSelection, type ExportFormat } from '@paygate/analytics';
+import {
+  CliError,
+  EXPORT_FORMATS,
+  checkSelection,
+  exportEvents,
+  openSink,
+  openStores,
+  storeUrlsFrom,
+  type EventSelection,
+  type ExportFormat,
+} from '@paygate/analytics';
 import { countOption, instantOption, listOption, parseOptions, type Command } from './command';
 
 const USAGE = `Usage: paygate events export [options]
@@ -40,7 +50,7 @@ export const eventsExport: Command = {
       limit: { type: 'string' },
       'progress-every': { type: 'string' },
     });
-    if (options.help) return io.stdout.write(USAGE + '\n'), 0;
+    if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const format = String(options.format) as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) throw new CliError(`--format ${JSON.stringify(format)} is not one of ${EXPORT_FORMATS.join(', ')}`);
     if (format === 'parquet' && !options.output) throw new CliError('--format parquet needs --output <file>');

@@ -33,14 +33,15 @@ export const eventsReplay: Command = {
       through: { type: 'string' },
       limit: { type: 'string' },
     });
-    if (options.help) return io.stdout.write(USAGE + '\n'), 0;
+    if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     if (!options.to) throw new CliError('events replay needs --to kafka://host:port');
     try {
       parseKafkaUrl(options.to);
     } catch {
       throw new CliError(`--to ${JSON.stringify(options.to)} is not a Kafka URL (kafka://host:port[,host:port])`);
     }
-    if (options.topic !== undefined && !/^[A-Za-z0-9._-]{1,249}$/.test(options.topic)) throw new CliError(`--topic ${JSON.stringify(options.topic)} is not a Kafka topic name`);
+    if (options.topic !== undefined && !/^[A-Za-z0-9._-]{1,249}$/.test(options.topic))
+      throw new CliError(`--topic ${JSON.stringify(options.topic)} is not a Kafka topic name`);
     const selection: EventSelection = {
       streamPrefixes: listOption(options['stream-prefix']),
       types: listOption(options.type),
@@ -56,7 +57,9 @@ export const eventsReplay: Command = {
     try {
       const result = await replayEvents(stores.events, selection, options.to, { topic: options.topic, signal: io.signal });
       const resume = result.lastPosition ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})` : '';
-      io.stderr.write(`paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.replayed} events replayed to ${result.topics.join(', ') || 'no topic'}${resume}\n`);
+      io.stderr.write(
+        `paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.replayed} events replayed to ${result.topics.join(', ') || 'no topic'}${resume}\n`,
+      );
       return result.interrupted ? 130 : 0;
     } finally {
       await stores.close();

@@ -22,10 +22,11 @@ export const eventsSchema: Command = {
   usage: USAGE,
   async run(args, io) {
     const options = parseOptions('events schema', args, { type: { type: 'string', multiple: true } });
-    if (options.help) return io.stdout.write(USAGE + '\n'), 0;
+    if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const types = listOption(options.type);
     const unknown = types?.filter((type) => !EVENT_SCHEMA_CATALOGUE.some((entry) => entry.type === type));
-    if (unknown?.length) throw new CliError(`unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')} (paygate events schema lists them all)`);
+    if (unknown?.length)
+      throw new CliError(`unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')} (paygate events schema lists them all)`);
     const events = EVENT_SCHEMA_CATALOGUE.filter((entry) => !types || types.includes(entry.type));
     io.stdout.write(JSON.stringify({ events }, null, 2) + '\n');
     return 0;

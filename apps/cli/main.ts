@@ -13,7 +13,11 @@ const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectio
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  return ['Usage: paygate <command> [options]   (paygate <command> --help for its options)', '', ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)].join('\n');
+  return [
+    'Usage: paygate <command> [options]   (paygate <command> --help for its options)',
+    '',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
 }
 
 /**
@@ -30,7 +34,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return words.every((word, index) => argv[index] === word);
   });
   try {
-    if (!command) throw new CliError(`unknown command "${argv.filter((word) => !word.startsWith('-')).slice(0, 2).join(' ')}" (paygate --help lists them)`);
+    if (!command)
+      throw new CliError(
+        `unknown command "${argv
+          .filter((word) => !word.startsWith('-'))
+          .slice(0, 2)
+          .join(' ')}" (paygate --help lists them)`,
+      );
     return await command.run(argv.slice(command.name.split(' ').length), io);
   } catch (error) {
     io.stderr.write(`paygate: ${oneLine(error)}\n`);

@@ -21,7 +21,7 @@ export const migrateCommand: Command = {
   usage: USAGE,
   async run(args, io) {
     const options = parseOptions('migrate', args, { sandbox: { type: 'boolean' } });
-    if (options.help) return io.stdout.write(USAGE + '\n'), 0;
+    if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const { storeUrl, eventStoreUrl } = storeUrlsFrom(io.env);
     const migrations = paygateMigrations({ eventsInSql: eventStoreUrl === undefined, sandbox: options.sandbox === true });
     let sql: SqlDatabase;

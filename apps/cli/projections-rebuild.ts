@@ -44,20 +44,23 @@ export const projectionsRebuild: Command = {
   usage: USAGE,
   async run(args, io) {
     const options = parseOptions('projections rebuild', args, { verify: { type: 'boolean' }, into: { type: 'string' } });
-    if (options.help) return io.stdout.write(USAGE + '\n'), 0;
+    if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const urls = storeUrlsFrom(io.env);
     const stores = await openStores(urls);
     try {
       const target = await openTarget(urls.storeUrl, stores.sql, options.into);
       try {
         const rebuilt = await rebuildReadModels(stores.events, target.db, READ_MODELS, { signal: io.signal });
-        io.stdout.write(`rebuilt ${READ_MODELS.map((model) => model.name).join(', ')} from ${rebuilt.events} events${rebuilt.lastPosition ? ` (through position ${rebuilt.lastPosition})` : ''} into ${target.description}\n`);
+        io.stdout.write(
+          `rebuilt ${READ_MODELS.map((model) => model.name).join(', ')} from ${rebuilt.events} events${rebuilt.lastPosition ? ` (through position ${rebuilt.lastPosition})` : ''} into ${target.description}\n`,
+        );
         if (!options.verify) return 0;
         const comparisons = await compareReadModels(stores.sql, target.db, READ_MODELS);
         let differences = 0;
         for (const { table, liveRows, rebuiltRows, differences: found } of comparisons) {
           io.stdout.write(`${table}: ${liveRows} live rows, ${rebuiltRows} rebuilt, ${found.length} differences\n`);
-          for (const difference of found) io.stdout.write(`  ${table} ${difference.key}: ${difference.problem}${difference.columns ? ` (${difference.columns.join(', ')})` : ''}\n`);
+          for (const difference of found)
+            io.stdout.write(`  ${table} ${difference.key}: ${difference.problem}${difference.columns ? ` (${difference.columns.join(', ')})` : ''}\n`);
           differences += found.length;
         }
         if (differences === 0) return 0;

@@ -36,4 +36,7 @@ async function welcome(url: string, app: INestApplication): Promise<void> {
   );
 }
 
-void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule], { env, onListening: welcome });
+void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule], {
+  env,
+  onListening: welcome,
+});

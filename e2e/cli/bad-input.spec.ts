@@ -24,23 +24,51 @@ describe('paygate with bad input', () => {
   it.each<[string, string[], string]>([
     ['an unknown command', ['events', 'exprot'], 'paygate: unknown command "events exprot" (paygate --help lists them)'],
     ['an unknown option', ['events', 'export', '--bogus'], `paygate: events export: Unknown option '--bogus' (see paygate events export --help)`],
-    ['an option without its value', ['events', 'export', '--after'], `paygate: events export: Option '--after <value>' argument missing (see paygate events export --help)`],
+    [
+      'an option without its value',
+      ['events', 'export', '--after'],
+      `paygate: events export: Option '--after <value>' argument missing (see paygate events export --help)`,
+    ],
     ['a stray argument', ['events', 'export', 'everything'], `paygate: events export: Unexpected argument 'everything' (see paygate events export --help)`],
-    ['a position that is not one', ['events', 'export', '--after', 'yesterday'], 'paygate: --after "yesterday" is not a position (two numbers such as 1234/5678, as printed by an export)'],
-    ['an empty position range', ['events', 'export', '--after', '900/12', '--through', '900/3'], 'paygate: empty position range: --after 900/12 is not before --through 900/3'],
-    ['an empty time range', ['events', 'export', '--since', '2025-06-02T00:00:00Z', '--until', '2025-06-01T00:00:00Z'], 'paygate: empty time range: --since 2025-06-02T00:00:00.000Z is not before --until 2025-06-01T00:00:00.000Z'],
-    ['a time that is not one', ['events', 'export', '--since', 'last tuesday'], 'paygate: --since "last tuesday" is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)'],
+    [
+      'a position that is not one',
+      ['events', 'export', '--after', 'yesterday'],
+      'paygate: --after "yesterday" is not a position (two numbers such as 1234/5678, as printed by an export)',
+    ],
+    [
+      'an empty position range',
+      ['events', 'export', '--after', '900/12', '--through', '900/3'],
+      'paygate: empty position range: --after 900/12 is not before --through 900/3',
+    ],
+    [
+      'an empty time range',
+      ['events', 'export', '--since', '2025-06-02T00:00:00Z', '--until', '2025-06-01T00:00:00Z'],
+      'paygate: empty time range: --since 2025-06-02T00:00:00.000Z is not before --until 2025-06-01T00:00:00.000Z',
+    ],
+    [
+      'a time that is not one',
+      ['events', 'export', '--since', 'last tuesday'],
+      'paygate: --since "last tuesday" is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)',
+    ],
     ['a limit of zero', ['events', 'export', '--limit', '0'], 'paygate: --limit "0" is not a positive whole number'],
     ['an unknown format', ['events', 'export', '--format', 'xlsx'], 'paygate: --format "xlsx" is not one of jsonl, csv, parquet'],
     ['a replay without --to', ['events', 'replay'], 'paygate: events replay needs --to kafka://host:port'],
-    ['a replay to something not Kafka', ['events', 'replay', '--to', 'http://127.0.0.1:9092'], 'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port])'],
+    [
+      'a replay to something not Kafka',
+      ['events', 'replay', '--to', 'http://127.0.0.1:9092'],
+      'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port])',
+    ],
     ['Parquet to stdout', ['events', 'export', '--format', 'parquet'], 'paygate: --format parquet needs --output <file>'],
   ])('%s: exit 2 and one line', async (_what, argv, line) => {
     expectOneLine(await runCli(argv, env), 2, line);
   });
 
   it('a PGlite directory with no database: exit 1, and none is created', async () => {
-    expectOneLine(await runCli(['events', 'export'], env), 1, `paygate: no PGlite database at ${join(dir.path, 'never-created')} (STORE_URL=pglite://${join(dir.path, 'never-created')})`);
+    expectOneLine(
+      await runCli(['events', 'export'], env),
+      1,
+      `paygate: no PGlite database at ${join(dir.path, 'never-created')} (STORE_URL=pglite://${join(dir.path, 'never-created')})`,
+    );
     expect(existsSync(join(dir.path, 'never-created'))).toBe(false);
   });
 

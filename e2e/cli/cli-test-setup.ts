@@ -44,7 +44,9 @@ export async function seedPgliteStore(dir: string, count = 4): Promise<void> {
   for (let i = 0; i < count; i++) {
     const merchantId = i % 2 === 0 ? 'm1' : 'm2';
     const internalReference = `PG${i}`;
-    await store.appendToStream(`collection-${internalReference}`, [event('CollectionInitiated', { merchantId, internalReference, requestAmount: 1_000 * (i + 1), note: 'a, "quoted"\nline' })]);
+    await store.appendToStream(`collection-${internalReference}`, [
+      event('CollectionInitiated', { merchantId, internalReference, requestAmount: 1_000 * (i + 1), note: 'a, "quoted"\nline' }),
+    ]);
     await store.appendToStream(`collection-${internalReference}`, [event('CollectionConfirmed', { internalReference })]);
     await store.appendToStream(`collection-${internalReference}`, [event('CollectionCompleted', { internalReference })]);
   }

@@ -20,7 +20,10 @@ describe('an interrupted export, resumed', () => {
     const store = await SqlEventStore.create(sql);
     const padding = 'x'.repeat(200);
     for (let i = 0; i < STREAMS; i++) {
-      await store.appendToStream(`collection-PG${i}`, ['CollectionInitiated', 'CollectionConfirmed', 'CollectionCompleted'].map((type) => ({ type, data: { merchantId: 'm1', padding } })));
+      await store.appendToStream(
+        `collection-PG${i}`,
+        ['CollectionInitiated', 'CollectionConfirmed', 'CollectionCompleted'].map((type) => ({ type, data: { merchantId: 'm1', padding } })),
+      );
     }
     await sql.close();
   });

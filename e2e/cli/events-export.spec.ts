@@ -25,7 +25,14 @@ describe('paygate events export', () => {
   it('writes every event as a JSON line in global order, with position, stream, type, version, time, data and metadata', async () => {
     expect(all).toHaveLength(14);
     expect(Object.keys(all[0])).toEqual(['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata']);
-    expect(all[0]).toMatchObject({ stream: 'collection-PG0', type: 'CollectionInitiated', version: 1, revision: 0, data: { merchantId: 'm1', requestAmount: 1_000 }, metadata: { schemaVersion: 1 } });
+    expect(all[0]).toMatchObject({
+      stream: 'collection-PG0',
+      type: 'CollectionInitiated',
+      version: 1,
+      revision: 0,
+      data: { merchantId: 'm1', requestAmount: 1_000 },
+      metadata: { schemaVersion: 1 },
+    });
     expect(all.map((event) => event.stream).slice(-2)).toEqual(['wallet-m1-UGX', 'service-payment-PG0']);
     expect(new Set(all.map((event) => event.id)).size).toBe(14);
   });
@@ -38,7 +45,11 @@ describe('paygate events export', () => {
   it.each<[string, string[], (event: Record<string, unknown>) => boolean]>([
     ['a stream prefix', ['--stream-prefix', 'wallet-,service-payment-'], (event) => !String(event.stream).startsWith('collection-')],
     ['an event type', ['--type', 'CollectionCompleted'], (event) => event.type === 'CollectionCompleted'],
-    ["a merchant (also the events that do not name it, by their stream's first event)", ['--merchant', 'm2'], (event) => ['collection-PG1', 'collection-PG3'].includes(String(event.stream))],
+    [
+      "a merchant (also the events that do not name it, by their stream's first event)",
+      ['--merchant', 'm2'],
+      (event) => ['collection-PG1', 'collection-PG3'].includes(String(event.stream)),
+    ],
   ])('selects by %s', async (_what, options, expected) => {
     const run = await runCli(['events', 'export', ...options], env);
     expect(run.code).toBe(0);

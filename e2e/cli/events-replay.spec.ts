@@ -58,7 +58,11 @@ describeWithService('kafka', 'paygate events replay into Kafka', (brokerUrl) => 
     const events = lines((await runCli(['events', 'export'], env)).stdout);
     for (let run = 0; run < 2; run++) {
       const replay = await runCli(['events', 'replay', '--to', brokerUrl, '--topic', topic], env);
-      expect(replay).toEqual({ code: 0, stdout: '', stderr: `paygate: 14 events replayed to ${topic}, last position ${events[13].position} (continue with --after ${events[13].position})\n` });
+      expect(replay).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `paygate: 14 events replayed to ${topic}, last position ${events[13].position} (continue with --after ${events[13].position})\n`,
+      });
     }
     const received = await readTopic(brokers, topic, 28);
     expect(received).toHaveLength(28);
@@ -73,7 +77,16 @@ describeWithService('kafka', 'paygate events replay into Kafka', (brokerUrl) => 
       expect(copies[0]).toEqual({
         key: event.stream,
         headers: { 'event-id': event.id, 'event-type': event.type },
-        value: { id: event.id, type: event.type, streamName: event.stream, revision: event.revision, data: event.data, metadata: event.metadata, position: event.position, recordedAt: event.time },
+        value: {
+          id: event.id,
+          type: event.type,
+          streamName: event.stream,
+          revision: event.revision,
+          data: event.data,
+          metadata: event.metadata,
+          position: event.position,
+          recordedAt: event.time,
+        },
       });
     }
     // Per key (one partition each), each replay delivers the stream in revision order.

@@ -26,7 +26,9 @@ async function schemas(...args: string[]): Promise<Entry[]> {
 describe('paygate events schema', () => {
   it('lists every domain and integration event type at its current version, needing no store', async () => {
     const current = (await schemas()).filter((entry) => entry.current).map((entry) => entry.type);
-    const every = [COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, SERVICE_PAYMENT_EVENT_TYPES, PAYMENTS_INTEGRATION_EVENTS, WALLET_EVENT_TYPES].flatMap((types) => Object.values(types));
+    const every = [COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, SERVICE_PAYMENT_EVENT_TYPES, PAYMENTS_INTEGRATION_EVENTS, WALLET_EVENT_TYPES].flatMap(
+      (types) => Object.values(types),
+    );
     expect(current.sort()).toEqual([...every].sort());
   });
 

@@ -55,7 +55,11 @@ describe('paygate migrate', () => {
   });
 
   it('answers a wrong command line or a bad variable with one line, before opening anything', async () => {
-    expect(await runCli(['migrate', '--dry-run'], {})).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^paygate: migrate: .*'--dry-run'.* \(see paygate migrate --help\)\n$/) });
+    expect(await runCli(['migrate', '--dry-run'], {})).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^paygate: migrate: .*'--dry-run'.* \(see paygate migrate --help\)\n$/),
+    });
     expect(await runCli(['migrate'], { STORE_URL: 'mysql://db/paygate' })).toEqual({
       code: 2,
       stdout: '',

@@ -84,7 +84,10 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
 
   it("makes each library's migration 0001 exactly release 0.1.0's layout", async () => {
     const baseline = await open();
-    await migrate(baseline, ALL.filter((m) => m.version === 1));
+    await migrate(
+      baseline,
+      ALL.filter((m) => m.version === 1),
+    );
     const release = await open();
     await createdByRelease010(release);
     expect(await layoutOf(baseline)).toEqual(await layoutOf(release));

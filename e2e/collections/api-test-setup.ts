@@ -80,7 +80,13 @@ export interface ApiPaygate {
 
 /** Paygate with the quiet timers, and its two merchants. */
 export async function startApiPaygate(): Promise<ApiPaygate> {
-  const paygate = await startInProcess({ ...QUIET_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+  const paygate = await startInProcess({
+    ...QUIET_TIMERS,
+    ...TEST_RATE_LIMITS,
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+  });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'API spec merchant');
   const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Another merchant');
   return { paygate, client, other };
@@ -89,7 +95,11 @@ export async function startApiPaygate(): Promise<ApiPaygate> {
 /** Requests and reads against the Paygate `paygate()` returns (called per use: it is started in beforeAll). */
 export function apiHelpers(paygate: () => InProcessPaygate) {
   /** A request without any credential unless given in `headers`. */
-  async function http(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Uint8Array; json?: unknown } = {}): Promise<Answer> {
+  async function http(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: string | Uint8Array; json?: unknown } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     let body = options.body;
     if (options.json !== undefined) {

@@ -1,7 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { cardRequest, describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS, uniqueReference } from '@paygate/testing';
+import {
+  cardRequest,
+  describeWithService,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  TEST_TIMERS,
+  uniqueReference,
+} from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 /** The merchant's site the customer returns to: a plain page, and a log of what it was asked for. */
@@ -18,7 +27,9 @@ async function startShop(): Promise<Shop> {
     // Only the return page exists; anything else the browser asks for (a favicon) is a 404.
     if (request.method === 'GET' && new URL(request.url ?? '/', 'http://shop').pathname === '/paid') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Thank you for your order</h1></body></html>');
+      response.end(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Thank you for your order</h1></body></html>',
+      );
     } else {
       response.writeHead(404).end();
     }
@@ -66,9 +77,21 @@ interface CheckoutCase {
 }
 
 const CASES: CheckoutCase[] = [
-  { name: 'pays with 4242 4242 4242 4242 after a mistyped number is refused', card: '4242 4242 4242 4242', mistypedFirst: '4242 4242 4242 4241', status: 'COMPLETED', message: 'Transaction completed successfully' },
+  {
+    name: 'pays with 4242 4242 4242 4242 after a mistyped number is refused',
+    card: '4242 4242 4242 4242',
+    mistypedFirst: '4242 4242 4242 4241',
+    status: 'COMPLETED',
+    message: 'Transaction completed successfully',
+  },
   { name: 'is declined with 4000 0000 0000 0002', card: '4000 0000 0000 0002', status: 'FAILED', message: 'Card declined' },
-  { name: 'is cancelled with the Cancel button', card: '4242 4242 4242 4242', cancel: true, status: 'CANCELLED', message: 'Transaction cancelled by the customer on the checkout page' },
+  {
+    name: 'is cancelled with the Cancel button',
+    card: '4242 4242 4242 4242',
+    cancel: true,
+    status: 'CANCELLED',
+    message: 'Transaction cancelled by the customer on the checkout page',
+  },
 ];
 
 describe('hosted card checkout page over plain HTTP', () => {
@@ -117,7 +140,15 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
       headless: true,
       // Bounded below jest's timeout, so a browser that cannot start says so instead of timing out the hook.
       timeout: 30_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     client = await PaygateClient.withNewMerchant(paygate.url);
   });
@@ -182,7 +213,12 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
     expect(page.url()).not.toContain(card.replace(/ /g, ''));
 
     const query = client.verifyRedirect(page.url());
-    expect(Object.fromEntries(query)).toMatchObject({ internal_reference: ref, merchant_reference: merchantReference, transaction_status: status, status_message: message });
+    expect(Object.fromEntries(query)).toMatchObject({
+      internal_reference: ref,
+      merchant_reference: merchantReference,
+      transaction_status: status,
+      status_message: message,
+    });
     // A negative control: the same query with another status must not verify.
     const tampered = new URL(landed);
     tampered.searchParams.set('transaction_status', status === 'COMPLETED' ? 'FAILED' : 'COMPLETED');

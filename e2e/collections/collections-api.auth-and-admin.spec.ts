@@ -40,7 +40,10 @@ describe('collections API (DESIGN §2, §3)', () => {
       expectEnvelope(await http('POST', '/v1/collections/initialize', { headers, json: mobileMoneyRequest() }), 401);
       expectEnvelope(await http('POST', '/v1/collections/confirm', { headers, json: { internal_reference: reference } }), 401);
       expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers: { ...headers, 'secret-key': client.merchant.secretKey } }), 401);
-      expectEnvelope(await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: { ...headers, 'secret-key': client.merchant.secretKey } }), 401);
+      expectEnvelope(
+        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: { ...headers, 'secret-key': client.merchant.secretKey } }),
+        401,
+      );
       expectEnvelope(await http('GET', '/v1/payment-providers', { headers }), 401);
       expect((await collectionEvents()).length).toBe(before);
     });
@@ -129,13 +132,23 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(new Set([data.public_key, data.secret_key, data.signing_key]).size).toBe(3);
       const fetched = await admin('GET', `/${data.id as string}`);
       expectEnvelope(fetched, 200);
-      expect(fetched.body.data).toMatchObject({ id: data.id, name: 'Kampala Books', public_key: data.public_key, collection_callback_url: 'https://books.example.com/cb/collections' });
+      expect(fetched.body.data).toMatchObject({
+        id: data.id,
+        name: 'Kampala Books',
+        public_key: data.public_key,
+        collection_callback_url: 'https://books.example.com/cb/collections',
+      });
       expect(fetched.body.data).not.toHaveProperty('secret_key');
       expect(fetched.body.data).not.toHaveProperty('signing_key');
       expect(fetched.text).not.toContain(data.secret_key as string);
       expect(fetched.text).not.toContain(data.signing_key as string);
       // The keys work.
-      const merchant = new PaygateClient(paygate.url, { id: data.id as string, publicKey: data.public_key as string, secretKey: data.secret_key as string, signingKey: data.signing_key as string });
+      const merchant = new PaygateClient(paygate.url, {
+        id: data.id as string,
+        publicKey: data.public_key as string,
+        secretKey: data.secret_key as string,
+        signingKey: data.signing_key as string,
+      });
       const ack = await initialized(merchant, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       expectEnvelope(await merchant.collection(ack.internal_reference as string), 200);
     });
@@ -154,15 +167,25 @@ describe('collections API (DESIGN §2, §3)', () => {
 
     it('PATCH changes callback URLs and status', async () => {
       const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Patched merchant');
-      const patched = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'https://patched.example.com/p' });
+      const patched = await admin('PATCH', `/${merchant.merchant.id}`, {
+        collection_callback_url: 'https://patched.example.com/c',
+        service_payments_callback_url: 'https://patched.example.com/p',
+      });
       expectEnvelope(patched, 200);
-      expect(patched.body.data).toMatchObject({ collection_callback_url: 'https://patched.example.com/c', service_payments_callback_url: 'https://patched.example.com/p', status: 'active' });
+      expect(patched.body.data).toMatchObject({
+        collection_callback_url: 'https://patched.example.com/c',
+        service_payments_callback_url: 'https://patched.example.com/p',
+        status: 'active',
+      });
       expect(patched.body.data).not.toHaveProperty('secret_key');
       const cleared = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: null });
       expect(cleared.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: 'https://patched.example.com/p' });
       const suspended = await admin('PATCH', `/${merchant.merchant.id}`, { status: 'suspended' });
       expect(suspended.body.data).toMatchObject({ status: 'suspended' });
-      expect((await admin('GET', `/${merchant.merchant.id}`)).body.data).toMatchObject({ status: 'suspended', service_payments_callback_url: 'https://patched.example.com/p' });
+      expect((await admin('GET', `/${merchant.merchant.id}`)).body.data).toMatchObject({
+        status: 'suspended',
+        service_payments_callback_url: 'https://patched.example.com/p',
+      });
       expectEnvelope(await merchant.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 403);
     });
 
@@ -188,12 +211,19 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(keys.signing_key).toBe(merchant.merchant.signingKey);
       expectEnvelope(await merchant.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 401);
       expectEnvelope(await merchant.collection(ack.internal_reference as string), 401);
-      const rotated = new PaygateClient(paygate.url, { id: merchant.merchant.id, publicKey: keys.public_key as string, secretKey: keys.secret_key as string, signingKey: keys.signing_key as string });
+      const rotated = new PaygateClient(paygate.url, {
+        id: merchant.merchant.id,
+        publicKey: keys.public_key as string,
+        secretKey: keys.secret_key as string,
+        signingKey: keys.signing_key as string,
+      });
       expectEnvelope(await rotated.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 202);
       const found = await rotated.collection(ack.internal_reference as string);
       expectEnvelope(found, 200);
       // The old secret with the new public key is refused too.
-      const mixed = await http('GET', `/v1/collections/${ack.internal_reference as string}`, { headers: { 'public-key': keys.public_key as string, 'secret-key': merchant.merchant.secretKey } });
+      const mixed = await http('GET', `/v1/collections/${ack.internal_reference as string}`, {
+        headers: { 'public-key': keys.public_key as string, 'secret-key': merchant.merchant.secretKey },
+      });
       expectEnvelope(mixed, 401);
     });
 
@@ -272,7 +302,12 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(collectionStreams.some((event) => event.streamName === `collection-${momo.internal_reference as string}`)).toBe(true);
       for (const event of events) {
         const text = JSON.stringify({ data: event.data, metadata: event.metadata });
-        for (const secret of secrets) expect({ stream: event.streamName, type: event.type, leaks: text.includes(secret) }).toEqual({ stream: event.streamName, type: event.type, leaks: false });
+        for (const secret of secrets)
+          expect({ stream: event.streamName, type: event.type, leaks: text.includes(secret) }).toEqual({
+            stream: event.streamName,
+            type: event.type,
+            leaks: false,
+          });
       }
     });
   });

@@ -48,7 +48,11 @@ describe('collections API (DESIGN §2, §3)', () => {
       expectEnvelope(await client.confirm(first.body.data.internal_reference as string), 202);
       const again = await client.initialize(body);
       expectEnvelope(again, 202);
-      expect(again.body.data).toMatchObject({ id: first.body.data.id, internal_reference: first.body.data.internal_reference, merchant_reference: body.merchant_reference });
+      expect(again.body.data).toMatchObject({
+        id: first.body.data.id,
+        internal_reference: first.body.data.internal_reference,
+        merchant_reference: body.merchant_reference,
+      });
       expect(again).toEqual(first);
     });
 
@@ -72,13 +76,17 @@ describe('collections API (DESIGN §2, §3)', () => {
         expectEnvelope(answer, 202);
         expect(answer).toEqual(answers[0]);
       }
-      const initiated = (await collectionEvents()).filter((event) => event.type === 'CollectionInitiated' && event.data.merchantReference === body.merchant_reference);
+      const initiated = (await collectionEvents()).filter(
+        (event) => event.type === 'CollectionInitiated' && event.data.merchantReference === body.merchant_reference,
+      );
       expect(initiated).toHaveLength(1);
     });
 
     it('different bodies with one merchant_reference at once: one is accepted, the others get 409', async () => {
       const reference = uniqueReference('race');
-      const answers = await Promise.all([81000, 82000, 83000, 84000].map((amount) => client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount }))));
+      const answers = await Promise.all(
+        [81000, 82000, 83000, 84000].map((amount) => client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount }))),
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409]);
       for (const answer of answers) expectEnvelope(answer, answer.status);
       const initiated = (await collectionEvents()).filter((event) => event.type === 'CollectionInitiated' && event.data.merchantReference === reference);
@@ -90,7 +98,13 @@ describe('collections API (DESIGN §2, §3)', () => {
       const first = await initialized(client, body);
       const events = await collectionEvents();
       const [{ count: reservations }] = await paygate.infrastructure.sql.query<{ count: string }>('select count(*)::text as count from collection_references');
-      for (const change of [{ amount: 82000 }, { customer_name: 'John Doe' }, { charge_customer: true }, { msisdn: '256772000014' }, { description: undefined }]) {
+      for (const change of [
+        { amount: 82000 },
+        { customer_name: 'John Doe' },
+        { charge_customer: true },
+        { msisdn: '256772000014' },
+        { description: undefined },
+      ]) {
         const answer = await client.initialize({ ...body, ...change });
         expectEnvelope(answer, 409);
       }
@@ -127,7 +141,12 @@ describe('collections API (DESIGN §2, §3)', () => {
       const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, charge_customer: true }));
       const answer = await client.confirm(internal_reference as string);
       expectEnvelope(answer, 202);
-      expect(answer.body).toEqual({ code: 202, status: 'accepted', message: 'You will receive a prompt to pay UGX 82,215 on your mobile. Enter PIN to approve payment', data: {} });
+      expect(answer.body).toEqual({
+        code: 202,
+        status: 'accepted',
+        message: 'You will receive a prompt to pay UGX 82,215 on your mobile. Enter PIN to approve payment',
+        data: {},
+      });
     });
 
     it('card: 202 with the redirect message and data.payment_url', async () => {
@@ -197,9 +216,12 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
     });
 
-    it.each(['\u0000', 'PG\u0000', '\ud800', '\udc00PG'])('an internal_reference %j (NUL or half a surrogate pair) answers 400 naming it', async (reference) => {
-      const answer = await client.confirm(reference);
-      expectFieldErrors(answer, ['internal_reference'], 'internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
-    });
+    it.each(['\u0000', 'PG\u0000', '\ud800', '\udc00PG'])(
+      'an internal_reference %j (NUL or half a surrogate pair) answers 400 naming it',
+      async (reference) => {
+        const answer = await client.confirm(reference);
+        expectFieldErrors(answer, ['internal_reference'], 'internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
+      },
+    );
   });
 });

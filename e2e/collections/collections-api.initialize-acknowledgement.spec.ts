@@ -77,12 +77,21 @@ describe('collections API (DESIGN §2, §3)', () => {
       ['mtn_momo_ug', SILENT_MTN, 5_000_000, false, 75000, 5_000_000, 4_925_000],
       ['airtel_money_ug', '256752000004', 10033, false, 150, 10033, 9883], // 150.495 rounds down
       ['airtel_money_ug', '256752000004', 2_000_000, true, 30000, 2_030_000, 2_000_000],
-    ])('%s (msisdn %s) amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i', async (provider, msisdn, amount, charge, fee, transactionAmount, totalCredit) => {
-      const answer = await client.initialize(mobileMoneyRequest({ provider_code: provider, msisdn, amount, charge_customer: charge }));
-      expectEnvelope(answer, 202);
-      expect(answer.body.data).toMatchObject({ request_amount: amount, transaction_fee: fee, transaction_amount: transactionAmount, total_credit: totalCredit, charge_customer: charge });
-      expect(answer.body.data.transaction_amount).toBe((answer.body.data.total_credit as number) + (answer.body.data.transaction_fee as number));
-    });
+    ])(
+      '%s (msisdn %s) amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i',
+      async (provider, msisdn, amount, charge, fee, transactionAmount, totalCredit) => {
+        const answer = await client.initialize(mobileMoneyRequest({ provider_code: provider, msisdn, amount, charge_customer: charge }));
+        expectEnvelope(answer, 202);
+        expect(answer.body.data).toMatchObject({
+          request_amount: amount,
+          transaction_fee: fee,
+          transaction_amount: transactionAmount,
+          total_credit: totalCredit,
+          charge_customer: charge,
+        });
+        expect(answer.body.data.transaction_amount).toBe((answer.body.data.total_credit as number) + (answer.body.data.transaction_fee as number));
+      },
+    );
 
     it.each([
       [25000, false, 875, 25000, 24125],
@@ -115,7 +124,13 @@ describe('collections API (DESIGN §2, §3)', () => {
       const answer = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: false }));
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending processing');
-      expect(answer.body.data).toMatchObject({ transaction_status: 'PENDING', status_message: expect.any(String), transaction_amount: 81000, transaction_fee: 1215, total_credit: 79785 });
+      expect(answer.body.data).toMatchObject({
+        transaction_status: 'PENDING',
+        status_message: expect.any(String),
+        transaction_amount: 81000,
+        transaction_fee: 1215,
+        total_credit: 79785,
+      });
       for (const field of RECORD_FIELDS) expect(answer.body.data).toHaveProperty(field);
       expect(answer.body.data).not.toHaveProperty('payment_url');
     });
@@ -130,7 +145,13 @@ describe('collections API (DESIGN §2, §3)', () => {
       const answer = await client.initialize(cardRequest({ require_confirmation: false }));
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending processing');
-      expect(answer.body.data).toMatchObject({ transaction_status: 'PENDING', provider_code: 'card_ug', transaction_amount: 25000, transaction_fee: 875, total_credit: 24125 });
+      expect(answer.body.data).toMatchObject({
+        transaction_status: 'PENDING',
+        provider_code: 'card_ug',
+        transaction_amount: 25000,
+        transaction_fee: 875,
+        total_credit: 24125,
+      });
       expect(typeof answer.body.data.payment_url).toBe('string');
       expect(new URL(answer.body.data.payment_url as string).protocol).toMatch(/^https?:$/);
     });

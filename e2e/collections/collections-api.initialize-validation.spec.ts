@@ -147,7 +147,11 @@ describe('collections API (DESIGN §2, §3)', () => {
       ['transaction_method lowercase', () => momo({ transaction_method: 'mobile_money' }), ['transaction_method']],
       ['transaction_method missing', () => without(momo(), 'transaction_method'), ['transaction_method']],
       ['transaction_method not the provider’s', () => cardRequest({ transaction_method: 'MOBILE_MONEY', msisdn: SILENT_MTN }), ['transaction_method']],
-      ['transaction_method CARD for a mobile money provider', () => momo({ transaction_method: 'CARD', redirect_url: 'https://shop.example.com/r' }), ['transaction_method']],
+      [
+        'transaction_method CARD for a mobile money provider',
+        () => momo({ transaction_method: 'CARD', redirect_url: 'https://shop.example.com/r' }),
+        ['transaction_method'],
+      ],
       ['provider_code unknown', () => momo({ provider_code: 'mpesa_ke' }), ['provider_code']],
       ['provider_code missing', () => without(momo(), 'provider_code'), ['provider_code']],
       ['currency lowercase', () => momo({ currency: 'ugx' }), ['currency']],
@@ -166,7 +170,12 @@ describe('collections API (DESIGN §2, §3)', () => {
       ['amount null', () => momo({ amount: null }), ['amount']],
       ['amount 1e308', () => momo({ amount: 1e308 }), ['amount']],
       ['msisdn of another network', () => momo({ msisdn: '256701234567' }), ['msisdn'], 'msisdn 256701234567 is not valid for provider mtn_momo_ug'],
-      ['msisdn of MTN for airtel', () => momo({ provider_code: 'airtel_money_ug', msisdn: '256772000001' }), ['msisdn'], 'msisdn 256772000001 is not valid for provider airtel_money_ug'],
+      [
+        'msisdn of MTN for airtel',
+        () => momo({ provider_code: 'airtel_money_ug', msisdn: '256772000001' }),
+        ['msisdn'],
+        'msisdn 256772000001 is not valid for provider airtel_money_ug',
+      ],
       ['msisdn without country code', () => momo({ msisdn: '0772000001' }), ['msisdn']],
       ['msisdn with +', () => momo({ msisdn: '+256772000001' }), ['msisdn']],
       ['msisdn too short', () => momo({ msisdn: '25677200000' }), ['msisdn']],
@@ -203,13 +212,25 @@ describe('collections API (DESIGN §2, §3)', () => {
     });
 
     it('names every bad field of a request with several', async () => {
-      const body = without(momo({ merchant_reference: '', currency: 'ugx', amount: '81000', customer_email: 'nope', charge_customer: 'yes', extra: 1 }), 'customer_name');
+      const body = without(
+        momo({ merchant_reference: '', currency: 'ugx', amount: '81000', customer_email: 'nope', charge_customer: 'yes', extra: 1 }),
+        'customer_name',
+      );
       const answer = await client.initialize(body);
       expectFieldErrors(answer, ['merchant_reference', 'currency', 'amount', 'customer_email', 'charge_customer', 'extra', 'customer_name']);
     });
 
     it('names catalogue errors together: method, currency, amount and msisdn', async () => {
-      const answer = await client.initialize(momo({ provider_code: 'airtel_money_ug', transaction_method: 'CARD', redirect_url: 'https://shop.example.com/r', currency: 'KES', amount: 3_000_000, msisdn: '256772000001' }));
+      const answer = await client.initialize(
+        momo({
+          provider_code: 'airtel_money_ug',
+          transaction_method: 'CARD',
+          redirect_url: 'https://shop.example.com/r',
+          currency: 'KES',
+          amount: 3_000_000,
+          msisdn: '256772000001',
+        }),
+      );
       expectFieldErrors(answer, ['transaction_method', 'currency', 'amount']);
     });
 

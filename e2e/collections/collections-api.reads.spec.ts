@@ -59,7 +59,9 @@ describe('collections API (DESIGN §2, §3)', () => {
 
     it('GET /v1/collections?merchant_reference= returns the same record', async () => {
       const byInternal = await client.collection(ack.internal_reference as string);
-      const answer = await client.request('GET', `/v1/collections?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`, { secret: true });
+      const answer = await client.request('GET', `/v1/collections?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`, {
+        secret: true,
+      });
       expectEnvelope(answer, 200);
       expectRecord(answer.body.data);
       expect(answer.body.data).toEqual(byInternal.body.data);
@@ -73,9 +75,12 @@ describe('collections API (DESIGN §2, §3)', () => {
       expect(answer.body.data.internal_reference).toBe(data.internal_reference);
     });
 
-    it.each(['/v1/collections', '/v1/collections?merchant_reference=', '/v1/collections?other=1'])('GET %s answers 400 naming merchant_reference', async (path) => {
-      expectFieldErrors(await client.request('GET', path, { secret: true }), ['merchant_reference']);
-    });
+    it.each(['/v1/collections', '/v1/collections?merchant_reference=', '/v1/collections?other=1'])(
+      'GET %s answers 400 naming merchant_reference',
+      async (path) => {
+        expectFieldErrors(await client.request('GET', path, { secret: true }), ['merchant_reference']);
+      },
+    );
 
     it('an unknown internal_reference or merchant_reference answers 404', async () => {
       expectEnvelope(await client.collection('PG0000000000000000000000ZZ'), 404);
@@ -89,12 +94,15 @@ describe('collections API (DESIGN §2, §3)', () => {
       expectFieldErrors(byQuery, ['merchant_reference'], 'query parameter merchant_reference must not contain NUL characters or unpaired UTF-16 surrogates');
     });
 
-    it.each(['/v1/collections/%ED%A0%80', '/v1/collections?merchant_reference=%ED%A0%80', '/v1/collections/%E0%A4%A'])('GET %s (not UTF-8) answers 4xx in the envelope', async (path) => {
-      const answer = await http('GET', path, { headers: withSecret(client) });
-      expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(answer.status).toBeLessThan(500);
-      expectEnvelope(answer, answer.status);
-    });
+    it.each(['/v1/collections/%ED%A0%80', '/v1/collections?merchant_reference=%ED%A0%80', '/v1/collections/%E0%A4%A'])(
+      'GET %s (not UTF-8) answers 4xx in the envelope',
+      async (path) => {
+        const answer = await http('GET', path, { headers: withSecret(client) });
+        expect(answer.status).toBeGreaterThanOrEqual(400);
+        expect(answer.status).toBeLessThan(500);
+        expectEnvelope(answer, answer.status);
+      },
+    );
 
     it('an over-long internal_reference in the path answers 4xx in the envelope', async () => {
       const answer = await http('GET', `/v1/collections/PG${'0'.repeat(200)}`, { headers: withSecret(client) });
@@ -119,10 +127,31 @@ describe('collections API (DESIGN §2, §3)', () => {
         min_amount: 500,
         max_amount: 5_000_000,
       });
-      expect(byCode.airtel_money_ug).toMatchObject({ transaction_method: 'MOBILE_MONEY', transaction_currency: 'UGX', country_code: 'UG', min_amount: 500, max_amount: 2_000_000 });
-      expect(byCode.card_ug).toMatchObject({ transaction_method: 'CARD', transaction_currency: 'UGX', country_code: 'UG', min_amount: 1000, max_amount: 10_000_000 });
+      expect(byCode.airtel_money_ug).toMatchObject({
+        transaction_method: 'MOBILE_MONEY',
+        transaction_currency: 'UGX',
+        country_code: 'UG',
+        min_amount: 500,
+        max_amount: 2_000_000,
+      });
+      expect(byCode.card_ug).toMatchObject({
+        transaction_method: 'CARD',
+        transaction_currency: 'UGX',
+        country_code: 'UG',
+        min_amount: 1000,
+        max_amount: 10_000_000,
+      });
       for (const provider of providers) {
-        for (const field of ['provider_code', 'provider_name', 'transaction_method', 'transaction_currency', 'country_code', 'min_amount', 'max_amount', 'prefixes']) {
+        for (const field of [
+          'provider_code',
+          'provider_name',
+          'transaction_method',
+          'transaction_currency',
+          'country_code',
+          'min_amount',
+          'max_amount',
+          'prefixes',
+        ]) {
           expect(provider).toHaveProperty(field);
         }
         expect(Array.isArray(provider.prefixes)).toBe(true);

@@ -147,9 +147,22 @@ describe('collections API (DESIGN §2, §3)', () => {
     it('GET /openapi.json documents the collection, callback and admin endpoints and the initialize DTO', async () => {
       const answer = await http('GET', '/openapi.json');
       expect(answer.status).toBe(200);
-      const document = JSON.parse(answer.text) as { openapi: string; paths: Record<string, Json>; components: { schemas: Record<string, { properties: Json; required?: string[] }> } };
+      const document = JSON.parse(answer.text) as {
+        openapi: string;
+        paths: Record<string, Json>;
+        components: { schemas: Record<string, { properties: Json; required?: string[] }> };
+      };
       expect(document.openapi).toMatch(/^3\./);
-      for (const path of ['/v1/collections/initialize', '/v1/collections/confirm', '/v1/payment-providers', '/v1/callbacks/resend', '/admin/v1/deliveries', '/admin/v1/deliveries/retry', '/admin/v1/merchants']) expect(Object.keys(document.paths)).toContain(path);
+      for (const path of [
+        '/v1/collections/initialize',
+        '/v1/collections/confirm',
+        '/v1/payment-providers',
+        '/v1/callbacks/resend',
+        '/admin/v1/deliveries',
+        '/admin/v1/deliveries/retry',
+        '/admin/v1/merchants',
+      ])
+        expect(Object.keys(document.paths)).toContain(path);
       expect(document.paths['/v1/collections/initialize']).toHaveProperty('post');
       expect(document.paths['/v1/collections/confirm']).toHaveProperty('post');
       expect(document.paths['/v1/payment-providers']).toHaveProperty('get');
@@ -173,7 +186,9 @@ describe('collections API (DESIGN §2, §3)', () => {
           'redirect_url',
         ].sort(),
       );
-      expect(dto.required).toEqual(expect.arrayContaining(['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name']));
+      expect(dto.required).toEqual(
+        expect.arrayContaining(['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name']),
+      );
     });
 
     it('GET /docs answers 200 HTML', async () => {

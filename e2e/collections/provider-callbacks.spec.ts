@@ -13,7 +13,8 @@ describe('provider notifications', () => {
 
   beforeAll(async () => {
     paygate = await startInProcess({
-      ...TEST_TIMERS, ...TEST_RATE_LIMITS,
+      ...TEST_TIMERS,
+      ...TEST_RATE_LIMITS,
       CONFIRMATION_TIMEOUT_MS: HOUR_MS,
       PROMPT_TIMEOUT_MS: HOUR_MS,
       PROVIDER_STATUS_POLL_MS: HOUR_MS,

@@ -9,7 +9,14 @@ import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 /** Timers live in the store: a time-out that falls due while Paygate is down fires once after it restarts. */
 describe('durable timers across a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-timers-'));
-  const env = { ...TEST_TIMERS, ...TEST_RATE_LIMITS, STORE_URL: `pglite://${dataDir}`, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' };
+  const env = {
+    ...TEST_TIMERS,
+    ...TEST_RATE_LIMITS,
+    STORE_URL: `pglite://${dataDir}`,
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+  };
   let paygate: InProcessPaygate | undefined;
 
   afterAll(async () => {
@@ -31,8 +38,14 @@ describe('durable timers across a restart', () => {
 
     paygate = await startInProcess(env);
     const restarted = new PaygateClient(paygate.url, client.merchant);
-    expect(await restarted.finalState(unconfirmed)).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: confirmation not received in time' });
-    expect(await restarted.finalState(unanswered)).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: payment prompt not answered in time' });
+    expect(await restarted.finalState(unconfirmed)).toMatchObject({
+      transaction_status: 'CANCELLED',
+      status_message: 'Transaction cancelled: confirmation not received in time',
+    });
+    expect(await restarted.finalState(unanswered)).toMatchObject({
+      transaction_status: 'CANCELLED',
+      status_message: 'Transaction cancelled: payment prompt not answered in time',
+    });
 
     // Let further ticks run: a fired timer must not fire again.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -42,7 +55,10 @@ describe('durable timers across a restart', () => {
       // The cancellation is the last thing that happened; only its published CollectionSettled follows.
       expect(events.slice(-2).map((event) => event.type)).toEqual([COLLECTION_EVENT_TYPES.cancelled, COLLECTION_INTEGRATION_EVENTS.settled]);
     }
-    const [{ count }] = await paygate.infrastructure.sql.query<{ count: string }>('select count(*) from collection_timers where internal_reference = any($1::text[])', [[unconfirmed, unanswered]]);
+    const [{ count }] = await paygate.infrastructure.sql.query<{ count: string }>(
+      'select count(*) from collection_timers where internal_reference = any($1::text[])',
+      [[unconfirmed, unanswered]],
+    );
     expect(Number(count)).toBe(0);
   });
 });

@@ -78,12 +78,17 @@ describe('ura_prn_ug: the biller connector against the sandbox biller', () => {
       const captured = registryAt(sandbox.receiver.url);
       await expect(captured.pay({ prn: '2250000001301', amount: 25_000, currency: 'UGX', idempotencyKey: 'key-1', reference: 'PGREF1' })).rejects.toThrow();
       const [request] = sandbox.receiver.at('/pay-capture/v1/prns/2250000001301/payments');
-      expect(request).toMatchObject({ method: 'POST', headers: { 'x-api-key': 'sandbox-biller-key', 'idempotency-key': 'key-1', 'content-type': 'application/json' } });
+      expect(request).toMatchObject({
+        method: 'POST',
+        headers: { 'x-api-key': 'sandbox-biller-key', 'idempotency-key': 'key-1', 'content-type': 'application/json' },
+      });
       expect(JSON.parse(request.body)).toEqual({ amount: 25_000, currency: 'UGX', reference: 'PGREF1' });
     });
 
     it('names the biller and the status in errors, never a credential or the address', async () => {
-      const failing = sandbox.registry({ BILLER_API_URL: `${sandbox.receiver.url}/down-biller`, PROVIDER_TIMEOUT_MS: '2000' }).get('ura_prn_ug', 'billPayment').billPayment;
+      const failing = sandbox
+        .registry({ BILLER_API_URL: `${sandbox.receiver.url}/down-biller`, PROVIDER_TIMEOUT_MS: '2000' })
+        .get('ura_prn_ug', 'billPayment').billPayment;
       await expect(failing.validate('2250000001301')).rejects.toThrow(/^biller unavailable: HTTP 503$/);
     });
 

@@ -10,7 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openSqlDatabase } from '@paygate/sql';
-import { collectForPaymentSuite, collectionOutcomeSuite, eventually, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import {
+  collectForPaymentSuite,
+  collectionOutcomeSuite,
+  eventually,
+  serviceUrl,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_TIMERS,
+  uniqueSchema,
+} from '@paygate/testing';
 import { main } from '@paygate/cli';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
@@ -32,14 +42,20 @@ async function caughtUp(paygate: InProcessPaygate): Promise<void> {
     'collections-projection': ['collection-'],
     'service-payments-projection': ['service-payment-', 'wallet-'],
   };
-  await eventually(async () => {
-    for (const [group, streamPrefixes] of Object.entries(groups)) {
-      const events = await paygate.infrastructure.store.readAll({ streamPrefixes, maxCount: 1_000_000 });
-      const [checkpoint] = await paygate.infrastructure.sql.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [`consumer:${group}`]);
-      expect({ group, position: checkpoint?.position }).toEqual({ group, position: events[events.length - 1].position });
-    }
-    return true;
-  }, 30_000, 'the projections to handle the last events');
+  await eventually(
+    async () => {
+      for (const [group, streamPrefixes] of Object.entries(groups)) {
+        const events = await paygate.infrastructure.store.readAll({ streamPrefixes, maxCount: 1_000_000 });
+        const [checkpoint] = await paygate.infrastructure.sql.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [
+          `consumer:${group}`,
+        ]);
+        expect({ group, position: checkpoint?.position }).toEqual({ group, position: events[events.length - 1].position });
+      }
+      return true;
+    },
+    30_000,
+    'the projections to handle the last events',
+  );
 }
 
 describe('paygate projections rebuild --verify after a mixed workload', () => {
@@ -51,7 +67,14 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
   let paygate: InProcessPaygate;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS, STORE_URL: storeUrl, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startInProcess({
+      ...TEST_TIMERS,
+      ...TEST_CALLBACK_SETTINGS,
+      STORE_URL: storeUrl,
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: 'error',
+    });
   });
 
   afterAll(async () => {
@@ -86,10 +109,12 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
       expect(run.code).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^rebuilt collections, service payments, callback deliveries from \d+ events \(through position \d+\/\d+\) into /);
-      const counts = Object.fromEntries(lines.slice(1).map((line) => {
-        const [, table, live, rebuilt, differences] = /^(\w+): (\d+) live rows, (\d+) rebuilt, (\d+) differences$/.exec(line)!;
-        return [table, { live: Number(live), rebuilt: Number(rebuilt), differences: Number(differences) }];
-      }));
+      const counts = Object.fromEntries(
+        lines.slice(1).map((line) => {
+          const [, table, live, rebuilt, differences] = /^(\w+): (\d+) live rows, (\d+) rebuilt, (\d+) differences$/.exec(line)!;
+          return [table, { live: Number(live), rebuilt: Number(rebuilt), differences: Number(differences) }];
+        }),
+      );
       expect(Object.keys(counts)).toEqual(['collection_view', 'wallet_balances', 'service_payment_view', 'webhook_deliveries']);
       for (const table of Object.values(counts)) {
         expect(table.live).toBeGreaterThan(0);
@@ -99,7 +124,9 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
 
     it('reports a live row that drifted from its events, and exits 1', async () => {
       const live = await openSqlDatabase(storeUrl);
-      const [wallet] = await live.query<{ merchant_id: string; currency: string }>('update wallet_balances set available = available - 1 where ctid = (select ctid from wallet_balances limit 1) returning merchant_id, currency');
+      const [wallet] = await live.query<{ merchant_id: string; currency: string }>(
+        'update wallet_balances set available = available - 1 where ctid = (select ctid from wallet_balances limit 1) returning merchant_id, currency',
+      );
       await live.close();
       const run = await paygateCli(['projections', 'rebuild', '--verify', '--into', into('b')], env);
       expect(run.code).toBe(1);

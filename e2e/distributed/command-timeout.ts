@@ -1,5 +1,15 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import {
+  describeWithService,
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  serviceUrl,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_TIMERS,
+  uniqueSchema,
+} from '@paygate/testing';
 import { ensureBuilt, startApp, type AppProcess } from './processes';
 
 /**
@@ -59,14 +69,23 @@ export function commandTimeoutSuite(): void {
       expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).toEqual({
         status: 503,
         retryAfter: '2',
-        body: { code: 503, status: 'error', message: 'temporarily unavailable: no reply from collections to collections.initialize within 2000 ms; try again shortly', data: {} },
+        body: {
+          code: 503,
+          status: 'error',
+          message: 'temporarily unavailable: no reply from collections to collections.initialize within 2000 ms; try again shortly',
+          data: {},
+        },
       });
 
       apps.push(await startApp('collections', collectionsEnv));
-      const first = await eventually(async () => {
-        const retried = await client.initialize(request);
-        return retried.status === 202 ? retried : undefined;
-      }, 30_000, 'the retried initialize to be acknowledged');
+      const first = await eventually(
+        async () => {
+          const retried = await client.initialize(request);
+          return retried.status === 202 ? retried : undefined;
+        },
+        30_000,
+        'the retried initialize to be acknowledged',
+      );
       const again = await client.initialize(request);
       expect(again.status).toBe(202);
       expect(again.body).toEqual(first.body);

@@ -13,7 +13,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectionDecider, type CollectionState, COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from '@paygate/collections-domain';
+import {
+  collectionDecider,
+  type CollectionState,
+  COLLECTION_EVENT_SCHEMA_VERSION,
+  COLLECTION_EVENT_TYPES as EVENTS,
+  type CollectionEvent,
+} from '@paygate/collections-domain';
 import { collectionStream } from '@paygate/contracts';
 
 import { fold } from '@paygate/decider';
@@ -146,7 +152,13 @@ function collectionEvents(merchantId: string, reference: string, id: number): { 
       { type: EVENTS.pinPromptSent, data: { internalReference: reference, providerReference: randomUUID(), sentAt: at(2) } },
       {
         type: EVENTS.completed,
-        data: { internalReference: reference, providerTransactionId: `mtn-${id}`, transactionAccount: '256772000001', statusMessage: 'Transaction successful', completedAt: at(3) },
+        data: {
+          internalReference: reference,
+          providerTransactionId: `mtn-${id}`,
+          transactionAccount: '256772000001',
+          statusMessage: 'Transaction successful',
+          completedAt: at(3),
+        },
       },
     ],
   };
@@ -161,7 +173,12 @@ const toAppend = (event: CollectionEvent, id: string) => ({
 
 /** The events the collection publishes with `events` (appended in the same write), each with its id. */
 const published = (events: CollectionEvent[], after: CollectionState) =>
-  (collectionDecider.publish?.(events, after) ?? []).map((event) => ({ id: randomUUID(), type: event.type, data: { ...event.data }, metadata: { schemaVersion: event.version } }));
+  (collectionDecider.publish?.(events, after) ?? []).map((event) => ({
+    id: randomUUID(),
+    type: event.type,
+    data: { ...event.data },
+    metadata: { schemaVersion: event.version },
+  }));
 
 /** Appends TRANSACTIONS collections, eight at a time, spread over the merchants; returns the callbacks they must cause. */
 async function appendBurst(store: EventStore, merchantIds: string[]): Promise<Expected> {
@@ -242,7 +259,10 @@ export function dispatcherCrashSuites(): void {
       };
       const states = async () =>
         Object.fromEntries(
-          (await db.query<{ state: string; count: number }>('select state, count(*)::int as count from webhook_deliveries group by state')).map((row) => [row.state, row.count]),
+          (await db.query<{ state: string; count: number }>('select state, count(*)::int as count from webhook_deliveries group by state')).map((row) => [
+            row.state,
+            row.count,
+          ]),
         );
       return { db, store, receivers, merchantIds, env, states };
     }
@@ -289,7 +309,9 @@ export function dispatcherCrashSuites(): void {
         const key = `${receipt.internalReference} ${receipt.event}`;
         if (!firstArrival.has(key)) firstArrival.set(key, receipt.order);
       }
-      const outOfOrder = expected.references.filter((reference) => !(firstArrival.get(`${reference} ${CHARGES}`)! < firstArrival.get(`${reference} ${COMPLETED}`)!));
+      const outOfOrder = expected.references.filter(
+        (reference) => !(firstArrival.get(`${reference} ${CHARGES}`)! < firstArrival.get(`${reference} ${COMPLETED}`)!),
+      );
       expect(outOfOrder).toEqual([]);
       // Delivered at the kill means acknowledged and recorded: the restart must never send it again.
       const resentAfterRestart = receivers.receipts.filter((receipt) => receipt.at >= restartedAt && deliveredAtKill.has(receipt.webhookId));

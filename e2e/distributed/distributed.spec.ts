@@ -1,5 +1,22 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { CallbackReceiver, collectForPaymentFaultSuite, collectForPaymentSuite, collectionOutcomeSuite, describeWithService, eventually, expectReady, mobileMoneyRequest, PaygateClient, SandboxAdmin, serviceUrl, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import {
+  CallbackReceiver,
+  collectForPaymentFaultSuite,
+  collectForPaymentSuite,
+  collectionOutcomeSuite,
+  describeWithService,
+  eventually,
+  expectReady,
+  mobileMoneyRequest,
+  PaygateClient,
+  SandboxAdmin,
+  serviceUrl,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_TIMERS,
+  uniqueSchema,
+} from '@paygate/testing';
 import { dispatcherCrashSuites } from './dispatcher-crash';
 import { migrationsOnStartSuite } from './migrations-on-start';
 import { rollingRestartSuite } from './rolling-restart';
@@ -95,7 +112,9 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       const prn = await admin.createPrn(25_000);
       // A slow biller: it records the payment at once and answers 4 s later.
       await admin.billerFaults({ delay_ms: 4_000 });
-      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }) });
+      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+        body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }),
+      });
       const ref = String(accepted.body.data.internal_reference);
       await eventually(async () => ((await admin.prn(prn)).payments.length === 1 ? true : undefined), 60_000, 'the biller to take the payment');
       // The biller holds the payment and has not answered: nothing can have recorded it yet.
@@ -139,29 +158,56 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
 
   // Nothing listens on the reserved port: the store and the broker are simply not up yet.
   it.each([
-    ['collections', 'STORE_URL', async (port: number) => ({ STORE_URL: `postgres://root@127.0.0.1:${port}/none`, BROKER_URL: 'inproc://' }), (port: number) => `STORE_URL postgres://***@127.0.0.1:${port}/none`],
-    ['webhook-dispatcher', 'BROKER_URL', async (port: number) => ({ STORE_URL: 'pglite://memory', BROKER_URL: `kafka://127.0.0.1:${port}`, MASTER_KEY: TEST_MASTER_KEY }), (port: number) => `BROKER_URL kafka://127.0.0.1:${port}`],
-  ])('%s with its %s not answering stays up: live, unready naming it, one log line however long it waits, exit 0 on SIGTERM', async (app, _variable, envFor, nameFor) => {
-    const port = await freePort();
-    const waiting = await startApp(app, { ...(await envFor(port)), LOG_LEVEL: 'warn' }, undefined, { until: 'live' });
-    try {
-      const ready = await eventually(async () => {
-        const response = await fetch(`${waiting.url}/health/ready`);
-        const body = (await response.json()) as { message: string; data?: { waiting_for?: string[] } };
-        return body.data?.waiting_for?.length ? { status: response.status, body } : undefined;
-      }, 30_000, 'the app to say what it waits for');
-      expect(ready.status).toBe(503);
-      expect(ready.body).toMatchObject({ code: 503, status: 'error', message: `waiting for ${nameFor(port)}`, data: { waiting_for: [nameFor(port)] } });
-      const other = await fetch(`${waiting.url}/v1/payment-providers`);
-      expect({ status: other.status, retryAfter: other.headers.get('retry-after'), requestId: other.headers.get('x-request-id') }).toEqual({ status: 503, retryAfter: '2', requestId: expect.any(String) });
-      // Retries back off to 5 s: after 8 s there have been several, and still one line.
-      await new Promise((resolve) => setTimeout(resolve, 8_000));
-      expect(waiting.child.exitCode).toBeNull();
-      expect(waiting.output().split('\n').filter((line) => line.includes(`"message":"waiting for ${nameFor(port)}"`))).toHaveLength(1);
-    } finally {
-      expect(await waiting.stop('SIGTERM')).toBe(0);
-    }
-  }, 60_000);
+    [
+      'collections',
+      'STORE_URL',
+      async (port: number) => ({ STORE_URL: `postgres://root@127.0.0.1:${port}/none`, BROKER_URL: 'inproc://' }),
+      (port: number) => `STORE_URL postgres://***@127.0.0.1:${port}/none`,
+    ],
+    [
+      'webhook-dispatcher',
+      'BROKER_URL',
+      async (port: number) => ({ STORE_URL: 'pglite://memory', BROKER_URL: `kafka://127.0.0.1:${port}`, MASTER_KEY: TEST_MASTER_KEY }),
+      (port: number) => `BROKER_URL kafka://127.0.0.1:${port}`,
+    ],
+  ])(
+    '%s with its %s not answering stays up: live, unready naming it, one log line however long it waits, exit 0 on SIGTERM',
+    async (app, _variable, envFor, nameFor) => {
+      const port = await freePort();
+      const waiting = await startApp(app, { ...(await envFor(port)), LOG_LEVEL: 'warn' }, undefined, { until: 'live' });
+      try {
+        const ready = await eventually(
+          async () => {
+            const response = await fetch(`${waiting.url}/health/ready`);
+            const body = (await response.json()) as { message: string; data?: { waiting_for?: string[] } };
+            return body.data?.waiting_for?.length ? { status: response.status, body } : undefined;
+          },
+          30_000,
+          'the app to say what it waits for',
+        );
+        expect(ready.status).toBe(503);
+        expect(ready.body).toMatchObject({ code: 503, status: 'error', message: `waiting for ${nameFor(port)}`, data: { waiting_for: [nameFor(port)] } });
+        const other = await fetch(`${waiting.url}/v1/payment-providers`);
+        expect({ status: other.status, retryAfter: other.headers.get('retry-after'), requestId: other.headers.get('x-request-id') }).toEqual({
+          status: 503,
+          retryAfter: '2',
+          requestId: expect.any(String),
+        });
+        // Retries back off to 5 s: after 8 s there have been several, and still one line.
+        await new Promise((resolve) => setTimeout(resolve, 8_000));
+        expect(waiting.child.exitCode).toBeNull();
+        expect(
+          waiting
+            .output()
+            .split('\n')
+            .filter((line) => line.includes(`"message":"waiting for ${nameFor(port)}"`)),
+        ).toHaveLength(1);
+      } finally {
+        expect(await waiting.stop('SIGTERM')).toBe(0);
+      }
+    },
+    60_000,
+  );
 });
 
 dispatcherCrashSuites();

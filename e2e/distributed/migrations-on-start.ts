@@ -8,7 +8,12 @@ const root = join(__dirname, '..', '..');
 
 /** `paygate migrate` as the Helm hook Job runs it: the built CLI in its own process. */
 function paygateMigrate(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [join(root, 'dist/apps/cli/main.js'), 'migrate'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [join(root, 'dist/apps/cli/main.js'), 'migrate'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -37,16 +42,26 @@ export function migrationsOnStartSuite(): void {
       const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
       const waiting = await startApp('collections', env, undefined, { until: 'live' });
       apps.push(waiting);
-      const ready = await eventually(async () => {
-        const response = await fetch(`${waiting.url}/health/ready`);
-        const body = (await response.json()) as { data?: { waiting_for?: string[] } };
-        return body.data?.waiting_for?.length ? { status: response.status, waitingFor: body.data.waiting_for } : undefined;
-      }, 30_000, 'the app to say what it waits for');
+      const ready = await eventually(
+        async () => {
+          const response = await fetch(`${waiting.url}/health/ready`);
+          const body = (await response.json()) as { data?: { waiting_for?: string[] } };
+          return body.data?.waiting_for?.length ? { status: response.status, waitingFor: body.data.waiting_for } : undefined;
+        },
+        30_000,
+        'the app to say what it waits for',
+      );
       expect(ready).toEqual({ status: 503, waitingFor: ['the event store (STORE_URL)'] });
-      const lines = () => waiting.output().split('\n').filter((line) => line.includes('"message":"waiting for the event store (STORE_URL)"'));
+      const lines = () =>
+        waiting
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"message":"waiting for the event store (STORE_URL)"'));
       await eventually(() => (lines().length > 0 ? true : undefined), 30_000, 'the waiting line');
       expect(lines()).toHaveLength(1);
-      expect(JSON.parse(lines()[0])).toMatchObject({ reason: 'the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)' });
+      expect(JSON.parse(lines()[0])).toMatchObject({
+        reason: 'the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)',
+      });
 
       const migrated = paygateMigrate({ STORE_URL: env.STORE_URL });
       expect(migrated).toMatchObject({ status: 0, stderr: '' });

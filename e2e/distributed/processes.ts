@@ -19,7 +19,12 @@ export interface AppProcess {
  * shutdown delay unless `env` sets them) and waits until it answers /health/ready, or only
  * /health/live with `until: 'live'` (an app that is to wait for its dependencies).
  */
-export async function startApp(app: string, env: Record<string, string>, port?: number, { until = 'ready' }: { until?: 'live' | 'ready' } = {}): Promise<AppProcess> {
+export async function startApp(
+  app: string,
+  env: Record<string, string>,
+  port?: number,
+  { until = 'ready' }: { until?: 'live' | 'ready' } = {},
+): Promise<AppProcess> {
   port ??= await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
@@ -34,7 +39,10 @@ export async function startApp(app: string, env: Record<string, string>, port?: 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}:\n${output}`);
-    const answering = await fetch(`${url}/health/${until}`).then((r) => r.ok, () => false);
+    const answering = await fetch(`${url}/health/${until}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (answering) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -37,14 +37,26 @@ const MOMO_SCENARIOS: CollectScenario[] = [
 const pay = (number: string) => async (initiation: CollectInitiation) => {
   await payOnCheckoutPage(initiation.paymentUrl!, { number });
 };
-const paid = (maskedAccount: string) => (initiation: CollectInitiation): ProviderOutcome => ({ status: 'SUCCESSFUL', providerTransactionId: initiation.providerReference, maskedAccount });
+const paid =
+  (maskedAccount: string) =>
+  (initiation: CollectInitiation): ProviderOutcome => ({ status: 'SUCCESSFUL', providerTransactionId: initiation.providerReference, maskedAccount });
 
 /** Card sandbox outcomes by what the payer does on the checkout page. */
 const CARD_SCENARIOS: CollectScenario[] = [
   { name: 'SUCCESSFUL (Visa 4242…)', act: pay('4242 4242 4242 4242'), expected: paid('424242******4242'), notifies: true },
   { name: 'SUCCESSFUL (Mastercard 5555…)', act: pay('5555555555554444'), expected: paid('555555******4444'), notifies: true },
-  { name: 'FAILED, declined (…0002)', act: pay('4000000000000002'), expected: { status: 'FAILED', reason: 'DECLINED', providerReason: 'card_declined' }, notifies: true },
-  { name: 'FAILED, insufficient funds (…9995)', act: pay('4000000000009995'), expected: { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'insufficient_funds' }, notifies: true },
+  {
+    name: 'FAILED, declined (…0002)',
+    act: pay('4000000000000002'),
+    expected: { status: 'FAILED', reason: 'DECLINED', providerReason: 'card_declined' },
+    notifies: true,
+  },
+  {
+    name: 'FAILED, insufficient funds (…9995)',
+    act: pay('4000000000009995'),
+    expected: { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'insufficient_funds' },
+    notifies: true,
+  },
   {
     name: 'CANCELLED, payer cancelled',
     act: async (initiation) => {
@@ -86,7 +98,8 @@ describe('provider connectors against the sandbox providers', () => {
     await sandbox?.close();
   });
 
-  const registryAt = (baseUrl: string, timeoutMs: number) => sandbox.registry({ MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl, PROVIDER_TIMEOUT_MS: String(timeoutMs) });
+  const registryAt = (baseUrl: string, timeoutMs: number) =>
+    sandbox.registry({ MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl, PROVIDER_TIMEOUT_MS: String(timeoutMs) });
   const count = async (sql: string, reference: string) => Number((await sandbox.infrastructure.sql.query<{ n: number }>(sql, [reference]))[0].n);
 
   describe.each(MOMO_CODES)('%s: MoMo Collection API', (providerCode) => {
@@ -97,7 +110,10 @@ describe('provider connectors against the sandbox providers', () => {
       request: () => baseRequest('256772000001'),
       scenarios: MOMO_SCENARIOS,
       sandboxInitiations: (reference) => count('select count(*)::int as n from sandbox_momo_requests where external_id = $1', reference),
-      handshake: (method, path) => (method === 'POST' && path === '/collection/token/' ? { status: 200, body: { access_token: 'fake-token', token_type: 'access_token', expires_in: 3600 } } : undefined),
+      handshake: (method, path) =>
+        method === 'POST' && path === '/collection/token/'
+          ? { status: 200, body: { access_token: 'fake-token', token_type: 'access_token', expires_in: 3600 } }
+          : undefined,
       secrets: SANDBOX_SECRETS,
     });
   });
@@ -130,9 +146,13 @@ describe('provider connectors against the sandbox providers', () => {
       momo().initiate({ ...baseRequest(msisdn), reference: `PGTEST${randomUUID()}`, notifyUrl: `${sandbox.receiver.url}/momo`, ...overrides });
 
     it('carries the provider error code of a rejected request, and a status query for it is rejected too', async () => {
-      await expect(initiate('256772000001', { currency: 'ugx' })).rejects.toEqual(expect.objectContaining({ name: 'ProviderRequestError', status: 400, code: 'INVALID_CURRENCY' }));
+      await expect(initiate('256772000001', { currency: 'ugx' })).rejects.toEqual(
+        expect.objectContaining({ name: 'ProviderRequestError', status: 400, code: 'INVALID_CURRENCY' }),
+      );
       await expect(initiate('256772000001', { amount: '-5' })).rejects.toEqual(expect.objectContaining({ status: 400, code: 'INVALID_AMOUNT' }));
-      await expect(momo().status(randomUUID())).rejects.toEqual(expect.objectContaining({ name: 'ProviderRequestError', status: 404, code: 'RESOURCE_NOT_FOUND' }));
+      await expect(momo().status(randomUUID())).rejects.toEqual(
+        expect.objectContaining({ name: 'ProviderRequestError', status: 404, code: 'RESOURCE_NOT_FOUND' }),
+      );
     });
 
     it('fetches a new token once when the provider no longer knows the cached one', async () => {
@@ -158,14 +178,25 @@ describe('provider connectors against the sandbox providers', () => {
     const card = () => registry.get('card_ug', 'collect').collect;
 
     it('carries the provider error code of a rejected request', async () => {
-      await expect(card().status('cs_unknown')).rejects.toEqual(expect.objectContaining({ name: 'ProviderRequestError', status: 404, code: 'resource_missing' }));
-      const expired = card().initiate({ ...baseRequest(), reference: `PGTEST${randomUUID()}`, notifyUrl: `${sandbox.receiver.url}/card`, expiresAt: '2000-01-01T00:00:00Z' });
+      await expect(card().status('cs_unknown')).rejects.toEqual(
+        expect.objectContaining({ name: 'ProviderRequestError', status: 404, code: 'resource_missing' }),
+      );
+      const expired = card().initiate({
+        ...baseRequest(),
+        reference: `PGTEST${randomUUID()}`,
+        notifyUrl: `${sandbox.receiver.url}/card`,
+        expiresAt: '2000-01-01T00:00:00Z',
+      });
       await expect(expired).rejects.toBeInstanceOf(ProviderRequestError);
       await expect(expired).rejects.toEqual(expect.objectContaining({ status: 400, code: 'parameter_invalid' }));
     });
 
     it('opens a session whose payment page is on the provider', async () => {
-      const { paymentUrl, providerReference } = await card().initiate({ ...baseRequest(), reference: `PGTEST${randomUUID()}`, notifyUrl: `${sandbox.receiver.url}/card` });
+      const { paymentUrl, providerReference } = await card().initiate({
+        ...baseRequest(),
+        reference: `PGTEST${randomUUID()}`,
+        notifyUrl: `${sandbox.receiver.url}/card`,
+      });
       expect(paymentUrl).toBe(`${sandbox.url}/sandbox/card/checkout/${providerReference}`);
     });
 

@@ -38,7 +38,12 @@ export function startReadmeLayout(env: Record<string, string>): ReadmeLayout {
     .split('\n')
     .filter((line) => line.trim() !== 'npm run build')
     .join('\n');
-  const shell: ChildProcess = spawn('bash', ['-c', `${script}\nwait`], { cwd: root, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const shell: ChildProcess = spawn('bash', ['-c', `${script}\nwait`], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   shell.stdout?.on('data', (chunk) => (output += chunk));
   shell.stderr?.on('data', (chunk) => (output += chunk));

@@ -33,7 +33,11 @@ describe('sandbox biller', () => {
   });
 
   /** A call to the biller API, with the sandbox's API key unless `headers` says otherwise. */
-  async function biller(method: string, path: string, options: { headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {}): Promise<Answer> {
+  async function biller(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<Answer> {
     const response = await fetch(`${sandbox.url}/sandbox/biller/v1${path}`, {
       method,
       headers: { 'x-api-key': API_KEY, ...(options.body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
@@ -65,13 +69,20 @@ describe('sandbox biller', () => {
     });
 
     it('refuses every route without the API key it issued, counting no call', async () => {
-      for (const headers of [{ 'x-api-key': '' }, { 'x-api-key': `${API_KEY}-but-longer` }, { 'x-api-key': '', authorization: `Bearer ${API_KEY}` }] as Record<string, string>[]) {
+      for (const headers of [{ 'x-api-key': '' }, { 'x-api-key': `${API_KEY}-but-longer` }, { 'x-api-key': '', authorization: `Bearer ${API_KEY}` }] as Record<
+        string,
+        string
+      >[]) {
         const answers = [
           await biller('GET', `/prns/${SEEDED.prn}`, { headers }),
-          await biller('POST', `/prns/${SEEDED.prn}/payments`, { headers: { ...headers, 'idempotency-key': 'k' }, body: { amount: 25000, currency: 'UGX', reference: 'r' } }),
+          await biller('POST', `/prns/${SEEDED.prn}/payments`, {
+            headers: { ...headers, 'idempotency-key': 'k' },
+            body: { amount: 25000, currency: 'UGX', reference: 'r' },
+          }),
           await biller('GET', '/payments/k', { headers }),
         ];
-        for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'a valid X-Api-Key is required' } } });
+        for (const answer of answers)
+          expect(answer).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'a valid X-Api-Key is required' } } });
       }
       expect(await adminPrn(SEEDED.prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 0 });
     });
@@ -98,7 +109,10 @@ describe('sandbox biller', () => {
       ] as const) {
         expect(await pay(prn, key, body)).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST', field } } });
       }
-      expect(await pay(prn, key, { amount: 25000.5, currency: 'UGX', reference: 'r' })).toMatchObject({ status: 422, body: { error: { code: 'AMOUNT_MISMATCH', field: 'amount' } } });
+      expect(await pay(prn, key, { amount: 25000.5, currency: 'UGX', reference: 'r' })).toMatchObject({
+        status: 422,
+        body: { error: { code: 'AMOUNT_MISMATCH', field: 'amount' } },
+      });
       expect(await adminPrn(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 10, payments: [] });
     });
 
@@ -106,7 +120,10 @@ describe('sandbox biller', () => {
       const prn = await createPrn();
       const key = randomUUID();
       const first = await pay(prn, key);
-      expect(first).toMatchObject({ status: 201, body: { idempotency_key: key, prn, amount: 25000, currency: 'UGX', reference: 'PGREF', status: 'COMPLETED' } });
+      expect(first).toMatchObject({
+        status: 201,
+        body: { idempotency_key: key, prn, amount: 25000, currency: 'UGX', reference: 'PGREF', status: 'COMPLETED' },
+      });
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       const replay = await pay(prn, key);
       expect(replay.status).toBe(201);
@@ -120,7 +137,15 @@ describe('sandbox biller', () => {
 
   describe('admin: PRNs', () => {
     it('creates a PRN with every field, shown as the biller API shows it', async () => {
-      const fields = { prn: '1234567890123', amount: 12.5, currency: 'USD', status: 'SUBMITTED', service_name: 'URA - Customs', payer_name: 'Okello John', expires_at: '2031-06-30T12:00:00Z' };
+      const fields = {
+        prn: '1234567890123',
+        amount: 12.5,
+        currency: 'USD',
+        status: 'SUBMITTED',
+        service_name: 'URA - Customs',
+        payer_name: 'Okello John',
+        expires_at: '2031-06-30T12:00:00Z',
+      };
       const created = await sandbox.admin('POST', '/sandbox/v1/prns', fields);
       const shown = { ...fields, expires_at: '2031-06-30T12:00:00.000Z' };
       expect(created).toEqual({ status: 201, body: { code: 201, status: 'success', message: 'PRN created', data: shown } });
@@ -133,7 +158,13 @@ describe('sandbox biller', () => {
       expect(a).toMatch(/^\d{13}$/);
       expect(b).not.toBe(a);
       const expiresAt = Date.parse((await adminPrn(a)).expires_at as string);
-      expect(await adminPrn(a)).toMatchObject({ amount: 25000, currency: 'UGX', status: 'AVAILABLE', service_name: 'URA - Domestic Tax', payer_name: expect.any(String) });
+      expect(await adminPrn(a)).toMatchObject({
+        amount: 25000,
+        currency: 'UGX',
+        status: 'AVAILABLE',
+        service_name: 'URA - Domestic Tax',
+        payer_name: expect.any(String),
+      });
       expect(expiresAt).toBeGreaterThan(Date.now() + 24 * 3600_000);
     });
 
@@ -186,8 +217,17 @@ describe('sandbox biller', () => {
     it('refuses every admin route without the admin token', async () => {
       for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${SANDBOX_ADMIN_TOKEN}`, API_KEY]) {
         const call = (method: string, path: string, body?: unknown) =>
-          fetch(`${sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(authorization && { authorization }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-        for (const response of [await call('POST', '/sandbox/v1/prns', { amount: 1, currency: 'UGX' }), await call('GET', `/sandbox/v1/prns/${SEEDED.prn}`), await call('GET', '/sandbox/v1/biller/faults'), await call('PUT', '/sandbox/v1/biller/faults', { fail_next: 5 })]) {
+          fetch(`${sandbox.url}${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        for (const response of [
+          await call('POST', '/sandbox/v1/prns', { amount: 1, currency: 'UGX' }),
+          await call('GET', `/sandbox/v1/prns/${SEEDED.prn}`),
+          await call('GET', '/sandbox/v1/biller/faults'),
+          await call('PUT', '/sandbox/v1/biller/faults', { fail_next: 5 }),
+        ]) {
           expect(response.status).toBe(401);
           expect(await response.json()).toMatchObject({ code: 401, status: 'error' });
         }
@@ -199,7 +239,12 @@ describe('sandbox biller', () => {
   describe('admin: fault injection', () => {
     it('fails the next N payment calls with 503, doing nothing, then pays', async () => {
       const prn = await createPrn();
-      expect((await setFaults({ fail_next: 2 })).body).toEqual({ code: 200, status: 'success', message: 'Biller faults set', data: { fail_next: 2, delay_ms: 0, fail_lookups_next: 0 } });
+      expect((await setFaults({ fail_next: 2 })).body).toEqual({
+        code: 200,
+        status: 'success',
+        message: 'Biller faults set',
+        data: { fail_next: 2, delay_ms: 0, fail_lookups_next: 0 },
+      });
       const key = randomUUID();
       for (let call = 0; call < 2; call += 1) {
         expect(await pay(prn, key)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });

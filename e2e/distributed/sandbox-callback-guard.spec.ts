@@ -41,7 +41,10 @@ async function requestToPay(sandbox: SandboxHarness, callbackUrl: (reference: st
 /** A checkout paid with a test card, whose notification goes to `notifyUrl(reference)`. */
 async function payByCard(sandbox: SandboxHarness, notifyUrl: (reference: string) => string) {
   const reference = newReference();
-  const { providerReference, paymentUrl } = await sandbox.registry().get('card_ug', 'collect').collect.initiate(collectRequest(reference, notifyUrl(reference)));
+  const { providerReference, paymentUrl } = await sandbox
+    .registry()
+    .get('card_ug', 'collect')
+    .collect.initiate(collectRequest(reference, notifyUrl(reference)));
   const paid = await fetch(paymentUrl!, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -96,7 +99,10 @@ describe('sandbox callbacks to Paygate’s own callback base (PROVIDER_CALLBACK_
     const momo = await requestToPay(sandbox, (ref) => `${sandbox.receiver.url}/momo/${ref}`);
     expect(JSON.parse((await sandbox.receiver.first(`/momo/${momo.reference}`)).body)).toMatchObject({ externalId: momo.reference, status: 'SUCCESSFUL' });
     const card = await payByCard(sandbox, (ref) => `${sandbox.receiver.url}/card/${ref}`);
-    expect(JSON.parse((await sandbox.receiver.first(`/card/${card.reference}`)).body)).toMatchObject({ session_id: card.providerReference, reference: card.reference });
+    expect(JSON.parse((await sandbox.receiver.first(`/card/${card.reference}`)).body)).toMatchObject({
+      session_id: card.providerReference,
+      reference: card.reference,
+    });
   });
 
   it('but another origin on the same loopback address (the sandbox itself, here) is not that base and is refused', async () => {

@@ -32,7 +32,11 @@ export interface SandboxHarness {
   /** A registry over config/providers.json and config/billers.json; connectors default to this sandbox, `env` as in production. */
   registry(env?: Record<string, string>): ConnectorRegistry;
   /** A call to the sandbox's admin API (`/sandbox/v1/…`) with the admin token; the envelope's `data` and the status. */
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: { code: number; status: string; message: string; data: Record<string, unknown> } }>;
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: { code: number; status: string; message: string; data: Record<string, unknown> } }>;
   /** Stops the sandbox app and starts a new one on the same store and port, as a redeploy would. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -48,7 +52,10 @@ export const SANDBOX_ADMIN_TOKEN = 'sandbox-harness-admin-token';
  * `env` (or `env(receiverUrl)`) adds to or overrides the harness's settings; by default callbacks
  * may reach the receiver, which listens on loopback.
  */
-export async function startSandbox(name: string, env: Record<string, string> | ((receiverUrl: string) => Record<string, string>) = {}): Promise<SandboxHarness> {
+export async function startSandbox(
+  name: string,
+  env: Record<string, string> | ((receiverUrl: string) => Record<string, string>) = {},
+): Promise<SandboxHarness> {
   const logs: string[] = [];
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     logs.push(String(chunk));

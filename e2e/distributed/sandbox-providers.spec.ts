@@ -38,7 +38,9 @@ describe('sandbox providers', () => {
   describe('mobile money (MoMo Collection API)', () => {
     /** Asks for a payment from the test number ending `ending`; the sandbox calls back at /momo/<reference>. */
     async function requestToPay(ending: string, reference = newReference()) {
-      const { providerReference } = await collect('mtn_momo_ug').initiate(request(reference, `${sandbox.receiver.url}/momo/${reference}`, { msisdn: `25677200${ending}` }));
+      const { providerReference } = await collect('mtn_momo_ug').initiate(
+        request(reference, `${sandbox.receiver.url}/momo/${reference}`, { msisdn: `25677200${ending}` }),
+      );
       return { reference, providerReference };
     }
 
@@ -56,7 +58,14 @@ describe('sandbox providers', () => {
       'x-target-environment': 'sandbox',
       'content-type': 'application/json',
     });
-    const validBody = { amount: '81000', currency: 'UGX', externalId: 'ext-1', payer: { partyIdType: 'MSISDN', partyId: '256772000001' }, payerMessage: 'm', payeeNote: 'n' };
+    const validBody = {
+      amount: '81000',
+      currency: 'UGX',
+      externalId: 'ext-1',
+      payer: { partyIdType: 'MSISDN', partyId: '256772000001' },
+      payerMessage: 'm',
+      payeeNote: 'n',
+    };
 
     it('issues a token only for Basic credentials with a subscription key', async () => {
       const token = (headers: Record<string, string>) => fetch(`${url}/sandbox/momo/collection/token/`, { method: 'POST', headers });
@@ -91,7 +100,14 @@ describe('sandbox providers', () => {
       const { reference, providerReference } = await requestToPay(ending);
       const callback = await sandbox.receiver.first(`/momo/${reference}`);
       expect(callback.method).toBe('PUT');
-      expect(JSON.parse(callback.body)).toMatchObject({ amount: '81000', currency: 'UGX', externalId: reference, payerMessage: 'Order 42', payeeNote: 'Thank you', ...outcome });
+      expect(JSON.parse(callback.body)).toMatchObject({
+        amount: '81000',
+        currency: 'UGX',
+        externalId: reference,
+        payerMessage: 'Order 42',
+        payeeNote: 'Thank you',
+        ...outcome,
+      });
       expect(collect('mtn_momo_ug').verifyNotification(JSON.parse(callback.body))).toBe(providerReference);
       await requestToPay('0001').then(({ reference: later }) => sandbox.receiver.first(`/momo/${later}`));
       expect(sandbox.receiver.at(`/momo/${reference}`)).toHaveLength(1);
@@ -119,8 +135,18 @@ describe('sandbox providers', () => {
       const { providerReference } = await collect('mtn_momo_ug').initiate(
         request(reference, `${sandbox.receiver.url}/down/${reference}?token=callback-secret`, { msisdn: '256772000001', payerMessage: '', payeeNote: '' }),
       );
-      const warning = await eventually(() => sandbox.logs.find((line) => line.includes(providerReference) && line.includes('provider callback abandoned')), 15_000, 'the warning');
-      expect(JSON.parse(warning)).toMatchObject({ level: 'warn', referenceId: providerReference, host: new URL(sandbox.receiver.url).host, attempts: 4, lastStatus: 503 });
+      const warning = await eventually(
+        () => sandbox.logs.find((line) => line.includes(providerReference) && line.includes('provider callback abandoned')),
+        15_000,
+        'the warning',
+      );
+      expect(JSON.parse(warning)).toMatchObject({
+        level: 'warn',
+        referenceId: providerReference,
+        host: new URL(sandbox.receiver.url).host,
+        attempts: 4,
+        lastStatus: 503,
+      });
       expect(warning).not.toContain('callback-secret');
       expect(sandbox.receiver.at(`/down/${reference}?token=callback-secret`)).toHaveLength(4);
     });
@@ -141,7 +167,11 @@ describe('sandbox providers', () => {
     it('answers malformed requests with MoMo error bodies', async () => {
       const token = await accessToken();
       const send = (referenceId: string, body: unknown) =>
-        fetch(`${url}/sandbox/momo/collection/v1_0/requesttopay`, { method: 'POST', headers: { ...apiHeaders(token), 'x-reference-id': referenceId }, body: JSON.stringify(body) });
+        fetch(`${url}/sandbox/momo/collection/v1_0/requesttopay`, {
+          method: 'POST',
+          headers: { ...apiHeaders(token), 'x-reference-id': referenceId },
+          body: JSON.stringify(body),
+        });
       const badReference = await send('not-a-uuid', validBody);
       expect(badReference.status).toBe(400);
       expect(await badReference.json()).toMatchObject({ code: 'INVALID_REFERENCE_ID' });
@@ -208,7 +238,11 @@ describe('sandbox providers', () => {
         expect(notification.method).toBe('POST');
         expect(notification.body).not.toContain(cardNumber.replace(/ /g, ''));
         const last4 = cardNumber.slice(-4);
-        expect(JSON.parse(notification.body)).toMatchObject({ session_id: sessionId, reference, card: { last4, masked: expect.stringMatching(new RegExp(`^\\d{6}\\*{6}${last4}$`)) } });
+        expect(JSON.parse(notification.body)).toMatchObject({
+          session_id: sessionId,
+          reference,
+          card: { last4, masked: expect.stringMatching(new RegExp(`^\\d{6}\\*{6}${last4}$`)) },
+        });
         expect(collect('card_ug').verifyNotification(JSON.parse(notification.body))).toBe(sessionId);
 
         expect((await fetch(paymentUrl)).status).toBe(410);

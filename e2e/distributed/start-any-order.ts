@@ -1,5 +1,16 @@
 import { openSqlDatabase } from '@paygate/sql';
-import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, SandboxAdmin, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS, serviceUrl, uniqueSchema } from '@paygate/testing';
+import {
+  CallbackReceiver,
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  SandboxAdmin,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_TIMERS,
+  serviceUrl,
+  uniqueSchema,
+} from '@paygate/testing';
 import { join } from 'node:path';
 import { KafkaBroker } from '@paygate/tools-local';
 import { ensureBuilt } from './processes';
@@ -55,15 +66,21 @@ export function startAnyOrderSuite(): void {
       try {
         await work();
       } catch (error) {
-        if (error instanceof Error && layout) error.message += `\n--- what the README layout logged (last 20,000 characters) ---\n${layout.output().slice(-20_000)}`;
+        if (error instanceof Error && layout)
+          error.message += `\n--- what the README layout logged (last 20,000 characters) ---\n${layout.output().slice(-20_000)}`;
         throw error;
       }
     }
 
-    const status = (url: string, path: string) => fetch(`${url}${path}`).then((response) => response.status, () => 0);
+    const status = (url: string, path: string) =>
+      fetch(`${url}${path}`).then(
+        (response) => response.status,
+        () => 0,
+      );
 
     async function allReady(apps: Record<string, string>, timeoutMs: number): Promise<void> {
-      for (const url of Object.values(apps)) await eventually(async () => ((await status(url, '/health/ready')) === 200 ? true : undefined), timeoutMs, `${url} to turn ready`);
+      for (const url of Object.values(apps))
+        await eventually(async () => ((await status(url, '/health/ready')) === 200 ? true : undefined), timeoutMs, `${url} to turn ready`);
     }
 
     it('started before the broker exists: live, unready naming the broker with one log line each; ready once it starts; a collection and a collect-for-payment go through', async () => {
@@ -73,19 +90,27 @@ export function startAnyOrderSuite(): void {
       const { apps } = layout;
       expect(Object.keys(apps).sort()).toEqual(['api-gateway', 'collections', 'sandbox', 'service-payments', 'webhook-dispatcher']);
 
-      for (const url of Object.values(apps)) await eventually(async () => ((await status(url, '/health/live')) === 200 ? true : undefined), 30_000, `${url} to be live`);
+      for (const url of Object.values(apps))
+        await eventually(async () => ((await status(url, '/health/live')) === 200 ? true : undefined), 30_000, `${url} to be live`);
       for (const [app, url] of Object.entries(apps)) {
-        const ready = await eventually(async () => {
-          const response = await fetch(`${url}/health/ready`);
-          const body = (await response.json()) as { data?: { waiting_for?: string[] } };
-          return body.data?.waiting_for?.includes(`BROKER_URL ${broker.url}`) ? { status: response.status, body } : undefined;
-        }, 30_000, `${app} to name the broker it waits for`);
+        const ready = await eventually(
+          async () => {
+            const response = await fetch(`${url}/health/ready`);
+            const body = (await response.json()) as { data?: { waiting_for?: string[] } };
+            return body.data?.waiting_for?.includes(`BROKER_URL ${broker.url}`) ? { status: response.status, body } : undefined;
+          },
+          30_000,
+          `${app} to name the broker it waits for`,
+        );
         expect(ready.status).toBe(503);
       }
       // Several retries later (backoff from 250 ms to 5 s): still one line per app, not one per retry.
       await new Promise((resolve) => setTimeout(resolve, 8_000));
       for (const app of Object.keys(apps)) {
-        const lines = layout.output().split('\n').filter((line) => line.includes(`"component":"${app}"`) && line.includes('"message":"waiting for BROKER_URL'));
+        const lines = layout
+          .output()
+          .split('\n')
+          .filter((line) => line.includes(`"component":"${app}"`) && line.includes('"message":"waiting for BROKER_URL'));
         expect({ app, lines: lines.length }).toEqual({ app, lines: 1 });
       }
 

@@ -55,7 +55,26 @@ export const REQUIRED = ['merchant_reference', 'transaction_method', 'provider_c
 export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue(),
   fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 }),
-  fc.constantFrom(-0, 0, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 1e21, 0.1 + 0.2, null, true, false, '', ' ', '\u0000', 'auto', 'UGX', 'MOBILE_MONEY'),
+  fc.constantFrom(
+    -0,
+    0,
+    1e308,
+    -1e308,
+    5e-324,
+    Number.MAX_SAFE_INTEGER + 2,
+    2 ** 64,
+    1e21,
+    0.1 + 0.2,
+    null,
+    true,
+    false,
+    '',
+    ' ',
+    '\u0000',
+    'auto',
+    'UGX',
+    'MOBILE_MONEY',
+  ),
   fc.double(),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }),
@@ -81,7 +100,11 @@ const REFERENCE = /^(auto|[A-Za-z0-9._:/-]{1,64})$/;
 
 /** For each field of a valid mobile money body: values that are certainly wrong there. */
 export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
-  merchant_reference: jsonWhere((v) => notString(v) || !REFERENCE.test(v as string), fc.string({ unit: 'binary', minLength: 65, maxLength: 80 }), fc.string({ maxLength: 70 })),
+  merchant_reference: jsonWhere(
+    (v) => notString(v) || !REFERENCE.test(v as string),
+    fc.string({ unit: 'binary', minLength: 65, maxLength: 80 }),
+    fc.string({ maxLength: 70 }),
+  ),
   transaction_method: jsonWhere((v) => v !== 'MOBILE_MONEY', fc.constantFrom('CARD', 'mobile_money', 'MOBILE MONEY', 'BANK')),
   provider_code: jsonWhere((v) => v !== 'mtn_momo_ug', fc.constantFrom('card_ug', 'airtel_money_ug', 'MTN_MOMO_UG', 'mtn_momo_ug ', '')),
   currency: jsonWhere((v) => v !== 'UGX', fc.constantFrom('ugx', 'KES', 'USD', 'UGXX', 'UG')),
@@ -93,7 +116,11 @@ export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
     fc.double({ min: 500, max: 5_000_000, noInteger: true }),
     fc.constantFrom('81000', '1e3', 0, -0, -1, 100.5, 81000.5, 1e308),
   ),
-  msisdn: jsonWhere((v) => notString(v) || !MTN_MSISDN.test(v as string), fc.stringMatching(/^[0-9+ ]{0,16}$/), fc.constantFrom('256701234567', '256752000001', '0772000001', '+256772000001', '25677200000')),
+  msisdn: jsonWhere(
+    (v) => notString(v) || !MTN_MSISDN.test(v as string),
+    fc.stringMatching(/^[0-9+ ]{0,16}$/),
+    fc.constantFrom('256701234567', '256752000001', '0772000001', '+256772000001', '25677200000'),
+  ),
   customer_name: jsonWhere(
     (v) => notString(v) || !/\S/.test(v as string) || (v as string).length > 100,
     fc.string({ minLength: 101, maxLength: 300 }),
@@ -103,12 +130,30 @@ export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
   description: jsonWhere((v) => notString(v) || (v as string).length > 255, fc.string({ minLength: 256, maxLength: 400 })),
   charge_customer: jsonWhere((v) => typeof v !== 'boolean', fc.constantFrom('true', 'false', 1, 0)),
   require_confirmation: jsonWhere((v) => typeof v !== 'boolean', fc.constantFrom('true', 'false', 1, 0)),
-  redirect_url: jsonWhere((v) => notString(v) || !/^https?:\/\//i.test(v as string), fc.constantFrom('ftp://x.example.com', '/return', 'javascript:alert(1)', 'shop.example.com')),
+  redirect_url: jsonWhere(
+    (v) => notString(v) || !/^https?:\/\//i.test(v as string),
+    fc.constantFrom('ftp://x.example.com', '/return', 'javascript:alert(1)', 'shop.example.com'),
+  ),
 };
 
 /** Keys that are not fields of the request (an unknown field is an error, DESIGN §2). */
 export const unknownKey = fc
-  .oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }), fc.constantFrom('constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prn', 'Amount', 'amount ', 'merchantReference'))
+  .oneof(
+    fc.string({ minLength: 1, maxLength: 20 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }),
+    fc.constantFrom(
+      'constructor',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      'isPrototypeOf',
+      '__defineGetter__',
+      'prn',
+      'Amount',
+      'amount ',
+      'merchantReference',
+    ),
+  )
   .filter((key) => !(FIELDS as readonly string[]).includes(key) && key !== '__proto__');
 
 let sequence = 0;
@@ -138,7 +183,10 @@ export const validBody: fc.Arbitrary<Json> = fc
     prefixIndex: fc.nat(),
     name: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((name) => /\S/.test(name) && name.length <= 100),
     charge: fc.option(fc.boolean(), { nil: undefined }),
-    description: fc.option(fc.string({ unit: 'grapheme', maxLength: 80 }).filter((text) => text.length <= 255), { nil: undefined }),
+    description: fc.option(
+      fc.string({ unit: 'grapheme', maxLength: 80 }).filter((text) => text.length <= 255),
+      { nil: undefined },
+    ),
     email: fc.option(fc.emailAddress(), { nil: undefined }),
   })
   .map(({ provider, reference, fraction, subscriber, prefixIndex, name, charge, description, email }) => {
@@ -193,7 +241,9 @@ export const rawGarbage: fc.Arbitrary<Uint8Array> = fc.oneof(
         return true;
       }
     }),
-  fc.constantFrom('', ' ', 'null', '[]', '"x"', '1e309', '-0', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}', '\ufeff{}', '{}{}').map((text) => new TextEncoder().encode(text)),
+  fc
+    .constantFrom('', ' ', 'null', '[]', '"x"', '1e309', '-0', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}', '\ufeff{}', '{}{}')
+    .map((text) => new TextEncoder().encode(text)),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +255,8 @@ export const CONFIRM = '/v1/collections/confirm';
 /** Paygate with an hour for every timer, and a merchant. */
 export async function startBadInputPaygate(): Promise<{ paygate: InProcessPaygate; client: PaygateClient }> {
   const paygate = await startInProcess({
-    ...TEST_TIMERS, ...TEST_RATE_LIMITS,
+    ...TEST_TIMERS,
+    ...TEST_RATE_LIMITS,
     CONFIRMATION_TIMEOUT_MS: HOUR_MS,
     PROMPT_TIMEOUT_MS: HOUR_MS,
     CHECKOUT_TIMEOUT_MS: HOUR_MS,
@@ -236,14 +287,16 @@ export function badInputHelpers(started: () => { paygate: InProcessPaygate; clie
     return { status: response.status, text, body: parsed };
   }
 
-  const countCollectionEvents = async () => (await started().paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
+  const countCollectionEvents = async () =>
+    (await started().paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
 
   /** The refusal of DESIGN §2: a 4xx error envelope, and no collection event written. */
   async function expectRefused(path: string, body: string | Uint8Array): Promise<void> {
     const before = await countCollectionEvents();
     const answer = await post(path, body);
     const shown = typeof body === 'string' ? body : Buffer.from(body).toString('base64');
-    if (answer.status < 400 || answer.status >= 500) throw new Error(`${path} answered ${answer.status} ${answer.text.slice(0, 300)} to ${shown.slice(0, 300)}`);
+    if (answer.status < 400 || answer.status >= 500)
+      throw new Error(`${path} answered ${answer.status} ${answer.text.slice(0, 300)} to ${shown.slice(0, 300)}`);
     expect(answer.body).toEqual({ code: answer.status, status: 'error', message: expect.any(String), data: expect.any(Object) });
     expect(Array.isArray((answer.body as { data: unknown }).data)).toBe(false);
     expect(await countCollectionEvents()).toBe(before);

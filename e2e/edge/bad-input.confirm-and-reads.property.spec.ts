@@ -9,7 +9,18 @@
  */
 import * as fc from 'fast-check';
 import type { PaygateClient } from '@paygate/testing';
-import { anyJson, asSent, badInputHelpers, CONFIRM, fcOptions, rawGarbage, startBadInputPaygate, unknownKey, validMobileMoney, type Answer } from './bad-input-test-setup';
+import {
+  anyJson,
+  asSent,
+  badInputHelpers,
+  CONFIRM,
+  fcOptions,
+  rawGarbage,
+  startBadInputPaygate,
+  unknownKey,
+  validMobileMoney,
+  type Answer,
+} from './bad-input-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('bad input never writes and never fails the server (property-based)', () => {
@@ -71,9 +82,15 @@ describe('bad input never writes and never fails the server (property-based)', (
 
     it('refuses a pending collection’s reference with an unknown field next to it', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.tuple(unknownKey.filter((key) => key !== 'internal_reference'), anyJson), async ([key, value]) => {
-          await expectRefused(CONFIRM, JSON.stringify({ internal_reference: pending, [key]: value }));
-        }),
+        fc.asyncProperty(
+          fc.tuple(
+            unknownKey.filter((key) => key !== 'internal_reference'),
+            anyJson,
+          ),
+          async ([key, value]) => {
+            await expectRefused(CONFIRM, JSON.stringify({ internal_reference: pending, [key]: value }));
+          },
+        ),
         fcOptions(),
       );
     });
@@ -118,7 +135,12 @@ describe('bad input never writes and never fails the server (property-based)', (
         fc.asyncProperty(lookup, fc.boolean(), async (value, byMerchantReference) => {
           const path = byMerchantReference ? `/v1/collections?merchant_reference=${encodeURIComponent(value)}` : `/v1/collections/${encodeURIComponent(value)}`;
           const answer = await get(path);
-          expect({ value, path, status: answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status, text: answer.status < 500 ? '' : answer.text }).toEqual({ value, path, status: '4xx', text: '' });
+          expect({
+            value,
+            path,
+            status: answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status,
+            text: answer.status < 500 ? '' : answer.text,
+          }).toEqual({ value, path, status: '4xx', text: '' });
           expect(answer.body).toEqual({ code: answer.status, status: 'error', message: expect.any(String), data: expect.any(Object) });
         }),
         fcOptions(),

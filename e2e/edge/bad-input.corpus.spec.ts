@@ -41,12 +41,20 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 const around = fc.string({ unit: 'binary', maxLength: 10 });
-const unstorableText = fc.tuple(around, fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), around).map(([before, bad, after]) => before + bad + after);
-const key = fc.oneof(fc.string({ minLength: 1, maxLength: 16 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }), fc.constantFrom('constructor', 'toString', '__proto__', 'prototype'));
+const unstorableText = fc
+  .tuple(around, fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), around)
+  .map(([before, bad, after]) => before + bad + after);
+const key = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 16 }),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }),
+  fc.constantFrom('constructor', 'toString', '__proto__', 'prototype'),
+);
 const garbage = fc.oneof(
   fc.uint8Array({ maxLength: 1024 }),
   fc.string({ unit: 'binary', maxLength: 300 }).map((text) => new TextEncoder().encode(text)),
-  fc.constantFrom('', ' ', '{', '{"a":', '[1,]', '{"a":1}{}', '\ufeff{}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', 'nul\u0000l').map((text) => new TextEncoder().encode(text)),
+  fc
+    .constantFrom('', ' ', '{', '{"a":', '[1,]', '{"a":1}{}', '\ufeff{}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', 'nul\u0000l')
+    .map((text) => new TextEncoder().encode(text)),
 );
 
 /** An index into a route's fields (taken modulo their number), each as likely. */
@@ -55,14 +63,30 @@ const anyIndex = fc.noBias(fc.integer({ min: 0, max: 2 ** 20 }));
 const change: fc.Arbitrary<Change> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('unstorable text' as const), field: anyIndex, text: unstorableText }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('deep nesting' as const), field: anyIndex, levels: fc.integer({ min: 33, max: 6000 }), objects: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('deep nesting' as const), field: anyIndex, levels: fc.integer({ min: 33, max: 6000 }), objects: fc.boolean() }),
+  },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('field replaced' as const), field: anyIndex, value: anyJson }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('field dropped' as const), field: anyIndex }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('unknown field' as const), key, value: anyJson }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('whole body replaced' as const), value: anyJson }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('random bytes' as const), bytes: garbage }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('body too large' as const), extra: fc.integer({ min: 1, max: 4096 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('content type' as const), type: fc.constantFrom(undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json', 'multipart/form-data; boundary=x') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('content type' as const),
+      type: fc.constantFrom(
+        undefined,
+        'text/plain',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'application/json',
+        'multipart/form-data; boundary=x',
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('query junk' as const), key, value: fc.oneof(around, unstorableText) }) },
 );
 
@@ -96,7 +120,8 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
     case 'deep nesting': {
       const nested = change.objects ? '{"a":'.repeat(change.levels) + '1' + '}'.repeat(change.levels) : '['.repeat(change.levels) + ']'.repeat(change.levels);
       const bodyKeys = Object.keys(request.body ?? {});
-      if (route.form || bodyKeys.length === 0) return { ...encode(route, request), headers: { ...request.headers, 'content-type': 'application/json' }, payload: nested };
+      if (route.form || bodyKeys.length === 0)
+        return { ...encode(route, request), headers: { ...request.headers, 'content-type': 'application/json' }, payload: nested };
       const marker = '(nested)';
       const sent = encode(route, { ...request, body: { ...request.body, [bodyKeys[change.field % bodyKeys.length]]: marker } });
       return { ...sent, payload: textOf(sent).replace(JSON.stringify(marker), nested) };
@@ -104,7 +129,7 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
     case 'field replaced': {
       if (fields.length === 0) return encode(route, request);
       const { location, name } = target(change.field);
-      const value = location === 'body' ? change.value : typeof change.value === 'string' ? change.value : JSON.stringify(change.value) ?? '';
+      const value = location === 'body' ? change.value : typeof change.value === 'string' ? change.value : (JSON.stringify(change.value) ?? '');
       return encode(route, withValue(request, location, [name], value));
     }
     case 'field dropped': {
@@ -117,7 +142,12 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
       return encode(route, location === 'path' ? { ...request, params: { ...request.params, [name]: '' } } : { ...request, [from]: without });
     }
     case 'unknown field':
-      return encode(route, request.body === undefined ? { ...request, query: { ...request.query, [change.key]: String(change.value) } } : { ...request, body: { ...request.body, [change.key]: change.value } });
+      return encode(
+        route,
+        request.body === undefined
+          ? { ...request, query: { ...request.query, [change.key]: String(change.value) } }
+          : { ...request, body: { ...request.body, [change.key]: change.value } },
+      );
     case 'whole body replaced': {
       const sent = encode(route, { ...request, body: {} });
       return { ...sent, headers: { ...sent.headers, 'content-type': 'application/json' }, payload: JSON.stringify(change.value) ?? 'null' };

@@ -9,7 +9,22 @@
  */
 import * as fc from 'fast-check';
 import type { PaygateClient } from '@paygate/testing';
-import { anyJson, asSent, badInputHelpers, fcOptions, FIELDS, INITIALIZE, invalidValue, rawGarbage, REQUIRED, startBadInputPaygate, unknownKey, validBody, validMobileMoney, type Json } from './bad-input-test-setup';
+import {
+  anyJson,
+  asSent,
+  badInputHelpers,
+  fcOptions,
+  FIELDS,
+  INITIALIZE,
+  invalidValue,
+  rawGarbage,
+  REQUIRED,
+  startBadInputPaygate,
+  unknownKey,
+  validBody,
+  validMobileMoney,
+  type Json,
+} from './bad-input-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('bad input never writes and never fails the server (property-based)', () => {
@@ -29,7 +44,12 @@ describe('bad input never writes and never fails the server (property-based)', (
     it('refuses any JSON value that is not an object of the request', async () => {
       await fc.assert(
         fc.asyncProperty(anyJson, async (value) => {
-          fc.pre(typeof asSent(value) !== 'object' || asSent(value) === null || Array.isArray(asSent(value)) || !REQUIRED.every((key) => key in (asSent(value) as Json)));
+          fc.pre(
+            typeof asSent(value) !== 'object' ||
+              asSent(value) === null ||
+              Array.isArray(asSent(value)) ||
+              !REQUIRED.every((key) => key in (asSent(value) as Json)),
+          );
           await expectRefused(INITIALIZE, JSON.stringify(value) ?? 'null');
         }),
         fcOptions(),
@@ -64,13 +84,16 @@ describe('bad input never writes and never fails the server (property-based)', (
       const inconsistent = ({ field, value }: { field: string; value: unknown }) =>
         (field === 'transaction_method' && value === 'CARD') || (field === 'provider_code' && (value === 'card_ug' || value === 'airtel_money_ug'));
       await fc.assert(
-        fc.asyncProperty(oneReplaced.filter((replaced) => !inconsistent(replaced)), async ({ field, value }) => {
-          const answer = await post(INITIALIZE, JSON.stringify({ ...validMobileMoney(), [field]: value }));
-          const errors = ((answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? []).map((error) => error.field);
-          // Text no store can hold is named by its path inside the field (`customer_name[0]`).
-          const named = errors.some((named) => named === field || named.startsWith(`${field}.`) || named.startsWith(`${field}[`));
-          expect({ field, value, status: answer.status, named }).toEqual({ field, value, status: 400, named: true });
-        }),
+        fc.asyncProperty(
+          oneReplaced.filter((replaced) => !inconsistent(replaced)),
+          async ({ field, value }) => {
+            const answer = await post(INITIALIZE, JSON.stringify({ ...validMobileMoney(), [field]: value }));
+            const errors = ((answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? []).map((error) => error.field);
+            // Text no store can hold is named by its path inside the field (`customer_name[0]`).
+            const named = errors.some((named) => named === field || named.startsWith(`${field}.`) || named.startsWith(`${field}[`));
+            expect({ field, value, status: answer.status, named }).toEqual({ field, value, status: 400, named: true });
+          },
+        ),
         fcOptions(),
       );
     });
@@ -119,7 +142,10 @@ describe('bad input never writes and never fails the server (property-based)', (
 
     it('never answers 5xx to free text in customer_name and description: 202 writes one collection (two events), 4xx none', async () => {
       // Any code point, with NUL, controls, line separators and lone surrogates (valid in JSON text) made likely.
-      const unit = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\ufeff', '\ud800', '\udfff'));
+      const unit = fc.oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+        fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\ufeff', '\ud800', '\udfff'),
+      );
       const text = fc.oneof(fc.string({ unit, minLength: 1, maxLength: 100 }), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 100 }));
       await fc.assert(
         fc.asyncProperty(text, fc.option(fc.string({ unit: 'binary', maxLength: 200 }), { nil: undefined }), async (name, description) => {
@@ -127,7 +153,11 @@ describe('bad input never writes and never fails the server (property-based)', (
           const body = { ...validMobileMoney(), customer_name: name, ...(description !== undefined && { description }) };
           const answer = await post(INITIALIZE, JSON.stringify(body));
           const after = await countCollectionEvents();
-          expect({ body, status: answer.status < 500 ? 'not 5xx' : answer.status, text: answer.status < 500 ? '' : answer.text }).toEqual({ body, status: 'not 5xx', text: '' });
+          expect({ body, status: answer.status < 500 ? 'not 5xx' : answer.status, text: answer.status < 500 ? '' : answer.text }).toEqual({
+            body,
+            status: 'not 5xx',
+            text: '',
+          });
           expect({ body, written: after - before }).toEqual({ body, written: answer.status === 202 ? 2 : 0 });
         }),
         fcOptions(),
@@ -141,8 +171,18 @@ describe('bad input never writes and never fails the server (property-based)', (
           const answer = await post(INITIALIZE, JSON.stringify(body));
           expect({ body, status: answer.status, answer: answer.status === 202 ? '' : answer.text }).toEqual({ body, status: 202, answer: '' });
           const data = (answer.body as { data: Json }).data;
-          expect(answer.body).toEqual({ code: 202, status: 'accepted', message: 'Transaction initiated. Pending customer confirmation', data: expect.any(Object) });
-          expect(data).toMatchObject({ transaction_status: 'PENDING', request_amount: body.amount, provider_code: body.provider_code, charge_customer: body.charge_customer ?? false });
+          expect(answer.body).toEqual({
+            code: 202,
+            status: 'accepted',
+            message: 'Transaction initiated. Pending customer confirmation',
+            data: expect.any(Object),
+          });
+          expect(data).toMatchObject({
+            transaction_status: 'PENDING',
+            request_amount: body.amount,
+            provider_code: body.provider_code,
+            charge_customer: body.charge_customer ?? false,
+          });
           expect(data.transaction_amount).toBe((data.total_credit as number) + (data.transaction_fee as number));
           if (body.merchant_reference === 'auto') expect(data.merchant_reference).toMatch(/^MCTREF[A-Z0-9]{14}$/);
           else expect(data.merchant_reference).toBe(body.merchant_reference);

@@ -40,27 +40,41 @@ async function refusedNamingField(route: InputRoute, request: RouteRequest, loca
   const written = await input.writesSinceLastLook();
   const errors = ((answer.body as { data?: { errors?: unknown[] } }).data?.errors ?? []) as { field: string; message: string }[];
   const message = `${WHERE[location]}${field} must not contain NUL characters or unpaired UTF-16 surrogates`;
-  expect({ route: route.name, field, status: answer.status, named: errors.some((error) => error.field === field && error.message === message), written }).toEqual({
+  expect({
+    route: route.name,
+    field,
+    status: answer.status,
+    named: errors.some((error) => error.field === field && error.message === message),
+    written,
+  }).toEqual({
     route: route.name,
     field,
     status: 400,
     named: true,
     written: NOTHING_WRITTEN,
   });
-  expect(answer.body).toEqual({ code: 400, status: 'error', message: expect.stringContaining('must not contain NUL characters or unpaired UTF-16 surrogates'), data: expect.any(Object) });
+  expect(answer.body).toEqual({
+    code: 400,
+    status: 'error',
+    message: expect.stringContaining('must not contain NUL characters or unpaired UTF-16 surrogates'),
+    data: expect.any(Object),
+  });
 }
 
 describe.each(INPUT_ROUTES.filter((route) => stringFields(route).length > 0).map((route) => [route.name, route] as const))('%s', (_name, route) => {
-  it.each(stringFields(route).map((field) => [`${field.location} ${field.path}`, field] as const))('refuses NUL and unpaired surrogates in %s with a 400 naming it, writing nothing', async (_label, field) => {
-    const json = field.location === 'body' && !route.form;
-    await fc.assert(
-      fc.asyncProperty(json ? unstorable : withNul, fc.nat(), async (text, n) => {
-        const request = withValue(route.base(input.context, 1_000_000 + n), field.location, field.segments, text);
-        await refusedNamingField(route, request, field.location, field.path);
-      }),
-      options(),
-    );
-  });
+  it.each(stringFields(route).map((field) => [`${field.location} ${field.path}`, field] as const))(
+    'refuses NUL and unpaired surrogates in %s with a 400 naming it, writing nothing',
+    async (_label, field) => {
+      const json = field.location === 'body' && !route.form;
+      await fc.assert(
+        fc.asyncProperty(json ? unstorable : withNul, fc.nat(), async (text, n) => {
+          const request = withValue(route.base(input.context, 1_000_000 + n), field.location, field.segments, text);
+          await refusedNamingField(route, request, field.location, field.path);
+        }),
+        options(),
+      );
+    },
+  );
 });
 
 describe('bodies nested deeper than the limit', () => {
@@ -68,7 +82,8 @@ describe('bodies nested deeper than the limit', () => {
   const NESTED = '(nested value)';
   const limit = () => input.paygate.config.input.maxJsonDepth;
   /** A value nesting `levels` arrays or objects (levels ≥ 1), built as text: no recursion. */
-  const nestedText = (levels: number, objects: boolean) => (objects ? '{"a":'.repeat(levels) + '1' + '}'.repeat(levels) : '['.repeat(levels) + ']'.repeat(levels));
+  const nestedText = (levels: number, objects: boolean) =>
+    objects ? '{"a":'.repeat(levels) + '1' + '}'.repeat(levels) : '['.repeat(levels) + ']'.repeat(levels);
 
   /** The route's base body with one top-level field's value replaced by raw JSON text. */
   function bodyWith(route: InputRoute, fieldIndex: number, valueText: string) {
@@ -85,7 +100,11 @@ describe('bodies nested deeper than the limit', () => {
         const sent = bodyWith(route, fieldIndex, nestedText(limit() - 1 + extra, objects));
         await input.writesSinceLastLook();
         const answer = await input.send(sent);
-        expect({ route: route.name, status: answer.status, written: await input.writesSinceLastLook() }).toEqual({ route: route.name, status: 400, written: NOTHING_WRITTEN });
+        expect({ route: route.name, status: answer.status, written: await input.writesSinceLastLook() }).toEqual({
+          route: route.name,
+          status: 400,
+          written: NOTHING_WRITTEN,
+        });
         expect(answer.body).toEqual({
           code: 400,
           status: 'error',
@@ -97,13 +116,20 @@ describe('bodies nested deeper than the limit', () => {
     );
   });
 
-  it.each(bodyRoutes.map((route) => [route.name, route] as const))('%s: a body exactly at the limit is answered by the route, not refused for depth', async (_name, route) => {
-    const sent = bodyWith(route, 0, nestedText(limit() - 1, true));
-    const answer = await input.send(sent);
-    expect({ route: route.name, status: answer.status < 500 ? 'not 5xx' : answer.status, message: (answer.body as { message?: string }).message ?? '' }).toEqual({
-      route: route.name,
-      status: 'not 5xx',
-      message: expect.not.stringContaining('deeper than'),
-    });
-  });
+  it.each(bodyRoutes.map((route) => [route.name, route] as const))(
+    '%s: a body exactly at the limit is answered by the route, not refused for depth',
+    async (_name, route) => {
+      const sent = bodyWith(route, 0, nestedText(limit() - 1, true));
+      const answer = await input.send(sent);
+      expect({
+        route: route.name,
+        status: answer.status < 500 ? 'not 5xx' : answer.status,
+        message: (answer.body as { message?: string }).message ?? '',
+      }).toEqual({
+        route: route.name,
+        status: 'not 5xx',
+        message: expect.not.stringContaining('deeper than'),
+      });
+    },
+  );
 });

@@ -28,7 +28,8 @@ function stringLeaves(value: unknown, at: Segment[] = []): Segment[][] {
   return [];
 }
 
-const pathName = (segments: Segment[]) => segments.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+const pathName = (segments: Segment[]) =>
+  segments.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
 
 const PLACEHOLDER_CONTEXT: InputContext = {
   url: 'http://127.0.0.1:1',
@@ -81,11 +82,15 @@ export function encode(route: InputRoute, request: RouteRequest): Sent {
     if (request.params[name] === undefined) throw new Error(`${route.name}: no value for the path parameter ${name}`);
     return percentEncode(request.params[name]);
   });
-  const query = Object.entries(request.query).map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&');
+  const query = Object.entries(request.query)
+    .map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`)
+    .join('&');
   const url = query === '' ? path : `${path}?${query}`;
   if (request.body === undefined) return { method: route.method, url, headers: request.headers };
   if (route.form) {
-    const form = Object.entries(request.body).map(([name, value]) => `${percentEncode(name)}=${percentEncode(String(value))}`).join('&');
+    const form = Object.entries(request.body)
+      .map(([name, value]) => `${percentEncode(name)}=${percentEncode(String(value))}`)
+      .join('&');
     return { method: route.method, url, headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: form };
   }
   return { method: route.method, url, headers: { ...request.headers, 'content-type': 'application/json' }, payload: JSON.stringify(request.body) };
@@ -95,7 +100,8 @@ function percentEncode(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+    if (code >= 0xd800 && code <= 0xdfff)
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
     else out += encodeURIComponent(char);
   }
   return out;
@@ -114,7 +120,16 @@ export interface Answer {
  * What a request writes synchronously: events (the SQL event store's one table of events; these
  * suites run on PGlite) and the rows of the tables the routes insert into.
  */
-const COUNTED_TABLES = ['es_events', 'merchants', 'collection_references', 'sandbox_biller_prns', 'sandbox_biller_payments', 'sandbox_momo_requests', 'sandbox_momo_tokens', 'sandbox_card_sessions'];
+const COUNTED_TABLES = [
+  'es_events',
+  'merchants',
+  'collection_references',
+  'sandbox_biller_prns',
+  'sandbox_biller_payments',
+  'sandbox_momo_requests',
+  'sandbox_momo_tokens',
+  'sandbox_card_sessions',
+];
 
 export interface Writes {
   events: number;
@@ -150,7 +165,12 @@ export async function startInputPaygate(): Promise<InputPaygate> {
   });
   const fastify = paygate.app.getHttpAdapter().getInstance();
   const send = async (sent: Sent): Promise<Answer> => {
-    const response = await fastify.inject({ method: sent.method as 'GET', url: sent.url, headers: sent.headers, ...(sent.payload !== undefined && { payload: sent.payload }) });
+    const response = await fastify.inject({
+      method: sent.method as 'GET',
+      url: sent.url,
+      headers: sent.headers,
+      ...(sent.payload !== undefined && { payload: sent.payload }),
+    });
     let body: unknown;
     try {
       body = JSON.parse(response.body);

@@ -72,7 +72,13 @@ const collectionFields = (n: number): Json => ({
 });
 
 export const INPUT_ROUTES: InputRoute[] = [
-  { name: 'POST /v1/collections/initialize', group: 'public', method: 'POST', path: '/v1/collections/initialize', base: (c, n) => ({ ...none, headers: merchantHeaders(c), body: collectionFields(n) }) },
+  {
+    name: 'POST /v1/collections/initialize',
+    group: 'public',
+    method: 'POST',
+    path: '/v1/collections/initialize',
+    base: (c, n) => ({ ...none, headers: merchantHeaders(c), body: collectionFields(n) }),
+  },
   {
     name: 'POST /v1/collections/collect-for-payment',
     group: 'public',
@@ -80,7 +86,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: '/v1/collections/collect-for-payment',
     base: (c, n) => ({ ...none, headers: merchantHeaders(c), body: { ...collectionFields(n), provider_code: 'no_such_provider', prn: '2250000001301' } }),
   },
-  { name: 'POST /v1/collections/confirm', group: 'public', method: 'POST', path: '/v1/collections/confirm', base: (c) => ({ ...none, headers: merchantHeaders(c), body: { internal_reference: UNKNOWN_COLLECTION } }) },
+  {
+    name: 'POST /v1/collections/confirm',
+    group: 'public',
+    method: 'POST',
+    path: '/v1/collections/confirm',
+    base: (c) => ({ ...none, headers: merchantHeaders(c), body: { internal_reference: UNKNOWN_COLLECTION } }),
+  },
   {
     name: 'GET /v1/collections/:internal_reference',
     group: 'public',
@@ -88,7 +100,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: '/v1/collections/:internal_reference',
     base: (c) => ({ params: { internal_reference: UNKNOWN_COLLECTION }, query: {}, headers: merchantHeaders(c) }),
   },
-  { name: 'GET /v1/collections?merchant_reference', group: 'public', method: 'GET', path: '/v1/collections', base: (c, n) => ({ params: {}, query: { merchant_reference: `input-${n}` }, headers: merchantHeaders(c) }) },
+  {
+    name: 'GET /v1/collections?merchant_reference',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/collections',
+    base: (c, n) => ({ params: {}, query: { merchant_reference: `input-${n}` }, headers: merchantHeaders(c) }),
+  },
   {
     name: 'GET /v1/payment-providers',
     group: 'public',
@@ -97,7 +115,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     base: (c) => ({ params: {}, query: { currency: 'UGX', transaction_type: 'COLLECTION' }, headers: merchantHeaders(c) }),
   },
   { name: 'GET /v1/wallet-balances', group: 'public', method: 'GET', path: '/v1/wallet-balances', base: (c) => ({ ...none, headers: merchantHeaders(c) }) },
-  { name: 'POST /v1/callbacks/resend', group: 'public', method: 'POST', path: '/v1/callbacks/resend', base: (c) => ({ ...none, headers: merchantHeaders(c), body: { internal_reference: UNKNOWN_COLLECTION } }) },
+  {
+    name: 'POST /v1/callbacks/resend',
+    group: 'public',
+    method: 'POST',
+    path: '/v1/callbacks/resend',
+    base: (c) => ({ ...none, headers: merchantHeaders(c), body: { internal_reference: UNKNOWN_COLLECTION } }),
+  },
   {
     name: 'GET /v1/checkout/return/:internal_reference',
     group: 'public',
@@ -113,10 +137,20 @@ export const INPUT_ROUTES: InputRoute[] = [
     base: (_c, n) => ({
       ...none,
       headers: admin(),
-      body: { name: `Input merchant ${n}`, collection_callback_url: 'https://shop.example.com/paygate/collections', service_payments_callback_url: 'https://shop.example.com/paygate/payments' },
+      body: {
+        name: `Input merchant ${n}`,
+        collection_callback_url: 'https://shop.example.com/paygate/collections',
+        service_payments_callback_url: 'https://shop.example.com/paygate/payments',
+      },
     }),
   },
-  { name: 'GET /admin/v1/merchants/:id', group: 'admin', method: 'GET', path: '/admin/v1/merchants/:id', base: (c) => ({ params: { id: c.otherMerchantId }, query: {}, headers: admin() }) },
+  {
+    name: 'GET /admin/v1/merchants/:id',
+    group: 'admin',
+    method: 'GET',
+    path: '/admin/v1/merchants/:id',
+    base: (c) => ({ params: { id: c.otherMerchantId }, query: {}, headers: admin() }),
+  },
   {
     name: 'PATCH /admin/v1/merchants/:id',
     group: 'admin',
@@ -126,7 +160,11 @@ export const INPUT_ROUTES: InputRoute[] = [
       params: { id: c.otherMerchantId },
       query: {},
       headers: admin(),
-      body: { collection_callback_url: 'https://shop.example.com/paygate/collections', service_payments_callback_url: 'https://shop.example.com/paygate/payments', status: 'active' },
+      body: {
+        collection_callback_url: 'https://shop.example.com/paygate/collections',
+        service_payments_callback_url: 'https://shop.example.com/paygate/payments',
+        status: 'active',
+      },
     }),
   },
   {
@@ -143,7 +181,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: '/admin/v1/deliveries',
     base: (c) => ({ params: {}, query: { state: 'pending', merchant_id: c.merchant.id, internal_reference: UNKNOWN_COLLECTION }, headers: admin() }),
   },
-  { name: 'POST /admin/v1/deliveries/retry', group: 'admin', method: 'POST', path: '/admin/v1/deliveries/retry', base: () => ({ ...none, headers: admin(), body: { webhook_ids: ['msg_unknown'] } }) },
+  {
+    name: 'POST /admin/v1/deliveries/retry',
+    group: 'admin',
+    method: 'POST',
+    path: '/admin/v1/deliveries/retry',
+    base: () => ({ ...none, headers: admin(), body: { webhook_ids: ['msg_unknown'] } }),
+  },
   {
     name: 'POST /sandbox/v1/prns',
     group: 'sandbox',
@@ -152,11 +196,31 @@ export const INPUT_ROUTES: InputRoute[] = [
     base: (_c, n) => ({
       ...none,
       headers: admin(),
-      body: { prn: String(2_250_001_000_000 + n), amount: 25000, currency: 'UGX', status: 'AVAILABLE', service_name: 'URA - Domestic Tax', payer_name: 'Jane Doe', expires_at: future() },
+      body: {
+        prn: String(2_250_001_000_000 + n),
+        amount: 25000,
+        currency: 'UGX',
+        status: 'AVAILABLE',
+        service_name: 'URA - Domestic Tax',
+        payer_name: 'Jane Doe',
+        expires_at: future(),
+      },
     }),
   },
-  { name: 'GET /sandbox/v1/prns/:prn', group: 'sandbox', method: 'GET', path: '/sandbox/v1/prns/:prn', base: () => ({ params: { prn: '2250000001301' }, query: {}, headers: admin() }) },
-  { name: 'PUT /sandbox/v1/biller/faults', group: 'sandbox', method: 'PUT', path: '/sandbox/v1/biller/faults', base: () => ({ ...none, headers: admin(), body: { fail_next: 0, delay_ms: 0 } }) },
+  {
+    name: 'GET /sandbox/v1/prns/:prn',
+    group: 'sandbox',
+    method: 'GET',
+    path: '/sandbox/v1/prns/:prn',
+    base: () => ({ params: { prn: '2250000001301' }, query: {}, headers: admin() }),
+  },
+  {
+    name: 'PUT /sandbox/v1/biller/faults',
+    group: 'sandbox',
+    method: 'PUT',
+    path: '/sandbox/v1/biller/faults',
+    base: () => ({ ...none, headers: admin(), body: { fail_next: 0, delay_ms: 0 } }),
+  },
   {
     name: 'POST /admin/v1/wallets/top-up',
     group: 'admin',
@@ -170,7 +234,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     method: 'POST',
     // Nest strips one trailing slash: MoMo's token path is `token/`, routed as `token//`.
     path: '/sandbox/momo/collection/token/',
-    base: () => ({ ...none, headers: { authorization: `Basic ${Buffer.from('sandbox-user:sandbox-key').toString('base64')}`, 'ocp-apim-subscription-key': 'sandbox-subscription-key' } }),
+    base: () => ({
+      ...none,
+      headers: {
+        authorization: `Basic ${Buffer.from('sandbox-user:sandbox-key').toString('base64')}`,
+        'ocp-apim-subscription-key': 'sandbox-subscription-key',
+      },
+    }),
   },
   {
     name: 'POST /sandbox/momo/collection/v1_0/requesttopay',
@@ -180,7 +250,14 @@ export const INPUT_ROUTES: InputRoute[] = [
     base: (c, n) => ({
       ...none,
       headers: { ...momoHeaders(c), 'x-reference-id': uuid(n) },
-      body: { amount: '1000', currency: 'UGX', externalId: `input-${n}`, payer: { partyIdType: 'MSISDN', partyId: '256772000004' }, payerMessage: 'Pay order', payeeNote: 'Order 1001' },
+      body: {
+        amount: '1000',
+        currency: 'UGX',
+        externalId: `input-${n}`,
+        payer: { partyIdType: 'MSISDN', partyId: '256772000004' },
+        payerMessage: 'Pay order',
+        payeeNote: 'Order 1001',
+      },
     }),
   },
   {
@@ -217,7 +294,13 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: '/sandbox/card/v1/checkout/sessions/:id',
     base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: { authorization: 'Bearer sandbox-card-secret' } }),
   },
-  { name: 'GET /sandbox/card/checkout/:id', group: 'sandbox', method: 'GET', path: '/sandbox/card/checkout/:id', base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: {} }) },
+  {
+    name: 'GET /sandbox/card/checkout/:id',
+    group: 'sandbox',
+    method: 'GET',
+    path: '/sandbox/card/checkout/:id',
+    base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: {} }),
+  },
   {
     name: 'POST /sandbox/card/checkout/:id (form)',
     group: 'sandbox',
@@ -227,14 +310,32 @@ export const INPUT_ROUTES: InputRoute[] = [
     // The check digit is wrong: the form is answered with its errors and the session stays open.
     base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: {}, body: { card_number: '4242 4242 4242 4241', expiry: '12/39', cvv: '123' } }),
   },
-  { name: 'POST /sandbox/card/checkout/:id/cancel', group: 'sandbox', method: 'POST', path: '/sandbox/card/checkout/:id/cancel', form: true, base: () => ({ params: { id: 'cs_unknown' }, query: {}, headers: {}, body: {} }) },
-  { name: 'GET /sandbox/biller/v1/prns/:prn', group: 'sandbox', method: 'GET', path: '/sandbox/biller/v1/prns/:prn', base: () => ({ params: { prn: '2250000001301' }, query: {}, headers: billerHeaders() }) },
+  {
+    name: 'POST /sandbox/card/checkout/:id/cancel',
+    group: 'sandbox',
+    method: 'POST',
+    path: '/sandbox/card/checkout/:id/cancel',
+    form: true,
+    base: () => ({ params: { id: 'cs_unknown' }, query: {}, headers: {}, body: {} }),
+  },
+  {
+    name: 'GET /sandbox/biller/v1/prns/:prn',
+    group: 'sandbox',
+    method: 'GET',
+    path: '/sandbox/biller/v1/prns/:prn',
+    base: () => ({ params: { prn: '2250000001301' }, query: {}, headers: billerHeaders() }),
+  },
   {
     name: 'POST /sandbox/biller/v1/prns/:prn/payments',
     group: 'sandbox',
     method: 'POST',
     path: '/sandbox/biller/v1/prns/:prn/payments',
-    base: (_c, n) => ({ params: { prn: '2259999999999' }, query: {}, headers: { ...billerHeaders(), 'idempotency-key': `input-${n}` }, body: { amount: 25000, currency: 'UGX', reference: `input-${n}` } }),
+    base: (_c, n) => ({
+      params: { prn: '2259999999999' },
+      query: {},
+      headers: { ...billerHeaders(), 'idempotency-key': `input-${n}` },
+      body: { amount: 25000, currency: 'UGX', reference: `input-${n}` },
+    }),
   },
   {
     name: 'GET /sandbox/biller/v1/payments/:idempotencyKey',
@@ -274,7 +375,13 @@ export const INPUT_ROUTES: InputRoute[] = [
       params: { providerCode: 'card_ug', internalReference: UNKNOWN_COLLECTION },
       query: {},
       headers: {},
-      body: { session_id: `cs_${n}`, reference: UNKNOWN_COLLECTION, status: 'succeeded', failure_code: 'none', card: { last4: '4242', masked: '424242******4242' } },
+      body: {
+        session_id: `cs_${n}`,
+        reference: UNKNOWN_COLLECTION,
+        status: 'succeeded',
+        failure_code: 'none',
+        card: { last4: '4242', masked: '424242******4242' },
+      },
     }),
   },
 ];

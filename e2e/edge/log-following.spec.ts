@@ -20,21 +20,33 @@ describe('following a collection through the log', () => {
     capture.stop();
   });
 
-  it('finds the request, its commands, the collection\'s end and its callbacks by the id the merchant sent', async () => {
+  it("finds the request, its commands, the collection's end and its callbacks by the id the merchant sent", async () => {
     const requestId = `follow-${Date.now()}`;
     const ref = await completedMobileMoney(observed, { 'x-request-id': requestId });
     // An attempt is logged once recorded, just after the receiver answered it.
-    const entries = await eventually(() => {
-      const now = capture.entries();
-      return now.filter((entry) => entry.message === 'callback attempt' && entry.internal_reference === ref).length === 2 ? now : undefined;
-    }, 10_000, 'both callback attempts to be logged');
+    const entries = await eventually(
+      () => {
+        const now = capture.entries();
+        return now.filter((entry) => entry.message === 'callback attempt' && entry.internal_reference === ref).length === 2 ? now : undefined;
+      },
+      10_000,
+      'both callback attempts to be logged',
+    );
     const ofFlow = entries.filter((entry) => entry.request_id === requestId || entry.correlation_id === requestId);
 
     const requests = ofFlow.filter((entry) => entry.message === 'request');
-    expect(requests.filter((entry) => entry.request_id === requestId).map((entry) => entry.route)).toEqual(['/v1/collections/initialize', '/v1/collections/confirm']);
-    expect(ofFlow.filter((entry) => entry.message === 'command handled').map((entry) => entry.command)).toEqual(['collections.initialize', 'collections.confirm']);
+    expect(requests.filter((entry) => entry.request_id === requestId).map((entry) => entry.route)).toEqual([
+      '/v1/collections/initialize',
+      '/v1/collections/confirm',
+    ]);
+    expect(ofFlow.filter((entry) => entry.message === 'command handled').map((entry) => entry.command)).toEqual([
+      'collections.initialize',
+      'collections.confirm',
+    ]);
     // The provider's callback is a request of its own (its own request id); it joins the collection's flow.
-    expect(requests.filter((entry) => entry.request_id !== requestId).map((entry) => entry.route)).toEqual(['/provider-callbacks/:providerCode/:internalReference']);
+    expect(requests.filter((entry) => entry.request_id !== requestId).map((entry) => entry.route)).toEqual([
+      '/provider-callbacks/:providerCode/:internalReference',
+    ]);
     expect(ofFlow.filter((entry) => entry.message === 'collection finished')).toEqual([
       expect.objectContaining({ correlation_id: requestId, internal_reference: ref, status: 'COMPLETED', method: 'MOBILE_MONEY' }),
     ]);
@@ -50,7 +62,7 @@ describe('following a collection through the log', () => {
     ]);
   });
 
-  it('carries the request and correlation ids in the metadata of every event of the collection\'s stream', async () => {
+  it("carries the request and correlation ids in the metadata of every event of the collection's stream", async () => {
     const requestId = `events-${Date.now()}`;
     const ref = await completedMobileMoney(observed, { 'x-request-id': requestId });
     const events = await observed.paygate.infrastructure.store.readStream(`collection-${ref}`);

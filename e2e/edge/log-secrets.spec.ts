@@ -46,7 +46,12 @@ describe('secrets and card numbers stay out of logs and events', () => {
     // The capture saw the flows at debug level, so finding nothing means something.
     const entries = capture.entries();
     expect(entries.some((entry) => entry.level === 'debug')).toBe(true);
-    expect(entries.filter((entry) => entry.message === 'collection finished').map((entry) => entry.method).sort()).toEqual(['CARD', 'MOBILE_MONEY', 'MOBILE_MONEY']);
+    expect(
+      entries
+        .filter((entry) => entry.message === 'collection finished')
+        .map((entry) => entry.method)
+        .sort(),
+    ).toEqual(['CARD', 'MOBILE_MONEY', 'MOBILE_MONEY']);
     expect(entries.some((entry) => entry.message === 'service payment finished')).toBe(true);
     expect(entries.some((entry) => entry.message === 'callback attempt')).toBe(true);
     expect(events.some((event) => event.type === 'CollectionCompleted' && JSON.stringify(event.data).includes('424242******4242'))).toBe(true);

@@ -32,13 +32,21 @@ describe('GET /metrics', () => {
     const callbacks = observed.receiver.about(ref).length;
     const delivered = sample('paygate_callback_attempts_total', { outcome: 'delivered' });
     // An attempt is recorded just after the receiver answered it.
-    const after = await eventually(async () => {
-      const now = await scrape(observed.paygate.url);
-      return grew(before, now, delivered) >= callbacks ? now : undefined;
-    }, 10_000, 'the delivered callbacks to be recorded');
+    const after = await eventually(
+      async () => {
+        const now = await scrape(observed.paygate.url);
+        return grew(before, now, delivered) >= callbacks ? now : undefined;
+      },
+      10_000,
+      'the delivered callbacks to be recorded',
+    );
 
-    expect(grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/initialize', method: 'POST', status: '202' }))).toBe(1);
-    expect(grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/confirm', method: 'POST', status: '202' }))).toBe(1);
+    expect(
+      grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/initialize', method: 'POST', status: '202' })),
+    ).toBe(1);
+    expect(
+      grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/confirm', method: 'POST', status: '202' })),
+    ).toBe(1);
     expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.initialize', outcome: 'ok' }))).toBe(1);
     expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'ok' }))).toBe(1);
     expect(grew(before, after, sample('paygate_collections_finished_total', { status: 'COMPLETED', method: 'MOBILE_MONEY' }))).toBe(1);
@@ -97,4 +105,3 @@ describe('GET /metrics under tight rate limits', () => {
     expect(scrapes.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
   });
 });
-

@@ -31,7 +31,15 @@ export interface ObservedPaygate {
 }
 
 export async function startObservedPaygate(env: Record<string, string> = {}): Promise<ObservedPaygate> {
-  const paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, ...TEST_CALLBACK_SETTINGS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ...env });
+  const paygate = await startInProcess({
+    ...TEST_TIMERS,
+    ...TEST_RATE_LIMITS,
+    ...TEST_CALLBACK_SETTINGS,
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...env,
+  });
   const receiver = await CallbackReceiver.start();
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Observed merchant', receiver.url());
   return {
@@ -125,7 +133,11 @@ export class StdoutCapture {
   start(): void {
     this.original = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string | Uint8Array) => {
-      this.lines.push(...String(chunk).split('\n').filter((line) => line !== ''));
+      this.lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
       return true;
     }) as typeof process.stdout.write;
   }

@@ -44,14 +44,25 @@ export function sharedPostgresRateLimitSuite(): void {
     });
 
     it("lets one merchant's burst through the pair no more than one bucket allows, and every other merchant's requests", async () => {
-      const [bursting, quiet] = await Promise.all([PaygateClient.withNewMerchant(gateways[0].url, TEST_ADMIN_TOKEN, 'Bursting'), PaygateClient.withNewMerchant(gateways[0].url, TEST_ADMIN_TOKEN, 'Quiet')]);
-      const at = (merchant: PaygateClient, index: number) => new PaygateClient(gateways[index % 2].url, merchant.merchant).request('GET', '/v1/payment-providers');
-      const [burst, others] = await Promise.all([Promise.all(Array.from({ length: 20 }, (_, i) => at(bursting, i))), Promise.all(Array.from({ length: BURST }, (_, i) => at(quiet, i)))]);
-      const count = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
-      process.stdout.write(`rate limits across two gateways: bursting merchant ${JSON.stringify(count(burst))}, quiet merchant ${JSON.stringify(count(others))}\n`);
+      const [bursting, quiet] = await Promise.all([
+        PaygateClient.withNewMerchant(gateways[0].url, TEST_ADMIN_TOKEN, 'Bursting'),
+        PaygateClient.withNewMerchant(gateways[0].url, TEST_ADMIN_TOKEN, 'Quiet'),
+      ]);
+      const at = (merchant: PaygateClient, index: number) =>
+        new PaygateClient(gateways[index % 2].url, merchant.merchant).request('GET', '/v1/payment-providers');
+      const [burst, others] = await Promise.all([
+        Promise.all(Array.from({ length: 20 }, (_, i) => at(bursting, i))),
+        Promise.all(Array.from({ length: BURST }, (_, i) => at(quiet, i))),
+      ]);
+      const count = (answers: { status: number }[]) =>
+        answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+      process.stdout.write(
+        `rate limits across two gateways: bursting merchant ${JSON.stringify(count(burst))}, quiet merchant ${JSON.stringify(count(others))}\n`,
+      );
       expect(count(burst)).toEqual({ 200: BURST, 429: 20 - BURST });
       expect(count(others)).toEqual({ 200: BURST });
-      for (const refused of burst.filter((answer) => answer.status === 429)) expect(refused.body).toEqual({ code: 429, status: 'error', message: expect.any(String), data: { retry_after: expect.any(Number) } });
+      for (const refused of burst.filter((answer) => answer.status === 429))
+        expect(refused.body).toEqual({ code: 429, status: 'error', message: expect.any(String), data: { retry_after: expect.any(Number) } });
     });
   });
 }

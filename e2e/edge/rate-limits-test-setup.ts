@@ -17,20 +17,24 @@ export interface LimitedAnswer {
 /** One request to `url` sent from the loopback address `from`. */
 export function send(url: string, options: { method?: string; from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<LimitedAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'GET', localAddress: options.from ?? '127.0.0.1', headers: options.headers, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // an HTML page or an empty body stays text
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
-      });
-    });
+    const outgoing = request(
+      url,
+      { method: options.method ?? 'GET', localAddress: options.from ?? '127.0.0.1', headers: options.headers, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // an HTML page or an empty body stays text
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -43,7 +47,12 @@ export const countStatuses = (answers: LimitedAnswer[]) =>
 /** A 429: the error envelope and the headers of draft-ietf-httpapi-ratelimit-headers-06 with Retry-After. */
 export function expectLimited(answer: LimitedAnswer, limit: number, windowSeconds: number): void {
   expect(answer.status).toBe(429);
-  expect(answer.body).toEqual({ code: 429, status: 'error', message: expect.stringMatching(/^too many requests: retry in \d+ s$/), data: { retry_after: expect.any(Number) } });
+  expect(answer.body).toEqual({
+    code: 429,
+    status: 'error',
+    message: expect.stringMatching(/^too many requests: retry in \d+ s$/),
+    data: { retry_after: expect.any(Number) },
+  });
   const retryAfter = Number(answer.headers['retry-after']);
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowSeconds).toBe(true);
   expect((answer.body as { data: { retry_after: number } }).data.retry_after).toBe(retryAfter);

@@ -16,11 +16,14 @@ async function start(perSecond: string): Promise<{ paygate: InProcessPaygate; me
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'error',
   });
-  const merchants = await Promise.all(['Bursting merchant', 'Quiet merchant', 'Another quiet merchant'].map((name) => PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, name)));
+  const merchants = await Promise.all(
+    ['Bursting merchant', 'Quiet merchant', 'Another quiet merchant'].map((name) => PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, name)),
+  );
   return { paygate, merchants };
 }
 
-const providers = (paygate: InProcessPaygate, merchant: PaygateClient) => send(`${paygate.url}/v1/payment-providers`, { headers: { 'public-key': merchant.merchant.publicKey } });
+const providers = (paygate: InProcessPaygate, merchant: PaygateClient) =>
+  send(`${paygate.url}/v1/payment-providers`, { headers: { 'public-key': merchant.merchant.publicKey } });
 
 describe('rate limits per merchant (one token per 1000 s: nothing refills during a test)', () => {
   let paygate: InProcessPaygate;
@@ -43,7 +46,9 @@ describe('rate limits per merchant (one token per 1000 s: nothing refills during
     const answers = await Promise.all(sent.map(async ({ who, answer }) => ({ who, answer: await answer })));
     const of = (who: string) => answers.filter((sentAnswer) => sentAnswer.who === who).map(({ answer }) => answer);
     const counts = { bursting: countStatuses(of('bursting')), quiet: countStatuses(of('quiet')) };
-    process.stdout.write(`rate limits per merchant: bursting merchant ${JSON.stringify(counts.bursting)}, two quiet merchants ${JSON.stringify(counts.quiet)}\n`);
+    process.stdout.write(
+      `rate limits per merchant: bursting merchant ${JSON.stringify(counts.bursting)}, two quiet merchants ${JSON.stringify(counts.quiet)}\n`,
+    );
     expect(counts).toEqual({ bursting: { 200: BURST, 429: 20 - BURST }, quiet: { 200: 8 } });
 
     for (const refused of of('bursting').filter((answer) => answer.status === 429)) expectLimited(refused, BURST, 5_000);
@@ -67,9 +72,21 @@ describe('rate limits per merchant (one token per 1000 s: nothing refills during
   });
 
   it('documents the 429 and its headers in the OpenAPI of merchant and admin routes', async () => {
-    const { paths } = (await (await fetch(`${paygate.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
-    for (const [path, method] of [['/v1/collections/initialize', 'post'], ['/v1/wallet-balances', 'get'], ['/admin/v1/merchants', 'post']]) {
-      expect(Object.keys(paths[path][method].responses['429'].headers ?? {}).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Policy', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    const { paths } = (await (await fetch(`${paygate.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    for (const [path, method] of [
+      ['/v1/collections/initialize', 'post'],
+      ['/v1/wallet-balances', 'get'],
+      ['/admin/v1/merchants', 'post'],
+    ]) {
+      expect(Object.keys(paths[path][method].responses['429'].headers ?? {}).sort()).toEqual([
+        'RateLimit-Limit',
+        'RateLimit-Policy',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+      ]);
     }
   });
 });
@@ -92,10 +109,14 @@ describe('rate limits per merchant: the bucket refills', () => {
     }
     expect(refused).toBeDefined();
     expectLimited(refused as LimitedAnswer, BURST, 2);
-    const served = await eventually(async () => {
-      const answer = await providers(paygate, merchant);
-      return answer.status === 200 ? answer : undefined;
-    }, 10_000, 'the merchant to be served again');
+    const served = await eventually(
+      async () => {
+        const answer = await providers(paygate, merchant);
+        return answer.status === 200 ? answer : undefined;
+      },
+      10_000,
+      'the merchant to be served again',
+    );
     expect(served.headers['ratelimit-limit']).toBe(String(BURST));
   });
 });

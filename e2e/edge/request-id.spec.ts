@@ -21,7 +21,7 @@ describe('x-request-id', () => {
   it.each([
     ['letters, digits and . _ : -', 'shop-42_retry.1:a'],
     ['128 characters', 'a'.repeat(128)],
-  ])('keeps a caller\'s id made of %s', async (_case, id) => {
+  ])("keeps a caller's id made of %s", async (_case, id) => {
     const response = await get('/health/live', { 'x-request-id': id });
     expect(response.headers.get('x-request-id')).toBe(id);
   });
@@ -47,11 +47,19 @@ describe('x-request-id', () => {
 
   it('returns the id with error answers: unknown routes, refused credentials, bad bodies', async () => {
     expect((await get('/no/such/route', { 'x-request-id': 'err-1' })).headers.get('x-request-id')).toBe('err-1');
-    const refused = await fetch(`${observed.paygate.url}/v1/collections/initialize`, { method: 'POST', headers: { 'x-request-id': 'err-2', 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(`${observed.paygate.url}/v1/collections/initialize`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'err-2', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-request-id')).toBe('err-2');
     const { publicKey } = observed.client.merchant;
-    const bad = await fetch(`${observed.paygate.url}/v1/collections/initialize`, { method: 'POST', headers: { 'x-request-id': 'err-3', 'public-key': publicKey, 'content-type': 'application/json' }, body: '{not json' });
+    const bad = await fetch(`${observed.paygate.url}/v1/collections/initialize`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'err-3', 'public-key': publicKey, 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('x-request-id')).toBe('err-3');
   });

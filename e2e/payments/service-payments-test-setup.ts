@@ -26,7 +26,8 @@ const HOUR_MS = '3600000';
 
 /** Three attempts at the biller, 200 then 400 ms apart; a requested payment is looked at again after 3 s. */
 export const PAYMENT_TEST_ENV = {
-  ...TEST_TIMERS, ...TEST_RATE_LIMITS,
+  ...TEST_TIMERS,
+  ...TEST_RATE_LIMITS,
   CONFIRMATION_TIMEOUT_MS: HOUR_MS,
   PROMPT_TIMEOUT_MS: HOUR_MS,
   CHECKOUT_TIMEOUT_MS: HOUR_MS,
@@ -63,7 +64,9 @@ export class PaymentsHarness {
   /** A new Paygate with a new merchant, or (after a restart on the same store) the merchant it had. */
   static async start(env: Record<string, string> = {}, merchant?: PaygateClient): Promise<PaymentsHarness> {
     const paygate = await startInProcess({ ...PAYMENT_TEST_ENV, ...env });
-    const client = merchant ? new PaygateClient(paygate.url, merchant.merchant) : await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Payments spec merchant');
+    const client = merchant
+      ? new PaygateClient(paygate.url, merchant.merchant)
+      : await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Payments spec merchant');
     return new PaymentsHarness(paygate, client);
   }
 
@@ -131,7 +134,9 @@ export class PaymentsHarness {
     const events = await this.paygate.infrastructure.store.readStream(collectionStream(ref));
     const event = events.filter((candidate) => candidate.type === type).pop();
     if (!event) throw new Error(`no ${type} in ${ref}`);
-    await this.paygate.infrastructure.store.appendToStream(collectionStream(ref), [{ type: event.type, data: event.data, metadata: event.metadata }], { expectedRevision: 'any' });
+    await this.paygate.infrastructure.store.appendToStream(collectionStream(ref), [{ type: event.type, data: event.data, metadata: event.metadata }], {
+      expectedRevision: 'any',
+    });
   }
 
   // ---- service-payments ----
@@ -142,10 +147,14 @@ export class PaymentsHarness {
 
   /** Waits until the payment's stream holds `type` (a domain or a published payments.* event) and returns the stream. */
   async eventuallyHas(ref: string, type: string, timeoutMs = 15_000): Promise<RecordedEvent[]> {
-    return eventually(async () => {
-      const events = await this.paymentEvents(ref);
-      return events.some((event) => event.type === type) ? events : undefined;
-    }, timeoutMs, `${type} in service-payment-${ref}`);
+    return eventually(
+      async () => {
+        const events = await this.paymentEvents(ref);
+        return events.some((event) => event.type === type) ? events : undefined;
+      },
+      timeoutMs,
+      `${type} in service-payment-${ref}`,
+    );
   }
 
   /** The wallet ledger's own state, from its stream. */
@@ -173,7 +182,12 @@ export class PaymentsHarness {
 
   // ---- admin routes (the admin API and the sandbox's), called with the admin token ----
 
-  async admin(method: string, path: string, json?: unknown, token: string | null = TEST_ADMIN_TOKEN): Promise<{ status: number; body: { code: number; status: string; message: string; data: Json } }> {
+  async admin(
+    method: string,
+    path: string,
+    json?: unknown,
+    token: string | null = TEST_ADMIN_TOKEN,
+  ): Promise<{ status: number; body: { code: number; status: string; message: string; data: Json } }> {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     if (json !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.paygate.url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });

@@ -52,7 +52,13 @@ describe('service-payments: paying the PRN', () => {
       PUBLISHED.completed,
     ]);
     const completed = single(events, PUBLISHED.completed).data as unknown as ServicePaymentCompletedIntegrationV1;
-    expect(completed.payment).toMatchObject({ internalReference: ref, prn, status: 'COMPLETED', statusMessage: 'PRN paid successfully', billerPaymentId: expect.any(String) });
+    expect(completed.payment).toMatchObject({
+      internalReference: ref,
+      prn,
+      status: 'COMPLETED',
+      statusMessage: 'PRN paid successfully',
+      billerPaymentId: expect.any(String),
+    });
 
     const atBiller = await harness.prnAtBiller(prn);
     expect(atBiller).toMatchObject({ status: 'PAID', payment_calls: 1 });
@@ -89,7 +95,10 @@ describe('service-payments: paying the PRN', () => {
     await harness.eventuallyBalance({ balance, available: balance - 375 });
     await harness.settle(ref, status);
     const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
-    expect(single(events, EVENTS.failed).data).toMatchObject({ reason: 'COLLECTION_NOT_COMPLETED', statusMessage: `PRN not paid: the collection did not complete (${status})` });
+    expect(single(events, EVENTS.failed).data).toMatchObject({
+      reason: 'COLLECTION_NOT_COMPLETED',
+      statusMessage: `PRN not paid: the collection did not complete (${status})`,
+    });
     await harness.eventuallyBalance({ balance, available: balance });
     expect((await harness.prnAtBiller(prn)).payment_calls).toBe(0);
 
@@ -116,7 +125,9 @@ describe('service-payments: paying the PRN', () => {
     await harness.eventuallyBalance({ balance: balance - 375, available: balance - 375 });
     // Its timer is gone with the payment.
     await settleDown(300);
-    const [{ count }] = await harness.paygate.infrastructure.sql.query<{ count: string }>('select count(*) from payment_timers where internal_reference = $1', [ref]);
+    const [{ count }] = await harness.paygate.infrastructure.sql.query<{ count: string }>('select count(*) from payment_timers where internal_reference = $1', [
+      ref,
+    ]);
     expect(Number(count)).toBe(0);
   });
 

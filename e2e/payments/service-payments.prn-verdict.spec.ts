@@ -1,4 +1,10 @@
-import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE, type PrnRejectedV1, type PrnValidatedV1 } from '@paygate/contracts';
+import {
+  COLLECTION_INTEGRATION_EVENTS,
+  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
+  PAYMENTS_SERVICE,
+  type PrnRejectedV1,
+  type PrnValidatedV1,
+} from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnValidationDeferredV1, feeHoldId, holdOf } from '@paygate/payments-domain';
 
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
@@ -42,8 +48,19 @@ describe('service-payments: the PRN verdict', () => {
     expect(holdOf(await harness.wallet(), feeHoldId(ref))).toEqual({ amount: 375, status: 'HELD' });
     await harness.eventuallyBalance({ balance: 1_000, available: 625 });
 
-    const { servicePayment } = await harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId: harness.merchant.merchant.id, internalReference: ref });
-    expect(servicePayment).toEqual({ prn, status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection', serviceName: 'URA - Domestic Tax', amount: 25_000, currency: 'UGX', billerPaymentId: null });
+    const { servicePayment } = await harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
+      merchantId: harness.merchant.merchant.id,
+      internalReference: ref,
+    });
+    expect(servicePayment).toEqual({
+      prn,
+      status: 'PENDING',
+      statusMessage: 'PRN validated. Awaiting the collection',
+      serviceName: 'URA - Domestic Tax',
+      amount: 25_000,
+      currency: 'UGX',
+      billerPaymentId: null,
+    });
 
     // Delivered again: nothing new is decided, held or published.
     await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested);
@@ -83,7 +100,12 @@ describe('service-payments: the PRN verdict', () => {
       await harness.eventuallyHas(ref, EVENTS.prnValidationDeferred);
       await harness.passPrnDeadline(ref);
       const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
-      expect(typesOf(events).filter((type) => type !== EVENTS.prnValidationDeferred)).toEqual([EVENTS.opened, EVENTS.collectionSettled, EVENTS.failed, PUBLISHED.failed]);
+      expect(typesOf(events).filter((type) => type !== EVENTS.prnValidationDeferred)).toEqual([
+        EVENTS.opened,
+        EVENTS.collectionSettled,
+        EVENTS.failed,
+        PUBLISHED.failed,
+      ]);
       await harness.eventuallyBalance({ balance: 1_000, available: 1_000 });
     } finally {
       await harness.billerFaults({});
@@ -102,11 +124,21 @@ describe('service-payments: the PRN verdict', () => {
   const ineligible: [string, () => Promise<CollectionTerms>, string, string][] = [
     ['an unknown PRN', async () => ({ prn: '9990000000001' }), 'PRN_NOT_FOUND', 'unknown PRN'],
     ['a paid PRN', async () => ({ prn: await harness.createPrn({ status: 'PAID' }) }), 'PRN_ALREADY_PAID', 'already paid'],
-    ['a PRN with a payment in progress', async () => ({ prn: await harness.createPrn({ status: 'SUBMITTED' }) }), 'PRN_SUBMITTED', 'a payment is already submitted'],
+    [
+      'a PRN with a payment in progress',
+      async () => ({ prn: await harness.createPrn({ status: 'SUBMITTED' }) }),
+      'PRN_SUBMITTED',
+      'a payment is already submitted',
+    ],
     ['an expired PRN', async () => ({ prn: await harness.createPrn({ status: 'EXPIRED' }) }), 'PRN_EXPIRED', 'expired'],
     // The sandbox biller reports an AVAILABLE PRN past its expiry as EXPIRED.
     ['a PRN past its expiry', async () => ({ prn: await harness.createPrn({ expires_at: past }) }), 'PRN_EXPIRED', 'expired'],
-    ['another amount', async () => ({ prn: await harness.createPrn({ amount: 30_000 }) }), 'AMOUNT_MISMATCH', "amount UGX 25,000 differs from the PRN's UGX 30,000"],
+    [
+      'another amount',
+      async () => ({ prn: await harness.createPrn({ amount: 30_000 }) }),
+      'AMOUNT_MISMATCH',
+      "amount UGX 25,000 differs from the PRN's UGX 30,000",
+    ],
   ];
 
   it.each(ineligible)('rejects %s with payments.PrnRejected and its reason', async (_case, terms, reasonCode, reason) => {
@@ -135,7 +167,8 @@ describe('service-payments: the PRN verdict', () => {
     const ref = await harness.initiate({ prn: await harness.createPrn() });
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     const other = await harness.newMerchant();
-    const send = (merchantId: string, internalReference: string) => harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId, internalReference });
+    const send = (merchantId: string, internalReference: string) =>
+      harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId, internalReference });
     expect((await send(harness.merchant.merchant.id, ref)).servicePayment).toMatchObject({ status: 'PENDING' });
     expect(await send(other.merchant.id, ref)).toEqual({ servicePayment: null });
     expect(await send(harness.merchant.merchant.id, 'PG000000000000000000000000')).toEqual({ servicePayment: null });

@@ -25,7 +25,12 @@ describe('service-payments: wallets', () => {
     const answer = await topUp({ merchant_id: merchant.merchant.id, currency: 'KES', amount: 10.5, reference: 'kes-1' });
     expect(answer).toEqual({
       status: 200,
-      body: { code: 200, status: 'success', message: 'Wallet topped up', data: { merchant_id: merchant.merchant.id, currency: 'KES', reference: 'kes-1', balance: 10.5, available: 10.5 } },
+      body: {
+        code: 200,
+        status: 'success',
+        message: 'Wallet topped up',
+        data: { merchant_id: merchant.merchant.id, currency: 'KES', reference: 'kes-1', balance: 10.5, available: 10.5 },
+      },
     });
     expect((await topUp({ merchant_id: merchant.merchant.id, currency: 'UGX', amount: 5_000 })).status).toBe(200);
     await harness.eventuallyBalance({ balance: 1_050, available: 1_050 }, merchant.merchant.id, 'KES');
@@ -71,7 +76,12 @@ describe('service-payments: wallets', () => {
   });
 
   it('refuses a top-up sent with a bad amount over the command bus', async () => {
-    const send = harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', { merchantId: harness.merchant.merchant.id, currency: 'UGX', amount: 1.5, reference: 'bad' });
+    const send = harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', {
+      merchantId: harness.merchant.merchant.id,
+      currency: 'UGX',
+      amount: 1.5,
+      reference: 'bad',
+    });
     await expect(send).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

@@ -26,7 +26,12 @@ describe('standaloneEnvironment: what standalone fills in before the one loadCon
   });
 
   it('keeps what the environment sets', () => {
-    const { env, secrets } = standaloneEnvironment({ DATA_DIR: dataDir, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_CALLBACKS: 'false' });
+    const { env, secrets } = standaloneEnvironment({
+      DATA_DIR: dataDir,
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ALLOW_PRIVATE_CALLBACKS: 'false',
+    });
     expect(env).toMatchObject({ MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_CALLBACKS: 'false' });
     expect(secrets.adminTokenSource).toBe('ADMIN_TOKEN');
     expect(loadConfig(env).delivery.allowPrivate).toBe(false);

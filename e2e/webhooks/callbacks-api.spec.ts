@@ -1,6 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import {
+  CallbackReceiver,
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 type Delivery = { webhook_id: string; internal_reference: string; event: string; state: string; attempts: { status_code: number | null }[] };
@@ -24,7 +34,15 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   const pendingCollection = async (merchant: PaygateClient) => (await merchant.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, ...TEST_CALLBACK_SETTINGS, CONFIRMATION_TIMEOUT_MS: '3600000', MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startInProcess({
+      ...TEST_TIMERS,
+      ...TEST_RATE_LIMITS,
+      ...TEST_CALLBACK_SETTINGS,
+      CONFIRMATION_TIMEOUT_MS: '3600000',
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: 'error',
+    });
     receiver = await CallbackReceiver.start();
     client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Callbacks merchant', receiver.url());
   });
@@ -34,7 +52,7 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     await paygate?.close();
   });
 
-  it('resends a transaction\'s callbacks with the same webhook-id', async () => {
+  it("resends a transaction's callbacks with the same webhook-id", async () => {
     const ref = await pendingCollection(client);
     const [first] = await receiver.waitFor(ref, 'transaction.charges');
     const resend = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref }, secret: true });
@@ -48,7 +66,7 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     expect(delivery.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
   });
 
-  it('answers resend for an unknown or another merchant\'s transaction with 404, and needs the secret key', async () => {
+  it("answers resend for an unknown or another merchant's transaction with 404, and needs the secret key", async () => {
     const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Other merchant', receiver.url('/other'));
     const ref = await pendingCollection(other);
     await receiver.waitFor(ref, 'transaction.charges');
@@ -63,12 +81,18 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   it('records callbacks of a merchant without a callback URL as undeliverable', async () => {
     const silent = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'No URL merchant');
     const ref = await pendingCollection(silent);
-    const deliveries = await eventually(async () => {
-      const found = await deliveriesOf(ref);
-      return found.length > 0 ? found : undefined;
-    }, 10_000, 'the undeliverable delivery');
+    const deliveries = await eventually(
+      async () => {
+        const found = await deliveriesOf(ref);
+        return found.length > 0 ? found : undefined;
+      },
+      10_000,
+      'the undeliverable delivery',
+    );
     expect(deliveries).toMatchObject([{ state: 'undeliverable', event: 'transaction.charges', attempts: [] }]);
-    expect((await admin('GET', '/admin/v1/deliveries?state=undeliverable')).body.data.deliveries).toEqual(expect.arrayContaining([expect.objectContaining({ internal_reference: ref })]));
+    expect((await admin('GET', '/admin/v1/deliveries?state=undeliverable')).body.data.deliveries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ internal_reference: ref })]),
+    );
   });
 
   it('abandons a delivery after the schedule, and an admin retry delivers it once the receiver is back', async () => {
@@ -79,22 +103,37 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     try {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Flaky merchant', `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/cb`);
+      const merchant = await PaygateClient.withNewMerchant(
+        paygate.url,
+        TEST_ADMIN_TOKEN,
+        'Flaky merchant',
+        `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/cb`,
+      );
       const ref = await pendingCollection(merchant);
-      const abandoned = await eventually(async () => {
-        const [delivery] = await deliveriesOf(ref);
-        return delivery?.state === 'abandoned' ? delivery : undefined;
-      }, 20_000, 'the delivery to be abandoned');
+      const abandoned = await eventually(
+        async () => {
+          const [delivery] = await deliveriesOf(ref);
+          return delivery?.state === 'abandoned' ? delivery : undefined;
+        },
+        20_000,
+        'the delivery to be abandoned',
+      );
       expect(abandoned.attempts.map((attempt) => attempt.status_code)).toEqual(TEST_CALLBACK_SETTINGS.CALLBACK_RETRY_SCHEDULE.split(',').map(() => 500));
-      expect((await admin('GET', '/admin/v1/deliveries?state=abandoned')).body.data.deliveries).toEqual(expect.arrayContaining([expect.objectContaining({ webhook_id: abandoned.webhook_id })]));
+      expect((await admin('GET', '/admin/v1/deliveries?state=abandoned')).body.data.deliveries).toEqual(
+        expect.arrayContaining([expect.objectContaining({ webhook_id: abandoned.webhook_id })]),
+      );
 
       healthy = true;
       const retried = await admin('POST', '/admin/v1/deliveries/retry', { webhook_ids: [abandoned.webhook_id] });
       expect(retried).toMatchObject({ status: 202, body: { data: { deliveries: 1 } } });
-      const delivered = await eventually(async () => {
-        const [delivery] = await deliveriesOf(ref);
-        return delivery?.state === 'delivered' ? delivery : undefined;
-      }, 10_000, 'the retried delivery');
+      const delivered = await eventually(
+        async () => {
+          const [delivery] = await deliveriesOf(ref);
+          return delivery?.state === 'delivered' ? delivery : undefined;
+        },
+        10_000,
+        'the retried delivery',
+      );
       expect(delivered.attempts[delivered.attempts.length - 1].status_code).toBe(200);
     } finally {
       flaky.closeAllConnections();
@@ -113,7 +152,12 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   it('answers a merchant id holding NUL, which no id can, with 400 naming it', async () => {
     const refused = {
       status: 400,
-      body: { code: 400, status: 'error', message: 'path parameter id must not contain NUL characters or unpaired UTF-16 surrogates', data: { errors: [{ field: 'id', message: expect.any(String) }] } },
+      body: {
+        code: 400,
+        status: 'error',
+        message: 'path parameter id must not contain NUL characters or unpaired UTF-16 surrogates',
+        data: { errors: [{ field: 'id', message: expect.any(String) }] },
+      },
     };
     expect(await admin('GET', '/admin/v1/merchants/mer_%00')).toEqual(refused);
     expect(await admin('PATCH', '/admin/v1/merchants/%00', { status: 'active' })).toEqual(refused);

@@ -9,7 +9,13 @@ import { apiHelpers, expectEnvelope, expectFieldErrors, type Json } from '../col
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 const start = (allowPrivate: boolean) =>
-  startInProcess({ ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ALLOW_PRIVATE_CALLBACKS: String(allowPrivate) });
+  startInProcess({
+    ...TEST_RATE_LIMITS,
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ALLOW_PRIVATE_CALLBACKS: String(allowPrivate),
+  });
 
 /** Refused whatever ALLOW_PRIVATE_CALLBACKS says: [URL, the message's reason]. */
 const NEVER: Array<[string, string]> = [
@@ -60,11 +66,20 @@ describe.each([
   afterAll(() => paygate?.close());
 
   const refused = allowPrivate ? NEVER : [...NEVER, ...LOCAL];
-  const accepted = ['https://shop.example.com/paygate/cb', 'https://8.8.4.4/cb', 'https://[2606:4700::1]/cb', ...(allowPrivate ? LOCAL.map(([url]) => url) : [])];
+  const accepted = [
+    'https://shop.example.com/paygate/cb',
+    'https://8.8.4.4/cb',
+    'https://[2606:4700::1]/cb',
+    ...(allowPrivate ? LOCAL.map(([url]) => url) : []),
+  ];
 
   it.each(refused)('create with %s answers 400 naming the field, and creates nothing', async (url, reason) => {
     const before = await merchantCount();
-    const answer = await admin('POST', '', { name: 'Refused merchant', collection_callback_url: 'https://shop.example.com/cb', service_payments_callback_url: url });
+    const answer = await admin('POST', '', {
+      name: 'Refused merchant',
+      collection_callback_url: 'https://shop.example.com/cb',
+      service_payments_callback_url: url,
+    });
     expectFieldErrors(answer, ['service_payments_callback_url'], `service_payments_callback_url ${reason}`);
     expect(answer.body.data.errors).toHaveLength(1);
     expect(await merchantCount()).toBe(before);
@@ -75,7 +90,11 @@ describe.each([
     expectEnvelope(created, 201);
     const id = created.body.data.id as string;
     const before = await admin('GET', `/${id}`);
-    expectFieldErrors(await admin('PATCH', `/${id}`, { collection_callback_url: url, status: 'suspended' }), ['collection_callback_url'], `collection_callback_url ${reason}`);
+    expectFieldErrors(
+      await admin('PATCH', `/${id}`, { collection_callback_url: url, status: 'suspended' }),
+      ['collection_callback_url'],
+      `collection_callback_url ${reason}`,
+    );
     expect((await admin('GET', `/${id}`)).body).toEqual(before.body);
   });
 
@@ -89,7 +108,11 @@ describe.each([
   });
 
   it.each<[string, Json, string[]]>([
-    ['two refused URLs: both named', { name: 'M', collection_callback_url: 'https://[2001:db8::1]/', service_payments_callback_url: 'ftp://shop.example.com/' }, ['collection_callback_url', 'service_payments_callback_url']],
+    [
+      'two refused URLs: both named',
+      { name: 'M', collection_callback_url: 'https://[2001:db8::1]/', service_payments_callback_url: 'ftp://shop.example.com/' },
+      ['collection_callback_url', 'service_payments_callback_url'],
+    ],
     ['a URL that is not a string', { name: 'M', collection_callback_url: 42 }, ['collection_callback_url']],
     ['a URL longer than 2048 characters', { name: 'M', collection_callback_url: `https://shop.example.com/${'a'.repeat(2048)}` }, ['collection_callback_url']],
     ['a relative URL', { name: 'M', collection_callback_url: '/cb' }, ['collection_callback_url']],

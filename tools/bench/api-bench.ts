@@ -49,7 +49,15 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 /** One merchant drives every request here: with production limits the benchmark would measure 429s. */
 const RATE_LIMITS: Record<string, string> =
   process.env.BENCH_RATE_LIMITS === '1'
-    ? { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MERCHANT_PER_SECOND: '1000000', RATE_LIMIT_MERCHANT_BURST: '1000000', RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', RATE_LIMIT_PROVIDER_PER_SECOND: '1000000', RATE_LIMIT_PROVIDER_BURST: '1000000' }
+    ? {
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_MERCHANT_PER_SECOND: '1000000',
+        RATE_LIMIT_MERCHANT_BURST: '1000000',
+        RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+        RATE_LIMIT_PUBLIC_BURST: '1000000',
+        RATE_LIMIT_PROVIDER_PER_SECOND: '1000000',
+        RATE_LIMIT_PROVIDER_BURST: '1000000',
+      }
     : { RATE_LIMIT_ENABLED: 'false' };
 const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
 const MASTER_KEY = '0f'.repeat(32);
@@ -121,7 +129,13 @@ async function start(name: string, args: string[], env: Record<string, string>):
   for (;;) {
     let failure: string | undefined;
     if (child.exitCode !== null) failure = `exited with ${child.exitCode}`;
-    else if (await fetch(`${proc.url}/health/ready`).then((r) => r.ok, () => false)) return proc;
+    else if (
+      await fetch(`${proc.url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return proc;
     else if (Date.now() > deadline) failure = 'not ready within 60 s';
     if (failure) {
       child.kill('SIGKILL');
@@ -184,7 +198,6 @@ async function checkInitialize(gateway: string, publicKey: string): Promise<void
   });
   if (response.status !== 202) throw new Error(`initialize at ${gateway} answered ${response.status}: ${await response.text()}`);
 }
-
 
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
@@ -336,14 +349,18 @@ async function main() {
   console.log('| target | req/s (202) | p50 ms | p99 ms | errors | % of ceiling |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.target} | ${Math.round(r.requestsPerSecond)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.errors} | ${Math.round((100 * r.requestsPerSecond) / top.requestsPerSecond)}% |`);
+    console.log(
+      `| ${r.target} | ${Math.round(r.requestsPerSecond)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.errors} | ${Math.round((100 * r.requestsPerSecond) / top.requestsPerSecond)}% |`,
+    );
   }
   console.log('\nCPU over each run (% of one core):');
   for (const r of rows) console.log(`- ${r.target}: ${r.cpu}`);
 
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const alone = rows[1];
-  console.log(`\nAim: standalone >= ${AIMS.standalone.rps} req/s: ${Math.round(alone.requestsPerSecond)} ${met(alone.requestsPerSecond >= AIMS.standalone.rps)}`);
+  console.log(
+    `\nAim: standalone >= ${AIMS.standalone.rps} req/s: ${Math.round(alone.requestsPerSecond)} ${met(alone.requestsPerSecond >= AIMS.standalone.rps)}`,
+  );
   const spread = rows[2];
   if (spread) {
     const aim = AIMS.distributed;

@@ -30,7 +30,13 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectionDecider, type CollectionState, COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from '@paygate/collections-domain';
+import {
+  collectionDecider,
+  type CollectionState,
+  COLLECTION_EVENT_SCHEMA_VERSION,
+  COLLECTION_EVENT_TYPES as EVENTS,
+  type CollectionEvent,
+} from '@paygate/collections-domain';
 import { collectionStream } from '@paygate/contracts';
 
 import { fold } from '@paygate/decider';
@@ -148,7 +154,13 @@ function collectionEvents(merchantId: string, reference: string, id: number): { 
       // → transaction.completed
       {
         type: EVENTS.completed,
-        data: { internalReference: reference, providerTransactionId: `mtn-${id}`, transactionAccount: '256772000001', statusMessage: 'Transaction successful', completedAt: at(3) },
+        data: {
+          internalReference: reference,
+          providerTransactionId: `mtn-${id}`,
+          transactionAccount: '256772000001',
+          statusMessage: 'Transaction successful',
+          completedAt: at(3),
+        },
       },
     ],
   };
@@ -159,16 +171,22 @@ const toAppend = (event: CollectionEvent) => ({ type: event.type, data: { ...eve
 /** Domain events with what the collection publishes for them, as the collections service writes them: one append. */
 function withPublished(events: CollectionEvent[], before: CollectionState): { append: EventToAppend[]; after: CollectionState } {
   const after = fold(collectionDecider, events, before);
-  const published = (collectionDecider.publish?.(events, after) ?? []).map((event) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: event.version } }));
+  const published = (collectionDecider.publish?.(events, after) ?? []).map((event) => ({
+    type: event.type,
+    data: { ...event.data },
+    metadata: { schemaVersion: event.version },
+  }));
   return { append: [...events.map(toAppend), ...published], after };
 }
 
 /** Runs `work` over `items` with `writers` at a time. */
 async function inParallel<T>(items: T[], writers: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: writers }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /**
@@ -257,7 +275,12 @@ async function startDispatcher(env: Record<string, string>, readyWithinMs: numbe
   const deadline = Date.now() + readyWithinMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`webhook-dispatcher exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       console.log(`  webhook-dispatcher ready after ${((performance.now() - spawnedAt) / 1_000).toFixed(1)} s`);
       return started;
     }
@@ -268,7 +291,6 @@ async function startDispatcher(env: Record<string, string>, readyWithinMs: numbe
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
 
 /** Resolves when every expected callback has arrived, or when nothing has arrived for STALL_MS. */
 async function waitForDeliveries(total: number, progress?: () => Promise<string>): Promise<boolean> {
@@ -382,17 +404,25 @@ function report(run: Run): void {
 
   const overall = rate(arrivals.length, lastOf(arrivals));
   const fastRate = rate(fast.length, lastOf(fast));
-  console.log(`\n${run.store}: ${run.appended.events} events appended in ${run.appended.seconds.toFixed(1)} s (${Math.round(run.appended.events / run.appended.seconds)} events/s), ${expected.size} callbacks expected`);
-  console.log(`${arrivals.length} received (${fast.length} fast, ${slow.length} slow), ${duplicates} duplicates, ${unexpected} unexpected${run.complete ? '' : ', INCOMPLETE (stalled or dispatcher exited)'}`);
+  console.log(
+    `\n${run.store}: ${run.appended.events} events appended in ${run.appended.seconds.toFixed(1)} s (${Math.round(run.appended.events / run.appended.seconds)} events/s), ${expected.size} callbacks expected`,
+  );
+  console.log(
+    `${arrivals.length} received (${fast.length} fast, ${slow.length} slow), ${duplicates} duplicates, ${unexpected} unexpected${run.complete ? '' : ', INCOMPLETE (stalled or dispatcher exited)'}`,
+  );
   console.log(`CPU over the run (% of one core): ${run.dispatcherCpu}\n`);
-  console.log('| store | deliveries/s (all) | fast deliveries/s | busiest second | all p50 ms | all p99 ms | fast p50 ms | fast p99 ms | fast p99 while slow pending |');
+  console.log(
+    '| store | deliveries/s (all) | fast deliveries/s | busiest second | all p50 ms | all p99 ms | fast p50 ms | fast p99 ms | fast p99 while slow pending |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   console.log(
     `| ${run.store} | ${Math.round(overall)} | ${Math.round(fastRate)} | ${peak} | ${ms(percentile(all, 50))} | ${ms(percentile(all, 99))} | ` +
       `${ms(percentile(fastDelays, 50))} | ${ms(percentile(fastDelays, 99))} | ${ms(percentile(fastDuringSlow, 99))} (${duringSlow.length} deliveries) |`,
   );
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  console.log(`\nAim: >= ${AIMS.deliveriesPerSecond} deliveries/s: all ${Math.round(overall)}/s, fast ${Math.round(fastRate)}/s, busiest second ${peak}: ${met(overall >= AIMS.deliveriesPerSecond)}`);
+  console.log(
+    `\nAim: >= ${AIMS.deliveriesPerSecond} deliveries/s: all ${Math.round(overall)}/s, fast ${Math.round(fastRate)}/s, busiest second ${peak}: ${met(overall >= AIMS.deliveriesPerSecond)}`,
+  );
   const p99 = percentile(fastDuringSlow, 99);
   console.log(`Aim: fast receivers' p99 < ${AIMS.fastP99Ms} ms with slow ones pending: ${ms(p99)} ms ${met(p99 < AIMS.fastP99Ms)}`);
   if (run.stages.length > 0) {
@@ -401,7 +431,8 @@ function report(run: Run): void {
     console.log('|---|---|---|');
     for (const [name, values] of run.stages) console.log(`| ${name} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} |`);
   }
-  if (run.origin > 0) console.log('(PGlite: events appended before the dispatcher started; delays count from its start, so they measure the backlog, not a live flow)');
+  if (run.origin > 0)
+    console.log('(PGlite: events appended before the dispatcher started; delays count from its start, so they measure the backlog, not a live flow)');
 }
 
 async function main(): Promise<void> {
@@ -427,7 +458,8 @@ async function main(): Promise<void> {
     const store = await openEventStore(db);
     const merchants = await MerchantAccounts.open(db, SecretBox.fromMasterKey(MASTER_KEY));
     const merchantIds: string[] = [];
-    for (const [i, callbackUrl] of urls.entries()) merchantIds.push((await merchants.create({ name: `Bench merchant ${i}`, collectionCallbackUrl: callbackUrl })).merchant.id);
+    for (const [i, callbackUrl] of urls.entries())
+      merchantIds.push((await merchants.create({ name: `Bench merchant ${i}`, collectionCallbackUrl: callbackUrl })).merchant.id);
 
     console.log(
       `${postgres ? 'PostgreSQL' : 'PGlite'}: ${TRANSACTIONS} transactions (${TRANSACTIONS * 2} callbacks) for ${MERCHANTS} merchants, ` +

@@ -31,7 +31,11 @@ const REJECTED: [what: string, values: string, message: string][] = [
   ['a secret value inline', 'secrets:\n  STORE_URL: postgres://paygate:hunter2@db/paygate\n', "at '/secrets': additional properties 'STORE_URL' not allowed"],
   ['no Secret name', 'secrets:\n  existingSecret: ""\n', "at '/secrets/existingSecret': '' does not match pattern"],
   ['a number where config wants text', 'config:\n  CALLBACK_CONCURRENCY_PER_HOST: 8\n', "at '/config/CALLBACK_CONCURRENCY_PER_HOST': got number, want string"],
-  ['a memory request without a unit Kubernetes knows', 'apps:\n  webhookDispatcher:\n    resources:\n      requests:\n        memory: lots\n', "at '/apps/webhookDispatcher/resources/requests/memory': 'lots' does not match pattern"],
+  [
+    'a memory request without a unit Kubernetes knows',
+    'apps:\n  webhookDispatcher:\n    resources:\n      requests:\n        memory: lots\n',
+    "at '/apps/webhookDispatcher/resources/requests/memory': 'lots' does not match pattern",
+  ],
   ['an unknown pull policy', 'image:\n  pullPolicy: Sometimes\n', "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
   ['a privileged port', 'containerPort: 80\n', "at '/containerPort': minimum: got 80, want 1,024"],
   ['root as the user', 'securityContext:\n  runAsUser: 0\n', "at '/securityContext/runAsUser': minimum: got 0, want 1"],

@@ -10,7 +10,12 @@ import { settingsOf, type Setting } from '@paygate/config';
 const INFRASTRUCTURE_URLS = ['STORE_URL', 'BROKER_URL', 'EVENT_STORE_URL'];
 
 /** Read by the apps from the existing Secret only. */
-export const SECRET_VARIABLES: readonly string[] = [...INFRASTRUCTURE_URLS, ...settingsOf().filter((setting) => setting.secret).map((setting) => setting.variable)];
+export const SECRET_VARIABLES: readonly string[] = [
+  ...INFRASTRUCTURE_URLS,
+  ...settingsOf()
+    .filter((setting) => setting.secret)
+    .map((setting) => setting.variable),
+];
 
 /** Set by the chart from the values named here, never through `config`. */
 export const CHART_SET_VARIABLES: Readonly<Record<string, string>> = {
@@ -36,6 +41,9 @@ export function configSettings(): Setting<unknown>[] {
 /** values.schema.json's description of `config`'s properties, from libs/config. */
 export function configSchemaProperties(): Record<string, { type: 'string'; description: string }> {
   return Object.fromEntries(
-    configSettings().map((setting) => [setting.variable, { type: 'string', description: `${setting.description} (default ${setting.defaultText.replace(/`/g, '')})` }]),
+    configSettings().map((setting) => [
+      setting.variable,
+      { type: 'string', description: `${setting.description} (default ${setting.defaultText.replace(/`/g, '')})` },
+    ]),
   );
 }

@@ -38,7 +38,13 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
   });
 
   describe.each([
-    { values: 'default values', files: [], apps: [...CORE_APPS, 'sandbox'], secret: 'paygate-secrets', openToAnyone: ['api-gateway', 'collections', 'sandbox'] },
+    {
+      values: 'default values',
+      files: [],
+      apps: [...CORE_APPS, 'sandbox'],
+      secret: 'paygate-secrets',
+      openToAnyone: ['api-gateway', 'collections', 'sandbox'],
+    },
     { values: 'k8s/values-production.yaml', files: [PRODUCTION_VALUES], apps: CORE_APPS, secret: 'paygate-production', openToAnyone: [] },
   ])('rendered with $values', ({ files, apps, secret, openToAnyone }) => {
     let manifests: Manifest[];

@@ -38,7 +38,14 @@ describe('context boundaries (lint)', () => {
   });
 
   it('finds no context’s domain events in the shared contracts: each context owns its own', () => {
-    for (const name of ['COLLECTION_EVENT_TYPES', 'COLLECTION_EVENT_SCHEMAS', 'SERVICE_PAYMENT_EVENT_TYPES', 'WALLET_EVENT_TYPES', 'LEDGER_ACCOUNTS', 'WALLET_EVENT_SCHEMAS']) {
+    for (const name of [
+      'COLLECTION_EVENT_TYPES',
+      'COLLECTION_EVENT_SCHEMAS',
+      'SERVICE_PAYMENT_EVENT_TYPES',
+      'WALLET_EVENT_TYPES',
+      'LEDGER_ACCOUNTS',
+      'WALLET_EVENT_SCHEMAS',
+    ]) {
       expect(contracts).not.toHaveProperty(name);
     }
     expect(contracts).toHaveProperty('COLLECTION_INTEGRATION_EVENTS');

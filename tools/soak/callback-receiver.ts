@@ -14,7 +14,8 @@ export interface Callback {
   payload: Record<string, unknown>;
 }
 
-const flat = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+const flat = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
 
 /** The merchants' callback endpoints on 127.0.0.1: records every request and answers 200. */
 export class CallbackReceiver {
@@ -33,7 +34,15 @@ export class CallbackReceiver {
       }
       const merchant = Number(/^\/merchants\/(\d+)$/.exec(request.url ?? '')?.[1] ?? -1);
       const payload = parsed.payload ?? {};
-      this.received.push({ merchant, at: Date.now(), headers: flat(request.headers), body, event: parsed.event ?? '', internalReference: String(payload.internal_reference ?? ''), payload });
+      this.received.push({
+        merchant,
+        at: Date.now(),
+        headers: flat(request.headers),
+        body,
+        event: parsed.event ?? '',
+        internalReference: String(payload.internal_reference ?? ''),
+        payload,
+      });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
     });
   });

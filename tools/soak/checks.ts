@@ -87,7 +87,9 @@ export function signatureValid(callback: Callback, signingKey: string): boolean 
   const timestamp = Number(headers['webhook-timestamp']);
   if (!Number.isSafeInteger(timestamp) || Math.abs(callback.at / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
   const expected = new Webhook(new TextEncoder().encode(signingKey), { format: 'raw' }).sign(String(headers['webhook-id']), new Date(timestamp * 1000), body);
-  const standard = String(headers['webhook-signature'] ?? '').split(' ').includes(expected);
+  const standard = String(headers['webhook-signature'] ?? '')
+    .split(' ')
+    .includes(expected);
   const record = payload as { id: number; internal_reference: string; transaction_status: string; merchant_reference: string };
   return standard && verifyCollectionSignature(signingKey, record, String(headers['hmac-signature'] ?? ''));
 }
@@ -170,9 +172,12 @@ function injected(run: RunRecord, at: (time: number) => string): Findings & { ki
     const ready = run.processEvents.find((event) => event.app === kill.app && event.kind === 'ready' && event.at >= kill.at);
     lines.push(`injected: kill -9 ${kill.app} at ${at(kill.at)}, ${ready ? `ready again in ${seconds(ready.at - kill.at)}` : 'never ready again'}`);
   }
-  for (const injection of run.injections) lines.push(`injected: ${injection.what} from ${at(injection.from)} to ${at(injection.to)} (${seconds(injection.to - injection.from)}; ${injection.how})`);
+  for (const injection of run.injections)
+    lines.push(`injected: ${injection.what} from ${at(injection.from)} to ${at(injection.to)} (${seconds(injection.to - injection.from)}; ${injection.how})`);
   const troubles = run.processEvents.filter((event) => event.kind !== 'killed' && event.kind !== 'ready');
-  lines.push(`platform: ${troubles.length} app start failures or exits the soak did not cause${run.failOnExits ? '' : ' (reported only: SOAK_FAIL_ON_EXITS=0)'}`);
+  lines.push(
+    `platform: ${troubles.length} app start failures or exits the soak did not cause${run.failOnExits ? '' : ' (reported only: SOAK_FAIL_ON_EXITS=0)'}`,
+  );
   for (const event of troubles) lines.push(`platform: ${event.app} ${event.kind} at ${at(event.at)}: ${(event.detail ?? '').slice(0, 200)}`);
   const failures = run.failOnExits ? troubles.map((event) => `${event.app} ${event.kind} at ${at(event.at)}`) : [];
   return { lines, failures, kills: kills.length };
@@ -215,7 +220,10 @@ function prnPayments(run: RunRecord, acknowledged: Acknowledged[]): Findings & {
     ],
     failures: [
       ...paidTwice.map((flow) => `PRN ${flow.prn} paid ${payments(flow)} times (${flow.internalReference})`),
-      ...misreported.map((flow) => `PRN ${flow.prn}: ${payments(flow)} payments at the biller, payment ${run.finals.get(flow.internalReference)?.servicePaymentStatus} (${flow.internalReference})`),
+      ...misreported.map(
+        (flow) =>
+          `PRN ${flow.prn}: ${payments(flow)} payments at the biller, payment ${run.finals.get(flow.internalReference)?.servicePaymentStatus} (${flow.internalReference})`,
+      ),
     ],
     paidTwice: paidTwice.length,
     misreported: misreported.length,
@@ -238,9 +246,11 @@ function walletLedger(run: RunRecord, finals: Acknowledged[]): Findings & { sum:
   for (const flow of finals) {
     const ref = flow.internalReference;
     const { status } = run.finals.get(ref)!;
-    if (status === 'COMPLETED' !== collectionTransferId(ref) in posted) failures.push(`${ref} ${status} but ${status === 'COMPLETED' ? 'not credited' : 'credited'}`);
+    if ((status === 'COMPLETED') !== collectionTransferId(ref) in posted)
+      failures.push(`${ref} ${status} but ${status === 'COMPLETED' ? 'not credited' : 'credited'}`);
     const paid = run.prns.get(String(flow.prn))?.payments ?? 0;
-    if (flow.prn && paid > 0 !== prnTransferId(ref) in posted) failures.push(`${ref}: PRN ${flow.prn} paid at the biller ${paid} times, capture ${prnTransferId(ref) in posted ? 'posted' : 'missing'}`);
+    if (flow.prn && paid > 0 !== prnTransferId(ref) in posted)
+      failures.push(`${ref}: PRN ${flow.prn} paid at the biller ${paid} times, capture ${prnTransferId(ref) in posted ? 'posted' : 'missing'}`);
   }
   for (const [merchantId, shown] of run.walletBalances) {
     const balance = ledger.balances[LEDGER_ACCOUNTS.merchantWallet(merchantId, 'UGX')] ?? 0;
@@ -248,7 +258,9 @@ function walletLedger(run: RunRecord, finals: Acknowledged[]): Findings & { sum:
     if (balance < 0) failures.push(`wallet of ${merchantId} is negative: ${balance}`);
   }
   return {
-    lines: [`wallet ledger: sum ${sum} over ${ledger.transfers.length} transfers in ${ledger.wallets} wallets; ${postedTwice.length} transfers posted twice; ${failures.length} disagreements with outcomes, biller or read model`],
+    lines: [
+      `wallet ledger: sum ${sum} over ${ledger.transfers.length} transfers in ${ledger.wallets} wallets; ${postedTwice.length} transfers posted twice; ${failures.length} disagreements with outcomes, biller or read model`,
+    ],
     failures: failures.map((failure) => `ledger: ${failure}`),
     sum,
   };
@@ -299,7 +311,8 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
       }
       counts.redelivered += copies.length - ids.size;
       for (const id of ids) {
-        if (new Set(copies.filter((callback) => callback.headers['webhook-id'] === id).map((callback) => callback.body)).size > 1) problem(`${event} under ${id} redelivered with another body`);
+        if (new Set(copies.filter((callback) => callback.headers['webhook-id'] === id).map((callback) => callback.body)).size > 1)
+          problem(`${event} under ${id} redelivered with another body`);
       }
       arrivals.push({ event, at: copies[0].at });
     }

@@ -56,7 +56,10 @@ export const retryable = (answer: Answer): boolean => 'error' in answer || answe
  * backing off from 250 ms to 5 s; the request may differ per attempt only in where it goes (the
  * next gateway). Gives up after `giveUpAt()`, answering the last failure.
  */
-export async function persist(request: (attempt: number) => Request, options: { timeoutMs: number; giveUpAt: () => number; retries: RetryCounts }): Promise<Answer> {
+export async function persist(
+  request: (attempt: number) => Request,
+  options: { timeoutMs: number; giveUpAt: () => number; retries: RetryCounts },
+): Promise<Answer> {
   for (let attempt = 0; ; attempt += 1) {
     const answer = await send(request(attempt), options.timeoutMs);
     if (!retryable(answer) || Date.now() > options.giveUpAt()) return answer;

@@ -96,15 +96,41 @@ export class LoadGenerator {
     const giveUpAt = () => deadline;
     for (let index = 0; index < count; index += 1) {
       const created = expect(
-        await persist(() => ({ method: 'POST', url: `${options.gateways[0]}/admin/v1/merchants`, headers: { authorization: `Bearer ${options.adminToken}` }, body: { name: `Soak merchant ${index}`, collection_callback_url: callbackUrl(index), service_payments_callback_url: callbackUrl(index) } }), { timeoutMs: options.timeoutMs, giveUpAt, retries }),
+        await persist(
+          () => ({
+            method: 'POST',
+            url: `${options.gateways[0]}/admin/v1/merchants`,
+            headers: { authorization: `Bearer ${options.adminToken}` },
+            body: { name: `Soak merchant ${index}`, collection_callback_url: callbackUrl(index), service_payments_callback_url: callbackUrl(index) },
+          }),
+          { timeoutMs: options.timeoutMs, giveUpAt, retries },
+        ),
         201,
         'create a merchant',
       );
       const data = created.body.data ?? {};
-      const merchant = { index, id: String(data.id), publicKey: String(data.public_key), secretKey: String(data.secret_key), signingKey: String(data.signing_key) };
+      const merchant = {
+        index,
+        id: String(data.id),
+        publicKey: String(data.public_key),
+        secretKey: String(data.secret_key),
+        signingKey: String(data.signing_key),
+      };
       // The reference makes a retried top-up the same top-up.
       const topUp = { merchant_id: merchant.id, currency: 'UGX', amount: 10_000_000, reference: `soak-${options.runId}-${index}` };
-      expect(await persist(() => ({ method: 'POST', url: `${options.gateways[0]}/admin/v1/wallets/top-up`, headers: { authorization: `Bearer ${options.adminToken}` }, body: topUp }), { timeoutMs: options.timeoutMs, giveUpAt, retries }), 200, 'top up a wallet');
+      expect(
+        await persist(
+          () => ({
+            method: 'POST',
+            url: `${options.gateways[0]}/admin/v1/wallets/top-up`,
+            headers: { authorization: `Bearer ${options.adminToken}` },
+            body: topUp,
+          }),
+          { timeoutMs: options.timeoutMs, giveUpAt, retries },
+        ),
+        200,
+        'top up a wallet',
+      );
       merchants.push(merchant);
     }
     return merchants;
@@ -152,9 +178,27 @@ export class LoadGenerator {
     const body =
       scenario.kind === 'momo'
         ? { ...mobileMoney(flow, scenario.msisdn), require_confirmation: scenario.confirm }
-        : { merchant_reference: flow.merchantReference, transaction_method: 'CARD', provider_code: 'card_ug', currency: 'UGX', amount: 25_000, customer_name: 'Soak Customer', redirect_url: 'https://shop.example.com/paid' };
+        : {
+            merchant_reference: flow.merchantReference,
+            transaction_method: 'CARD',
+            provider_code: 'card_ug',
+            currency: 'UGX',
+            amount: 25_000,
+            customer_name: 'Soak Customer',
+            redirect_url: 'https://shop.example.com/paid',
+          };
     if (!(await this.acknowledged(flow, '/v1/collections/initialize', body)) || !flow.requireConfirmation) return;
-    const confirmed = await this.send(flow, 'confirm', (gateway) => ({ method: 'POST', url: `${gateway}/v1/collections/confirm`, headers: { 'public-key': flow.merchant.publicKey }, body: { internal_reference: flow.internalReference } }), [202, 409]);
+    const confirmed = await this.send(
+      flow,
+      'confirm',
+      (gateway) => ({
+        method: 'POST',
+        url: `${gateway}/v1/collections/confirm`,
+        headers: { 'public-key': flow.merchant.publicKey },
+        body: { internal_reference: flow.internalReference },
+      }),
+      [202, 409],
+    );
     if (scenario.kind !== 'card' || confirmed?.status !== 202) return; // 409: already final (the confirmation timed out)
     const paymentUrl = confirmed.body.data?.payment_url;
     if (typeof paymentUrl !== 'string' || !URL.canParse(paymentUrl)) {
@@ -163,24 +207,42 @@ export class LoadGenerator {
     }
     // The customer on the checkout page, without a browser: the form's POST (303 to the return URL; 410 once closed).
     const checkout: Request =
-      scenario.card === 'cancel' ? { method: 'POST', url: `${paymentUrl}/cancel`, form: {} } : { method: 'POST', url: paymentUrl, form: { card_number: scenario.card, expiry: '12/40', cvv: '123' } };
+      scenario.card === 'cancel'
+        ? { method: 'POST', url: `${paymentUrl}/cancel`, form: {} }
+        : { method: 'POST', url: paymentUrl, form: { card_number: scenario.card, expiry: '12/40', cvv: '123' } };
     await this.send(flow, 'checkout', () => checkout, [303, 410]);
   }
 
   private async collectForPayment(flow: Flow, scenario: Extract<Scenario, { kind: 'prn' }>): Promise<void> {
     const prn = { amount: PRN_AMOUNT, currency: 'UGX', service_name: 'URA - Domestic Tax', ...(scenario.prnStatus && { status: scenario.prnStatus }) };
-    const created = await this.send(flow, 'create PRN', () => ({ method: 'POST', url: `${this.options.sandbox}/sandbox/v1/prns`, headers: { authorization: `Bearer ${this.options.adminToken}` }, body: prn }), [201]);
+    const created = await this.send(
+      flow,
+      'create PRN',
+      () => ({ method: 'POST', url: `${this.options.sandbox}/sandbox/v1/prns`, headers: { authorization: `Bearer ${this.options.adminToken}` }, body: prn }),
+      [201],
+    );
     if (!created) return;
     flow.prn = String(created.body.data?.prn);
-    await this.acknowledged(flow, '/v1/collections/collect-for-payment', { ...mobileMoney(flow, scenario.msisdn), amount: PRN_AMOUNT, prn: flow.prn, charge_customer: scenario.chargeCustomer, require_confirmation: false });
+    await this.acknowledged(flow, '/v1/collections/collect-for-payment', {
+      ...mobileMoney(flow, scenario.msisdn),
+      amount: PRN_AMOUNT,
+      prn: flow.prn,
+      charge_customer: scenario.chargeCustomer,
+      require_confirmation: false,
+    });
   }
 
   /** Initializes (the same body on every attempt); true once a 202 came back. */
   private async acknowledged(flow: Flow, path: string, body: Record<string, unknown>): Promise<boolean> {
-    const answer = await this.send(flow, path, (gateway) => {
-      flow.attempts += 1;
-      return { method: 'POST', url: `${gateway}${path}`, headers: { 'public-key': flow.merchant.publicKey }, body };
-    }, [202]);
+    const answer = await this.send(
+      flow,
+      path,
+      (gateway) => {
+        flow.attempts += 1;
+        return { method: 'POST', url: `${gateway}${path}`, headers: { 'public-key': flow.merchant.publicKey }, body };
+      },
+      [202],
+    );
     if (!answer) return false;
     flow.acknowledgedAt = Date.now();
     flow.internalReference = String(answer.body.data?.internal_reference);
@@ -191,7 +253,11 @@ export class LoadGenerator {
   private async send(flow: Flow, step: string, request: (gateway: string) => Request, expected: number[]): Promise<Answered | undefined> {
     const first = Math.floor(Math.random() * this.options.gateways.length);
     const gateways = this.options.gateways;
-    const answer: Answer = await persist((attempt) => request(gateways[(first + attempt) % gateways.length]), { timeoutMs: this.options.timeoutMs, giveUpAt: () => this.giveUpAt, retries: this.retries });
+    const answer: Answer = await persist((attempt) => request(gateways[(first + attempt) % gateways.length]), {
+      timeoutMs: this.options.timeoutMs,
+      giveUpAt: () => this.giveUpAt,
+      retries: this.retries,
+    });
     if ('status' in answer && expected.includes(answer.status)) return answer;
     flow.unexpected.push(`${step}: ${'error' in answer ? 'gave up: ' : ''}${describe(answer)}`);
     return undefined;

@@ -44,19 +44,32 @@ export class Observer {
       if (!record || record.transaction_status === 'PENDING') return;
       const servicePayment = record.service_payment as { transaction_status?: string; status_message?: string } | undefined;
       if (flow.prn && !['COMPLETED', 'FAILED'].includes(String(servicePayment?.transaction_status))) return;
-      this.finals.set(String(flow.internalReference), { status: String(record.transaction_status), statusMessage: String(record.status_message), servicePaymentStatus: servicePayment?.transaction_status, servicePaymentMessage: servicePayment?.status_message });
+      this.finals.set(String(flow.internalReference), {
+        status: String(record.transaction_status),
+        statusMessage: String(record.status_message),
+        servicePaymentStatus: servicePayment?.transaction_status,
+        servicePaymentMessage: servicePayment?.status_message,
+      });
     });
     return pending.every((flow) => this.finals.has(String(flow.internalReference)));
   }
 
   async prns(flows: Flow[]): Promise<Map<string, PrnAtBiller>> {
     const prns = new Map<string, PrnAtBiller>();
-    await inBatches(flows.filter((flow) => flow.prn), 8, async (flow) => {
-      const answer = await this.call({ method: 'GET', url: `${this.options.sandbox}/sandbox/v1/prns/${flow.prn}`, headers: { authorization: `Bearer ${this.options.adminToken}` } });
-      if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read PRN ${flow.prn} at the sandbox biller: ${describe(answer)}`);
-      const data = answer.body.data as { status: string; payments: unknown[] };
-      prns.set(String(flow.prn), { status: data.status, payments: data.payments.length });
-    });
+    await inBatches(
+      flows.filter((flow) => flow.prn),
+      8,
+      async (flow) => {
+        const answer = await this.call({
+          method: 'GET',
+          url: `${this.options.sandbox}/sandbox/v1/prns/${flow.prn}`,
+          headers: { authorization: `Bearer ${this.options.adminToken}` },
+        });
+        if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read PRN ${flow.prn} at the sandbox biller: ${describe(answer)}`);
+        const data = answer.body.data as { status: string; payments: unknown[] };
+        prns.set(String(flow.prn), { status: data.status, payments: data.payments.length });
+      },
+    );
     return prns;
   }
 
@@ -97,7 +110,11 @@ export class Observer {
   }
 
   private get(path: string, merchant: Merchant): Promise<Answer> {
-    return this.call({ method: 'GET', url: `${this.options.gateways[0]}${path}`, headers: { 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey } });
+    return this.call({
+      method: 'GET',
+      url: `${this.options.gateways[0]}${path}`,
+      headers: { 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey },
+    });
   }
 
   private call(request: Request): Promise<Answer> {

@@ -9,7 +9,19 @@ const T0 = 1_800_000_000_000;
 const merchant: Merchant = { index: 0, id: 'm1', publicKey: 'pk', secretKey: 'sk', signingKey: 'signing-key-of-m1' };
 
 function flow(ref: string, overrides: Partial<Flow> = {}): Flow {
-  return { kind: 'momo', scenario: 'momo 256772000001 confirmed', merchant, merchantReference: `ref-${ref}`, requireConfirmation: true, startedAt: T0, attempts: 1, acknowledgedAt: T0 + 100, internalReference: ref, unexpected: [], ...overrides };
+  return {
+    kind: 'momo',
+    scenario: 'momo 256772000001 confirmed',
+    merchant,
+    merchantReference: `ref-${ref}`,
+    requireConfirmation: true,
+    startedAt: T0,
+    attempts: 1,
+    acknowledgedAt: T0 + 100,
+    internalReference: ref,
+    unexpected: [],
+    ...overrides,
+  };
 }
 
 /** A callback as the dispatcher sends it, signed with the merchant's key unless told otherwise. */
@@ -36,7 +48,11 @@ function cleanRun(): RunRecord {
     callbacks: [callback('PG1', 'transaction.charges', T0 + 1_000), callback('PG1', 'transaction.completed', T0 + 3_000)],
     finals: new Map([['PG1', { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }]]),
     prns: new Map(),
-    ledger: { wallets: 1, transfers: credit('PG1', 80_000), balances: { 'customer_funds:UGX': -80_000, [LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX')]: 80_000 } },
+    ledger: {
+      wallets: 1,
+      transfers: credit('PG1', 80_000),
+      balances: { 'customer_funds:UGX': -80_000, [LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX')]: 80_000 },
+    },
     walletBalances: new Map([['m1', 80_000]]),
     injections: [],
     processEvents: [],
@@ -47,17 +63,31 @@ function cleanRun(): RunRecord {
 
 describe('the soak checks', () => {
   it('expects the callbacks the outcome causes, in the documented order', () => {
-    const final = (status: string, statusMessage = '', servicePaymentStatus?: string, servicePaymentMessage?: string) => ({ status, statusMessage, servicePaymentStatus, servicePaymentMessage });
+    const final = (status: string, statusMessage = '', servicePaymentStatus?: string, servicePaymentMessage?: string) => ({
+      status,
+      statusMessage,
+      servicePaymentStatus,
+      servicePaymentMessage,
+    });
     expect(expectedCallbacks(flow('a'), final('FAILED'))).toEqual(['transaction.charges', 'transaction.failed']);
     expect(expectedCallbacks(flow('a', { requireConfirmation: false }), final('COMPLETED'))).toEqual(['transaction.completed']);
     const prn = flow('a', { kind: 'prn', prn: '1234567890123', requireConfirmation: false });
-    expect(expectedCallbacks(prn, final('COMPLETED', 'Transaction completed successfully', 'COMPLETED'))).toEqual(['transaction.completed', 'payment.completed']);
+    expect(expectedCallbacks(prn, final('COMPLETED', 'Transaction completed successfully', 'COMPLETED'))).toEqual([
+      'transaction.completed',
+      'payment.completed',
+    ]);
     expect(expectedCallbacks(prn, final('CANCELLED', 'PRN not eligible: already paid', 'FAILED'))).toEqual(['payment.failed', 'transaction.cancelled']);
     // The verdict deadline cancelled the collection, and the PRN was refused all the same: the refusal's payment.failed still comes first.
     const timedOut = 'Transaction cancelled: the PRN could not be validated in time';
-    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN not eligible: already paid'))).toEqual(['payment.failed', 'transaction.cancelled']);
+    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN not eligible: already paid'))).toEqual([
+      'payment.failed',
+      'transaction.cancelled',
+    ]);
     // The deadline passed with no verdict at all: the payment fails after the collection.
-    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN payment failed: the collection was cancelled'))).toEqual(['transaction.cancelled', 'payment.failed']);
+    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN payment failed: the collection was cancelled'))).toEqual([
+      'transaction.cancelled',
+      'payment.failed',
+    ]);
   });
 
   it('passes a clean run, and counts a redelivery under the same webhook-id apart', () => {

@@ -88,7 +88,6 @@ function repositoryRoot(): string {
   throw new Error('cannot find the repository root (scripts/kafka.sh) above ' + __dirname);
 }
 
-
 interface RunDatabase {
   /** STORE_URL of the run's own database (or schema). */
   url: string;
@@ -117,7 +116,9 @@ async function createRunDatabase(storeUrl: string, name: string, log: (line: str
       },
     };
   } catch (error) {
-    log(`cannot create database ${name} (${(error as Error).message}); using schema ${name} of ${new URL(storeUrl).pathname.slice(1)}: another deployment's relays on that database would hold the soak's off`);
+    log(
+      `cannot create database ${name} (${(error as Error).message}); using schema ${name} of ${new URL(storeUrl).pathname.slice(1)}: another deployment's relays on that database would hold the soak's off`,
+    );
     const url = new URL(storeUrl);
     url.searchParams.set('schema', name);
     return {
@@ -371,13 +372,17 @@ export class Soak {
 
   private callbacksComplete(observer: Observer): boolean {
     const events = new Set(this.receiver!.received.map((callback) => `${callback.internalReference} ${callback.event}`));
-    return this.acknowledged().every((flow) => expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) => events.has(`${flow.internalReference} ${event}`)));
+    return this.acknowledged().every((flow) =>
+      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) => events.has(`${flow.internalReference} ${event}`)),
+    );
   }
 
   /** Every completed collection credited: service-payments does it apart from the callbacks. */
   private async creditsComplete(observer: Observer): Promise<boolean> {
     const credited = new Set((await observer.ledger()).transfers.map((transfer) => transfer.transferId));
-    return this.acknowledged().every((flow) => observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' || credited.has(collectionTransferId(flow.internalReference)));
+    return this.acknowledged().every(
+      (flow) => observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' || credited.has(collectionTransferId(flow.internalReference)),
+    );
   }
 
   private acknowledged(): (Flow & { internalReference: string })[] {

@@ -145,7 +145,10 @@ export class ManagedApp {
     const deadline = Date.now() + this.options.readyTimeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null || child.signalCode !== null) return { kind: 'died at start', detail: this.exitDetail(child.exitCode, child.signalCode) };
-      const ready = await fetch(`${this.url}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+      const ready = await fetch(`${this.url}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready && child.exitCode === null) return 'ready';
       await sleep(200);
     }

@@ -16,5 +16,10 @@ export class CliError extends Error {
 export function oneLine(error: unknown): string {
   // Not `instanceof Error`: errors from another realm (node:util's under jest) fail that test.
   const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
-  return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'failed';
+  return (
+    message
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'failed'
+  );
 }

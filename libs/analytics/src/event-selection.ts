@@ -21,8 +21,12 @@ export interface EventSelection {
 
 /** Refuses a selection that could never be what was meant, before any store is opened. */
 export function checkSelection(selection: EventSelection): void {
-  for (const [option, position] of [['--after', selection.after], ['--through', selection.through]] as const) {
-    if (position !== undefined && !isPosition(position)) throw new CliError(`${option} ${JSON.stringify(position)} is not a position (two numbers such as 1234/5678, as printed by an export)`);
+  for (const [option, position] of [
+    ['--after', selection.after],
+    ['--through', selection.through],
+  ] as const) {
+    if (position !== undefined && !isPosition(position))
+      throw new CliError(`${option} ${JSON.stringify(position)} is not a position (two numbers such as 1234/5678, as printed by an export)`);
   }
   if (selection.after !== undefined && selection.through !== undefined && comparePositions(selection.after, selection.through) >= 0) {
     throw new CliError(`empty position range: --after ${selection.after} is not before --through ${selection.through}`);
@@ -30,7 +34,8 @@ export function checkSelection(selection: EventSelection): void {
   if (selection.since && selection.until && selection.since >= selection.until) {
     throw new CliError(`empty time range: --since ${selection.since.toISOString()} is not before --until ${selection.until.toISOString()}`);
   }
-  if (selection.limit !== undefined && !(Number.isSafeInteger(selection.limit) && selection.limit > 0)) throw new CliError(`--limit must be a positive integer`);
+  if (selection.limit !== undefined && !(Number.isSafeInteger(selection.limit) && selection.limit > 0))
+    throw new CliError(`--limit must be a positive integer`);
 }
 
 /** The merchant an event names: its own field, or that of the record it publishes. */
@@ -56,7 +61,9 @@ class StreamOwners {
   async of(event: RecordedEvent): Promise<string | null> {
     const known = this.owners.get(event.streamName);
     if (known !== undefined) return known;
-    const named = merchantNamedBy(event.data) ?? (event.revision === 0 ? undefined : merchantNamedBy((await this.store.readStream(event.streamName, { maxCount: 1 }))[0]?.data ?? {}));
+    const named =
+      merchantNamedBy(event.data) ??
+      (event.revision === 0 ? undefined : merchantNamedBy((await this.store.readStream(event.streamName, { maxCount: 1 }))[0]?.data ?? {}));
     this.owners.set(event.streamName, named ?? null);
     return named ?? null;
   }

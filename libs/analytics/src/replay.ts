@@ -11,7 +11,8 @@ const STREAM_PREFIXES = [COLLECTION_STREAM_PREFIX, SERVICE_PAYMENT_STREAM_PREFIX
 /** `paygate.events.<category>` as the relay names it, or `topic` when one is given. */
 export function replayTopic(streamName: string, topic?: string): string {
   if (topic) return topic;
-  if (!STREAM_PREFIXES.some((prefix) => streamName.startsWith(prefix))) throw new CliError(`stream ${streamName} is published by no relay; name a topic with --topic`, 1);
+  if (!STREAM_PREFIXES.some((prefix) => streamName.startsWith(prefix)))
+    throw new CliError(`stream ${streamName} is published by no relay; name a topic with --topic`, 1);
   return eventTopic(streamCategory(streamName, STREAM_PREFIXES));
 }
 

@@ -108,10 +108,15 @@ class ParquetSink implements EventSink {
       'create table events (position varchar, stream varchar, type varchar, version integer, time varchar, id varchar, revision bigint, data varchar, metadata varchar)',
     );
     const appender = await connection.createAppender('events');
-    return new ParquetSink(path, () => {
-      connection.closeSync();
-      instance.closeSync();
-    }, connection, appender);
+    return new ParquetSink(
+      path,
+      () => {
+        connection.closeSync();
+        instance.closeSync();
+      },
+      connection,
+      appender,
+    );
   }
 
   async write(event: ExportedEvent): Promise<void> {

@@ -36,7 +36,8 @@ export async function openStores({ storeUrl, eventStoreUrl }: StoreUrls): Promis
   const description = redactUrl(storeUrl);
   if (storeUrl.startsWith('pglite://')) {
     const dir = storeUrl.slice('pglite://'.length);
-    if (dir === 'memory' || dir === '') throw new CliError('STORE_URL=pglite://memory holds nothing outside the process that opened it; name a PGlite directory or a PostgreSQL URL');
+    if (dir === 'memory' || dir === '')
+      throw new CliError('STORE_URL=pglite://memory holds nothing outside the process that opened it; name a PGlite directory or a PostgreSQL URL');
     if (!existsSync(join(dir, 'PG_VERSION'))) throw new CliError(`no PGlite database at ${resolve(dir)} (STORE_URL=${description})`, 1);
   }
   let sql: SqlDatabase;

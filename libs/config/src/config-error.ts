@@ -4,7 +4,10 @@
  */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`invalid configuration: ${variable} ${problem.replace(/\s*\n\s*/g, ' ')}`);
   }
 }

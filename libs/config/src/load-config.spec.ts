@@ -27,7 +27,16 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
-      platform: { port: 3000, storeUrl: 'pglite://./data/pglite', storePoolSize: 20, eventStoreUrl: undefined, brokerUrl: 'inproc://', trustProxy: false, commandTimeoutMs: 10_000, migrateOnStart: true },
+      platform: {
+        port: 3000,
+        storeUrl: 'pglite://./data/pglite',
+        storePoolSize: 20,
+        eventStoreUrl: undefined,
+        brokerUrl: 'inproc://',
+        trustProxy: false,
+        commandTimeoutMs: 10_000,
+        migrateOnStart: true,
+      },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
       http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
       shutdown: { timeoutMs: 15_000, delayMs: 5_000 },
@@ -85,7 +94,12 @@ describe('loadConfig: defaults', () => {
     expect([...config.billers.keys()]).toEqual(['ura_prn_ug']);
     const ura = config.billers.get('ura_prn_ug')!;
     expect(ura).toMatchObject({ currency: 'UGX', countryCode: 'UG', connector: 'biller' });
-    expect(['2250000001301', '22500000013011', '225000000130', '225000000130x'].map((prn) => ura.referencePattern.test(prn))).toEqual([true, false, false, false]);
+    expect(['2250000001301', '22500000013011', '225000000130', '225000000130x'].map((prn) => ura.referencePattern.test(prn))).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('treats an empty variable as unset', () => {
@@ -179,7 +193,14 @@ describe('loadConfig: every variable', () => {
       providerCallbackUrl: 'https://collections.example',
       checkoutReturnUrl: 'https://api.example',
     });
-    expect(config.payments).toEqual({ billerCode: 'other_biller', retryAttempts: 3, retryBaseMs: 200, retryMaxDelayMs: 400, statusPollMs: 3000, timerTickMs: 50 });
+    expect(config.payments).toEqual({
+      billerCode: 'other_biller',
+      retryAttempts: 3,
+      retryBaseMs: 200,
+      retryMaxDelayMs: 400,
+      statusPollMs: 3000,
+      timerTickMs: 50,
+    });
     const { momo, card, timeoutMs } = config.connectors;
     expect([momo.apiUrl, momo.apiUser.reveal(), momo.apiKey.reveal(), momo.subscriptionKey.reveal(), momo.targetEnvironment]).toEqual([
       'https://momo.example/collection',
@@ -189,7 +210,13 @@ describe('loadConfig: every variable', () => {
       'mtnuganda',
     ]);
     expect([card.apiUrl, card.secretKey.reveal(), timeoutMs]).toEqual(['https://card.example', 'card-1', 2000]);
-    expect(config.delivery).toEqual({ timeoutMs: 300, retrySchedule: [0, 50, 250, 2_000, 180_000, 3_600_000], allowPrivate: true, perHostConcurrency: 2, tickMs: 25 });
+    expect(config.delivery).toEqual({
+      timeoutMs: 300,
+      retrySchedule: [0, 50, 250, 2_000, 180_000, 3_600_000],
+      allowPrivate: true,
+      perHostConcurrency: 2,
+      tickMs: 25,
+    });
     expect(config.gateway.adminToken?.reveal()).toBe(ADMIN_TOKEN);
     expect(config.merchants.masterKey?.reveal()).toBe(MASTER_KEY);
     expect(config.sandbox).toEqual({ latencyMs: 50, publicUrl: 'https://sandbox.example' });
@@ -305,26 +332,41 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
 
     it('names the file it cannot read', () => {
       const path = join(dir, 'missing.json');
-      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: ENOENT`));
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(
+        new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: ENOENT`),
+      );
     });
 
     it('names the file that is not JSON', () => {
       const path = join(dir, 'broken.json');
       writeFileSync(path, '{ "providers": [');
-      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: `));
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toMatch(
+        new RegExp(`^invalid configuration: PROVIDER_CATALOGUE_FILE cannot read JSON from ${path}: `),
+      );
     });
 
     it('names the file and the bad entry', () => {
       const path = join(dir, 'empty.json');
       writeFileSync(path, '{ "providers": [] }');
-      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toBe(`invalid configuration: PROVIDER_CATALOGUE_FILE ${path}: providers must be a non-empty array`);
+      expect(failure({ PROVIDER_CATALOGUE_FILE: path }).message).toBe(
+        `invalid configuration: PROVIDER_CATALOGUE_FILE ${path}: providers must be a non-empty array`,
+      );
     });
 
     it.each([
       ['{ "providers": [] }', 'billers must be an array'],
-      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "connector": "momo", "reference_pattern": "[0-9]{13}" }] }', 'billers[0].connector must be one of biller'],
-      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "XYZ", "country_code": "UG", "reference_pattern": "[0-9]{13}" }] }', 'billers[0].currency must be a supported currency'],
-      ['{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "reference_pattern": "[0-9" }] }', 'billers[0].reference_pattern must be a regular expression'],
+      [
+        '{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "connector": "momo", "reference_pattern": "[0-9]{13}" }] }',
+        'billers[0].connector must be one of biller',
+      ],
+      [
+        '{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "XYZ", "country_code": "UG", "reference_pattern": "[0-9]{13}" }] }',
+        'billers[0].currency must be a supported currency',
+      ],
+      [
+        '{ "billers": [{ "biller_code": "ura_prn_ug", "biller_name": "URA", "currency": "UGX", "country_code": "UG", "reference_pattern": "[0-9" }] }',
+        'billers[0].reference_pattern must be a regular expression',
+      ],
     ])('BILLER_CATALOGUE_FILE %s names the bad entry', (json, problem) => {
       const path = join(dir, 'billers.json');
       writeFileSync(path, json);
@@ -363,14 +405,21 @@ describe('the loaded configuration', () => {
   });
 
   it('marks every credential variable as a secret', () => {
-    const secrets = settingsOf().filter((setting) => setting.secret).map((setting) => setting.variable);
+    const secrets = settingsOf()
+      .filter((setting) => setting.secret)
+      .map((setting) => setting.variable);
     expect(secrets).toEqual(['MOMO_API_USER', 'MOMO_API_KEY', 'MOMO_SUBSCRIPTION_KEY', 'CARD_SECRET_KEY', 'BILLER_API_KEY', 'ADMIN_TOKEN', 'MASTER_KEY']);
   });
 });
 
 describe('standalone helpers', () => {
   it('fills in only what is unset or empty', () => {
-    expect(withDefaults({ A: 'set', B: '', D: 'kept' }, { A: 'default', B: 'default', C: 'default' })).toEqual({ A: 'set', B: 'default', C: 'default', D: 'kept' });
+    expect(withDefaults({ A: 'set', B: '', D: 'kept' }, { A: 'default', B: 'default', C: 'default' })).toEqual({
+      A: 'set',
+      B: 'default',
+      C: 'default',
+      D: 'kept',
+    });
   });
 
   it('takes the standalone defaults from the schema', () => {

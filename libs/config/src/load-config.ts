@@ -90,5 +90,7 @@ export function withDefaults(env: Env, defaults: Env): Env {
 
 /** What the schema says standalone fills in (e.g. ALLOW_PRIVATE_CALLBACKS=true). */
 export function standaloneDefaults(): Env {
-  return Object.fromEntries(settingsOf().flatMap((setting) => (setting.standaloneDefault === undefined ? [] : [[setting.variable, setting.standaloneDefault]])));
+  return Object.fromEntries(
+    settingsOf().flatMap((setting) => (setting.standaloneDefault === undefined ? [] : [[setting.variable, setting.standaloneDefault]])),
+  );
 }

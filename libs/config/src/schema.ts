@@ -20,7 +20,8 @@ import {
 
 const MINUTE = 60_000;
 
-const rate = (variable: string, fallback: number, description: string) => positiveNumber(variable, fallback, { type: 'requests per second (decimal)', description });
+const rate = (variable: string, fallback: number, description: string) =>
+  positiveNumber(variable, fallback, { type: 'requests per second (decimal)', description });
 
 /** 32 bytes, as 64 hex characters or base64; undefined otherwise. */
 export function decodeMasterKey(encoded: string): Buffer | undefined {
@@ -65,10 +66,12 @@ export const CONFIG_SCHEMA = {
     }),
     commandTimeoutMs: milliseconds('COMMAND_TIMEOUT_MS', 10_000, {
       min: 1,
-      description: "how long a gateway waits for the owning service's answer to a command; then it answers 503 with Retry-After (repeating the request is safe)",
+      description:
+        "how long a gateway waits for the owning service's answer to a command; then it answers 503 with Retry-After (repeating the request is safe)",
     }),
     migrateOnStart: boolean('MIGRATE_ON_START', true, {
-      description: "apply the database migrations this app's tables need while it starts; `false`: only check they were applied (by `paygate migrate`) and refuse to start otherwise",
+      description:
+        "apply the database migrations this app's tables need while it starts; `false`: only check they were applied (by `paygate migrate`) and refuse to start otherwise",
     }),
   },
   input: {
@@ -80,11 +83,13 @@ export const CONFIG_SCHEMA = {
   http: {
     requestTimeoutMs: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 20_000, {
       min: 1,
-      description: 'a request whose headers and body have not all arrived this long after it began is answered 408 and its connection closed (a handler may take longer)',
+      description:
+        'a request whose headers and body have not all arrived this long after it began is answered 408 and its connection closed (a handler may take longer)',
     }),
     headersTimeoutMs: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 10_000, {
       min: 1,
-      description: 'a request whose headers have not all arrived this long after their first byte is answered 408 and its connection closed; at most HTTP_REQUEST_TIMEOUT_MS',
+      description:
+        'a request whose headers have not all arrived this long after their first byte is answered 408 and its connection closed; at most HTTP_REQUEST_TIMEOUT_MS',
     }),
     keepAliveTimeoutMs: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, {
       min: 1,
@@ -117,7 +122,9 @@ export const CONFIG_SCHEMA = {
     confirmationTimeoutMs: milliseconds('CONFIRMATION_TIMEOUT_MS', 30 * MINUTE, { description: 'an unconfirmed collection is CANCELLED after this' }),
     promptTimeoutMs: milliseconds('PROMPT_TIMEOUT_MS', 5 * MINUTE, { description: 'an unanswered PIN prompt is CANCELLED after this' }),
     checkoutTimeoutMs: milliseconds('CHECKOUT_TIMEOUT_MS', 30 * MINUTE, { description: 'an unused card checkout is CANCELLED after this' }),
-    statusPollMs: milliseconds('PROVIDER_STATUS_POLL_MS', MINUTE, { description: 'provider status polling while a result is awaited (fallback for lost callbacks)' }),
+    statusPollMs: milliseconds('PROVIDER_STATUS_POLL_MS', MINUTE, {
+      description: 'provider status polling while a result is awaited (fallback for lost callbacks)',
+    }),
     timerTickMs: milliseconds('TIMER_TICK_MS', 250, { description: 'how often due collection timers are looked for' }),
     providerCallbackUrl: httpBaseUrl('PROVIDER_CALLBACK_URL', {
       unsetMeans: "this process's URL",
@@ -129,11 +136,16 @@ export const CONFIG_SCHEMA = {
     }),
   },
   payments: {
-    billerCode: text('PRN_BILLER_CODE', 'ura_prn_ug', { description: 'biller_code (in BILLER_CATALOGUE_FILE) that validates and is paid the PRNs of collect-for-payment' }),
+    billerCode: text('PRN_BILLER_CODE', 'ura_prn_ug', {
+      description: 'biller_code (in BILLER_CATALOGUE_FILE) that validates and is paid the PRNs of collect-for-payment',
+    }),
     retryAttempts: positiveInteger('PAYMENT_RETRY_ATTEMPTS', 8, {
       description: 'attempts at paying a PRN while the biller is unavailable; after the last the payment fails and the funds stay in the wallet',
     }),
-    retryBaseMs: milliseconds('PAYMENT_RETRY_BASE_MS', 30_000, { min: 1, description: 'delay after the first failed PRN payment attempt; doubles with each further attempt' }),
+    retryBaseMs: milliseconds('PAYMENT_RETRY_BASE_MS', 30_000, {
+      min: 1,
+      description: 'delay after the first failed PRN payment attempt; doubles with each further attempt',
+    }),
     retryMaxDelayMs: milliseconds('PAYMENT_RETRY_MAX_DELAY_MS', 15 * MINUTE, { min: 1, description: 'longest delay between two PRN payment attempts' }),
     statusPollMs: milliseconds('PAYMENT_STATUS_POLL_MS', MINUTE, {
       min: 1,
@@ -143,10 +155,15 @@ export const CONFIG_SCHEMA = {
   },
   connectors: {
     momo: {
-      apiUrl: httpBaseUrl('MOMO_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/momo`)", description: 'mobile money provider API (MTN MoMo Collection API shape)' }),
+      apiUrl: httpBaseUrl('MOMO_API_URL', {
+        unsetMeans: "the sandbox at this process's URL (`/sandbox/momo`)",
+        description: 'mobile money provider API (MTN MoMo Collection API shape)',
+      }),
       apiUser: credential('MOMO_API_USER', 'sandbox-user', { description: 'mobile money API user' }),
       apiKey: credential('MOMO_API_KEY', 'sandbox-key', { description: 'mobile money API key' }),
-      subscriptionKey: credential('MOMO_SUBSCRIPTION_KEY', 'sandbox-subscription-key', { description: 'mobile money subscription key (Ocp-Apim-Subscription-Key)' }),
+      subscriptionKey: credential('MOMO_SUBSCRIPTION_KEY', 'sandbox-subscription-key', {
+        description: 'mobile money subscription key (Ocp-Apim-Subscription-Key)',
+      }),
       targetEnvironment: text('MOMO_TARGET_ENVIRONMENT', 'sandbox', { description: 'mobile money X-Target-Environment' }),
     },
     card: {
@@ -154,7 +171,10 @@ export const CONFIG_SCHEMA = {
       secretKey: credential('CARD_SECRET_KEY', 'sandbox-card-secret', { description: 'card provider secret key' }),
     },
     biller: {
-      apiUrl: httpBaseUrl('BILLER_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/biller`)", description: 'biller API: PRN look-up, payment, payment status' }),
+      apiUrl: httpBaseUrl('BILLER_API_URL', {
+        unsetMeans: "the sandbox at this process's URL (`/sandbox/biller`)",
+        description: 'biller API: PRN look-up, payment, payment status',
+      }),
       apiKey: credential('BILLER_API_KEY', 'sandbox-biller-key', { description: 'biller API key (X-Api-Key); the sandbox biller accepts this one only' }),
     },
     timeoutMs: milliseconds('PROVIDER_TIMEOUT_MS', 10_000, { min: 1, description: 'one provider API request' }),
@@ -181,18 +201,28 @@ export const CONFIG_SCHEMA = {
     }),
   },
   rateLimits: {
-    enabled: boolean('RATE_LIMIT_ENABLED', true, { description: 'token-bucket rate limits on every HTTP route but health and metrics (`false` for benchmarks only)' }),
+    enabled: boolean('RATE_LIMIT_ENABLED', true, {
+      description: 'token-bucket rate limits on every HTTP route but health and metrics (`false` for benchmarks only)',
+    }),
     merchant: {
       perSecond: rate('RATE_LIMIT_MERCHANT_PER_SECOND', 50, "a merchant's requests to the merchant API, per second, sustained (all gateways together)"),
-      burst: positiveInteger('RATE_LIMIT_MERCHANT_BURST', 100, { description: "a merchant's bucket: requests it may send at once before the sustained rate applies" }),
+      burst: positiveInteger('RATE_LIMIT_MERCHANT_BURST', 100, {
+        description: "a merchant's bucket: requests it may send at once before the sustained rate applies",
+      }),
     },
     public: {
-      perSecond: rate('RATE_LIMIT_PUBLIC_PER_SECOND', 20, 'requests per second per source address to routes without merchant credentials (checkout pages, admin, docs) and failed merchant authentications'),
+      perSecond: rate(
+        'RATE_LIMIT_PUBLIC_PER_SECOND',
+        20,
+        'requests per second per source address to routes without merchant credentials (checkout pages, admin, docs) and failed merchant authentications',
+      ),
       burst: positiveInteger('RATE_LIMIT_PUBLIC_BURST', 60, { description: "a source address's bucket on those routes" }),
     },
     provider: {
       perSecond: rate('RATE_LIMIT_PROVIDER_PER_SECOND', 100, "requests per second per source address to provider callbacks and the sandbox's provider APIs"),
-      burst: positiveInteger('RATE_LIMIT_PROVIDER_BURST', 300, { description: "a source address's bucket on provider callbacks and the sandbox's provider APIs" }),
+      burst: positiveInteger('RATE_LIMIT_PROVIDER_BURST', 300, {
+        description: "a source address's bucket on provider callbacks and the sandbox's provider APIs",
+      }),
     },
   },
   merchants: {
@@ -205,10 +235,16 @@ export const CONFIG_SCHEMA = {
   },
   sandbox: {
     latencyMs: milliseconds('SANDBOX_LATENCY_MS', 500, { description: 'simulated provider response time' }),
-    publicUrl: httpBaseUrl('SANDBOX_PUBLIC_URL', { unsetMeans: "from the request's Host", description: "base URL a customer's browser reaches the sandbox checkout page at" }),
+    publicUrl: httpBaseUrl('SANDBOX_PUBLIC_URL', {
+      unsetMeans: "from the request's Host",
+      description: "base URL a customer's browser reaches the sandbox checkout page at",
+    }),
   },
   standalone: {
-    dataDir: text('DATA_DIR', './data', { type: 'directory', description: 'standalone only: where the generated MASTER_KEY and ADMIN_TOKEN (and the demo merchant) are kept' }),
+    dataDir: text('DATA_DIR', './data', {
+      type: 'directory',
+      description: 'standalone only: where the generated MASTER_KEY and ADMIN_TOKEN (and the demo merchant) are kept',
+    }),
   },
 } as const;
 

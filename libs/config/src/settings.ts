@@ -230,7 +230,13 @@ export function durationList(variable: string, fallback: string, options: Option
       if (ms === undefined) throw new Problem(`must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "${raw}"`);
       return ms;
     });
-  return declare(variable, { ...options, type: 'durations (`ms`, `s`, `m`, `h`), comma-separated', fallback: read(fallback), defaultText: `\`${fallback}\``, read });
+  return declare(variable, {
+    ...options,
+    type: 'durations (`ms`, `s`, `m`, `h`), comma-separated',
+    fallback: read(fallback),
+    defaultText: `\`${fallback}\``,
+    read,
+  });
 }
 
 export function text(variable: string, fallback: string, options: Options & { type?: string }): Setting<string> {
@@ -239,7 +245,14 @@ export function text(variable: string, fallback: string, options: Options & { ty
 
 /** A secret with a default that is no secret (the sandbox's well-known credentials). */
 export function credential(variable: string, fallback: string, options: Options): Setting<Secret> {
-  return declare(variable, { ...options, type: 'text, secret', fallback: new Secret(fallback), defaultText: `\`${fallback}\` (sandbox)`, secret: true, read: (raw) => new Secret(raw) });
+  return declare(variable, {
+    ...options,
+    type: 'text, secret',
+    fallback: new Secret(fallback),
+    defaultText: `\`${fallback}\` (sandbox)`,
+    secret: true,
+    read: (raw) => new Secret(raw),
+  });
 }
 
 /** A secret that may be unset; a bad one is described without its value. */

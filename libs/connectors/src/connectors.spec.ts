@@ -46,7 +46,9 @@ beforeEach(() => {
 
 /** The configured catalogue, as the collections service hands it over (code, method, connector). */
 const CATALOGUE: ConnectorCatalogueEntry[] = (
-  JSON.parse(readFileSync(resolve(__dirname, '../../../config/providers.json'), 'utf8')) as { providers: Array<{ provider_code: string; transaction_method: TransactionMethod }> }
+  JSON.parse(readFileSync(resolve(__dirname, '../../../config/providers.json'), 'utf8')) as {
+    providers: Array<{ provider_code: string; transaction_method: TransactionMethod }>;
+  }
 ).providers.map((entry) => ({ code: entry.provider_code, method: entry.transaction_method }));
 
 const request = (overrides: Partial<CollectInitiateRequest> = {}): CollectInitiateRequest => ({
@@ -98,7 +100,9 @@ describe('the registry', () => {
   });
 
   it('refuses to build for an entry whose connector no library provides', () => {
-    expect(() => registry([{ code: 'x', connector: 'mpesa' as never }])).toThrow('provider_code "x" needs a connector: one of momo, card, biller, or a transaction_method');
+    expect(() => registry([{ code: 'x', connector: 'mpesa' as never }])).toThrow(
+      'provider_code "x" needs a connector: one of momo, card, biller, or a transaction_method',
+    );
     expect(() => registry([{ code: 'y' }])).toThrow(/provider_code "y" needs a connector/);
     expect(() => registry([{ code: 'z', connector: 'toString' as never }])).toThrow(/provider_code "z" needs a connector/);
   });
@@ -113,13 +117,22 @@ describe('connector configuration', () => {
   const card = (registry: ConnectorRegistry) => registry.get('card_ug', 'collect').collect;
 
   it('defaults to the sandbox served by this process, with sandbox credentials', async () => {
-    answer = (r) => (r.path.endsWith('/collection/token/') ? MOMO_TOKEN : r.path.includes('/card/') ? { status: 201, body: { id: 'cs_1', payment_url: `${baseUrl}/pay/cs_1` } } : { status: 202 });
+    answer = (r) =>
+      r.path.endsWith('/collection/token/')
+        ? MOMO_TOKEN
+        : r.path.includes('/card/')
+          ? { status: 201, body: { id: 'cs_1', payment_url: `${baseUrl}/pay/cs_1` } }
+          : { status: 202 };
     const registry = createConnectorRegistry(CATALOGUE, {}, `${baseUrl}/`);
     const initiated = await momo(registry).initiate(request());
     await card(registry).initiate(request());
 
     const [token, prompt, session] = recorded;
-    expect(token).toMatchObject({ method: 'POST', path: '/sandbox/momo/collection/token/', headers: { authorization: basic('sandbox-user', 'sandbox-key'), 'ocp-apim-subscription-key': 'sandbox-subscription-key' } });
+    expect(token).toMatchObject({
+      method: 'POST',
+      path: '/sandbox/momo/collection/token/',
+      headers: { authorization: basic('sandbox-user', 'sandbox-key'), 'ocp-apim-subscription-key': 'sandbox-subscription-key' },
+    });
     expect(prompt).toMatchObject({
       method: 'POST',
       path: '/sandbox/momo/collection/v1_0/requesttopay',
@@ -130,7 +143,14 @@ describe('connector configuration', () => {
         'x-reference-id': initiated.providerReference,
         'x-callback-url': 'http://127.0.0.1:9/notify',
       },
-      body: { amount: '81000', currency: 'UGX', externalId: 'PG0000000000000000000000AB', payer: { partyIdType: 'MSISDN', partyId: '256772000001' }, payerMessage: 'Order 42', payeeNote: 'Thank you' },
+      body: {
+        amount: '81000',
+        currency: 'UGX',
+        externalId: 'PG0000000000000000000000AB',
+        payer: { partyIdType: 'MSISDN', partyId: '256772000001' },
+        payerMessage: 'Order 42',
+        payeeNote: 'Thank you',
+      },
     });
     expect(session).toMatchObject({
       method: 'POST',
@@ -149,7 +169,8 @@ describe('connector configuration', () => {
   });
 
   it('talks to the provider and with the credentials the environment names', async () => {
-    answer = (r) => (r.path.endsWith('/collection/token/') ? MOMO_TOKEN : { status: 200, body: r.path.includes('/card-live/') ? { status: 'open' } : { status: 'PENDING' } });
+    answer = (r) =>
+      r.path.endsWith('/collection/token/') ? MOMO_TOKEN : { status: 200, body: r.path.includes('/card-live/') ? { status: 'open' } : { status: 'PENDING' } };
     const registry = createConnectorRegistry(
       CATALOGUE,
       {
@@ -166,8 +187,15 @@ describe('connector configuration', () => {
     expect(await momo(registry).status('ref-1')).toEqual({ status: 'PENDING' });
     expect(await card(registry).status('cs_1')).toEqual({ status: 'PENDING' });
     const [token, status, session] = recorded;
-    expect(token).toMatchObject({ path: '/momo-live/collection/token/', headers: { authorization: basic('live-user', 'live-key'), 'ocp-apim-subscription-key': 'live-subscription' } });
-    expect(status).toMatchObject({ method: 'GET', path: '/momo-live/collection/v1_0/requesttopay/ref-1', headers: { 'x-target-environment': 'mtnuganda', 'ocp-apim-subscription-key': 'live-subscription' } });
+    expect(token).toMatchObject({
+      path: '/momo-live/collection/token/',
+      headers: { authorization: basic('live-user', 'live-key'), 'ocp-apim-subscription-key': 'live-subscription' },
+    });
+    expect(status).toMatchObject({
+      method: 'GET',
+      path: '/momo-live/collection/v1_0/requesttopay/ref-1',
+      headers: { 'x-target-environment': 'mtnuganda', 'ocp-apim-subscription-key': 'live-subscription' },
+    });
     expect(session).toMatchObject({ method: 'GET', path: '/card-live/v1/checkout/sessions/cs_1', headers: { authorization: 'Bearer sk_live_1' } });
   });
 
@@ -187,19 +215,44 @@ describe('connector configuration', () => {
 });
 
 describe('normalised outcomes', () => {
-  const connector = (providerCode: string) => createConnectorRegistry(CATALOGUE, { MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl }, baseUrl).get(providerCode, 'collect').collect;
+  const connector = (providerCode: string) =>
+    createConnectorRegistry(CATALOGUE, { MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl }, baseUrl).get(providerCode, 'collect').collect;
   const answering = (body: unknown) => {
     answer = (r) => (r.path === '/collection/token/' ? MOMO_TOKEN : { status: 200, body });
   };
 
   it.each<[string, unknown, ProviderOutcome]>([
-    ['SUCCESSFUL', { status: 'SUCCESSFUL', financialTransactionId: '123', payer: { partyId: '256772000001' } }, { status: 'SUCCESSFUL', providerTransactionId: '123', maskedAccount: '256772000001' }],
+    [
+      'SUCCESSFUL',
+      { status: 'SUCCESSFUL', financialTransactionId: '123', payer: { partyId: '256772000001' } },
+      { status: 'SUCCESSFUL', providerTransactionId: '123', maskedAccount: '256772000001' },
+    ],
     ['SUCCESSFUL without a transaction id (the reference stands in)', { status: 'SUCCESSFUL' }, { status: 'SUCCESSFUL', providerTransactionId: 'ref-1' }],
-    ['NOT_ENOUGH_FUNDS', { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }, { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }],
-    ['APPROVAL_REJECTED', { status: 'FAILED', reason: 'APPROVAL_REJECTED' }, { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'APPROVAL_REJECTED' }],
-    ['COULD_NOT_PERFORM_TRANSACTION (prompt expired)', { status: 'FAILED', reason: 'COULD_NOT_PERFORM_TRANSACTION' }, { status: 'CANCELLED', reason: 'EXPIRED', providerReason: 'COULD_NOT_PERFORM_TRANSACTION' }],
-    ['a reason in the older {code, message} shape', { status: 'FAILED', reason: { code: 'NOT_ENOUGH_FUNDS', message: 'x' } }, { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }],
-    ['an unknown reason', { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'INTERNAL_PROCESSING_ERROR' }],
+    [
+      'NOT_ENOUGH_FUNDS',
+      { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' },
+      { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' },
+    ],
+    [
+      'APPROVAL_REJECTED',
+      { status: 'FAILED', reason: 'APPROVAL_REJECTED' },
+      { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'APPROVAL_REJECTED' },
+    ],
+    [
+      'COULD_NOT_PERFORM_TRANSACTION (prompt expired)',
+      { status: 'FAILED', reason: 'COULD_NOT_PERFORM_TRANSACTION' },
+      { status: 'CANCELLED', reason: 'EXPIRED', providerReason: 'COULD_NOT_PERFORM_TRANSACTION' },
+    ],
+    [
+      'a reason in the older {code, message} shape',
+      { status: 'FAILED', reason: { code: 'NOT_ENOUGH_FUNDS', message: 'x' } },
+      { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' },
+    ],
+    [
+      'an unknown reason',
+      { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR' },
+      { status: 'FAILED', reason: 'OTHER', providerReason: 'INTERNAL_PROCESSING_ERROR' },
+    ],
     ['no reason', { status: 'FAILED' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'UNKNOWN' }],
   ])('MoMo %s', async (_name, body, outcome) => {
     answering(body);
@@ -207,10 +260,22 @@ describe('normalised outcomes', () => {
   });
 
   it.each<[string, unknown, ProviderOutcome]>([
-    ['succeeded', { status: 'succeeded', card: { last4: '4242', masked: '424242******4242' } }, { status: 'SUCCESSFUL', providerTransactionId: 'cs_1', maskedAccount: '424242******4242' }],
-    ['succeeded with a card number that is not masked (dropped)', { status: 'succeeded', card: { masked: '4242424242424242' } }, { status: 'SUCCESSFUL', providerTransactionId: 'cs_1' }],
+    [
+      'succeeded',
+      { status: 'succeeded', card: { last4: '4242', masked: '424242******4242' } },
+      { status: 'SUCCESSFUL', providerTransactionId: 'cs_1', maskedAccount: '424242******4242' },
+    ],
+    [
+      'succeeded with a card number that is not masked (dropped)',
+      { status: 'succeeded', card: { masked: '4242424242424242' } },
+      { status: 'SUCCESSFUL', providerTransactionId: 'cs_1' },
+    ],
     ['card_declined', { status: 'failed', failure_code: 'card_declined' }, { status: 'FAILED', reason: 'DECLINED', providerReason: 'card_declined' }],
-    ['insufficient_funds', { status: 'failed', failure_code: 'insufficient_funds' }, { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'insufficient_funds' }],
+    [
+      'insufficient_funds',
+      { status: 'failed', failure_code: 'insufficient_funds' },
+      { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'insufficient_funds' },
+    ],
     ['another failure', { status: 'failed', failure_code: 'processing_error' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'processing_error' }],
     ['a failure without a code', { status: 'failed' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'failed' }],
     ['cancelled', { status: 'cancelled' }, { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'cancelled' }],

@@ -89,6 +89,10 @@ export function connectorRegistryFor(entries: Iterable<ConnectorCatalogueEntry>,
 }
 
 /** The registry for a catalogue, its connectors configured from `env` (see readConnectorsConfig). */
-export function createConnectorRegistry(entries: Iterable<ConnectorCatalogueEntry>, env: Record<string, string | undefined>, selfUrl: string): ConnectorRegistry {
+export function createConnectorRegistry(
+  entries: Iterable<ConnectorCatalogueEntry>,
+  env: Record<string, string | undefined>,
+  selfUrl: string,
+): ConnectorRegistry {
   return ConnectorRegistry.fromCatalogue(entries, readConnectorsConfig(env, selfUrl));
 }

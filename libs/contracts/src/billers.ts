@@ -26,7 +26,13 @@ export class BillerCatalogueError extends Error {
   override readonly name = 'BillerCatalogueError';
 }
 
-function text(entry: Record<string, unknown>, key: string, where: string, check: (value: string) => boolean = (value) => value.length > 0, what = 'a non-empty string'): string {
+function text(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  check: (value: string) => boolean = (value) => value.length > 0,
+  what = 'a non-empty string',
+): string {
   const value = entry[key];
   if (typeof value !== 'string' || !check(value)) throw new BillerCatalogueError(`${where}.${key} must be ${what}`);
   return value;

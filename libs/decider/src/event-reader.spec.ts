@@ -16,7 +16,10 @@ const readLedgerEvent = eventReader<LedgerEvent>({
 
 describe('eventReader', () => {
   it('reads an event of the current version as stored', () => {
-    expect(readLedgerEvent({ type: 'Moved', data: { amount: 5, unit: 'cents' }, schemaVersion: 3 })).toEqual({ type: 'Moved', data: { amount: 5, unit: 'cents' } });
+    expect(readLedgerEvent({ type: 'Moved', data: { amount: 5, unit: 'cents' }, schemaVersion: 3 })).toEqual({
+      type: 'Moved',
+      data: { amount: 5, unit: 'cents' },
+    });
   });
 
   it('upcasts an old event step by step, each step of its own type', () => {
@@ -33,7 +36,9 @@ describe('eventReader', () => {
   });
 
   it('stops at a version from a newer release, or one that cannot be, rather than misread it', () => {
-    expect(() => readLedgerEvent({ type: 'Moved', data: {}, schemaVersion: 4 })).toThrow(new UnknownEventVersion('Moved version 4 is not one this service reads (1 to 3)'));
+    expect(() => readLedgerEvent({ type: 'Moved', data: {}, schemaVersion: 4 })).toThrow(
+      new UnknownEventVersion('Moved version 4 is not one this service reads (1 to 3)'),
+    );
     expect(() => readLedgerEvent({ type: 'Opened', data: {}, schemaVersion: 0 })).toThrow(UnknownEventVersion);
     expect(() => readLedgerEvent({ type: 'Opened', data: {}, schemaVersion: 1.5 })).toThrow(UnknownEventVersion);
   });
@@ -44,6 +49,10 @@ describe('schemaVersionOf and storedEvent', () => {
     expect(schemaVersionOf({ schemaVersion: 2, correlationId: 'c' })).toBe(2);
     expect(schemaVersionOf({})).toBe(1);
     expect(schemaVersionOf({ schemaVersion: '2' })).toBe(1);
-    expect(storedEvent({ type: 'Opened', data: { owner: 'o' }, metadata: { schemaVersion: 3 } })).toEqual({ type: 'Opened', data: { owner: 'o' }, schemaVersion: 3 });
+    expect(storedEvent({ type: 'Opened', data: { owner: 'o' }, metadata: { schemaVersion: 3 } })).toEqual({
+      type: 'Opened',
+      data: { owner: 'o' },
+      schemaVersion: 3,
+    });
   });
 });

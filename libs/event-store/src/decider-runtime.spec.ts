@@ -32,7 +32,9 @@ const counter: StreamDecider<CounterCommand, CounterEvent, Counter> = {
     return event as CounterEvent;
   },
   publish(events, after) {
-    return events.some((event) => event.type === 'Added') && after?.total === after?.limit ? [{ type: 'counters.CounterFull', version: 1, data: { total: after?.total } }] : [];
+    return events.some((event) => event.type === 'Added') && after?.total === after?.limit
+      ? [{ type: 'counters.CounterFull', version: 1, data: { total: after?.total } }]
+      : [];
   },
 };
 
@@ -76,9 +78,13 @@ describe('DeciderRuntime (PGlite)', () => {
   it('decides again against the latest state when writers race, so the invariant holds', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 3 });
-    const racers = await Promise.allSettled(Array.from({ length: 5 }, () => new DeciderRuntime(store, counter, { maxAttempts: 10 }).handle(ref, { type: 'Add', amount: 1 })));
+    const racers = await Promise.allSettled(
+      Array.from({ length: 5 }, () => new DeciderRuntime(store, counter, { maxAttempts: 10 }).handle(ref, { type: 'Add', amount: 1 })),
+    );
     expect(racers.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
-    expect(racers.filter((outcome) => outcome.status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof LimitExceeded)).toBe(true);
+    expect(
+      racers.filter((outcome) => outcome.status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof LimitExceeded),
+    ).toBe(true);
     expect((await runtime.load(ref)).state).toEqual({ limit: 3, total: 3 });
   });
 
@@ -99,7 +105,14 @@ describe('DeciderRuntime (PGlite)', () => {
       ['counters.CounterFull', 2, 1],
     ]);
     const loaded = await runtime.load(ref);
-    expect(loaded).toEqual({ state: { limit: 2, total: 2 }, events: [{ type: 'Opened', data: { limit: 2 } }, { type: 'Added', data: { amount: 2 } }], revision: 2 });
+    expect(loaded).toEqual({
+      state: { limit: 2, total: 2 },
+      events: [
+        { type: 'Opened', data: { limit: 2 } },
+        { type: 'Added', data: { amount: 2 } },
+      ],
+      revision: 2,
+    });
   });
 
   it('reads older schema versions through the decider', async () => {

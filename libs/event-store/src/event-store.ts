@@ -108,4 +108,3 @@ export class WrongExpectedRevisionError extends Error {
     super(`stream ${streamName}: expected revision ${expected}, actual ${actual}`);
   }
 }
-

@@ -88,7 +88,11 @@ export class MerchantAccounts {
     return new MerchantAccounts(sql, box);
   }
 
-  async create(input: { name: string; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null }): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
+  async create(input: {
+    name: string;
+    collectionCallbackUrl?: string | null;
+    servicePaymentsCallbackUrl?: string | null;
+  }): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
     const keys = this.newKeys();
     const [row] = await this.sql.query<MerchantRow>(
       `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url)
@@ -112,7 +116,10 @@ export class MerchantAccounts {
     return row ? toMerchant(row) : null;
   }
 
-  async update(id: string, patch: { status?: MerchantStatus; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null }): Promise<Merchant | null> {
+  async update(
+    id: string,
+    patch: { status?: MerchantStatus; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null },
+  ): Promise<Merchant | null> {
     const [row] = await this.sql.query<MerchantRow>(
       `update merchants set
          status = coalesce($2, status),

@@ -71,7 +71,8 @@ export async function handleToReply(handler: WireHandler | undefined, payload: u
   } catch (error) {
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
     onFailure?.(error);
-    if (error instanceof UnavailableError) return { ok: false, rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' } };
+    if (error instanceof UnavailableError)
+      return { ok: false, rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' } };
     return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
 }
@@ -104,4 +105,3 @@ export function replyValue(reply: CommandReply): unknown {
   if (reply.ok) return reply.value;
   throw CommandRejectedError.from(reply.rejection);
 }
-

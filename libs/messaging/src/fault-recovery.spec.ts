@@ -91,7 +91,13 @@ async function appendDurably(store: EventStore, stream: string, event: EventToAp
 }
 
 /** `count` events per stream, interleaved across streams; returns the ids in append order. */
-async function appendBatch(store: EventStore, streams: string[], count: number, label: string, midway?: () => Promise<void>): Promise<{ ids: string[]; attempts: number }> {
+async function appendBatch(
+  store: EventStore,
+  streams: string[],
+  count: number,
+  label: string,
+  midway?: () => Promise<void>,
+): Promise<{ ids: string[]; attempts: number }> {
   const ids: string[] = [];
   let attempts = 0;
   for (let i = 0; i < count; i += 1) {
@@ -163,52 +169,57 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
     await admin?.end();
   });
 
-  it('resumes after every connection is terminated, delivering each event exactly once', () => withLogsOnFailure(log, async () => {
-    const prefix = `f${uniqueToken()}-`;
-    const streams = ['s1', 's2', 's3'].map((s) => `${prefix}${s}`);
-    const group = { group: `${prefix}projector`, streamPrefixes: [prefix] };
-    const handler = idempotentHandler();
+  it(
+    'resumes after every connection is terminated, delivering each event exactly once',
+    () =>
+      withLogsOnFailure(log, async () => {
+        const prefix = `f${uniqueToken()}-`;
+        const streams = ['s1', 's2', 's3'].map((s) => `${prefix}${s}`);
+        const group = { group: `${prefix}projector`, streamPrefixes: [prefix] };
+        const handler = idempotentHandler();
 
-    let messaging = await open();
-    await messaging.events.consume(group, handler.handle);
+        let messaging = await open();
+        await messaging.events.consume(group, handler.handle);
 
-    const first = await appendBatch(store, streams, 4, 'before');
-    await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 15_000, 'first batch');
+        const first = await appendBatch(store, streams, 4, 'before');
+        await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 15_000, 'first batch');
 
-    const [{ tagged }] = (
-      await admin.query<{ tagged: number }>('select count(*)::int as tagged from pg_stat_activity where application_name = $1', [applicationName])
-    ).rows;
-    expect(tagged).toBeGreaterThan(0); // the tag reached the server: the termination hits our pool
-    expect(await terminateConnections()).toBeGreaterThan(0);
+        const [{ tagged }] = (
+          await admin.query<{ tagged: number }>('select count(*)::int as tagged from pg_stat_activity where application_name = $1', [applicationName])
+        ).rows;
+        expect(tagged).toBeGreaterThan(0); // the tag reached the server: the termination hits our pool
+        expect(await terminateConnections()).toBeGreaterThan(0);
 
-    // Appended while the pool reconnects; the connections are killed once more halfway, with
-    // the consumer live, so it also loses connections in the middle of reading.
-    const second = await appendBatch(store, streams, 6, 'after', async () => void (await terminateConnections()));
-    const all = [...first.ids, ...second.ids];
-    await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 30_000, 'every event of both batches');
+        // Appended while the pool reconnects; the connections are killed once more halfway, with
+        // the consumer live, so it also loses connections in the middle of reading.
+        const second = await appendBatch(store, streams, 6, 'after', async () => void (await terminateConnections()));
+        const all = [...first.ids, ...second.ids];
+        await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 30_000, 'every event of both batches');
 
-    // The consumer resumes from the last handled position, not from an older checkpoint:
-    // nothing is delivered twice, and each stream stays in order.
-    await sleep(300); // a late duplicate would show up within a few poll intervals
-    expect(handler.duplicated()).toEqual([]);
-    expect(handler.deliveries.size).toBe(all.length);
-    expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 10));
+        // The consumer resumes from the last handled position, not from an older checkpoint:
+        // nothing is delivered twice, and each stream stays in order.
+        await sleep(300); // a late duplicate would show up within a few poll intervals
+        expect(handler.duplicated()).toEqual([]);
+        expect(handler.deliveries.size).toBe(all.length);
+        expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 10));
 
-    // The checkpoint written after the connection loss is where a new process resumes.
-    await messaging.close();
-    opened.splice(opened.indexOf(messaging), 1);
-    const [{ position }] = await db.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [`consumer:${group.group}`]);
-    expect(position).toBe(handler.effects[handler.effects.length - 1].position);
+        // The checkpoint written after the connection loss is where a new process resumes.
+        await messaging.close();
+        opened.splice(opened.indexOf(messaging), 1);
+        const [{ position }] = await db.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [`consumer:${group.group}`]);
+        expect(position).toBe(handler.effects[handler.effects.length - 1].position);
 
-    messaging = await open();
-    await messaging.events.consume(group, handler.handle);
-    const third = await appendBatch(store, streams, 1, 'resumed');
-    await eventually(() => (handler.missing(third.ids).length === 0 ? true : undefined), 15_000, 'events after the restart');
-    await sleep(300);
-    expect(handler.duplicated()).toEqual([]);
-    expect(handler.deliveries.size).toBe(all.length + third.ids.length);
-    expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 11));
-  }), 90_000);
+        messaging = await open();
+        await messaging.events.consume(group, handler.handle);
+        const third = await appendBatch(store, streams, 1, 'resumed');
+        await eventually(() => (handler.missing(third.ids).length === 0 ? true : undefined), 15_000, 'events after the restart');
+        await sleep(300);
+        expect(handler.duplicated()).toEqual([]);
+        expect(handler.deliveries.size).toBe(all.length + third.ids.length);
+        expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 11));
+      }),
+    90_000,
+  );
 });
 
 interface ScriptResult {
@@ -234,7 +245,11 @@ function unusedPort(): Promise<number> {
  */
 function kafkaScript(command: 'start' | 'stop', broker: Record<string, string>, env: Record<string, string> = {}): Promise<ScriptResult> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['scripts/kafka.sh', command], { cwd: REPO_ROOT, env: { ...process.env, ...broker, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['scripts/kafka.sh', command], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...broker, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -277,34 +292,39 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
     if (broker) rmSync(broker.KAFKA_DATA_DIR, { recursive: true, force: true });
   }, 60_000);
 
-  it('delivers every event of before and after the restart, first deliveries in stream order', () => withLogsOnFailure(log, async () => {
-    // The category (text before the first dash) names the topic: a fresh topic per run.
-    const prefix = `fk${uniqueToken()}-`;
-    const streams = ['s1', 's2', 's3'].map((s) => `${prefix}${s}`);
-    const handler = idempotentHandler();
-    messaging = await openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'fault-recovery-test', partitions: 3 });
-    await messaging.events.publish([prefix]);
-    await messaging.events.consume({ group: `${prefix}projector`, streamPrefixes: [prefix] }, handler.handle);
+  it(
+    'delivers every event of before and after the restart, first deliveries in stream order',
+    () =>
+      withLogsOnFailure(log, async () => {
+        // The category (text before the first dash) names the topic: a fresh topic per run.
+        const prefix = `fk${uniqueToken()}-`;
+        const streams = ['s1', 's2', 's3'].map((s) => `${prefix}${s}`);
+        const handler = idempotentHandler();
+        messaging = await openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'fault-recovery-test', partitions: 3 });
+        await messaging.events.publish([prefix]);
+        await messaging.events.consume({ group: `${prefix}projector`, streamPrefixes: [prefix] }, handler.handle);
 
-    const first = await appendBatch(store, streams, 4, 'before');
-    await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 30_000, 'first batch');
+        const first = await appendBatch(store, streams, 4, 'before');
+        await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 30_000, 'first batch');
 
-    const stopped = await kafkaScript('stop', broker);
-    expect(stopped).toMatchObject({ status: 0 });
-    // The store is the outbox: appends succeed with the broker down.
-    const second = await appendBatch(store, streams, 6, 'after');
-    await sleep(3_000); // relay and consumer run into the outage
-    const started = await kafkaScript('start', broker, { KAFKA_KEEP_DATA: '1' });
-    expect(started).toMatchObject({ status: 0, output: expect.stringContaining('keeping existing data') });
+        const stopped = await kafkaScript('stop', broker);
+        expect(stopped).toMatchObject({ status: 0 });
+        // The store is the outbox: appends succeed with the broker down.
+        const second = await appendBatch(store, streams, 6, 'after');
+        await sleep(3_000); // relay and consumer run into the outage
+        const started = await kafkaScript('start', broker, { KAFKA_KEEP_DATA: '1' });
+        expect(started).toMatchObject({ status: 0, output: expect.stringContaining('keeping existing data') });
 
-    const all = [...first.ids, ...second.ids];
-    await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 90_000, 'every event of both batches after the restart');
+        const all = [...first.ids, ...second.ids];
+        await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 90_000, 'every event of both batches after the restart');
 
-    // At least once: after a broker restart Kafka may redeliver messages whose offsets were
-    // not committed yet, and the relay may re-send a page whose produce it could not confirm.
-    // The idempotent handler absorbs those; what must hold is no loss and, per stream, the
-    // effects in revision order.
-    expect(handler.deliveries.size).toBe(all.length);
-    expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 10));
-  }), 180_000);
+        // At least once: after a broker restart Kafka may redeliver messages whose offsets were
+        // not committed yet, and the relay may re-send a page whose produce it could not confirm.
+        // The idempotent handler absorbs those; what must hold is no loss and, per stream, the
+        // effects in revision order.
+        expect(handler.deliveries.size).toBe(all.length);
+        expect(revisionsByStream(handler.effects)).toEqual(inOrder(streams, 10));
+      }),
+    180_000,
+  );
 });

@@ -5,4 +5,13 @@
  * name resolves). Every outbound call to an address a client chose goes through it.
  */
 export { addressRefusal, canonicalAddress, specialPurposeRange, type AddressPolicy, type SpecialPurposeRange } from './special-purpose-addresses';
-export { callbackUrlRefusal, connectRefusal, guardedLookup, hostRefusal, isLocalhostName, TARGET_NOT_ALLOWED, TargetNotAllowedError, type Resolver } from './target-guard';
+export {
+  callbackUrlRefusal,
+  connectRefusal,
+  guardedLookup,
+  hostRefusal,
+  isLocalhostName,
+  TARGET_NOT_ALLOWED,
+  TargetNotAllowedError,
+  type Resolver,
+} from './target-guard';

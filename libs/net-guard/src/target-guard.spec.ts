@@ -71,9 +71,17 @@ describe('callbackUrlRefusal (configuration)', () => {
     ['https://[ff02::1]/cb', 'must not point at multicast (ff00::/8)', 'must not point at multicast (ff00::/8)'],
     ['https://[fe80::1]/cb', 'must not point at link-local (fe80::/10)', 'must not point at link-local (fe80::/10)'],
     ['https://[2001::1]/cb', 'must not point at Teredo (2001::/32)', 'must not point at Teredo (2001::/32)'],
-    ['https://[64:ff9b::a9fe:a9fe]/cb', 'must not point at NAT64 (64:ff9b::/96) of link-local (169.254.0.0/16)', 'must not point at NAT64 (64:ff9b::/96) of link-local (169.254.0.0/16)'],
+    [
+      'https://[64:ff9b::a9fe:a9fe]/cb',
+      'must not point at NAT64 (64:ff9b::/96) of link-local (169.254.0.0/16)',
+      'must not point at NAT64 (64:ff9b::/96) of link-local (169.254.0.0/16)',
+    ],
     ['https://[64:ff9b::a00:1]/cb', 'must not point at NAT64 (64:ff9b::/96) of private-use (10.0.0.0/8)', undefined],
-    ['https://[2002:c612:1::]/cb', 'must not point at 6to4 (2002::/16) of benchmarking (198.18.0.0/15)', 'must not point at 6to4 (2002::/16) of benchmarking (198.18.0.0/15)'],
+    [
+      'https://[2002:c612:1::]/cb',
+      'must not point at 6to4 (2002::/16) of benchmarking (198.18.0.0/15)',
+      'must not point at 6to4 (2002::/16) of benchmarking (198.18.0.0/15)',
+    ],
   ])('%s → %s; with private callbacks allowed → %s', (url, off, on) => {
     expect(callbackUrlRefusal(url, SWITCH_OFF)).toBe(off);
     expect(callbackUrlRefusal(url, SWITCH_ON)).toBe(on);

@@ -58,7 +58,11 @@ export class TargetNotAllowedError extends Error {
   }
 }
 
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for http(s) requests and sockets that fails with TargetNotAllowedError when any
@@ -70,7 +74,8 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver = dnsLook
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      if (addresses.length === 0 || addresses.some(({ address }) => addressRefusal(address, policy) !== undefined)) return callback(new TargetNotAllowedError(), []);
+      if (addresses.length === 0 || addresses.some(({ address }) => addressRefusal(address, policy) !== undefined))
+        return callback(new TargetNotAllowedError(), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });

@@ -63,11 +63,19 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
   if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
     const store = instrumentEventStore(
-      await opening(eventStoreName, () => openChecked(() => openEventStore(sql, config.eventStoreUrl), (opened) => opened.ping())),
+      await opening(eventStoreName, () =>
+        openChecked(
+          () => openEventStore(sql, config.eventStoreUrl),
+          (opened) => opened.ping(),
+        ),
+      ),
       metrics,
     );
     const messaging = await opening(brokerName, () =>
-      openChecked(() => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs }), (opened) => opened.events.ping()),
+      openChecked(
+        () => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs }),
+        (opened) => opened.events.ping(),
+      ),
     ).catch(async (error: unknown) => {
       await store.close().catch(() => undefined);
       throw error;

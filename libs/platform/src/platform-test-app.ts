@@ -51,7 +51,14 @@ export interface LogEntry {
 /** A logger that keeps its entries for the test to read. */
 export function recordingLogger(entries: LogEntry[] = [], bound: Record<string, unknown> = {}): Logger & { entries: LogEntry[] } {
   const record = (level: string) => (message: string, fields?: Record<string, unknown>) => void entries.push({ level, message, ...bound, ...fields });
-  return { entries, debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: (fields) => recordingLogger(entries, { ...bound, ...fields }) };
+  return {
+    entries,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: (fields) => recordingLogger(entries, { ...bound, ...fields }),
+  };
 }
 
 export interface TestApp {

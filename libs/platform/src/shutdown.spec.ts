@@ -104,9 +104,14 @@ describe('shutDown', () => {
   it('names the connection it was closing when that is what never finished', async () => {
     const { app, infrastructure, config, log } = await startTestApp([], { SHUTDOWN_TIMEOUT_MS: '500' });
     // A broker that has gone away: closing it never finishes.
-    const hanging: Infrastructure = { ...infrastructure, close: (closing) => infrastructure.close((what) => closing?.(what)).then(() => new Promise<void>(() => undefined)) };
+    const hanging: Infrastructure = {
+      ...infrastructure,
+      close: (closing) => infrastructure.close((what) => closing?.(what)).then(() => new Promise<void>(() => undefined)),
+    };
     expect(await shutDown(app, hanging, config.shutdown, log)).toBe(false);
-    expect(log.entries.find((entry) => entry.message === 'shutdown abandoned')).toMatchObject({ abandoned: 'the SQL store connection (STORE_URL pglite://memory)' });
+    expect(log.entries.find((entry) => entry.message === 'shutdown abandoned')).toMatchObject({
+      abandoned: 'the SQL store connection (STORE_URL pglite://memory)',
+    });
   });
 });
 

@@ -11,13 +11,24 @@ onBothEngines('Projection', (t) => {
   };
 
   it('projects each event of a stream into its row, read upcast, at the revision of the last one applied', async () => {
-    await applyAll(await t.append('a', [['Opened', { owner: 'ann' }], ['Added', { amount: 5 }], ['tallies.Noted', { note: 'published' }, 1], ['Added', { amount: '7' }, 1]]));
+    await applyAll(
+      await t.append('a', [
+        ['Opened', { owner: 'ann' }],
+        ['Added', { amount: 5 }],
+        ['tallies.Noted', { note: 'published' }, 1],
+        ['Added', { amount: '7' }, 1],
+      ]),
+    );
     expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
     expect(await t.log('a')).toEqual(['Opened', 'Added', 'Added']);
   });
 
   it('changes nothing, and writes nothing alongside, when an event comes again', async () => {
-    const events = await t.append('a', [['Opened', { owner: 'ann' }], ['Added', { amount: 5 }], ['Added', { amount: 7 }]]);
+    const events = await t.append('a', [
+      ['Opened', { owner: 'ann' }],
+      ['Added', { amount: 5 }],
+      ['Added', { amount: 7 }],
+    ]);
     await applyAll(events);
     await t.projection.apply(events[1]);
     await t.projection.apply(events[2]);
@@ -42,7 +53,10 @@ onBothEngines('Projection', (t) => {
       alongside: (tx, id, event) => (failing && event.type === 'Closed' ? Promise.reject(new Error('disk full')) : base.alongside!(tx, id, event)),
     };
     const flaky = new Projection('flaky', [flakyView], t.db, t.store);
-    const events = await t.append('a', [['Opened', { owner: 'ann' }], ['Closed', {}]]);
+    const events = await t.append('a', [
+      ['Opened', { owner: 'ann' }],
+      ['Closed', {}],
+    ]);
     await flaky.apply(events[0]);
     await expect(flaky.apply(events[1])).rejects.toThrow('disk full');
     expect(await t.row('a')).toMatchObject({ state: { open: true }, revision: 0 });
@@ -56,18 +70,37 @@ onBothEngines('Projection', (t) => {
   it("hands each stream to its read model, whose rows are keyed by the stream's name or by the event", async () => {
     const both = new Projection('both', [tallyView(`${t.prefix}t-`), ownerCredits(`${t.prefix}o-`)], t.db, t.store);
     expect(both.streamPrefixes).toEqual([`${t.prefix}t-`, `${t.prefix}o-`]);
-    await applyAll(await t.append('t-1', [['Opened', { owner: 'ann' }], ['Added', { amount: 3 }]]), both);
-    await applyAll(await t.append('o-ann', [['Credited', { owner: 'ann', amount: 40 }, 1], ['Credited', { owner: 'ann', amount: 2 }, 1]]), both);
+    await applyAll(
+      await t.append('t-1', [
+        ['Opened', { owner: 'ann' }],
+        ['Added', { amount: 3 }],
+      ]),
+      both,
+    );
+    await applyAll(
+      await t.append('o-ann', [
+        ['Credited', { owner: 'ann', amount: 40 }, 1],
+        ['Credited', { owner: 'ann', amount: 2 }, 1],
+      ]),
+      both,
+    );
     expect(await t.row('1')).toMatchObject({ total: 3, revision: 1 });
     expect(await t.db.query('select owner, total::int, revision from owner_credits')).toEqual([{ owner: 'ann', total: 42, revision: 1 }]);
   });
 
   it("follows its streams as its consumer group, from the group's checkpoint after a restart", async () => {
-    const messaging = await openMessaging('inproc://', { store: t.store, sql: t.db, log: createLogger('projections-test', 'error') }, { clientId: 'projections-test' });
+    const messaging = await openMessaging(
+      'inproc://',
+      { store: t.store, sql: t.db, log: createLogger('projections-test', 'error') },
+      { clientId: 'projections-test' },
+    );
     const projection = new Projection(`tallies-${t.prefix}`, [tallyView(t.prefix)], t.db, t.store);
     try {
       let consumer = await projection.start(messaging.events);
-      await t.append('a', [['Opened', { owner: 'ann' }], ['Added', { amount: 5 }]]);
+      await t.append('a', [
+        ['Opened', { owner: 'ann' }],
+        ['Added', { amount: 5 }],
+      ]);
       await eventually(async () => ((await t.row('a'))?.revision === 1 ? true : undefined));
       await consumer.stop();
       await t.append('a', [['Added', { amount: 7 }]]);

@@ -121,8 +121,16 @@ async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, R
   const values = model.toColumns(row);
   const columns = Object.keys(model.columns);
   const keyColumns = Object.keys(key);
-  const params: unknown[] = [...Object.values(key), ...columns.map((column) => (model.columns[column] === 'jsonb' ? JSON.stringify(values[column]) : values[column])), revision];
-  const placeholders = [...keyColumns.map((_, i) => `$${i + 1}`), ...columns.map((column, i) => `$${keyColumns.length + i + 1}::${model.columns[column]}`), `$${params.length}`];
+  const params: unknown[] = [
+    ...Object.values(key),
+    ...columns.map((column) => (model.columns[column] === 'jsonb' ? JSON.stringify(values[column]) : values[column])),
+    revision,
+  ];
+  const placeholders = [
+    ...keyColumns.map((_, i) => `$${i + 1}`),
+    ...columns.map((column, i) => `$${keyColumns.length + i + 1}::${model.columns[column]}`),
+    `$${params.length}`,
+  ];
   await tx.query(
     `insert into ${model.table} (${[...keyColumns, ...columns, 'revision'].join(', ')}) values (${placeholders.join(', ')})
      on conflict (${keyColumns.join(', ')}) do update set ${[...columns, 'revision'].map((column) => `${column} = excluded.${column}`).join(', ')}

@@ -10,14 +10,19 @@ import { Projection, type StreamReadModel } from './projection';
  * adds (version 1 wrote the amount as a string: read upcast), Closed ends it. Every change is
  * logged alongside in `tally_log`, in the row's transaction.
  */
-export type TallyEvent = { type: 'Opened'; data: { owner: string } } | { type: 'Added'; data: { amount: number } } | { type: 'Closed'; data: Record<string, never> };
+export type TallyEvent =
+  { type: 'Opened'; data: { owner: string } } | { type: 'Added'; data: { amount: number } } | { type: 'Closed'; data: Record<string, never> };
 export interface Tally {
   owner: string;
   total: number;
   open: boolean;
 }
 
-export const readTallyEvent = eventReader<TallyEvent>({ types: ['Opened', 'Added', 'Closed'], currentVersion: 2, upcasters: { Added: { 1: (data) => ({ amount: Number(data.amount) }) } } });
+export const readTallyEvent = eventReader<TallyEvent>({
+  types: ['Opened', 'Added', 'Closed'],
+  currentVersion: 2,
+  upcasters: { Added: { 1: (data) => ({ amount: Number(data.amount) }) } },
+});
 
 export function evolveTally(tally: Tally | null, event: TallyEvent): Tally | null {
   if (event.type === 'Opened') return { owner: event.data.owner, total: 0, open: true };
@@ -89,10 +94,14 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
       return (await t.store.readStream(`${t.prefix}${streamId}`)).slice(-events.length);
     };
     t.row = async (tallyId) => {
-      const [row] = await t.db.query<{ owner: string; total: string | number; state: Tally; revision: number }>('select owner, total, state, revision from tally_view where tally_id = $1', [tallyId]);
+      const [row] = await t.db.query<{ owner: string; total: string | number; state: Tally; revision: number }>(
+        'select owner, total, state, revision from tally_view where tally_id = $1',
+        [tallyId],
+      );
       return row && { ...row, total: Number(row.total) };
     };
-    t.log = async (tallyId) => (await t.db.query<{ event_type: string }>('select event_type from tally_log where tally_id = $1', [tallyId])).map((row) => row.event_type);
+    t.log = async (tallyId) =>
+      (await t.db.query<{ event_type: string }>('select event_type from tally_log where tally_id = $1', [tallyId])).map((row) => row.event_type);
   });
   beforeEach(async () => {
     for (const table of ['tally_view', 'tally_log', 'owner_credits']) await t.db.query(`delete from ${table}`);

@@ -26,11 +26,7 @@ export function collectionSignature(signingKey: string, record: CollectionSignat
 }
 
 /** Constant-time check of a hex signature (either case); false for anything malformed. */
-export function verifyCollectionSignature(
-  signingKey: string,
-  record: CollectionSignatureFields,
-  signature: string,
-): boolean {
+export function verifyCollectionSignature(signingKey: string, record: CollectionSignatureFields, signature: string): boolean {
   // Buffer.from(…, 'hex') silently drops bad characters, so validate the shape first.
   if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) {
     return false;
@@ -39,14 +35,7 @@ export function verifyCollectionSignature(
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
-const REDIRECT_PARAMS = [
-  'id',
-  'merchant_reference',
-  'internal_reference',
-  'transaction_status',
-  'status_message',
-  'hmac_signature',
-] as const;
+const REDIRECT_PARAMS = ['id', 'merchant_reference', 'internal_reference', 'transaction_status', 'status_message', 'hmac_signature'] as const;
 
 /**
  * The merchant's redirect URL with the collection outcome and its signature appended.

@@ -21,8 +21,13 @@ function publishedVerifiers(): { verifyPaygateWebhook: VerifyWebhook; verifyPayg
 describe('the receiver code in docs/webhooks.md', () => {
   const key = 'sk_test_signing_key_123';
   const { verifyPaygateWebhook, verifyPaygateHmac } = publishedVerifiers();
-  const body = '{"event":"transaction.completed","payload":{"id":42,"internal_reference":"PGTESTREF0000001","transaction_status":"COMPLETED","merchant_reference":"order-1001"}}';
-  const vectorHeaders = { 'webhook-id': 'msg_2Nq7test', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,MM4lBInLhcltgkse+p1elSf72mKCt8nsEDkGaHrN8q0=' };
+  const body =
+    '{"event":"transaction.completed","payload":{"id":42,"internal_reference":"PGTESTREF0000001","transaction_status":"COMPLETED","merchant_reference":"order-1001"}}';
+  const vectorHeaders = {
+    'webhook-id': 'msg_2Nq7test',
+    'webhook-timestamp': '1700000000',
+    'webhook-signature': 'v1,MM4lBInLhcltgkse+p1elSf72mKCt8nsEDkGaHrN8q0=',
+  };
 
   it('accepts the published webhook-signature vector within five minutes of its timestamp, and refuses it later', () => {
     expect(verifyPaygateWebhook(key, vectorHeaders, body, 1700000000 + 300)).toBe(true);
@@ -33,7 +38,9 @@ describe('the receiver code in docs/webhooks.md', () => {
     expect(verifyPaygateWebhook(key, vectorHeaders, body.replace('42', '43'), 1700000000)).toBe(false);
     expect(verifyPaygateWebhook('sk_test_other', vectorHeaders, body, 1700000000)).toBe(false);
     expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-id': 'msg_other' }, body, 1700000000)).toBe(false);
-    expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-signature': vectorHeaders['webhook-signature'].replace('v1,', 'v2,') }, body, 1700000000)).toBe(false);
+    expect(
+      verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-signature': vectorHeaders['webhook-signature'].replace('v1,', 'v2,') }, body, 1700000000),
+    ).toBe(false);
     expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-timestamp': '1700000000abc' }, body, 1700000000)).toBe(false);
   });
 
@@ -41,7 +48,9 @@ describe('the receiver code in docs/webhooks.md', () => {
     const sent = '{"event":"transaction.completed","payload":{"customer_name":"Ñandú Ōkami 😀"}}';
     const headers = standardWebhookHeaders(key, 'msg_receiver', 1700000100, sent);
     expect(verifyPaygateWebhook(key, { ...headers }, sent, 1700000100)).toBe(true);
-    expect(verifyPaygateWebhook(key, { ...headers, 'webhook-signature': `v1,c29tZXRoaW5nIGVsc2U= ${headers['webhook-signature']}` }, sent, 1700000100)).toBe(true);
+    expect(verifyPaygateWebhook(key, { ...headers, 'webhook-signature': `v1,c29tZXRoaW5nIGVsc2U= ${headers['webhook-signature']}` }, sent, 1700000100)).toBe(
+      true,
+    );
   });
 
   it('checks hmac-signature as Paygate computes it, in either case, and refuses a malformed one', () => {

@@ -21,12 +21,7 @@ export interface VerifyStandardWebhookOptions {
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** "v1,<base64 HMAC-SHA256 of `${webhookId}.${timestampSeconds}.${body}`>". */
-export function standardWebhookSignature(
-  signingKey: string,
-  webhookId: string,
-  timestampSeconds: number,
-  body: string,
-): string {
+export function standardWebhookSignature(signingKey: string, webhookId: string, timestampSeconds: number, body: string): string {
   // A fractional or exponent-formatted timestamp would sign a string no receiver reconstructs.
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError(`timestampSeconds must be a non-negative integer, got ${timestampSeconds}`);
@@ -34,12 +29,7 @@ export function standardWebhookSignature(
   return `v1,${hmacBase64(signingKey, webhookId, String(timestampSeconds), body)}`;
 }
 
-export function standardWebhookHeaders(
-  signingKey: string,
-  webhookId: string,
-  timestampSeconds: number,
-  body: string,
-): StandardWebhookHeaders {
+export function standardWebhookHeaders(signingKey: string, webhookId: string, timestampSeconds: number, body: string): StandardWebhookHeaders {
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),
@@ -89,9 +79,7 @@ export function verifyStandardWebhook(
 }
 
 function hmacBase64(signingKey: string, webhookId: string, timestamp: string, body: string): string {
-  return createHmac('sha256', Buffer.from(signingKey, 'utf8'))
-    .update(`${webhookId}.${timestamp}.${body}`, 'utf8')
-    .digest('base64');
+  return createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(`${webhookId}.${timestamp}.${body}`, 'utf8').digest('base64');
 }
 
 function header(headers: Record<string, string | undefined>, name: string): string | undefined {

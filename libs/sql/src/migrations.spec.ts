@@ -6,10 +6,15 @@ import type { SqlDatabase } from './sql-database';
 /** None of these statements can run twice: a second application would fail the test. */
 const ledger = (extra: string[] = []) =>
   defineMigrations('ledger', [
-    { name: '0001_entries', statements: ['create table ledger_entries (id int primary key, amount bigint not null)', "insert into ran (what) values ('ledger/1')"] },
+    {
+      name: '0001_entries',
+      statements: ['create table ledger_entries (id int primary key, amount bigint not null)', "insert into ran (what) values ('ledger/1')"],
+    },
     { name: '0002_memo', statements: ['alter table ledger_entries add column memo text', "insert into ran (what) values ('ledger/2')", ...extra] },
   ]);
-const audit = defineMigrations('audit', [{ name: '0001_audit_log', statements: ['create table audit_log (at timestamptz not null)', "insert into ran (what) values ('audit/1')"] }]);
+const audit = defineMigrations('audit', [
+  { name: '0001_audit_log', statements: ['create table audit_log (at timestamptz not null)', "insert into ran (what) values ('audit/1')"] },
+]);
 
 interface Engine {
   /** A new handle on the same database, as a process starting would open it. */
@@ -64,7 +69,9 @@ function runnerSuite(engine: () => Engine) {
     const applied = await migrate(db, [...ledger(), ...audit]);
     expect(applied.map((m) => m.id)).toEqual(['ledger/0001_entries', 'ledger/0002_memo', 'audit/0001_audit_log']);
     expect(await runs(db)).toEqual(['audit/1', 'ledger/1', 'ledger/2']);
-    const recorded = await db.query<{ owner: string; version: number; name: string; checksum: string }>('select owner, version, name, checksum from schema_migrations order by owner, version');
+    const recorded = await db.query<{ owner: string; version: number; name: string; checksum: string }>(
+      'select owner, version, name, checksum from schema_migrations order by owner, version',
+    );
     expect(recorded).toEqual([
       { owner: 'audit', version: 1, name: '0001_audit_log', checksum: audit[0].checksum },
       { owner: 'ledger', version: 1, name: '0001_entries', checksum: ledger()[0].checksum },
@@ -102,7 +109,12 @@ function runnerSuite(engine: () => Engine) {
     open.push(...runners);
     await runners[0].query('create table if not exists ran (what text not null)');
     const results = await Promise.all([...runners, ...runners].map((db) => migrate(db, [...ledger(), ...audit])));
-    expect(results.flat().map((m) => m.id).sort()).toEqual(['audit/0001_audit_log', 'ledger/0001_entries', 'ledger/0002_memo']);
+    expect(
+      results
+        .flat()
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['audit/0001_audit_log', 'ledger/0001_entries', 'ledger/0002_memo']);
     expect(await runs(runners[0])).toEqual(['audit/1', 'ledger/1', 'ledger/2']);
   });
 
@@ -110,14 +122,21 @@ function runnerSuite(engine: () => Engine) {
     await migrate(await handle(), ledger());
     await closeAll();
     const db = await handle();
-    const reindented = defineMigrations('ledger', ledger().map((m) => ({ name: m.name, statements: m.statements.map((s) => `\n    ${s.replace(/ /g, '  ')}\n`) })));
+    const reindented = defineMigrations(
+      'ledger',
+      ledger().map((m) => ({ name: m.name, statements: m.statements.map((s) => `\n    ${s.replace(/ /g, '  ')}\n`) })),
+    );
     expect(await migrate(db, reindented)).toEqual([]);
 
     const changed = migrate(db, ledger(['create index ledger_amount on ledger_entries (amount)']));
     await expect(changed).rejects.toThrow(MigrationError);
-    await expect(changed).rejects.toThrow(/^migration ledger\/0002_memo differs from the one applied to this database \(checksum [0-9a-f]{12}, this release [0-9a-f]{12}\): restore it and put the change in a new migration$/);
+    await expect(changed).rejects.toThrow(
+      /^migration ledger\/0002_memo differs from the one applied to this database \(checksum [0-9a-f]{12}, this release [0-9a-f]{12}\): restore it and put the change in a new migration$/,
+    );
     const renamed = defineMigrations('ledger', [{ name: '0001_ledger_entries', statements: ledger()[0].statements }]);
-    await expect(migrate(db, renamed)).rejects.toThrow('migration ledger/0001_ledger_entries was applied as ledger/0001_entries: a released migration is never renamed');
+    await expect(migrate(db, renamed)).rejects.toThrow(
+      'migration ledger/0001_ledger_entries was applied as ledger/0001_entries: a released migration is never renamed',
+    );
   });
 
   it('rolls back a migration that fails, with the statements applied with it, and names it', async () => {
@@ -125,7 +144,9 @@ function runnerSuite(engine: () => Engine) {
     const broken = ledger(['select no_such_column from ledger_entries']);
     await expect(migrate(db, broken)).rejects.toThrow(/^migration ledger\/0002_memo failed: .*no_such_column/);
     expect(await runs(db)).toEqual([]);
-    expect(await db.query("select 1 from information_schema.tables where table_name in ('ledger_entries', 'schema_migrations') and table_schema = current_schema()")).toEqual([]);
+    expect(
+      await db.query("select 1 from information_schema.tables where table_name in ('ledger_entries', 'schema_migrations') and table_schema = current_schema()"),
+    ).toEqual([]);
     // Fixed in the next build, it applies.
     expect((await migrate(db, ledger())).map((m) => m.id)).toEqual(['ledger/0001_entries', 'ledger/0002_memo']);
   });
@@ -186,7 +207,12 @@ describeWithService('postgres', 'migrations on PostgreSQL', (url) => {
 describe('defineMigrations', () => {
   it('refuses a list that is not numbered 0001, 0002, … in order', () => {
     expect(() => defineMigrations('ledger', [{ name: '0002_entries', statements: [] }])).toThrow('migration ledger/0002_entries must be named 0001_<words>');
-    expect(() => defineMigrations('ledger', [{ name: '0001_a', statements: [] }, { name: '0001_b', statements: [] }])).toThrow('migration ledger/0001_b must be named 0002_<words>');
+    expect(() =>
+      defineMigrations('ledger', [
+        { name: '0001_a', statements: [] },
+        { name: '0001_b', statements: [] },
+      ]),
+    ).toThrow('migration ledger/0001_b must be named 0002_<words>');
     expect(() => defineMigrations('Ledger', [])).toThrow(/migration owner "Ledger" must match/);
   });
 });

@@ -70,7 +70,9 @@ const UNDEFINED_TABLE = '42P01';
 
 async function readApplied(client: SqlClient): Promise<Applied> {
   try {
-    const rows = await client.query<{ owner: string; version: number; name: string; checksum: string }>('select owner, version, name, checksum from schema_migrations');
+    const rows = await client.query<{ owner: string; version: number; name: string; checksum: string }>(
+      'select owner, version, name, checksum from schema_migrations',
+    );
     return new Map(rows.map((row) => [`${row.owner}/${row.version}`, { name: row.name, checksum: row.checksum }]));
   } catch (error) {
     if ((error as { code?: string }).code === UNDEFINED_TABLE) return new Map();

@@ -13,8 +13,7 @@ export async function openPglite(dataDir: string | undefined): Promise<SqlDataba
   const db = new PGlite(dataDir);
   await db.waitReady;
 
-  const query = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) =>
-    (await client.query<Row>(text, params)).rows;
+  const query = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows;
 
   /*
    * PGlite runs one statement at a time. The adapter queues statements and transactions itself,
@@ -67,8 +66,7 @@ export async function openPglite(dataDir: string | undefined): Promise<SqlDataba
     oneStatementAtATime: true,
     query: client.query,
     queryAhead: (text, params) => enqueue(ahead, () => query(db, text, params)),
-    transaction: (work) =>
-      enqueue(behind, () => db.transaction((tx) => work({ query: (text, params) => query(tx, text, params) } as SqlClient))),
+    transaction: (work) => enqueue(behind, () => db.transaction((tx) => work({ query: (text, params) => query(tx, text, params) } as SqlClient))),
     withDedicatedConnection: (work) => work(client),
     close: () => db.close(),
   };

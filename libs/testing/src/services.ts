@@ -43,7 +43,8 @@ const howToConfigure: Record<ExternalService, () => string> = {
   kafka: () => 'BROKER_URL=kafka://host:port',
   kurrentdb: () => 'KURRENTDB_URL=kurrentdb://…',
   chromium: () => `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
-  helm: () => 'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
+  helm: () =>
+    'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
 };
 
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */

@@ -16,8 +16,7 @@ export function describeOnSqlEngines(title: string, schemaPrefix: string, suite:
     suite(async () => {
       const db = await openSqlDatabase('pglite://memory');
       return { db, close: () => db.close() };
-    }),
-  );
+    }));
   describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
     suite(async () => {
       const schema = uniqueSchema(schemaPrefix);

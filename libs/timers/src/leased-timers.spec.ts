@@ -17,7 +17,12 @@ onBothEngines('leased timers', (t) => {
     for (const reference of references) await t.timers.schedule(t.db, reference, 'expiry', past());
 
     const claims = await Promise.all([t.timers.claimDue(t.db, 20), t.timers.claimDue(t.db, 20), t.timers.claimDue(t.db, 20)]);
-    expect(claims.flat().map((timer) => timer.internalReference).sort()).toEqual(references);
+    expect(
+      claims
+        .flat()
+        .map((timer) => timer.internalReference)
+        .sort(),
+    ).toEqual(references);
   });
 
   it('claims no more than the limit, the longest due first', async () => {

@@ -84,11 +84,20 @@ export class LeasedTimers<Kind extends string> {
 
   /** Done with a claimed timer: delete it unless it was re-scheduled (or claimed again) meanwhile. */
   async complete(db: SqlClient, timer: DueTimer<Kind>): Promise<void> {
-    await db.query(`delete from ${this.table} where internal_reference = $1 and kind = $2 and fire_at = $3`, [timer.internalReference, timer.kind, timer.leaseUntil]);
+    await db.query(`delete from ${this.table} where internal_reference = $1 and kind = $2 and fire_at = $3`, [
+      timer.internalReference,
+      timer.kind,
+      timer.leaseUntil,
+    ]);
   }
 
   /** Fire a claimed timer again at `at` (polling, or a retry after a failure), unless it was re-scheduled meanwhile. */
   async retryAt(db: SqlClient, timer: DueTimer<Kind>, at: Date): Promise<void> {
-    await db.query(`update ${this.table} set fire_at = $4 where internal_reference = $1 and kind = $2 and fire_at = $3`, [timer.internalReference, timer.kind, timer.leaseUntil, at]);
+    await db.query(`update ${this.table} set fire_at = $4 where internal_reference = $1 and kind = $2 and fire_at = $3`, [
+      timer.internalReference,
+      timer.kind,
+      timer.leaseUntil,
+      at,
+    ]);
   }
 }

@@ -99,7 +99,11 @@ onBothEngines('timer worker', (t) => {
     await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the slow fire to start');
 
     await t.timers.schedule(t.db, 'deadline', 'expiry', past());
-    await eventually(async () => ((await t.rows()).every((row) => row.internalReference !== 'deadline') ? true : undefined), 15_000, 'the deadline to fire and be done');
+    await eventually(
+      async () => ((await t.rows()).every((row) => row.internalReference !== 'deadline') ? true : undefined),
+      15_000,
+      'the deadline to fire and be done',
+    );
     expect(fired.map((timer) => timer.internalReference)).toEqual(['slow', 'deadline']);
     finish();
   });

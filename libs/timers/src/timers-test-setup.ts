@@ -34,9 +34,11 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnd
       db,
       timers: await timerTable(db, 'test_timers'),
       rows: async () =>
-        (await db.query<{ internal_reference: string; kind: string; due_at: Date }>('select internal_reference, kind, due_at from test_timers order by internal_reference, kind')).map(
-          (row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) }),
-        ),
+        (
+          await db.query<{ internal_reference: string; kind: string; due_at: Date }>(
+            'select internal_reference, kind, due_at from test_timers order by internal_reference, kind',
+          )
+        ).map((row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) })),
       expireLeases: async () => {
         await db.query(`update test_timers set fire_at = now() - interval '1 second'`);
       },

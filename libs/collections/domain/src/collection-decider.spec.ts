@@ -55,9 +55,18 @@ describe('what the collection publishes for other contexts', () => {
     ]);
     expect(published[0].data).toEqual({
       openedAt: at(0),
-      collection: expect.objectContaining({ internalReference: 'PGREF3', status: 'PENDING', statusMessage: 'Transaction initiated. Pending customer confirmation', transactionAccount: '256772000001', fee: 1215 }),
+      collection: expect.objectContaining({
+        internalReference: 'PGREF3',
+        status: 'PENDING',
+        statusMessage: 'Transaction initiated. Pending customer confirmation',
+        transactionAccount: '256772000001',
+        fee: 1215,
+      }),
     });
-    expect(published[1].data).toEqual({ settledAt: at(40), collection: expect.objectContaining({ status: 'COMPLETED', statusMessage: 'Transaction completed successfully', totalCredit: 79785 }) });
+    expect(published[1].data).toEqual({
+      settledAt: at(40),
+      collection: expect.objectContaining({ status: 'COMPLETED', statusMessage: 'Transaction completed successfully', totalCredit: 79785 }),
+    });
   });
 
   it('publishes nothing for confirmations, prompts, or commands against a final state', () => {
@@ -81,7 +90,10 @@ describe('what the collection publishes for other contexts', () => {
 
   it('reads its own events back and nothing else; a version from the future stops the read', () => {
     expect(collectionDecider.read({ type: PUBLISHED.opened, data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(collectionDecider.read({ type: EVENTS.confirmed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({ type: EVENTS.confirmed, data: { internalReference: 'x' } });
+    expect(collectionDecider.read({ type: EVENTS.confirmed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({
+      type: EVENTS.confirmed,
+      data: { internalReference: 'x' },
+    });
     expect(() => collectionDecider.read({ type: EVENTS.confirmed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
   });
 });

@@ -48,14 +48,22 @@ export const collectionDecider: StreamDecider<CollectionCommand, CollectionEvent
       // A collect-for-payment collection is announced to service-payments and opens for the
       // customer only once its PRN is accepted.
       if (event.type === EVENTS.initiated && event.data.prn) {
-        published.push({ type: PUBLISHED.servicePaymentRequested, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), requestedAt: event.data.initiatedAt } });
+        published.push({
+          type: PUBLISHED.servicePaymentRequested,
+          version: COLLECTION_INTEGRATION_VERSION,
+          data: { collection: toPublishedCollection(after), requestedAt: event.data.initiatedAt },
+        });
       } else if (event.type === EVENTS.initiated || event.type === EVENTS.prnAccepted) {
         const openedAt = event.type === EVENTS.initiated ? event.data.initiatedAt : event.data.acceptedAt;
         published.push({ type: PUBLISHED.opened, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), openedAt } });
       }
     }
     if (after.phase === 'FINAL' && events.some((event) => event.type === EVENTS.completed || event.type === EVENTS.failed || event.type === EVENTS.cancelled)) {
-      published.push({ type: PUBLISHED.settled, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), settledAt: after.updatedAt } });
+      published.push({
+        type: PUBLISHED.settled,
+        version: COLLECTION_INTEGRATION_VERSION,
+        data: { collection: toPublishedCollection(after), settledAt: after.updatedAt },
+      });
     }
     return published;
   },

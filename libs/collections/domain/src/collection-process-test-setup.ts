@@ -5,7 +5,14 @@
  * with the decider (schema-checked, collection-test-setup.ts) executing its commands.
  */
 import type { CollectionState, ProviderOutcome } from './collection';
-import { nextAction, type CollectionAction, type CollectionPolicy, type CollectionProcessContext, type CollectionStep, type CollectionTrigger } from './collection-process';
+import {
+  nextAction,
+  type CollectionAction,
+  type CollectionPolicy,
+  type CollectionProcessContext,
+  type CollectionStep,
+  type CollectionTrigger,
+} from './collection-process';
 import { apply } from './collection-test-setup';
 
 export const POLICY: CollectionPolicy = { confirmationTimeoutMs: 1_800_000, promptTimeoutMs: 300_000, checkoutTimeoutMs: 900_000, statusPollMs: 60_000 };

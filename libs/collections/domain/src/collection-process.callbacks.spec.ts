@@ -30,20 +30,31 @@ describe('a provider callback', () => {
   });
 
   it.each(METHODS)('records the result the provider gives (%s)', (method) => {
-    const run = runProcess(calledBack(), stateIn(method, 'WITH_PROVIDER'), at(100), { status: [{ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'LOW' }] });
+    const run = runProcess(calledBack(), stateIn(method, 'WITH_PROVIDER'), at(100), {
+      status: [{ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'LOW' }],
+    });
     expect(outline(run)).toEqual(['QueryProvider', 'Execute RecordProviderOutcome', 'Done']);
-    expect(run.actions[1]).toEqual({ type: 'Execute', command: { type: 'RecordProviderOutcome', at: at(100), outcome: { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'LOW' } } });
+    expect(run.actions[1]).toEqual({
+      type: 'Execute',
+      command: { type: 'RecordProviderOutcome', at: at(100), outcome: { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'LOW' } },
+    });
     expect(run.collection).toMatchObject({ status: 'FAILED' });
   });
 
   it('fails when the provider cannot be reached, so the provider calls back again', () => {
-    expect(outline(runProcess(calledBack(), stateIn('MOBILE_MONEY', 'WITH_PROVIDER'), at(100), { status: ['unreachable'] }))).toEqual(['QueryProvider', 'Fail']);
+    expect(outline(runProcess(calledBack(), stateIn('MOBILE_MONEY', 'WITH_PROVIDER'), at(100), { status: ['unreachable'] }))).toEqual([
+      'QueryProvider',
+      'Fail',
+    ]);
   });
 
   const notWithProvider: Array<[string, () => Collection | null]> = [
     ['awaiting confirmation', () => stateIn('MOBILE_MONEY', 'AWAITING_CONFIRMATION')],
     ['waiting for its PRN verdict', () => apply(null, { type: 'Initiate', data: initiatedData('MOBILE_MONEY', true, { prn: '2250000001301' }) })],
-    ...(['COMPLETED', 'FAILED', 'CANCELLED'] as Situation[]).map((situation): [string, () => Collection] => [situation, () => stateIn('MOBILE_MONEY', situation)]),
+    ...(['COMPLETED', 'FAILED', 'CANCELLED'] as Situation[]).map((situation): [string, () => Collection] => [
+      situation,
+      () => stateIn('MOBILE_MONEY', situation),
+    ]),
     ['unknown', () => null],
   ];
 

@@ -14,7 +14,10 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
   it('awaiting confirmation: confirms explicitly, the provider deadline counted from now, asks the provider and records the answer', () => {
     const run = runProcess(CONFIRM, stateIn(method, 'AWAITING_CONFIRMATION'), at(60), { request: answer });
     expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Execute RecordProviderRequest', 'Done']);
-    expect(run.actions[0]).toEqual({ type: 'Execute', command: { type: 'Confirm', at: at(60), implicit: false, providerExpiresAt: at(60 + timeoutMs / 1000) } });
+    expect(run.actions[0]).toEqual({
+      type: 'Execute',
+      command: { type: 'Confirm', at: at(60), implicit: false, providerExpiresAt: at(60 + timeoutMs / 1000) },
+    });
     expect(run.actions[1]).toMatchObject({ type: 'RequestProvider', request: { expiresAt: at(60 + timeoutMs / 1000) } });
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', ...answer });
   });

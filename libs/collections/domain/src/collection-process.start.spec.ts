@@ -29,7 +29,8 @@ describe('a new collection', () => {
 
 describe.each(METHODS)('opening a %s collection', (method) => {
   const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
-  const answer = method === 'CARD' ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' } : { providerReference: 'momo-ref-1' };
+  const answer =
+    method === 'CARD' ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' } : { providerReference: 'momo-ref-1' };
 
   it('that needs no confirmation confirms it implicitly, with its own time-out, asks the provider and records the answer', () => {
     const run = runProcess(OPENED, opened(method, false), at(1), { request: answer });
@@ -69,7 +70,12 @@ describe.each(METHODS)('opening a %s collection', (method) => {
 
   it('whose PRN is accepted, needing no confirmation, starts then', () => {
     const accepted = apply(opened(method, false, PRN), { type: 'AcceptPrn', at: at(2) });
-    expect(outline(runProcess(OPENED, accepted, at(2), { request: answer }))).toEqual(['Execute Confirm', 'RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    expect(outline(runProcess(OPENED, accepted, at(2), { request: answer }))).toEqual([
+      'Execute Confirm',
+      'RequestProvider',
+      'Execute RecordProviderRequest',
+      'Done',
+    ]);
   });
 
   it('whose PRN is accepted too late is cancelled by the implicit confirmation, and the run ends quietly', () => {

@@ -22,7 +22,10 @@ describe('the collection timer table', () => {
   });
 
   it('when it is confirmed, then the confirmation deadline gives way to the provider deadline and the first status poll one interval later', () => {
-    const event: CollectionEvent = { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(10), implicit: false, providerExpiresAt: PROVIDER_DEADLINE } };
+    const event: CollectionEvent = {
+      type: EVENTS.confirmed,
+      data: { internalReference: ref, confirmedAt: at(10), implicit: false, providerExpiresAt: PROVIDER_DEADLINE },
+    };
     expect(timerChanges(event, POLL_MS)).toEqual([
       { type: 'Cancel', kinds: ['confirmation'] },
       { type: 'Schedule', kind: 'provider', at: PROVIDER_DEADLINE },

@@ -51,7 +51,11 @@ describe.each(METHODS)('the timers of a %s collection', (method) => {
     it('asks the provider one last time; PENDING: the collection expires', () => {
       const run = runProcess(due('provider', PROVIDER_DEADLINE), withProvider(), PROVIDER_DEADLINE, { status: [PENDING] });
       expect(outline(run)).toEqual(['QueryProvider', 'Execute Expire', 'Done']);
-      expect(run.actions[0]).toEqual({ type: 'QueryProvider', providerCode: withProvider().initiated.providerCode, reference: withProvider().providerReference });
+      expect(run.actions[0]).toEqual({
+        type: 'QueryProvider',
+        providerCode: withProvider().initiated.providerCode,
+        reference: withProvider().providerReference,
+      });
       expect(run.actions[1]).toEqual({ type: 'Execute', command: { type: 'Expire', at: PROVIDER_DEADLINE, timer: 'provider' } });
       expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PROVIDER_TIMEOUT' });
     });

@@ -163,7 +163,11 @@ function confirmRequested(last: CollectionStep, collection: Collection, now: str
   if (last.type === 'Triggered') return confirm(collection, now, false, policy);
   // The confirmation came too late: the decider cancelled the collection, and the merchant hears why.
   if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'FINAL') {
-    return { type: 'Reject', code: 'not_awaiting_confirmation', message: `transaction ${collection.initiated.internalReference} is ${collection.status} and cannot be confirmed` };
+    return {
+      type: 'Reject',
+      code: 'not_awaiting_confirmation',
+      message: `transaction ${collection.initiated.internalReference} is ${collection.status} and cannot be confirmed`,
+    };
   }
   return afterConfirm(last, collection);
 }
@@ -245,7 +249,11 @@ function requestProvider(collection: Collection): CollectionAction {
   };
 }
 
-const query = (collection: Collection, reference: string): CollectionAction => ({ type: 'QueryProvider', providerCode: collection.initiated.providerCode, reference });
+const query = (collection: Collection, reference: string): CollectionAction => ({
+  type: 'QueryProvider',
+  providerCode: collection.initiated.providerCode,
+  reference,
+});
 
 const isWithProvider = (collection: Collection) => collection.phase === 'AWAITING_PROVIDER' || collection.phase === 'WITH_PROVIDER';
 

@@ -9,15 +9,7 @@
 import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
 import { COLLECTION_EVENT_SCHEMAS } from './event-schemas';
 import { type CollectionEvent, type CollectionInitiatedV1 } from './events';
-import {
-  CollectionRejected,
-  decide,
-  evolve,
-  type Collection,
-  type CollectionCommand,
-  type CollectionState,
-  type ProviderOutcome,
-} from './collection';
+import { CollectionRejected, decide, evolve, type Collection, type CollectionCommand, type CollectionState, type ProviderOutcome } from './collection';
 import { schemaErrors } from '@paygate/testing';
 
 export { schemaErrors, SUPPORTED_KEYWORDS, type Schema } from '@paygate/testing';
@@ -89,8 +81,16 @@ export function apply(state: CollectionState, command: CollectionCommand): Colle
   return decideChecked(command, state).reduce(evolve, state);
 }
 
-export const initiate = (method: TransactionMethod, requireConfirmation = true): CollectionCommand => ({ type: 'Initiate', data: initiatedData(method, requireConfirmation) });
-export const confirm = (seconds = 60, implicit = false): CollectionCommand => ({ type: 'Confirm', at: at(seconds), implicit, providerExpiresAt: PROVIDER_DEADLINE });
+export const initiate = (method: TransactionMethod, requireConfirmation = true): CollectionCommand => ({
+  type: 'Initiate',
+  data: initiatedData(method, requireConfirmation),
+});
+export const confirm = (seconds = 60, implicit = false): CollectionCommand => ({
+  type: 'Confirm',
+  at: at(seconds),
+  implicit,
+  providerExpiresAt: PROVIDER_DEADLINE,
+});
 export const providerRequest = (method: TransactionMethod, seconds = 61): CollectionCommand => ({
   type: 'RecordProviderRequest',
   at: at(seconds),

@@ -5,7 +5,17 @@
  */
 import { type CollectionStatus } from '@paygate/contracts';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from './events';
-import { acknowledgedState, CollectionRejected, decide, evolve, rebuild, type Collection, type CollectionCommand, type CollectionState, type Phase } from './collection';
+import {
+  acknowledgedState,
+  CollectionRejected,
+  decide,
+  evolve,
+  rebuild,
+  type Collection,
+  type CollectionCommand,
+  type CollectionState,
+  type Phase,
+} from './collection';
 import {
   at,
   confirm,
@@ -47,17 +57,67 @@ describe('evolve', () => {
     const state = evolve(null, { type: EVENTS.initiated, data: initiatedData('CARD', false) });
     expect(state).toMatchObject({ status: 'PENDING', statusMessage: 'Transaction initiated. Pending processing' });
     expect(state?.phase).toBe('AWAITING_CONFIRMATION');
-    expect(() => decide({ type: 'Confirm', at: state!.initiated.initiatedAt, implicit: false, providerExpiresAt: state!.initiated.initiatedAt }, state)).toThrow(CollectionRejected);
+    expect(() =>
+      decide({ type: 'Confirm', at: state!.initiated.initiatedAt, implicit: false, providerExpiresAt: state!.initiated.initiatedAt }, state),
+    ).toThrow(CollectionRejected);
     expect(state?.transactionAccount).toBeUndefined();
   });
 
   it.each<[string, Collection, CollectionEvent, CollectionStatus, Phase, string]>([
-    ['CollectionConfirmed', base, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } }, 'PENDING', 'AWAITING_PROVIDER', MESSAGES.initiatedAwaitingConfirmation],
-    ['PinPromptSent', { ...base, phase: 'AWAITING_PROVIDER' }, { type: EVENTS.pinPromptSent, data: { internalReference: ref, providerReference: 'p-1', sentAt: at(1) } }, 'PENDING', 'WITH_PROVIDER', MESSAGES.promptSent],
-    ['CardCheckoutOpened', { ...cardBase, phase: 'AWAITING_PROVIDER' }, { type: EVENTS.cardCheckoutOpened, data: { internalReference: card.internalReference, providerReference: 's-1', paymentUrl: PAYMENT_URL, openedAt: at(1) } }, 'PENDING', 'WITH_PROVIDER', MESSAGES.checkoutOpen],
-    ['CollectionCompleted', { ...base, phase: 'WITH_PROVIDER' }, { type: EVENTS.completed, data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MSISDN, statusMessage: 'done', completedAt: at(1) } }, 'COMPLETED', 'FINAL', 'done'],
-    ['CollectionFailed', { ...base, phase: 'WITH_PROVIDER' }, { type: EVENTS.failed, data: { internalReference: ref, reason: 'DECLINED', statusMessage: 'Card declined', failedAt: at(1) } }, 'FAILED', 'FINAL', 'Card declined'],
-    ['CollectionCancelled', base, { type: EVENTS.cancelled, data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'too late', cancelledAt: at(1) } }, 'CANCELLED', 'FINAL', 'too late'],
+    [
+      'CollectionConfirmed',
+      base,
+      { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } },
+      'PENDING',
+      'AWAITING_PROVIDER',
+      MESSAGES.initiatedAwaitingConfirmation,
+    ],
+    [
+      'PinPromptSent',
+      { ...base, phase: 'AWAITING_PROVIDER' },
+      { type: EVENTS.pinPromptSent, data: { internalReference: ref, providerReference: 'p-1', sentAt: at(1) } },
+      'PENDING',
+      'WITH_PROVIDER',
+      MESSAGES.promptSent,
+    ],
+    [
+      'CardCheckoutOpened',
+      { ...cardBase, phase: 'AWAITING_PROVIDER' },
+      {
+        type: EVENTS.cardCheckoutOpened,
+        data: { internalReference: card.internalReference, providerReference: 's-1', paymentUrl: PAYMENT_URL, openedAt: at(1) },
+      },
+      'PENDING',
+      'WITH_PROVIDER',
+      MESSAGES.checkoutOpen,
+    ],
+    [
+      'CollectionCompleted',
+      { ...base, phase: 'WITH_PROVIDER' },
+      {
+        type: EVENTS.completed,
+        data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MSISDN, statusMessage: 'done', completedAt: at(1) },
+      },
+      'COMPLETED',
+      'FINAL',
+      'done',
+    ],
+    [
+      'CollectionFailed',
+      { ...base, phase: 'WITH_PROVIDER' },
+      { type: EVENTS.failed, data: { internalReference: ref, reason: 'DECLINED', statusMessage: 'Card declined', failedAt: at(1) } },
+      'FAILED',
+      'FINAL',
+      'Card declined',
+    ],
+    [
+      'CollectionCancelled',
+      base,
+      { type: EVENTS.cancelled, data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'too late', cancelledAt: at(1) } },
+      'CANCELLED',
+      'FINAL',
+      'too late',
+    ],
   ])('%s sets status, phase, statusMessage and updatedAt', (_name, state, event, status, phase, statusMessage) => {
     const after = evolve(state, event);
     expect(after).toMatchObject({ status, phase, statusMessage, updatedAt: at(1) });
@@ -65,14 +125,25 @@ describe('evolve', () => {
   });
 
   it('records what each event carries', () => {
-    expect(evolve(base, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } })?.providerExpiresAt).toBe(at(301));
-    expect(evolve(cardBase, { type: EVENTS.cardCheckoutOpened, data: { internalReference: ref, providerReference: 's-1', paymentUrl: PAYMENT_URL, openedAt: at(1) } })).toMatchObject({
+    expect(
+      evolve(base, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } })
+        ?.providerExpiresAt,
+    ).toBe(at(301));
+    expect(
+      evolve(cardBase, {
+        type: EVENTS.cardCheckoutOpened,
+        data: { internalReference: ref, providerReference: 's-1', paymentUrl: PAYMENT_URL, openedAt: at(1) },
+      }),
+    ).toMatchObject({
       providerReference: 's-1',
       paymentUrl: PAYMENT_URL,
     });
-    expect(evolve(cardBase, { type: EVENTS.completed, data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MASKED_CARD, statusMessage: 'ok', completedAt: at(1) } })?.transactionAccount).toBe(
-      MASKED_CARD,
-    );
+    expect(
+      evolve(cardBase, {
+        type: EVENTS.completed,
+        data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MASKED_CARD, statusMessage: 'ok', completedAt: at(1) },
+      })?.transactionAccount,
+    ).toBe(MASKED_CARD);
   });
 
   it('does not mutate the state it is given', () => {
@@ -82,7 +153,9 @@ describe('evolve', () => {
   });
 
   it('ignores anything but CollectionInitiated without a state', () => {
-    expect(evolve(null, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(2) } })).toBeNull();
+    expect(
+      evolve(null, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(2) } }),
+    ).toBeNull();
   });
 });
 
@@ -92,7 +165,12 @@ describe('rebuild', () => {
   });
 
   it.each(METHODS)('folds a full %s stream into the state decide/evolve reached step by step', (method) => {
-    const commands: CollectionCommand[] = [initiate(method), confirm(60), providerRequest(method, 61), outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO, 120)];
+    const commands: CollectionCommand[] = [
+      initiate(method),
+      confirm(60),
+      providerRequest(method, 61),
+      outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO, 120),
+    ];
     const stream: CollectionEvent[] = [];
     let state: CollectionState = null;
     for (const command of commands) {
@@ -100,7 +178,12 @@ describe('rebuild', () => {
       stream.push(...events);
       state = events.reduce(evolve, state);
     }
-    expect(stream.map((event) => event.type)).toEqual([EVENTS.initiated, EVENTS.confirmed, method === 'CARD' ? EVENTS.cardCheckoutOpened : EVENTS.pinPromptSent, EVENTS.completed]);
+    expect(stream.map((event) => event.type)).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      method === 'CARD' ? EVENTS.cardCheckoutOpened : EVENTS.pinPromptSent,
+      EVENTS.completed,
+    ]);
     const rebuilt = rebuild(stream);
     expect(rebuilt).toEqual(state);
     expect(rebuilt).toMatchObject({
@@ -117,7 +200,16 @@ describe('rebuild', () => {
 
 describe('acknowledgedState: what a retried initialize replays', () => {
   const at = '2026-01-01T00:00:00.000Z';
-  const completed = { type: EVENTS.completed, data: { internalReference: 'PGREF', providerTransactionId: '1', transactionAccount: '256772000001', statusMessage: 'Transaction completed successfully', completedAt: at } } as const;
+  const completed = {
+    type: EVENTS.completed,
+    data: {
+      internalReference: 'PGREF',
+      providerTransactionId: '1',
+      transactionAccount: '256772000001',
+      statusMessage: 'Transaction completed successfully',
+      completedAt: at,
+    },
+  } as const;
 
   it('is the state right after CollectionInitiated when the merchant confirms', () => {
     const initiated = { type: EVENTS.initiated, data: initiatedData('MOBILE_MONEY', true) } as const;
@@ -128,7 +220,10 @@ describe('acknowledgedState: what a retried initialize replays', () => {
   it('includes the checkout (payment_url) when initialize confirmed it', () => {
     const initiated = { type: EVENTS.initiated, data: initiatedData('CARD', false) } as const;
     const confirmed = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: true, providerExpiresAt: at } } as const;
-    const opened = { type: EVENTS.cardCheckoutOpened, data: { internalReference: 'PGREF', providerReference: 'cs_1', paymentUrl: 'https://pay.example/cs_1', openedAt: at } } as const;
+    const opened = {
+      type: EVENTS.cardCheckoutOpened,
+      data: { internalReference: 'PGREF', providerReference: 'cs_1', paymentUrl: 'https://pay.example/cs_1', openedAt: at },
+    } as const;
     const state = acknowledgedState([initiated, confirmed, opened, completed]);
     expect(state).toMatchObject({ status: 'PENDING', phase: 'WITH_PROVIDER', paymentUrl: 'https://pay.example/cs_1' });
   });

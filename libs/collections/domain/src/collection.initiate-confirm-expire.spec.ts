@@ -33,12 +33,15 @@ describe('Initiate', () => {
     expect(decideChecked(command, null)).toEqual([{ type: EVENTS.initiated, data: (command as { data: CollectionInitiatedV1 }).data }]);
   });
 
-  it.each<Situation>(['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER', 'WITH_PROVIDER', ...FINAL_STATES])('on an existing collection (%s) is rejected as already_exists', (situation) => {
-    const state = stateIn('MOBILE_MONEY', situation);
-    const error = rejection(() => decide(initiate('MOBILE_MONEY'), state));
-    expect(error).toMatchObject({ code: 'already_exists' });
-    expect(error.message).toContain(state.initiated.internalReference);
-  });
+  it.each<Situation>(['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER', 'WITH_PROVIDER', ...FINAL_STATES])(
+    'on an existing collection (%s) is rejected as already_exists',
+    (situation) => {
+      const state = stateIn('MOBILE_MONEY', situation);
+      const error = rejection(() => decide(initiate('MOBILE_MONEY'), state));
+      expect(error).toMatchObject({ code: 'already_exists' });
+      expect(error.message).toContain(state.initiated.internalReference);
+    },
+  );
 });
 
 describe('Confirm', () => {
@@ -50,7 +53,10 @@ describe('Confirm', () => {
     const state = stateIn(method, 'AWAITING_CONFIRMATION');
     const events = decideChecked(confirm(60), state);
     expect(events).toEqual([
-      { type: EVENTS.confirmed, data: { internalReference: state.initiated.internalReference, confirmedAt: at(60), implicit: false, providerExpiresAt: PROVIDER_DEADLINE } },
+      {
+        type: EVENTS.confirmed,
+        data: { internalReference: state.initiated.internalReference, confirmedAt: at(60), implicit: false, providerExpiresAt: PROVIDER_DEADLINE },
+      },
     ]);
     const after = events.reduce(evolve, state);
     expect(after).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER', providerExpiresAt: PROVIDER_DEADLINE, updatedAt: at(60) });
@@ -87,7 +93,10 @@ describe('Confirm', () => {
     const state = apply(null, initiate(method, false));
     const events = decideChecked(confirm(0, true), state);
     expect(events).toEqual([
-      { type: EVENTS.confirmed, data: { internalReference: state?.initiated.internalReference, confirmedAt: at(0), implicit: true, providerExpiresAt: PROVIDER_DEADLINE } },
+      {
+        type: EVENTS.confirmed,
+        data: { internalReference: state?.initiated.internalReference, confirmedAt: at(0), implicit: true, providerExpiresAt: PROVIDER_DEADLINE },
+      },
     ]);
     expect(events.reduce(evolve, state)).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER', providerExpiresAt: PROVIDER_DEADLINE });
   });
@@ -114,20 +123,28 @@ describe('Confirm', () => {
     } else {
       expect(events[0]).toEqual({
         type: EVENTS.cancelled,
-        data: { internalReference: state.initiated.internalReference, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'Transaction cancelled: confirmation not received in time', cancelledAt: when },
+        data: {
+          internalReference: state.initiated.internalReference,
+          reason: 'CONFIRMATION_TIMEOUT',
+          statusMessage: 'Transaction cancelled: confirmation not received in time',
+          cancelledAt: when,
+        },
       });
       expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL' });
     }
   });
 
-  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))('on a final %s collection (%s) is rejected as not_awaiting_confirmation', (method, status) => {
-    const state = stateIn(method, status);
-    for (const implicit of [false, true]) {
-      const error = rejection(() => decide(confirm(200, implicit), state));
-      expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
-      expect(error.message).toContain(status);
-    }
-  });
+  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))(
+    'on a final %s collection (%s) is rejected as not_awaiting_confirmation',
+    (method, status) => {
+      const state = stateIn(method, status);
+      for (const implicit of [false, true]) {
+        const error = rejection(() => decide(confirm(200, implicit), state));
+        expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
+        expect(error.message).toContain(status);
+      }
+    },
+  );
 });
 
 describe('Expire', () => {
@@ -148,7 +165,12 @@ describe('Expire', () => {
       expect(events).toEqual([
         {
           type: EVENTS.cancelled,
-          data: { internalReference: state.initiated.internalReference, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'Transaction cancelled: confirmation not received in time', cancelledAt: when },
+          data: {
+            internalReference: state.initiated.internalReference,
+            reason: 'CONFIRMATION_TIMEOUT',
+            statusMessage: 'Transaction cancelled: confirmation not received in time',
+            cancelledAt: when,
+          },
         },
       ]);
       expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL' });
@@ -178,7 +200,10 @@ describe('Expire', () => {
       return;
     }
     expect(events).toEqual([
-      { type: EVENTS.cancelled, data: { internalReference: state.initiated.internalReference, reason: 'PROVIDER_TIMEOUT', statusMessage: promptExpired[method], cancelledAt: when } },
+      {
+        type: EVENTS.cancelled,
+        data: { internalReference: state.initiated.internalReference, reason: 'PROVIDER_TIMEOUT', statusMessage: promptExpired[method], cancelledAt: when },
+      },
     ]);
     expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL', statusMessage: promptExpired[method] });
   });

@@ -7,7 +7,21 @@ import { COLLECTION_EVENT_TYPES as EVENTS } from './events';
 import type { CollectionCommand, CollectionState } from './collection';
 import { decide } from './collection';
 import { collectionDecider } from './collection-decider';
-import { apply, at, CONFIRMATION_DEADLINE, confirm, decideChecked, emitted, eventSchemaErrors, expire, initiatedData, METHODS, outcome, rejection, SUCCESS_MOMO } from './collection-test-setup';
+import {
+  apply,
+  at,
+  CONFIRMATION_DEADLINE,
+  confirm,
+  decideChecked,
+  emitted,
+  eventSchemaErrors,
+  expire,
+  initiatedData,
+  METHODS,
+  outcome,
+  rejection,
+  SUCCESS_MOMO,
+} from './collection-test-setup';
 
 const PRN = '2250000001301';
 const initiateWithPrn = (method: (typeof METHODS)[number], requireConfirmation = true): CollectionCommand => ({
@@ -50,7 +64,10 @@ describe.each(METHODS)('a %s collection with a PRN', (method) => {
     const untilDeadline = apply(null, { type: 'Initiate', data: initiatedData(method, false, { prn: PRN, confirmationExpiresAt: CONFIRMATION_DEADLINE }) });
     expect(decideChecked(expire('confirmation', at(1)), untilDeadline)).toEqual([]);
     const [cancelled] = decideChecked(expire('confirmation', CONFIRMATION_DEADLINE), untilDeadline);
-    expect(cancelled).toMatchObject({ type: EVENTS.cancelled, data: { reason: 'PRN_VALIDATION_TIMEOUT', statusMessage: 'Transaction cancelled: the PRN could not be validated in time' } });
+    expect(cancelled).toMatchObject({
+      type: EVENTS.cancelled,
+      data: { reason: 'PRN_VALIDATION_TIMEOUT', statusMessage: 'Transaction cancelled: the PRN could not be validated in time' },
+    });
     const final = apply(untilDeadline, expire('confirmation', CONFIRMATION_DEADLINE));
     expect(decideChecked(accept(999_999), final)).toEqual([]);
     const [settled] = collectionDecider.publish?.([cancelled], final) ?? [];

@@ -34,7 +34,10 @@ describe('RecordProviderRequest', () => {
     const state = stateIn('MOBILE_MONEY', 'AWAITING_PROVIDER');
     const events = decideChecked(providerRequest('MOBILE_MONEY', 61), state);
     expect(events).toEqual([
-      { type: EVENTS.pinPromptSent, data: { internalReference: state.initiated.internalReference, providerReference: '3f1c0e7a-1111-4222-8333-444455556666', sentAt: at(61) } },
+      {
+        type: EVENTS.pinPromptSent,
+        data: { internalReference: state.initiated.internalReference, providerReference: '3f1c0e7a-1111-4222-8333-444455556666', sentAt: at(61) },
+      },
     ]);
     const after = events.reduce(evolve, state);
     expect(after).toMatchObject({ phase: 'WITH_PROVIDER', providerReference: '3f1c0e7a-1111-4222-8333-444455556666', statusMessage: MESSAGES.promptSent });
@@ -45,9 +48,17 @@ describe('RecordProviderRequest', () => {
     const state = stateIn('CARD', 'AWAITING_PROVIDER');
     const events = decideChecked(providerRequest('CARD', 61), state);
     expect(events).toEqual([
-      { type: EVENTS.cardCheckoutOpened, data: { internalReference: state.initiated.internalReference, providerReference: 'sess_123', paymentUrl: PAYMENT_URL, openedAt: at(61) } },
+      {
+        type: EVENTS.cardCheckoutOpened,
+        data: { internalReference: state.initiated.internalReference, providerReference: 'sess_123', paymentUrl: PAYMENT_URL, openedAt: at(61) },
+      },
     ]);
-    expect(events.reduce(evolve, state)).toMatchObject({ phase: 'WITH_PROVIDER', providerReference: 'sess_123', paymentUrl: PAYMENT_URL, statusMessage: MESSAGES.checkoutOpen });
+    expect(events.reduce(evolve, state)).toMatchObject({
+      phase: 'WITH_PROVIDER',
+      providerReference: 'sess_123',
+      paymentUrl: PAYMENT_URL,
+      statusMessage: MESSAGES.checkoutOpen,
+    });
   });
 
   it('for CARD without a payment URL is a programming error', () => {
@@ -73,43 +84,89 @@ describe('RecordProviderOutcome', () => {
 
   type Expected = { type: string; status: CollectionStatus; reason?: string; statusMessage: string; transactionAccount?: string };
   const table: Array<[TransactionMethod, string, ProviderOutcome, Expected]> = [
-    ['MOBILE_MONEY', 'SUCCESSFUL', SUCCESS_MOMO, { type: EVENTS.completed, status: 'COMPLETED', statusMessage: MESSAGES.completed, transactionAccount: MSISDN }],
+    [
+      'MOBILE_MONEY',
+      'SUCCESSFUL',
+      SUCCESS_MOMO,
+      { type: EVENTS.completed, status: 'COMPLETED', statusMessage: MESSAGES.completed, transactionAccount: MSISDN },
+    ],
     ['CARD', 'SUCCESSFUL', SUCCESS_CARD, { type: EVENTS.completed, status: 'COMPLETED', statusMessage: MESSAGES.completed, transactionAccount: MASKED_CARD }],
-    ['MOBILE_MONEY', 'FAILED INSUFFICIENT_FUNDS', insufficient, { type: EVENTS.failed, status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', statusMessage: 'Balance Insufficient for the transaction' }],
-    ['CARD', 'FAILED INSUFFICIENT_FUNDS', insufficient, { type: EVENTS.failed, status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', statusMessage: 'Insufficient funds' }],
+    [
+      'MOBILE_MONEY',
+      'FAILED INSUFFICIENT_FUNDS',
+      insufficient,
+      { type: EVENTS.failed, status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', statusMessage: 'Balance Insufficient for the transaction' },
+    ],
+    [
+      'CARD',
+      'FAILED INSUFFICIENT_FUNDS',
+      insufficient,
+      { type: EVENTS.failed, status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', statusMessage: 'Insufficient funds' },
+    ],
     ['CARD', 'FAILED DECLINED', declined, { type: EVENTS.failed, status: 'FAILED', reason: 'DECLINED', statusMessage: 'Card declined' }],
-    ['MOBILE_MONEY', 'FAILED OTHER', other, { type: EVENTS.failed, status: 'FAILED', reason: 'PROVIDER_ERROR', statusMessage: 'The provider could not complete the transaction' }],
-    ['CARD', 'FAILED OTHER', other, { type: EVENTS.failed, status: 'FAILED', reason: 'PROVIDER_ERROR', statusMessage: 'The provider could not complete the transaction' }],
-    ['MOBILE_MONEY', 'CANCELLED CUSTOMER_DECLINED', customerDeclined, { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', statusMessage: 'Transaction declined by the customer' }],
-    ['CARD', 'CANCELLED CUSTOMER_DECLINED', customerDeclined, { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', statusMessage: 'Transaction cancelled by the customer on the checkout page' }],
-    ['MOBILE_MONEY', 'CANCELLED EXPIRED', expired, { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'PROVIDER_TIMEOUT', statusMessage: 'Transaction cancelled: payment prompt not answered in time' }],
-    ['CARD', 'CANCELLED EXPIRED', expired, { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'PROVIDER_TIMEOUT', statusMessage: 'Transaction cancelled: card checkout expired before payment' }],
+    [
+      'MOBILE_MONEY',
+      'FAILED OTHER',
+      other,
+      { type: EVENTS.failed, status: 'FAILED', reason: 'PROVIDER_ERROR', statusMessage: 'The provider could not complete the transaction' },
+    ],
+    [
+      'CARD',
+      'FAILED OTHER',
+      other,
+      { type: EVENTS.failed, status: 'FAILED', reason: 'PROVIDER_ERROR', statusMessage: 'The provider could not complete the transaction' },
+    ],
+    [
+      'MOBILE_MONEY',
+      'CANCELLED CUSTOMER_DECLINED',
+      customerDeclined,
+      { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', statusMessage: 'Transaction declined by the customer' },
+    ],
+    [
+      'CARD',
+      'CANCELLED CUSTOMER_DECLINED',
+      customerDeclined,
+      { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', statusMessage: 'Transaction cancelled by the customer on the checkout page' },
+    ],
+    [
+      'MOBILE_MONEY',
+      'CANCELLED EXPIRED',
+      expired,
+      { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'PROVIDER_TIMEOUT', statusMessage: 'Transaction cancelled: payment prompt not answered in time' },
+    ],
+    [
+      'CARD',
+      'CANCELLED EXPIRED',
+      expired,
+      { type: EVENTS.cancelled, status: 'CANCELLED', reason: 'PROVIDER_TIMEOUT', statusMessage: 'Transaction cancelled: card checkout expired before payment' },
+    ],
   ];
 
-  it.each(table.flatMap(([method, name, result, expected]) => (['WITH_PROVIDER', 'AWAITING_PROVIDER'] as const).map((situation) => [method, name, situation, result, expected] as const)))(
-    '%s %s in %s',
-    (method, _name, situation, result, expected) => {
-      const state = stateIn(method, situation);
-      const events = decideChecked(outcome(result, 120), state);
-      expect(events).toHaveLength(1);
-      const [event] = events;
-      expect(event.type).toBe(expected.type);
-      const data = event.data as unknown as Record<string, unknown>;
-      expect(data['internalReference']).toBe(state.initiated.internalReference);
-      expect(data['statusMessage']).toBe(expected.statusMessage);
-      if (expected.reason) expect(data['reason']).toBe(expected.reason);
-      if (expected.transactionAccount) {
-        expect(data['transactionAccount']).toBe(expected.transactionAccount);
-        expect(data['providerTransactionId']).toBe((result as { providerTransactionId: string }).providerTransactionId);
-      }
-      const timeField = { [EVENTS.completed]: 'completedAt', [EVENTS.failed]: 'failedAt', [EVENTS.cancelled]: 'cancelledAt' }[expected.type as string];
-      expect(data[timeField as string]).toBe(at(120));
+  it.each(
+    table.flatMap(([method, name, result, expected]) =>
+      (['WITH_PROVIDER', 'AWAITING_PROVIDER'] as const).map((situation) => [method, name, situation, result, expected] as const),
+    ),
+  )('%s %s in %s', (method, _name, situation, result, expected) => {
+    const state = stateIn(method, situation);
+    const events = decideChecked(outcome(result, 120), state);
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(event.type).toBe(expected.type);
+    const data = event.data as unknown as Record<string, unknown>;
+    expect(data['internalReference']).toBe(state.initiated.internalReference);
+    expect(data['statusMessage']).toBe(expected.statusMessage);
+    if (expected.reason) expect(data['reason']).toBe(expected.reason);
+    if (expected.transactionAccount) {
+      expect(data['transactionAccount']).toBe(expected.transactionAccount);
+      expect(data['providerTransactionId']).toBe((result as { providerTransactionId: string }).providerTransactionId);
+    }
+    const timeField = { [EVENTS.completed]: 'completedAt', [EVENTS.failed]: 'failedAt', [EVENTS.cancelled]: 'cancelledAt' }[expected.type as string];
+    expect(data[timeField as string]).toBe(at(120));
 
-      const after = events.reduce(evolve, state);
-      expect(after).toMatchObject({ status: expected.status, phase: 'FINAL', statusMessage: expected.statusMessage, updatedAt: at(120) });
-      if (expected.transactionAccount) expect(after?.transactionAccount).toBe(expected.transactionAccount);
-    },
-  );
+    const after = events.reduce(evolve, state);
+    expect(after).toMatchObject({ status: expected.status, phase: 'FINAL', statusMessage: expected.statusMessage, updatedAt: at(120) });
+    if (expected.transactionAccount) expect(after?.transactionAccount).toBe(expected.transactionAccount);
+  });
 
   it('prefers the masked account the provider reports over the msisdn', () => {
     const state = stateIn('MOBILE_MONEY', 'WITH_PROVIDER');
@@ -153,19 +210,22 @@ describe('final states are never left', () => {
     RejectPrn: [{ type: 'RejectPrn', at: at(500), reason: 'PRN already paid' }],
   });
 
-  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))('%s %s: every command except Initiate/Confirm decides []', (method, status) => {
-    const state = stateIn(method, status);
-    expect(state.phase).toBe('FINAL');
-    for (const [kind, commands] of Object.entries(ALL_COMMANDS(method))) {
-      for (const command of commands) {
-        if (kind === 'Initiate' || kind === 'Confirm') {
-          expect(rejection(() => decide(command, state)).code).toBe(kind === 'Initiate' ? 'already_exists' : 'not_awaiting_confirmation');
-        } else {
-          expect({ kind, command, events: decideChecked(command, state) }).toEqual({ kind, command, events: [] });
+  it.each(METHODS.flatMap((method) => FINAL_STATES.map((status) => [method, status] as const)))(
+    '%s %s: every command except Initiate/Confirm decides []',
+    (method, status) => {
+      const state = stateIn(method, status);
+      expect(state.phase).toBe('FINAL');
+      for (const [kind, commands] of Object.entries(ALL_COMMANDS(method))) {
+        for (const command of commands) {
+          if (kind === 'Initiate' || kind === 'Confirm') {
+            expect(rejection(() => decide(command, state)).code).toBe(kind === 'Initiate' ? 'already_exists' : 'not_awaiting_confirmation');
+          } else {
+            expect({ kind, command, events: decideChecked(command, state) }).toEqual({ kind, command, events: [] });
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 // Declared last, so it runs after every test above has added to `emitted`.

@@ -77,7 +77,13 @@ describe('toCollectionRecord', () => {
     });
     const state = apply(null, { type: 'Initiate', data }) as Collection;
     const record = toCollectionRecord(state);
-    expect(record).toMatchObject({ ...expected, request_currency: 'USD', transaction_currency: 'USD', charge_customer: chargeCustomer, provider_code: 'card_usd' });
+    expect(record).toMatchObject({
+      ...expected,
+      request_currency: 'USD',
+      transaction_currency: 'USD',
+      charge_customer: chargeCustomer,
+      provider_code: 'card_usd',
+    });
     expect(record.transaction_amount).toBeCloseTo(record.total_credit + record.transaction_fee, 10);
   });
 

@@ -72,7 +72,13 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
     case EVENTS.confirmed:
       return { ...state, phase: 'AWAITING_PROVIDER', providerExpiresAt: event.data.providerExpiresAt, updatedAt: event.data.confirmedAt };
     case EVENTS.pinPromptSent:
-      return { ...state, phase: 'WITH_PROVIDER', providerReference: event.data.providerReference, statusMessage: MESSAGES.promptSent, updatedAt: event.data.sentAt };
+      return {
+        ...state,
+        phase: 'WITH_PROVIDER',
+        providerReference: event.data.providerReference,
+        statusMessage: MESSAGES.promptSent,
+        updatedAt: event.data.sentAt,
+      };
     case EVENTS.cardCheckoutOpened:
       return {
         ...state,
@@ -83,11 +89,25 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
         updatedAt: event.data.openedAt,
       };
     case EVENTS.completed:
-      return { ...state, phase: 'FINAL', status: 'COMPLETED', statusMessage: event.data.statusMessage, transactionAccount: event.data.transactionAccount, updatedAt: event.data.completedAt };
+      return {
+        ...state,
+        phase: 'FINAL',
+        status: 'COMPLETED',
+        statusMessage: event.data.statusMessage,
+        transactionAccount: event.data.transactionAccount,
+        updatedAt: event.data.completedAt,
+      };
     case EVENTS.failed:
       return { ...state, phase: 'FINAL', status: 'FAILED', statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
     case EVENTS.cancelled:
-      return { ...state, phase: 'FINAL', status: 'CANCELLED', statusMessage: event.data.statusMessage, cancellationReason: event.data.reason, updatedAt: event.data.cancelledAt };
+      return {
+        ...state,
+        phase: 'FINAL',
+        status: 'CANCELLED',
+        statusMessage: event.data.statusMessage,
+        cancellationReason: event.data.reason,
+        updatedAt: event.data.cancelledAt,
+      };
     case EVENTS.prnAccepted:
       return {
         ...state,
@@ -125,7 +145,10 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
   const { internalReference, transactionMethod: method } = state.initiated;
   // Whatever has happened since, a collection initiated without confirmation never takes one from the merchant.
   if (command.type === 'Confirm' && !command.implicit && !state.initiated.requireConfirmation) {
-    throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`);
+    throw new CollectionRejected(
+      'not_awaiting_confirmation',
+      `transaction ${internalReference} was initiated with require_confirmation=false and needs no confirmation`,
+    );
   }
   if (state.phase === 'FINAL') {
     if (command.type === 'Confirm') {
@@ -141,23 +164,41 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
       return [
         {
           type: EVENTS.cancelled,
-          data: { internalReference, reason: 'PRN_NOT_ELIGIBLE', statusMessage: `${cancellationMessage(method, 'PRN_NOT_ELIGIBLE')}: ${command.reason}`, cancelledAt: command.at },
+          data: {
+            internalReference,
+            reason: 'PRN_NOT_ELIGIBLE',
+            statusMessage: `${cancellationMessage(method, 'PRN_NOT_ELIGIBLE')}: ${command.reason}`,
+            cancelledAt: command.at,
+          },
         },
       ];
     case 'Confirm':
       if (state.phase === 'AWAITING_PRN') {
-        throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} is waiting for its PRN to be validated; confirm after the transaction.charges callback`);
+        throw new CollectionRejected(
+          'not_awaiting_confirmation',
+          `transaction ${internalReference} is waiting for its PRN to be validated; confirm after the transaction.charges callback`,
+        );
       }
       if (state.phase !== 'AWAITING_CONFIRMATION') return [];
       if (state.initiated.confirmationExpiresAt && command.at >= state.initiated.confirmationExpiresAt) {
         return [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)];
       }
-      return [{ type: EVENTS.confirmed, data: { internalReference, confirmedAt: command.at, implicit: command.implicit, providerExpiresAt: command.providerExpiresAt } }];
+      return [
+        {
+          type: EVENTS.confirmed,
+          data: { internalReference, confirmedAt: command.at, implicit: command.implicit, providerExpiresAt: command.providerExpiresAt },
+        },
+      ];
     case 'RecordProviderRequest':
       if (state.phase !== 'AWAITING_PROVIDER') return [];
       if (method === 'CARD') {
         if (!command.paymentUrl) throw new Error('a card checkout needs its payment URL');
-        return [{ type: EVENTS.cardCheckoutOpened, data: { internalReference, providerReference: command.providerReference, paymentUrl: command.paymentUrl, openedAt: command.at } }];
+        return [
+          {
+            type: EVENTS.cardCheckoutOpened,
+            data: { internalReference, providerReference: command.providerReference, paymentUrl: command.paymentUrl, openedAt: command.at },
+          },
+        ];
       }
       return [{ type: EVENTS.pinPromptSent, data: { internalReference, providerReference: command.providerReference, sentAt: command.at } }];
     case 'RecordProviderOutcome':
@@ -205,6 +246,11 @@ function outcomeEvents(state: Collection, outcome: ProviderOutcome, at: string):
   }
 }
 
-function cancelled(internalReference: string, method: Collection['initiated']['transactionMethod'], reason: Exclude<CollectionCancellationReason, 'PRN_NOT_ELIGIBLE'>, at: string): CollectionEvent {
+function cancelled(
+  internalReference: string,
+  method: Collection['initiated']['transactionMethod'],
+  reason: Exclude<CollectionCancellationReason, 'PRN_NOT_ELIGIBLE'>,
+  at: string,
+): CollectionEvent {
   return { type: EVENTS.cancelled, data: { internalReference, reason, statusMessage: cancellationMessage(method, reason), cancelledAt: at } };
 }

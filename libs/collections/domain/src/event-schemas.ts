@@ -30,12 +30,25 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
       requestHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       initiatedAt: instant,
     },
-    { msisdn: { type: 'string', pattern: '^[0-9]+$' }, customerEmail: text, description: { type: 'string' }, redirectUrl: text, prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, confirmationExpiresAt: instant },
+    {
+      msisdn: { type: 'string', pattern: '^[0-9]+$' },
+      customerEmail: text,
+      description: { type: 'string' },
+      redirectUrl: text,
+      prn: { type: 'string', pattern: '^[0-9]{1,32}$' },
+      confirmationExpiresAt: instant,
+    },
   ),
   [COLLECTION_EVENT_TYPES.confirmed]: object({ internalReference: text, confirmedAt: instant, implicit: { type: 'boolean' }, providerExpiresAt: instant }),
   [COLLECTION_EVENT_TYPES.pinPromptSent]: object({ internalReference: text, providerReference: text, sentAt: instant }),
   [COLLECTION_EVENT_TYPES.cardCheckoutOpened]: object({ internalReference: text, providerReference: text, paymentUrl: text, openedAt: instant }),
-  [COLLECTION_EVENT_TYPES.completed]: object({ internalReference: text, providerTransactionId: text, transactionAccount: text, statusMessage: text, completedAt: instant }),
+  [COLLECTION_EVENT_TYPES.completed]: object({
+    internalReference: text,
+    providerTransactionId: text,
+    transactionAccount: text,
+    statusMessage: text,
+    completedAt: instant,
+  }),
   [COLLECTION_EVENT_TYPES.failed]: object({
     internalReference: text,
     reason: { enum: ['INSUFFICIENT_FUNDS', 'DECLINED', 'PROVIDER_ERROR'] },
@@ -50,4 +63,3 @@ export const COLLECTION_EVENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   [COLLECTION_EVENT_TYPES.prnAccepted]: object({ internalReference: text, acceptedAt: instant }),
 };
-

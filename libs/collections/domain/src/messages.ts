@@ -11,7 +11,8 @@ export const MESSAGES = {
   promptSent: 'Payment prompt sent to the customer. Awaiting PIN approval',
   checkoutOpen: 'Awaiting card payment on the checkout page',
   completed: 'Transaction completed successfully',
-  confirmPrompt: (currency: string, amount: number) => `You will receive a prompt to pay ${formatMoney(amount, currency)} on your mobile. Enter PIN to approve payment`,
+  confirmPrompt: (currency: string, amount: number) =>
+    `You will receive a prompt to pay ${formatMoney(amount, currency)} on your mobile. Enter PIN to approve payment`,
   confirmRedirect: (currency: string, amount: number) => `Redirect to URL for the payment of ${formatMoney(amount, currency)}`,
 };
 
@@ -25,6 +26,7 @@ export function cancellationMessage(method: TransactionMethod, reason: Collectio
   if (reason === 'CONFIRMATION_TIMEOUT') return 'Transaction cancelled: confirmation not received in time';
   if (reason === 'PRN_NOT_ELIGIBLE') return 'PRN not eligible';
   if (reason === 'PRN_VALIDATION_TIMEOUT') return 'Transaction cancelled: the PRN could not be validated in time';
-  if (reason === 'CUSTOMER_DECLINED') return method === 'CARD' ? 'Transaction cancelled by the customer on the checkout page' : 'Transaction declined by the customer';
+  if (reason === 'CUSTOMER_DECLINED')
+    return method === 'CARD' ? 'Transaction cancelled by the customer on the checkout page' : 'Transaction declined by the customer';
   return method === 'CARD' ? 'Transaction cancelled: card checkout expired before payment' : 'Transaction cancelled: payment prompt not answered in time';
 }

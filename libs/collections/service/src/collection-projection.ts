@@ -37,12 +37,18 @@ export class CollectionProjection extends Projection {
   }
 
   async findByInternalReference(merchantId: string, internalReference: string): Promise<Collection | null> {
-    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where internal_reference = $1 and merchant_id = $2', [internalReference, merchantId]);
+    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where internal_reference = $1 and merchant_id = $2', [
+      internalReference,
+      merchantId,
+    ]);
     return row?.state ?? null;
   }
 
   async findByMerchantReference(merchantId: string, merchantReference: string): Promise<Collection | null> {
-    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where merchant_id = $1 and merchant_reference = $2', [merchantId, merchantReference]);
+    const [row] = await this.sql.query<{ state: Collection }>('select state from collection_view where merchant_id = $1 and merchant_reference = $2', [
+      merchantId,
+      merchantReference,
+    ]);
     return row?.state ?? null;
   }
 }

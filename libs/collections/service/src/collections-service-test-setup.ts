@@ -46,7 +46,9 @@ export class FakeCollector implements CollectOperations {
   async initiate(request: CollectInitiateRequest) {
     this.requests.push(request);
     if (this.unreachable) throw new ProviderUnavailableError('fake', 503);
-    return this.card ? { providerReference: `sess-${request.reference}`, paymentUrl: `https://checkout.test/pay/${request.reference}` } : { providerReference: `momo-${request.reference}` };
+    return this.card
+      ? { providerReference: `sess-${request.reference}`, paymentUrl: `https://checkout.test/pay/${request.reference}` }
+      : { providerReference: `momo-${request.reference}` };
   }
 
   async status(providerReference: string) {

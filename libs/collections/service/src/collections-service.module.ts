@@ -19,7 +19,15 @@ import { CollectionProjection, COLLECTION_TIMERS } from './collection-projection
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
 import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
-import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './handlers/collection-messages';
+import {
+  AcceptPrn,
+  CollectForPayment,
+  ConfirmCollection,
+  CurrentCollection,
+  FindCollection,
+  InitializeCollection,
+  RejectPrn,
+} from './handlers/collection-messages';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
 import { CONNECTORS } from './tokens';
@@ -50,7 +58,15 @@ const PROJECTION = Symbol('CollectionProjection');
     {
       provide: CollectionsService,
       inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, CONNECTORS, CONFIG],
-      useFactory: async (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: CollectionProjection, connectors: () => ConnectorRegistry, appConfig: Config) => {
+      useFactory: async (
+        infra: Infrastructure,
+        log: Logger,
+        metrics: Metrics,
+        appUrl: AppUrl,
+        projection: CollectionProjection,
+        connectors: () => ConnectorRegistry,
+        appConfig: Config,
+      ) => {
         const config = collectionsConfig(appConfig);
         return new CollectionsService({
           collections: new DeciderRuntime(infra.store, collectionDecider, { oneFlowPerStream: true }),
@@ -101,9 +117,16 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
     this.verdicts = await events.consume({ group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] }, async (recorded) => {
       const event = readPaymentsIntegrationEvent(integrationEnvelope(recorded));
       if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnValidated) await this.commandBus.execute(new AcceptPrn(event.data.payment.internalReference));
-      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected) await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
+      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected)
+        await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
     });
-    this.timerWorker = new TimerWorker({ timers: COLLECTION_TIMERS, sql, fire: (timer) => collections.fireTimer(timer), tickMs: this.config.collections.timerTickMs, log: this.log });
+    this.timerWorker = new TimerWorker({
+      timers: COLLECTION_TIMERS,
+      sql,
+      fire: (timer) => collections.fireTimer(timer),
+      tickMs: this.config.collections.timerTickMs,
+      log: this.log,
+    });
     this.timerWorker.start();
   }
 

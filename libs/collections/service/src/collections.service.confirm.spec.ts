@@ -34,7 +34,12 @@ describe('CollectionsService: confirm', () => {
     const now = h.advance(1_000);
     const acknowledgement = await h.service.confirm({ merchantId: MERCHANT, internalReference: ref });
     expect(acknowledgement).toEqual({ message: MESSAGES.confirmRedirect('UGX', 25000), data: { payment_url: `https://checkout.test/pay/${ref}` } });
-    expect(h.card.requests.at(-1)).toMatchObject({ reference: ref, amount: '25000', returnUrl: `${GATEWAY_URL}/v1/checkout/return/${ref}`, expiresAt: new Date(now.getTime() + 900_000).toISOString() });
+    expect(h.card.requests.at(-1)).toMatchObject({
+      reference: ref,
+      amount: '25000',
+      returnUrl: `${GATEWAY_URL}/v1/checkout/return/${ref}`,
+      expiresAt: new Date(now.getTime() + 900_000).toISOString(),
+    });
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.cardCheckoutOpened]);
   });
 
@@ -53,7 +58,9 @@ describe('CollectionsService: confirm', () => {
 
     h.card.unreachable = false;
     const asked = h.card.requests.length;
-    expect(await h.service.confirm({ merchantId: MERCHANT, internalReference: ref })).toMatchObject({ data: { payment_url: `https://checkout.test/pay/${ref}` } });
+    expect(await h.service.confirm({ merchantId: MERCHANT, internalReference: ref })).toMatchObject({
+      data: { payment_url: `https://checkout.test/pay/${ref}` },
+    });
     expect(h.card.requests).toHaveLength(asked + 1);
   });
 
@@ -68,7 +75,10 @@ describe('CollectionsService: confirm', () => {
   it('of a collection initiated without confirmation is refused, as the decider decides', async () => {
     const ref = await open(momoRequest());
     const error = await rejection(h.service.confirm({ merchantId: MERCHANT, internalReference: ref }));
-    expect(error).toMatchObject({ code: 'not_awaiting_confirmation', message: `transaction ${ref} was initiated with require_confirmation=false and needs no confirmation` });
+    expect(error).toMatchObject({
+      code: 'not_awaiting_confirmation',
+      message: `transaction ${ref} was initiated with require_confirmation=false and needs no confirmation`,
+    });
   });
 
   it("of another merchant's collection, or of none, is not_found", async () => {

@@ -6,7 +6,16 @@
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { type CollectionRecord } from '@paygate/contracts';
 
-import { CALLBACK_URL, cardRequest, GATEWAY_URL, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
+import {
+  CALLBACK_URL,
+  cardRequest,
+  GATEWAY_URL,
+  internalReferenceOf,
+  MERCHANT,
+  momoRequest,
+  openHarness,
+  type Harness,
+} from './collections-service-test-setup';
 
 const PRN = '2250000001301';
 const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
@@ -27,7 +36,11 @@ describe('CollectionsService: opening a collection', () => {
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
     const ref = internalReferenceOf(acknowledgement);
     expect(acknowledgement.message).toBe(MESSAGES.initiatedProcessing);
-    expect(recordOf(acknowledgement)).toMatchObject({ merchant_reference: request.merchant_reference, transaction_status: 'PENDING', status_message: MESSAGES.promptSent });
+    expect(recordOf(acknowledgement)).toMatchObject({
+      merchant_reference: request.merchant_reference,
+      transaction_status: 'PENDING',
+      status_message: MESSAGES.promptSent,
+    });
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
     expect(h.momo.requests.at(-1)).toEqual({
       reference: ref,

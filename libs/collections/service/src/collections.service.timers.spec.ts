@@ -51,7 +51,10 @@ describe('CollectionsService: timers and callbacks', () => {
     h.momo.unreachable = unreachable;
     const dueAt = h.advance(300_000);
     expect(await fire(ref, 'provider', dueAt)).toEqual({ done: true });
-    expect(await statusOf(ref)).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: payment prompt not answered in time' });
+    expect(await statusOf(ref)).toMatchObject({
+      transaction_status: 'CANCELLED',
+      status_message: 'Transaction cancelled: payment prompt not answered in time',
+    });
   });
 
   it('confirmation deadline: an unconfirmed collection is cancelled and the timer done', async () => {

@@ -1,6 +1,34 @@
-import { acknowledgedState, AUTO_MERCHANT_REFERENCE, initiateCollection, MESSAGES, newInternalReference, newMerchantReference, nextAction, requestHash, toCollectionDetails, toCollectionRecord, type Collection, type CollectionAction, type CollectionCommand, type CollectionProcessContext, type CollectionState, type CollectionStep, type CollectionTimerKind, type CollectionTrigger, type CollectionEvent } from '@paygate/collections-domain';
+import {
+  acknowledgedState,
+  AUTO_MERCHANT_REFERENCE,
+  initiateCollection,
+  MESSAGES,
+  newInternalReference,
+  newMerchantReference,
+  nextAction,
+  requestHash,
+  toCollectionDetails,
+  toCollectionRecord,
+  type Collection,
+  type CollectionAction,
+  type CollectionCommand,
+  type CollectionProcessContext,
+  type CollectionState,
+  type CollectionStep,
+  type CollectionTimerKind,
+  type CollectionTrigger,
+  type CollectionEvent,
+} from '@paygate/collections-domain';
 import type { CollectOperations } from '@paygate/connectors';
-import { CommandRejectedError, planCollection, type Acknowledgement, type ConfirmCollectionCommand, type FindCollectionQuery, type FoundCollection, type InitializeCollectionCommand } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  planCollection,
+  type Acknowledgement,
+  type ConfirmCollectionCommand,
+  type FindCollectionQuery,
+  type FoundCollection,
+  type InitializeCollectionCommand,
+} from '@paygate/contracts';
 
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
@@ -69,9 +97,13 @@ export class CollectionsService {
 
   /** A collection that pays a PRN: accepted now, it waits for service-payments' verdict on the PRN. */
   async collectForPayment(command: InitializeCollectionCommand): Promise<Acknowledgement> {
-    if (command.request.prn === undefined) throw new CommandRejectedError('invalid_request', 'prn is required', { errors: [{ field: 'prn', message: 'prn is required' }] });
+    if (command.request.prn === undefined)
+      throw new CommandRejectedError('invalid_request', 'prn is required', { errors: [{ field: 'prn', message: 'prn is required' }] });
     const { state } = await this.open(command);
-    return { message: MESSAGES.collectForPaymentAccepted, data: { internal_reference: state.initiated.internalReference, merchant_reference: state.initiated.merchantReference } };
+    return {
+      message: MESSAGES.collectForPaymentAccepted,
+      data: { internal_reference: state.initiated.internalReference, merchant_reference: state.initiated.merchantReference },
+    };
   }
 
   /** service-payments found the PRN eligible: the collection proceeds. */
@@ -154,7 +186,9 @@ export class CollectionsService {
     const { collection } = await this.run(internalReference, { type: 'ConfirmRequested' }, current).catch((error: unknown) => {
       if (error instanceof CommandRejectedError) throw error;
       this.deps.log.warn('provider request failed', { internal_reference: internalReference, error });
-      throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', { internal_reference: internalReference });
+      throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', {
+        internal_reference: internalReference,
+      });
     });
     const { currency, transactionAmount, transactionMethod } = current.initiated;
     if (transactionMethod === 'CARD') {

@@ -41,7 +41,12 @@ class BillerPayments implements BillPaymentOperations {
     });
     const payment = status >= 200 && status < 300 ? paymentFrom(body) : undefined;
     // A payment of something else than what was asked for is no answer to this request.
-    const matches = payment && payment.prn === request.prn && payment.amount === request.amount && payment.currency === request.currency && payment.reference === request.reference;
+    const matches =
+      payment &&
+      payment.prn === request.prn &&
+      payment.amount === request.amount &&
+      payment.currency === request.currency &&
+      payment.reference === request.reference;
     if (!payment || !matches) throw rejected(status, body);
     return payment;
   }

@@ -24,7 +24,8 @@ export function billFrom(body: unknown): Bill | undefined {
   const amount = minorAmount(body.amount, body.currency);
   const expiresAt = isoTime(body.expires_at);
   const { status, payer_name: payerName, service_name: serviceName } = body;
-  if (!prn || amount === undefined || !expiresAt || !BILL_STATUSES.has(status) || typeof payerName !== 'string' || typeof serviceName !== 'string') return undefined;
+  if (!prn || amount === undefined || !expiresAt || !BILL_STATUSES.has(status) || typeof payerName !== 'string' || typeof serviceName !== 'string')
+    return undefined;
   return { prn, amount, currency: body.currency as string, status: status as Bill['status'], expiresAt, payerName, serviceName };
 }
 

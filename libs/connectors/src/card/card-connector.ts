@@ -1,6 +1,13 @@
 import { callProvider } from '../http';
 import { isRecord, nonEmpty, plainCode } from '../json';
-import { ProviderRequestError, type CollectInitiateRequest, type CollectInitiation, type CollectOperations, type Connector, type ProviderOutcome } from '../port';
+import {
+  ProviderRequestError,
+  type CollectInitiateRequest,
+  type CollectInitiation,
+  type CollectOperations,
+  type Connector,
+  type ProviderOutcome,
+} from '../port';
 import { cardNotificationSession, cardOutcome } from './card-protocol';
 
 const PROVIDER = 'card';

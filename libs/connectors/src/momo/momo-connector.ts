@@ -1,6 +1,13 @@
 import { callProvider } from '../http';
 import { isRecord, plainCode } from '../json';
-import { ProviderRequestError, type CollectInitiateRequest, type CollectInitiation, type CollectOperations, type Connector, type ProviderOutcome } from '../port';
+import {
+  ProviderRequestError,
+  type CollectInitiateRequest,
+  type CollectInitiation,
+  type CollectOperations,
+  type Connector,
+  type ProviderOutcome,
+} from '../port';
 import { momoCallbackReference, momoOutcome, momoReferenceId } from './momo-protocol';
 
 const PROVIDER = 'momo';

@@ -84,7 +84,10 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       countryCode: field(entry, 'country_code', (v): v is string => typeof v === 'string' && /^[A-Z]{2}$/.test(v), 'an ISO 3166 alpha-2 code', where),
       callingCode: typeof callingCode === 'string' ? callingCode : undefined,
       prefixes: prefixes as string[],
-      nationalNumberLength: entry.national_number_length === undefined ? 9 : field(entry, 'national_number_length', (v): v is number => Number.isInteger(v) && (v as number) > 0, 'a positive integer', where),
+      nationalNumberLength:
+        entry.national_number_length === undefined
+          ? 9
+          : field(entry, 'national_number_length', (v): v is number => Number.isInteger(v) && (v as number) > 0, 'a positive integer', where),
       minAmount: minor('min_amount'),
       maxAmount: minor('max_amount'),
       fee,

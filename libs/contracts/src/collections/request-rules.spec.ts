@@ -66,7 +66,14 @@ describe('the default catalogue (config/providers.json)', () => {
       enabled: true,
     });
     expect(catalogue.get('airtel_money_ug')).toMatchObject({ method: 'MOBILE_MONEY', prefixes: ['70', '74', '75'], minAmount: 500, maxAmount: 2_000_000 });
-    expect(catalogue.get('card_ug')).toMatchObject({ method: 'CARD', prefixes: [], callingCode: undefined, minAmount: 1000, maxAmount: 10_000_000, fee: { ratePerMillion: 35_000, fixedMinor: 0 } });
+    expect(catalogue.get('card_ug')).toMatchObject({
+      method: 'CARD',
+      prefixes: [],
+      callingCode: undefined,
+      minAmount: 1000,
+      maxAmount: 10_000_000,
+      fee: { ratePerMillion: 35_000, fixedMinor: 0 },
+    });
   });
 });
 
@@ -75,25 +82,53 @@ describe('planCollection: valid requests and their charges', () => {
   it.each<[string, CollectionRequest, { requestAmount: number; fee: number; transactionAmount: number; totalCredit: number }]>([
     // 1.5 % of 81,000 = 1,215
     ['MTN, merchant pays the fee', momo({ amount: 81000 }), { requestAmount: 81000, fee: 1215, transactionAmount: 81000, totalCredit: 79785 }],
-    ['MTN, customer pays the fee', momo({ amount: 81000, charge_customer: true }), { requestAmount: 81000, fee: 1215, transactionAmount: 82215, totalCredit: 81000 }],
-    ['Airtel, merchant pays the fee', momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 50000 }), { requestAmount: 50000, fee: 750, transactionAmount: 50000, totalCredit: 49250 }],
-    ['Airtel, customer pays the fee', momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 50000, charge_customer: true }), { requestAmount: 50000, fee: 750, transactionAmount: 50750, totalCredit: 50000 }],
+    [
+      'MTN, customer pays the fee',
+      momo({ amount: 81000, charge_customer: true }),
+      { requestAmount: 81000, fee: 1215, transactionAmount: 82215, totalCredit: 81000 },
+    ],
+    [
+      'Airtel, merchant pays the fee',
+      momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 50000 }),
+      { requestAmount: 50000, fee: 750, transactionAmount: 50000, totalCredit: 49250 },
+    ],
+    [
+      'Airtel, customer pays the fee',
+      momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 50000, charge_customer: true }),
+      { requestAmount: 50000, fee: 750, transactionAmount: 50750, totalCredit: 50000 },
+    ],
     // 1.5 % of 10,100 = 151.5 -> 152 (half-up); of 10,099 = 151.485 -> 151
     ['MTN, 1.5 % rounded half-up', momo({ amount: 10100 }), { requestAmount: 10100, fee: 152, transactionAmount: 10100, totalCredit: 9948 }],
     ['MTN, 1.5 % rounded down below the half', momo({ amount: 10099 }), { requestAmount: 10099, fee: 151, transactionAmount: 10099, totalCredit: 9948 }],
     // 1.5 % of 500 = 7.5, below the 100 minimum; of 6,666 = 99.99 -> 100
     ['MTN at its minimum amount: the fee minimum applies', momo({ amount: 500 }), { requestAmount: 500, fee: 100, transactionAmount: 500, totalCredit: 400 }],
-    ['MTN, fee minimum with the customer paying', momo({ amount: 500, charge_customer: true }), { requestAmount: 500, fee: 100, transactionAmount: 600, totalCredit: 500 }],
+    [
+      'MTN, fee minimum with the customer paying',
+      momo({ amount: 500, charge_customer: true }),
+      { requestAmount: 500, fee: 100, transactionAmount: 600, totalCredit: 500 },
+    ],
     ['MTN at its maximum amount', momo({ amount: 5_000_000 }), { requestAmount: 5_000_000, fee: 75_000, transactionAmount: 5_000_000, totalCredit: 4_925_000 }],
-    ['Airtel at its maximum amount', momo({ provider_code: 'airtel_money_ug', msisdn: '256702000001', amount: 2_000_000 }), { requestAmount: 2_000_000, fee: 30_000, transactionAmount: 2_000_000, totalCredit: 1_970_000 }],
+    [
+      'Airtel at its maximum amount',
+      momo({ provider_code: 'airtel_money_ug', msisdn: '256702000001', amount: 2_000_000 }),
+      { requestAmount: 2_000_000, fee: 30_000, transactionAmount: 2_000_000, totalCredit: 1_970_000 },
+    ],
     // 3.5 % of 25,000 = 875
     ['card, merchant pays the fee', card({ amount: 25000 }), { requestAmount: 25000, fee: 875, transactionAmount: 25000, totalCredit: 24125 }],
-    ['card, customer pays the fee', card({ amount: 25000, charge_customer: true }), { requestAmount: 25000, fee: 875, transactionAmount: 25875, totalCredit: 25000 }],
+    [
+      'card, customer pays the fee',
+      card({ amount: 25000, charge_customer: true }),
+      { requestAmount: 25000, fee: 875, transactionAmount: 25875, totalCredit: 25000 },
+    ],
     // 3.5 % of 1,100 = 38.5 -> 39 (half-up); of 1,010 = 35.35 -> 35; no fee minimum on cards
     ['card, 3.5 % rounded half-up', card({ amount: 1100 }), { requestAmount: 1100, fee: 39, transactionAmount: 1100, totalCredit: 1061 }],
     ['card, 3.5 % rounded down', card({ amount: 1010, charge_customer: true }), { requestAmount: 1010, fee: 35, transactionAmount: 1045, totalCredit: 1010 }],
     ['card at its minimum amount', card({ amount: 1000 }), { requestAmount: 1000, fee: 35, transactionAmount: 1000, totalCredit: 965 }],
-    ['card at its maximum amount', card({ amount: 10_000_000 }), { requestAmount: 10_000_000, fee: 350_000, transactionAmount: 10_000_000, totalCredit: 9_650_000 }],
+    [
+      'card at its maximum amount',
+      card({ amount: 10_000_000 }),
+      { requestAmount: 10_000_000, fee: 350_000, transactionAmount: 10_000_000, totalCredit: 9_650_000 },
+    ],
     ['UGX amount written as 81000.0', momo({ amount: 81000.0 }), { requestAmount: 81000, fee: 1215, transactionAmount: 81000, totalCredit: 79785 }],
   ])('%s', (_name, request, expected) => {
     const result = planCollection(request, catalogue);
@@ -113,24 +148,72 @@ describe('planCollection: valid requests and their charges', () => {
 describe('planCollection: each rule', () => {
   it.each<[string, CollectionRequest, FieldError[]]>([
     ['unknown provider', momo({ provider_code: 'mpesa_ke' }), [{ field: 'provider_code', message: 'provider_code mpesa_ke is not an available provider' }]],
-    ['unknown provider: no other rule is checked', momo({ provider_code: 'nope', currency: 'XXX', amount: -1, msisdn: 'x' }), [{ field: 'provider_code', message: 'provider_code nope is not an available provider' }]],
-    ['method mismatch (CARD for MoMo)', momo({ transaction_method: 'CARD' }), [{ field: 'transaction_method', message: 'transaction_method must be MOBILE_MONEY for provider mtn_momo_ug' }]],
-    ['method mismatch (MOBILE_MONEY for card)', card({ transaction_method: 'MOBILE_MONEY' }), [{ field: 'transaction_method', message: 'transaction_method must be CARD for provider card_ug' }]],
+    [
+      'unknown provider: no other rule is checked',
+      momo({ provider_code: 'nope', currency: 'XXX', amount: -1, msisdn: 'x' }),
+      [{ field: 'provider_code', message: 'provider_code nope is not an available provider' }],
+    ],
+    [
+      'method mismatch (CARD for MoMo)',
+      momo({ transaction_method: 'CARD' }),
+      [{ field: 'transaction_method', message: 'transaction_method must be MOBILE_MONEY for provider mtn_momo_ug' }],
+    ],
+    [
+      'method mismatch (MOBILE_MONEY for card)',
+      card({ transaction_method: 'MOBILE_MONEY' }),
+      [{ field: 'transaction_method', message: 'transaction_method must be CARD for provider card_ug' }],
+    ],
     ['currency mismatch', momo({ currency: 'KES' }), [{ field: 'currency', message: 'currency must be UGX for provider mtn_momo_ug' }]],
     ['decimals on UGX', momo({ amount: 1000.5 }), [{ field: 'amount', message: 'amount UGX amounts have no decimals' }]],
     ['zero amount', momo({ amount: 0 }), [{ field: 'amount', message: 'amount must be greater than 0' }]],
     ['negative amount', card({ amount: -5000 }), [{ field: 'amount', message: 'amount must be greater than 0' }]],
-    ['below the MTN minimum', momo({ amount: 499 }), [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 5,000,000 for provider mtn_momo_ug' }]],
-    ['above the MTN maximum', momo({ amount: 5_000_001 }), [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 5,000,000 for provider mtn_momo_ug' }]],
-    ['above the Airtel maximum', momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 2_000_001 }), [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 2,000,000 for provider airtel_money_ug' }]],
-    ['below the card minimum', card({ amount: 999 }), [{ field: 'amount', message: 'amount must be between UGX 1,000 and UGX 10,000,000 for provider card_ug' }]],
-    ['above the card maximum', card({ amount: 10_000_001 }), [{ field: 'amount', message: 'amount must be between UGX 1,000 and UGX 10,000,000 for provider card_ug' }]],
+    [
+      'below the MTN minimum',
+      momo({ amount: 499 }),
+      [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 5,000,000 for provider mtn_momo_ug' }],
+    ],
+    [
+      'above the MTN maximum',
+      momo({ amount: 5_000_001 }),
+      [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 5,000,000 for provider mtn_momo_ug' }],
+    ],
+    [
+      'above the Airtel maximum',
+      momo({ provider_code: 'airtel_money_ug', msisdn: AIRTEL, amount: 2_000_001 }),
+      [{ field: 'amount', message: 'amount must be between UGX 500 and UGX 2,000,000 for provider airtel_money_ug' }],
+    ],
+    [
+      'below the card minimum',
+      card({ amount: 999 }),
+      [{ field: 'amount', message: 'amount must be between UGX 1,000 and UGX 10,000,000 for provider card_ug' }],
+    ],
+    [
+      'above the card maximum',
+      card({ amount: 10_000_001 }),
+      [{ field: 'amount', message: 'amount must be between UGX 1,000 and UGX 10,000,000 for provider card_ug' }],
+    ],
     ['an Airtel msisdn for MTN', momo({ msisdn: '256701234567' }), [{ field: 'msisdn', message: 'msisdn 256701234567 is not valid for provider mtn_momo_ug' }]],
-    ['an MTN msisdn for Airtel', momo({ provider_code: 'airtel_money_ug', msisdn: '256772000001' }), [{ field: 'msisdn', message: 'msisdn 256772000001 is not valid for provider airtel_money_ug' }]],
+    [
+      'an MTN msisdn for Airtel',
+      momo({ provider_code: 'airtel_money_ug', msisdn: '256772000001' }),
+      [{ field: 'msisdn', message: 'msisdn 256772000001 is not valid for provider airtel_money_ug' }],
+    ],
     ['an msisdn one digit short', momo({ msisdn: '25677200000' }), [{ field: 'msisdn', message: 'msisdn 25677200000 is not valid for provider mtn_momo_ug' }]],
-    ['an msisdn one digit long', momo({ msisdn: '2567720000011' }), [{ field: 'msisdn', message: 'msisdn 2567720000011 is not valid for provider mtn_momo_ug' }]],
-    ['another country code (Kenya)', momo({ msisdn: '254772000001' }), [{ field: 'msisdn', message: 'msisdn 254772000001 is not valid for provider mtn_momo_ug' }]],
-    ['a national number without country code', momo({ msisdn: '0772000001' }), [{ field: 'msisdn', message: 'msisdn 0772000001 is not valid for provider mtn_momo_ug' }]],
+    [
+      'an msisdn one digit long',
+      momo({ msisdn: '2567720000011' }),
+      [{ field: 'msisdn', message: 'msisdn 2567720000011 is not valid for provider mtn_momo_ug' }],
+    ],
+    [
+      'another country code (Kenya)',
+      momo({ msisdn: '254772000001' }),
+      [{ field: 'msisdn', message: 'msisdn 254772000001 is not valid for provider mtn_momo_ug' }],
+    ],
+    [
+      'a national number without country code',
+      momo({ msisdn: '0772000001' }),
+      [{ field: 'msisdn', message: 'msisdn 0772000001 is not valid for provider mtn_momo_ug' }],
+    ],
     ['an msisdn with a plus', momo({ msisdn: '+256772000001' }), [{ field: 'msisdn', message: 'msisdn +256772000001 is not valid for provider mtn_momo_ug' }]],
     ['missing msisdn for MOBILE_MONEY', momo({ msisdn: undefined }), [{ field: 'msisdn', message: 'msisdn is required for MOBILE_MONEY' }]],
     ['missing redirect_url for CARD', card({ redirect_url: undefined }), [{ field: 'redirect_url', message: 'redirect_url is required for CARD' }]],
@@ -227,14 +310,22 @@ describe('parseProviderCatalogue rejects', () => {
     ['MOBILE_MONEY without a prefixes field', withFirst((p) => delete p['prefixes']), /a MOBILE_MONEY provider needs calling_code and prefixes/],
     ['MOBILE_MONEY without calling_code', withFirst((p) => delete p['calling_code']), /a MOBILE_MONEY provider needs calling_code and prefixes/],
     ['a prefix that is not digits', withFirst((p) => (p['prefixes'] = ['77', '7x'])), /providers\[0\]\.prefixes must be an array of digit strings/],
-    ['min_amount > max_amount', withFirst((p) => Object.assign(p, { min_amount: 6_000_000, max_amount: 5_000_000 })), /providers\[0\]: min_amount exceeds max_amount/],
+    [
+      'min_amount > max_amount',
+      withFirst((p) => Object.assign(p, { min_amount: 6_000_000, max_amount: 5_000_000 })),
+      /providers\[0\]: min_amount exceeds max_amount/,
+    ],
     ['a UGX min_amount with decimals', withFirst((p) => (p['min_amount'] = 500.5)), /providers\[0\]\.min_amount: UGX amounts have no decimals/],
     ['a max_amount that is not a number', withFirst((p) => (p['max_amount'] = '5000000')), /providers\[0\]\.max_amount must be a number/],
     ['a fee that is not an object', withFirst((p) => (p['fee'] = 1.5)), /providers\[0\]\.fee: /],
     ['a missing fee', withFirst((p) => delete p['fee']), /providers\[0\]\.fee: /],
     ['a fee above 100 %', withFirst((p) => (p['fee'] = { percent: 150 })), /providers\[0\]\.fee: .*percent must be between 0 and 100/],
     ['a fee with an unknown field', withFirst((p) => (p['fee'] = { percent: 1.5, maximum: 10 })), /providers\[0\]\.fee: .*unknown field "maximum"/],
-    ['a fee with min > max', withFirst((p) => (p['fee'] = { percent: 1.5, min: 100, max: 50 })), /providers\[0\]\.fee: .*min \(100\) must not be greater than max \(50\)/],
+    [
+      'a fee with min > max',
+      withFirst((p) => (p['fee'] = { percent: 1.5, min: 100, max: 50 })),
+      /providers\[0\]\.fee: .*min \(100\) must not be greater than max \(50\)/,
+    ],
     ['a bad country code', withFirst((p) => (p['country_code'] = 'Uganda')), /providers\[0\]\.country_code must be an ISO 3166 alpha-2 code/],
     ['a bad national number length', withFirst((p) => (p['national_number_length'] = 0)), /providers\[0\]\.national_number_length must be a positive integer/],
     ['a connector no library provides', withFirst((p) => (p['connector'] = 'mpesa')), /providers\[0\]\.connector must be one of momo, card/],
@@ -259,7 +350,18 @@ describe('parseProviderCatalogue rejects', () => {
 
   it('accepts a 2-decimal currency, converting amounts and fee to minor units', () => {
     const parsed = parseProviderCatalogue({
-      providers: [{ provider_code: 'card_ke', provider_name: 'Card KE', transaction_method: 'CARD', transaction_currency: 'KES', country_code: 'KE', min_amount: 10.5, max_amount: 1000, fee: { percent: 2.5, fixed: 0.3 } }],
+      providers: [
+        {
+          provider_code: 'card_ke',
+          provider_name: 'Card KE',
+          transaction_method: 'CARD',
+          transaction_currency: 'KES',
+          country_code: 'KE',
+          min_amount: 10.5,
+          max_amount: 1000,
+          fee: { percent: 2.5, fixed: 0.3 },
+        },
+      ],
     });
     expect(parsed.get('card_ke')).toMatchObject({ minAmount: 1050, maxAmount: 100_000, fee: { ratePerMillion: 25_000, fixedMinor: 30 }, enabled: true });
   });

@@ -63,7 +63,8 @@ export function planCollection(request: CollectionRequest, catalogue: ProviderCa
   }
   if (provider.method === 'MOBILE_MONEY') {
     if (request.msisdn === undefined) errors.push({ field: 'msisdn', message: 'msisdn is required for MOBILE_MONEY' });
-    else if (!msisdnBelongsTo(provider, request.msisdn)) errors.push({ field: 'msisdn', message: `msisdn ${request.msisdn} is not valid for provider ${provider.code}` });
+    else if (!msisdnBelongsTo(provider, request.msisdn))
+      errors.push({ field: 'msisdn', message: `msisdn ${request.msisdn} is not valid for provider ${provider.code}` });
   }
   // Collect-for-payment may leave it out: the customer then ends on a hosted result page.
   if (provider.method === 'CARD' && request.redirect_url === undefined && request.prn === undefined) {

@@ -6,26 +6,31 @@ import { COLLECTION_CANCELLATION_REASONS } from './vocabulary';
 const { text, instant, minorUnits } = SCHEMA;
 const object = objectSchema;
 
-const publishedCollection = nestedSchema(objectSchema({
-  id: { type: 'integer', minimum: 1 },
-  merchantId: text,
-  merchantReference: text,
-  internalReference: text,
-  transactionMethod: { enum: ['MOBILE_MONEY', 'CARD'] },
-  providerCode: text,
-  institutionName: text,
-  currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-  requestAmount: minorUnits,
-  transactionAmount: minorUnits,
-  fee: minorUnits,
-  totalCredit: minorUnits,
-  chargeCustomer: { type: 'boolean' },
-  requireConfirmation: { type: 'boolean' },
-  customerName: text,
-  transactionAccount: { type: ['string', 'null'] },
-  status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
-  statusMessage: text,
-}, { prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, cancellationReason: { enum: [...COLLECTION_CANCELLATION_REASONS] } }));
+const publishedCollection = nestedSchema(
+  objectSchema(
+    {
+      id: { type: 'integer', minimum: 1 },
+      merchantId: text,
+      merchantReference: text,
+      internalReference: text,
+      transactionMethod: { enum: ['MOBILE_MONEY', 'CARD'] },
+      providerCode: text,
+      institutionName: text,
+      currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+      requestAmount: minorUnits,
+      transactionAmount: minorUnits,
+      fee: minorUnits,
+      totalCredit: minorUnits,
+      chargeCustomer: { type: 'boolean' },
+      requireConfirmation: { type: 'boolean' },
+      customerName: text,
+      transactionAccount: { type: ['string', 'null'] },
+      status: { enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] },
+      statusMessage: text,
+    },
+    { prn: { type: 'string', pattern: '^[0-9]{1,32}$' }, cancellationReason: { enum: [...COLLECTION_CANCELLATION_REASONS] } },
+  ),
+);
 
 /** JSON Schemas of the collections integration events, version 1 (COLLECTION_INTEGRATION_EVENTS). */
 export const COLLECTION_INTEGRATION_SCHEMAS: Record<string, JsonSchema> = {

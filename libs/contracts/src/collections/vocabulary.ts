@@ -9,5 +9,11 @@ export const collectionStream = (internalReference: string) => `${COLLECTION_STR
 export type TransactionMethod = 'MOBILE_MONEY' | 'CARD';
 export type CollectionStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
-export const COLLECTION_CANCELLATION_REASONS = ['CONFIRMATION_TIMEOUT', 'PROVIDER_TIMEOUT', 'CUSTOMER_DECLINED', 'PRN_NOT_ELIGIBLE', 'PRN_VALIDATION_TIMEOUT'] as const;
+export const COLLECTION_CANCELLATION_REASONS = [
+  'CONFIRMATION_TIMEOUT',
+  'PROVIDER_TIMEOUT',
+  'CUSTOMER_DECLINED',
+  'PRN_NOT_ELIGIBLE',
+  'PRN_VALIDATION_TIMEOUT',
+] as const;
 export type CollectionCancellationReason = (typeof COLLECTION_CANCELLATION_REASONS)[number];

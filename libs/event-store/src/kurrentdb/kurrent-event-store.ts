@@ -114,10 +114,7 @@ export class KurrentEventStore implements EventStore {
     return { nextExpectedRevision: Number(result.nextExpectedRevision), position: encodePosition(result.position) };
   }
 
-  async readStream(
-    streamName: string,
-    { fromRevision = 0, maxCount }: { fromRevision?: number; maxCount?: number } = {},
-  ): Promise<RecordedEvent[]> {
+  async readStream(streamName: string, { fromRevision = 0, maxCount }: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     try {
       const resolved = await collect(this.client.readStream(streamName, { fromRevision: BigInt(fromRevision), maxCount }));
       return resolved.flatMap(({ event }) => (event ? [toRecordedEvent(event)] : []));

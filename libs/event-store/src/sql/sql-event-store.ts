@@ -213,9 +213,7 @@ export class SqlEventStore implements EventStore {
   async close(): Promise<void> {}
 
   private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
-    const rows = await this.db.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [
-      streamName,
-    ]);
+    const rows = await this.db.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [streamName]);
     return rows.length ? Number(rows[0].revision) : 'no_stream';
   }
 }

@@ -41,12 +41,22 @@ export class CallbacksController {
   @ApiOperation({ summary: 'Callback deliveries with their attempts, by state' })
   async list(@Query('state') state: unknown, @Query('merchant_id') merchantId: unknown, @Query('internal_reference') internalReference: unknown) {
     const errors: FieldError[] = [];
-    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
-    for (const [field, value] of [['merchant_id', merchantId], ['internal_reference', internalReference]] as const) {
-      if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(value))) errors.push({ field, message: `${field} must be given once, as 1 to 64 letters, digits or _` });
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
+      errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
+    for (const [field, value] of [
+      ['merchant_id', merchantId],
+      ['internal_reference', internalReference],
+    ] as const) {
+      if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(value)))
+        errors.push({ field, message: `${field} must be given once, as 1 to 64 letters, digits or _` });
     }
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const query: ListDeliveriesQuery = { state: state as DeliveryState | undefined, merchantId: merchantId as string | undefined, internalReference: internalReference as string | undefined, limit: 500 };
+    const query: ListDeliveriesQuery = {
+      state: state as DeliveryState | undefined,
+      merchantId: merchantId as string | undefined,
+      internalReference: internalReference as string | undefined,
+      limit: 500,
+    };
     const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.listDeliveries', query);
     return envelope(200, 'Deliveries', { deliveries });
   }

@@ -32,7 +32,10 @@ export class CheckoutReturnController {
     if (found.redirectUrl && keys) {
       return reply.redirect(signedRedirectUrl(found.redirectUrl, record, keys.signingKey), 303);
     }
-    return reply.status(200).type('text/html; charset=utf-8').send(this.page(`Payment ${record.transaction_status.toLowerCase()}`, record.status_message));
+    return reply
+      .status(200)
+      .type('text/html; charset=utf-8')
+      .send(this.page(`Payment ${record.transaction_status.toLowerCase()}`, record.status_message));
   }
 
   private page(title: string, message: string): string {

@@ -77,7 +77,8 @@ const ACK_EXAMPLE = {
 @ApiSecurity('public-key')
 @ApiResponse({
   status: 503,
-  description: 'The collections service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds (the same merchant_reference is safe)',
+  description:
+    'The collections service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds (the same merchant_reference is safe)',
   headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
 })
 @ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1; required meaning for unprefixed paths' })
@@ -107,7 +108,14 @@ export class CollectionsController {
   @ApiResponse({
     status: 202,
     description: 'Accepted; the PRN is validated before the customer is asked to pay (payment.failed and transaction.cancelled when it is not eligible)',
-    schema: { example: { code: 202, status: 'accepted', message: 'Transaction accepted. The PRN is validated before the customer is asked to pay', data: { internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H', merchant_reference: 'order-1001' } } },
+    schema: {
+      example: {
+        code: 202,
+        status: 'accepted',
+        message: 'Transaction accepted. The PRN is validated before the customer is asked to pay',
+        data: { internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H', merchant_reference: 'order-1001' },
+      },
+    },
   })
   @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
   @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
@@ -120,7 +128,12 @@ export class CollectionsController {
   @Post(['v1/collections/confirm', 'collections/confirm'])
   @ApiOperation({ summary: 'Confirm a collection: sends the PIN prompt, or returns the card payment_url' })
   @ApiBody({ type: ConfirmCollectionDto })
-  @ApiResponse({ status: 202, schema: { example: { code: 202, status: 'accepted', message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} } } })
+  @ApiResponse({
+    status: 202,
+    schema: {
+      example: { code: 202, status: 'accepted', message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} },
+    },
+  })
   @ApiResponse({ status: 404, description: 'Unknown internal_reference' })
   @ApiResponse({ status: 409, description: 'Not awaiting confirmation' })
   async confirm(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -137,7 +150,7 @@ export class CollectionsController {
   @RequireSecretKey()
   @ApiSecurity('secret-key')
   @ApiOperation({ summary: 'A collection by internal_reference' })
-  @ApiResponse({ status: 404, description: 'Unknown, or another merchant\'s' })
+  @ApiResponse({ status: 404, description: "Unknown, or another merchant's" })
   async get(@CurrentMerchant() merchant: Merchant, @Param('internal_reference') internalReference: string) {
     if (!INTERNAL_REFERENCE.test(internalReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, internalReference });
@@ -157,15 +170,24 @@ export class CollectionsController {
   }
 
   private async find(query: FindCollectionQuery) {
-    const { record } = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, { key: query.internalReference ?? query.merchantReference });
+    const { record } = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, {
+      key: query.internalReference ?? query.merchantReference,
+    });
     if (record.prn === undefined) return envelope(200, 'Transaction found', record);
     // A collect-for-payment collection shows its PRN payment, which service-payments owns.
-    const { servicePayment } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId: query.merchantId, internalReference: record.internal_reference });
+    const { servicePayment } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
+      merchantId: query.merchantId,
+      internalReference: record.internal_reference,
+    });
     return envelope(200, 'Transaction found', { ...record, service_payment: servicePayment && presentServicePayment(servicePayment) });
   }
 
   /** Shape, then the contract-level catalogue rules: every bad field is named before anything is sent. */
-  private async validCollection(dto: typeof InitializeCollectionDto | typeof CollectForPaymentDto, merchant: Merchant, body: unknown): Promise<InitializeCollectionCommand> {
+  private async validCollection(
+    dto: typeof InitializeCollectionDto | typeof CollectForPaymentDto,
+    merchant: Merchant,
+    body: unknown,
+  ): Promise<InitializeCollectionCommand> {
     const { value, errors } = await validateBody<InitializeCollectionDto & Partial<CollectForPaymentDto>>(dto, body, CONDITIONALLY_REQUIRED);
     const request: CollectionRequest = { ...value, charge_customer: value.charge_customer ?? false, require_confirmation: value.require_confirmation ?? true };
     if (!errors.some((error) => PLANNED_FIELDS.includes(error.field))) {

@@ -17,7 +17,15 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
-  controllers: [CollectionsController, CallbacksController, PaymentProvidersController, MerchantsAdminController, CheckoutReturnController, WalletController, WalletsAdminController],
+  controllers: [
+    CollectionsController,
+    CallbacksController,
+    PaymentProvidersController,
+    MerchantsAdminController,
+    CheckoutReturnController,
+    WalletController,
+    WalletsAdminController,
+  ],
   providers: [
     { provide: GATEWAY_CONFIG, inject: [CONFIG], useFactory: (config: Config) => gatewayConfig(config) },
     {

@@ -119,7 +119,8 @@ export class AdminGuard implements CanActivate {
     if (!this.config.adminToken) throw new UnauthorizedException('the admin API is disabled: ADMIN_TOKEN is not set');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const match = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization') ?? '');
-    if (!match || !timingSafeEqual(digest(match[1].trim()), digest(this.config.adminToken.reveal()))) throw new UnauthorizedException('a valid admin bearer token is required');
+    if (!match || !timingSafeEqual(digest(match[1].trim()), digest(this.config.adminToken.reveal())))
+      throw new UnauthorizedException('a valid admin bearer token is required');
     return true;
   }
 }

@@ -42,8 +42,10 @@ export class PaymentProvidersController {
   @ApiQuery({ name: 'transaction_type', required: false, enum: ['COLLECTION'] })
   list(@Query('currency') currency: unknown, @Query('transaction_type') transactionType: unknown) {
     const errors: FieldError[] = [];
-    if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))) errors.push({ field: 'currency', message: 'currency must be a 3-letter ISO 4217 code such as UGX' });
-    if (transactionType !== undefined && transactionType !== 'COLLECTION') errors.push({ field: 'transaction_type', message: 'transaction_type must be COLLECTION' });
+    if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)))
+      errors.push({ field: 'currency', message: 'currency must be a 3-letter ISO 4217 code such as UGX' });
+    if (transactionType !== undefined && transactionType !== 'COLLECTION')
+      errors.push({ field: 'transaction_type', message: 'transaction_type must be COLLECTION' });
     if (errors.length > 0) throw new ValidationFailed(errors);
     const providers = [...this.config.catalogue.values()].filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency));
     return envelope(200, 'Payment options', { payment_providers: providers.map(describe) });

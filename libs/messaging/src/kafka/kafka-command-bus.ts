@@ -4,15 +4,7 @@ import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers
 import { currentLogContext, withLogContext, type Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import { UnavailableError } from '@paygate/contracts';
-import {
-  CommandTimeoutError,
-  replyValue,
-  timedCommandHandling,
-  type CommandBus,
-  type CommandReply,
-  type SendOptions,
-  type WireHandlers,
-} from '../command-bus';
+import { CommandTimeoutError, replyValue, timedCommandHandling, type CommandBus, type CommandReply, type SendOptions, type WireHandlers } from '../command-bus';
 import { ensureTopics } from './kafka-connection';
 import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
@@ -56,7 +48,8 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
 
 /** kafkajs wraps the broker's answer in its retry errors (`cause`). */
 function isUnknownTopic(error: unknown): boolean {
-  for (let at = error as { type?: string; cause?: unknown } | undefined; at; at = at.cause as typeof at) if (at.type === 'UNKNOWN_TOPIC_OR_PARTITION') return true;
+  for (let at = error as { type?: string; cause?: unknown } | undefined; at; at = at.cause as typeof at)
+    if (at.type === 'UNKNOWN_TOPIC_OR_PARTITION') return true;
   return false;
 }
 
@@ -258,7 +251,11 @@ export class KafkaCommandBus implements CommandBus {
     // a sender that just started may have a reply topic the broker is still settling (a few
     // retries), and one that is gone has no topic at all. A sender who hears nothing answers
     // "unavailable", and its retry is answered from what was done.
-    const sending = this.sendReply({ topic: replyTo, acks: -1, messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }] })
+    const sending = this.sendReply({
+      topic: replyTo,
+      acks: -1,
+      messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { 'correlation-id': correlationId } }],
+    })
       .then(
         () => undefined,
         (error: unknown) => this.log.debug('a command reply was not delivered', { service, command, error }),
@@ -298,7 +295,11 @@ export class KafkaCommandBus implements CommandBus {
   }
 
   private newRepliesProducer(): Producer {
-    return this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 } });
+    return this.kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,12 @@ import type { Logger } from '@paygate/logging';
 /** `kafka://host:port[,host:port]` → broker list. */
 export function parseKafkaUrl(url: string): string[] {
   const match = /^kafka:\/\/(.+)$/.exec(url);
-  const brokers = match?.[1].replace(/\/+$/, '').split(',').map((b) => b.trim()).filter(Boolean) ?? [];
+  const brokers =
+    match?.[1]
+      .replace(/\/+$/, '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean) ?? [];
   if (brokers.length === 0 || brokers.some((b) => !/^[^\s:/]+:\d{1,5}$/.test(b))) {
     throw new Error(`invalid BROKER_URL "${url}" (expected kafka://host:port[,host:port])`);
   }
@@ -24,7 +29,8 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
  * logs the broker going away and coming back, once each; callers report what fails for good), and any other line is written once a minute per distinct message.
  */
 const REPEAT_QUIET_MS = 60_000;
-const CONNECTION_FAILURE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection error|Connection timeout|Closed connection|connect to seed broker|KafkaJSConnection/;
+const CONNECTION_FAILURE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection error|Connection timeout|Closed connection|connect to seed broker|KafkaJSConnection/;
 const lastLogged = new Map<string, number>();
 
 export function createKafka(brokers: string[], clientId: string, log: Logger): Kafka {

@@ -45,7 +45,12 @@ export class KafkaEventBus implements EventBus {
     private readonly instruments: ConsumerInstruments,
   ) {
     this.admin = kafka.admin();
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   /** Shared by every caller; a failed attempt is forgotten so the next caller tries again. */
@@ -135,7 +140,10 @@ export class KafkaEventBus implements EventBus {
       try {
         await this.sql.withDedicatedConnection(async (lockConnection) => {
           // Advisory locks are per database: the schema is part of the key, so deployments in other schemas of the same database lead their own relays.
-          const [{ leader }] = await lockConnection.query<{ leader: boolean }>("select pg_try_advisory_lock(hashtext(current_schema() || ':' || $1)) as leader", [name]);
+          const [{ leader }] = await lockConnection.query<{ leader: boolean }>(
+            "select pg_try_advisory_lock(hashtext(current_schema() || ':' || $1)) as leader",
+            [name],
+          );
           if (!leader) return pause(1_000);
           this.log.info('relay leading', { relay: name });
           let after = await this.checkpoints.load(name);
@@ -174,7 +182,11 @@ export class KafkaEventBus implements EventBus {
   }
 
   async ping(): Promise<void> {
-    await withDeadline(this.connect().then(() => this.admin.describeCluster()), 5_000, 'Kafka');
+    await withDeadline(
+      this.connect().then(() => this.admin.describeCluster()),
+      5_000,
+      'Kafka',
+    );
   }
 
   openGroups(): string[] {

@@ -30,7 +30,13 @@ export const SERVICE_PAYMENT_EVENT_SCHEMAS: Record<string, JsonSchema> = {
     serviceName: text,
     openedAt: instant,
   }),
-  [SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred]: object({ internalReference: text, attempt: { type: 'integer', minimum: 1 }, reason: text, nextAttemptAt: instant, deferredAt: instant }),
+  [SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred]: object({
+    internalReference: text,
+    attempt: { type: 'integer', minimum: 1 },
+    reason: text,
+    nextAttemptAt: instant,
+    deferredAt: instant,
+  }),
   [SERVICE_PAYMENT_EVENT_TYPES.prnConfirmed]: object({ internalReference: text, prn, validatedAt: instant }, { feeHoldId: text }),
   [SERVICE_PAYMENT_EVENT_TYPES.prnRejected]: object({ internalReference: text, prn, reasonCode, reason: text, statusMessage: text, rejectedAt: instant }),
   [SERVICE_PAYMENT_EVENT_TYPES.collectionSettled]: object({
@@ -39,9 +45,25 @@ export const SERVICE_PAYMENT_EVENT_SCHEMAS: Record<string, JsonSchema> = {
     collectionStatusMessage: text,
     recordedAt: instant,
   }),
-  [SERVICE_PAYMENT_EVENT_TYPES.paymentRequested]: object({ internalReference: text, prn, amount: minorUnits, currency, idempotencyKey: text, requestedAt: instant }),
-  [SERVICE_PAYMENT_EVENT_TYPES.attemptFailed]: object({ internalReference: text, attempt: { type: 'integer', minimum: 1 }, reason: text, nextAttemptAt: instant, failedAt: instant }),
-  [SERVICE_PAYMENT_EVENT_TYPES.completed]: object({ internalReference: text, billerPaymentId: text, statusMessage: text, completedAt: instant }, { receiptNumber: text }),
+  [SERVICE_PAYMENT_EVENT_TYPES.paymentRequested]: object({
+    internalReference: text,
+    prn,
+    amount: minorUnits,
+    currency,
+    idempotencyKey: text,
+    requestedAt: instant,
+  }),
+  [SERVICE_PAYMENT_EVENT_TYPES.attemptFailed]: object({
+    internalReference: text,
+    attempt: { type: 'integer', minimum: 1 },
+    reason: text,
+    nextAttemptAt: instant,
+    failedAt: instant,
+  }),
+  [SERVICE_PAYMENT_EVENT_TYPES.completed]: object(
+    { internalReference: text, billerPaymentId: text, statusMessage: text, completedAt: instant },
+    { receiptNumber: text },
+  ),
   [SERVICE_PAYMENT_EVENT_TYPES.failed]: object({
     internalReference: text,
     reason: { enum: ['BILLER_REFUSED', 'RETRIES_EXHAUSTED', 'COLLECTION_NOT_COMPLETED'] },
@@ -76,4 +98,3 @@ export const WALLET_EVENT_SCHEMAS_V1: Record<string, JsonSchema> = {
   ...WALLET_EVENT_SCHEMAS,
   [WALLET_EVENT_TYPES.holdPlaced]: object({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant }),
 };
-

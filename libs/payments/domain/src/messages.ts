@@ -21,7 +21,8 @@ export const PRN_REASONS = {
   expired: 'expired',
   expiredAt: (expiresAt: string) => `expired at ${expiresAt}`,
   currency: (requested: string, prnCurrency: string) => `currency ${requested} differs from the PRN's ${prnCurrency}`,
-  amount: (requested: number, due: number, currency: string) => `amount ${formatMoney(requested, currency)} differs from the PRN's ${formatMoney(due, currency)}`,
+  amount: (requested: number, due: number, currency: string) =>
+    `amount ${formatMoney(requested, currency)} differs from the PRN's ${formatMoney(due, currency)}`,
   feeNotCovered: 'wallet balance cannot cover the fee',
 };
 
@@ -35,7 +36,8 @@ export const billerReason = (reason: string) => reason.trim() || 'no reason give
 
 export const billerRefusedMessage = (reason: string) => `PRN payment refused by the biller: ${billerReason(reason)}`;
 
-export const retriesExhaustedMessage = (attempts: number) => `PRN payment failed: the biller did not accept it after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+export const retriesExhaustedMessage = (attempts: number) =>
+  `PRN payment failed: the biller did not accept it after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
 
 export const collectionNotCompletedMessage = (status: Exclude<SettledCollectionStatus, 'COMPLETED'>) =>
   `PRN not paid: the collection did not complete (${status})`;

@@ -11,10 +11,7 @@ import { eventSchemaErrors, schemaErrors, SUPPORTED_KEYWORDS, T0, type Schema } 
 const ALL = { ...SERVICE_PAYMENT_EVENT_SCHEMAS, ...WALLET_EVENT_SCHEMAS, ...PAYMENTS_INTEGRATION_SCHEMAS };
 
 function keywordsOf(schema: Schema): string[] {
-  const nested = [
-    ...Object.values((schema['properties'] ?? {}) as Record<string, Schema>),
-    ...(schema['items'] ? [schema['items'] as Schema] : []),
-  ];
+  const nested = [...Object.values((schema['properties'] ?? {}) as Record<string, Schema>), ...(schema['items'] ? [schema['items'] as Schema] : [])];
   return [...Object.keys(schema), ...nested.flatMap(keywordsOf)];
 }
 
@@ -27,7 +24,8 @@ describe('the payments schemas', () => {
 
   it('use only keywords the checker understands, at any depth', () => {
     for (const [type, schema] of Object.entries(ALL)) {
-      for (const keyword of keywordsOf(schema)) expect({ type, keyword, supported: SUPPORTED_KEYWORDS.has(keyword) }).toEqual({ type, keyword, supported: true });
+      for (const keyword of keywordsOf(schema))
+        expect({ type, keyword, supported: SUPPORTED_KEYWORDS.has(keyword) }).toEqual({ type, keyword, supported: true });
       expect(() => schemaErrors(schema, {}, type)).not.toThrow();
     }
   });
@@ -41,10 +39,20 @@ describe('the payments schemas', () => {
 describe('the checker', () => {
   const transfer = { transferId: 't1', debitAccount: 'top_up:UGX', creditAccount: 'merchant_wallet:m-1:UGX', amount: 5, currency: 'UGX' };
   const toppedUp = { type: WALLET_EVENT_TYPES.toppedUp, data: { merchantId: 'm-1', currency: 'UGX', transfer, toppedUpAt: T0 } };
-  const credited = { type: WALLET_EVENT_TYPES.collectionCredited, data: { merchantId: 'm-1', currency: 'UGX', internalReference: 'PG1', transfers: [transfer], creditedAt: T0 } };
+  const credited = {
+    type: WALLET_EVENT_TYPES.collectionCredited,
+    data: { merchantId: 'm-1', currency: 'UGX', internalReference: 'PG1', transfers: [transfer], creditedAt: T0 },
+  };
   const rejected = {
     type: SERVICE_PAYMENT_EVENT_TYPES.prnRejected,
-    data: { internalReference: 'PG1', prn: '2250000123456', reasonCode: 'PRN_EXPIRED', reason: 'expired', statusMessage: 'PRN not eligible: expired', rejectedAt: T0 },
+    data: {
+      internalReference: 'PG1',
+      prn: '2250000123456',
+      reasonCode: 'PRN_EXPIRED',
+      reason: 'expired',
+      statusMessage: 'PRN not eligible: expired',
+      rejectedAt: T0,
+    },
   };
   const payment = {
     id: 1,
@@ -66,7 +74,14 @@ describe('the checker', () => {
   const completed = { type: PAYMENTS_INTEGRATION_EVENTS.completed, data: { payment, completedAt: T0 } };
 
   it('accepts well-formed events, a null where the schema allows one', () => {
-    for (const event of [toppedUp, credited, rejected, completed, { ...completed, data: { ...completed.data, payment: { ...payment, billerPaymentId: null } } }]) expect(eventSchemaErrors(event)).toEqual([]);
+    for (const event of [
+      toppedUp,
+      credited,
+      rejected,
+      completed,
+      { ...completed, data: { ...completed.data, payment: { ...payment, billerPaymentId: null } } },
+    ])
+      expect(eventSchemaErrors(event)).toEqual([]);
   });
 
   it.each<[string, { type: string; data: unknown }]>([

@@ -7,13 +7,28 @@
  * Test code (uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
  */
-import { CommandRejectedError, PAYMENTS_INTEGRATION_SCHEMAS, type CollectionStatus, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  PAYMENTS_INTEGRATION_SCHEMAS,
+  type CollectionStatus,
+  type PrnDetails,
+  type PublishedCollectionV1,
+  type WalletRef,
+} from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS } from './event-schemas';
 import { type ServicePaymentEvent, type WalletEvent } from './events';
 import type { PublishedEvent } from '@paygate/decider';
 import { publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
-import { decideServicePayment, evolveServicePayment, type FeeHoldOutcome, type PaymentAttemptOutcome, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
+import {
+  decideServicePayment,
+  evolveServicePayment,
+  type FeeHoldOutcome,
+  type PaymentAttemptOutcome,
+  type ServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentState,
+} from './service-payment';
 import { servicePaymentDecider } from './service-payment-decider';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 
@@ -54,7 +69,13 @@ export function prnDetails(overrides: Partial<PrnDetails> = {}): PrnDetails {
 export const ELIGIBLE: PrnVerdict = { eligible: true };
 export const ALREADY_PAID: PrnVerdict = { eligible: false, reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid' };
 
-export const open = (overrides: Partial<PublishedCollectionV1> = {}, prn = PRN): ServicePaymentCommand => ({ type: 'Open', collection: collection(overrides), prn, serviceName: 'URA', at: T0 });
+export const open = (overrides: Partial<PublishedCollectionV1> = {}, prn = PRN): ServicePaymentCommand => ({
+  type: 'Open',
+  collection: collection(overrides),
+  prn,
+  serviceName: 'URA',
+  at: T0,
+});
 export const deferValidation = (attempt = 1, seconds = 5): ServicePaymentCommand => ({
   type: 'DeferValidation',
   attempt,
@@ -62,7 +83,12 @@ export const deferValidation = (attempt = 1, seconds = 5): ServicePaymentCommand
   nextAttemptAt: at(seconds + 30),
   at: at(seconds),
 });
-export const recordEligibility = (verdict: PrnVerdict, feeHold: FeeHoldOutcome = 'HELD', seconds = 5): ServicePaymentCommand => ({ type: 'RecordEligibility', verdict, feeHold, at: at(seconds) });
+export const recordEligibility = (verdict: PrnVerdict, feeHold: FeeHoldOutcome = 'HELD', seconds = 5): ServicePaymentCommand => ({
+  type: 'RecordEligibility',
+  verdict,
+  feeHold,
+  at: at(seconds),
+});
 export const settled = (collectionStatus: CollectionStatus, seconds = 60): ServicePaymentCommand => ({
   type: 'RecordCollectionSettled',
   collectionStatus,
@@ -70,8 +96,10 @@ export const settled = (collectionStatus: CollectionStatus, seconds = 60): Servi
   at: at(seconds),
 });
 export const attempt = (outcome: PaymentAttemptOutcome, seconds = 90): ServicePaymentCommand => ({ type: 'RecordPaymentAttempt', outcome, at: at(seconds) });
-export const retryable = (n: number, seconds = 90): ServicePaymentCommand => attempt({ result: 'RETRYABLE_FAILURE', attempt: n, reason: 'biller unavailable (503)', nextAttemptAt: at(seconds + 30 * 2 ** (n - 1)) }, seconds);
-export const succeeded = (seconds = 120): ServicePaymentCommand => attempt({ result: 'SUCCEEDED', billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1' }, seconds);
+export const retryable = (n: number, seconds = 90): ServicePaymentCommand =>
+  attempt({ result: 'RETRYABLE_FAILURE', attempt: n, reason: 'biller unavailable (503)', nextAttemptAt: at(seconds + 30 * 2 ** (n - 1)) }, seconds);
+export const succeeded = (seconds = 120): ServicePaymentCommand =>
+  attempt({ result: 'SUCCEEDED', billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1' }, seconds);
 export const refused = (seconds = 120): ServicePaymentCommand => attempt({ result: 'REFUSED', reason: 'PRN cancelled by URA' }, seconds);
 export const giveUp = (seconds = 3600): ServicePaymentCommand => ({ type: 'GiveUp', at: at(seconds) });
 
@@ -145,10 +173,31 @@ export function rejection(run: () => unknown): CommandRejectedError {
 export const WALLET: WalletRef = { merchantId: 'merchant-1', currency: 'UGX' };
 
 export const topUp = (reference: string, amount: number, wallet = WALLET): WalletCommand => ({ type: 'TopUp', wallet, reference, amount, at: T0 });
-export const credit = (internalReference: string, totalCredit: number, fee: number, wallet = WALLET): WalletCommand => ({ type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: T0 });
-export const hold = (holdId: string, amount: number, replaces?: string, wallet = WALLET): WalletCommand => ({ type: 'Hold', wallet, holdId, amount, ...(replaces ? { replaces } : {}), at: T0 });
+export const credit = (internalReference: string, totalCredit: number, fee: number, wallet = WALLET): WalletCommand => ({
+  type: 'CreditCollection',
+  wallet,
+  internalReference,
+  totalCredit,
+  fee,
+  at: T0,
+});
+export const hold = (holdId: string, amount: number, replaces?: string, wallet = WALLET): WalletCommand => ({
+  type: 'Hold',
+  wallet,
+  holdId,
+  amount,
+  ...(replaces ? { replaces } : {}),
+  at: T0,
+});
 export const release = (holdId: string, wallet = WALLET): WalletCommand => ({ type: 'ReleaseHold', wallet, holdId, at: T0 });
-export const capture = (holdId: string, transferId: string, wallet = WALLET): WalletCommand => ({ type: 'CaptureHold', wallet, holdId, transferId, toAccount: 'biller_settlement', at: T0 });
+export const capture = (holdId: string, transferId: string, wallet = WALLET): WalletCommand => ({
+  type: 'CaptureHold',
+  wallet,
+  holdId,
+  transferId,
+  toAccount: 'biller_settlement',
+  at: T0,
+});
 
 /** decideWallet(), with every emitted event checked against its JSON schema. */
 export function decideWalletChecked(command: WalletCommand, state: WalletState): WalletEvent[] {

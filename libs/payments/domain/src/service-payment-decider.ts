@@ -1,5 +1,11 @@
 import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_INTEGRATION_VERSION, servicePaymentStream, type PublishedServicePaymentV1, type ServicePaymentStatus } from '@paygate/contracts';
+import {
+  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
+  PAYMENTS_INTEGRATION_VERSION,
+  servicePaymentStream,
+  type PublishedServicePaymentV1,
+  type ServicePaymentStatus,
+} from '@paygate/contracts';
 import { PAYMENTS_EVENT_SCHEMA_VERSION, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent } from './events';
 import { MESSAGES } from './messages';
 import { decideServicePayment, evolveServicePayment, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
@@ -8,7 +14,11 @@ import { decideServicePayment, evolveServicePayment, type ServicePayment, type S
 const readServicePaymentEvent = eventReader<ServicePaymentEvent>({ types: Object.values(EVENTS), currentVersion: PAYMENTS_EVENT_SCHEMA_VERSION });
 
 /** What other contexts learn about a service payment (PAYMENTS_PUBLICATION). */
-export function toPublishedServicePayment(payment: ServicePayment, status: ServicePaymentStatus = payment.status, statusMessage = payment.statusMessage): PublishedServicePaymentV1 {
+export function toPublishedServicePayment(
+  payment: ServicePayment,
+  status: ServicePaymentStatus = payment.status,
+  statusMessage = payment.statusMessage,
+): PublishedServicePaymentV1 {
   const data = payment.opened;
   return {
     id: data.id,
@@ -50,18 +60,34 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
     for (const event of events) {
       switch (event.type) {
         case EVENTS.prnConfirmed:
-          published.push({ type: PUBLISHED.prnValidated, version, data: { payment: toPublishedServicePayment(after, 'PENDING', MESSAGES.prnValidated), validatedAt: event.data.validatedAt } });
+          published.push({
+            type: PUBLISHED.prnValidated,
+            version,
+            data: { payment: toPublishedServicePayment(after, 'PENDING', MESSAGES.prnValidated), validatedAt: event.data.validatedAt },
+          });
           break;
         case EVENTS.prnRejected: {
           const { reasonCode, reason, statusMessage, rejectedAt } = event.data;
-          published.push({ type: PUBLISHED.prnRejected, version, data: { payment: toPublishedServicePayment(after, 'FAILED', statusMessage), reasonCode, reason, rejectedAt } });
+          published.push({
+            type: PUBLISHED.prnRejected,
+            version,
+            data: { payment: toPublishedServicePayment(after, 'FAILED', statusMessage), reasonCode, reason, rejectedAt },
+          });
           break;
         }
         case EVENTS.completed:
-          published.push({ type: PUBLISHED.completed, version, data: { payment: toPublishedServicePayment(after, 'COMPLETED', event.data.statusMessage), completedAt: event.data.completedAt } });
+          published.push({
+            type: PUBLISHED.completed,
+            version,
+            data: { payment: toPublishedServicePayment(after, 'COMPLETED', event.data.statusMessage), completedAt: event.data.completedAt },
+          });
           break;
         case EVENTS.failed:
-          published.push({ type: PUBLISHED.failed, version, data: { payment: toPublishedServicePayment(after, 'FAILED', event.data.statusMessage), failedAt: event.data.failedAt } });
+          published.push({
+            type: PUBLISHED.failed,
+            version,
+            data: { payment: toPublishedServicePayment(after, 'FAILED', event.data.statusMessage), failedAt: event.data.failedAt },
+          });
           break;
       }
     }

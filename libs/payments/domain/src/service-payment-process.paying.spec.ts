@@ -16,7 +16,10 @@ function payment(...commands: ServicePaymentCommand[]): ServicePayment {
   if (!state) throw new Error('no payment');
   return state;
 }
-const released = (...holdIds: string[]) => ({ type: 'Release', holds: holdIds.map((holdId) => ({ type: 'ReleaseHold', wallet: WALLET, holdId, at: at(100) })) });
+const released = (...holdIds: string[]) => ({
+  type: 'Release',
+  holds: holdIds.map((holdId) => ({ type: 'ReleaseHold', wallet: WALLET, holdId, at: at(100) })),
+});
 
 describe('service payment process: paying the PRN', () => {
   describe('given a command was recorded', () => {
@@ -52,7 +55,10 @@ describe('service payment process: paying the PRN', () => {
     });
 
     it('when the customer paid the fee, then only the PRN hold is released', () => {
-      const customerPays = payment(open({ chargeCustomer: true }), recordEligibility({ eligible: true }, 'NOT_NEEDED'), settled('COMPLETED'), { type: 'GiveUp', at: at(99) });
+      const customerPays = payment(open({ chargeCustomer: true }), recordEligibility({ eligible: true }, 'NOT_NEEDED'), settled('COMPLETED'), {
+        type: 'GiveUp',
+        at: at(99),
+      });
       expect(holdsToRelease(customerPays, context())).toEqual(released(`prn:${REF}`).holds);
     });
 
@@ -108,13 +114,20 @@ describe('service payment process: paying the PRN', () => {
     it('when attempts remain, then the failed attempt is recorded with the next time of the schedule', () => {
       expect(onBillerUnreachable(stateIn('PAYING_RETRIED'), 'biller unavailable (503)', context())).toEqual({
         type: 'Record',
-        command: { type: 'RecordPaymentAttempt', outcome: { result: 'RETRYABLE_FAILURE', attempt: 2, reason: 'biller unavailable (503)', nextAttemptAt: at(160) }, at: at(100) },
+        command: {
+          type: 'RecordPaymentAttempt',
+          outcome: { result: 'RETRYABLE_FAILURE', attempt: 2, reason: 'biller unavailable (503)', nextAttemptAt: at(160) },
+          at: at(100),
+        },
       });
     });
 
     it('when the last attempt failed, then it gives up unless the biller made a payment for the key', () => {
       const retry = { ...DEFAULT_PAYMENT_RETRY, maxAttempts: 2 };
-      expect(onBillerUnreachable(stateIn('PAYING_RETRIED'), 'timeout', { ...context(), retry })).toEqual({ type: 'GiveUpUnlessPaid', giveUp: { type: 'GiveUp', at: at(100) } });
+      expect(onBillerUnreachable(stateIn('PAYING_RETRIED'), 'timeout', { ...context(), retry })).toEqual({
+        type: 'GiveUpUnlessPaid',
+        giveUp: { type: 'GiveUp', at: at(100) },
+      });
     });
   });
 

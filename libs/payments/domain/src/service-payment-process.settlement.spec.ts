@@ -5,7 +5,12 @@ import { at, collection, REF } from './payments-test-setup';
 const now = { now: at(60) };
 const WALLET = { merchantId: 'merchant-1', currency: 'UGX' };
 const credit = (totalCredit: number, fee: number) => ({ type: 'CreditCollection', wallet: WALLET, internalReference: REF, totalCredit, fee, at: at(60) });
-const record = (collectionStatus: string, collectionStatusMessage: string) => ({ type: 'RecordCollectionSettled', collectionStatus, collectionStatusMessage, at: at(60) });
+const record = (collectionStatus: string, collectionStatusMessage: string) => ({
+  type: 'RecordCollectionSettled',
+  collectionStatus,
+  collectionStatusMessage,
+  at: at(60),
+});
 
 describe('the process when a collection settles', () => {
   it('given a completed collection without a PRN, then the wallet is credited its total credit and fee, and no payment is involved', () => {
@@ -23,10 +28,13 @@ describe('the process when a collection settles', () => {
     expect(onCollectionSettled(settled, now)).toEqual({ credit: null, record: null });
   });
 
-  it.each(['FAILED', 'CANCELLED'] as const)('given a %s collect-for-payment collection, then nothing is credited and the payment records it (and fails)', (status) => {
-    const settled = collection({ status, statusMessage: 'Transaction failed', prn: '2250000123456' });
-    expect(onCollectionSettled(settled, now)).toEqual({ credit: null, record: record(status, 'Transaction failed') });
-  });
+  it.each(['FAILED', 'CANCELLED'] as const)(
+    'given a %s collect-for-payment collection, then nothing is credited and the payment records it (and fails)',
+    (status) => {
+      const settled = collection({ status, statusMessage: 'Transaction failed', prn: '2250000123456' });
+      expect(onCollectionSettled(settled, now)).toEqual({ credit: null, record: record(status, 'Transaction failed') });
+    },
+  );
 
   it('given a collection still PENDING, then it has not settled and nothing happens', () => {
     expect(onCollectionSettled(collection({ status: 'PENDING', prn: '2250000123456' }), now)).toEqual({ credit: null, record: null });

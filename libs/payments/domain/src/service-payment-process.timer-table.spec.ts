@@ -12,15 +12,21 @@ const event = (type: ServicePaymentEvent['type'], data: Record<string, unknown> 
 
 describe('the service payment timer table', () => {
   it('when the payment is requested, then a safety-net payment timer is scheduled one poll interval later', () => {
-    expect(paymentTimerChanges(event(EVENTS.paymentRequested, { requestedAt: T0 }), POLL_MS)).toEqual([{ type: 'Schedule', kind: 'payment', at: later(POLL_MS) }]);
+    expect(paymentTimerChanges(event(EVENTS.paymentRequested, { requestedAt: T0 }), POLL_MS)).toEqual([
+      { type: 'Schedule', kind: 'payment', at: later(POLL_MS) },
+    ]);
   });
 
   it('when an attempt fails, then the payment is retried at the attempt’s nextAttemptAt', () => {
-    expect(paymentTimerChanges(event(EVENTS.attemptFailed, { nextAttemptAt: later(60_000) }), POLL_MS)).toEqual([{ type: 'Schedule', kind: 'payment', at: later(60_000) }]);
+    expect(paymentTimerChanges(event(EVENTS.attemptFailed, { nextAttemptAt: later(60_000) }), POLL_MS)).toEqual([
+      { type: 'Schedule', kind: 'payment', at: later(60_000) },
+    ]);
   });
 
   it('when the PRN lookup is deferred, then the lookup runs again at nextAttemptAt', () => {
-    expect(paymentTimerChanges(event(EVENTS.prnValidationDeferred, { nextAttemptAt: later(30_000) }), POLL_MS)).toEqual([{ type: 'Schedule', kind: 'validation', at: later(30_000) }]);
+    expect(paymentTimerChanges(event(EVENTS.prnValidationDeferred, { nextAttemptAt: later(30_000) }), POLL_MS)).toEqual([
+      { type: 'Schedule', kind: 'validation', at: later(30_000) },
+    ]);
   });
 
   it('when the PRN is confirmed eligible, then no further lookup runs', () => {

@@ -3,7 +3,14 @@ import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent, type S
 import { checkPrnEligibility, type PrnVerdict } from './eligibility';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { nextPaymentAttemptAt, type RetryPolicy } from './retry';
-import { FINAL_PHASES, type FeeHoldOutcome, type PaymentAttemptOutcome, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
+import {
+  FINAL_PHASES,
+  type FeeHoldOutcome,
+  type PaymentAttemptOutcome,
+  type ServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentState,
+} from './service-payment';
 import type { WalletCommand } from './wallet-ledger';
 
 /** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
@@ -105,7 +112,10 @@ export function onCollectionSettled(collection: PublishedCollectionV1, { now }: 
   const wallet = { merchantId, currency };
   return {
     credit: status === 'COMPLETED' && totalCredit > 0 ? { type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: now } : null,
-    record: collection.prn === undefined ? null : { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at: now },
+    record:
+      collection.prn === undefined
+        ? null
+        : { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at: now },
   };
 }
 
@@ -132,11 +142,17 @@ export const serviceNameOf = (billerServiceName: string | undefined, configuredN
  * merchant bears needs the fee held before the verdict is recorded; the ledger's answer decides
  * whether the merchant can bear it (recordEligibility).
  */
-export function onPrnLookedUp(payment: ServicePayment, details: PrnDetails | null, { now }: ProcessContext): { verdict: PrnVerdict; feeHold: WalletCommand | null } {
+export function onPrnLookedUp(
+  payment: ServicePayment,
+  details: PrnDetails | null,
+  { now }: ProcessContext,
+): { verdict: PrnVerdict; feeHold: WalletCommand | null } {
   const { currency, requestAmount, fee, internalReference } = payment.opened;
   const verdict = checkPrnEligibility(details, { currency, amount: requestAmount }, now);
   const feeHold: WalletCommand | null =
-    verdict.eligible && merchantBearsFee(payment.opened) ? { type: 'Hold', wallet: walletOf(payment), holdId: feeHoldId(internalReference), amount: fee, at: now } : null;
+    verdict.eligible && merchantBearsFee(payment.opened)
+      ? { type: 'Hold', wallet: walletOf(payment), holdId: feeHoldId(internalReference), amount: fee, at: now }
+      : null;
   return { verdict, feeHold };
 }
 
@@ -150,7 +166,11 @@ export function recordEligibility(verdict: PrnVerdict, feeHold: FeeHoldOutcome, 
  * past its end, at the longest delay. The collection's own deadline bounds the wait: cancelled,
  * it settles this payment as failed.
  */
-export function onPrnLookupFailed(payment: ServicePayment, reason: string, { now, retry }: ProcessContext): Extract<ServicePaymentCommand, { type: 'DeferValidation' }> {
+export function onPrnLookupFailed(
+  payment: ServicePayment,
+  reason: string,
+  { now, retry }: ProcessContext,
+): Extract<ServicePaymentCommand, { type: 'DeferValidation' }> {
   const attempt = (payment.validationAttempts ?? 0) + 1;
   const nextAttemptAt = nextPaymentAttemptAt(attempt, now, retry) ?? later(now, retry.maxDelayMs);
   return { type: 'DeferValidation', attempt, reason, nextAttemptAt, at: now };
@@ -226,7 +246,14 @@ export function onBillerAnswered(payment: ServicePayment, answer: BillerPaymentA
   const outcome: PaymentAttemptOutcome = { result: 'SUCCEEDED', billerPaymentId: answer.billerPaymentId, receiptNumber: answer.receiptNumber };
   return {
     type: 'Capture',
-    capture: { type: 'CaptureHold', wallet: walletOf(payment), holdId: prnHoldId(ref), transferId: prnTransferId(ref), toAccount: 'biller_settlement', at: now },
+    capture: {
+      type: 'CaptureHold',
+      wallet: walletOf(payment),
+      holdId: prnHoldId(ref),
+      transferId: prnTransferId(ref),
+      toAccount: 'biller_settlement',
+      at: now,
+    },
     record: { type: 'RecordPaymentAttempt', outcome, at: now },
   };
 }

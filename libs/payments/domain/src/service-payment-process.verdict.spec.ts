@@ -46,7 +46,10 @@ describe('service payment process: the PRN verdict', () => {
     });
 
     it('when the PRN is not eligible, then nothing is held, whoever bears the fee', () => {
-      expect(onPrnLookedUp(stateIn('OPENED'), prnDetails({ status: 'PAID' }), context())).toMatchObject({ verdict: { eligible: false, reasonCode: 'PRN_ALREADY_PAID' }, feeHold: null });
+      expect(onPrnLookedUp(stateIn('OPENED'), prnDetails({ status: 'PAID' }), context())).toMatchObject({
+        verdict: { eligible: false, reasonCode: 'PRN_ALREADY_PAID' },
+        feeHold: null,
+      });
       expect(onPrnLookedUp(stateIn('OPENED'), null, context())).toMatchObject({ verdict: { eligible: false, reasonCode: 'PRN_NOT_FOUND' }, feeHold: null });
     });
 
@@ -59,7 +62,13 @@ describe('service payment process: the PRN verdict', () => {
 
   describe('given the biller could not be reached for the lookup', () => {
     it('when it is the first time, then the lookup is deferred to the first retry time', () => {
-      expect(onPrnLookupFailed(stateIn('OPENED'), 'biller unavailable: 503', context(5))).toEqual({ type: 'DeferValidation', attempt: 1, reason: 'biller unavailable: 503', nextAttemptAt: at(35), at: at(5) });
+      expect(onPrnLookupFailed(stateIn('OPENED'), 'biller unavailable: 503', context(5))).toEqual({
+        type: 'DeferValidation',
+        attempt: 1,
+        reason: 'biller unavailable: 503',
+        nextAttemptAt: at(35),
+        at: at(5),
+      });
     });
 
     it('when it was deferred before, then the next deferral is the next attempt, later on the schedule', () => {

@@ -6,7 +6,8 @@
 import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { evolveServicePayment, type ServicePaymentCommand, type ServicePaymentPhase, type ServicePaymentState } from './service-payment';
-import { deferValidation,
+import {
+  deferValidation,
   ALREADY_PAID,
   decideChecked,
   ELIGIBLE,
@@ -41,7 +42,10 @@ const COMMANDS: Record<string, ServicePaymentCommand> = {
 };
 
 type Outcome = [events: string[], phase: ServicePaymentPhase];
-const same = (situation: Situation): Outcome => [[], (situation.startsWith('OPENED') ? 'OPENED' : situation.startsWith('PAYING') ? 'PAYING' : situation) as ServicePaymentPhase];
+const same = (situation: Situation): Outcome => [
+  [],
+  (situation.startsWith('OPENED') ? 'OPENED' : situation.startsWith('PAYING') ? 'PAYING' : situation) as ServicePaymentPhase,
+];
 const rejected: Outcome = [[EVENTS.prnRejected], 'REJECTED'];
 
 /** What each command decides where it decides something; every other cell decides nothing. */
@@ -51,8 +55,14 @@ const DECIDES: Record<string, Partial<Record<Situation, Outcome>>> = {
   'DeferValidation #1': { OPENED: [[EVENTS.prnValidationDeferred], 'OPENED'], OPENED_COLLECTED: [[EVENTS.prnValidationDeferred], 'OPENED'] },
   'RecordEligibility already paid': { OPENED: rejected, OPENED_COLLECTED: rejected },
   'RecordEligibility fee hold refused': { OPENED: rejected, OPENED_COLLECTED: rejected },
-  'RecordCollectionSettled COMPLETED': { OPENED: [[EVENTS.collectionSettled], 'OPENED'], ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.paymentRequested], 'PAYING'] },
-  'RecordCollectionSettled CANCELLED': { OPENED: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'], ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'] },
+  'RecordCollectionSettled COMPLETED': {
+    OPENED: [[EVENTS.collectionSettled], 'OPENED'],
+    ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.paymentRequested], 'PAYING'],
+  },
+  'RecordCollectionSettled CANCELLED': {
+    OPENED: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'],
+    ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'],
+  },
   'RecordPaymentAttempt succeeded': { PAYING: [[EVENTS.completed], 'COMPLETED'], PAYING_RETRIED: [[EVENTS.completed], 'COMPLETED'] },
   'RecordPaymentAttempt retryable #1': { PAYING: [[EVENTS.attemptFailed], 'PAYING'] },
   'RecordPaymentAttempt retryable #2': { PAYING: [[EVENTS.attemptFailed], 'PAYING'], PAYING_RETRIED: [[EVENTS.attemptFailed], 'PAYING'] },

@@ -4,12 +4,35 @@
  * payment.* callbacks need, accepted by its schema), how it reads events back, and the
  * consumer-side reader of the payments contract.
  */
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_PUBLICATION, readPaymentsIntegrationEvent, servicePaymentStream, UnsupportedEventVersionError, walletStream, type IntegrationEnvelope } from '@paygate/contracts';
+import {
+  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
+  PAYMENTS_INTEGRATION_SCHEMAS,
+  PAYMENTS_PUBLICATION,
+  readPaymentsIntegrationEvent,
+  servicePaymentStream,
+  UnsupportedEventVersionError,
+  walletStream,
+  type IntegrationEnvelope,
+} from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { fold, UnknownEventVersion, type PublishedEvent } from '@paygate/decider';
 import type { ServicePaymentCommand } from './service-payment';
 import { servicePaymentDecider } from './service-payment-decider';
-import { ALREADY_PAID, at, commandsTo, ELIGIBLE, expectSchemaValid, open, PRN, recordEligibility, REF, retryable, settled, succeeded, type Situation } from './payments-test-setup';
+import {
+  ALREADY_PAID,
+  at,
+  commandsTo,
+  ELIGIBLE,
+  expectSchemaValid,
+  open,
+  PRN,
+  recordEligibility,
+  REF,
+  retryable,
+  settled,
+  succeeded,
+  type Situation,
+} from './payments-test-setup';
 
 /** Runs commands through the decider as the runtime would, collecting what it publishes. */
 function run(commands: ServicePaymentCommand[]) {
@@ -48,8 +71,14 @@ describe('what a service payment publishes', () => {
       [PUBLISHED.prnValidated, 1],
       [PUBLISHED.completed, 1],
     ]);
-    expect(published[0].data).toEqual({ payment: { ...record, status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection', billerPaymentId: null }, validatedAt: at(5) });
-    expect(published[1].data).toEqual({ payment: { ...record, status: 'COMPLETED', statusMessage: 'PRN paid successfully', billerPaymentId: 'ura-pay-1' }, completedAt: at(120) });
+    expect(published[0].data).toEqual({
+      payment: { ...record, status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection', billerPaymentId: null },
+      validatedAt: at(5),
+    });
+    expect(published[1].data).toEqual({
+      payment: { ...record, status: 'COMPLETED', statusMessage: 'PRN paid successfully', billerPaymentId: 'ura-pay-1' },
+      completedAt: at(120),
+    });
   });
 
   it('an ineligible PRN: PrnRejected with the reason and the whole record, for collections and payment.failed', () => {
@@ -58,7 +87,12 @@ describe('what a service payment publishes', () => {
       {
         type: PUBLISHED.prnRejected,
         version: 1,
-        data: { payment: { ...record, status: 'FAILED', statusMessage: 'PRN not eligible: already paid', billerPaymentId: null }, reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at(5) },
+        data: {
+          payment: { ...record, status: 'FAILED', statusMessage: 'PRN not eligible: already paid', billerPaymentId: null },
+          reasonCode: 'PRN_ALREADY_PAID',
+          reason: 'already paid',
+          rejectedAt: at(5),
+        },
       },
     ]);
   });
@@ -66,7 +100,10 @@ describe('what a service payment publishes', () => {
   it('a refused payment: PrnValidated, then ServicePaymentFailed', () => {
     const { published } = run(twice('FAILED'));
     expect(published.map((event) => event.type)).toEqual([PUBLISHED.prnValidated, PUBLISHED.failed]);
-    expect(published[1].data).toEqual({ payment: { ...record, status: 'FAILED', statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA', billerPaymentId: null }, failedAt: at(120) });
+    expect(published[1].data).toEqual({
+      payment: { ...record, status: 'FAILED', statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA', billerPaymentId: null },
+      failedAt: at(120),
+    });
   });
 
   it('a collection that did not complete: ServicePaymentFailed only', () => {
@@ -77,7 +114,13 @@ describe('what a service payment publishes', () => {
 
   it('a PrnValidated appended with the payment request still describes the validation', () => {
     const { published } = run(commandsTo('OPENED_COLLECTED').concat(recordEligibility(ELIGIBLE, 'HELD', 40)));
-    expect(published).toEqual([{ type: PUBLISHED.prnValidated, version: 1, data: { payment: expect.objectContaining({ status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection' }), validatedAt: at(40) } }]);
+    expect(published).toEqual([
+      {
+        type: PUBLISHED.prnValidated,
+        version: 1,
+        data: { payment: expect.objectContaining({ status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection' }), validatedAt: at(40) },
+      },
+    ]);
   });
 
   it('publishes nothing for opening, settlements, requests and retries', () => {
@@ -109,13 +152,23 @@ describe('streams and reading back', () => {
   it('reads its own events back and nothing else; a version from the future stops the read', () => {
     expect(servicePaymentDecider.read({ type: PUBLISHED.prnValidated, data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(servicePaymentDecider.read({ type: 'CollectionInitiated', data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(servicePaymentDecider.read({ type: EVENTS.completed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({ type: EVENTS.completed, data: { internalReference: 'x' } });
+    expect(servicePaymentDecider.read({ type: EVENTS.completed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({
+      type: EVENTS.completed,
+      data: { internalReference: 'x' },
+    });
     expect(() => servicePaymentDecider.read({ type: EVENTS.completed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
   });
 });
 
 describe('readPaymentsIntegrationEvent', () => {
-  const envelope = (type: string, version = 1): IntegrationEnvelope => ({ id: 'evt-1', type, version, data: {}, streamName: servicePaymentStream(REF), revision: 3 });
+  const envelope = (type: string, version = 1): IntegrationEnvelope => ({
+    id: 'evt-1',
+    type,
+    version,
+    data: {},
+    streamName: servicePaymentStream(REF),
+    revision: 3,
+  });
 
   it('recognises the four payments events at version 1', () => {
     for (const type of Object.values(PUBLISHED)) expect(readPaymentsIntegrationEvent(envelope(type))).toEqual(envelope(type));

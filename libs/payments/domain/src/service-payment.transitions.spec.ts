@@ -67,9 +67,20 @@ describe('Open', () => {
 describe('DeferValidation', () => {
   it('records that the biller could not be reached and when it is asked again; the verdict still comes after', () => {
     const events = decideChecked(deferValidation(1, 5), stateIn('OPENED'));
-    expect(events).toEqual([{ type: EVENTS.prnValidationDeferred, data: { internalReference: REF, attempt: 1, reason: 'biller unavailable: 503', nextAttemptAt: at(35), deferredAt: at(5) } }]);
+    expect(events).toEqual([
+      {
+        type: EVENTS.prnValidationDeferred,
+        data: { internalReference: REF, attempt: 1, reason: 'biller unavailable: 503', nextAttemptAt: at(35), deferredAt: at(5) },
+      },
+    ]);
     const deferred = events.reduce(evolveServicePayment, stateIn('OPENED'));
-    expect(deferred).toMatchObject({ phase: 'OPENED', status: 'PENDING', validationAttempts: 1, nextAttemptAt: at(35), statusMessage: MESSAGES.validationDeferred });
+    expect(deferred).toMatchObject({
+      phase: 'OPENED',
+      status: 'PENDING',
+      validationAttempts: 1,
+      nextAttemptAt: at(35),
+      statusMessage: MESSAGES.validationDeferred,
+    });
     expect(decideChecked(deferValidation(1, 6), deferred)).toEqual([]);
     expect(decideChecked(deferValidation(2, 40), deferred).map((event) => event.type)).toEqual([EVENTS.prnValidationDeferred]);
     const validated = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 40), deferred).reduce(evolveServicePayment, deferred);
@@ -81,7 +92,12 @@ describe('RecordEligibility', () => {
   it('an eligible PRN with the fee held: PrnEligibilityConfirmed naming the fee hold', () => {
     const events = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 5), stateIn('OPENED'));
     expect(events).toEqual([{ type: EVENTS.prnConfirmed, data: { internalReference: REF, prn: PRN, feeHoldId: feeHoldId(REF), validatedAt: at(5) } }]);
-    expect(events.reduce(evolveServicePayment, stateIn('OPENED'))).toMatchObject({ phase: 'ELIGIBLE', status: 'PENDING', feeHoldId: 'fee:' + REF, statusMessage: MESSAGES.prnValidated });
+    expect(events.reduce(evolveServicePayment, stateIn('OPENED'))).toMatchObject({
+      phase: 'ELIGIBLE',
+      status: 'PENDING',
+      feeHoldId: 'fee:' + REF,
+      statusMessage: MESSAGES.prnValidated,
+    });
   });
 
   it('charge_customer=true needs no fee hold', () => {
@@ -103,7 +119,17 @@ describe('RecordEligibility', () => {
   it('an ineligible PRN: PrnEligibilityRejected with the reason, final and FAILED', () => {
     const events = decideChecked(recordEligibility(ALREADY_PAID, 'NOT_NEEDED', 5), stateIn('OPENED'));
     expect(events).toEqual([
-      { type: EVENTS.prnRejected, data: { internalReference: REF, prn: PRN, reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', statusMessage: 'PRN not eligible: already paid', rejectedAt: at(5) } },
+      {
+        type: EVENTS.prnRejected,
+        data: {
+          internalReference: REF,
+          prn: PRN,
+          reasonCode: 'PRN_ALREADY_PAID',
+          reason: 'already paid',
+          statusMessage: 'PRN not eligible: already paid',
+          rejectedAt: at(5),
+        },
+      },
     ]);
     expect(events.reduce(evolveServicePayment, stateIn('OPENED'))).toMatchObject({
       phase: 'REJECTED',
@@ -116,7 +142,11 @@ describe('RecordEligibility', () => {
   it('an eligible PRN whose fee the wallet cannot hold is rejected: "wallet balance cannot cover the fee"', () => {
     const [event] = decideChecked(recordEligibility(ELIGIBLE, 'REFUSED'), stateIn('OPENED'));
     expect(FEE_NOT_COVERED).toEqual({ eligible: false, reasonCode: 'FEE_NOT_COVERED', reason: 'wallet balance cannot cover the fee' });
-    expect(event.data).toMatchObject({ reasonCode: 'FEE_NOT_COVERED', reason: 'wallet balance cannot cover the fee', statusMessage: 'PRN not eligible: wallet balance cannot cover the fee' });
+    expect(event.data).toMatchObject({
+      reasonCode: 'FEE_NOT_COVERED',
+      reason: 'wallet balance cannot cover the fee',
+      statusMessage: 'PRN not eligible: wallet balance cannot cover the fee',
+    });
   });
 
   it('refuses, as programming errors, a merchant-borne fee not held and a fee held for an ineligible PRN', () => {
@@ -129,17 +159,31 @@ describe('RecordCollectionSettled', () => {
   it('COMPLETED while ELIGIBLE: records it and requests the payment with the key derived from the reference', () => {
     const events = decideChecked(settled('COMPLETED', 60), stateIn('ELIGIBLE'));
     expect(events).toEqual([
-      { type: EVENTS.collectionSettled, data: { internalReference: REF, collectionStatus: 'COMPLETED', collectionStatusMessage: 'Transaction completed successfully', recordedAt: at(60) } },
-      { type: EVENTS.paymentRequested, data: { internalReference: REF, prn: PRN, amount: 81000, currency: 'UGX', idempotencyKey: paymentIdempotencyKey(REF), requestedAt: at(60) } },
+      {
+        type: EVENTS.collectionSettled,
+        data: { internalReference: REF, collectionStatus: 'COMPLETED', collectionStatusMessage: 'Transaction completed successfully', recordedAt: at(60) },
+      },
+      {
+        type: EVENTS.paymentRequested,
+        data: { internalReference: REF, prn: PRN, amount: 81000, currency: 'UGX', idempotencyKey: paymentIdempotencyKey(REF), requestedAt: at(60) },
+      },
     ]);
-    expect(events.reduce(evolveServicePayment, stateIn('ELIGIBLE'))).toMatchObject({ phase: 'PAYING', collectionStatus: 'COMPLETED', idempotencyKey: paymentIdempotencyKey(REF), statusMessage: MESSAGES.paying });
+    expect(events.reduce(evolveServicePayment, stateIn('ELIGIBLE'))).toMatchObject({
+      phase: 'PAYING',
+      collectionStatus: 'COMPLETED',
+      idempotencyKey: paymentIdempotencyKey(REF),
+      statusMessage: MESSAGES.paying,
+    });
   });
 
   it('COMPLETED before the verdict: remembered, and the eligible verdict then requests the payment at once', () => {
     const state = stateIn('OPENED_COLLECTED');
     expect(state).toMatchObject({ phase: 'OPENED', collectionStatus: 'COMPLETED' });
     const events = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 40), state);
-    expect(events[1]).toEqual({ type: EVENTS.paymentRequested, data: expect.objectContaining({ idempotencyKey: paymentIdempotencyKey(REF), requestedAt: at(40) }) });
+    expect(events[1]).toEqual({
+      type: EVENTS.paymentRequested,
+      data: expect.objectContaining({ idempotencyKey: paymentIdempotencyKey(REF), requestedAt: at(40) }),
+    });
   });
 
   it.each(['FAILED', 'CANCELLED'] as const)('%s: FAILED, saying the collection did not complete', (status) => {
@@ -147,9 +191,20 @@ describe('RecordCollectionSettled', () => {
       const events = decideChecked(settled(status, 60), stateIn(situation));
       expect(events[1]).toEqual({
         type: EVENTS.failed,
-        data: { internalReference: REF, reason: 'COLLECTION_NOT_COMPLETED', statusMessage: `PRN not paid: the collection did not complete (${status})`, attempts: 0, failedAt: at(60) },
+        data: {
+          internalReference: REF,
+          reason: 'COLLECTION_NOT_COMPLETED',
+          statusMessage: `PRN not paid: the collection did not complete (${status})`,
+          attempts: 0,
+          failedAt: at(60),
+        },
       });
-      expect(events.reduce(evolveServicePayment, stateIn(situation))).toMatchObject({ phase: 'FAILED', status: 'FAILED', failureReason: 'COLLECTION_NOT_COMPLETED', collectionStatus: status });
+      expect(events.reduce(evolveServicePayment, stateIn(situation))).toMatchObject({
+        phase: 'FAILED',
+        status: 'FAILED',
+        failureReason: 'COLLECTION_NOT_COMPLETED',
+        collectionStatus: status,
+      });
     }
   });
 
@@ -161,8 +216,18 @@ describe('RecordCollectionSettled', () => {
 describe('RecordPaymentAttempt and GiveUp', () => {
   it('success: COMPLETED with the biller’s payment id and receipt', () => {
     const events = decideChecked(succeeded(120), stateIn('PAYING_RETRIED'));
-    expect(events).toEqual([{ type: EVENTS.completed, data: { internalReference: REF, billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1', statusMessage: MESSAGES.completed, completedAt: at(120) } }]);
-    expect(events.reduce(evolveServicePayment, stateIn('PAYING_RETRIED'))).toMatchObject({ phase: 'COMPLETED', status: 'COMPLETED', billerPaymentId: 'ura-pay-1', nextAttemptAt: undefined });
+    expect(events).toEqual([
+      {
+        type: EVENTS.completed,
+        data: { internalReference: REF, billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1', statusMessage: MESSAGES.completed, completedAt: at(120) },
+      },
+    ]);
+    expect(events.reduce(evolveServicePayment, stateIn('PAYING_RETRIED'))).toMatchObject({
+      phase: 'COMPLETED',
+      status: 'COMPLETED',
+      billerPaymentId: 'ura-pay-1',
+      nextAttemptAt: undefined,
+    });
   });
 
   it('success without a receipt leaves the field out', () => {
@@ -173,9 +238,19 @@ describe('RecordPaymentAttempt and GiveUp', () => {
   it('a retryable failure records the attempt and the next time; an older or repeated report changes nothing', () => {
     let state: ServicePaymentState = stateIn('PAYING');
     const first = decideChecked(retryable(1, 70), state);
-    expect(first).toEqual([{ type: EVENTS.attemptFailed, data: { internalReference: REF, attempt: 1, reason: 'biller unavailable (503)', nextAttemptAt: at(100), failedAt: at(70) } }]);
+    expect(first).toEqual([
+      {
+        type: EVENTS.attemptFailed,
+        data: { internalReference: REF, attempt: 1, reason: 'biller unavailable (503)', nextAttemptAt: at(100), failedAt: at(70) },
+      },
+    ]);
     state = first.reduce(evolveServicePayment, state);
-    expect(state).toMatchObject({ phase: 'PAYING', attempts: 1, nextAttemptAt: at(100), statusMessage: `Paying the PRN: attempt 1 failed, retrying at ${at(100)}` });
+    expect(state).toMatchObject({
+      phase: 'PAYING',
+      attempts: 1,
+      nextAttemptAt: at(100),
+      statusMessage: `Paying the PRN: attempt 1 failed, retrying at ${at(100)}`,
+    });
     state = apply(state, retryable(2, 100));
     expect(state).toMatchObject({ attempts: 2, nextAttemptAt: at(160) });
     expect(decideChecked(retryable(1, 170), state)).toEqual([]);
@@ -190,7 +265,13 @@ describe('RecordPaymentAttempt and GiveUp', () => {
     const [event] = decideChecked(refused(120), stateIn('PAYING_RETRIED'));
     expect(event).toEqual({
       type: EVENTS.failed,
-      data: { internalReference: REF, reason: 'BILLER_REFUSED', statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA', attempts: 1, failedAt: at(120) },
+      data: {
+        internalReference: REF,
+        reason: 'BILLER_REFUSED',
+        statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA',
+        attempts: 1,
+        failedAt: at(120),
+      },
     });
   });
 
@@ -205,7 +286,13 @@ describe('RecordPaymentAttempt and GiveUp', () => {
     let state: ServicePaymentState = stateIn('PAYING');
     for (let n = 1; n <= 3; n++) state = apply(state, retryable(n, 60 + n * 100));
     const [event] = decideChecked(giveUp(3600), state);
-    expect(event.data).toEqual({ internalReference: REF, reason: 'RETRIES_EXHAUSTED', statusMessage: 'PRN payment failed: the biller did not accept it after 3 attempts', attempts: 3, failedAt: at(3600) });
+    expect(event.data).toEqual({
+      internalReference: REF,
+      reason: 'RETRIES_EXHAUSTED',
+      statusMessage: 'PRN payment failed: the biller did not accept it after 3 attempts',
+      attempts: 3,
+      failedAt: at(3600),
+    });
     const [single] = decideChecked(giveUp(), stateIn('PAYING_RETRIED'));
     expect(single.data).toMatchObject({ statusMessage: 'PRN payment failed: the biller did not accept it after 1 attempt' });
   });
@@ -224,7 +311,9 @@ describe('rebuild', () => {
   });
 
   it('ignores events for a payment never opened', () => {
-    expect(evolveServicePayment(null, { type: EVENTS.completed, data: { internalReference: REF, billerPaymentId: 'x', statusMessage: 'x', completedAt: T0 } })).toBeNull();
+    expect(
+      evolveServicePayment(null, { type: EVENTS.completed, data: { internalReference: REF, billerPaymentId: 'x', statusMessage: 'x', completedAt: T0 } }),
+    ).toBeNull();
   });
 });
 

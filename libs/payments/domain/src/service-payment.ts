@@ -1,7 +1,31 @@
-import { CommandRejectedError, isPrn, type CollectionStatus, type PrnRejectionReason, type PublishedCollectionV1, type ServicePaymentStatus } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnEligibilityConfirmedV1, type ServicePaymentCompletedV1, type ServicePaymentEvent, type ServicePaymentFailedV1, type ServicePaymentFailureReason, type ServicePaymentOpenedV1, type SettledCollectionStatus } from './events';
+import {
+  CommandRejectedError,
+  isPrn,
+  type CollectionStatus,
+  type PrnRejectionReason,
+  type PublishedCollectionV1,
+  type ServicePaymentStatus,
+} from '@paygate/contracts';
+import {
+  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
+  type PrnEligibilityConfirmedV1,
+  type ServicePaymentCompletedV1,
+  type ServicePaymentEvent,
+  type ServicePaymentFailedV1,
+  type ServicePaymentFailureReason,
+  type ServicePaymentOpenedV1,
+  type SettledCollectionStatus,
+} from './events';
 import { FEE_NOT_COVERED, type PrnVerdict } from './eligibility';
-import { billerReason, billerRefusedMessage, collectionNotCompletedMessage, MESSAGES, paymentRetryMessage, prnNotEligibleMessage, retriesExhaustedMessage } from './messages';
+import {
+  billerReason,
+  billerRefusedMessage,
+  collectionNotCompletedMessage,
+  MESSAGES,
+  paymentRetryMessage,
+  prnNotEligibleMessage,
+  retriesExhaustedMessage,
+} from './messages';
 import { feeHoldId, paymentIdempotencyKey } from './references';
 
 /**
@@ -76,10 +100,25 @@ export function evolveServicePayment(state: ServicePaymentState, event: ServiceP
       return { ...state, validationAttempts: attempt, nextAttemptAt, statusMessage: MESSAGES.validationDeferred, updatedAt: deferredAt };
     }
     case EVENTS.prnConfirmed:
-      return { ...state, phase: 'ELIGIBLE', feeHoldId: event.data.feeHoldId, nextAttemptAt: undefined, statusMessage: MESSAGES.prnValidated, updatedAt: event.data.validatedAt };
+      return {
+        ...state,
+        phase: 'ELIGIBLE',
+        feeHoldId: event.data.feeHoldId,
+        nextAttemptAt: undefined,
+        statusMessage: MESSAGES.prnValidated,
+        updatedAt: event.data.validatedAt,
+      };
     case EVENTS.prnRejected: {
       const { reasonCode, reason, statusMessage, rejectedAt } = event.data;
-      return { ...state, phase: 'REJECTED', status: 'FAILED', rejection: { reasonCode, reason }, nextAttemptAt: undefined, statusMessage, updatedAt: rejectedAt };
+      return {
+        ...state,
+        phase: 'REJECTED',
+        status: 'FAILED',
+        rejection: { reasonCode, reason },
+        nextAttemptAt: undefined,
+        statusMessage,
+        updatedAt: rejectedAt,
+      };
     }
     case EVENTS.collectionSettled:
       return { ...state, collectionStatus: event.data.collectionStatus, updatedAt: event.data.recordedAt };
@@ -91,10 +130,27 @@ export function evolveServicePayment(state: ServicePaymentState, event: ServiceP
     }
     case EVENTS.completed: {
       const { billerPaymentId, receiptNumber, statusMessage, completedAt } = event.data;
-      return { ...state, phase: 'COMPLETED', status: 'COMPLETED', billerPaymentId, receiptNumber, nextAttemptAt: undefined, statusMessage, updatedAt: completedAt };
+      return {
+        ...state,
+        phase: 'COMPLETED',
+        status: 'COMPLETED',
+        billerPaymentId,
+        receiptNumber,
+        nextAttemptAt: undefined,
+        statusMessage,
+        updatedAt: completedAt,
+      };
     }
     case EVENTS.failed:
-      return { ...state, phase: 'FAILED', status: 'FAILED', failureReason: event.data.reason, nextAttemptAt: undefined, statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
+      return {
+        ...state,
+        phase: 'FAILED',
+        status: 'FAILED',
+        failureReason: event.data.reason,
+        nextAttemptAt: undefined,
+        statusMessage: event.data.statusMessage,
+        updatedAt: event.data.failedAt,
+      };
   }
 }
 
@@ -115,7 +171,9 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
       const { attempt, reason, nextAttemptAt, at } = command;
       // The same attempt recorded twice (a timer fired twice) is one deferral.
       if (state.phase !== 'OPENED' || attempt <= (state.validationAttempts ?? 0)) return [];
-      return [{ type: EVENTS.prnValidationDeferred, data: { internalReference: state.opened.internalReference, attempt, reason, nextAttemptAt, deferredAt: at } }];
+      return [
+        { type: EVENTS.prnValidationDeferred, data: { internalReference: state.opened.internalReference, attempt, reason, nextAttemptAt, deferredAt: at } },
+      ];
     }
     case 'RecordEligibility':
       return state.phase === 'OPENED' ? eligibilityEvents(state, command.verdict, command.feeHold, command.at) : [];
@@ -129,7 +187,8 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
 }
 
 function openedData({ collection, prn, serviceName, at }: Extract<ServicePaymentCommand, { type: 'Open' }>): ServicePaymentOpenedV1 {
-  if (!isPrn(prn)) throw new CommandRejectedError('invalid_request', 'prn must be 1 to 32 digits', { errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
+  if (!isPrn(prn))
+    throw new CommandRejectedError('invalid_request', 'prn must be 1 to 32 digits', { errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
   return {
     id: collection.id,
     merchantId: collection.merchantId,
@@ -151,7 +210,8 @@ function openedData({ collection, prn, serviceName, at }: Extract<ServicePayment
 function eligibilityEvents(state: ServicePayment, given: PrnVerdict, feeHold: FeeHoldOutcome, at: string): ServicePaymentEvent[] {
   const { internalReference, prn, chargeCustomer, fee } = state.opened;
   if (!given.eligible && feeHold === 'HELD') throw new Error('a fee hold for an ineligible PRN would never be released: hold the fee only for an eligible PRN');
-  if (given.eligible && !chargeCustomer && fee > 0 && feeHold === 'NOT_NEEDED') throw new Error('charge_customer=false: the merchant bears the fee, so hold it before recording eligibility');
+  if (given.eligible && !chargeCustomer && fee > 0 && feeHold === 'NOT_NEEDED')
+    throw new Error('charge_customer=false: the merchant bears the fee, so hold it before recording eligibility');
   const verdict = given.eligible && feeHold === 'REFUSED' ? FEE_NOT_COVERED : given;
   if (!verdict.eligible) {
     const { reasonCode, reason } = verdict;
@@ -170,7 +230,10 @@ function settlementEvents(state: ServicePayment, collectionStatus: CollectionSta
   // Recorded once (PAYING implies it was): a redelivered CollectionSettled changes nothing.
   if (state.collectionStatus) return [];
   const { internalReference } = state.opened;
-  const recorded: ServicePaymentEvent = { type: EVENTS.collectionSettled, data: { internalReference, collectionStatus, collectionStatusMessage, recordedAt: at } };
+  const recorded: ServicePaymentEvent = {
+    type: EVENTS.collectionSettled,
+    data: { internalReference, collectionStatus, collectionStatusMessage, recordedAt: at },
+  };
   if (collectionStatus !== 'COMPLETED') return [recorded, failed(state, 'COLLECTION_NOT_COMPLETED', collectionNotCompletedMessage(collectionStatus), at)];
   return state.phase === 'ELIGIBLE' ? [recorded, requested(state, at)] : [recorded];
 }
@@ -179,7 +242,12 @@ function attemptEvents(state: ServicePayment, outcome: PaymentAttemptOutcome, at
   const { internalReference } = state.opened;
   switch (outcome.result) {
     case 'SUCCEEDED': {
-      const data: ServicePaymentCompletedV1 = { internalReference, billerPaymentId: outcome.billerPaymentId, statusMessage: MESSAGES.completed, completedAt: at };
+      const data: ServicePaymentCompletedV1 = {
+        internalReference,
+        billerPaymentId: outcome.billerPaymentId,
+        statusMessage: MESSAGES.completed,
+        completedAt: at,
+      };
       // Absent rather than undefined, so the stored event matches its schema.
       if (outcome.receiptNumber) data.receiptNumber = outcome.receiptNumber;
       return [{ type: EVENTS.completed, data }];
@@ -188,7 +256,12 @@ function attemptEvents(state: ServicePayment, outcome: PaymentAttemptOutcome, at
       if (!Number.isInteger(outcome.attempt) || outcome.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${outcome.attempt}`);
       // A redelivered report of an attempt already recorded changes nothing.
       if (outcome.attempt <= state.attempts) return [];
-      return [{ type: EVENTS.attemptFailed, data: { internalReference, attempt: outcome.attempt, reason: billerReason(outcome.reason), nextAttemptAt: outcome.nextAttemptAt, failedAt: at } }];
+      return [
+        {
+          type: EVENTS.attemptFailed,
+          data: { internalReference, attempt: outcome.attempt, reason: billerReason(outcome.reason), nextAttemptAt: outcome.nextAttemptAt, failedAt: at },
+        },
+      ];
     case 'REFUSED':
       return [failed(state, 'BILLER_REFUSED', billerRefusedMessage(outcome.reason), at)];
   }
@@ -196,7 +269,10 @@ function attemptEvents(state: ServicePayment, outcome: PaymentAttemptOutcome, at
 
 function requested(state: ServicePayment, at: string): ServicePaymentEvent {
   const { internalReference, prn, requestAmount, currency } = state.opened;
-  return { type: EVENTS.paymentRequested, data: { internalReference, prn, amount: requestAmount, currency, idempotencyKey: paymentIdempotencyKey(internalReference), requestedAt: at } };
+  return {
+    type: EVENTS.paymentRequested,
+    data: { internalReference, prn, amount: requestAmount, currency, idempotencyKey: paymentIdempotencyKey(internalReference), requestedAt: at },
+  };
 }
 
 function failed(state: ServicePayment, reason: ServicePaymentFailedV1['reason'], statusMessage: string, at: string): ServicePaymentEvent {

@@ -10,7 +10,15 @@ import { CommandRejectedError } from '@paygate/contracts';
 import { type WalletEvent } from './events';
 import { fold, type StoredEvent } from '@paygate/decider';
 import { walletLedgerDecider } from './wallet-ledger-decider';
-import { collectionTransferId, decideWallet, holdOf, postedTransfer, WALLET_IDEMPOTENCY_PERIOD_MS as PERIOD, type WalletCommand, type WalletState } from './wallet-ledger';
+import {
+  collectionTransferId,
+  decideWallet,
+  holdOf,
+  postedTransfer,
+  WALLET_IDEMPOTENCY_PERIOD_MS as PERIOD,
+  type WalletCommand,
+  type WalletState,
+} from './wallet-ledger';
 import { applyWallet, capture, credit, decideWalletChecked, hold, rejection, release, T0, topUp } from './payments-test-setup';
 
 /** Period numbers count from T0's period; `inPeriod(n, ms)` is `ms` after the first instant of period n. */
@@ -40,7 +48,13 @@ describe('within the window a redelivery or retry changes nothing', () => {
   });
 
   it('a released or captured hold is not placed again, nor captured again, after one rotation', () => {
-    const state = run([on(inPeriod(0), topUp('top-1', 10_000)), on(inPeriod(0), hold('fee:PG1', 300)), on(inPeriod(0), hold('prn:PG1', 4000)), on(inPeriod(0, LAST_MS), release('fee:PG1')), on(inPeriod(0, LAST_MS), capture('prn:PG1', 'pay:PG1'))]);
+    const state = run([
+      on(inPeriod(0), topUp('top-1', 10_000)),
+      on(inPeriod(0), hold('fee:PG1', 300)),
+      on(inPeriod(0), hold('prn:PG1', 4000)),
+      on(inPeriod(0, LAST_MS), release('fee:PG1')),
+      on(inPeriod(0, LAST_MS), capture('prn:PG1', 'pay:PG1')),
+    ]);
     const later = inPeriod(1, LAST_MS);
     expect(decideWalletChecked(on(later, hold('fee:PG1', 300)), state)).toEqual([]);
     expect(rejection(() => decideWallet(on(later, hold('fee:PG1', 301)), state)).code).toBe('duplicate_reference');
@@ -50,7 +64,12 @@ describe('within the window a redelivery or retry changes nothing', () => {
   });
 
   it('a transfer id used by a capture is refused for another capture after one rotation', () => {
-    const state = run([on(inPeriod(0), topUp('top-1', 10_000)), on(inPeriod(0), hold('h1', 100)), on(inPeriod(0), capture('h1', 'pay-1')), on(inPeriod(1), hold('h2', 100))]);
+    const state = run([
+      on(inPeriod(0), topUp('top-1', 10_000)),
+      on(inPeriod(0), hold('h1', 100)),
+      on(inPeriod(0), capture('h1', 'pay-1')),
+      on(inPeriod(1), hold('h2', 100)),
+    ]);
     expect(rejection(() => decideWallet(on(inPeriod(1, LAST_MS), capture('h2', 'pay-1')), state)).code).toBe('duplicate_reference');
   });
 
@@ -71,7 +90,11 @@ describe('within the window a redelivery or retry changes nothing', () => {
 describe('after the window an id is forgotten', () => {
   it('a collection credited two periods before a redelivery is credited again (docs/architecture.md: the idempotency window)', () => {
     const state = run([on(inPeriod(0, LAST_MS), credit('PG1', 500, 0))]);
-    expect(postedTransfer(state, collectionTransferId('PG1'))).toEqual({ debitAccount: 'customer_funds:UGX', creditAccount: 'merchant_wallet:merchant-1:UGX', amount: 500 });
+    expect(postedTransfer(state, collectionTransferId('PG1'))).toEqual({
+      debitAccount: 'customer_funds:UGX',
+      creditAccount: 'merchant_wallet:merchant-1:UGX',
+      amount: 500,
+    });
     expect(decideWalletChecked(on(inPeriod(2), credit('PG1', 500, 0)), state)).toHaveLength(1);
   });
 
@@ -141,7 +164,13 @@ describe('replaying the stream gives the state kept step by step', () => {
           for (const id of idsOf(state)?.current ?? []) lastCurrent.set(id, state?.remembered.period ?? 0);
         }
         // As the store keeps them: JSON, read back through the decider.
-        const stored = events.map((event) => walletLedgerDecider.read({ ...(JSON.parse(JSON.stringify(event)) as StoredEvent), schemaVersion: walletLedgerDecider.schemaVersion }) as WalletEvent);
+        const stored = events.map(
+          (event) =>
+            walletLedgerDecider.read({
+              ...(JSON.parse(JSON.stringify(event)) as StoredEvent),
+              schemaVersion: walletLedgerDecider.schemaVersion,
+            }) as WalletEvent,
+        );
         assert.deepEqual(fold(walletLedgerDecider, stored), state);
         // The previous generation is exactly the period before the current one: nothing older survives a rotation.
         for (const id of idsOf(state)?.previous ?? []) assert.equal(lastCurrent.get(id), (state?.remembered.period ?? 0) - 1, `${id} outlived the window`);

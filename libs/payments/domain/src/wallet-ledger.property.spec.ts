@@ -12,7 +12,17 @@ import fc from 'fast-check';
 import { CommandRejectedError, walletId, type WalletRef } from '@paygate/contracts';
 import { type Transfer, type WalletEvent } from './events';
 import { fold } from '@paygate/decider';
-import { accountSum, decideWallet, evolveWallet, holdOf, ledgerBalances, transfersOf, type Wallet, type WalletCommand, type WalletState } from './wallet-ledger';
+import {
+  accountSum,
+  decideWallet,
+  evolveWallet,
+  holdOf,
+  ledgerBalances,
+  transfersOf,
+  type Wallet,
+  type WalletCommand,
+  type WalletState,
+} from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { capture, credit, hold, release, topUp } from './payments-test-setup';
 
@@ -28,7 +38,10 @@ const amount = (max: number) => fc.integer({ min: 1, max });
 const step: fc.Arbitrary<WalletCommand[]> = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(wallet, ref, amount(20_000), fc.integer({ min: 0, max: 2_000 })).map(([w, r, total, fee]) => [credit(r, total, fee, w)]) },
   { weight: 1, arbitrary: fc.tuple(wallet, ids('top-', 4), amount(20_000)).map(([w, id, a]) => [topUp(id, a, w)]) },
-  { weight: 3, arbitrary: fc.tuple(wallet, holdId, amount(15_000), fc.option(holdId, { nil: undefined })).map(([w, id, a, replaces]) => [hold(id, a, replaces, w)]) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(wallet, holdId, amount(15_000), fc.option(holdId, { nil: undefined })).map(([w, id, a, replaces]) => [hold(id, a, replaces, w)]),
+  },
   { weight: 2, arbitrary: fc.tuple(wallet, holdId).map(([w, id]) => [release(id, w)]) },
   { weight: 2, arbitrary: fc.tuple(wallet, holdId, ids('pay-', 6)).map(([w, id, transferId]) => [capture(id, transferId, w)]) },
   { weight: 2, arbitrary: fc.tuple(wallet, ref, amount(2_000)).map(([w, r, fee]) => [hold(`fee:${r}`, fee, undefined, w)]) },
@@ -77,12 +90,16 @@ function checkRun(commands: WalletCommand[]): void {
       if (error.code === 'insufficient_funds') {
         seen.insufficient++;
         // Refused only when it had to be: a new hold that does not fit.
-        assert.ok(command.type === 'Hold' && !holdOf(before, command.holdId) && !holdFits(before, command), `insufficient_funds for a command that is not a new hold beyond the available balance: ${JSON.stringify(command)}`);
+        assert.ok(
+          command.type === 'Hold' && !holdOf(before, command.holdId) && !holdFits(before, command),
+          `insufficient_funds for a command that is not a new hold beyond the available balance: ${JSON.stringify(command)}`,
+        );
       }
       continue;
     }
     assert.equal(snapshot(before), untouched, 'decide() changed the state it was given');
-    if (command.type === 'Hold' && !holdOf(before, command.holdId)) assert.ok(holdFits(before, command), `accepted a hold that does not fit: ${JSON.stringify(command)}`);
+    if (command.type === 'Hold' && !holdOf(before, command.holdId))
+      assert.ok(holdFits(before, command), `accepted a hold that does not fit: ${JSON.stringify(command)}`);
     if (events.length > 0) seen.accepted++;
     if (events.some((event) => event.type === 'WalletHoldCaptured')) seen.captures++;
     if (events.some((event) => event.type === 'WalletHoldReleased') && command.type === 'Hold') seen.replacements++;
@@ -106,11 +123,13 @@ function checkRun(commands: WalletCommand[]): void {
     // Every account: the incrementally kept balances, the ledger view and the oracle agree; all sum to zero.
     const oracle = sumTransfers(allEvents.flatMap(transfersOf));
     const incremental: Record<string, number> = {};
-    for (const state of states.values()) for (const [account, balance] of Object.entries(state?.accounts ?? {})) incremental[account] = (incremental[account] ?? 0) + balance;
+    for (const state of states.values())
+      for (const [account, balance] of Object.entries(state?.accounts ?? {})) incremental[account] = (incremental[account] ?? 0) + balance;
     assert.deepEqual(nonZero(incremental), nonZero(oracle));
     assert.deepEqual(nonZero(ledgerBalances(allEvents)), nonZero(oracle));
     assert.equal(accountSum(oracle), 0);
-    for (const currency of ['UGX', 'USD']) assert.equal(accountSum(Object.fromEntries(Object.entries(oracle).filter(([account]) => account.endsWith(`:${currency}`)))), 0);
+    for (const currency of ['UGX', 'USD'])
+      assert.equal(accountSum(Object.fromEntries(Object.entries(oracle).filter(([account]) => account.endsWith(`:${currency}`)))), 0);
 
     // Folding the stored stream from scratch gives the incremental state.
     const readBack = (stored.get(id) ?? []).map((raw) => {

@@ -7,7 +7,17 @@ import { walletId } from '@paygate/contracts';
 import { LEDGER_ACCOUNTS as ACCOUNTS, WALLET_EVENT_TYPES as EVENTS } from './events';
 import { UnknownEventVersion } from '@paygate/decider';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
-import { accountSum, decideWallet, emptyWallet, holdOf, ledgerBalances, rebuildWallet, transfersOf, type WalletCommand, type WalletState } from './wallet-ledger';
+import {
+  accountSum,
+  decideWallet,
+  emptyWallet,
+  holdOf,
+  ledgerBalances,
+  rebuildWallet,
+  transfersOf,
+  type WalletCommand,
+  type WalletState,
+} from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { applyWallet, capture, credit, decideWalletChecked, hold, rejection, release, T0, topUp, WALLET } from './payments-test-setup';
 
@@ -20,7 +30,15 @@ describe('TopUp and CreditCollection', () => {
   it('a top-up moves top_up → wallet', () => {
     const events = decideWalletChecked(topUp('top-1', 5000), null);
     expect(events).toEqual([
-      { type: EVENTS.toppedUp, data: { merchantId: 'merchant-1', currency: 'UGX', transfer: { transferId: 'top-up:top-1', debitAccount: 'top_up:UGX', creditAccount: WALLET_ACCOUNT, amount: 5000, currency: 'UGX' }, toppedUpAt: T0 } },
+      {
+        type: EVENTS.toppedUp,
+        data: {
+          merchantId: 'merchant-1',
+          currency: 'UGX',
+          transfer: { transferId: 'top-up:top-1', debitAccount: 'top_up:UGX', creditAccount: WALLET_ACCOUNT, amount: 5000, currency: 'UGX' },
+          toppedUpAt: T0,
+        },
+      },
     ]);
     expect(summary(run([topUp('top-1', 5000)]))).toEqual({ balance: 5000, held: 0, available: 5000 });
   });
@@ -75,7 +93,9 @@ describe('TopUp and CreditCollection', () => {
 describe('Hold, ReleaseHold, CaptureHold', () => {
   it('a hold reduces what is available, not the balance', () => {
     const events = decideWalletChecked(hold('h1', 4000), funded());
-    expect(events).toEqual([{ type: EVENTS.holdPlaced, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0, purpose: 'OTHER' } }]);
+    expect(events).toEqual([
+      { type: EVENTS.holdPlaced, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0, purpose: 'OTHER' } },
+    ]);
     expect(summary(run([hold('h1', 4000)], funded()))).toEqual({ balance: 10_000, held: 4000, available: 6000 });
   });
 
@@ -97,7 +117,9 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
 
   it('a release gives the amount back once; unknown and settled holds release nothing', () => {
     const held = run([hold('h1', 4000)], funded());
-    expect(decideWalletChecked(release('h1'), held)).toEqual([{ type: EVENTS.holdReleased, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, releasedAt: T0 } }]);
+    expect(decideWalletChecked(release('h1'), held)).toEqual([
+      { type: EVENTS.holdReleased, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, releasedAt: T0 } },
+    ]);
     const released = run([release('h1')], held);
     expect(summary(released)).toEqual({ balance: 10_000, held: 0, available: 10_000 });
     expect(decideWalletChecked(release('h1'), released)).toEqual([]);
@@ -110,7 +132,13 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
     const [event] = decideWalletChecked(capture('h1', 'pay-1'), held);
     expect(event).toEqual({
       type: EVENTS.holdCaptured,
-      data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', transfer: { transferId: 'pay-1', debitAccount: WALLET_ACCOUNT, creditAccount: 'biller_settlement:UGX', amount: 4000, currency: 'UGX' }, capturedAt: T0 },
+      data: {
+        merchantId: 'merchant-1',
+        currency: 'UGX',
+        holdId: 'h1',
+        transfer: { transferId: 'pay-1', debitAccount: WALLET_ACCOUNT, creditAccount: 'biller_settlement:UGX', amount: 4000, currency: 'UGX' },
+        capturedAt: T0,
+      },
     });
     const captured = run([capture('h1', 'pay-1')], held);
     expect(summary(captured)).toEqual({ balance: 6000, held: 0, available: 6000 });
@@ -156,7 +184,13 @@ describe('collect-for-payment, end to end on the ledger', () => {
   it('charge_customer=false: the fee comes out of the wallet’s own balance, the PRN amount goes to the biller', () => {
     const state = run(merchantBearsFee);
     expect(summary(state)).toEqual({ balance: 3785, held: 0, available: 3785 });
-    expect(state?.accounts).toEqual({ 'top_up:UGX': -5000, 'customer_funds:UGX': -81000, 'fee_revenue:UGX': 1215, 'biller_settlement:UGX': 81000, [WALLET_ACCOUNT]: 3785 });
+    expect(state?.accounts).toEqual({
+      'top_up:UGX': -5000,
+      'customer_funds:UGX': -81000,
+      'fee_revenue:UGX': 1215,
+      'biller_settlement:UGX': 81000,
+      [WALLET_ACCOUNT]: 3785,
+    });
     expect(accountSum(state?.accounts ?? {})).toBe(0);
   });
 
@@ -175,7 +209,11 @@ describe('collect-for-payment, end to end on the ledger', () => {
   });
 
   it('the collection does not complete: the fee hold is released', () => {
-    expect(summary(run([...merchantBearsFee.slice(0, 2), release(feeHoldId(REF)), release(prnHoldId(REF))]))).toEqual({ balance: 5000, held: 0, available: 5000 });
+    expect(summary(run([...merchantBearsFee.slice(0, 2), release(feeHoldId(REF)), release(prnHoldId(REF))]))).toEqual({
+      balance: 5000,
+      held: 0,
+      available: 5000,
+    });
   });
 });
 
@@ -184,7 +222,13 @@ describe('ledger views and the decider', () => {
     const other = { merchantId: 'merchant-2', currency: 'UGX' };
     const events = [...decideWalletChecked(topUp('a', 700), null), ...decideWalletChecked(credit('PG9', 90, 10, other), null)];
     const balances = ledgerBalances(events);
-    expect(balances).toEqual({ 'top_up:UGX': -700, [WALLET_ACCOUNT]: 700, 'customer_funds:UGX': -100, 'merchant_wallet:merchant-2:UGX': 90, 'fee_revenue:UGX': 10 });
+    expect(balances).toEqual({
+      'top_up:UGX': -700,
+      [WALLET_ACCOUNT]: 700,
+      'customer_funds:UGX': -100,
+      'merchant_wallet:merchant-2:UGX': 90,
+      'fee_revenue:UGX': 10,
+    });
     expect(accountSum(balances)).toBe(0);
   });
 
@@ -204,7 +248,10 @@ describe('ledger views and the decider', () => {
   it('names the stream wallet-<merchantId>-<currency>, reads its own events back, and publishes nothing', () => {
     expect(walletLedgerDecider.streamName(walletId(WALLET))).toBe('wallet-merchant-1-UGX');
     expect(walletLedgerDecider.publish).toBeUndefined();
-    expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: { holdId: 'h' }, schemaVersion: 2 })).toEqual({ type: EVENTS.holdReleased, data: { holdId: 'h' } });
+    expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: { holdId: 'h' }, schemaVersion: 2 })).toEqual({
+      type: EVENTS.holdReleased,
+      data: { holdId: 'h' },
+    });
     expect(walletLedgerDecider.read({ type: 'ServicePaymentOpened', data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(UnknownEventVersion);
   });

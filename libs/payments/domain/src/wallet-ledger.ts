@@ -238,7 +238,10 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
   // The invariant, checked on the outcome whatever the command: nothing is appended that breaks it.
   const after = events.reduce<Wallet>((current, event) => evolveWallet(current, event) as Wallet, wallet);
   if (after.balance < 0 || after.available < 0) {
-    throw new WalletRejected('insufficient_funds', `wallet ${wallet.account} cannot cover ${command.type}`, { balance: wallet.balance, available: wallet.available });
+    throw new WalletRejected('insufficient_funds', `wallet ${wallet.account} cannot cover ${command.type}`, {
+      balance: wallet.balance,
+      available: wallet.available,
+    });
   }
   return events;
 }
@@ -250,9 +253,24 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       const { internalReference, totalCredit, fee, at } = command;
       assertAmount(totalCredit, 'totalCredit', 1);
       assertAmount(fee, 'fee', 0);
-      const transfers: Transfer[] = [{ transferId: collectionTransferId(internalReference), debitAccount: ACCOUNTS.customerFunds(currency), creditAccount: account, amount: totalCredit, currency }];
+      const transfers: Transfer[] = [
+        {
+          transferId: collectionTransferId(internalReference),
+          debitAccount: ACCOUNTS.customerFunds(currency),
+          creditAccount: account,
+          amount: totalCredit,
+          currency,
+        },
+      ];
       // A zero transfer would move nothing; the fee transfer exists only when there is a fee.
-      if (fee > 0) transfers.push({ transferId: collectionFeeTransferId(internalReference), debitAccount: ACCOUNTS.customerFunds(currency), creditAccount: ACCOUNTS.feeRevenue(currency), amount: fee, currency });
+      if (fee > 0)
+        transfers.push({
+          transferId: collectionFeeTransferId(internalReference),
+          debitAccount: ACCOUNTS.customerFunds(currency),
+          creditAccount: ACCOUNTS.feeRevenue(currency),
+          amount: fee,
+          currency,
+        });
       if (alreadyPosted(wallet, transfers[0])) {
         const recordedFee = postedTransfer(wallet, collectionFeeTransferId(internalReference))?.amount ?? 0;
         if (recordedFee !== fee) throw duplicate(`collection ${internalReference} was credited with a fee of ${recordedFee}, not ${fee}`);
@@ -262,7 +280,13 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
     }
     case 'TopUp': {
       assertTopUp(command);
-      const transfer: Transfer = { transferId: topUpTransferId(command.reference), debitAccount: ACCOUNTS.topUp(currency), creditAccount: account, amount: command.amount, currency };
+      const transfer: Transfer = {
+        transferId: topUpTransferId(command.reference),
+        debitAccount: ACCOUNTS.topUp(currency),
+        creditAccount: account,
+        amount: command.amount,
+        currency,
+      };
       return alreadyPosted(wallet, transfer) ? [] : [{ type: EVENTS.toppedUp, data: { merchantId, currency, transfer, toppedUpAt: command.at } }];
     }
     case 'Hold': {
@@ -281,14 +305,21 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
         available += replaced;
       }
       if (available < amount) {
-        throw new WalletRejected('insufficient_funds', `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`, { holdId, amount, available, balance: wallet.balance });
+        throw new WalletRejected('insufficient_funds', `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`, {
+          holdId,
+          amount,
+          available,
+          balance: wallet.balance,
+        });
       }
       events.push({ type: EVENTS.holdPlaced, data: { merchantId, currency, holdId, amount, placedAt: at, ...describeHold(holdId) } });
       return events;
     }
     case 'ReleaseHold': {
       const amount = wallet.heldHolds.get(command.holdId);
-      return amount === undefined ? [] : [{ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: command.holdId, amount, releasedAt: command.at } }];
+      return amount === undefined
+        ? []
+        : [{ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: command.holdId, amount, releasedAt: command.at } }];
     }
     case 'CaptureHold': {
       const { holdId, transferId, at } = command;
@@ -325,13 +356,16 @@ function assertTopUp({ wallet: { merchantId, currency }, reference, amount }: Ex
   if (typeof merchantId !== 'string' || merchantId.length === 0) errors.push({ field: 'merchantId', message: 'merchantId is required' });
   if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code' });
   if (!Number.isSafeInteger(amount) || amount < 1) errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
-  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100) errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
+  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100)
+    errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
   if (errors.length > 0) throw new WalletRejected('invalid_request', errors.map((error) => error.message).join('; '), { errors });
 }
 
 function assertAmount(value: number, name: string, minimum: 0 | 1): void {
   if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new WalletRejected('invalid_request', `${name} must be an integer of minor units ≥ ${minimum}, got ${value}`, { errors: { [name]: `must be an integer ≥ ${minimum}` } });
+    throw new WalletRejected('invalid_request', `${name} must be an integer of minor units ≥ ${minimum}, got ${value}`, {
+      errors: { [name]: `must be an integer ≥ ${minimum}` },
+    });
   }
 }
 

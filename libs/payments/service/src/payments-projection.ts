@@ -1,5 +1,16 @@
 import { SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX, type ServicePaymentSummary, type WalletBalance } from '@paygate/contracts';
-import { LEDGER_ACCOUNTS, WALLET_EVENT_TYPES, type ServicePaymentEvent, type WalletEvent, paymentTimerChanges, servicePaymentDecider, transfersOf, walletLedgerDecider, type PaymentTimerKind, type ServicePayment } from '@paygate/payments-domain';
+import {
+  LEDGER_ACCOUNTS,
+  WALLET_EVENT_TYPES,
+  type ServicePaymentEvent,
+  type WalletEvent,
+  paymentTimerChanges,
+  servicePaymentDecider,
+  transfersOf,
+  walletLedgerDecider,
+  type PaymentTimerKind,
+  type ServicePayment,
+} from '@paygate/payments-domain';
 import type { EventStore } from '@paygate/event-store';
 
 import { Projection, type StreamReadModel } from '@paygate/projections';
@@ -13,7 +24,15 @@ export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers
 /** How a service payment shows on its collection's record (payments.findServicePayment). */
 export function toServicePaymentSummary(payment: ServicePayment): ServicePaymentSummary {
   const { prn, serviceName, requestAmount, currency } = payment.opened;
-  return { prn, status: payment.status, statusMessage: payment.statusMessage, serviceName, amount: requestAmount, currency, billerPaymentId: payment.billerPaymentId ?? null };
+  return {
+    prn,
+    status: payment.status,
+    statusMessage: payment.statusMessage,
+    serviceName,
+    amount: requestAmount,
+    currency,
+    billerPaymentId: payment.billerPaymentId ?? null,
+  };
 }
 
 type Balance = Omit<WalletBalance, 'currency'>;
@@ -85,10 +104,10 @@ export class PaymentsProjection extends Projection {
   }
 
   async findServicePayment(merchantId: string, internalReference: string): Promise<ServicePaymentSummary | null> {
-    const [row] = await this.sql.query<{ summary: ServicePaymentSummary }>('select summary from service_payment_view where internal_reference = $1 and merchant_id = $2', [
-      internalReference,
-      merchantId,
-    ]);
+    const [row] = await this.sql.query<{ summary: ServicePaymentSummary }>(
+      'select summary from service_payment_view where internal_reference = $1 and merchant_id = $2',
+      [internalReference, merchantId],
+    );
     return row?.summary ?? null;
   }
 }

@@ -34,14 +34,23 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
     {
       provide: PaymentsService,
       inject: [INFRASTRUCTURE, LOGGER, METRICS, APP_URL, PROJECTION, PAYMENTS_CONFIG, CONFIG],
-      useFactory: (infra: Infrastructure, log: Logger, metrics: Metrics, appUrl: AppUrl, projection: PaymentsProjection, config: PaymentsConfig, appConfig: Config) => {
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        metrics: Metrics,
+        appUrl: AppUrl,
+        projection: PaymentsProjection,
+        config: PaymentsConfig,
+        appConfig: Config,
+      ) => {
         // Built on first use: the biller's default base URL is this process's own, known once it listens.
         let biller: BillPaymentOperations | undefined;
         return new PaymentsService({
           payments: new DeciderRuntime(infra.store, servicePaymentDecider, { oneFlowPerStream: true }),
           wallets: new DeciderRuntime(infra.store, walletLedgerDecider),
           projection,
-          biller: () => (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),
+          biller: () =>
+            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),
           config,
           log,
           metrics,
@@ -75,9 +84,17 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
     await events.publish([SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX], PAYMENTS_PUBLICATION);
     this.consumers.push(await this.projection.start(events));
     this.consumers.push(
-      await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) => this.payments.handleCollectionEvent(integrationEnvelope(event))),
+      await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) =>
+        this.payments.handleCollectionEvent(integrationEnvelope(event)),
+      ),
     );
-    this.timerWorker = new TimerWorker({ timers: PAYMENT_TIMERS, sql, fire: (timer) => this.payments.fireTimer(timer), tickMs: this.config.timerTickMs, log: this.log });
+    this.timerWorker = new TimerWorker({
+      timers: PAYMENT_TIMERS,
+      sql,
+      fire: (timer) => this.payments.fireTimer(timer),
+      tickMs: this.config.timerTickMs,
+      log: this.log,
+    });
     this.timerWorker.start();
   }
 

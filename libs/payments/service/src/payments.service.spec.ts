@@ -16,7 +16,15 @@ import { PaymentsService } from './payments.service';
 const PRN = '2250000123456';
 const REF = 'PGSVC0000000000000000000001';
 const NOW = new Date('2025-03-01T10:00:00.000Z');
-const BILL: Bill = { prn: PRN, status: 'AVAILABLE', amount: 81_000, currency: 'UGX', expiresAt: '2025-03-31T23:59:59.000Z', payerName: 'Jane Doe', serviceName: 'URA - Domestic Tax' } as Bill;
+const BILL: Bill = {
+  prn: PRN,
+  status: 'AVAILABLE',
+  amount: 81_000,
+  currency: 'UGX',
+  expiresAt: '2025-03-31T23:59:59.000Z',
+  payerName: 'Jane Doe',
+  serviceName: 'URA - Domestic Tax',
+} as Bill;
 
 const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 => ({
   id: 1,
@@ -42,9 +50,20 @@ const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCo
 });
 
 let revision = 0;
-const envelope = (type: string, data: object): IntegrationEnvelope => ({ id: `e${++revision}`, type, version: COLLECTION_INTEGRATION_VERSION, data, streamName: `collection-${REF}`, revision });
+const envelope = (type: string, data: object): IntegrationEnvelope => ({
+  id: `e${++revision}`,
+  type,
+  version: COLLECTION_INTEGRATION_VERSION,
+  data,
+  streamName: `collection-${REF}`,
+  revision,
+});
 const verdictRequested = () => envelope(COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, { collection: collection(), requestedAt: NOW.toISOString() });
-const settled = () => envelope(COLLECTION_INTEGRATION_EVENTS.settled, { collection: collection({ status: 'COMPLETED', statusMessage: 'Completed' }), settledAt: NOW.toISOString() });
+const settled = () =>
+  envelope(COLLECTION_INTEGRATION_EVENTS.settled, {
+    collection: collection({ status: 'COMPLETED', statusMessage: 'Completed' }),
+    settledAt: NOW.toISOString(),
+  });
 
 class FakeBiller implements BillPaymentOperations {
   payments: BillPaymentRequest[] = [];
@@ -55,14 +74,27 @@ class FakeBiller implements BillPaymentOperations {
   async pay(request: BillPaymentRequest): Promise<BillPayment> {
     if (this.unreachable) throw new ProviderUnavailableError('biller', 503);
     this.payments.push(request);
-    return { providerTransactionId: 'ura-1', prn: request.prn, amount: request.amount, currency: request.currency, reference: request.reference, status: 'SUCCESSFUL', receiptNumber: 'R-1', paidAt: NOW.toISOString() };
+    return {
+      providerTransactionId: 'ura-1',
+      prn: request.prn,
+      amount: request.amount,
+      currency: request.currency,
+      reference: request.reference,
+      status: 'SUCCESSFUL',
+      receiptNumber: 'R-1',
+      paidAt: NOW.toISOString(),
+    };
   }
   async status() {
     return { status: 'NOT_FOUND' as const };
   }
 }
 
-const metrics: Metrics = { counter: () => ({ inc: () => undefined }), histogram: () => ({ observe: () => undefined }), gauge: () => () => undefined } as unknown as Metrics;
+const metrics: Metrics = {
+  counter: () => ({ inc: () => undefined }),
+  histogram: () => ({ observe: () => undefined }),
+  gauge: () => () => undefined,
+} as unknown as Metrics;
 
 describe('PaymentsService (no NestJS)', () => {
   let sql: SqlDatabase;

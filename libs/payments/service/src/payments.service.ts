@@ -1,6 +1,45 @@
 import { ProviderRequestError, ProviderUnavailableError, type Bill, type BillPayment, type BillPaymentOperations } from '@paygate/connectors';
-import { COLLECTION_INTEGRATION_EVENTS as COLLECTION_EVENTS, CommandRejectedError, readCollectionIntegrationEvent, walletId, type FindServicePaymentQuery, type IntegrationEnvelope, type PaymentsContract, type PrnDetails, type PublishedCollectionV1, type ResultOf, type TopUpWalletCommand, type WalletBalancesQuery } from '@paygate/contracts';
-import { type ServicePaymentEvent, type WalletEvent, afterRecorded, isFinal, onBillerAnswered, onBillerUnreachable, onCollectionSettled, onPrnHoldRefused, onPrnLookedUp, onPrnLookupFailed, onTimerDue, onVerdictRequested, recordEligibility, refused, serviceNameOf, type BillerPaymentAnswer, type FeeHoldOutcome, type PaymentStep, type PaymentTimerKind, type ProcessContext, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState, type WalletCommand, type WalletState } from '@paygate/payments-domain';
+import {
+  COLLECTION_INTEGRATION_EVENTS as COLLECTION_EVENTS,
+  CommandRejectedError,
+  readCollectionIntegrationEvent,
+  walletId,
+  type FindServicePaymentQuery,
+  type IntegrationEnvelope,
+  type PaymentsContract,
+  type PrnDetails,
+  type PublishedCollectionV1,
+  type ResultOf,
+  type TopUpWalletCommand,
+  type WalletBalancesQuery,
+} from '@paygate/contracts';
+import {
+  type ServicePaymentEvent,
+  type WalletEvent,
+  afterRecorded,
+  isFinal,
+  onBillerAnswered,
+  onBillerUnreachable,
+  onCollectionSettled,
+  onPrnHoldRefused,
+  onPrnLookedUp,
+  onPrnLookupFailed,
+  onTimerDue,
+  onVerdictRequested,
+  recordEligibility,
+  refused,
+  serviceNameOf,
+  type BillerPaymentAnswer,
+  type FeeHoldOutcome,
+  type PaymentStep,
+  type PaymentTimerKind,
+  type ProcessContext,
+  type ServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentState,
+  type WalletCommand,
+  type WalletState,
+} from '@paygate/payments-domain';
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
@@ -33,7 +72,9 @@ function prnDetailsOf(bill: Bill): PrnDetails {
 }
 
 function answerOf(payment: BillPayment): BillerPaymentAnswer {
-  return payment.status === 'SUCCESSFUL' ? { status: 'SUCCESSFUL', billerPaymentId: payment.providerTransactionId, receiptNumber: payment.receiptNumber } : { status: 'PENDING' };
+  return payment.status === 'SUCCESSFUL'
+    ? { status: 'SUCCESSFUL', billerPaymentId: payment.providerTransactionId, receiptNumber: payment.receiptNumber }
+    : { status: 'PENDING' };
 }
 
 const waitUntil = (at: string): TimerVerdict => ({ done: false, retryAt: new Date(at) });
@@ -125,7 +166,11 @@ export class PaymentsService {
     const context = this.context();
     if (!lookup.reachable) {
       const deferral = onPrnLookupFailed(payment, lookup.reason, context);
-      this.deps.log.warn('the biller could not be reached to validate a PRN; asking again later', { internal_reference: payment.opened.internalReference, attempt: deferral.attempt, next_attempt_at: deferral.nextAttemptAt });
+      this.deps.log.warn('the biller could not be reached to validate a PRN; asking again later', {
+        internal_reference: payment.opened.internalReference,
+        attempt: deferral.attempt,
+        next_attempt_at: deferral.nextAttemptAt,
+      });
       await this.execute(payment.opened.internalReference, deferral);
       return waitUntil(deferral.nextAttemptAt);
     }
@@ -219,7 +264,10 @@ export class PaymentsService {
     const ref = payment.opened.internalReference;
     const step = onBillerUnreachable(payment, reason, this.context());
     if (step.type === 'Record') return this.record(ref, step.command);
-    const made = await this.deps.biller().status(payment.idempotencyKey as string).catch(() => ({ status: 'NOT_FOUND' }) as const);
+    const made = await this.deps
+      .biller()
+      .status(payment.idempotencyKey as string)
+      .catch(() => ({ status: 'NOT_FOUND' }) as const);
     if (made.status !== 'NOT_FOUND') return this.billerAnswered(payment, made);
     return this.record(ref, step.giveUp);
   }

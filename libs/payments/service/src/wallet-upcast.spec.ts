@@ -25,7 +25,11 @@ describe('a version 1 wallet stream in the store', () => {
     await store.appendToStream(walletStream(WALLET), [
       {
         type: EVENTS.toppedUp,
-        data: { ...WALLET, transfer: { transferId: 'top-1', debitAccount: 'top_up:UGX', creditAccount: 'merchant_wallet:merchant-upcast:UGX', amount: 5_000, currency: 'UGX' }, toppedUpAt: T0 },
+        data: {
+          ...WALLET,
+          transfer: { transferId: 'top-1', debitAccount: 'top_up:UGX', creditAccount: 'merchant_wallet:merchant-upcast:UGX', amount: 5_000, currency: 'UGX' },
+          toppedUpAt: T0,
+        },
         metadata: { schemaVersion: 1 },
       },
       { type: EVENTS.holdPlaced, data: { ...WALLET, holdId: feeHoldId(REF), amount: 1_500, placedAt: T0 }, metadata: { schemaVersion: 1 } },

@@ -64,7 +64,9 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
   class AppModule {}
 
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = config.http;
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter({
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule,
+    new FastifyAdapter({
       bodyLimit: config.input.maxBodyBytes,
       // request.ip: the peer, or the client named by X-Forwarded-For when the peer is a trusted proxy.
       trustProxy: config.platform.trustProxy,
@@ -90,12 +92,14 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
         const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
         void reply.status(status).send(envelope(status, 'the request URL is not valid', {}));
       },
-    }), {
-    logger: new NestJsonLogger(log),
-    abortOnError: false,
-    // guardInput registers the body parsers, with the depth limit in front of JSON.
-    bodyParser: false,
-  });
+    }),
+    {
+      logger: new NestJsonLogger(log),
+      abortOnError: false,
+      // guardInput registers the body parsers, with the depth limit in front of JSON.
+      bodyParser: false,
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   guardInput(fastify, config.input);
   // Hooks of one stage run in the order added: the request id comes first, so every answer

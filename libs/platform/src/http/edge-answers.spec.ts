@@ -78,7 +78,9 @@ describe('answers at the HTTP edge', () => {
     };
 
     it('answers an Expect other than 100-continue with 417 in the envelope, echoing x-request-id, and closes', async () => {
-      const [response, ...more] = await exchange('POST /test/things HTTP/1.1\r\nhost: test\r\nexpect: 200-ok\r\nx-request-id: edge-417\r\ncontent-length: 2\r\n\r\n');
+      const [response, ...more] = await exchange(
+        'POST /test/things HTTP/1.1\r\nhost: test\r\nexpect: 200-ok\r\nx-request-id: edge-417\r\ncontent-length: 2\r\n\r\n',
+      );
       expect(more).toEqual([]);
       expect(response.status).toBe(417);
       expect(response.headers['x-request-id']).toBe('edge-417');
@@ -87,7 +89,9 @@ describe('answers at the HTTP edge', () => {
     });
 
     it('still serves Expect: 100-continue', async () => {
-      const responses = await exchange('POST /test/things HTTP/1.1\r\nhost: test\r\nexpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}');
+      const responses = await exchange(
+        'POST /test/things HTTP/1.1\r\nhost: test\r\nexpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}',
+      );
       expect(responses.map((response) => response.status)).toEqual([100, 201]);
       expect(JSON.parse(responses[1].body)).toEqual({ created: true });
     });

@@ -37,6 +37,7 @@ export function answerWrongMethods(fastify: FastifyInstance): void {
   fastify.addHook('preHandler', async (request, reply) => {
     if (!request.is404) return;
     const allowed = fastify.supportedMethods.filter((method) => fastify.findRoute({ method, url: request.url }) !== null);
-    if (allowed.length > 0) return answer(reply.header('allow', allowed.join(', ')), 405, `${request.method} is not served at this path; ${allowed.join(', ')} are`);
+    if (allowed.length > 0)
+      return answer(reply.header('allow', allowed.join(', ')), 405, `${request.method} is not served at this path; ${allowed.join(', ')} are`);
   });
 }

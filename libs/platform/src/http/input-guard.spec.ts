@@ -72,7 +72,9 @@ describe('unstorableInput', () => {
   });
 
   it('calls a text body "body"', () => {
-    expect(unstorableInput({ params: {}, query: {}, body: '\u0000' })).toEqual([{ field: 'body', message: 'body must not contain NUL characters or unpaired UTF-16 surrogates' }]);
+    expect(unstorableInput({ params: {}, query: {}, body: '\u0000' })).toEqual([
+      { field: 'body', message: 'body must not contain NUL characters or unpaired UTF-16 surrogates' },
+    ]);
   });
 
   it('finds nothing in a request without parameters, query or body', () => {

@@ -30,7 +30,14 @@ export class PrometheusMetrics implements Metrics {
   histogram<Name extends string>(spec: HistogramSpec<Name>): HistogramPort<Name> {
     return this.declared(
       spec.name,
-      () => new Histogram({ name: spec.name, help: spec.help, labelNames: spec.labelNames, buckets: spec.buckets ? [...spec.buckets] : undefined, registers: [this.registry] }),
+      () =>
+        new Histogram({
+          name: spec.name,
+          help: spec.help,
+          labelNames: spec.labelNames,
+          buckets: spec.buckets ? [...spec.buckets] : undefined,
+          registers: [this.registry],
+        }),
     );
   }
 

@@ -67,7 +67,11 @@ export class SqlRateLimitStore implements RateLimitStore {
 
   async take(key: string, policy: BucketPolicy): Promise<StoreTake> {
     // Timestamps hold microseconds: one microsecond of slack keeps the last token of a burst.
-    const [row] = await this.db.query<{ allowed: boolean; full_at_ms: number; now_ms: number }>(TAKE, [key, tokenIntervalMs(policy), bucketWindowMs(policy) + 0.001]);
+    const [row] = await this.db.query<{ allowed: boolean; full_at_ms: number; now_ms: number }>(TAKE, [
+      key,
+      tokenIntervalMs(policy),
+      bucketWindowMs(policy) + 0.001,
+    ]);
     return { allowed: row.allowed, fullAtMs: Number(row.full_at_ms), nowMs: Number(row.now_ms) };
   }
 

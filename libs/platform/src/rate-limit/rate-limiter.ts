@@ -41,7 +41,10 @@ export interface RateLimitVerdict {
 /** 429 in the envelope; its headers are already on the response. */
 export class TooManyRequests extends HttpException {
   constructor(retryAfterSeconds: string | undefined) {
-    super({ message: `too many requests: retry in ${retryAfterSeconds ?? 1} s`, data: { retry_after: Number(retryAfterSeconds ?? 1) } }, HttpStatus.TOO_MANY_REQUESTS);
+    super(
+      { message: `too many requests: retry in ${retryAfterSeconds ?? 1} s`, data: { retry_after: Number(retryAfterSeconds ?? 1) } },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
   }
 }
 

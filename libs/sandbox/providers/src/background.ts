@@ -93,10 +93,14 @@ export class Background implements OnModuleDestroy {
       const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]);
       const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
       // Node's http client follows no redirects, so a receiver cannot send the callback on to another address.
-      const outgoing = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers, signal, agent: false, lookup: guardedLookup(policy) }, (response) => {
-        resolve({ status: response.statusCode });
-        response.destroy();
-      });
+      const outgoing = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+        target,
+        { method, headers, signal, agent: false, lookup: guardedLookup(policy) },
+        (response) => {
+          resolve({ status: response.statusCode });
+          response.destroy();
+        },
+      );
       outgoing.on('error', (error) => resolve({ refused: error instanceof TargetNotAllowedError }));
       outgoing.end(body);
     });

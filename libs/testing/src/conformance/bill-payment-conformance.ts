@@ -51,7 +51,8 @@ const MALFORMED_BODIES = [
 
 /** Well-formed answers that still do not answer the request (another PRN, another amount). */
 const MISMATCHED = {
-  validate: '{"prn":"9999999999999","amount":25000,"currency":"UGX","status":"AVAILABLE","expires_at":"2099-01-01T00:00:00Z","payer_name":"A","service_name":"B"}',
+  validate:
+    '{"prn":"9999999999999","amount":25000,"currency":"UGX","status":"AVAILABLE","expires_at":"2099-01-01T00:00:00Z","payer_name":"A","service_name":"B"}',
   pay: '{"payment_id":"pay_1","prn":"2250000001301","amount":99000,"currency":"UGX","reference":"r","status":"COMPLETED","receipt_number":"R1","paid_at":"2030-01-01T00:00:00Z"}',
 };
 
@@ -186,10 +187,14 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
     await target.injectFaults({ delayMs: 3_000 });
     const request = payRequest(bill);
     const paying = bills().pay(request);
-    const pending = await eventually(async () => {
-      const current = await bills().status(request.idempotencyKey);
-      return current.status === 'NOT_FOUND' ? undefined : current;
-    }, 2_500, 'the payment in progress');
+    const pending = await eventually(
+      async () => {
+        const current = await bills().status(request.idempotencyKey);
+        return current.status === 'NOT_FOUND' ? undefined : current;
+      },
+      2_500,
+      'the payment in progress',
+    );
     expect(pending).toEqual({ ...recorded(request), status: 'PENDING' });
     expect(await bills().validate(bill.prn)).toEqual({ found: true, bill: { ...bill, status: 'SUBMITTED' } });
     await refusal(() => bills().pay(payRequest(bill)), 409, 'PRN_PAYMENT_IN_PROGRESS');

@@ -48,10 +48,36 @@ interface Notification {
 }
 
 /** Bodies no protocol accepts as an answer. */
-const MALFORMED_BODIES = ['this is not JSON', '', 'null', '[]', '{}', '"SUCCESSFUL"', '42', '{"status":42}', '{"status":"UNHEARD_OF","id":"x"}', '{"id":"x","payment_url":"javascript:alert(1)"}'];
+const MALFORMED_BODIES = [
+  'this is not JSON',
+  '',
+  'null',
+  '[]',
+  '{}',
+  '"SUCCESSFUL"',
+  '42',
+  '{"status":42}',
+  '{"status":"UNHEARD_OF","id":"x"}',
+  '{"id":"x","payment_url":"javascript:alert(1)"}',
+];
 
 /** Bodies no protocol accepts as a notification. */
-const GARBAGE_NOTIFICATIONS: unknown[] = [undefined, null, '', 'status=SUCCESSFUL', 42, true, [], {}, { status: 'SUCCESSFUL' }, { status: [] }, { session_id: '', reference: '' }, { externalId: 7, status: 'SUCCESSFUL' }, [{ status: 'SUCCESSFUL' }], Object.create(null)];
+const GARBAGE_NOTIFICATIONS: unknown[] = [
+  undefined,
+  null,
+  '',
+  'status=SUCCESSFUL',
+  42,
+  true,
+  [],
+  {},
+  { status: 'SUCCESSFUL' },
+  { status: [] },
+  { session_id: '', reference: '' },
+  { externalId: 7, status: 'SUCCESSFUL' },
+  [{ status: 'SUCCESSFUL' }],
+  Object.create(null),
+];
 
 /**
  * The behaviour every collect connector shows, through the registry and the port only: it is
@@ -130,7 +156,11 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     );
     expect(outcome).toEqual(expected);
     if (scenario.notifies) {
-      const [notification] = await eventually(() => (notificationsFor(reference).length > 0 ? notificationsFor(reference) : undefined), 10_000, 'the notification');
+      const [notification] = await eventually(
+        () => (notificationsFor(reference).length > 0 ? notificationsFor(reference) : undefined),
+        10_000,
+        'the notification',
+      );
       // The notification names the collection initiate started; the service then asks status.
       expect(collect().verifyNotification(notification.body)).toBe(initiation.providerReference);
     }
@@ -196,7 +226,10 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     }
   });
 
-  const malformedCases = MALFORMED_BODIES.flatMap((body) => [[body, 'the operation'] as const, ...(target.handshake ? [[body, 'the handshake'] as const] : [])]);
+  const malformedCases = MALFORMED_BODIES.flatMap((body) => [
+    [body, 'the operation'] as const,
+    ...(target.handshake ? [[body, 'the handshake'] as const] : []),
+  ]);
   it.each(malformedCases)('rejects the malformed body %j answering %s with a request error', async (body, answering) => {
     const malformed = await fakeProvider((method, path) => {
       const handshake = answering === 'the operation' ? target.handshake?.(method, path) : undefined;

@@ -89,9 +89,7 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
 
     it('rejects an exact revision or stream_exists on a stream that does not exist', async () => {
       await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 0 })).rejects.toMatchObject({ actual: 'no_stream' });
-      await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
-        WrongExpectedRevisionError,
-      );
+      await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
       expect(await store.readStream(stream('n'))).toEqual([]);
     });
 

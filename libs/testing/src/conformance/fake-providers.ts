@@ -7,7 +7,9 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
  */
 
 /** A provider stand-in on 127.0.0.1 answering whatever `answer` says. */
-export async function fakeProvider(answer: (method: string, path: string) => { status: number; body: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function fakeProvider(
+  answer: (method: string, path: string) => { status: number; body: string },
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: HttpServer = createHttpServer((request, response) => {
     request.resume();
     request.on('end', () => {

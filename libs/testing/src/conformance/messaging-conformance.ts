@@ -44,7 +44,10 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
   });
 
   const append = (stream: string, ...types: string[]) =>
-    subject.store.appendToStream(`${prefix}${stream}`, types.map((type) => ({ type, data: { type } })));
+    subject.store.appendToStream(
+      `${prefix}${stream}`,
+      types.map((type) => ({ type, data: { type } })),
+    );
 
   describe('commands', () => {
     it('replies with the handler result', async () => {

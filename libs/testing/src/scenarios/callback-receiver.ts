@@ -51,7 +51,11 @@ export class CallbackReceiver {
 
   /** Waits until the transaction's callbacks include `event`; returns them all. */
   async waitFor(internalReference: string, event: string, timeoutMs = 30_000): Promise<ReceivedCallback[]> {
-    return eventually(() => (this.about(internalReference).some((callback) => callback.event === event) ? this.about(internalReference) : undefined), timeoutMs, `callback ${event} for ${internalReference}`);
+    return eventually(
+      () => (this.about(internalReference).some((callback) => callback.event === event) ? this.about(internalReference) : undefined),
+      timeoutMs,
+      `callback ${event} for ${internalReference}`,
+    );
   }
 
   /** Both signatures of DESIGN §2 verify against the merchant's signing key. */

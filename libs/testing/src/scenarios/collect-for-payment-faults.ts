@@ -42,7 +42,10 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: false });
     const callbacks = await receiver.waitFor(ref, 'transaction.cancelled', 60_000);
     expect(eventsOf(callbacks)).toEqual(['payment.failed', 'transaction.cancelled']);
-    expect(callbacks[0].payload).toMatchObject({ transaction_status: 'FAILED', status_message: expect.stringContaining('wallet balance cannot cover the fee') });
+    expect(callbacks[0].payload).toMatchObject({
+      transaction_status: 'FAILED',
+      status_message: expect.stringContaining('wallet balance cannot cover the fee'),
+    });
     expect(callbacks[1].payload).toMatchObject({ status_message: 'PRN not eligible: wallet balance cannot cover the fee' });
     expect(await admin.paymentCalls(prn)).toBe(0);
     expect(await walletOf(client)).toEqual({ currency: 'UGX', balance: 0, available_balance: 0 });
@@ -85,7 +88,10 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
       const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: false, require_confirmation: false });
       const callbacks = await receiver.waitFor(ref, 'payment.failed', 60_000);
       expect(eventsOf(callbacks)).toEqual(['transaction.cancelled', 'payment.failed']);
-      expect(callbacks[0].payload).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: the PRN could not be validated in time' });
+      expect(callbacks[0].payload).toMatchObject({
+        transaction_status: 'CANCELLED',
+        status_message: 'Transaction cancelled: the PRN could not be validated in time',
+      });
       expect(await admin.paymentCalls(prn)).toBe(0);
       expect(await walletOf(client)).toEqual(before);
     } finally {
@@ -102,15 +108,24 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     expect((await Promise.all(refs.map((ref) => client.confirm(ref)))).map((answer) => answer.status)).toEqual([202, 202]);
     const outcomes = await Promise.all(
       refs.map((ref) =>
-        eventually(() => receiver.about(ref).find((callback) => callback.event === 'payment.completed' || callback.event === 'payment.failed'), 60_000, `the payment outcome of ${ref}`),
+        eventually(
+          () => receiver.about(ref).find((callback) => callback.event === 'payment.completed' || callback.event === 'payment.failed'),
+          60_000,
+          `the payment outcome of ${ref}`,
+        ),
       ),
     );
     expect(outcomes.map((callback) => callback.event).sort()).toEqual(['payment.completed', 'payment.failed']);
-    for (const ref of refs) expect(eventsOf(receiver.about(ref))).toEqual(['transaction.charges', 'transaction.completed', expect.stringMatching(/^payment\./)]);
+    for (const ref of refs)
+      expect(eventsOf(receiver.about(ref))).toEqual(['transaction.charges', 'transaction.completed', expect.stringMatching(/^payment\./)]);
     const atBiller = await admin.prn(prn);
     expect(atBiller.status).toBe('PAID');
     expect(atBiller.payments).toHaveLength(1);
     // Two credits of 25,000, one PRN payment of 25,000.
-    await walletShows(client, { balance: before.balance + 25_000, available_balance: before.available_balance + 25_000 }, 'both credits and one payment to show');
+    await walletShows(
+      client,
+      { balance: before.balance + 25_000, available_balance: before.available_balance + 25_000 },
+      'both credits and one payment to show',
+    );
   });
 }

@@ -32,7 +32,6 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     await receiver?.close();
   });
 
-
   async function expectSigned(ref: string, events: string[]) {
     const received = await receiver.waitFor(ref, events[events.length - 1], 60_000);
     expect(received.map((callback) => callback.event)).toEqual(events);
@@ -83,10 +82,14 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     delete body.redirect_url;
     const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body });
     const ref = String(accepted.body.data.internal_reference);
-    const paymentUrl = await eventually(async () => {
-      const record = await client.collection(ref);
-      return typeof record.body.data.payment_url === 'string' ? record.body.data.payment_url : undefined;
-    }, 30_000, 'the checkout to open after the PRN verdict');
+    const paymentUrl = await eventually(
+      async () => {
+        const record = await client.collection(ref);
+        return typeof record.body.data.payment_url === 'string' ? record.body.data.payment_url : undefined;
+      },
+      30_000,
+      'the checkout to open after the PRN verdict',
+    );
     const page = await fetch(await payOnCheckoutPage(paymentUrl, { number: '4242424242424242' }), { redirect: 'manual' });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Payment completed');
@@ -112,7 +115,9 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
   });
 
   it('an unknown PRN is not eligible either', async () => {
-    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn: '9999999999999', charge_customer: true }) });
+    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+      body: mobileMoneyRequest({ amount: 25_000, prn: '9999999999999', charge_customer: true }),
+    });
     const ref = String(accepted.body.data.internal_reference);
     await expectSigned(ref, ['payment.failed', 'transaction.cancelled']);
   });
@@ -121,7 +126,9 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     const prn = await admin.createPrn(25_000);
     await admin.billerFaults({ fail_next: 2 });
     try {
-      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }) });
+      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+        body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }),
+      });
       const ref = String(accepted.body.data.internal_reference);
       await expectSigned(ref, ['transaction.completed', 'payment.completed']);
       await admin.expectPaidOnce(prn);

@@ -54,11 +54,20 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     for (const callback of received) {
       expect(CallbackReceiver.verify(callback, client.merchant.signingKey)).toBe(true);
       expect(callback.headers['webhook-id']).toMatch(/^msg_/);
-      expect(callback.payload).toMatchObject({ internal_reference: ref, transaction_type: 'COLLECTION', merchant_reference: final.merchant_reference, id: final.id });
+      expect(callback.payload).toMatchObject({
+        internal_reference: ref,
+        transaction_type: 'COLLECTION',
+        merchant_reference: final.merchant_reference,
+        id: final.id,
+      });
       expect(callback.payload).not.toHaveProperty('transaction_fee');
     }
     if (events[0] === 'transaction.charges') {
-      expect(received[0].payload).toMatchObject({ transaction_status: 'PENDING', institution_name: expect.any(String), transaction_charge: final.transaction_fee });
+      expect(received[0].payload).toMatchObject({
+        transaction_status: 'PENDING',
+        institution_name: expect.any(String),
+        transaction_charge: final.transaction_fee,
+      });
     }
     const last = received[received.length - 1].payload;
     expect(last).not.toHaveProperty('institution_name');
@@ -78,7 +87,10 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     expect(init.status).toBe(202);
     const ref = init.body.data.internal_reference as string;
     const confirm = await client.confirm(ref);
-    expect(confirm).toMatchObject({ status: 202, body: { message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} } });
+    expect(confirm).toMatchObject({
+      status: 202,
+      body: { message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} },
+    });
     return ref;
   }
 
@@ -143,7 +155,10 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     expect(init.status).toBe(202);
     const ref = init.body.data.internal_reference as string;
     const confirm = await client.confirm(ref);
-    expect(confirm).toMatchObject({ status: 202, body: { message: 'Redirect to URL for the payment of UGX 25,000', data: { payment_url: expect.stringMatching(/^http/) } } });
+    expect(confirm).toMatchObject({
+      status: 202,
+      body: { message: 'Redirect to URL for the payment of UGX 25,000', data: { payment_url: expect.stringMatching(/^http/) } },
+    });
     const returnUrl = await payOnCheckoutPage(confirm.body.data.payment_url as string, card === 'cancel' ? { cancel: true } : { number: card });
     const redirect = client.verifyRedirect(await followReturn(returnUrl));
     expect(redirect.get('order')).toBe('7');

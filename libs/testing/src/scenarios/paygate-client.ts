@@ -69,10 +69,19 @@ export class PaygateClient {
     });
     const body = (await response.json()) as ApiResponse<{ id: string; public_key: string; secret_key: string; signing_key: string }>['body'];
     if (response.status !== 201) throw new Error(`cannot create a merchant: ${response.status} ${JSON.stringify(body)}`);
-    return new PaygateClient(baseUrl, { id: body.data.id, publicKey: body.data.public_key, secretKey: body.data.secret_key, signingKey: body.data.signing_key });
+    return new PaygateClient(baseUrl, {
+      id: body.data.id,
+      publicKey: body.data.public_key,
+      secretKey: body.data.secret_key,
+      signingKey: body.data.signing_key,
+    });
   }
 
-  async request<Data = Record<string, unknown>>(method: string, path: string, options: { body?: unknown; raw?: string; headers?: Record<string, string>; secret?: boolean } = {}): Promise<ApiResponse<Data>> {
+  async request<Data = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: string; headers?: Record<string, string>; secret?: boolean } = {},
+  ): Promise<ApiResponse<Data>> {
     const headers: Record<string, string> = { 'public-key': this.merchant.publicKey, ...options.headers };
     if (options.secret) headers['secret-key'] = this.merchant.secretKey;
     let body: string | undefined = options.raw;
@@ -122,7 +131,8 @@ export class PaygateClient {
       transaction_status: query.get('transaction_status') ?? '',
       merchant_reference: query.get('merchant_reference') ?? '',
     };
-    if (!verifyCollectionSignature(this.merchant.signingKey, record, query.get('hmac_signature') ?? '')) throw new Error(`redirect signature does not verify: ${location}`);
+    if (!verifyCollectionSignature(this.merchant.signingKey, record, query.get('hmac_signature') ?? ''))
+      throw new Error(`redirect signature does not verify: ${location}`);
     return query;
   }
 }

@@ -16,7 +16,12 @@ export class SandboxAdmin {
 
   /** A fresh PRN (13 generated digits) for this amount, AVAILABLE unless told otherwise. */
   async createPrn(amount: number, overrides: Record<string, unknown> = {}): Promise<string> {
-    const created = await this.request<{ prn: string }>('POST', '/sandbox/v1/prns', { amount, currency: 'UGX', service_name: 'URA - Domestic Tax', ...overrides });
+    const created = await this.request<{ prn: string }>('POST', '/sandbox/v1/prns', {
+      amount,
+      currency: 'UGX',
+      service_name: 'URA - Domestic Tax',
+      ...overrides,
+    });
     if (created.status !== 201) throw new Error(`cannot create a PRN: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body.data.prn;
   }
@@ -71,10 +76,14 @@ export async function topUpWallet(gatewayUrl: string, merchantId: string, amount
 export async function walletShows(client: PaygateClient, expected: Omit<WalletBalance, 'currency'>, what: string): Promise<WalletBalance> {
   let last: WalletBalance | undefined;
   try {
-    return await eventually(async () => {
-      last = await walletOf(client);
-      return last.balance === expected.balance && last.available_balance === expected.available_balance ? last : undefined;
-    }, 30_000, what);
+    return await eventually(
+      async () => {
+        last = await walletOf(client);
+        return last.balance === expected.balance && last.available_balance === expected.available_balance ? last : undefined;
+      },
+      30_000,
+      what,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}: expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(last)}`);
   }

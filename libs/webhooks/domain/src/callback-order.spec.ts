@@ -7,7 +7,13 @@ import {
   type PublishedServicePaymentV1,
 } from '@paygate/contracts';
 import { publishedCollection, publishedServicePayment } from '@paygate/testing';
-import { collectionCallbackOrder, isPrnRejectionCancel, PAYMENT_AFTER_COLLECTION, PAYMENT_BEFORE_COLLECTION, servicePaymentCallbackOrder } from './callback-order';
+import {
+  collectionCallbackOrder,
+  isPrnRejectionCancel,
+  PAYMENT_AFTER_COLLECTION,
+  PAYMENT_BEFORE_COLLECTION,
+  servicePaymentCallbackOrder,
+} from './callback-order';
 
 const at = '2026-01-01T00:00:00.000Z';
 const collection = (overrides: Partial<PublishedCollectionV1>): PublishedCollectionV1 =>
@@ -46,8 +52,14 @@ const paymentEvent = (type: PaymentsIntegrationEvent['type'], revision: number):
 describe('the order of a transaction’s callbacks across the collection and payment streams', () => {
   it('orders collection callbacks by their stream revision and makes them wait for nothing', () => {
     expect(collectionCallbackOrder(opened(3))).toEqual({ sequence: 3, awaits: [] });
-    expect(collectionCallbackOrder(settled(9, { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }))).toEqual({ sequence: 9, awaits: [] });
-    expect(collectionCallbackOrder(settled(9, { status: 'CANCELLED', statusMessage: 'Transaction declined by the customer' }))).toEqual({ sequence: 9, awaits: [] });
+    expect(collectionCallbackOrder(settled(9, { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }))).toEqual({
+      sequence: 9,
+      awaits: [],
+    });
+    expect(collectionCallbackOrder(settled(9, { status: 'CANCELLED', statusMessage: 'Transaction declined by the customer' }))).toEqual({
+      sequence: 9,
+      awaits: [],
+    });
   });
 
   it('puts payment.completed after every collection callback, once the collection’s transaction.completed is queued', () => {
@@ -71,8 +83,24 @@ describe('the order of a transaction’s callbacks across the collection and pay
 
   it('tells a PRN rejection by the published cancellation reason, not by the message', () => {
     expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
-    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: the PRN could not be validated in time', cancellationReason: 'PRN_VALIDATION_TIMEOUT' }))).toBe(false);
-    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'Transaction cancelled: confirmation not received in time', cancellationReason: 'CONFIRMATION_TIMEOUT' }))).toBe(false);
+    expect(
+      isPrnRejectionCancel(
+        settled(3, {
+          status: 'CANCELLED',
+          statusMessage: 'Transaction cancelled: the PRN could not be validated in time',
+          cancellationReason: 'PRN_VALIDATION_TIMEOUT',
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      isPrnRejectionCancel(
+        settled(3, {
+          status: 'CANCELLED',
+          statusMessage: 'Transaction cancelled: confirmation not received in time',
+          cancellationReason: 'CONFIRMATION_TIMEOUT',
+        }),
+      ),
+    ).toBe(false);
     expect(isPrnRejectionCancel(opened(3))).toBe(false);
   });
 

@@ -5,9 +5,9 @@ import { callbackBody, collectionCallbackFor } from './collection-callbacks';
 const at = '2026-01-01T00:00:00.000Z';
 let revision = 0;
 const published = (type: typeof PUBLISHED.opened | typeof PUBLISHED.settled, data: PublishedCollectionV1): CollectionIntegrationEvent =>
-  (type === PUBLISHED.opened
+  type === PUBLISHED.opened
     ? { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, openedAt: at } }
-    : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } });
+    : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } };
 const opened = (overrides: Partial<PublishedCollectionV1> = {}) => published(PUBLISHED.opened, publishedCollection(overrides));
 const settled = (overrides: Partial<PublishedCollectionV1>) => published(PUBLISHED.settled, publishedCollection(overrides));
 

@@ -1,4 +1,9 @@
-import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type CollectionStatus, type PublishedCollectionV1 } from '@paygate/contracts';
+import {
+  COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
+  type CollectionIntegrationEvent,
+  type CollectionStatus,
+  type PublishedCollectionV1,
+} from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 
 /** Callback event names (docs/webhooks.md). */
@@ -75,7 +80,9 @@ export function collectionCallbackFor(event: CollectionIntegrationEvent): Callba
   const { collection } = event.data;
   if (event.type === PUBLISHED.opened) {
     // Charges go to merchants who confirm themselves: they show them before confirming.
-    return collection.requireConfirmation ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(collection), institution_name: collection.institutionName } } : null;
+    return collection.requireConfirmation
+      ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(collection), institution_name: collection.institutionName } }
+      : null;
   }
   // A collect-for-payment collection is announced to service-payments first; its charges
   // follow CollectionOpened once the PRN is accepted.

@@ -77,14 +77,27 @@ describe('service payment callbacks', () => {
   it('sends a payment that failed after the collection as payment.failed with the payments status message', () => {
     expect(servicePaymentCallbackFor(failed())).toMatchObject({
       event: 'payment.failed',
-      payload: { transaction_type: 'SERVICE_PAYMENT', transaction_status: 'FAILED', account_number: '2250000123456', status_message: 'PRN payment refused by the biller: PRN cancelled by URA', additional_details: {} },
+      payload: {
+        transaction_type: 'SERVICE_PAYMENT',
+        transaction_status: 'FAILED',
+        account_number: '2250000123456',
+        status_message: 'PRN payment refused by the biller: PRN cancelled by URA',
+        additional_details: {},
+      },
     });
   });
 
   it('sends a rejected PRN as payment.failed with the rejection as status message', () => {
     expect(servicePaymentCallbackFor(rejected())).toMatchObject({
       event: 'payment.failed',
-      payload: { id: 7, internal_reference: 'PGREF', merchant_reference: 'tax-2025-03', transaction_status: 'FAILED', status_message: 'PRN not eligible: already paid', additional_details: {} },
+      payload: {
+        id: 7,
+        internal_reference: 'PGREF',
+        merchant_reference: 'tax-2025-03',
+        transaction_status: 'FAILED',
+        status_message: 'PRN not eligible: already paid',
+        additional_details: {},
+      },
     });
   });
 

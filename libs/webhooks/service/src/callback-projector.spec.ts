@@ -26,7 +26,16 @@ const at = '2026-01-01T00:00:00.000Z';
 
 /** A merchant with these callback URLs: the projector reads nothing else. */
 function merchants(collectionCallbackUrl: string | null, servicePaymentsCallbackUrl: string | null) {
-  const merchant: Merchant = { id: MERCHANT, name: 'Tax office', status: 'active', publicKey: 'pk', collectionCallbackUrl, servicePaymentsCallbackUrl, createdAt: at, updatedAt: at };
+  const merchant: Merchant = {
+    id: MERCHANT,
+    name: 'Tax office',
+    status: 'active',
+    publicKey: 'pk',
+    collectionCallbackUrl,
+    servicePaymentsCallbackUrl,
+    createdAt: at,
+    updatedAt: at,
+  };
   return { get: async (id: string) => (id === MERCHANT ? merchant : null) };
 }
 
@@ -49,19 +58,44 @@ function transaction() {
       statusMessage,
       billerPaymentId: paymentStatus === 'COMPLETED' ? 'ura-pay-1' : null,
     });
-  const fromCollection = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `collection-${ref}`, revision, data });
-  const fromPayment = (type: string, revision: number, data: object): IntegrationEnvelope => ({ id: randomUUID(), type, version: 1, streamName: `service-payment-${ref}`, revision, data });
+  const fromCollection = (type: string, revision: number, data: object): IntegrationEnvelope => ({
+    id: randomUUID(),
+    type,
+    version: 1,
+    streamName: `collection-${ref}`,
+    revision,
+    data,
+  });
+  const fromPayment = (type: string, revision: number, data: object): IntegrationEnvelope => ({
+    id: randomUUID(),
+    type,
+    version: 1,
+    streamName: `service-payment-${ref}`,
+    revision,
+    data,
+  });
   const settled = (revision: number, collectionStatus: CollectionStatus, statusMessage: string, cancellationReason?: CollectionCancellationReason) =>
-    fromCollection(COLLECTIONS.settled, revision, { collection: { ...record, status: collectionStatus, statusMessage, ...(cancellationReason && { cancellationReason }) }, settledAt: at });
+    fromCollection(COLLECTIONS.settled, revision, {
+      collection: { ...record, status: collectionStatus, statusMessage, ...(cancellationReason && { cancellationReason }) },
+      settledAt: at,
+    });
   return {
     ref,
     requested: fromCollection(COLLECTIONS.servicePaymentRequested, 1, { collection: record, requestedAt: at }),
-    opened: fromCollection(COLLECTIONS.opened, 3, { collection: { ...record, statusMessage: 'Transaction initiated. Pending customer confirmation' }, openedAt: at }),
+    opened: fromCollection(COLLECTIONS.opened, 3, {
+      collection: { ...record, statusMessage: 'Transaction initiated. Pending customer confirmation' },
+      openedAt: at,
+    }),
     completed: settled(8, 'COMPLETED', 'Transaction completed successfully'),
     cancelled: settled(3, 'CANCELLED', 'PRN not eligible: already paid', 'PRN_NOT_ELIGIBLE'),
     prnValidated: fromPayment(PAYMENTS.prnValidated, 2, { payment: payment('PENDING', 'PRN validated. Awaiting the collection'), validatedAt: at }),
     // Revisions of two streams say nothing about each other: this one is above the cancellation's.
-    prnRejected: fromPayment(PAYMENTS.prnRejected, 5, { payment: payment('FAILED', 'PRN not eligible: already paid'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at }),
+    prnRejected: fromPayment(PAYMENTS.prnRejected, 5, {
+      payment: payment('FAILED', 'PRN not eligible: already paid'),
+      reasonCode: 'PRN_ALREADY_PAID',
+      reason: 'already paid',
+      rejectedAt: at,
+    }),
     paid: fromPayment(PAYMENTS.completed, 6, { payment: payment('COMPLETED', 'PRN paid successfully'), completedAt: at }),
   };
 }
@@ -113,7 +147,14 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     const body = request.body.toString('utf8');
     const { event, payload } = JSON.parse(body);
     expect(event).toBe('payment.completed');
-    expect(payload).toMatchObject({ id: 7, internal_reference: events.ref, transaction_type: 'SERVICE_PAYMENT', transaction_status: 'COMPLETED', account_number: '2250000123456', additional_details: {} });
+    expect(payload).toMatchObject({
+      id: 7,
+      internal_reference: events.ref,
+      transaction_type: 'SERVICE_PAYMENT',
+      transaction_status: 'COMPLETED',
+      account_number: '2250000123456',
+      additional_details: {},
+    });
     expect(request.webhookId).toBe(webhookId(events.paid));
     const fields = { id: 7, internal_reference: events.ref, transaction_status: 'COMPLETED', merchant_reference: `tax-${events.ref}` };
     expect(request.headers['hmac-signature']).toBe(collectionSignature(KEY, fields));
@@ -133,7 +174,13 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
     await project(projector, events.requested, events.opened, events.completed);
     await settled(store, webhookId(events.paid), 'delivered');
-    expect(arrivals(answered)).toEqual(['transaction.charges 200', 'transaction.completed 500', 'transaction.completed 500', 'transaction.completed 200', 'payment.completed 200']);
+    expect(arrivals(answered)).toEqual([
+      'transaction.charges 200',
+      'transaction.completed 500',
+      'transaction.completed 500',
+      'transaction.completed 200',
+      'payment.completed 200',
+    ]);
   });
 
   it('one URL for both: a rejected PRN’s payment.failed goes before the cancellation it caused, even when the cancellation is queued first', async () => {
@@ -197,7 +244,11 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     startWorker();
 
     await settled(store, webhookId(events.cancelled), 'delivered');
-    expect(await find(store, webhookId(events.prnRejected))).toMatchObject({ eventName: 'payment.failed', state: 'undeliverable', lastError: 'no callback URL' });
+    expect(await find(store, webhookId(events.prnRejected))).toMatchObject({
+      eventName: 'payment.failed',
+      state: 'undeliverable',
+      lastError: 'no callback URL',
+    });
   });
 
   it('resend sends the collection’s and the payment’s callbacks again, in order, with their webhook ids', async () => {

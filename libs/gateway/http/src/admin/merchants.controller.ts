@@ -64,7 +64,8 @@ export class MerchantsAdminController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create a merchant; the response is the only time its secret and signing keys are shown',
-    description: 'Callback URLs must be https and must not name a loopback, private or other non-public address, or localhost (http and local receivers are accepted when ALLOW_PRIVATE_CALLBACKS=true).',
+    description:
+      'Callback URLs must be https and must not name a loopback, private or other non-public address, or localhost (http and local receivers are accepted when ALLOW_PRIVATE_CALLBACKS=true).',
   })
   @ApiBody({ type: CreateMerchantDto })
   async create(@Body() body: unknown) {
@@ -88,7 +89,12 @@ export class MerchantsAdminController {
   async update(@Param('id') id: string, @Body() body: unknown) {
     const value = await validMerchantBody(UpdateMerchantDto, body, this.config.callbackTargets);
     const merchant = await this.existing(
-      () => this.merchants.update(id, { status: value.status, collectionCallbackUrl: value.collection_callback_url, servicePaymentsCallbackUrl: value.service_payments_callback_url }),
+      () =>
+        this.merchants.update(id, {
+          status: value.status,
+          collectionCallbackUrl: value.collection_callback_url,
+          servicePaymentsCallbackUrl: value.service_payments_callback_url,
+        }),
       id,
     );
     return envelope(200, 'Merchant updated', present(merchant));

@@ -1,4 +1,15 @@
-import { BadRequestException, Body, ConflictException, Controller, HttpCode, Inject, NotFoundException, Post, ServiceUnavailableException, UseGuards } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  ConflictException,
+  Controller,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Post,
+  ServiceUnavailableException,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { CommandRejectedError, PAYMENTS_SERVICE, type TopUpWalletCommand } from '@paygate/contracts';
@@ -19,12 +30,14 @@ const REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
  * (libs/payments/domain wallet-ledger.ts); this only decodes the request's representation.
  */
 export function parseTopUp(body: unknown): TopUpWalletCommand {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ValidationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
   const errors: FieldError[] = [];
   const fields = body as Record<string, unknown>;
   for (const field of Object.keys(fields)) if (!FIELDS.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
   const { merchant_id: merchantId, currency, amount, reference } = fields;
-  if (typeof merchantId !== 'string' || merchantId.trim() === '' || merchantId.length > 64) errors.push({ field: 'merchant_id', message: 'merchant_id must be a merchant id' });
+  if (typeof merchantId !== 'string' || merchantId.trim() === '' || merchantId.length > 64)
+    errors.push({ field: 'merchant_id', message: 'merchant_id must be a merchant id' });
   let minor: number | undefined;
   // Major units only mean something in a known currency.
   if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
@@ -38,7 +51,12 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
     errors.push({ field: 'reference', message: 'reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / -' });
   }
   if (errors.length > 0) throw new ValidationFailed(errors);
-  return { merchantId: merchantId as string, currency: currency as string, amount: minor as number, reference: (reference as string | undefined) ?? randomUUID() };
+  return {
+    merchantId: merchantId as string,
+    currency: currency as string,
+    amount: minor as number,
+    reference: (reference as string | undefined) ?? randomUUID(),
+  };
 }
 
 /**
@@ -68,7 +86,12 @@ export class WalletsAdminController {
     schema: {
       type: 'object',
       required: ['merchant_id', 'currency', 'amount'],
-      properties: { merchant_id: { type: 'string' }, currency: { type: 'string', example: 'UGX' }, amount: { type: 'number', example: 50000 }, reference: { type: 'string' } },
+      properties: {
+        merchant_id: { type: 'string' },
+        currency: { type: 'string', example: 'UGX' },
+        amount: { type: 'number', example: 50000 },
+        reference: { type: 'string' },
+      },
     },
   })
   async topUp(@Body() body: unknown) {
@@ -78,8 +101,10 @@ export class WalletsAdminController {
     try {
       result = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', command);
     } catch (error) {
-      if (error instanceof CommandRejectedError && error.code === 'duplicate_reference') throw new ConflictException(`reference ${command.reference} was used for another top-up`);
-      if (error instanceof CommandRejectedError && error.code === 'invalid_request') throw new BadRequestException({ message: error.message, data: { errors: error.details?.errors ?? [] } });
+      if (error instanceof CommandRejectedError && error.code === 'duplicate_reference')
+        throw new ConflictException(`reference ${command.reference} was used for another top-up`);
+      if (error instanceof CommandRejectedError && error.code === 'invalid_request')
+        throw new BadRequestException({ message: error.message, data: { errors: error.details?.errors ?? [] } });
       this.log.warn('wallet top-up not made', { merchant_id: command.merchantId, error });
       throw new ServiceUnavailableException('service-payments could not top up the wallet; try again');
     }

@@ -23,12 +23,12 @@ abstract class CollectionFieldsDto {
   @Length(1, 64, { message: 'provider_code must be 1 to 64 characters' })
   provider_code!: string;
 
-  @ApiProperty({ description: 'ISO 4217 code; must be the provider\'s currency', example: 'UGX' })
+  @ApiProperty({ description: "ISO 4217 code; must be the provider's currency", example: 'UGX' })
   @IsString({ message: 'currency must be a string' })
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a 3-letter ISO 4217 code such as UGX' })
   currency!: string;
 
-  @ApiProperty({ description: 'Major units, no more decimals than the currency has (UGX: none), within the provider\'s limits', example: 81000 })
+  @ApiProperty({ description: "Major units, no more decimals than the currency has (UGX: none), within the provider's limits", example: 81000 })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a JSON number' })
   @IsPositive({ message: 'amount must be greater than 0' })
   amount!: number;
@@ -65,7 +65,6 @@ abstract class CollectionFieldsDto {
   @ValidateIf(present('require_confirmation'))
   @IsBoolean({ message: 'require_confirmation must be true or false' })
   require_confirmation?: boolean;
-
 }
 
 const REDIRECT_URL_RULES = [
@@ -91,7 +90,10 @@ export class CollectForPaymentDto extends CollectionFieldsDto {
   @Matches(/^[0-9]{1,32}$/, { message: 'prn must be 1 to 32 digits' })
   prn!: string;
 
-  @ApiPropertyOptional({ description: 'CARD: where the customer returns after the checkout; without it the customer ends on a hosted result page', example: 'https://shop.example.com/paid' })
+  @ApiPropertyOptional({
+    description: 'CARD: where the customer returns after the checkout; without it the customer ends on a hosted result page',
+    example: 'https://shop.example.com/paid',
+  })
   @ValidateIf(present('redirect_url'))
   @(REDIRECT_URL_RULES[0])
   @(REDIRECT_URL_RULES[1])

@@ -17,7 +17,8 @@ function validationFailed(errors: FieldError[]): BadRequestException {
 }
 
 function objectBody(body: unknown, allowed: readonly string[], errors: FieldError[]): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw validationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
   for (const field of Object.keys(body)) if (!allowed.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
   return body as Record<string, unknown>;
 }
@@ -39,8 +40,12 @@ function parseNewPrn(body: unknown): NewPrn {
     else errors.push({ field: 'amount', message: `amount ${converted.reason}` });
   }
   if (!PRN_STATUSES.includes(status as PrnStatus)) errors.push({ field: 'status', message: `status must be one of ${PRN_STATUSES.join(', ')}` });
-  for (const [field, value] of [['service_name', service_name], ['payer_name', payer_name]] as const) {
-    if (typeof value !== 'string' || value.trim() === '' || value.length > 100) errors.push({ field, message: `${field} must be a string of 1 to 100 characters` });
+  for (const [field, value] of [
+    ['service_name', service_name],
+    ['payer_name', payer_name],
+  ] as const) {
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 100)
+      errors.push({ field, message: `${field} must be a string of 1 to 100 characters` });
   }
   // Any time, past included: an AVAILABLE PRN past its expiry is how a test gets one that expired.
   const expiresAt = expires_at === undefined ? new Date(Date.now() + DEFAULT_LIFETIME_MS) : typeof expires_at === 'string' ? new Date(expires_at) : undefined;
@@ -63,9 +68,11 @@ function parseFaults(body: unknown): Faults {
   const errors: FieldError[] = [];
   const { fail_next = 0, delay_ms = 0, fail_lookups_next = 0 } = objectBody(body, ['fail_next', 'delay_ms', 'fail_lookups_next'], errors);
   for (const [field, value] of Object.entries({ fail_next, fail_lookups_next })) {
-    if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 1000) errors.push({ field, message: `${field} must be a whole number from 0 to 1000` });
+    if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 1000)
+      errors.push({ field, message: `${field} must be a whole number from 0 to 1000` });
   }
-  if (!Number.isSafeInteger(delay_ms) || (delay_ms as number) < 0 || (delay_ms as number) > MAX_DELAY_MS) errors.push({ field: 'delay_ms', message: `delay_ms must be a whole number from 0 to ${MAX_DELAY_MS}` });
+  if (!Number.isSafeInteger(delay_ms) || (delay_ms as number) < 0 || (delay_ms as number) > MAX_DELAY_MS)
+    errors.push({ field: 'delay_ms', message: `delay_ms must be a whole number from 0 to ${MAX_DELAY_MS}` });
   if (errors.length > 0) throw validationFailed(errors);
   return { failNext: fail_next as number, delayMs: delay_ms as number, failLookupsNext: fail_lookups_next as number };
 }
@@ -84,7 +91,8 @@ export class BillerAdminController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create a PRN at the sandbox biller',
-    description: 'Amounts in major units. prn (13 digits) is generated when absent; an existing prn answers 409. Defaults: status AVAILABLE, expiry in 30 days.',
+    description:
+      'Amounts in major units. prn (13 digits) is generated when absent; an existing prn answers 409. Defaults: status AVAILABLE, expiry in 30 days.',
   })
   @ApiBody({
     schema: {
@@ -135,7 +143,16 @@ export class BillerAdminController {
       'its PRN SUBMITTED, until then, so a test can stop the payer mid-call. Refusals answer at once. ' +
       'fail_lookups_next: the next N PRN lookups (GET prns/{prn} of the biller API) answer 503 SERVICE_UNAVAILABLE.',
   })
-  @ApiBody({ schema: { type: 'object', properties: { fail_next: { type: 'integer', minimum: 0, maximum: 1000 }, delay_ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }, fail_lookups_next: { type: 'integer', minimum: 0, maximum: 1000 } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        fail_next: { type: 'integer', minimum: 0, maximum: 1000 },
+        delay_ms: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS },
+        fail_lookups_next: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+    },
+  })
   async setFaults(@Body() body: unknown) {
     return envelope(200, 'Biller faults set', faultsBody(await this.biller.setFaults(parseFaults(body))));
   }

@@ -46,7 +46,8 @@ function parsePaymentRequest(body: unknown): PaymentRequest {
   const { amount, currency, reference } = body as Record<string, unknown>;
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw invalid('amount', 'amount must be a positive number in major units');
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw invalid('currency', 'currency must be an ISO 4217 code');
-  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100) throw invalid('reference', 'reference must be a string of 1 to 100 characters');
+  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100)
+    throw invalid('reference', 'reference must be a string of 1 to 100 characters');
   return { amount, currency, reference };
 }
 
@@ -59,9 +60,19 @@ const sameMinor = (amount: number, currency: string, minor: number) => {
  * The payment a call asks for, decided against the key's earlier payment and the PRN: the same
  * request with a known key is that payment again; anything the PRN cannot take is refused.
  */
-function decidePayment(idempotencyKey: string, prnNumber: string, request: PaymentRequest, existing: Payment | undefined, prn: Prn | undefined): NewPayment | Payment {
+function decidePayment(
+  idempotencyKey: string,
+  prnNumber: string,
+  request: PaymentRequest,
+  existing: Payment | undefined,
+  prn: Prn | undefined,
+): NewPayment | Payment {
   if (existing) {
-    const same = existing.prn === prnNumber && existing.currency === request.currency && existing.reference === request.reference && sameMinor(request.amount, existing.currency, existing.amount);
+    const same =
+      existing.prn === prnNumber &&
+      existing.currency === request.currency &&
+      existing.reference === request.reference &&
+      sameMinor(request.amount, existing.currency, existing.amount);
     if (!same) throw billerApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different payment');
     return existing;
   }
@@ -100,13 +111,19 @@ export class BillerSandbox {
    */
   async pay(prn: string, idempotencyKey: string | undefined, body: unknown): Promise<{ payment: Payment; replayed: boolean }> {
     await this.store.countPaymentCall(prn);
-    if (await this.store.takeInjectedFailure()) throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later with the same Idempotency-Key');
+    if (await this.store.takeInjectedFailure())
+      throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later with the same Idempotency-Key');
     const answerAt = Date.now() + (await this.store.faults()).delayMs;
     if (idempotencyKey === undefined || !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw billerApiError(400, 'INVALID_IDEMPOTENCY_KEY', 'an Idempotency-Key header of 1 to 255 visible ASCII characters is required', 'Idempotency-Key');
     }
     const request = parsePaymentRequest(body);
-    const { payment, replayed } = await this.store.pay(idempotencyKey, prn, (existing, found) => decidePayment(idempotencyKey, prn, request, existing, found), new Date(answerAt));
+    const { payment, replayed } = await this.store.pay(
+      idempotencyKey,
+      prn,
+      (existing, found) => decidePayment(idempotencyKey, prn, request, existing, found),
+      new Date(answerAt),
+    );
     const wait = Math.max(answerAt, payment.completesAt.getTime()) - Date.now();
     // A few ms over: timers may fire a little early, and the payment completes only once its time has passed.
     if (wait > 0) await this.background.sleep(wait + 5);

@@ -162,7 +162,16 @@ export class BillerStore {
       const [row] = await tx.query<PaymentRow>(
         `insert into sandbox_biller_payments (idempotency_key, payment_id, prn, amount, currency, reference, receipt_number, completes_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-        [decided.idempotencyKey, `pay_${randomBytes(12).toString('hex')}`, decided.prn, decided.amount, decided.currency, decided.reference, `RCT${randomDigits(12)}`, completesAt.toISOString()],
+        [
+          decided.idempotencyKey,
+          `pay_${randomBytes(12).toString('hex')}`,
+          decided.prn,
+          decided.amount,
+          decided.currency,
+          decided.reference,
+          `RCT${randomDigits(12)}`,
+          completesAt.toISOString(),
+        ],
       );
       await tx.query(`update sandbox_biller_prns set status = 'SUBMITTED' where prn = $1`, [decided.prn]);
       return { payment: paymentFromRow(row), replayed: false };
@@ -193,7 +202,11 @@ export class BillerStore {
   }
 
   async setFaults(faults: Faults): Promise<Faults> {
-    await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = $1, delay_ms = $2, fail_lookups_next = $3 where id = 1', [faults.failNext, faults.delayMs, faults.failLookupsNext]);
+    await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = $1, delay_ms = $2, fail_lookups_next = $3 where id = 1', [
+      faults.failNext,
+      faults.delayMs,
+      faults.failLookupsNext,
+    ]);
     return this.faults();
   }
 
@@ -205,7 +218,9 @@ export class BillerStore {
 
   /** True when this PRN lookup is one of the injected failures (and uses it up). */
   async takeInjectedLookupFailure(): Promise<boolean> {
-    const rows = await this.infrastructure.sql.query('update sandbox_biller_faults set fail_lookups_next = fail_lookups_next - 1 where id = 1 and fail_lookups_next > 0 returning id');
+    const rows = await this.infrastructure.sql.query(
+      'update sandbox_biller_faults set fail_lookups_next = fail_lookups_next - 1 where id = 1 and fail_lookups_next > 0 returning id',
+    );
     return rows.length > 0;
   }
 }

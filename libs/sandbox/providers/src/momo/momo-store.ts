@@ -103,7 +103,10 @@ export class MomoStore {
   }
 
   /** Records the outcome unless one is already recorded; answers the request as it now stands. */
-  async settle(referenceId: string, outcome: { status: MomoStatus; reason?: string; financialTransactionId?: string }): Promise<StoredRequestToPay | undefined> {
+  async settle(
+    referenceId: string,
+    outcome: { status: MomoStatus; reason?: string; financialTransactionId?: string },
+  ): Promise<StoredRequestToPay | undefined> {
     await this.infrastructure.sql.query(
       `update sandbox_momo_requests set status = $2, reason = $3, financial_transaction_id = $4
        where reference_id = $1 and status = 'PENDING'`,

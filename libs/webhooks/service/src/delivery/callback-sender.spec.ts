@@ -91,7 +91,10 @@ describe('CallbackSender', () => {
 
   it('reports a refused connection as an error without a status', async () => {
     await endpoint.close();
-    const outcome = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send({ webhookId: 'msg_4', targetUrl: `http://127.0.0.1:${endpoint.port}/`, body }, KEY);
+    const outcome = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send(
+      { webhookId: 'msg_4', targetUrl: `http://127.0.0.1:${endpoint.port}/`, body },
+      KEY,
+    );
     expect(outcome.statusCode).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
   });

@@ -173,10 +173,14 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
   }
 
   function settled(store: DeliveryStore, webhookId: string, state: DeliveryState, timeoutMs = 10_000): Promise<DeliveryRecord> {
-    return eventually(async () => {
-      const delivery = await find(store, webhookId);
-      return delivery.state === state ? delivery : undefined;
-    }, timeoutMs, `${webhookId} ${state}`);
+    return eventually(
+      async () => {
+        const delivery = await find(store, webhookId);
+        return delivery.state === state ? delivery : undefined;
+      },
+      timeoutMs,
+      `${webhookId} ${state}`,
+    );
   }
 
   return { db: () => db, endpoint, dispatcher, find, settled };

@@ -65,10 +65,14 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
     startWorker();
     startWorker();
 
-    await eventually(async () => {
-      const [{ delivered }] = await db().query<{ delivered: number }>(`select count(*)::int as delivered from webhook_deliveries where state = 'delivered'`);
-      return delivered === 200 ? true : undefined;
-    }, 30_000, '200 delivered');
+    await eventually(
+      async () => {
+        const [{ delivered }] = await db().query<{ delivered: number }>(`select count(*)::int as delivered from webhook_deliveries where state = 'delivered'`);
+        return delivered === 200 ? true : undefined;
+      },
+      30_000,
+      '200 delivered',
+    );
     const counts = new Map<string, number>();
     for (const request of target.received) counts.set(request.webhookId, (counts.get(request.webhookId) ?? 0) + 1);
     expect(counts.size).toBe(200);

@@ -3,7 +3,16 @@ export type { AttemptOutcome, CallbackRequest } from './callback-sender';
 export { jittered } from './delivery-config';
 export type { DeliveryConfig } from './delivery-config';
 export { DeliveryStore } from './delivery-store';
-export type { AttemptRecord, ClaimedDelivery, DeliveryQuery, DeliveryRecord, DeliveryState, DeliveryStoreConfig, NewDelivery, QueueStats } from './delivery-store';
+export type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryQuery,
+  DeliveryRecord,
+  DeliveryState,
+  DeliveryStoreConfig,
+  NewDelivery,
+  QueueStats,
+} from './delivery-store';
 export { reportQueue } from './queue-metrics';
 export { DeliveryWorker } from './delivery-worker';
 export type { DeliveryWorkerOptions } from './delivery-worker';
