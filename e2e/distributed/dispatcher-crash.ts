@@ -10,23 +10,14 @@
  * - two dispatchers at once, nothing dying: they share the work and every callback arrives
  *   exactly once.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  collectionDecider,
-  type CollectionState,
-  COLLECTION_EVENT_SCHEMA_VERSION,
-  COLLECTION_EVENT_TYPES as EVENTS,
-  type CollectionEvent,
-} from '@paygate/collections-domain';
 import { collectionStream } from '@paygate/contracts';
-
-import { fold } from '@paygate/decider';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, eventually, TEST_MASTER_KEY, uniqueSchema } from '@paygate/testing';
+import { newCollectionReference, paidCollectionEvents, withPublished } from '@paygate/tools-local';
 import { ensureBuilt, startApp, type AppProcess } from './processes';
 
 const TRANSACTIONS = 300;
@@ -110,92 +101,21 @@ interface Expected {
   references: string[];
 }
 
-const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const internalReference = () => `PG${Array.from(randomBytes(24), (byte) => BASE32[byte % 32]).join('')}`;
-
-/**
- * The events the collections service appends for a mobile-money collection that the merchant
- * confirms and the customer pays: Initiated with its published CollectionOpened
- * (require_confirmation → transaction.charges), then Confirmed, PinPromptSent and Completed with
- * the published CollectionSettled (→ transaction.completed) in a second append.
- */
-function collectionEvents(merchantId: string, reference: string, id: number): { initiated: CollectionEvent; rest: CollectionEvent[] } {
-  const now = Date.now();
-  const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-  return {
-    initiated: {
-      type: EVENTS.initiated,
-      data: {
-        id,
-        merchantId,
-        merchantReference: `crash-${id}`,
-        internalReference: reference,
-        transactionMethod: 'MOBILE_MONEY',
-        providerCode: 'mtn_momo_ug',
-        institutionName: 'MTN Mobile Money Uganda',
-        currency: 'UGX',
-        requestAmount: 81_000,
-        transactionAmount: 81_000,
-        fee: 1_215,
-        totalCredit: 79_785,
-        chargeCustomer: false,
-        requireConfirmation: true,
-        msisdn: '256772000001',
-        customerName: 'Jane Doe',
-        requestHash: randomBytes(32).toString('hex'),
-        initiatedAt: at(0),
-        confirmationExpiresAt: at(1_800_000),
-      },
-    },
-    rest: [
-      { type: EVENTS.confirmed, data: { internalReference: reference, confirmedAt: at(1), implicit: false, providerExpiresAt: at(300_000) } },
-      { type: EVENTS.pinPromptSent, data: { internalReference: reference, providerReference: randomUUID(), sentAt: at(2) } },
-      {
-        type: EVENTS.completed,
-        data: {
-          internalReference: reference,
-          providerTransactionId: `mtn-${id}`,
-          transactionAccount: '256772000001',
-          statusMessage: 'Transaction successful',
-          completedAt: at(3),
-        },
-      },
-    ],
-  };
-}
-
-const toAppend = (event: CollectionEvent, id: string) => ({
-  id,
-  type: event.type,
-  data: { ...event.data },
-  metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION },
-});
-
-/** The events the collection publishes with `events` (appended in the same write), each with its id. */
-const published = (events: CollectionEvent[], after: CollectionState) =>
-  (collectionDecider.publish?.(events, after) ?? []).map((event) => ({
-    id: randomUUID(),
-    type: event.type,
-    data: { ...event.data },
-    metadata: { schemaVersion: event.version },
-  }));
-
 /** Appends TRANSACTIONS collections, eight at a time, spread over the merchants; returns the callbacks they must cause. */
 async function appendBurst(store: EventStore, merchantIds: string[]): Promise<Expected> {
   const expected: Expected = { byId: new Map(), references: [] };
   let next = 0;
   const appendOne = async (n: number) => {
-    const reference = internalReference();
-    const { initiated, rest } = collectionEvents(merchantIds[n % merchantIds.length], reference, n + 1);
-    const afterInitiated = fold(collectionDecider, [initiated]);
-    const opened = published([initiated], afterInitiated);
-    const settled = published(rest, fold(collectionDecider, rest, afterInitiated));
+    const reference = newCollectionReference();
+    const { initiated, rest } = paidCollectionEvents(merchantIds[n % merchantIds.length], reference, n + 1, 'crash');
+    const opened = withPublished([initiated], null);
+    const settled = withPublished(rest, opened.after);
     // The dispatcher derives the webhook id from the published event's id: msg_<event id>.
-    expected.byId.set(`msg_${opened[0].id}`, { internalReference: reference, event: CHARGES });
-    expected.byId.set(`msg_${settled[0].id}`, { internalReference: reference, event: COMPLETED });
+    expected.byId.set(`msg_${opened.published[0].id}`, { internalReference: reference, event: CHARGES });
+    expected.byId.set(`msg_${settled.published[0].id}`, { internalReference: reference, event: COMPLETED });
     expected.references.push(reference);
-    await store.appendToStream(collectionStream(reference), [toAppend(initiated, randomUUID()), ...opened], { expectedRevision: 'no_stream' });
-    await store.appendToStream(collectionStream(reference), [...rest.map((event) => toAppend(event, randomUUID())), ...settled], { expectedRevision: 1 });
+    await store.appendToStream(collectionStream(reference), [...opened.domain, ...opened.published], { expectedRevision: 'no_stream' });
+    await store.appendToStream(collectionStream(reference), [...settled.domain, ...settled.published], { expectedRevision: 1 });
   };
   await Promise.all(
     Array.from({ length: 8 }, async () => {

@@ -14,7 +14,6 @@
  */
 import { collectionDecider, type CollectionCommand, type CollectionState, type CollectionEvent } from '@paygate/collections-domain';
 import { collectionStream, PAYMENTS_SERVICE, servicePaymentStream, walletId, type CollectionStatus, type WalletBalance } from '@paygate/contracts';
-
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
 import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';

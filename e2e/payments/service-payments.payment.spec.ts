@@ -1,6 +1,5 @@
 import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, type ServicePaymentCompletedIntegrationV1 } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, collectionTransferId, feeHoldId, holdOf, postedTransfer, prnHoldId } from '@paygate/payments-domain';
-
 import { PaymentsHarness, settleDown, single, typesOf } from './service-payments-test-setup';
 
 /**

@@ -6,7 +6,6 @@ import {
   type PrnValidatedV1,
 } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnValidationDeferredV1, feeHoldId, holdOf } from '@paygate/payments-domain';
-
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
 
 /**

@@ -24,26 +24,19 @@
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  collectionDecider,
-  type CollectionState,
-  COLLECTION_EVENT_SCHEMA_VERSION,
-  COLLECTION_EVENT_TYPES as EVENTS,
-  type CollectionEvent,
-} from '@paygate/collections-domain';
+import type { CollectionState } from '@paygate/collections-domain';
 import { collectionStream } from '@paygate/contracts';
-
-import { fold } from '@paygate/decider';
-import { openEventStore, type EventStore, type EventToAppend } from '@paygate/event-store';
+import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { cpuTicks, machineTicks } from './cpu-ticks';
+import { freePort } from '../local/free-port';
+import { newCollectionReference, paidCollectionEvents, withPublished } from '../local/paid-collection';
 
 const EVENTS_WANTED = Number(process.env.BENCH_EVENTS ?? 20_000);
 const MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 100);
@@ -115,70 +108,6 @@ async function startReceivers(): Promise<{ servers: Server[]; urls: string[] }> 
   return { servers, urls };
 }
 
-const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const internalReference = () => `PG${Array.from(randomBytes(24), (byte) => BASE32[byte % 32]).join('')}`;
-
-/** The collection events of a confirmed, paid mobile-money collection, as the collections service records them. */
-function collectionEvents(merchantId: string, reference: string, id: number): { initiated: CollectionEvent; rest: CollectionEvent[] } {
-  const now = Date.now();
-  const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-  return {
-    initiated: {
-      type: EVENTS.initiated,
-      data: {
-        id,
-        merchantId,
-        merchantReference: `bench-${id}`,
-        internalReference: reference,
-        transactionMethod: 'MOBILE_MONEY',
-        providerCode: 'mtn_momo_ug',
-        institutionName: 'MTN Mobile Money Uganda',
-        currency: 'UGX',
-        requestAmount: 81_000,
-        transactionAmount: 81_000,
-        fee: 1_215,
-        totalCredit: 79_785,
-        chargeCustomer: false,
-        // → transaction.charges
-        requireConfirmation: true,
-        msisdn: '256772000001',
-        customerName: 'Jane Doe',
-        requestHash: randomBytes(32).toString('hex'),
-        initiatedAt: at(0),
-        confirmationExpiresAt: at(1_800_000),
-      },
-    },
-    rest: [
-      { type: EVENTS.confirmed, data: { internalReference: reference, confirmedAt: at(1), implicit: false, providerExpiresAt: at(300_000) } },
-      { type: EVENTS.pinPromptSent, data: { internalReference: reference, providerReference: randomUUID(), sentAt: at(2) } },
-      // → transaction.completed
-      {
-        type: EVENTS.completed,
-        data: {
-          internalReference: reference,
-          providerTransactionId: `mtn-${id}`,
-          transactionAccount: '256772000001',
-          statusMessage: 'Transaction successful',
-          completedAt: at(3),
-        },
-      },
-    ],
-  };
-}
-
-const toAppend = (event: CollectionEvent) => ({ type: event.type, data: { ...event.data }, metadata: { schemaVersion: COLLECTION_EVENT_SCHEMA_VERSION } });
-
-/** Domain events with what the collection publishes for them, as the collections service writes them: one append. */
-function withPublished(events: CollectionEvent[], before: CollectionState): { append: EventToAppend[]; after: CollectionState } {
-  const after = fold(collectionDecider, events, before);
-  const published = (collectionDecider.publish?.(events, after) ?? []).map((event) => ({
-    type: event.type,
-    data: { ...event.data },
-    metadata: { schemaVersion: event.version },
-  }));
-  return { append: [...events.map(toAppend), ...published], after };
-}
-
 /** Runs `work` over `items` with `writers` at a time. */
 async function inParallel<T>(items: T[], writers: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -204,33 +133,23 @@ async function appendAll(store: EventStore, merchantIds: string[], rate = 0): Pr
     const batch = Array.from({ length: Math.min(BATCH, TRANSACTIONS - first) }, (_, i) => {
       const n = first + i;
       const merchant = n % MERCHANTS;
-      const reference = internalReference();
-      return { reference, merchant, ...collectionEvents(merchantIds[merchant], reference, n + 1) };
+      const reference = newCollectionReference();
+      return { reference, merchant, ...paidCollectionEvents(merchantIds[merchant], reference, n + 1, 'bench') };
     });
     const opened = new Map<string, CollectionState>();
     await inParallel(batch, WRITERS, async (tx) => {
-      const { append, after } = withPublished([tx.initiated], null);
+      const { domain, published, after } = withPublished([tx.initiated], null);
       opened.set(tx.reference, after);
-      await store.appendToStream(collectionStream(tx.reference), append, { expectedRevision: 'no_stream' });
+      await store.appendToStream(collectionStream(tx.reference), [...domain, ...published], { expectedRevision: 'no_stream' });
       expected.set(`${tx.reference} ${CHARGES}`, { slow: isSlow(tx.merchant), appendedAt: performance.now() });
     });
     await inParallel(batch, WRITERS, async (tx) => {
-      const { append } = withPublished(tx.rest, opened.get(tx.reference) ?? null);
-      await store.appendToStream(collectionStream(tx.reference), append, { expectedRevision: 1 });
+      const { domain, published } = withPublished(tx.rest, opened.get(tx.reference) ?? null);
+      await store.appendToStream(collectionStream(tx.reference), [...domain, ...published], { expectedRevision: 1 });
       expected.set(`${tx.reference} ${COMPLETED}`, { slow: isSlow(tx.merchant), appendedAt: performance.now() });
     });
   }
   return { seconds: (performance.now() - started) / 1_000, events: TRANSACTIONS * 6 };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 interface Dispatcher {

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { LEDGER_ACCOUNTS, accountSum, collectionTransferId, prnTransferId } from '@paygate/payments-domain';
-
 import { verifyCollectionSignature } from '@paygate/signing';
 import type { Callback } from './callback-receiver';
 import type { RetryCounts } from './http';

@@ -1,7 +1,6 @@
 import { WALLET_STREAM_PREFIX } from '@paygate/contracts';
 import { type Transfer, type WalletEvent, transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
 import { storedEvent } from '@paygate/decider';
-
 import { openSqlDatabase } from '@paygate/sql';
 import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
 import type { Flow, Merchant } from './load';

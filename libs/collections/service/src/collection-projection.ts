@@ -1,6 +1,5 @@
 import { collectionDecider, evolve, timerChanges, type Collection, type CollectionTimerKind, type CollectionEvent } from '@paygate/collections-domain';
 import { COLLECTION_STREAM_PREFIX } from '@paygate/contracts';
-
 import type { EventStore } from '@paygate/event-store';
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';

@@ -4,7 +4,6 @@
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { CommandRejectedError, type CollectionRequest } from '@paygate/contracts';
-
 import { cardRequest, GATEWAY_URL, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
 
 describe('CollectionsService: confirm', () => {

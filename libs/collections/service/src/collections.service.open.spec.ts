@@ -5,7 +5,6 @@
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { type CollectionRecord } from '@paygate/contracts';
-
 import {
   CALLBACK_URL,
   cardRequest,

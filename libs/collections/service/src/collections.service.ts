@@ -29,7 +29,6 @@ import {
   type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
-
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';

@@ -12,7 +12,6 @@ import {
   type ServicePayment,
 } from '@paygate/payments-domain';
 import type { EventStore } from '@paygate/event-store';
-
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';

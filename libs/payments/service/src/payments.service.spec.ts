@@ -4,8 +4,8 @@ import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, servicePaymentDecider, walletLed
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { publishedCollection } from '@paygate/testing';
 import { PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
@@ -26,28 +26,9 @@ const BILL: Bill = {
   serviceName: 'URA - Domestic Tax',
 } as Bill;
 
-const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 => ({
-  id: 1,
-  merchantId: 'mer_1',
-  merchantReference: 'tax-1',
-  internalReference: REF,
-  transactionMethod: 'MOBILE_MONEY',
-  providerCode: 'mtn_momo_ug',
-  institutionName: 'MTN Mobile Money Uganda',
-  currency: 'UGX',
-  requestAmount: 81_000,
-  transactionAmount: 81_000,
-  fee: 1_215,
-  totalCredit: 79_785,
-  chargeCustomer: false,
-  requireConfirmation: false,
-  customerName: 'Jane Doe',
-  transactionAccount: '256772000001',
-  status: 'PENDING',
-  statusMessage: 'Pending',
-  prn: PRN,
-  ...overrides,
-});
+/** A collect-for-payment collection of PRN, the fee borne by the merchant. */
+const collection = (overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 =>
+  publishedCollection({ internalReference: REF, requireConfirmation: false, prn: PRN, ...overrides });
 
 let revision = 0;
 const envelope = (type: string, data: object): IntegrationEnvelope => ({

@@ -43,7 +43,6 @@ import {
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
-
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { PaymentsConfig } from './config';
 import { toServicePaymentSummary, type PaymentsProjection } from './payments-projection';

@@ -6,7 +6,6 @@
 import { walletId, walletStream } from '@paygate/contracts';
 import { WALLET_EVENT_TYPES as EVENTS, feeHoldId, walletLedgerDecider } from '@paygate/payments-domain';
 import { DeciderRuntime, SqlEventStore } from '@paygate/event-store';
-
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { PaymentsProjection } from './payments-projection';
 
