@@ -14,7 +14,7 @@ const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 
 export class CallbacksController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
-  @Post(['v1/callbacks/resend', 'webhooks.resendCallbacks'])
+  @Post(['v1/callbacks/resend', 'callbacks/resend'])
   @HttpCode(202)
   @MerchantApi()
   @RequireSecretKey()

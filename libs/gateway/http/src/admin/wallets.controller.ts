@@ -67,7 +67,7 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
  */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Controller()
+@Controller(['admin/v1', 'sandbox/v1'])
 @UseGuards(AdminGuard)
 export class WalletsAdminController {
   constructor(
@@ -76,7 +76,7 @@ export class WalletsAdminController {
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  @Post(['admin/v1/wallets/top-up', 'sandbox/v1/wallets/top-up'])
+  @Post('wallets/top-up')
   @HttpCode(200)
   @ApiOperation({
     summary: "Top up a merchant's wallet",
