@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: merchant authentication (public-key,
  * secret-key, suspension, other merchants' references), the admin API (merchants, keys) and
  * secrets kept out of storage.
@@ -8,7 +8,7 @@ import { cardRequest, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN } from
 import { apiHelpers, as, expectEnvelope, expectFieldErrors, initialized, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   let other: PaygateClient;

@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: requests sent again and confirm.
  * Initialize again: the same body replays the original acknowledgement and writes nothing,
  * concurrent requests make one collection, a different body with a used merchant_reference answers
@@ -10,7 +10,7 @@ import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from 
 import { apiHelpers, expectEnvelope, expectFieldErrors, initialized, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   let other: PaygateClient;

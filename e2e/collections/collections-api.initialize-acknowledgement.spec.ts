@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: the acknowledgement of initialize:
  * record fields, fees and totals, require_confirmation, generated and shared merchant references,
  * ids and internal references, and the accepted boundaries.
@@ -8,7 +8,7 @@ import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from 
 import { expectEnvelope, initialized, INTERNAL_REFERENCE, RECORD_FIELDS, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   let other: PaygateClient;

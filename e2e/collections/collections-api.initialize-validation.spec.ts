@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: request bodies (media types, size,
  * malformed JSON) and initialize's field rules: a refused request answers 4xx naming each bad
  * field and writes nothing.
@@ -9,7 +9,7 @@ import { cardRequest, mobileMoneyRequest, PaygateClient } from '@paygate/testing
 import { apiHelpers, as, expectEnvelope, expectFieldErrors, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   const { http, collectionEvents } = apiHelpers(() => paygate);

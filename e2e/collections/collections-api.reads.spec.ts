@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: the reads: a collection by
  * internal_reference or merchant_reference, and the payment providers list with its filters.
  */
@@ -7,7 +7,7 @@ import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
 import { apiHelpers, expectEnvelope, expectFieldErrors, initialized, ISO_TIME, SILENT_MTN, startApiPaygate, withSecret, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   const { http } = apiHelpers(() => paygate);
@@ -113,7 +113,7 @@ describe('collections API (DESIGN §2, §3)', () => {
   });
 
   describe('payment providers', () => {
-    it('lists the three providers with the fields of DESIGN §2', async () => {
+    it('lists the three providers with the fields docs/api.md lists', async () => {
       const answer = await client.request<{ payment_providers: Json[] }>('GET', '/v1/payment-providers');
       expectEnvelope(answer, 200);
       const providers = answer.body.data.payment_providers;

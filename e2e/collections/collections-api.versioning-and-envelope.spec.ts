@@ -1,5 +1,5 @@
 /**
- * The merchant-facing collections API and the admin API (DESIGN §2 and §3) against one in-process
+ * The merchant-facing collections API and the admin API (docs/api.md) against one in-process
  * Paygate on PGlite (setup in api-test-setup.ts). This file: every kind of request answered in the
  * envelope, the unversioned and /v1 paths with x-api-version, unknown paths and methods (404,
  * 405), and the OpenAPI document.
@@ -8,7 +8,7 @@ import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
 import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
-describe('collections API (DESIGN §2, §3)', () => {
+describe('collections API (docs/api.md)', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   const { http, admin, collectionEvents } = apiHelpers(() => paygate);

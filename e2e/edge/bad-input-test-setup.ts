@@ -136,7 +136,7 @@ export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
   ),
 };
 
-/** Keys that are not fields of the request (an unknown field is an error, DESIGN §2). */
+/** Keys that are not fields of the request (an unknown field is an error, docs/api.md). */
 export const unknownKey = fc
   .oneof(
     fc.string({ minLength: 1, maxLength: 20 }),
@@ -173,7 +173,7 @@ export const validMobileMoney = (): Json => ({
   description: 'Order 1001',
 });
 
-/** Any of the three providers, with valid random values (DESIGN §3 catalogue). */
+/** Any of the three providers, with valid random values (docs/api.md, Payment options). */
 export const validBody: fc.Arbitrary<Json> = fc
   .record({
     provider: fc.constantFrom('mtn_momo_ug', 'airtel_money_ug', 'card_ug'),
@@ -290,7 +290,7 @@ export function badInputHelpers(started: () => { paygate: InProcessPaygate; clie
   const countCollectionEvents = async () =>
     (await started().paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
 
-  /** The refusal of DESIGN §2: a 4xx error envelope, and no collection event written. */
+  /** The refusal docs/api.md promises: a 4xx error envelope, and no collection event written. */
   async function expectRefused(path: string, body: string | Uint8Array): Promise<void> {
     const before = await countCollectionEvents();
     const answer = await post(path, body);

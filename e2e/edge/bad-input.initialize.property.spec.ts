@@ -1,5 +1,5 @@
 /**
- * Property-based checks of the merchant API's input handling (DESIGN §2): whatever arrives,
+ * Property-based checks of the merchant API's input handling (docs/api.md, Conventions): whatever arrives,
  * initialize and confirm answer a 4xx envelope and write nothing, unless the body is valid, in
  * which case initialize answers 202 and writes exactly one collection: CollectionInitiated and
  * the CollectionOpened it publishes. Arbitraries and setup in

@@ -58,7 +58,7 @@ export class CallbackReceiver {
     );
   }
 
-  /** Both signatures of DESIGN §2 verify against the merchant's signing key. */
+  /** Both signatures (docs/webhooks.md) verify against the merchant's signing key. */
   static verify(callback: ReceivedCallback, signingKey: string): boolean {
     const payload = callback.payload as { id: number; internal_reference: string; transaction_status: string; merchant_reference: string };
     const headers = Object.fromEntries(Object.entries(callback.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));

@@ -31,7 +31,7 @@ export async function followReturn(returnUrl: string): Promise<string> {
 }
 
 /**
- * Every sandbox outcome of DESIGN §3, end to end through the public API; the same suite runs
+ * Every sandbox outcome (docs/api.md, Sandbox), end to end through the public API; the same suite runs
  * in standalone and in distributed mode.
  */
 export function collectionOutcomeSuite(context: OutcomeContext): void {
