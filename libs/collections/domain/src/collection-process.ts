@@ -1,3 +1,4 @@
+import { CommandRejectedError, type CollectionPlan, type CollectionRequest } from '@paygate/contracts';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { toMajorUnits } from '@paygate/money';
 import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } from './collection';
@@ -126,6 +127,65 @@ const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOS
 export function initiateCollection(data: Omit<CollectionInitiatedV1, 'confirmationExpiresAt'>, policy: CollectionPolicy): CollectionCommand {
   const deadline = data.requireConfirmation || data.prn !== undefined ? later(data.initiatedAt, policy.confirmationTimeoutMs) : undefined;
   return { type: 'Initiate', data: { ...data, confirmationExpiresAt: deadline } };
+}
+
+/** The merchant reference as reserved for a collection: its numeric id, internal reference and request hash. */
+export interface ReservedCollection {
+  id: number;
+  internalReference: string;
+  requestHash: string;
+  /** False when a request with this merchant reference came before. */
+  fresh: boolean;
+}
+
+/** A merchant reference used before names the same request again (same hash), or is refused. */
+export function assertSameRequest(reserved: ReservedCollection, requestHash: string, merchantReference: string): void {
+  if (!reserved.fresh && reserved.requestHash !== requestHash) {
+    throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, {
+      merchant_reference: merchantReference,
+    });
+  }
+}
+
+export interface CollectionOpening {
+  merchantId: string;
+  request: CollectionRequest;
+  plan: CollectionPlan;
+  merchantReference: string;
+  reserved: ReservedCollection;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** The Initiate command for a planned request: the plan's provider and charges, the request's customer details (a msisdn only for mobile money). */
+export function openCollection({ merchantId, request, plan, merchantReference, reserved, at }: CollectionOpening, policy: CollectionPolicy): CollectionCommand {
+  return initiateCollection(
+    {
+      id: reserved.id,
+      merchantId,
+      merchantReference,
+      internalReference: reserved.internalReference,
+      transactionMethod: plan.provider.method,
+      providerCode: plan.provider.code,
+      institutionName: plan.provider.name,
+      currency: plan.provider.currency,
+      requestAmount: plan.requestAmount,
+      transactionAmount: plan.charges.transactionAmount,
+      fee: plan.charges.fee,
+      totalCredit: plan.charges.totalCredit,
+      chargeCustomer: request.charge_customer,
+      requireConfirmation: request.require_confirmation,
+      msisdn: plan.provider.method === 'MOBILE_MONEY' ? request.msisdn : undefined,
+      customerName: request.customer_name,
+      customerEmail: request.customer_email,
+      description: request.description,
+      redirectUrl: request.redirect_url,
+      prn: request.prn,
+      requestHash: reserved.requestHash,
+      initiatedAt: at,
+    },
+    policy,
+  );
 }
 
 /** The next thing to do in a run. */

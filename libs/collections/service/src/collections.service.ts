@@ -1,11 +1,12 @@
 import {
   acknowledgedState,
   AUTO_MERCHANT_REFERENCE,
-  initiateCollection,
+  assertSameRequest,
   MESSAGES,
   newInternalReference,
   newMerchantReference,
   nextAction,
+  openCollection,
   requestHash,
   toCollectionDetails,
   toCollectionRecord,
@@ -124,38 +125,8 @@ export class CollectionsService {
     const merchantReference = request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
     const hash = requestHash({ ...request, merchant_reference: merchantReference });
     const reserved = await this.deps.references.reserve(merchantId, merchantReference, newInternalReference(), hash);
-    if (!reserved.fresh && reserved.requestHash !== hash) {
-      throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, {
-        merchant_reference: merchantReference,
-      });
-    }
-    const initiate = initiateCollection(
-      {
-        id: reserved.id,
-        merchantId,
-        merchantReference,
-        internalReference: reserved.internalReference,
-        transactionMethod: plan.provider.method,
-        providerCode: plan.provider.code,
-        institutionName: plan.provider.name,
-        currency: plan.provider.currency,
-        requestAmount: plan.requestAmount,
-        transactionAmount: plan.charges.transactionAmount,
-        fee: plan.charges.fee,
-        totalCredit: plan.charges.totalCredit,
-        chargeCustomer: request.charge_customer,
-        requireConfirmation: request.require_confirmation,
-        msisdn: plan.provider.method === 'MOBILE_MONEY' ? request.msisdn : undefined,
-        customerName: request.customer_name,
-        customerEmail: request.customer_email,
-        description: request.description,
-        redirectUrl: request.redirect_url,
-        prn: request.prn,
-        requestHash: hash,
-        initiatedAt: this.now().toISOString(),
-      },
-      this.deps.config,
-    );
+    assertSameRequest(reserved, hash, merchantReference);
+    const initiate = openCollection({ merchantId, request, plan, merchantReference, reserved, at: this.now().toISOString() }, this.deps.config);
     // A retry of the same request finds the collection (or, after a crash, only the reservation).
     let state = reserved.fresh ? null : (await this.load(reserved.internalReference)).state;
     state ??= await this.execute(reserved.internalReference, initiate, reserved.fresh).catch(async (error: unknown) => {
