@@ -2,9 +2,11 @@
  * Shared setup of the service-payments specs (service-payments.*.spec.ts): one in-process
  * Paygate on PGlite per spec file, collect-for-payment collections initiated through the
  * merchant API (collections announces each as collections.ServicePaymentRequested), and the
- * sandbox biller's admin routes. Each collection waits for a confirmation only this harness
- * gives: the harness then records the provider's outcome, or the passing of the deadline, on
- * the Collection decider, so each spec decides how its collection ends.
+ * sandbox biller's admin routes. Each collection waits for the merchant's confirmation, which
+ * settle gives through the API; the sandbox provider then answers as the collection's terms
+ * chose (its test numbers), so each spec decides how its collection ends. Two faults are
+ * injected below the API: a deadline passing (the Expire a due timer would run) and a broker
+ * redelivering an event.
  *
  * Collection timers are an hour long, so nothing changes a collection behind a spec's back;
  * payment retries are short.
@@ -41,16 +43,29 @@ export const PAYMENT_TEST_ENV = {
   LOG_LEVEL: 'error',
 };
 
-/** UGX 25,000 by MTN mobile money; the fee (1.5 %, 375) borne by the merchant unless chargeCustomer: the wallet is credited 24,625. */
+export type SettledStatus = Exclude<CollectionStatus, 'PENDING'>;
+
+/**
+ * UGX 25,000 by MTN mobile money; the fee (1.5 %, 375) borne by the merchant unless
+ * chargeCustomer: the wallet is credited 24,625. `outcome` is how the customer will answer the
+ * prompt once the merchant confirms (the sandbox's test numbers, docs/api.md "Sandbox"):
+ * COMPLETED unless said otherwise.
+ */
 export interface CollectionTerms {
   prn?: string;
   chargeCustomer?: boolean;
+  outcome?: SettledStatus;
 }
+
+/** The sandbox MoMo numbers whose prompt ends as each status. */
+const MSISDN_FOR: Record<SettledStatus, string> = { COMPLETED: '256772000001', FAILED: '256772000002', CANCELLED: '256772000003' };
 
 export class PaymentsHarness {
   private readonly collections: DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
   /** Every merchant of this Paygate, by id: a collection is initiated with its merchant's keys. */
   private readonly merchants = new Map<string, PaygateClient>();
+  /** How each collection initiated here will end once confirmed, and whose it is. */
+  private readonly initiated = new Map<string, { outcome: SettledStatus; client: PaygateClient }>();
 
   private constructor(
     readonly paygate: InProcessPaygate,
@@ -83,17 +98,25 @@ export class PaymentsHarness {
 
   /**
    * Initiates a collection through the merchant API: with a PRN, POST
-   * /v1/collections/collect-for-payment; without, /v1/collections/initialize. It waits for a
-   * confirmation that only this harness gives (settle), so collections never asks the provider.
+   * /v1/collections/collect-for-payment; without, /v1/collections/initialize. It waits for the
+   * merchant's confirmation, which only settle gives, so nothing reaches the provider before.
    */
   async initiate(terms: CollectionTerms = {}, merchantId = this.merchant.merchant.id): Promise<string> {
     const client = this.merchants.get(merchantId);
     if (!client) throw new Error(`no merchant ${merchantId} in this harness`);
-    const { chargeCustomer = false, prn } = terms;
-    const body = mobileMoneyRequest({ amount: 25_000, charge_customer: chargeCustomer, require_confirmation: true, ...(prn !== undefined && { prn }) });
+    const { chargeCustomer = false, prn, outcome = 'COMPLETED' } = terms;
+    const body = mobileMoneyRequest({
+      amount: 25_000,
+      msisdn: MSISDN_FOR[outcome],
+      charge_customer: chargeCustomer,
+      require_confirmation: true,
+      ...(prn !== undefined && { prn }),
+    });
     const answer = await client.request('POST', prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment', { body });
     expect(answer.status).toBe(202);
-    return String(answer.body.data.internal_reference);
+    const ref = String(answer.body.data.internal_reference);
+    this.initiated.set(ref, { outcome, client });
+    return ref;
   }
 
   /** Collections accepts the PRN on payments.PrnValidated: waits until it has, and the collection awaits its confirmation. */
@@ -114,18 +137,17 @@ export class PaymentsHarness {
     expect(state).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PRN_VALIDATION_TIMEOUT' });
   }
 
-  /** Confirms and records the provider's result: the collection settles (collections.CollectionSettled). */
-  async settle(ref: string, status: Exclude<CollectionStatus, 'PENDING'>): Promise<void> {
-    const at = () => new Date().toISOString();
-    await this.collections.handle(ref, { type: 'Confirm', at: at(), implicit: true, providerExpiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-    const outcome =
-      status === 'COMPLETED'
-        ? ({ status: 'SUCCESSFUL', providerTransactionId: `momo-${ref}` } as const)
-        : status === 'FAILED'
-          ? ({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'Balance Insufficient for the transaction' } as const)
-          : ({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'declined' } as const);
-    const { state } = await this.collections.handle(ref, { type: 'RecordProviderOutcome', at: at(), outcome });
-    expect(state?.status).toBe(status);
+  /**
+   * The merchant confirms through the API; the sandbox provider prompts the customer, who answers
+   * as the collection's terms said, and calls back: the collection settles
+   * (collections.CollectionSettled). `status` names that outcome, so a spec reads as it runs.
+   */
+  async settle(ref: string, status: SettledStatus): Promise<void> {
+    const collection = this.initiated.get(ref);
+    if (!collection) throw new Error(`${ref} was not initiated by this harness`);
+    if (collection.outcome !== status) throw new Error(`${ref} was initiated to end ${collection.outcome}, not ${status} (CollectionTerms.outcome)`);
+    expect((await collection.client.confirm(ref)).status).toBe(202);
+    expect(await collection.client.finalState(ref)).toMatchObject({ transaction_status: status });
   }
 
   /** The broker hands an event over again: the same published event once more in the collection's stream. */

@@ -1,6 +1,6 @@
 import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, type ServicePaymentCompletedIntegrationV1 } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, collectionTransferId, feeHoldId, holdOf, postedTransfer, prnHoldId } from '@paygate/payments-domain';
-import { PaymentsHarness, settleDown, single, typesOf } from './service-payments-test-setup';
+import { PaymentsHarness, settleDown, single, typesOf, type SettledStatus } from './service-payments-test-setup';
 
 /**
  * Once the collection settles (collections.CollectionSettled), service-payments credits the
@@ -29,9 +29,9 @@ describe('service-payments: paying the PRN', () => {
   });
 
   /** A collect-for-payment collection whose PRN was validated and accepted. */
-  async function validated(): Promise<{ ref: string; prn: string }> {
+  async function validated(outcome: SettledStatus = 'COMPLETED'): Promise<{ ref: string; prn: string }> {
     const prn = await harness.createPrn();
-    const ref = await harness.initiate({ prn });
+    const ref = await harness.initiate({ prn, outcome });
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     await harness.prnAccepted(ref);
     return { ref, prn };
@@ -90,7 +90,7 @@ describe('service-payments: paying the PRN', () => {
   });
 
   it.each(['FAILED', 'CANCELLED'] as const)('releases the fee hold and fails the payment when the collection is %s', async (status) => {
-    const { ref, prn } = await validated();
+    const { ref, prn } = await validated(status);
     await harness.eventuallyBalance({ balance, available: balance - 375 });
     await harness.settle(ref, status);
     const events = await harness.eventuallyHas(ref, PUBLISHED.failed);

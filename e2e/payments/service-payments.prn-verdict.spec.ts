@@ -28,7 +28,7 @@ describe('service-payments: the PRN verdict', () => {
 
   it('validates an eligible PRN, holds the fee the merchant bears and publishes payments.PrnValidated', async () => {
     const prn = await harness.createPrn();
-    const ref = await harness.initiate({ prn });
+    const ref = await harness.initiate({ prn, outcome: 'CANCELLED' });
     const events = await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnConfirmed, PUBLISHED.prnValidated]);
     const validated = single(events, PUBLISHED.prnValidated).data as unknown as PrnValidatedV1;
@@ -76,7 +76,7 @@ describe('service-payments: the PRN verdict', () => {
   it('defers the verdict while the biller cannot be reached, asks again on the retry schedule, then validates', async () => {
     const prn = await harness.createPrn();
     await harness.billerFaults({ fail_lookups_next: 2 });
-    const ref = await harness.initiate({ prn });
+    const ref = await harness.initiate({ prn, outcome: 'CANCELLED' });
     const events = await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnValidationDeferred, EVENTS.prnValidationDeferred, EVENTS.prnConfirmed, PUBLISHED.prnValidated]);
     const deferrals = events.filter((event) => event.type === EVENTS.prnValidationDeferred).map((event) => event.data as unknown as PrnValidationDeferredV1);
