@@ -98,6 +98,20 @@ onBothEngines('leased timers', (t) => {
     expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual(['a:poll']);
   });
 
+  it('applies a process’s changes in order: a cancel after a schedule removes it, a later schedule replaces the time', async () => {
+    const at = future().toISOString();
+    await t.db.transaction((tx) =>
+      t.timers.apply(tx, 'c', [
+        { type: 'Schedule', kind: 'expiry', at },
+        { type: 'Schedule', kind: 'poll', at },
+        { type: 'Cancel', kinds: ['expiry'] },
+      ]),
+    );
+    expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual(['c:poll']);
+    await t.db.transaction((tx) => t.timers.apply(tx, 'c', [{ type: 'Cancel' }]));
+    expect(await t.rows()).toEqual([]);
+  });
+
   it('keeps the timers of two tables apart', async () => {
     const other = await timerTable(t.db, 'other_timers');
     await other.schedule(t.db, 'ref', 'expiry', past());

@@ -43,6 +43,9 @@ export function timerTableStatements(table: string): readonly string[] {
  * so the caller makes a second fire harmless (the aggregate, an idempotency key). Every method
  * takes the client it runs on: the projection's transaction, or the database for a claim.
  */
+/** What an event does to its aggregate's timers, as a context's process says it (applied by `apply`). */
+export type TimerChange<Kind extends string> = { type: 'Schedule'; kind: Kind; at: string } | { type: 'Cancel'; kinds?: readonly Kind[] };
+
 export class LeasedTimers<Kind extends string> {
   /** `table` is created by its owner's migration, from timerTableStatements. */
   constructor(readonly table: string) {
@@ -67,6 +70,14 @@ export class LeasedTimers<Kind extends string> {
   async cancel(tx: SqlClient, internalReference: string, kinds?: readonly Kind[]): Promise<void> {
     if (kinds) await tx.query(`delete from ${this.table} where internal_reference = $1 and kind = any($2::text[])`, [internalReference, kinds]);
     else await tx.query(`delete from ${this.table} where internal_reference = $1`, [internalReference]);
+  }
+
+  /** Applies a process's timer changes for one aggregate, in order, in the caller's transaction. */
+  async apply(tx: SqlClient, internalReference: string, changes: readonly TimerChange<Kind>[]): Promise<void> {
+    for (const change of changes) {
+      if (change.type === 'Schedule') await this.schedule(tx, internalReference, change.kind, new Date(change.at));
+      else await this.cancel(tx, internalReference, change.kinds);
+    }
   }
 
   /** Up to `limit` due timers, each leased to the caller for LEASE_MS. */

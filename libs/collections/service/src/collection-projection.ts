@@ -20,10 +20,7 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
     toColumns: (state) => ({ merchant_id: state.initiated.merchantId, merchant_reference: state.initiated.merchantReference, state }),
     fromColumns: (values) => values.state as Collection,
     async alongside(tx, internalReference, event) {
-      for (const change of timerChanges(event, statusPollMs)) {
-        if (change.type === 'Schedule') await COLLECTION_TIMERS.schedule(tx, internalReference, change.kind, new Date(change.at));
-        else await COLLECTION_TIMERS.cancel(tx, internalReference, change.kinds);
-      }
+      await COLLECTION_TIMERS.apply(tx, internalReference, timerChanges(event, statusPollMs));
     },
   };
 }

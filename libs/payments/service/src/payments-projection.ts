@@ -79,10 +79,7 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
     toColumns: (payment) => ({ merchant_id: payment.opened.merchantId, summary: toServicePaymentSummary(payment), state: payment }),
     fromColumns: (values) => values.state as ServicePayment,
     async alongside(tx, internalReference, event) {
-      for (const change of paymentTimerChanges(event, statusPollMs)) {
-        if (change.type === 'Schedule') await PAYMENT_TIMERS.schedule(tx, internalReference, change.kind, new Date(change.at));
-        else await PAYMENT_TIMERS.cancel(tx, internalReference, change.kinds);
-      }
+      await PAYMENT_TIMERS.apply(tx, internalReference, paymentTimerChanges(event, statusPollMs));
     },
   };
 }
