@@ -4,7 +4,7 @@
  * envelope, the unversioned and /v1 paths with x-api-version, unknown paths and methods (404,
  * 405), and the OpenAPI document.
  */
-import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
+import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, mobileMoneyRequest, PaygateClient } from '@paygate/testing';
 import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
@@ -170,25 +170,8 @@ describe('collections API (docs/api.md)', () => {
       expect(document.paths['/v1/collections/initialize']).toMatchObject({ post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } } });
       const dto = document.components.schemas.InitializeCollectionDto;
       expect(dto).toBeDefined();
-      expect(Object.keys(dto.properties).sort()).toEqual(
-        [
-          'merchant_reference',
-          'transaction_method',
-          'provider_code',
-          'currency',
-          'amount',
-          'msisdn',
-          'customer_name',
-          'customer_email',
-          'description',
-          'charge_customer',
-          'require_confirmation',
-          'redirect_url',
-        ].sort(),
-      );
-      expect(dto.required).toEqual(
-        expect.arrayContaining(['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name']),
-      );
+      expect(Object.keys(dto.properties).sort()).toEqual([...INITIALIZE_FIELDS].sort());
+      expect(dto.required).toEqual(expect.arrayContaining(INITIALIZE_REQUIRED));
     });
 
     it('GET /docs answers 200 HTML', async () => {

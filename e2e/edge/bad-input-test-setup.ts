@@ -12,7 +12,7 @@
  * leaves it out (tsconfig.build.json).
  */
 import * as fc from 'fast-check';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 import { PROPERTY_RUNS } from './input-sizes';
 
@@ -32,21 +32,8 @@ export const fcOptions = (): fc.Parameters<unknown> => ({
   ...(process.env.FC_PATH !== undefined && { path: process.env.FC_PATH }),
 });
 
-export const FIELDS = [
-  'merchant_reference',
-  'transaction_method',
-  'provider_code',
-  'currency',
-  'amount',
-  'msisdn',
-  'customer_name',
-  'customer_email',
-  'description',
-  'charge_customer',
-  'require_confirmation',
-  'redirect_url',
-] as const;
-export const REQUIRED = ['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name'];
+export const FIELDS = INITIALIZE_FIELDS;
+export const REQUIRED = INITIALIZE_REQUIRED;
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries
