@@ -24,6 +24,7 @@ import type { CollectOperations } from '@paygate/connectors';
 import {
   CommandRejectedError,
   planCollection,
+  UnavailableError,
   type Acknowledgement,
   type ConfirmCollectionCommand,
   type FindCollectionQuery,
@@ -139,11 +140,16 @@ export class CollectionsService {
     return { state: (await this.proceed(reserved.internalReference, state)) ?? state, fresh: reserved.fresh };
   }
 
-  /** Runs the process on a collection just opened; a provider failure leaves it PENDING for the status timer to retry. */
+  /**
+   * Runs the process on a collection just opened; a provider failure leaves it PENDING for the
+   * status timer to retry. A store that does not answer is the caller's to retry (503): before
+   * the implicit confirmation is recorded no timer exists that would start the collection.
+   */
   private async proceed(internalReference: string, state: CollectionState): Promise<CollectionState> {
     return this.run(internalReference, { type: 'Opened' }, state).then(
       ({ collection }) => collection,
       (error: unknown) => {
+        if (error instanceof UnavailableError) throw error;
         this.deps.log.warn('provider request failed; will retry', { internal_reference: internalReference, error });
         return state;
       },
@@ -154,7 +160,7 @@ export class CollectionsService {
     const { state: current } = await this.load(internalReference);
     if (!current || current.initiated.merchantId !== merchantId) throw notFound();
     const { collection } = await this.run(internalReference, { type: 'ConfirmRequested' }, current).catch((error: unknown) => {
-      if (error instanceof CommandRejectedError) throw error;
+      if (error instanceof CommandRejectedError || error instanceof UnavailableError) throw error;
       this.deps.log.warn('provider request failed', { internal_reference: internalReference, error });
       throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', {
         internal_reference: internalReference,
