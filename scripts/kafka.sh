@@ -191,7 +191,10 @@ cmd_start() {
     # Any 16 random bytes as unpadded base64url is a valid cluster id; avoids an
     # extra JVM launch for `StorageTool random-uuid`.
     local cluster_id
+    # One in 64 starts with "-", which the tool's argument parser takes for an option: give it
+    # another first character (the id stays 16 bytes).
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+    [[ "$cluster_id" == -* ]] && cluster_id="A${cluster_id:1}"
     java -Xmx128m -cp "$LIBS_DIR/*" \
       -Dlog4j.configuration="file:$KAFKA_DATA_DIR/tools-log4j.properties" \
       kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_DATA_DIR/format.log" 2>&1 \

@@ -10,7 +10,7 @@ import {
   TEST_TIMERS,
   uniqueSchema,
 } from '@paygate/testing';
-import { ensureBuilt, startApp, type AppProcess } from './processes';
+import { ensureBuilt, localCommandRoutes, startApp, type AppProcess } from './processes';
 
 /**
  * Issue 17, a command nobody answers: with the collections service stopped, the gateway answers
@@ -31,7 +31,9 @@ export function commandTimeoutSuite(): void {
       const postgres = serviceUrl('postgres');
       if (!postgres) throw new Error('this suite needs STORE_URL=postgres://… as well as Kafka');
       ensureBuilt();
+      const routes = await localCommandRoutes();
       env = {
+        ...routes.senders,
         ...TEST_TIMERS,
         STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
         BROKER_URL: brokerUrl,
@@ -41,7 +43,13 @@ export function commandTimeoutSuite(): void {
       };
       const sandbox = await startApp('sandbox', env);
       gateway = await startApp('api-gateway', { ...env, COMMAND_TIMEOUT_MS: '2000' });
-      collectionsEnv = { ...env, MOMO_API_URL: `${sandbox.url}/sandbox/momo`, CARD_API_URL: `${sandbox.url}/sandbox/card`, CHECKOUT_RETURN_URL: gateway.url };
+      collectionsEnv = {
+        ...env,
+        MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
+        CARD_API_URL: `${sandbox.url}/sandbox/card`,
+        CHECKOUT_RETURN_URL: gateway.url,
+        ...routes.listen('collections'),
+      };
       apps.push(sandbox, gateway, await startApp('collections', collectionsEnv));
     }, 180_000);
 

@@ -21,7 +21,7 @@ import { dispatcherCrashSuites } from './dispatcher-crash';
 import { migrationsOnStartSuite } from './migrations-on-start';
 import { rollingRestartSuite } from './rolling-restart';
 import { brokerGoneShutdownSuite } from './shutdown-broker-gone';
-import { ensureBuilt, freePort, runFailingApp, startApp, type AppProcess } from './processes';
+import { ensureBuilt, freePort, localCommandRoutes, runFailingApp, startApp, type AppProcess, type LocalCommandRoutes } from './processes';
 import { startAnyOrderSuite } from './start-any-order';
 import { commandTimeoutSuite } from './command-timeout';
 
@@ -30,12 +30,16 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
   const apps: AppProcess[] = [];
   let servicePayments: AppProcess;
   let env: Record<string, string>;
+  let routes: LocalCommandRoutes;
 
   beforeAll(async () => {
     const postgres = serviceUrl('postgres');
     if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
     ensureBuilt();
+    // Two dispatchers: the gateway deals webhooks commands over both.
+    routes = await localCommandRoutes({ 'webhook-dispatcher': 2 });
     env = {
+      ...routes.senders,
       ...TEST_TIMERS,
       ...TEST_CALLBACK_SETTINGS,
       STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
@@ -52,10 +56,18 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
       CARD_API_URL: `${sandbox.url}/sandbox/card`,
       CHECKOUT_RETURN_URL: gateways[0].url,
+      ...routes.listen('collections'),
     });
-    servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
+    servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller`, ...routes.listen('service-payments') });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
-    apps.push(collections, await startApp('webhook-dispatcher', env), ...gateways, sandbox, await startApp('webhook-dispatcher', env), servicePayments);
+    apps.push(
+      collections,
+      await startApp('webhook-dispatcher', { ...env, ...routes.listen('webhook-dispatcher', 0) }),
+      ...gateways,
+      sandbox,
+      await startApp('webhook-dispatcher', { ...env, ...routes.listen('webhook-dispatcher', 1) }),
+      servicePayments,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -121,7 +133,7 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       expect(receiver.about(ref).map((callback) => callback.event)).not.toContain('payment.completed');
       await servicePayments.stop('SIGKILL');
       await admin.billerFaults({});
-      const restarted = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller` });
+      const restarted = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller`, ...routes.listen('service-payments') });
       apps[apps.indexOf(servicePayments)] = servicePayments = restarted;
 
       await receiver.waitFor(ref, 'payment.completed', 60_000);

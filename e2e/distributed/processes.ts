@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { TEST_RATE_LIMITS } from '@paygate/testing';
-import { ensureBuilt, freePort } from '@paygate/tools-local';
+import { ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes } from '@paygate/tools-local';
 
-export { ensureBuilt, freePort };
+export { ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
 
 const root = join(__dirname, '..', '..');
 

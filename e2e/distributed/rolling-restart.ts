@@ -1,6 +1,6 @@
 import { openSqlDatabase } from '@paygate/sql';
 import { describeWithService, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, uniqueSchema } from '@paygate/testing';
-import { ensureBuilt, freePort, startApp, type AppProcess } from './processes';
+import { ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
 import { startBalancedLoad } from './balanced-load';
 
 /*
@@ -28,7 +28,9 @@ export function rollingRestartSuite(): void {
       const postgres = serviceUrl('postgres');
       if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
       ensureBuilt();
+      const routes = await localCommandRoutes();
       env = {
+        ...routes.senders,
         STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
         BROKER_URL: brokerUrl,
         LOG_LEVEL: 'warn',
@@ -36,7 +38,7 @@ export function rollingRestartSuite(): void {
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         SHUTDOWN_DELAY_MS: '1000',
       };
-      collections = await startApp('collections', env);
+      collections = await startApp('collections', { ...env, ...routes.listen('collections') });
       for (let i = 0; i < 2; i += 1) {
         ports.push(await freePort());
         gateways.push(await startApp('api-gateway', env, ports[i]));

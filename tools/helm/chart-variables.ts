@@ -27,6 +27,10 @@ export const CHART_SET_VARIABLES: Readonly<Record<string, string>> = {
   CARD_API_URL: 'providers.cardApiUrl',
   BILLER_API_URL: 'providers.billerApiUrl',
   MIGRATE_ON_START: 'migrations.job.enabled',
+  COMMANDS_LISTEN_URL: 'commandsPort',
+  COLLECTIONS_COMMANDS_URL: 'commandsPort',
+  PAYMENTS_COMMANDS_URL: 'commandsPort',
+  WEBHOOKS_COMMANDS_URL: 'commandsPort',
 };
 
 /** Meaningful in standalone mode only (every app in one process). */

@@ -9,6 +9,12 @@ import { lintChart, PRODUCTION_VALUES, renderChart, type HelmRun } from './helm'
 import { containerOf, ofKind, parseManifests, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
 
 const CORE_APPS = ['api-gateway', 'collections', 'service-payments', 'webhook-dispatcher'];
+/** The apps the gateway sends commands to, and the variable that tells it where. */
+const COMMAND_SERVERS: Record<string, string> = {
+  collections: 'COLLECTIONS_COMMANDS_URL',
+  'service-payments': 'PAYMENTS_COMMANDS_URL',
+  'webhook-dispatcher': 'WEBHOOKS_COMMANDS_URL',
+};
 
 /** The rendered objects, or the reason Helm gave for not rendering them. */
 function manifestsOf(run: HelmRun): Manifest[] {
@@ -27,6 +33,7 @@ function rendered(files: string[] = []): Promise<Manifest[]> {
 const appOf = (manifest: Manifest) => manifest.metadata.labels?.['app.kubernetes.io/component'];
 const deploymentsOf = (manifests: Manifest[]) => ofKind<DeploymentManifest>(manifests, 'Deployment');
 const byApp = <T extends Manifest>(objects: T[]) => new Map(objects.map((object) => [appOf(object), object]));
+const isHeadless = (service: IService) => service.spec?.clusterIP === 'None';
 
 describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () => {
   it('passes helm lint --strict', async () => {
@@ -59,7 +66,7 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
 
     it("runs one Deployment per app and one Service selecting exactly that Deployment's pods", () => {
       const deployments = byApp(deploymentsOf(manifests));
-      const services = byApp(ofKind<IService>(manifests, 'Service'));
+      const services = byApp(ofKind<IService>(manifests, 'Service').filter((service) => !isHeadless(service)));
       expect([...deployments.keys()].sort()).toEqual([...apps].sort());
       expect([...services.keys()].sort()).toEqual([...apps].sort());
       for (const [app, deployment] of deployments) {
@@ -74,7 +81,8 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     it('probes every app: startup and liveness on /health/live, readiness on /health/ready, all on its http port', () => {
       for (const deployment of deploymentsOf(manifests)) {
         const container = containerOf(deployment);
-        expect(container.ports).toEqual([expect.objectContaining({ name: 'http' })]);
+        const commands = COMMAND_SERVERS[appOf(deployment) ?? ''] ? [expect.objectContaining({ name: 'commands', containerPort: 7000 })] : [];
+        expect(container.ports).toEqual([expect.objectContaining({ name: 'http' }), ...commands]);
         expect(container.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
         expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
         expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
@@ -144,7 +152,24 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
       expect([...policies.keys()].sort()).toEqual([...apps].sort());
       const fromAnyone = [...policies].filter(([, policy]) => policy.spec?.ingress?.some((rule) => rule.from === undefined)).map(([app]) => app);
       expect(fromAnyone.sort()).toEqual([...openToAnyone].sort());
-      for (const policy of policies.values()) expect(policy.spec?.ingress?.every((rule) => rule.ports?.every((port) => port.port === 'http'))).toBe(true);
+      for (const [app, policy] of policies) {
+        const ports = COMMAND_SERVERS[app ?? ''] ? ['http', 'commands'] : ['http'];
+        expect(policy.spec?.ingress?.every((rule) => rule.ports?.every((port) => ports.includes(String(port.port))))).toBe(true);
+      }
+    });
+
+    it('gives each app that serves commands a headless Service on its pods, whose name every app is told (commands go round-robin over its pods)', () => {
+      const headless = byApp(ofKind<IService>(manifests, 'Service').filter(isHeadless));
+      const deployments = byApp(deploymentsOf(manifests));
+      expect([...headless.keys()].sort()).toEqual(Object.keys(COMMAND_SERVERS).sort());
+      const configs = byApp(ofKind<IConfigMap>(manifests, 'ConfigMap'));
+      for (const [app, service] of headless) {
+        expect(service.spec?.selector).toEqual(deployments.get(app)?.spec.selector.matchLabels);
+        expect(service.spec?.ports).toEqual([expect.objectContaining({ name: 'commands', port: 7000, targetPort: 'commands' })]);
+        expect(configs.get(app)?.data).toMatchObject({ COMMANDS_LISTEN_URL: 'tcp://0.0.0.0:7000' });
+        for (const config of configs.values()) expect(config.data?.[COMMAND_SERVERS[app ?? '']]).toBe(`tcp://${service.metadata?.name}:7000`);
+      }
+      expect(configs.get('api-gateway')?.data?.COMMANDS_LISTEN_URL).toBeUndefined();
     });
 
     it('spreads every app across zones and nodes', () => {

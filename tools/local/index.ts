@@ -1,4 +1,5 @@
 export { ensureBuilt } from './ensure-built';
-export { freePort } from './free-port';
+export { freePort } from '@paygate/net-guard';
 export { KafkaBroker, type BrokerSettings } from './kafka-broker';
 export { newCollectionReference, paidCollectionEvents, withPublished } from './paid-collection';
+export { localCommandRoutes, type CommandRoutes as LocalCommandRoutes, type ServingApp } from './command-routes';

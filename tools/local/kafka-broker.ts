@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from './free-port';
+import { freePort } from '@paygate/net-guard';
 
 export interface BrokerSettings {
   port: number;

@@ -5,7 +5,8 @@ import { collectionTransferId } from '@paygate/payments-domain';
 import { openSqlDatabase } from '@paygate/sql';
 import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
-import { freePort } from '../local/free-port';
+import { freePort } from '@paygate/net-guard';
+import { localCommandRoutes } from '../local/command-routes';
 import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
 import { Observer } from './observe';
@@ -268,7 +269,10 @@ export class Soak {
     const storeUrl = new URL(this.database!.url);
     storeUrl.hostname = '127.0.0.1';
     storeUrl.port = String(this.proxy!.port);
+    // Two collections and two dispatchers: the gateways deal their commands over both.
+    const routes = await localCommandRoutes({ collections: 2, 'webhook-dispatcher': 2 });
     const common = {
+      ...routes.senders,
       ...TIMERS,
       STORE_URL: storeUrl.toString(),
       BROKER_URL: this.broker.url,
@@ -287,11 +291,15 @@ export class Soak {
       ...[1, 2].map((n) => ({
         name: `collections#${n}`,
         app: 'collections',
-        env: { MOMO_API_URL: `${sandboxUrl}/sandbox/momo`, CARD_API_URL: `${sandboxUrl}/sandbox/card`, CHECKOUT_RETURN_URL: `http://127.0.0.1:${port[1]}` },
+        env: {
+          MOMO_API_URL: `${sandboxUrl}/sandbox/momo`,
+          CARD_API_URL: `${sandboxUrl}/sandbox/card`,
+          CHECKOUT_RETURN_URL: `http://127.0.0.1:${port[1]}`,
+          ...routes.listen('collections', n - 1),
+        },
       })),
-      { name: 'service-payments', app: 'service-payments', env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller` } },
-      { name: 'webhook-dispatcher#1', app: 'webhook-dispatcher', env: {} },
-      { name: 'webhook-dispatcher#2', app: 'webhook-dispatcher', env: {} },
+      { name: 'service-payments', app: 'service-payments', env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') } },
+      ...[1, 2].map((n) => ({ name: `webhook-dispatcher#${n}`, app: 'webhook-dispatcher', env: routes.listen('webhook-dispatcher', n - 1) })),
     ];
     const apps: ManagedApp[] = [];
     const began = Date.now();

@@ -9,7 +9,8 @@
 
 {{/*
 The apps this chart runs: values key -> app name (dist/apps/<name>/main.js), the Secret's keys
-each one reads (true: required, false: optional) and whether values may disable it.
+each one reads (true: required, false: optional), whether values may disable it, and for the
+apps that serve commands the variable that tells the gateway where.
 */}}
 {{- define "paygate.appTable" -}}
 apiGateway:
@@ -17,12 +18,15 @@ apiGateway:
   secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, MASTER_KEY: true, ADMIN_TOKEN: false }
 collections:
   name: collections
+  commands: COLLECTIONS_COMMANDS_URL
   secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
 servicePayments:
   name: service-payments
+  commands: PAYMENTS_COMMANDS_URL
   secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, BILLER_API_KEY: false }
 webhookDispatcher:
   name: webhook-dispatcher
+  commands: WEBHOOKS_COMMANDS_URL
   secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, MASTER_KEY: true }
 sandbox:
   name: sandbox
@@ -43,7 +47,7 @@ schema cannot express.
 {{- if and $scaling.enabled (gt (int $scaling.minReplicas) (int $scaling.maxReplicas)) -}}
 {{- fail (printf "apps.%s.autoscaling: minReplicas (%v) must not be above maxReplicas (%v)" $key $scaling.minReplicas $scaling.maxReplicas) -}}
 {{- end -}}
-{{- $apps = append $apps (dict "key" $key "name" $app.name "secrets" $app.secrets "values" $values) -}}
+{{- $apps = append $apps (dict "key" $key "name" $app.name "secrets" $app.secrets "commands" ($app.commands | default "") "values" $values) -}}
 {{- end -}}
 {{- end -}}
 {{- toYaml (dict "apps" $apps) -}}
@@ -122,6 +126,15 @@ the URLs the chart derives. Call with (dict "root" $ "app" $app).
 {{- if $root.Values.migrations.job.enabled -}}
 {{- /* The hook Job has applied every migration: an app that finds one missing refuses to start. */ -}}
 {{- $_ := set $data "MIGRATE_ON_START" "false" -}}
+{{- end -}}
+{{- /* Commands: a serving app listens on commandsPort; every app learns each serving app's headless Service, whose DNS name lists every pod (commands go round-robin over them). */ -}}
+{{- if .app.commands -}}
+{{- $_ := set $data "COMMANDS_LISTEN_URL" (printf "tcp://0.0.0.0:%v" $root.Values.commandsPort) -}}
+{{- end -}}
+{{- range $served := (fromYaml (include "paygate.enabledApps" $root)).apps -}}
+{{- if $served.commands -}}
+{{- $_ := set $data $served.commands (printf "tcp://%s-%s-commands:%v" (include "paygate.fullname" $root) $served.name $root.Values.commandsPort) -}}
+{{- end -}}
 {{- end -}}
 {{- $urls := $root.Values.publicUrls -}}
 {{- if eq .app.key "collections" -}}

@@ -35,6 +35,10 @@ describe('loadConfig: defaults', () => {
         brokerUrl: 'inproc://',
         trustProxy: false,
         commandTimeoutMs: 10_000,
+        commandsListenUrl: 'tcp://0.0.0.0:7000',
+        collectionsCommandsUrl: 'tcp://collections:7000',
+        paymentsCommandsUrl: 'tcp://service-payments:7000',
+        webhooksCommandsUrl: 'tcp://webhook-dispatcher:7000',
         migrateOnStart: true,
       },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
@@ -165,6 +169,10 @@ describe('loadConfig: every variable', () => {
       SHUTDOWN_DELAY_MS: '5000',
       COMMAND_TIMEOUT_MS: '2500',
       STORE_POOL_SIZE: '8',
+      COMMANDS_LISTEN_URL: 'grpc://0.0.0.0:50051',
+      COLLECTIONS_COMMANDS_URL: 'grpc://collections-commands:50051',
+      PAYMENTS_COMMANDS_URL: 'grpc://10.0.0.7:50051,10.0.0.8:50051',
+      WEBHOOKS_COMMANDS_URL: 'grpc://[2001:db8::2]:50051',
     });
     expect(config.platform).toEqual({
       port: 8080,
@@ -174,6 +182,10 @@ describe('loadConfig: every variable', () => {
       brokerUrl: 'kafka://k1:9092,k2:9092',
       trustProxy: '10.0.0.0/8,2001:db8::1',
       commandTimeoutMs: 2_500,
+      commandsListenUrl: 'grpc://0.0.0.0:50051',
+      collectionsCommandsUrl: 'grpc://collections-commands:50051',
+      paymentsCommandsUrl: 'grpc://10.0.0.7:50051,10.0.0.8:50051',
+      webhooksCommandsUrl: 'grpc://[2001:db8::2]:50051',
       migrateOnStart: false,
     });
     expect(config.rateLimits).toEqual({

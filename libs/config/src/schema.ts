@@ -31,6 +31,20 @@ export function decodeMasterKey(encoded: string): Buffer | undefined {
 
 export const MASTER_KEY_EXPECTED = '32 bytes as 64 hex characters or base64';
 
+/** tcp:// or grpc:// with host:port, or several host:port separated by commas (instances on one machine). */
+const COMMAND_ADDRESS = /^(tcp|grpc):\/\/(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5}(,(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5})*$/;
+
+/** Where a serving app listens, and so where the others find it by its deployable's name (docker-compose, DNS). */
+const COMMANDS_PORT = 7000;
+
+const commandsUrl = (variable: string, app: string) =>
+  driverUrl(variable, `tcp://${app}:${COMMANDS_PORT}`, {
+    pattern: COMMAND_ADDRESS,
+    expected: 'tcp://host:port[,host:port] or grpc://…',
+    type: 'URL: `tcp://host:port[,host:port]`, `grpc://…`',
+    description: `with BROKER_URL=kafka://, where the gateway sends ${app}'s commands (its COMMANDS_LISTEN_URL): one DNS name, whose every address gets commands in turn, or a list of IP:port`,
+  });
+
 /**
  * Every environment variable Paygate reads, declared once: its type, default and one-line
  * meaning. The sections are the typed configuration's (Config) shape; loadConfig parses all of
@@ -61,6 +75,16 @@ export const CONFIG_SCHEMA = {
       type: 'URL: `inproc://`, `kafka://host:port[,host:port]`',
       description: 'message broker: in-process (one process) or Kafka',
     }),
+    commandsListenUrl: driverUrl('COMMANDS_LISTEN_URL', `tcp://0.0.0.0:${COMMANDS_PORT}`, {
+      pattern: COMMAND_ADDRESS,
+      expected: 'tcp://host:port or grpc://host:port',
+      type: 'URL: `tcp://host:port`, `grpc://host:port`',
+      description:
+        'with BROKER_URL=kafka://, where a serving app (collections, service-payments, webhook-dispatcher) takes commands, over TCP or gRPC (the gateway must name the same transport)',
+    }),
+    collectionsCommandsUrl: commandsUrl('COLLECTIONS_COMMANDS_URL', 'collections'),
+    paymentsCommandsUrl: commandsUrl('PAYMENTS_COMMANDS_URL', 'service-payments'),
+    webhooksCommandsUrl: commandsUrl('WEBHOOKS_COMMANDS_URL', 'webhook-dispatcher'),
     trustProxy: proxyTrust('TRUST_PROXY', {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),

@@ -1,7 +1,7 @@
 import type { StreamDecider } from '@paygate/decider';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { DeciderRuntime } from './decider-runtime';
-import type { EventStore } from './event-store';
+import { WrongExpectedRevisionError, type EventStore } from './event-store';
 import { SqlEventStore } from './sql/sql-event-store';
 
 /** A counter that never goes above its limit: small enough to show every path of the runtime. */
@@ -59,7 +59,7 @@ describe('DeciderRuntime (PGlite)', () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 10 }, { expectNew: true });
     const handled = await runtime.handle(ref, { type: 'Add', amount: 4 });
-    expect(handled).toEqual({ state: { limit: 10, total: 4 }, events: [{ type: 'Added', data: { amount: 4 } }] });
+    expect(handled).toMatchObject({ state: { limit: 10, total: 4 }, events: [{ type: 'Added', data: { amount: 4 } }], revision: 1 });
     const stored = await store.readStream(`counter-${ref}`);
     expect(stored.map((event) => [event.type, event.metadata.schemaVersion])).toEqual([
       ['Opened', 2],
@@ -70,7 +70,7 @@ describe('DeciderRuntime (PGlite)', () => {
   it('writes nothing when decide returns no events, and passes a rejection on untouched', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 5 });
-    expect(await runtime.handle(ref, { type: 'Add', amount: 0 })).toEqual({ state: { limit: 5, total: 0 }, events: [] });
+    expect(await runtime.handle(ref, { type: 'Add', amount: 0 })).toMatchObject({ state: { limit: 5, total: 0 }, events: [], revision: 0 });
     await expect(runtime.handle(ref, { type: 'Add', amount: 6 })).rejects.toBeInstanceOf(LimitExceeded);
     expect(await store.readStream(`counter-${ref}`)).toHaveLength(1);
   });
@@ -91,7 +91,18 @@ describe('DeciderRuntime (PGlite)', () => {
   it('falls back to the normal loop when a stream expected to be new exists', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 7 });
-    expect(await runtime.handle(ref, { type: 'Open', limit: 9 }, { expectNew: true })).toEqual({ state: { limit: 7, total: 0 }, events: [] });
+    expect(await runtime.handle(ref, { type: 'Open', limit: 9 }, { expectNew: true })).toMatchObject({ state: { limit: 7, total: 0 }, events: [] });
+  });
+
+  it('decides against the stream as the last command left it, and against the stored one when another writer moved it on', async () => {
+    const ref = next();
+    const opened = await runtime.handle(ref, { type: 'Open', limit: 5 }, { expectNew: true });
+    const added = await runtime.handle(ref, { type: 'Add', amount: 2 }, { current: opened });
+    expect(added).toMatchObject({ state: { limit: 5, total: 2 }, revision: 1 });
+    await runtime.handle(ref, { type: 'Add', amount: 2 });
+    // `added` is behind now: from it, 3 more would fit; from the stream, they do not.
+    await expect(runtime.handle(ref, { type: 'Add', amount: 3 }, { current: added })).rejects.toBeInstanceOf(LimitExceeded);
+    expect(await runtime.handle(ref, { type: 'Add', amount: 1 }, { current: added })).toMatchObject({ state: { limit: 5, total: 5 }, revision: 4 });
   });
 
   it('appends published events in the same write, and never folds them', async () => {
@@ -122,5 +133,62 @@ describe('DeciderRuntime (PGlite)', () => {
       { type: 'Added', data: { value: 8 }, metadata: { schemaVersion: 1 } },
     ]);
     expect((await runtime.load(ref)).state).toEqual({ limit: 50, total: 8 });
+  });
+});
+
+describe('DeciderRuntime: starting a stream in a transaction of the SQL store', () => {
+  let sql: SqlDatabase;
+  let store: EventStore;
+  let runtime: DeciderRuntime<CounterCommand, CounterEvent, Counter>;
+
+  beforeAll(async () => {
+    sql = await openSqlDatabase('pglite://memory');
+    store = await SqlEventStore.create(sql);
+    runtime = new DeciderRuntime(store, counter);
+    await sql.query('create table counter_names (name text primary key)');
+  });
+  afterAll(async () => {
+    await store.close();
+    await sql.close();
+  });
+
+  it('decides commands one after the other and starts the stream with all their events, committed with the rows beside them', async () => {
+    const commands: CounterCommand[] = [
+      { type: 'Open', limit: 10 },
+      { type: 'Add', amount: 3 },
+    ];
+    const handled = await runtime.transaction(async (tx) => {
+      await tx.sql.query("insert into counter_names (name) values ('first')");
+      return tx.start('t1', () => commands.shift());
+    });
+    expect(handled.state).toEqual({ limit: 10, total: 3 });
+    expect((await store.readStream('counter-t1')).map((event) => [event.type, event.revision])).toEqual([
+      ['Opened', 0],
+      ['Added', 1],
+    ]);
+    expect(await sql.query('select name from counter_names')).toEqual([{ name: 'first' }]);
+  });
+
+  it('writes neither the rows nor the stream when the work fails after starting it', async () => {
+    const failed = runtime.transaction(async (tx) => {
+      await tx.sql.query("insert into counter_names (name) values ('second')");
+      await tx.start('t2', (state) => (state ? undefined : { type: 'Open', limit: 5 }));
+      throw new Error('crashed before the end');
+    });
+    await expect(failed).rejects.toThrow('crashed before the end');
+    expect(await store.readStream('counter-t2')).toEqual([]);
+    expect(await sql.query("select name from counter_names where name = 'second'")).toEqual([]);
+  });
+
+  it('refuses to start a stream that exists, and is not offered where the store has no SQL transaction', async () => {
+    await runtime.handle('t3', { type: 'Open', limit: 1 });
+    await expect(runtime.transaction((tx) => tx.start('t3', (state) => (state ? undefined : { type: 'Open', limit: 2 })))).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    expect(runtime.transactional).toBe(true);
+    const kurrentLike: EventStore = Object.assign(Object.create(store) as EventStore, { transaction: undefined });
+    const elsewhere = new DeciderRuntime(kurrentLike, counter);
+    expect(elsewhere.transactional).toBe(false);
+    await expect(elsewhere.transaction((tx) => tx.start('t4', () => undefined))).rejects.toThrow(/two steps/);
   });
 });

@@ -1,23 +1,32 @@
 import { storedEvent, type DomainEvent, type StreamDecider } from '@paygate/decider';
 import { currentLogContext, joinFlow, type TraceMetadata } from '@paygate/logging';
-import { WrongExpectedRevisionError, type EventStore, type EventToAppend, type RecordedEvent } from './event-store';
+import type { SqlClient } from '@paygate/sql';
+import { WrongExpectedRevisionError, type EventStore, type EventStoreTransaction, type EventToAppend, type RecordedEvent } from './event-store';
 
-export interface LoadedStream<Event, State> {
+/** A stream as a load or a command left it: what the next command can be decided against without reading it again. */
+export interface StreamAt<State> {
   state: State;
-  /** The decider's own events, in order (published integration events left out). */
-  events: Event[];
   /** Revision of the stream's last event, or -1 when the stream does not exist. */
   revision: number;
   /** The flow the stream belongs to: the correlation id its first event carries. */
   correlationId?: string;
 }
 
-export interface Handled<Event, State> {
-  /** State after the command; unchanged when it decided nothing. */
+export interface LoadedStream<Event, State> extends StreamAt<State> {
+  /** The decider's own events, in order (published integration events left out). */
+  events: Event[];
+}
+
+export interface Handled<Event, State> extends StreamAt<State> {
+  /** State after the command (unchanged when it decided nothing), at the revision it left. */
   state: State;
   /** Events this command appended (none when it decided nothing). */
   events: Event[];
 }
+
+/** Waits between retries after a conflict: random, up to 2 ms doubling per attempt, at most 100 ms. */
+const CONFLICT_WAIT_MS = 1;
+const MAX_CONFLICT_WAIT_MS = 100;
 
 export interface RuntimeOptions {
   /** Appends tried before a conflicting writer's error is passed on. */
@@ -28,6 +37,18 @@ export interface RuntimeOptions {
    * streams many flows write to (a wallet), whose events take the correlation of the work at hand.
    */
   oneFlowPerStream?: boolean;
+}
+
+/** One transaction of the store's SQL database (DeciderRuntime.transaction). */
+export interface DeciderTransaction<Command, Event, State> {
+  /** Rows written through it commit with the streams started here. */
+  sql: SqlClient;
+  /**
+   * Starts stream `id` with the events of `next(state)`, asked again with the state each command
+   * leaves until it answers undefined, all in one append; WrongExpectedRevisionError when the
+   * stream exists. No read: the stream is new.
+   */
+  start(id: string, next: (state: State) => Command | undefined): Promise<Handled<Event, State>>;
 }
 
 /** A command, or a function of the state that makes one (re-run after a conflict). */
@@ -48,8 +69,39 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     private readonly decider: StreamDecider<Command, Event, State>,
     options: RuntimeOptions = {},
   ) {
-    this.maxAttempts = options.maxAttempts ?? 5;
+    this.maxAttempts = options.maxAttempts ?? 10;
     this.oneFlowPerStream = options.oneFlowPerStream ?? false;
+  }
+
+  /** Whether `transaction` is available: the store keeps its events in the SQL database (not KurrentDB). */
+  get transactional(): boolean {
+    return this.store.transaction !== undefined;
+  }
+
+  /**
+   * Runs `work` in one transaction of the event store's SQL database: the rows it writes through
+   * `tx.sql` and the streams it starts are committed together or not at all. Throws where the
+   * store has no such transaction (see `transactional`).
+   */
+  async transaction<T>(work: (tx: DeciderTransaction<Command, Event, State>) => Promise<T>): Promise<T> {
+    if (!this.store.transaction) throw new Error('this event store has no SQL transaction (KurrentDB): write in two steps');
+    return this.store.transaction((tx: EventStoreTransaction) =>
+      work({
+        sql: tx.sql,
+        start: (id, next) => {
+          let state = this.decider.initialState;
+          const events: Event[] = [];
+          for (let command = next(state); command !== undefined; command = next(state)) {
+            const decided = this.decider.decide(command, state);
+            events.push(...decided);
+            state = decided.reduce(this.decider.evolve, state);
+          }
+          return this.append(id, { state: this.decider.initialState, revision: -1 }, events, undefined, (streamName, toAppend, options) =>
+            tx.appendToStream(streamName, toAppend, options),
+          );
+        },
+      }),
+    );
   }
 
   async load(id: string): Promise<LoadedStream<Event, State>> {
@@ -66,38 +118,60 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
 
   /**
    * Decides `command` against the latest state and appends the result. With `expectNew` the
-   * stream is taken not to exist yet (a fresh id), which saves the read; if it does exist after
-   * all, the normal loop runs.
+   * stream is taken not to exist yet (a fresh id), and with `current` to be as a load or a
+   * command of this process just left it: either saves the read. If the stream has moved on
+   * after all, the normal loop runs.
    */
-  async handle(id: string, command: CommandFor<Command, State>, options: { expectNew?: boolean } = {}): Promise<Handled<Event, State>> {
+  async handle(
+    id: string,
+    command: CommandFor<Command, State>,
+    options: { expectNew?: boolean; current?: StreamAt<State> } = {},
+  ): Promise<Handled<Event, State>> {
     const commandFor = (state: State): Command => (typeof command === 'function' ? (command as (state: State) => Command)(state) : command);
-    if (options.expectNew) {
-      const state = this.decider.initialState;
-      const events = this.decider.decide(commandFor(state), state);
+    const known = options.expectNew ? { state: this.decider.initialState, revision: -1 } : options.current;
+    if (known) {
+      const correlationId = this.oneFlowPerStream ? known.correlationId : undefined;
+      if (correlationId) joinFlow(correlationId);
+      let events: Event[] | undefined;
       try {
-        return await this.append(id, state, events, -1, undefined);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        events = this.decider.decide(commandFor(known.state), known.state);
+      } catch {
+        // Perhaps refused only because the state is behind the stream: the loop decides on the stored one.
+      }
+      if (events) {
+        try {
+          return await this.append(id, known, events, correlationId);
+        } catch (error) {
+          if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        }
       }
     }
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.load(id);
-      const { state, revision } = loaded;
       const correlationId = this.oneFlowPerStream ? loaded.correlationId : undefined;
       // The rest of this work logs the flow the stream belongs to.
       if (correlationId) joinFlow(correlationId);
-      const events = this.decider.decide(commandFor(state), state);
+      const events = this.decider.decide(commandFor(loaded.state), loaded.state);
       try {
-        return await this.append(id, state, events, revision, correlationId);
+        return await this.append(id, loaded, events, correlationId);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= this.maxAttempts) throw error;
       }
+      // Two writers that keep meeting (instances of a service taking one stream's commands each
+      // in turn) would meet again at once: a short random wait lets the loser in.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_WAIT_MS * 2 ** attempt, MAX_CONFLICT_WAIT_MS)));
     }
   }
 
-  private async append(id: string, before: State, events: Event[], revision: number, streamCorrelationId: string | undefined): Promise<Handled<Event, State>> {
-    if (events.length === 0) return { state: before, events };
-    const after = events.reduce(this.decider.evolve, before);
+  private async append(
+    id: string,
+    at: StreamAt<State>,
+    events: Event[],
+    streamCorrelationId: string | undefined,
+    appendToStream: EventStore['appendToStream'] = (streamName, toAppend, options) => this.store.appendToStream(streamName, toAppend, options),
+  ): Promise<Handled<Event, State>> {
+    if (events.length === 0) return { state: at.state, events, revision: at.revision, correlationId: at.correlationId };
+    const after = events.reduce(this.decider.evolve, at.state);
     const trace = traceMetadata(streamCorrelationId);
     const toAppend: EventToAppend[] = events.map((event) => ({
       type: event.type,
@@ -107,8 +181,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     for (const published of this.decider.publish?.(events, after) ?? []) {
       toAppend.push({ type: published.type, data: { ...published.data }, metadata: { schemaVersion: published.version, ...trace } });
     }
-    await this.store.appendToStream(this.decider.streamName(id), toAppend, { expectedRevision: revision === -1 ? 'no_stream' : revision });
-    return { state: after, events };
+    const written = await appendToStream(this.decider.streamName(id), toAppend, { expectedRevision: at.revision === -1 ? 'no_stream' : at.revision });
+    return { state: after, events, revision: written.nextExpectedRevision, correlationId: at.revision === -1 ? trace.correlationId : at.correlationId };
   }
 
   private ownEvents(recorded: RecordedEvent[]): Event[] {

@@ -1,3 +1,5 @@
+import type { SqlClient } from '@paygate/sql';
+
 /**
  * The event store port. Every service appends and reads through it; adapters (SQL, KurrentDB)
  * prove the same semantics in one conformance suite (libs/testing).
@@ -54,8 +56,22 @@ export interface EventSubscription {
   readonly ended: Promise<void>;
 }
 
+/** One transaction of a SQL event store (EventStore.transaction). */
+export interface EventStoreTransaction {
+  /** The transaction on the store's own SQL database: rows written through it commit with the events. */
+  sql: SqlClient;
+  appendToStream(streamName: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+}
+
 export interface EventStore {
   appendToStream(streamName: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Present where the events live in the SQL database (STORE_URL), absent on KurrentDB: runs
+   * `work` in one transaction of that database, so the events it appends and the rows it writes
+   * through `tx.sql` are committed together or not at all. Subscribers see the events once it
+   * has committed.
+   */
+  transaction?<T>(work: (tx: EventStoreTransaction) => Promise<T>): Promise<T>;
   /** Events of one stream in revision order; an absent stream reads as empty. */
   readStream(streamName: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** Events of all streams in global order; never returns an event before an earlier one is visible. */

@@ -1,5 +1,5 @@
 import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
-import { WrongExpectedRevisionError, type EventStore } from './event-store';
+import { WrongExpectedRevisionError, type EventStore, type EventStoreTransaction } from './event-store';
 
 /**
  * The store with its appends timed: `paygate_event_store_append_duration_seconds{outcome}`,
@@ -16,18 +16,26 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
   const OK = { outcome: 'ok' } as const;
   const CONFLICT = { outcome: 'conflict' } as const;
   const ERROR = { outcome: 'error' } as const;
-  return {
-    appendToStream: async (streamName, events, options) => {
+  const timed =
+    (append: EventStore['appendToStream']): EventStore['appendToStream'] =>
+    async (streamName, events, options) => {
       const started = performance.now();
       try {
-        const result = await store.appendToStream(streamName, events, options);
+        const result = await append(streamName, events, options);
         appends.observe(OK, secondsSince(started));
         return result;
       } catch (error) {
         appends.observe(error instanceof WrongExpectedRevisionError ? CONFLICT : ERROR, secondsSince(started));
         throw error;
       }
-    },
+    };
+  const transaction = store.transaction?.bind(store);
+  return {
+    appendToStream: timed((streamName, events, options) => store.appendToStream(streamName, events, options)),
+    transaction:
+      transaction &&
+      (<T>(work: (tx: EventStoreTransaction) => Promise<T>) =>
+        transaction((tx) => work({ sql: tx.sql, appendToStream: timed((streamName, events, options) => tx.appendToStream(streamName, events, options)) }))),
     readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),

@@ -5,3 +5,8 @@ export { MESSAGING_MIGRATIONS } from './migrations';
 export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';
 export { parseKafkaUrl } from './kafka/kafka-connection';
 export { eventTopic, integrationTopic, relayMessage } from './kafka/kafka-event-bus';
+export { GrpcCommandBus } from './remote/grpc-command-bus';
+export { TcpCommandBus } from './remote/tcp-command-bus';
+export { openRemoteCommandBus } from './remote/open-remote-command-bus';
+export { type CommandRoutes } from './remote/command-routes';
+export { CommandAddressError, listenAddress, parseCommandAddress } from './remote/command-address';

@@ -1,16 +1,24 @@
 import { SqlEventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { freePort } from '@paygate/net-guard';
+import { CONFORMANCE_SERVICE, describeWithService, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
 import { openMessaging } from './open-messaging';
+import type { CommandRoutes } from './remote/command-routes';
 
 const log = createLogger('messaging-test', 'error');
+
+/** Each instance, as its own process would, serves the conformance service on a port of its own and sends there. */
+async function ownCommandRoutes(): Promise<CommandRoutes> {
+  const url = `tcp://127.0.0.1:${await freePort()}`;
+  return { listenUrl: url, services: { [CONFORMANCE_SERVICE]: url } };
+}
 
 async function setup(brokerUrl: string, db: SqlDatabase, schema?: string) {
   const store = await SqlEventStore.create(db);
   return {
     store,
-    open: () => openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'messaging-test', partitions: 3 }),
+    open: async () => openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'messaging-test', partitions: 3, commandRoutes: await ownCommandRoutes() }),
     dispose: async () => {
       if (schema) await db.query(`drop schema ${schema} cascade`);
       await db.close();

@@ -6,9 +6,10 @@ import { CheckpointStore } from './checkpoints';
 import type { CommandBus } from './command-bus';
 import { ConsumerInstruments } from './consumer-instruments';
 import type { EventBus } from './event-bus';
+import type { CommandRoutes } from './remote/command-routes';
+import { openRemoteCommandBus } from './remote/open-remote-command-bus';
 import { InProcessCommandBus } from './inproc/in-process-command-bus';
 import { InProcessEventBus } from './inproc/in-process-event-bus';
-import { KafkaCommandBus } from './kafka/kafka-command-bus';
 import { createKafka, parseKafkaUrl } from './kafka/kafka-connection';
 import { KafkaEventBus } from './kafka/kafka-event-bus';
 
@@ -25,6 +26,8 @@ export interface MessagingOptions {
   relayPollMs?: number;
   /** How long a sender waits for the owning service's reply before answering "unavailable". */
   commandTimeoutMs?: number;
+  /** Where commands go beside a Kafka broker, over TCP or gRPC (events stay on Kafka); unused in one process. */
+  commandRoutes?: CommandRoutes;
 }
 
 /** BROKER_URL chooses the transport: `inproc://` (one process) or `kafka://host:port,…`. */
@@ -44,7 +47,12 @@ export async function openMessaging(
   } else if (brokerUrl.startsWith('kafka://')) {
     const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
     const partitions = options.partitions ?? 6;
-    commands = new KafkaCommandBus(kafka, deps.log, partitions, metrics, options.commandTimeoutMs ?? 10_000);
+    commands = openRemoteCommandBus(
+      options.commandRoutes ?? { services: {} },
+      deps.log.child({ component: 'commands' }),
+      metrics,
+      options.commandTimeoutMs ?? 10_000,
+    );
     events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 }, instruments);
   } else {
     throw new Error(`unsupported BROKER_URL "${brokerUrl}" (expected inproc:// or kafka://host:port)`);

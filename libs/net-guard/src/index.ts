@@ -15,3 +15,4 @@ export {
   TargetNotAllowedError,
   type Resolver,
 } from './target-guard';
+export { freePort } from './free-port';

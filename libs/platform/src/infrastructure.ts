@@ -1,5 +1,6 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
-import { openMessaging, parseKafkaUrl, type CommandBus, type EventBus } from '@paygate/messaging';
+import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
+import { listenAddress, openMessaging, parseCommandAddress, parseKafkaUrl, type CommandBus, type CommandRoutes, type EventBus } from '@paygate/messaging';
 import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
@@ -27,6 +28,27 @@ export type PlatformConfig = Config['platform'];
 
 export class StartupError extends Error {
   override readonly name = 'StartupError';
+}
+
+/** The command addresses, each checked here so a bad one stops the start naming its variable. */
+function commandRoutes(config: PlatformConfig): CommandRoutes {
+  const routes: [string, string, string][] = [
+    [COLLECTIONS_SERVICE.name, 'COLLECTIONS_COMMANDS_URL', config.collectionsCommandsUrl],
+    [PAYMENTS_SERVICE.name, 'PAYMENTS_COMMANDS_URL', config.paymentsCommandsUrl],
+    [WEBHOOKS_SERVICE.name, 'WEBHOOKS_COMMANDS_URL', config.webhooksCommandsUrl],
+  ];
+  const services: Record<string, string> = {};
+  for (const [service, variable, url] of routes) services[service] = checked(variable, url, parseCommandAddress);
+  return { listenUrl: checked('COMMANDS_LISTEN_URL', config.commandsListenUrl, listenAddress), services };
+}
+
+function checked(variable: string, url: string, parse: (url: string) => unknown): string {
+  try {
+    parse(url);
+    return url;
+  } catch (error) {
+    throw new ConfigError(variable, (error as Error).message);
+  }
 }
 
 /** Opens one dependency: once (an error names it), or until it answers when a Dependencies waits for it. */
@@ -73,7 +95,12 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
     );
     const messaging = await opening(brokerName, () =>
       openChecked(
-        () => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs }),
+        () =>
+          openMessaging(
+            config.brokerUrl,
+            { store, sql, log, metrics },
+            { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: commandRoutes(config) },
+          ),
         (opened) => opened.events.ping(),
       ),
     ).catch(async (error: unknown) => {

@@ -12,6 +12,7 @@ import { DeciderRuntime, SqlEventStore, type EventStore } from '@paygate/event-s
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import type { SqlEngineUnderTest } from '@paygate/testing';
 import { CollectionProjection } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import type { CollectionsConfig } from './config';
@@ -76,10 +77,18 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function openHarness(): Promise<Harness> {
-  const sql: SqlDatabase = await openSqlDatabase('pglite://memory');
+export interface HarnessOptions {
+  /** Puts something between the service and the SQL event store (a fault, or KurrentDB's lack of SQL transactions). */
+  eventStore?: (store: SqlEventStore) => EventStore;
+  /** The database (describeOnSqlEngines); PGlite in memory by default. */
+  engine?: () => Promise<SqlEngineUnderTest>;
+}
+
+export async function openHarness({ eventStore = (store) => store, engine }: HarnessOptions = {}): Promise<Harness> {
+  const opened = engine ? await engine() : undefined;
+  const sql: SqlDatabase = opened?.db ?? (await openSqlDatabase('pglite://memory'));
   const store = await SqlEventStore.create(sql);
-  const collections = new DeciderRuntime(store, collectionDecider, { oneFlowPerStream: true });
+  const collections = new DeciderRuntime(eventStore(store), collectionDecider, { oneFlowPerStream: true });
   const momo = new FakeCollector(false);
   const card = new FakeCollector(true);
   const warnings: string[] = [];
@@ -113,7 +122,7 @@ export async function openHarness(): Promise<Harness> {
     eventTypes: async (internalReference) => (await collections.load(internalReference)).events.map((event) => event.type),
     close: async () => {
       await store.close();
-      await sql.close();
+      await (opened ? opened.close() : sql.close());
     },
   };
 }

@@ -31,13 +31,13 @@ import {
   type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
-import type { DeciderRuntime } from '@paygate/event-store';
+import type { DeciderRuntime, StreamAt } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import type { CollectionProjection } from './collection-projection';
 import type { CollectionsConfig } from './config';
-import type { ReferenceRegistry } from './reference-registry';
+import type { ReferenceRegistry, ReservedReference } from './reference-registry';
 
 export type CollectionRuntime = DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
 
@@ -60,6 +60,24 @@ interface RunEnd {
   collection: CollectionState;
   end: Extract<CollectionAction, { type: 'Done' | 'RetryAt' }>;
 }
+
+/** A collection about to be opened: the merchant's reference, the request's hash, and the Initiate command once reserved. */
+interface Opening {
+  merchantId: string;
+  merchantReference: string;
+  hash: string;
+  initiate: (reserved: ReservedReference) => CollectionCommand;
+}
+
+/** What opening wrote: the reservation, and the collection's stream with the process's step it ends on when it was started here. */
+interface Opened {
+  reserved: ReservedReference;
+  stream?: StreamAt<CollectionState>;
+  last: CollectionStep;
+}
+
+const TRIGGERED: CollectionStep = { type: 'Triggered' };
+const OPENED: CollectionTrigger = { type: 'Opened' };
 
 const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
@@ -109,8 +127,8 @@ export class CollectionsService {
 
   /** service-payments found the PRN eligible: the collection proceeds. */
   async acceptPrn(internalReference: string): Promise<void> {
-    const state = await this.execute(internalReference, { type: 'AcceptPrn', at: this.now().toISOString() });
-    await this.proceed(internalReference, state);
+    const accepted = await this.execute(internalReference, { type: 'AcceptPrn', at: this.now().toISOString() });
+    await this.proceed(internalReference, accepted);
   }
 
   /** The PRN is not eligible: the collection ends CANCELLED before anything reached the customer. */
@@ -125,41 +143,89 @@ export class CollectionsService {
     const { plan } = planned;
     const merchantReference = request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
     const hash = requestHash({ ...request, merchant_reference: merchantReference });
+    const opening: Opening = {
+      merchantId,
+      merchantReference,
+      hash,
+      initiate: (reserved) => openCollection({ merchantId, request, plan, merchantReference, reserved, at: this.now().toISOString() }, this.deps.config),
+    };
+    const opened = this.deps.collections.transactional ? await this.reserveAndStart(opening) : await this.reserveThenStart(opening);
+    const { reserved, last } = opened;
+    let { stream } = opened;
+    // A retry of the same request finds the collection (or, after a crash between KurrentDB's two steps, only the reservation).
+    if (!reserved.fresh) {
+      stream = await this.load(reserved.internalReference);
+      // The same request twice at once: the other one initiated it.
+      stream = stream.state
+        ? stream
+        : await this.execute(reserved.internalReference, opening.initiate(reserved)).catch(async (error: unknown) => {
+            if (error instanceof CommandRejectedError && error.code === 'already_exists') return this.load(reserved.internalReference);
+            throw error;
+          });
+    }
+    if (!stream?.state) throw new Error('collection missing after initiate');
+    return { state: (await this.proceed(reserved.internalReference, stream, last)) ?? stream.state, fresh: reserved.fresh };
+  }
+
+  /**
+   * The SQL event store: the reservation and the collection's first events in one transaction,
+   * or neither. The process's commands that need no provider (the implicit confirmation) are
+   * decided into the same append; `last` says where the run goes on from.
+   */
+  private async reserveAndStart({ merchantId, merchantReference, hash, initiate }: Opening): Promise<Opened> {
+    const opened = await this.deps.collections.transaction(async (tx): Promise<Opened> => {
+      const reserved = await this.deps.references.reserve(merchantId, merchantReference, newInternalReference(), hash, tx.sql);
+      assertSameRequest(reserved, hash, merchantReference);
+      if (!reserved.fresh) return { reserved, last: TRIGGERED };
+      let last: CollectionStep = TRIGGERED;
+      const started = await tx.start(reserved.internalReference, (collection) => {
+        if (!collection) return initiate(reserved);
+        const action = nextAction({ trigger: OPENED, last, collection, now: this.now().toISOString() }, this.process);
+        if (action.type !== 'Execute') return undefined;
+        last = { type: 'Executed', command: action.command.type };
+        return action.command;
+      });
+      return { reserved, stream: started, last };
+    });
+    if (opened.stream) this.noteFinished(opened.reserved.internalReference, opened.stream.state);
+    return opened;
+  }
+
+  /** KurrentDB: the reservation first, then the stream; a reservation whose stream could not be written is released. */
+  private async reserveThenStart({ merchantId, merchantReference, hash, initiate }: Opening): Promise<Opened> {
     const reserved = await this.deps.references.reserve(merchantId, merchantReference, newInternalReference(), hash);
     assertSameRequest(reserved, hash, merchantReference);
-    const initiate = openCollection({ merchantId, request, plan, merchantReference, reserved, at: this.now().toISOString() }, this.deps.config);
-    // A retry of the same request finds the collection (or, after a crash, only the reservation).
-    let state = reserved.fresh ? null : (await this.load(reserved.internalReference)).state;
-    state ??= await this.execute(reserved.internalReference, initiate, reserved.fresh).catch(async (error: unknown) => {
-      // The same request twice at once: the other one initiated it.
-      if (error instanceof CommandRejectedError && error.code === 'already_exists') return (await this.load(reserved.internalReference)).state;
-      if (reserved.fresh) await this.deps.references.release(merchantId, merchantReference, reserved.internalReference).catch(() => undefined);
+    if (!reserved.fresh) return { reserved, last: TRIGGERED };
+    const stream = await this.execute(reserved.internalReference, initiate(reserved), { expectNew: true }).catch(async (error: unknown) => {
+      if (error instanceof CommandRejectedError && error.code === 'already_exists') return this.load(reserved.internalReference);
+      await this.deps.references.release(merchantId, merchantReference, reserved.internalReference).catch(() => undefined);
       throw error;
     });
-    if (!state) throw new Error('collection missing after initiate');
-    return { state: (await this.proceed(reserved.internalReference, state)) ?? state, fresh: reserved.fresh };
+    return { reserved, stream, last: TRIGGERED };
   }
 
   /**
    * Runs the process on a collection just opened; a provider failure leaves it PENDING for the
    * status timer to retry. A store that does not answer is the caller's to retry (503): before
-   * the implicit confirmation is recorded no timer exists that would start the collection.
+   * the implicit confirmation is recorded no timer exists that would start the collection (on
+   * KurrentDB; the SQL store records it with the initiation).
    */
-  private async proceed(internalReference: string, state: CollectionState): Promise<CollectionState> {
-    return this.run(internalReference, { type: 'Opened' }, state).then(
+  private async proceed(internalReference: string, stream: StreamAt<CollectionState>, last: CollectionStep = TRIGGERED): Promise<CollectionState> {
+    return this.run(internalReference, OPENED, stream, last).then(
       ({ collection }) => collection,
       (error: unknown) => {
         if (error instanceof UnavailableError) throw error;
         this.deps.log.warn('provider request failed; will retry', { internal_reference: internalReference, error });
-        return state;
+        return stream.state;
       },
     );
   }
 
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {
-    const { state: current } = await this.load(internalReference);
+    const loaded = await this.load(internalReference);
+    const current = loaded.state;
     if (!current || current.initiated.merchantId !== merchantId) throw notFound();
-    const { collection } = await this.run(internalReference, { type: 'ConfirmRequested' }, current).catch((error: unknown) => {
+    const { collection } = await this.run(internalReference, { type: 'ConfirmRequested' }, loaded).catch((error: unknown) => {
       if (error instanceof CommandRejectedError || error instanceof UnavailableError) throw error;
       this.deps.log.warn('provider request failed', { internal_reference: internalReference, error });
       throw new CommandRejectedError('provider_unavailable', 'the payment provider could not be reached; confirm again to retry', {
@@ -199,13 +265,12 @@ export class CollectionsService {
 
   /** A provider says something changed: the process asks the provider's status API, which a forged callback cannot answer. */
   async refreshFromProvider(internalReference: string, providerReferenceHint?: string): Promise<void> {
-    const { state } = await this.load(internalReference);
-    await this.run(internalReference, { type: 'ProviderCalledBack', referenceHint: providerReferenceHint }, state);
+    await this.run(internalReference, { type: 'ProviderCalledBack', referenceHint: providerReferenceHint }, await this.load(internalReference));
   }
 
   async fireTimer(timer: DueTimer<CollectionTimerKind>): Promise<TimerVerdict> {
-    const { state } = await this.load(timer.internalReference);
-    const { end } = await this.run(timer.internalReference, { type: 'TimerDue', kind: timer.kind, dueAt: timer.dueAt.toISOString() }, state);
+    const loaded = await this.load(timer.internalReference);
+    const { end } = await this.run(timer.internalReference, { type: 'TimerDue', kind: timer.kind, dueAt: timer.dueAt.toISOString() }, loaded);
     return end.type === 'Done' ? { done: true } : { done: false, retryAt: new Date(end.at) };
   }
 
@@ -213,15 +278,23 @@ export class CollectionsService {
    * One run of the collection process: carries out each action it names and feeds back what
    * came of it. A provider's error ends the run with that error when the process says so.
    */
-  private async run(internalReference: string, trigger: CollectionTrigger, state: CollectionState): Promise<RunEnd> {
-    let collection = state;
-    let last: CollectionStep = { type: 'Triggered' };
+  private async run(
+    internalReference: string,
+    trigger: CollectionTrigger,
+    start: StreamAt<CollectionState>,
+    from: CollectionStep = TRIGGERED,
+  ): Promise<RunEnd> {
+    // Each command is decided against the stream as the last one left it: no read in between.
+    let stream = start;
+    let collection = stream.state;
+    let last = from;
     let providerError: unknown;
     for (;;) {
       const action = nextAction({ trigger, last, collection, now: this.now().toISOString() }, this.process);
       switch (action.type) {
         case 'Execute':
-          collection = await this.execute(internalReference, action.command);
+          stream = await this.execute(internalReference, action.command, { current: stream });
+          collection = stream.state;
           last = { type: 'Executed', command: action.command.type };
           break;
         case 'RequestProvider': {
@@ -262,13 +335,20 @@ export class CollectionsService {
     return this.deps.collections.load(internalReference);
   }
 
-  private async execute(internalReference: string, command: CollectionCommand, expectNew = false): Promise<CollectionState> {
-    const { state, events } = await this.deps.collections.handle(internalReference, command, { expectNew });
-    // A final collection decides nothing more: events that leave it final are its last, counted once.
-    if (events.length > 0 && state?.phase === 'FINAL') {
-      this.finished.inc({ status: state.status, method: state.initiated.transactionMethod });
-      this.deps.log.info('collection finished', { internal_reference: internalReference, status: state.status, method: state.initiated.transactionMethod });
-    }
-    return state;
+  private async execute(
+    internalReference: string,
+    command: CollectionCommand,
+    options: { expectNew?: boolean; current?: StreamAt<CollectionState> } = {},
+  ): Promise<StreamAt<CollectionState>> {
+    const handled = await this.deps.collections.handle(internalReference, command, options);
+    if (handled.events.length > 0) this.noteFinished(internalReference, handled.state);
+    return handled;
+  }
+
+  /** A final collection decides nothing more: events that leave it final are its last, counted once. */
+  private noteFinished(internalReference: string, state: CollectionState): void {
+    if (state?.phase !== 'FINAL') return;
+    this.finished.inc({ status: state.status, method: state.initiated.transactionMethod });
+    this.deps.log.info('collection finished', { internal_reference: internalReference, status: state.status, method: state.initiated.transactionMethod });
   }
 }

@@ -1,4 +1,4 @@
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
 export interface ReservedReference {
@@ -10,9 +10,10 @@ export interface ReservedReference {
 }
 
 /**
- * Makes merchant_reference unique per merchant and hands out the numeric id. The row is
- * written before the collection's first event, so a crash in between leaves a reservation
- * that the same request, retried, completes.
+ * Makes merchant_reference unique per merchant and hands out the numeric id. With the SQL event
+ * store the row is written in the transaction of the collection's first events (`client` is
+ * that transaction); with KurrentDB it is written before them, so a crash in between leaves a
+ * reservation that the same request, retried, completes.
  */
 export class ReferenceRegistry {
   private constructor(private readonly sql: SqlDatabase) {}
@@ -22,14 +23,20 @@ export class ReferenceRegistry {
     return new ReferenceRegistry(sql);
   }
 
-  async reserve(merchantId: string, merchantReference: string, internalReference: string, requestHash: string): Promise<ReservedReference> {
-    const inserted = await this.sql.query<{ id: string }>(
+  async reserve(
+    merchantId: string,
+    merchantReference: string,
+    internalReference: string,
+    requestHash: string,
+    client: SqlClient = this.sql,
+  ): Promise<ReservedReference> {
+    const inserted = await client.query<{ id: string }>(
       `insert into collection_references (merchant_id, merchant_reference, internal_reference, request_hash)
        values ($1, $2, $3, $4) on conflict (merchant_id, merchant_reference) do nothing returning id`,
       [merchantId, merchantReference, internalReference, requestHash],
     );
     if (inserted.length > 0) return { id: Number(inserted[0].id), internalReference, requestHash, fresh: true };
-    const existing = await this.find(merchantId, merchantReference);
+    const existing = await this.find(merchantId, merchantReference, client);
     if (!existing) throw new Error('reservation vanished');
     return { ...existing, fresh: false };
   }
@@ -43,8 +50,8 @@ export class ReferenceRegistry {
     ]);
   }
 
-  async find(merchantId: string, merchantReference: string): Promise<Omit<ReservedReference, 'fresh'> | null> {
-    const [row] = await this.sql.query<{ id: string; internal_reference: string; request_hash: string }>(
+  async find(merchantId: string, merchantReference: string, client: SqlClient = this.sql): Promise<Omit<ReservedReference, 'fresh'> | null> {
+    const [row] = await client.query<{ id: string; internal_reference: string; request_hash: string }>(
       'select id, internal_reference, request_hash from collection_references where merchant_id = $1 and merchant_reference = $2',
       [merchantId, merchantReference],
     );

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
+  type EventStoreTransaction,
   type EventSubscription,
   type EventToAppend,
   type ExpectedRevision,
@@ -61,6 +62,32 @@ function claimRevisions(expected: ExpectedRevision): string {
           where stream_name = $1 ${revisionMatches} returning revision`;
 }
 
+const RETURNING = 'stream_revision::text as stream_revision, global_position::text as global_position, transaction_id::text as transaction_id';
+
+/** Appends events $3..$6 (arrays) to stream $1 claiming $2 revisions. */
+const appendManyStatement = (expected: ExpectedRevision) =>
+  `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
+   claimed as (${claimRevisions(expected)}),
+   written as (
+     insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
+     select $1, claimed.revision - $2::bigint + e.ord, e.id, e.type, e.data::jsonb, e.metadata::jsonb
+     from claimed, unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) with ordinality as e(id, type, data, metadata, ord)
+     order by e.ord
+     returning stream_revision, global_position, transaction_id
+   )
+   select ${RETURNING} from written order by written.stream_revision desc limit 1`;
+
+/**
+ * The same for one event ($2 = 1), the usual append, with scalars: arrays cost PGlite more to
+ * take apart and plan than the rest of the statement.
+ */
+const appendOneStatement = (expected: ExpectedRevision) =>
+  `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
+   claimed as (${claimRevisions(expected)})
+   insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
+   select $1, claimed.revision, $3::uuid, $4::text, $5::text::jsonb, $6::text::jsonb from claimed
+   returning ${RETURNING}`;
+
 const toPosition = (row: Pick<EventRow, 'transaction_id' | 'global_position'>) => `${row.transaction_id}/${row.global_position}`;
 
 function parsePosition(position: string): [string, string] {
@@ -98,6 +125,8 @@ export interface SqlEventStoreOptions {
 export class SqlEventStore implements EventStore {
   /** Wakes this process's subscriptions after its own appends. */
   private readonly appends = new AppendSignal();
+  /** Live subscriptions' reads under way, by the position they read after (livePage). */
+  private readonly liveReads = new Map<string, { changeCount: number; page: Promise<RecordedEvent[]> }>();
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -113,42 +142,60 @@ export class SqlEventStore implements EventStore {
     });
   }
 
-  async appendToStream(
+  async appendToStream(streamName: string, events: EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    // Where statements run one at a time (PGlite), a transaction joins the others waiting and shares their commit.
+    const result = this.db.oneStatementAtATime
+      ? await this.db.transaction((tx) => this.appendWith(tx, streamName, events, options))
+      : await this.appendWith(this.db, streamName, events, options);
+    this.appends.notify();
+    return result;
+  }
+
+  async transaction<T>(work: (tx: EventStoreTransaction) => Promise<T>): Promise<T> {
+    let appended = false;
+    const result = await this.db.transaction((sql) =>
+      work({
+        sql,
+        appendToStream: async (streamName, events, options = {}) => {
+          const written = await this.appendWith(sql, streamName, events, options);
+          appended = true;
+          return written;
+        },
+      }),
+    );
+    // Woken before the commit, a subscription would read nothing yet and wait for its next poll.
+    if (appended) this.appends.notify();
+    return result;
+  }
+
+  private async appendWith(
+    client: SqlClient,
     streamName: string,
     events: EventToAppend[],
-    { expectedRevision = 'any' }: { expectedRevision?: ExpectedRevision } = {},
+    { expectedRevision = 'any' }: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     if (typeof expectedRevision === 'number' && !(Number.isSafeInteger(expectedRevision) && expectedRevision >= 0)) {
       throw new Error(`expected revision must be a non-negative integer, got ${expectedRevision}`);
     }
-    // One statement, so one implicit transaction: either every event is written or none.
-    const rows = await this.db.query<{ stream_revision: string; global_position: string; transaction_id: string }>(
-      `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
-       claimed as (${claimRevisions(expectedRevision)}),
-       written as (
-         insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
-         select $1, claimed.revision - $2::bigint + e.ord, e.id, e.type, e.data::jsonb, e.metadata::jsonb
-         from claimed, unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) with ordinality as e(id, type, data, metadata, ord)
-         order by e.ord
-         returning stream_revision, global_position, transaction_id
-       )
-       select stream_revision::text as stream_revision, global_position::text as global_position,
-              transaction_id::text as transaction_id
-       from written order by written.stream_revision desc limit 1`,
-      [
-        streamName,
-        events.length,
-        events.map((e) => e.id ?? randomUUID()),
-        events.map((e) => e.type),
-        events.map((e) => JSON.stringify(e.data)),
-        events.map((e) => JSON.stringify(e.metadata ?? {})),
-      ],
+    const [single] = events.length === 1 ? events : [];
+    // One statement, so one implicit transaction (or part of the caller's): either every event is written or none.
+    const rows = await client.query<{ stream_revision: string; global_position: string; transaction_id: string }>(
+      single ? appendOneStatement(expectedRevision) : appendManyStatement(expectedRevision),
+      single
+        ? [streamName, 1, single.id ?? randomUUID(), single.type, JSON.stringify(single.data), JSON.stringify(single.metadata ?? {})]
+        : [
+            streamName,
+            events.length,
+            events.map((e) => e.id ?? randomUUID()),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data)),
+            events.map((e) => JSON.stringify(e.metadata ?? {})),
+          ],
     );
     if (rows.length === 0) {
-      throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(streamName));
+      throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(client, streamName));
     }
-    this.appends.notify();
     return { nextExpectedRevision: Number(rows[0].stream_revision), position: toPosition(rows[0]) };
   }
 
@@ -188,8 +235,7 @@ export class SqlEventStore implements EventStore {
         readPage: async (after, live) => {
           // A live subscription's read is short and everything downstream waits for it: where
           // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
-          const query = live ? this.db.queryAhead.bind(this.db) : this.db.query.bind(this.db);
-          const page = await this.readAllWith(query, { after });
+          const page = await (live ? this.livePage(after) : this.readAllWith(this.db.query.bind(this.db), { after }));
           const prefixes = options.streamPrefixes;
           return {
             events: prefixes?.length ? page.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page,
@@ -205,6 +251,25 @@ export class SqlEventStore implements EventStore {
     );
   }
 
+  /**
+   * The page after `after` for a live subscription. Every subscription of the process is woken
+   * by the same append and most are at the same position, so one read serves all those that
+   * ask while it is under way, unless this process appended since it was asked for (it might
+   * not hold that append's events). The events are shared: handlers only read them.
+   */
+  private livePage(after: string | null): Promise<RecordedEvent[]> {
+    const key = after ?? '';
+    const shared = this.liveReads.get(key);
+    if (shared && shared.changeCount === this.appends.changeCount) return shared.page;
+    const read = { changeCount: this.appends.changeCount, page: this.readAllWith(this.db.queryAhead.bind(this.db), { after }) };
+    this.liveReads.set(key, read);
+    const forget = () => {
+      if (this.liveReads.get(key) === read) this.liveReads.delete(key);
+    };
+    read.page.then(forget, forget);
+    return read.page;
+  }
+
   async ping(): Promise<void> {
     await this.db.query('select 1');
   }
@@ -212,8 +277,8 @@ export class SqlEventStore implements EventStore {
   /** The database is owned by whoever opened it. */
   async close(): Promise<void> {}
 
-  private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
-    const rows = await this.db.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [streamName]);
+  private async currentRevision(client: SqlClient, streamName: string): Promise<number | 'no_stream'> {
+    const rows = await client.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [streamName]);
     return rows.length ? Number(rows[0].revision) : 'no_stream';
   }
 }

@@ -19,6 +19,9 @@ type TestContract = {
 /** What a newer sender may ask of an older server. */
 type NewerTestContract = TestContract & { nope: MessageSpec<Record<string, never>, null> & { kind: 'command' } };
 
+/** The service the command tests serve and send to (a remote transport routes it by this name). */
+export const CONFORMANCE_SERVICE = 'conformance';
+
 /** The behaviour both transports (in-process and Kafka) must show. */
 export function messagingConformance(setup: () => Promise<MessagingUnderTest>): void {
   let subject: MessagingUnderTest;
@@ -51,7 +54,7 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
 
   describe('commands', () => {
     it('replies with the handler result', async () => {
-      const service = serviceRef<TestContract>(`svc${prefix.slice(1, 9)}`);
+      const service = serviceRef<TestContract>(CONFORMANCE_SERVICE);
       await messaging.commands.serve(service, {
         add: async (p) => ({ sum: p.a + p.b }),
         reject: async () => null,
@@ -61,7 +64,7 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
     });
 
     it('carries a rejection back with its code, message and details, and hides internal errors', async () => {
-      const name = `svc${prefix.slice(1, 9)}`;
+      const name = CONFORMANCE_SERVICE;
       const service = serviceRef<TestContract>(name);
       await messaging.commands.serve(service, {
         add: async () => ({ sum: 0 }),

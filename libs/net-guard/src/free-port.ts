@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A port nothing listens on at the moment: for an app, a proxy or a broker a test or the soak starts there. */
+/** A loopback port nothing listens on at the moment: for an app, a proxy or a broker a test or the soak starts there. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,0 +1,230 @@
+import { lookup } from 'node:dns/promises';
+import { isIP, type Server } from 'node:net';
+import { ClientTCP, ServerTCP } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import {
+  UnavailableError,
+  type MessageName,
+  type PayloadOf,
+  type ResultOf,
+  type ServiceContract,
+  type ServiceHandlers,
+  type ServiceRef,
+} from '@paygate/contracts';
+import { currentLogContext, type Logger } from '@paygate/logging';
+import type { Metrics } from '@paygate/metrics';
+import { CommandTimeoutError, replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
+import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
+import { commandRouteMissing, listenUrlOf, type CommandRoutes } from './command-routes';
+import { ServedCommands, type CommandEnvelope } from './served-commands';
+
+const PATTERN = 'paygate.command.v1';
+/** How long an instance that refused a connection is passed over. */
+const DOWN_MS = 500;
+/** How often a DNS name is looked up again, so instances started since get commands too. */
+const RESOLVE_EVERY_MS = 5_000;
+/** Time for the last answers to be written before a draining instance closes its sockets. */
+const FLUSH_MS = 100;
+
+/** What a TCP instance answers: the command's reply, or that it is shutting down and did not run it. */
+type TcpAnswer = { reply: CommandReply } | { draining: true };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Nest's TCP client, its socket errors in our log instead of Nest's console logger. */
+class InstanceClient extends ClientTCP {
+  downUntil = 0;
+  constructor(
+    readonly address: string,
+    hostPort: HostPort,
+    private readonly log: Logger,
+  ) {
+    super({ host: hostPort.host, port: hostPort.port });
+  }
+
+  /** Shutting down: no commands until it is looked up again (by then it has gone, or restarted). */
+  passOver(): void {
+    this.downUntil = Date.now() + RESOLVE_EVERY_MS;
+    this.close();
+  }
+
+  override handleError(error: unknown): void {
+    this.log.debug('command connection failed', { instance: this.address, error });
+  }
+}
+
+/**
+ * The instances of one service: a connection to each address its route names (a DNS name is
+ * looked up to all its addresses, again every few seconds), and commands dealt round-robin over
+ * those that accept a connection.
+ */
+class ServiceInstances {
+  private instances: InstanceClient[] = [];
+  private next = 0;
+  private resolvedAt = 0;
+  private resolving?: Promise<void>;
+
+  constructor(
+    private readonly hosts: HostPort[],
+    private readonly log: Logger,
+  ) {}
+
+  /** A connected instance, waiting (until `deadline`) while none accepts. */
+  async pick(deadline: number): Promise<InstanceClient> {
+    for (;;) {
+      await this.refresh();
+      const now = Date.now();
+      for (let tried = 0; tried < this.instances.length; tried++) {
+        const instance = this.instances[this.next++ % this.instances.length];
+        if (instance.downUntil > now) continue;
+        try {
+          await instance.connect();
+          return instance;
+        } catch {
+          // Refused: nothing was sent, so another instance may take it.
+          instance.downUntil = Date.now() + DOWN_MS;
+        }
+      }
+      if (Date.now() + 50 >= deadline) throw new TimeoutError();
+      await sleep(Math.min(100, deadline - Date.now() - 50));
+    }
+  }
+
+  private refresh(): Promise<void> {
+    if (Date.now() - this.resolvedAt < RESOLVE_EVERY_MS) return Promise.resolve();
+    this.resolving ??= this.resolve().finally(() => (this.resolving = undefined));
+    return this.resolving;
+  }
+
+  private async resolve(): Promise<void> {
+    let found: HostPort[];
+    try {
+      found = (
+        await Promise.all(
+          this.hosts.map(async ({ host, port }) =>
+            isIP(host) ? [{ host, port }] : (await lookup(host, { all: true })).map(({ address }) => ({ host: address, port })),
+          ),
+        )
+      ).flat();
+    } catch (error) {
+      // Keep the instances known so far; a name that does not resolve yet is asked again soon.
+      this.log.debug('command address lookup failed', { error });
+      this.resolvedAt = Date.now() - RESOLVE_EVERY_MS + DOWN_MS;
+      return;
+    }
+    const keep = new Map(this.instances.map((instance) => [instance.address, instance]));
+    this.instances = found.map((hostPort) => {
+      const address = `${hostPort.host}:${hostPort.port}`;
+      const known = keep.get(address);
+      keep.delete(address);
+      return known ?? new InstanceClient(address, hostPort, this.log);
+    });
+    for (const gone of keep.values()) gone.close();
+    this.resolvedAt = Date.now();
+  }
+
+  close(): void {
+    for (const instance of this.instances) instance.close();
+    this.instances = [];
+  }
+}
+
+/**
+ * Request-reply over TCP (@nestjs/microservices' transport: length-prefixed JSON frames on a
+ * socket). Nest's client holds one connection, so one client reaches one instance; this bus
+ * keeps a client per instance and deals commands round-robin over them, which is what makes
+ * several instances behind one address share the load (measured beside gRPC: bench:commands).
+ */
+export class TcpCommandBus implements CommandBus {
+  private readonly served: ServedCommands;
+  private readonly services = new Map<string, ServiceInstances>();
+  private server?: Promise<ServerTCP>;
+  private draining = false;
+
+  constructor(
+    private readonly routes: CommandRoutes,
+    private readonly log: Logger,
+    metrics: Metrics,
+    private readonly timeoutMs: number,
+  ) {
+    this.served = new ServedCommands(metrics, log);
+  }
+
+  async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
+    { name: service }: ServiceRef<Contract>,
+    command: Name,
+    payload: PayloadOf<Contract, Name>,
+    options: SendOptions = {},
+  ): Promise<ResultOf<Contract, Name>> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const context = currentLogContext();
+    const envelope: CommandEnvelope = { service, command, payload, requestId: context?.requestId, correlationId: context?.correlationId, key: options.key };
+    let reply: CommandReply | undefined;
+    try {
+      while (!reply) {
+        const instance = await this.instancesOf(service).pick(deadline);
+        const answer = await firstValueFrom(instance.send<TcpAnswer>(PATTERN, envelope).pipe(timeout({ first: Math.max(1, deadline - Date.now()) })));
+        if ('reply' in answer) reply = answer.reply;
+        // An instance shutting down did not run it: another one may.
+        else instance.passOver();
+      }
+    } catch (error) {
+      if (error instanceof UnavailableError) throw error;
+      if (error instanceof TimeoutError) throw new CommandTimeoutError(service, command, timeoutMs);
+      // The connection closed with the command on it: whether it ran is unknown, and the
+      // merchant's retry is answered from what was done.
+      throw new UnavailableError(`the ${service} service is not reachable`, { cause: error });
+    }
+    return replyValue(reply) as ResultOf<Contract, Name>;
+  }
+
+  private instancesOf(service: string): ServiceInstances {
+    let instances = this.services.get(service);
+    if (!instances) {
+      const url = this.routes.services[service];
+      if (!url) throw commandRouteMissing(service);
+      instances = new ServiceInstances(parseCommandAddress(url).hosts, this.log);
+      this.services.set(service, instances);
+    }
+    return instances;
+  }
+
+  async serve<Contract extends ServiceContract>({ name: service }: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void> {
+    this.served.add(service, handlers);
+    const url = listenUrlOf(this.routes, service);
+    this.server ??= this.listen(url).catch((error: unknown) => {
+      this.server = undefined;
+      throw error;
+    });
+    await this.server;
+  }
+
+  private async listen(url: string): Promise<ServerTCP> {
+    const { host, port } = listenAddress(url);
+    const server = new ServerTCP({ host, port });
+    server.addHandler(PATTERN, async (envelope: CommandEnvelope): Promise<TcpAnswer> => {
+      if (this.draining) return { draining: true };
+      return { reply: await this.served.receive(envelope) };
+    });
+    await new Promise<void>((resolve, reject) => void server.listen((error?: unknown) => (error ? reject(error) : resolve())));
+    this.log.info('serving commands', { url, services: this.served.services });
+    return server;
+  }
+
+  async close(): Promise<void> {
+    for (const instances of this.services.values()) instances.close();
+    this.services.clear();
+    const server = await this.server?.catch(() => undefined);
+    this.server = undefined;
+    if (!server) return;
+    // Drain: no new connections, and commands that still arrive are handed back unrun (their
+    // senders take them to another instance); those in hand finish and answer; then, once the
+    // last answers are written, the sockets close.
+    this.draining = true;
+    server.unwrap<Server>().close();
+    await this.served.whenIdle();
+    await sleep(FLUSH_MS);
+    server.close();
+  }
+}

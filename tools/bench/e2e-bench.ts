@@ -1,0 +1,351 @@
+/**
+ * End-to-end benchmark: full collection lifecycles per second. Each lifecycle is an initialize
+ * with require_confirmation=false (MOBILE_MONEY, a test number the sandbox provider completes and
+ * calls back for) → the provider → COMPLETED → the `transaction.completed` callback, received by
+ * a node:http receiver this bench starts on 127.0.0.1 and verified (Standard Webhooks signature
+ * and the hmac-signature header, as docs/webhooks.md tells merchants to). Latency is from sending
+ * the initialize to the callback's arrival.
+ *
+ * Closed loop: BENCH_IN_FLIGHT payers each run one lifecycle after another (the next initialize
+ * when the last callback has arrived), so the rate is what the layout sustains with that many
+ * payments under way. Every initialized collection's callback must arrive within
+ * BENCH_DRAIN_SECONDS of its initialize, else it is counted lost; when the measured window ends
+ * no payer starts another lifecycle and the ones under way get that long to finish.
+ *
+ *   npm run bench:e2e                        standalone (PGlite, in-process broker)
+ *   STORE_URL=postgres://… BROKER_URL=kafka://… npm run bench:e2e
+ *                                            also distributed: two gateways, collections, dispatcher, sandbox
+ *   BENCH_MODES=standalone,distributed       which layouts; default both (distributed needs the URLs)
+ *   BENCH_SECONDS=20 BENCH_WARMUP_SECONDS=3  measured window after an unmeasured one; defaults 20 and 3
+ *   BENCH_IN_FLIGHT=200                      concurrent lifecycles (payers)
+ *   BENCH_DRAIN_SECONDS=30                   a callback later than this after its initialize is lost
+ *   BENCH_SANDBOX_LATENCY_MS=0               the sandbox provider's answer time (SANDBOX_LATENCY_MS);
+ *                                            0 so the latency is Paygate's own
+ *   BENCH_CEILINGS=0                         skip the write ceilings (their share is then not printed)
+ *   BENCH_CONNECTIONS, BENCH_CPU_PROF, BENCH_RATE_LIMITS as in bench:api
+ *
+ * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { verifyCollectionSignature, verifyStandardWebhook, type CollectionSignatureFields } from '@paygate/signing';
+import {
+  createMerchant,
+  DISTRIBUTED_SKIPPED,
+  distributedTarget,
+  launchDistributed,
+  launchStandalone,
+  mobileMoneyInitialize,
+  runId,
+  stopAll,
+  type Layout,
+} from './apps';
+import { cpuMeter, pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
+import { met, ms, percentile } from './figures';
+
+const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
+const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
+const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
+const CEILINGS = process.env.BENCH_CEILINGS !== '0';
+/** Lifecycles run one at a time before the load. */
+const ALONE = 5;
+/** #19's targets for full lifecycles. */
+const AIMS = { standalone: { perSecond: 300, p99Ms: 1_000 }, distributed: { perSecond: 500, p99Ms: 1_000 } };
+/** Every app: callbacks go to this bench's receiver on 127.0.0.1, and the sandbox answers after SANDBOX_LATENCY_MS. */
+const APP_ENV = { ALLOW_PRIVATE_CALLBACKS: 'true', SANDBOX_LATENCY_MS };
+
+let sequence = 0;
+const nextReference = () => `e2e-${runId}-${(sequence++).toString(36)}`;
+/** Ending 0001: the sandbox's MoMo approves and calls back (libs/sandbox/providers momo-simulator.ts). */
+const lifecycleBody = (merchantReference = nextReference()) => mobileMoneyInitialize(merchantReference, false);
+
+type Outcome = { at: number } | { failure: 'lost' | 'not COMPLETED' };
+
+/**
+ * The merchant's callback endpoint: verifies each callback with the merchant's signing key
+ * (answering 401 when it does not verify, as a merchant should) and settles the lifecycle that
+ * waits for its merchant_reference.
+ */
+class Receiver {
+  signingKey = '';
+  readonly counts = { badSignature: 0, unparseable: 0, duplicates: 0, unknown: 0, otherEvents: new Map<string, number>() };
+  private readonly waiting = new Map<string, (outcome: Outcome) => void>();
+  private readonly settled = new Set<string>();
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<Receiver> {
+    let receiver: Receiver | undefined = undefined;
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => response.writeHead(receiver!.receive(Buffer.concat(chunks).toString('utf8'), request.headers)).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiver = new Receiver(server);
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callbacks`;
+  }
+
+  /** Resolves with the callback's arrival, or a failure when it does not come within DRAIN_MS or is not COMPLETED. */
+  expect(merchantReference: string): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.settle(merchantReference, { failure: 'lost' }), DRAIN_MS);
+      this.waiting.set(merchantReference, (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      });
+    });
+  }
+
+  /** For a lifecycle whose initialize was refused: nothing will call back. */
+  forget(merchantReference: string): void {
+    this.settle(merchantReference, { failure: 'lost' });
+    this.settled.delete(merchantReference);
+  }
+
+  private settle(merchantReference: string, outcome: Outcome): void {
+    const resolve = this.waiting.get(merchantReference);
+    if (!resolve) return;
+    this.waiting.delete(merchantReference);
+    this.settled.add(merchantReference);
+    resolve(outcome);
+  }
+
+  /** Returns the status to answer. */
+  private receive(body: string, headers: IncomingHttpHeaders): number {
+    const at = performance.now();
+    let callback: { event?: string; payload?: CollectionSignatureFields };
+    try {
+      callback = JSON.parse(body);
+    } catch {
+      this.counts.unparseable++;
+      return 400;
+    }
+    const flat = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+    const payload = callback.payload;
+    if (
+      !payload ||
+      !verifyStandardWebhook(this.signingKey, flat, body) ||
+      !verifyCollectionSignature(this.signingKey, payload, String(flat['hmac-signature'] ?? ''))
+    ) {
+      this.counts.badSignature++;
+      return 401;
+    }
+    if (callback.event !== 'transaction.completed') {
+      this.counts.otherEvents.set(String(callback.event), (this.counts.otherEvents.get(String(callback.event)) ?? 0) + 1);
+      return 200;
+    }
+    if (this.waiting.has(payload.merchant_reference))
+      this.settle(payload.merchant_reference, payload.transaction_status === 'COMPLETED' ? { at } : { failure: 'not COMPLETED' });
+    else if (this.settled.has(payload.merchant_reference)) this.counts.duplicates++;
+    else this.counts.unknown++;
+    return 200;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+interface Lifecycle {
+  startedAt: number;
+  /** Initialize answered (202 or not). */
+  answeredAt: number;
+  status: number;
+  outcome?: Outcome;
+}
+
+/** One lifecycle: initialize at `gateway`, then wait for its callback. */
+async function lifecycle(gateway: string, publicKey: string, receiver: Receiver): Promise<Lifecycle> {
+  const reference = nextReference();
+  const arrival = receiver.expect(reference);
+  const startedAt = performance.now();
+  const status = await fetch(`${gateway}/v1/collections/initialize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'public-key': publicKey },
+    body: lifecycleBody(reference),
+  }).then(
+    (response) => response.arrayBuffer().then(() => response.status),
+    () => 0,
+  );
+  const answeredAt = performance.now();
+  if (status !== 202) {
+    receiver.forget(reference);
+    return { startedAt, answeredAt, status };
+  }
+  return { startedAt, answeredAt, status, outcome: await arrival };
+}
+
+interface Result {
+  target: string;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  initializeP99Ms: number;
+  lost: number;
+  errors: number;
+  /** What the errors were, and anything else worth a line. */
+  notes: string[];
+  cpu: string;
+}
+
+/** BENCH_IN_FLIGHT payers over the layout's gateways for WARMUP_SECONDS + SECONDS, then the drain. */
+async function measure(layout: Layout, publicKey: string, receiver: Receiver): Promise<Result> {
+  const begin = performance.now();
+  const windowStart = begin + WARMUP_SECONDS * 1_000;
+  const windowEnd = windowStart + SECONDS * 1_000;
+  const done: Lifecycle[] = [];
+  let cpu = '';
+  // Counted over the measured window only, like the rate.
+  const meterStarted = new Promise<(seconds: number) => string>((resolve) => setTimeout(() => resolve(cpuMeter(layout.procs, 'bench')), windowStart - begin));
+  const meterRead = new Promise<void>((resolve) => setTimeout(() => meterStarted.then((meter) => resolve(void (cpu = meter(SECONDS)))), windowEnd - begin));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async (_, payer) => {
+      const gateway = layout.gateways[payer % layout.gateways.length].url;
+      while (performance.now() < windowEnd) {
+        const result = await lifecycle(gateway, publicKey, receiver);
+        done.push(result);
+        // A refused initialize is retried after a pause, not in a tight loop.
+        if (result.status !== 202) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }),
+  );
+  await meterRead;
+
+  const arrivedAt = (l: Lifecycle) => (l.outcome && 'at' in l.outcome ? l.outcome.at : undefined);
+  const inWindow = done.filter((l) => l.startedAt >= windowStart && l.startedAt < windowEnd);
+  const completedInWindow = done.filter((l) => {
+    const at = arrivedAt(l);
+    return at !== undefined && at >= windowStart && at < windowEnd;
+  }).length;
+  const latencies = Float64Array.from(inWindow.flatMap((l) => (arrivedAt(l) === undefined ? [] : [arrivedAt(l)! - l.startedAt]))).sort();
+  const initializeLatencies = Float64Array.from(inWindow.map((l) => l.answeredAt - l.startedAt)).sort();
+
+  const refused = new Map<number, number>();
+  for (const l of done) if (l.status !== 202) refused.set(l.status, (refused.get(l.status) ?? 0) + 1);
+  const lost = done.filter((l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'lost').length;
+  const notCompleted = done.filter((l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'not COMPLETED').length;
+  const { badSignature, unparseable, duplicates, unknown, otherEvents } = receiver.counts;
+  const refusedCount = [...refused.values()].reduce((a, b) => a + b, 0);
+  const notes = [
+    `${done.length} lifecycles started (${inWindow.length} in the measured window), ${done.length - refusedCount} initialized`,
+    refusedCount > 0 ? `initialize refused: ${[...refused].map(([status, n]) => `${n}×${status === 0 ? 'no answer' : status}`).join(', ')}` : '',
+    lost > 0 ? `${lost} callbacks lost (none within ${DRAIN_MS / 1_000} s of the initialize)` : '',
+    notCompleted > 0 ? `${notCompleted} transaction.completed callbacks not COMPLETED` : '',
+    badSignature > 0 ? `${badSignature} callbacks failed verification (answered 401)` : '',
+    unparseable > 0 ? `${unparseable} callbacks not JSON` : '',
+    unknown > 0 ? `${unknown} transaction.completed callbacks for no lifecycle of this run` : '',
+    duplicates > 0 ? `${duplicates} duplicate callbacks (at least once: not an error)` : '',
+    otherEvents.size > 0 ? `other callbacks: ${[...otherEvents].map(([event, n]) => `${n}×${event}`).join(', ')}` : '',
+  ].filter(Boolean);
+  return {
+    target: layout.name,
+    perSecond: completedInWindow / SECONDS,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    initializeP99Ms: percentile(initializeLatencies, 99),
+    lost,
+    errors: refusedCount + notCompleted + badSignature + unparseable + unknown,
+    notes,
+    cpu,
+  };
+}
+
+/** A layout measured with a merchant whose callbacks go to a fresh receiver, after one lifecycle per gateway checks the setup. */
+async function run(launch: () => Promise<Layout>): Promise<Result> {
+  const receiver = await Receiver.start();
+  try {
+    const layout = await launch();
+    try {
+      const merchant = await createMerchant(layout.gateways[0].url, receiver.url);
+      receiver.signingKey = merchant.signingKey;
+      // One lifecycle at a time first, on every gateway: a broken setup fails loudly, and the latency without load says what queueing adds.
+      const alone: number[] = [];
+      for (let i = 0; i < ALONE; i++) {
+        const gateway = layout.gateways[i % layout.gateways.length].url;
+        const check = await lifecycle(gateway, merchant.publicKey, receiver);
+        if (!check.outcome || !('at' in check.outcome))
+          throw new Error(
+            `a lifecycle alone at ${gateway} failed: initialize ${check.status}, ${check.outcome && 'failure' in check.outcome ? check.outcome.failure : 'no callback awaited'}`,
+          );
+        alone.push(check.outcome.at - check.startedAt);
+      }
+      const result = await measure(layout, merchant.publicKey, receiver);
+      result.notes.unshift(`one lifecycle at a time, before the load: ${alone.map(ms).join(', ')} ms (${ALONE} in a row)`);
+      return result;
+    } finally {
+      await layout.stop();
+    }
+  } finally {
+    await receiver.close();
+  }
+}
+
+const startLoad = loadavg()[0];
+
+async function main() {
+  const target = distributedTarget();
+  const measured: Array<{ mode: 'standalone' | 'distributed'; result: Result; ceiling?: Row }> = [];
+  if (MODES.includes('standalone')) {
+    const ceiling = CEILINGS ? await pgliteCeiling(() => lifecycleBody()) : undefined;
+    measured.push({ mode: 'standalone', result: await run(() => launchStandalone(APP_ENV)), ceiling });
+  }
+  if (MODES.includes('distributed') && !target) console.log(DISTRIBUTED_SKIPPED);
+  if (MODES.includes('distributed') && target) {
+    const ceiling = CEILINGS ? await postgresCeiling(target.storeUrl, () => lifecycleBody()) : undefined;
+    measured.push({ mode: 'distributed', result: await run(() => launchDistributed(target, APP_ENV)), ceiling });
+  }
+
+  console.log(
+    `\nFull lifecycles (initialize, require_confirmation=false → provider → COMPLETED → transaction.completed verified at the receiver), ` +
+      `${IN_FLIGHT} in flight, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, sandbox latency ${SANDBOX_LATENCY_MS} ms, drain ${DRAIN_MS / 1_000} s`,
+  );
+  console.log(`${cpus().length} cores, load average at start ${startLoad.toFixed(2)}\n`);
+  console.log('| target | lifecycles/s | p50 ms | p99 ms | initialize p99 ms | lost | errors | share of its write ceiling |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const share = (result: Result, ceiling?: Row) => (ceiling ? (100 * result.perSecond) / ceiling.requestsPerSecond : NaN);
+  for (const { result, ceiling } of measured) {
+    if (ceiling)
+      console.log(
+        `| ${ceiling.target} (req/s) | ${Math.round(ceiling.requestsPerSecond)} | ${ms(ceiling.p50Ms)} | ${ms(ceiling.p99Ms)} | - | - | ${ceiling.errors} | - |`,
+      );
+    const ofText = ceiling ? `${ms(share(result, ceiling))}% of ${Math.round(ceiling.requestsPerSecond)} req/s` : 'not measured (BENCH_CEILINGS=0)';
+    console.log(
+      `| ${result.target} | ${Math.round(result.perSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.initializeP99Ms)} | ${result.lost} | ${result.errors} | ${ofText} |`,
+    );
+  }
+  for (const { result, ceiling } of measured) {
+    console.log(`\n${result.target}:`);
+    for (const note of result.notes) console.log(`- ${note}`);
+    console.log(`- CPU over the window (% of one core): ${result.cpu}`);
+    if (ceiling) console.log(`- CPU of its ceiling: ${ceiling.cpu}`);
+  }
+
+  console.log('');
+  for (const mode of ['standalone', 'distributed'] as const) {
+    const aim = AIMS[mode];
+    const text = `Aim: full lifecycles >= ${aim.perSecond}/s ${mode}, p99 initialize-to-callback < ${aim.p99Ms / 1_000} s, zero lost callbacks, zero errors`;
+    const found = measured.find((m) => m.mode === mode);
+    if (!found) {
+      console.log(`${text}: not measured`);
+      continue;
+    }
+    const { result, ceiling } = found;
+    const ok = result.perSecond >= aim.perSecond && result.p99Ms < aim.p99Ms && result.lost === 0 && result.errors === 0;
+    const ofText = ceiling ? ` (${ms(share(result, ceiling))}% of its write ceiling, ${Math.round(ceiling.requestsPerSecond)} req/s)` : '';
+    console.log(`${text}: ${Math.round(result.perSecond)}/s${ofText}, p99 ${ms(result.p99Ms)} ms, ${result.lost} lost, ${result.errors} errors ${met(ok)}`);
+  }
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
