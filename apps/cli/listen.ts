@@ -75,7 +75,7 @@ class Listener {
         outcome = await this.connect();
       } catch (error) {
         if (error instanceof CliError) throw error;
-        outcome = signal.aborted ? 'stopped' : oneLine(error);
+        outcome = signal.aborted ? 'stopped' : causeOf(error);
       }
       if (signal.aborted) break;
       const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
@@ -142,11 +142,11 @@ class Listener {
   }
 }
 
-/** fetch's own message is "fetch failed"; the cause says ECONNREFUSED or the time-out. */
+/** fetch's own message is "fetch failed" or "terminated"; the cause says ECONNREFUSED, "other side closed" or the time-out. */
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if ((error as Error).name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS / 1_000} s`;
-  return cause?.code ?? cause?.message ?? oneLine(error);
+  return oneLine(cause?.code ?? cause?.message ?? error);
 }
 
 /** The events of a text/event-stream body (the WHATWG format: id, event, data lines; comments ignored). */
