@@ -86,6 +86,13 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     expect(keyless).toEqual({ callbacks: [], cursor: callback.cursor });
   });
 
+  it('gets nothing from a queue that does not stream (a read-model rebuild)', async () => {
+    const rebuild = await DeliveryStore.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1, streamUnsent: false });
+    const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, key);
+    await rebuild.enqueue([unsent('m1', 'REBUILT')]);
+    expect((await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, key)).callbacks).toEqual([]);
+  });
+
   it('answers a waiting read as soon as this process records a callback', async () => {
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, noKey);
     const waiting = stream.read({ merchantId: 'm1', after: cursor, waitMs: 30_000, limit: 10 }, noKey);

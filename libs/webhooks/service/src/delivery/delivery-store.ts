@@ -84,6 +84,8 @@ export interface DeliveryStoreConfig extends Pick<DeliveryConfig, 'timeoutMs' | 
    * that another worker may take the delivery over.
    */
   leaseMarginMs?: number;
+  /** False where nobody listens (a read-model rebuild): callbacks without a URL are not copied into the callback stream. Default true. */
+  streamUnsent?: boolean;
 }
 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
@@ -181,7 +183,7 @@ export class DeliveryStore {
        on conflict (webhook_id) do nothing
        returning webhook_id, merchant_id, internal_reference, event_name, body, state)
        insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
-       select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable'`,
+       select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable' and $12::boolean`,
       [
         deliveries.map((d) => d.webhookId),
         deliveries.map((d) => d.merchantId),
@@ -195,6 +197,7 @@ export class DeliveryStore {
         deliveries.map(() => jittered(this.config.retrySchedule[0])),
         // One array per row cannot pass through unnest (it flattens), so each travels as one text.
         deliveries.map((d) => (d.awaits ?? []).join(',')),
+        this.config.streamUnsent ?? true,
       ],
     );
   }
