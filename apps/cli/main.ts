@@ -5,11 +5,13 @@ import type { CliIo, Command } from './command';
 import { eventsExport } from './events-export';
 import { eventsReplay } from './events-replay';
 import { eventsSchema } from './events-schema';
+import { listenCommand } from './listen';
 import { migrateCommand } from './migrate';
 import { projectionsRebuild } from './projections-rebuild';
+import { triggerCommand } from './trigger';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand];
+const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand, listenCommand, triggerCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

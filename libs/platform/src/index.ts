@@ -8,6 +8,7 @@ export * from './tokens';
 export * from './app-url';
 export * from './infrastructure';
 export { createHttpApp, type AppContext } from './http/create-http-app';
+export type { Drain } from './http/drain';
 export { listen } from './http/listen';
 export { requestIdFrom, REQUEST_ID_HEADER } from './http/request-observability';
 export { PrometheusMetrics } from './metrics/prometheus-metrics';

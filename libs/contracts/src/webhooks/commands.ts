@@ -42,11 +42,49 @@ export interface DeliveryView {
   }[];
 }
 
+/**
+ * A long poll of the merchant's callback stream (`paygate listen`): the callbacks signed for the
+ * merchant after `after`, waiting up to `waitMs` for the first one. Without `after` it answers at
+ * once with no callbacks and the cursor of the stream's end, so a new listener sees what comes next.
+ */
+export interface StreamCallbacksQuery {
+  merchantId: string;
+  /** A cursor this query returned earlier (the SSE event id). */
+  after?: string;
+  /** At most this long; kept below COMMAND_TIMEOUT_MS by the caller. */
+  waitMs: number;
+  limit: number;
+}
+
+/** One callback as it was signed for the merchant: the exact body and the headers it was (or would have been) sent with. */
+export interface StreamedCallback {
+  /** Position in the stream: resume after it. */
+  cursor: string;
+  webhook_id: string;
+  event: string;
+  internal_reference: string;
+  /** The exact JSON text the signatures cover. */
+  body: string;
+  /** webhook-id, webhook-timestamp, webhook-signature (Standard Webhooks) and hmac-signature. */
+  headers: Record<string, string>;
+  /** True when this copy was also sent to the merchant's callback URL; false when it has none (signed for the stream only). */
+  sent_to_callback_url: boolean;
+}
+
+export interface StreamCallbacksResult {
+  callbacks: StreamedCallback[];
+  /** Resume after this one (the last callback's, or the end of the stream as read). */
+  cursor: string;
+  /** The cursor given is not one of this stream's: the caller should say so rather than start over silently. */
+  invalidCursor?: boolean;
+}
+
 /** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
 export type WebhooksContract = {
   'webhooks.resendCallbacks': MessageSpec<ResendCallbacksCommand, { deliveries: number }> & { kind: 'command' };
   'webhooks.listDeliveries': MessageSpec<ListDeliveriesQuery, { deliveries: DeliveryView[] }> & { kind: 'query' };
   'webhooks.retryDeliveries': MessageSpec<RetryDeliveriesCommand, { deliveries: number }> & { kind: 'command' };
+  'webhooks.streamCallbacks': MessageSpec<StreamCallbacksQuery, StreamCallbacksResult> & { kind: 'query' };
 };
 
 export const WEBHOOKS_SERVICE = serviceRef<WebhooksContract>('webhooks');

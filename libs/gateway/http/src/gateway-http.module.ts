@@ -4,6 +4,7 @@ import type { Config } from '@paygate/config';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
 import { WalletsAdminController } from './admin/wallets.controller';
+import { CallbackStreamController, CallbackStreams } from './callback-stream.controller';
 import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
@@ -20,6 +21,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
   controllers: [
     CollectionsController,
     CallbacksController,
+    CallbackStreamController,
     PaymentProvidersController,
     MerchantsAdminController,
     CheckoutReturnController,
@@ -37,6 +39,7 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
     MerchantAuthGuard,
     MerchantRateLimitGuard,
     AdminGuard,
+    CallbackStreams,
   ],
   exports: [MERCHANTS],
 })

@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 export class Drain {
   private active = false;
   private readonly inFlight = new Set<ServerResponse>();
+  private readonly beginning: (() => void)[] = [];
 
   get draining(): boolean {
     return this.active;
@@ -29,9 +30,15 @@ export class Drain {
     });
   }
 
+  /** `listener` runs when the drain begins: work that waits on its own (a long poll) answers now, so the drain need not wait for it. */
+  onBegin(listener: () => void): void {
+    this.beginning.push(listener);
+  }
+
   begin(): void {
     this.active = true;
     for (const response of this.inFlight) closeConnectionAfter(response);
+    for (const listener of this.beginning) listener();
   }
 }
 

@@ -1,13 +1,23 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { DeliveryView, ListDeliveriesQuery, ResendCallbacksCommand, RetryDeliveriesCommand } from '@paygate/contracts';
-import type { DeliveryRecord, DeliveryStore, DeliveryWorker } from './delivery';
+import type {
+  DeliveryView,
+  ListDeliveriesQuery,
+  ResendCallbacksCommand,
+  RetryDeliveriesCommand,
+  StreamCallbacksQuery,
+  StreamCallbacksResult,
+} from '@paygate/contracts';
+import type { CallbackStream, DeliveryRecord, DeliveryStore, DeliveryWorker } from './delivery';
 
 export const DISPATCHER = Symbol('Dispatcher');
 
 export interface Dispatcher {
   deliveries: DeliveryStore;
   worker: DeliveryWorker;
+  stream: CallbackStream;
+  /** The merchant's current signing key, or null. */
+  signingKey: (merchantId: string) => Promise<string | null>;
 }
 
 export class ResendCallbacks extends Command<{ deliveries: number }> {
@@ -56,7 +66,21 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
   }
 }
 
-export const DISPATCHER_HANDLERS = [ResendCallbacksHandler, RetryAbandonedDeliveriesHandler, ListDeliveriesHandler];
+export class StreamCallbacks extends Query<StreamCallbacksResult> {
+  constructor(readonly payload: StreamCallbacksQuery) {
+    super();
+  }
+}
+
+@QueryHandler(StreamCallbacks)
+export class StreamCallbacksHandler implements IQueryHandler<StreamCallbacks> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  execute({ payload }: StreamCallbacks) {
+    return this.dispatcher.stream.read(payload, () => this.dispatcher.signingKey(payload.merchantId));
+  }
+}
+
+export const DISPATCHER_HANDLERS = [ResendCallbacksHandler, RetryAbandonedDeliveriesHandler, ListDeliveriesHandler, StreamCallbacksHandler];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -41,4 +41,26 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
       )`,
     ],
   },
+  {
+    name: '0002_callback_stream',
+    statements: [
+      // Every callback as signed for a merchant, for `paygate listen` (CallbackStream). Read in
+      // (transaction_id, position) order below the oldest running transaction, as the event log
+      // is, so a reader never passes a row that commits later. Pruned after an hour.
+      `create table if not exists webhook_stream (
+        position bigserial primary key,
+        transaction_id xid8 not null default pg_current_xact_id(),
+        merchant_id text not null,
+        webhook_id text not null,
+        internal_reference text not null,
+        event_name text not null,
+        body text not null,
+        headers jsonb,
+        sent boolean not null,
+        created_at timestamptz not null default now()
+      )`,
+      'create index if not exists webhook_stream_merchant on webhook_stream (merchant_id, transaction_id, position)',
+      'create index if not exists webhook_stream_created on webhook_stream (created_at)',
+    ],
+  },
 ]);

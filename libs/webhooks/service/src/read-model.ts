@@ -23,6 +23,7 @@ export const DELIVERIES_READ_MODEL: RebuildableReadModel = {
       timeoutMs: readSetting(CONFIG_SCHEMA.delivery.timeoutMs, {}),
       retrySchedule: readSetting(CONFIG_SCHEMA.delivery.retrySchedule, {}),
       perHostConcurrency: readSetting(CONFIG_SCHEMA.delivery.perHostConcurrency, {}),
+      streamUnsent: false,
     });
     const projector = new CallbackProjector({ get: async () => null }, deliveries);
     return async (event) => {

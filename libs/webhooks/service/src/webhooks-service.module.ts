@@ -1,14 +1,17 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { contextOfEvent, withLogContext } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, METRICS, type Drain, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
-import { CallbackSender, DeliveryStore, DeliveryWorker, reportQueue } from './delivery';
-import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, type Dispatcher } from './handlers';
+import { CallbackSender, CallbackStream, DeliveryStore, DeliveryWorker, reportQueue } from './delivery';
+import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type Dispatcher } from './handlers';
+
+/** How often the callback stream is pruned of entries past its retention. */
+const STREAM_PRUNE_MS = 60_000;
 
 const PROJECTOR = Symbol('CallbackProjector');
 
@@ -28,15 +31,10 @@ type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReporting
         // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
         const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
         const deliveries = await DeliveryStore.open(infra.sql, config);
-        const worker = new DeliveryWorker({
-          store: deliveries,
-          sender: new CallbackSender(config),
-          keys: async (merchantId) => (await merchants.keys(merchantId))?.signingKey ?? null,
-          config,
-          log,
-          metrics,
-        });
-        return { deliveries, worker, merchants, stopReportingQueue: reportQueue(metrics, deliveries) };
+        const stream = await CallbackStream.open(infra.sql);
+        const signingKey = async (merchantId: string) => (await merchants.keys(merchantId))?.signingKey ?? null;
+        const worker = new DeliveryWorker({ store: deliveries, sender: new CallbackSender(config), keys: signingKey, stream, config, log, metrics });
+        return { deliveries, worker, stream, signingKey, merchants, stopReportingQueue: reportQueue(metrics, deliveries) };
       },
     },
     {
@@ -47,23 +45,30 @@ type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReporting
     ...DISPATCHER_HANDLERS,
   ],
 })
-export class WebhooksServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private consumer?: RunningConsumer;
+  private pruning?: NodeJS.Timeout;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(DISPATCHER) private readonly dispatcher: DispatcherParts,
     @Inject(PROJECTOR) private readonly projector: CallbackProjector,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(DRAIN) drain: Drain,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
-  ) {}
+  ) {
+    // Long polls of the callback stream answer when the drain begins, before the command
+    // listener waits for the commands in hand and the HTTP server for its requests.
+    drain.onBegin(() => this.dispatcher.stream.stop());
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, {
       'webhooks.resendCallbacks': (payload) => this.commandBus.execute(new ResendCallbacks(payload)),
       'webhooks.listDeliveries': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
       'webhooks.retryDeliveries': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
+      'webhooks.streamCallbacks': (payload) => this.queryBus.execute(new StreamCallbacks(payload)),
     });
     // One consumer group for both contexts. In process that is one store subscription, which
     // hands a collection's events and its payment's over in commit order (so no callback waits
@@ -82,12 +87,24 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnApplicat
         if (scheduled.has(webhookId)) withLogContext(contextOfEvent(event), () => this.log.info('callback scheduled', { webhook_id: webhookId }));
       }
       this.dispatcher.worker.notify();
+      // A callback without a URL is in the stream already: listeners waiting in this process hear it now.
+      this.dispatcher.stream.wake();
     });
     this.dispatcher.worker.start();
+    this.pruning = setInterval(() => {
+      this.dispatcher.stream.prune().catch((error: unknown) => this.log.warn('cannot prune the callback stream', { error }));
+    }, STREAM_PRUNE_MS);
+    this.pruning.unref();
+  }
+
+  /** Where the app is closed without a drain (tests): long polls answer before the HTTP server closes, so the streams they feed can end. */
+  onModuleDestroy(): void {
+    this.dispatcher.stream.stop();
   }
 
   /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.pruning);
     await this.consumer?.stop();
     await this.dispatcher.worker.stop();
     this.dispatcher.stopReportingQueue();

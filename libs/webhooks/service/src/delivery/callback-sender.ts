@@ -46,14 +46,20 @@ type Response = Pick<AttemptOutcome, 'statusCode' | 'responseExcerpt' | 'error' 
 export class CallbackSender {
   constructor(private readonly config: Pick<DeliveryConfig, 'timeoutMs' | 'allowPrivate'>) {}
 
-  async send(delivery: CallbackRequest, signingKey: string): Promise<AttemptOutcome> {
+  /** `onSigned` sees the signature headers just before the request goes out (the callback stream records them). */
+  async send(delivery: CallbackRequest, signingKey: string, onSigned?: (headers: Record<string, string>) => Promise<void>): Promise<AttemptOutcome> {
     const startedAt = new Date();
     const started = performance.now();
-    const response = await this.attempt(delivery, signingKey, Math.floor(startedAt.getTime() / 1_000));
+    const response = await this.attempt(delivery, signingKey, Math.floor(startedAt.getTime() / 1_000), onSigned);
     return { startedAt, durationMs: Math.round(performance.now() - started), ...response };
   }
 
-  private async attempt(delivery: CallbackRequest, signingKey: string, timestampSeconds: number): Promise<Response> {
+  private async attempt(
+    delivery: CallbackRequest,
+    signingKey: string,
+    timestampSeconds: number,
+    onSigned?: (headers: Record<string, string>) => Promise<void>,
+  ): Promise<Response> {
     let url: URL;
     try {
       url = new URL(delivery.targetUrl);
@@ -64,12 +70,14 @@ export class CallbackSender {
     const refused = connectRefusal(url, this.config);
     if (refused !== undefined) return { responseExcerpt: '', error: `${TARGET_NOT_ALLOWED}: ${refused}` };
     const payload = Buffer.from(delivery.body, 'utf8');
-    let headers: OutgoingHttpHeaders;
+    let signed: Record<string, string>;
     try {
-      headers = signedHeaders(delivery, signingKey, timestampSeconds, payload.length);
+      signed = signedCallbackHeaders(signingKey, delivery.webhookId, delivery.body, timestampSeconds);
     } catch {
       return { responseExcerpt: '', error: 'stored body is not a callback ({event, payload}) and cannot be signed' };
     }
+    await onSigned?.(signed);
+    const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': USER_AGENT, ...signed };
     return this.post(url, headers, payload);
   }
 
@@ -123,14 +131,15 @@ export class CallbackSender {
   }
 }
 
-function signedHeaders(delivery: CallbackRequest, signingKey: string, timestampSeconds: number, length: number): OutgoingHttpHeaders {
-  const { payload } = JSON.parse(delivery.body) as { payload?: CollectionSignatureFields };
+/**
+ * The signature headers of one attempt: hmac-signature and the Standard Webhooks three. Throws
+ * when the body is not a callback. The callback stream carries exactly these.
+ */
+export function signedCallbackHeaders(signingKey: string, webhookId: string, body: string, timestampSeconds: number): Record<string, string> {
+  const { payload } = JSON.parse(body) as { payload?: CollectionSignatureFields };
   if (typeof payload !== 'object' || payload === null) throw new TypeError('callback body has no payload');
   return {
-    'content-type': 'application/json',
-    'content-length': length,
-    'user-agent': USER_AGENT,
     'hmac-signature': collectionSignature(signingKey, payload),
-    ...standardWebhookHeaders(signingKey, delivery.webhookId, timestampSeconds, delivery.body),
+    ...standardWebhookHeaders(signingKey, webhookId, timestampSeconds, body),
   };
 }

@@ -84,6 +84,8 @@ export interface DeliveryStoreConfig extends Pick<DeliveryConfig, 'timeoutMs' | 
    * that another worker may take the delivery over.
    */
   leaseMarginMs?: number;
+  /** False where nobody listens (a read-model rebuild): callbacks without a URL are not copied into the callback stream. Default true. */
+  streamUnsent?: boolean;
 }
 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
@@ -167,8 +169,10 @@ export class DeliveryStore {
   async enqueue(deliveries: NewDelivery[], client: SqlClient = this.sql): Promise<void> {
     if (deliveries.length === 0) return;
     const targets = deliveries.map((delivery) => sendableTarget(delivery.targetUrl));
+    // A callback with no URL to go to is also recorded in the callback stream (unsigned: CallbackStream
+    // signs it when read), only when newly queued, so `paygate listen` shows it once.
     await client.query(
-      `insert into webhook_deliveries
+      `with inserted as (insert into webhook_deliveries
          (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at)
        select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, string_to_array(d.awaits, ','),
               d.target_url, d.target_host, d.body,
@@ -176,7 +180,10 @@ export class DeliveryStore {
               now() + d.delay_ms * interval '1 millisecond'
        from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
          as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits)
-       on conflict (webhook_id) do nothing`,
+       on conflict (webhook_id) do nothing
+       returning webhook_id, merchant_id, internal_reference, event_name, body, state)
+       insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
+       select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable' and $12::boolean`,
       [
         deliveries.map((d) => d.webhookId),
         deliveries.map((d) => d.merchantId),
@@ -190,6 +197,7 @@ export class DeliveryStore {
         deliveries.map(() => jittered(this.config.retrySchedule[0])),
         // One array per row cannot pass through unnest (it flattens), so each travels as one text.
         deliveries.map((d) => (d.awaits ?? []).join(',')),
+        this.config.streamUnsent ?? true,
       ],
     );
   }

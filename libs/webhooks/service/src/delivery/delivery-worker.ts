@@ -2,6 +2,7 @@ import { withLogContext, type Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
 import type { AttemptOutcome, CallbackSender } from './callback-sender';
 import type { DeliveryConfig } from './delivery-config';
+import type { CallbackStream } from './callback-stream';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
 
 const DEFAULT_MAX_IN_FLIGHT = 64;
@@ -14,6 +15,8 @@ export interface DeliveryWorkerOptions {
   config: Pick<DeliveryConfig, 'tickMs'>;
   log: Logger;
   metrics: Metrics;
+  /** Where each attempt's signed body and headers are recorded for `paygate listen`; none in specs that do not need it. */
+  stream?: CallbackStream;
   /** Attempts this worker runs at once (default 64). */
   maxInFlight?: number;
 }
@@ -113,7 +116,7 @@ export class DeliveryWorker {
     let outcome: AttemptOutcome;
     try {
       const signingKey = await keys(delivery.merchantId);
-      outcome = signingKey === null ? noKey() : await sender.send(delivery, signingKey);
+      outcome = signingKey === null ? noKey() : await sender.send(delivery, signingKey, (headers) => this.recordInStream(delivery, headers));
     } catch (error) {
       // Our failure, not the receiver's: no attempt is charged, the lease hands the delivery back.
       this.attempts.inc(NOT_SENT);
@@ -129,6 +132,18 @@ export class DeliveryWorker {
     } catch (error) {
       // The attempt is lost from the record; the lease hands the delivery back, so it is sent again.
       log.warn('cannot record callback attempt', { ...fields, error });
+    }
+  }
+
+  /** A listener missing an attempt is no reason to hold the callback back: a failure is logged, the attempt goes out. */
+  private async recordInStream(delivery: ClaimedDelivery, headers: Record<string, string>): Promise<void> {
+    const { stream, log } = this.options;
+    if (!stream) return;
+    try {
+      const { merchantId, webhookId, internalReference, eventName, body } = delivery;
+      await stream.record({ merchantId, webhookId, internalReference, eventName, body, headers });
+    } catch (error) {
+      log.warn('cannot record callback attempt in the stream', { webhook_id: delivery.webhookId, error });
     }
   }
 }

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { CliError } from '@paygate/analytics';
+import { parseOptions, type Command } from './command';
+import { httpUrl, merchantApi, refusal, type MerchantApi } from './merchant-api';
+
+/** The sandbox PRN that exists from the start (docs/api.md, Sandbox): it can be paid once. */
+const STANDING_PRN = '2250000001301';
+const STANDING_PRN_AMOUNT = 25_000;
+/** 13 digits no sandbox PRN has: the biller answers "not found". */
+const UNKNOWN_PRN = '2259999999999';
+
+interface Trigger {
+  /** What the sandbox does, in a few words. */
+  how: string;
+  /** The callbacks the merchant will get, in order. */
+  expect: string[];
+  path: '/v1/collections/initialize' | '/v1/collections/collect-for-payment';
+  body: (prn?: string) => Record<string, unknown>;
+  needsPayablePrn?: boolean;
+}
+
+/** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome (docs/api.md, Sandbox). */
+const momo = (msisdn: string, overrides: Record<string, unknown> = {}) => ({
+  transaction_method: 'MOBILE_MONEY',
+  provider_code: 'mtn_momo_ug',
+  currency: 'UGX',
+  amount: 1_000,
+  msisdn,
+  customer_name: 'Paygate CLI trigger',
+  description: 'paygate trigger',
+  require_confirmation: false,
+  ...overrides,
+});
+
+/** Every callback event the gateway sends (libs/webhooks/domain), each made by a real sandbox collection. */
+const TRIGGERS: Record<string, Trigger> = {
+  'transaction.charges': {
+    how: 'a mobile money collection that asks for confirmation (left unconfirmed: it is cancelled when the confirmation time runs out)',
+    expect: ['transaction.charges', 'transaction.cancelled (later)'],
+    path: '/v1/collections/initialize',
+    body: () => momo('256772000001', { require_confirmation: true }),
+  },
+  'transaction.completed': {
+    how: 'a mobile money collection from 256772000001 (the sandbox completes it)',
+    expect: ['transaction.completed'],
+    path: '/v1/collections/initialize',
+    body: () => momo('256772000001'),
+  },
+  'transaction.failed': {
+    how: 'a mobile money collection from 256772000002 (the sandbox answers Balance Insufficient)',
+    expect: ['transaction.failed'],
+    path: '/v1/collections/initialize',
+    body: () => momo('256772000002'),
+  },
+  'transaction.cancelled': {
+    how: 'a mobile money collection from 256772000003 (the customer declines)',
+    expect: ['transaction.cancelled'],
+    path: '/v1/collections/initialize',
+    body: () => momo('256772000003'),
+  },
+  'payment.completed': {
+    how: 'a collect-for-payment collection from 256772000001 paying a sandbox PRN',
+    expect: ['transaction.completed', 'payment.completed'],
+    path: '/v1/collections/collect-for-payment',
+    // The customer pays the fee, so the merchant's wallet needs no top-up.
+    body: (prn) => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn, charge_customer: true }),
+    needsPayablePrn: true,
+  },
+  'payment.failed': {
+    how: `a collect-for-payment collection for PRN ${UNKNOWN_PRN}, which the sandbox biller does not know`,
+    expect: ['payment.failed', 'transaction.cancelled'],
+    path: '/v1/collections/collect-for-payment',
+    body: () => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn: UNKNOWN_PRN, charge_customer: true }),
+  },
+};
+
+export const TRIGGER_EVENTS = Object.keys(TRIGGERS);
+
+const USAGE = `Usage: paygate trigger <event> [--api <url>] [--sandbox <url>]
+
+Makes the sandbox produce <event> for the merchant by running a real collection through the API
+with the sandbox's magic values (no callback is forged); watch it with paygate listen.
+
+Events:
+${TRIGGER_EVENTS.map((event) => `  ${event.padEnd(22)} ${TRIGGERS[event].how}`).join('\n')}
+
+  --api <url>      the gateway (default PAYGATE_API_URL, or http://127.0.0.1:3000)
+  --sandbox <url>  the sandbox's admin routes, for payment.completed (default: the gateway's URL, as npm start serves both)
+
+Environment: PAYGATE_PUBLIC_KEY and PAYGATE_SECRET_KEY, the merchant's keys. payment.completed
+also uses PAYGATE_ADMIN_TOKEN when set, to create a fresh PRN in the sandbox; without it, it pays
+${STANDING_PRN}, which can be paid once (after that the biller refuses it: payment.failed).`;
+
+export const triggerCommand: Command = {
+  name: 'trigger',
+  summary: 'make the sandbox produce a callback event for the merchant',
+  usage: USAGE,
+  async run(args, io) {
+    const event = args[0] && !args[0].startsWith('-') ? args[0] : undefined;
+    const values = parseOptions('trigger', event ? args.slice(1) : args, { api: { type: 'string' }, sandbox: { type: 'string' } });
+    if (values.help) {
+      io.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    if (!event) throw new CliError(`trigger: name the event: one of ${TRIGGER_EVENTS.join(', ')}`);
+    const trigger = TRIGGERS[event];
+    if (!trigger) throw new CliError(`trigger: unknown event ${JSON.stringify(event)}: one of ${TRIGGER_EVENTS.join(', ')}`);
+    const api = merchantApi('trigger', io.env, values.api);
+    const sandboxUrl = httpUrl('trigger', '--sandbox', values.sandbox ?? api.apiUrl).replace(/\/+$/, '');
+    const prn = trigger.needsPayablePrn ? await payablePrn(sandboxUrl, io.env.PAYGATE_ADMIN_TOKEN) : undefined;
+    const reference = `trigger-${event.replace('.', '-')}-${randomBytes(4).toString('hex')}`;
+    const accepted = await post(api, trigger.path, { merchant_reference: reference, ...trigger.body(prn) });
+    io.stdout.write(
+      `Triggered ${event}: ${trigger.how}.\n` +
+        `  collection ${accepted.internal_reference ?? '?'} (merchant_reference ${reference})${prn ? `, PRN ${prn}` : ''}\n` +
+        `  callbacks to expect: ${trigger.expect.join(', ')}\n`,
+    );
+    return 0;
+  },
+};
+
+async function post(api: MerchantApi, path: string, body: Record<string, unknown>): Promise<{ internal_reference?: string }> {
+  let response: Response;
+  try {
+    response = await fetch(`${api.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'public-key': api.publicKey, 'secret-key': api.secretKey },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new CliError(`trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`);
+  }
+  if (response.status !== 202 && response.status !== 200) throw new CliError(`trigger: the gateway refused the collection: ${await refusal(response)}`);
+  return ((await response.json()) as { data?: { internal_reference?: string } }).data ?? {};
+}
+
+/** A PRN the biller will accept: a fresh one when the admin token allows, else the standing one. */
+async function payablePrn(sandboxUrl: string, adminToken: string | undefined): Promise<string> {
+  if (!adminToken) return STANDING_PRN;
+  let response: Response;
+  try {
+    response = await fetch(`${sandboxUrl}/sandbox/v1/prns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ amount: STANDING_PRN_AMOUNT, currency: 'UGX', service_name: 'URA - Domestic Tax' }),
+    });
+  } catch (error) {
+    throw new CliError(`trigger: cannot reach the sandbox at ${sandboxUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`);
+  }
+  if (response.status !== 201) throw new CliError(`trigger: the sandbox refused to create a PRN: ${await refusal(response)}`);
+  return ((await response.json()) as { data: { prn: string } }).data.prn;
+}

@@ -1,0 +1,105 @@
+import { openSqlDatabase } from '@paygate/sql';
+import {
+  CallbackReceiver,
+  describeWithService,
+  mobileMoneyRequest,
+  PaygateClient,
+  serviceUrl,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_TIMERS,
+  uniqueSchema,
+} from '@paygate/testing';
+import { merchantEnv, RunningCli } from '../cli/listen-test-setup';
+import { ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
+
+/**
+ * paygate listen against the distributed layout: the gateway long-polls the webhook dispatcher,
+ * another process, over the TCP command bus; the gateway going away and coming back loses nothing.
+ */
+describeWithService('kafka', 'paygate listen in distributed mode (gateway and dispatcher in separate processes)', (brokerUrl) => {
+  const schema = uniqueSchema('e2e_listen');
+  const apps: AppProcess[] = [];
+  let env: Record<string, string>;
+  /** The gateway listen talks to (restarted on its port by a test) and a second one the merchant's requests use meanwhile. */
+  let listened: AppProcess;
+  let listenedPort: number;
+  let other: AppProcess;
+  let merchantEndpoint: CallbackReceiver;
+  let laptop: CallbackReceiver;
+  let merchant: PaygateClient;
+  let listener: RunningCli;
+
+  beforeAll(async () => {
+    const postgres = serviceUrl('postgres');
+    if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+    ensureBuilt();
+    const routes = await localCommandRoutes();
+    env = {
+      ...routes.senders,
+      ...TEST_TIMERS,
+      ...TEST_CALLBACK_SETTINGS,
+      STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
+      BROKER_URL: brokerUrl,
+      LOG_LEVEL: 'warn',
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    };
+    const sandbox = await startApp('sandbox', env);
+    listenedPort = await freePort();
+    listened = await startApp('api-gateway', env, listenedPort);
+    other = await startApp('api-gateway', env);
+    apps.push(
+      sandbox,
+      other,
+      await startApp('collections', {
+        ...env,
+        MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
+        CARD_API_URL: `${sandbox.url}/sandbox/card`,
+        CHECKOUT_RETURN_URL: other.url,
+        ...routes.listen('collections'),
+      }),
+      await startApp('webhook-dispatcher', { ...env, ...routes.listen('webhook-dispatcher') }),
+    );
+    merchantEndpoint = await CallbackReceiver.start();
+    laptop = await CallbackReceiver.start();
+    merchant = await PaygateClient.withNewMerchant(other.url, TEST_ADMIN_TOKEN, 'Distributed listener', merchantEndpoint.url());
+    listener = new RunningCli(['listen', '--forward-to', laptop.url('/hooks')], merchantEnv(listened.url, merchant.merchant));
+    await listener.waitForLine(/^Ready!/, 'listen to connect');
+  }, 180_000);
+
+  afterAll(async () => {
+    await listener?.stop();
+    await laptop?.close();
+    await merchantEndpoint?.close();
+    await Promise.all([listened, ...apps].map((app) => app?.stop()));
+    const postgres = serviceUrl('postgres');
+    if (postgres) {
+      const db = await openSqlDatabase(postgres);
+      await db.query(`drop schema if exists ${schema} cascade`);
+      await db.close();
+    }
+  });
+
+  it('forwards the callback the dispatcher sent, with signatures that verify', async () => {
+    const ref = (await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data.internal_reference as string;
+    const [forwarded] = await laptop.waitFor(ref, 'transaction.completed', 60_000);
+    const [sent] = await merchantEndpoint.waitFor(ref, 'transaction.completed', 60_000);
+    expect(forwarded.body).toBe(sent.body);
+    expect(forwarded.headers['webhook-signature']).toBe(sent.headers['webhook-signature']);
+    expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
+  });
+
+  it('reconnects when its gateway goes away and comes back, and forwards what was sent meanwhile', async () => {
+    await listened.stop();
+    const ref = (await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000002', require_confirmation: false }))).body.data.internal_reference as string;
+    await merchantEndpoint.waitFor(ref, 'transaction.failed', 60_000);
+    expect(laptop.about(ref)).toEqual([]);
+    listened = await startApp('api-gateway', env, listenedPort);
+    const [forwarded] = await laptop.waitFor(ref, 'transaction.failed', 60_000);
+    expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
+    expect(listener.stdout).toMatch(/^Reconnected to http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(listener.stderr).toMatch(/^Lost the stream from http:\/\/127\.0\.0\.1:\d+ \(.+\); reconnecting in [\d.]+ s$/m);
+  });
+});
