@@ -66,24 +66,30 @@ function depConstraints(withTesting) {
       bannedExternalImports: [...INFRA_DRIVERS, METRICS_CLIENT],
     },
     {
-      // currencies, minor units, fees, signatures, the decider shape: depends on nothing but itself
+      // the merchant package (packages/paygate-node): installed by merchants on its own, so it depends on nothing
+      sourceTag: 'type:sdk',
+      onlyDependOnLibsWithTags: withTesting ? ['type:testing'] : [],
+      bannedExternalImports: ['*'],
+    },
+    {
+      // currencies, minor units, fees, the decider shape; signatures come from the merchant package, so both sides share one code
       sourceTag: 'type:kernel',
-      onlyDependOnLibsWithTags: t(['type:kernel']),
+      onlyDependOnLibsWithTags: t(['type:kernel', 'type:sdk']),
       bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, METRICS_CLIENT, 'class-validator', 'class-transformer', 'rxjs'],
     },
     {
       sourceTag: 'type:testing',
-      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing'],
+      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:testing'],
     },
     {
       // bench, soak and the local broker drive the apps from outside and read what they stored
       sourceTag: 'type:tool',
-      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:tool']),
+      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:tool']),
     },
     {
       // the end-to-end suites: the apps' bootstraps (APP_BOOTSTRAPS), the test helpers, and what they assert on
       sourceTag: 'type:e2e',
-      onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:testing', 'type:tool'],
+      onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:testing', 'type:tool'],
     },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },

@@ -9,7 +9,7 @@ const moduleNameMapper = Object.fromEntries(Object.entries(compilerOptions.paths
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/e2e'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/packages', '<rootDir>/tools', '<rootDir>/e2e'],
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],

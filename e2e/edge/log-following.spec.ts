@@ -23,14 +23,18 @@ describe('following a collection through the log', () => {
   it("finds the request, its commands, the collection's end and its callbacks by the id the merchant sent", async () => {
     const requestId = `follow-${Date.now()}`;
     const ref = await completedMobileMoney(observed, { 'x-request-id': requestId });
-    // An attempt is logged once recorded, just after the receiver answered it.
+    // An attempt is logged once recorded, just after the receiver answered it; a request once its
+    // response has gone, which for the provider's callback can be after the callbacks it caused.
+    const isProviderCallback = (entry: Record<string, unknown>) =>
+      entry.message === 'request' && entry.route === '/provider-callbacks/:providerCode/:internalReference' && entry.correlation_id === requestId;
     const entries = await eventually(
       () => {
         const now = capture.entries();
-        return now.filter((entry) => entry.message === 'callback attempt' && entry.internal_reference === ref).length === 2 ? now : undefined;
+        const attempts = now.filter((entry) => entry.message === 'callback attempt' && entry.internal_reference === ref);
+        return attempts.length === 2 && now.some(isProviderCallback) ? now : undefined;
       },
       10_000,
-      'both callback attempts to be logged',
+      "both callback attempts and the provider's callback to be logged",
     );
     const ofFlow = entries.filter((entry) => entry.request_id === requestId || entry.correlation_id === requestId);
 

@@ -15,7 +15,15 @@
  * leaves it out (tsconfig.build.json).
  */
 import { collectionDecider, type CollectionCommand, type CollectionState, type CollectionEvent } from '@paygate/collections-domain';
-import { collectionStream, PAYMENTS_SERVICE, servicePaymentStream, walletId, type CollectionStatus, type WalletBalance } from '@paygate/contracts';
+import {
+  collectionStream,
+  PAYMENTS_SERVICE,
+  servicePaymentStream,
+  walletId,
+  type CollectionStatus,
+  type ServicePaymentSummary,
+  type WalletBalance,
+} from '@paygate/contracts';
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
 import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
@@ -187,6 +195,21 @@ export class PaymentsHarness {
   /** payments.walletBalances through the typed command bus, as the gateway asks. */
   async balances(merchantId = this.merchant.merchant.id): Promise<WalletBalance[]> {
     return (await this.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.walletBalances', { merchantId })).balances;
+  }
+
+  /** payments.findServicePayment through the typed command bus, once its read model shows `statusMessage` (it follows the stream). */
+  async eventuallyServicePayment(ref: string, statusMessage: string, merchantId = this.merchant.merchant.id): Promise<ServicePaymentSummary> {
+    return eventually(
+      async () => {
+        const { servicePayment } = await this.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
+          merchantId,
+          internalReference: ref,
+        });
+        return servicePayment?.statusMessage === statusMessage ? servicePayment : undefined;
+      },
+      10_000,
+      `service payment of ${ref} to show "${statusMessage}"`,
+    );
   }
 
   /** Waits until the read model shows `expected` for the merchant's UGX wallet. */

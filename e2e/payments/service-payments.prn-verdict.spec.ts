@@ -47,11 +47,7 @@ describe('service-payments: the PRN verdict', () => {
     expect(holdOf(await harness.wallet(), feeHoldId(ref))).toEqual({ amount: 375, status: 'HELD' });
     await harness.eventuallyBalance({ balance: 1_000, available: 625 });
 
-    const { servicePayment } = await harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
-      merchantId: harness.merchant.merchant.id,
-      internalReference: ref,
-    });
-    expect(servicePayment).toEqual({
+    expect(await harness.eventuallyServicePayment(ref, 'PRN validated. Awaiting the collection')).toEqual({
       prn,
       status: 'PENDING',
       statusMessage: 'PRN validated. Awaiting the collection',

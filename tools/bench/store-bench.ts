@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqlEventStore } from '@paygate/event-store';
+import { eachEvent, SqlEventStore } from '@paygate/event-store';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { met } from './figures';
 
@@ -63,9 +63,12 @@ async function measure(engine: string, db: SqlDatabase, writers: number): Promis
   const store = await SqlEventStore.create(db);
   const prefix = `bench${Date.now().toString(36)}-`;
   const lags: number[] = [];
-  const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async (event) => {
-    lags.push(Date.now() - Number(event.data.appendedAt));
-  });
+  const subscription = store.subscribeToAll(
+    { streamPrefixes: [prefix] },
+    eachEvent(async (event) => {
+      lags.push(Date.now() - Number(event.data.appendedAt));
+    }),
+  );
   const appends = await throughput(writers, async (writer, i) => {
     await store.appendToStream(`${prefix}${writer}x${i % 50}`, [
       { type: 'BenchRecorded', data: { amount: 81_000, currency: 'UGX', note: 'benchmark', appendedAt: Date.now() } },

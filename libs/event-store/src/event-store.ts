@@ -49,8 +49,18 @@ export interface SubscribeOptions {
   streamPrefixes?: string[];
 }
 
+/** A subscription's handler: the events one read brought, in global order, never empty. */
+export type PageHandler = (page: RecordedEvent[]) => Promise<void>;
+
+/** A page handler that takes the events one at a time, for consumers that have nothing to gain from pages. */
+export function eachEvent(handler: (event: RecordedEvent) => Promise<void>): PageHandler {
+  return async (page) => {
+    for (const event of page) await handler(event);
+  };
+}
+
 export interface EventSubscription {
-  /** Stops after the event being handled; resolves when the subscription has stopped. */
+  /** Stops after the page being handled; resolves when the subscription has stopped. */
   stop(): Promise<void>;
   /** Settles when the subscription ends: resolves on stop, rejects with a handler's or the store's error. */
   readonly ended: Promise<void>;
@@ -77,11 +87,13 @@ export interface EventStore {
   /** Events of all streams in global order; never returns an event before an earlier one is visible. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
-   * Catches up from `after`, then follows live. Events reach the handler one at a time in
-   * global order, never skipped or reordered. A handler that throws ends the subscription
-   * (see `ended`); durable consumers restart it from their checkpoint.
+   * Catches up from `after`, then follows live. Events reach the handler a page at a time (what
+   * one read brought: a SQL store's page, one event on KurrentDB's push subscription) in global
+   * order, never skipped or reordered, so a consumer can write a page in one statement. A
+   * handler that throws ends the subscription (see `ended`); durable consumers restart it from
+   * their checkpoint.
    */
-  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription;
+  subscribeToAll(options: SubscribeOptions, handler: PageHandler): EventSubscription;
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

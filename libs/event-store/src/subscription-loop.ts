@@ -1,4 +1,4 @@
-import type { EventSubscription, RecordedEvent } from './event-store';
+import type { EventSubscription, PageHandler, RecordedEvent } from './event-store';
 
 /**
  * Counts this process's appends and wakes the subscriptions waiting for one. The append itself
@@ -86,15 +86,10 @@ export interface SubscriptionTiming {
 }
 
 /**
- * Catch-up-then-live loop over a pull source: reads pages, hands events to the handler one at
- * a time, and waits for a local append (or a poll tick) when caught up.
+ * Catch-up-then-live loop over a pull source: reads pages, hands each page's events to the
+ * handler at once, and waits for a local append (or a poll tick) when caught up.
  */
-export function runSubscriptionLoop(
-  source: PollingSource,
-  start: string | null,
-  timing: SubscriptionTiming,
-  handler: (event: RecordedEvent) => Promise<void>,
-): EventSubscription {
+export function runSubscriptionLoop(source: PollingSource, start: string | null, timing: SubscriptionTiming, handler: PageHandler): EventSubscription {
   const abort = new AbortController();
   const ended = (async () => {
     let after = start;
@@ -106,10 +101,8 @@ export function runSubscriptionLoop(
       const changesBeforeRead = source.appends.changeCount;
       const readStarted = Date.now();
       const page = await source.readPage(after, live);
-      for (const event of page.events) {
-        if (abort.signal.aborted) return;
-        await handler(event);
-      }
+      if (abort.signal.aborted) return;
+      if (page.events.length > 0) await handler(page.events);
       after = page.end;
       live = !page.full;
       if (page.full) continue;

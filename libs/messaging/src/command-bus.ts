@@ -33,6 +33,12 @@ export interface CommandBus {
   ): Promise<ResultOf<Contract, Name>>;
   /** Serves every message of `service`'s contract from this process. */
   serve<Contract extends ServiceContract>(service: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void>;
+  /**
+   * Stops taking commands for the services this process serves, first thing in a shutdown:
+   * those in hand finish and answer, new ones go to the other instances; sending still works.
+   */
+  stopServing(): Promise<void>;
+  /** Stops serving, and sending. */
   close(): Promise<void>;
 }
 

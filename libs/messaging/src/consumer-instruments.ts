@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-store';
 import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
 
@@ -35,6 +35,21 @@ export class ConsumerInstruments {
         this.handled.inc(ok);
       } catch (error) {
         this.handled.inc(failed);
+        throw error;
+      }
+    };
+  }
+
+  /** A page `handler`, its events counted by outcome; the handler sets each event's log context where it logs. */
+  handlingPage(consumer: string, handler: PageHandler): PageHandler {
+    const ok = { consumer, outcome: 'ok' };
+    const failed = { consumer, outcome: 'failed' };
+    return async (page) => {
+      try {
+        await handler(page);
+        this.handled.inc(ok, page.length);
+      } catch (error) {
+        this.handled.inc(failed, page.length);
         throw error;
       }
     };

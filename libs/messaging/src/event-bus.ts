@@ -1,6 +1,6 @@
 import { publishingContext, type IntegrationEnvelope, type Publication } from '@paygate/contracts';
 import { schemaVersionOf } from '@paygate/decider';
-import type { RecordedEvent } from '@paygate/event-store';
+import type { PageHandler, RecordedEvent } from '@paygate/event-store';
 
 /**
  * Events delivered to consumer groups: at least once, in order per stream, redelivered when
@@ -41,7 +41,14 @@ export interface RunningConsumer {
 }
 
 export interface EventBus {
+  /** One event at a time, each in its log context; a handler that throws gets that event again after a back-off. */
   consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer>;
+  /**
+   * The same delivery a page at a time, for handlers that write a page in one statement: the
+   * events of one store read (in process) or of one fetch from a partition (Kafka), in order per
+   * stream, never empty. A handler that throws gets the whole page again after a back-off.
+   */
+  consumePages(options: ConsumerOptions, handler: PageHandler): Promise<RunningConsumer>;
   /**
    * Makes this process's streams with these prefixes reach consumers in other processes
    * (Kafka: the outbox relay), with the integration events of `publication` on their own topic.
@@ -68,6 +75,31 @@ export function streamCategory(streamName: string, prefixes: readonly string[]):
   const matching = prefixes.filter((prefix) => streamName.startsWith(prefix));
   if (matching.length === 0) throw new Error(`stream ${streamName} is not under any of ${prefixes.join(', ')}`);
   return prefixCategory(matching.reduce((longest, prefix) => (prefix.length > longest.length ? prefix : longest)));
+}
+
+/**
+ * How a bus runs a consumer's pages: `handled(i)` marks the page's events up to `i` as handled
+ * (the checkpoint or offset may move past them), so one-at-a-time consumers resume after the
+ * last event they finished, page consumers after the page.
+ */
+export type PageRunner = (page: RecordedEvent[], handled: (index: number) => Promise<void>) => Promise<void>;
+
+/** `consume`'s handler as a PageRunner: each event in turn, counted and in its log context. */
+export function oneAtATime(handle: (event: RecordedEvent) => Promise<void>): PageRunner {
+  return async (page, handled) => {
+    for (let i = 0; i < page.length; i++) {
+      await handle(page[i]);
+      await handled(i);
+    }
+  };
+}
+
+/** `consumePages`' handler as a PageRunner: the whole page, then all of it handled. */
+export function wholePage(handle: PageHandler): PageRunner {
+  return async (page, handled) => {
+    await handle(page);
+    await handled(page.length - 1);
+  };
 }
 
 /** Retry delay after a handler failure: 100 ms doubling to 5 s. */

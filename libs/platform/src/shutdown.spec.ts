@@ -70,6 +70,18 @@ describe('shutDown', () => {
     }
   });
 
+  it('stops taking commands before any module closes, so no command reaches a half-closed one', async () => {
+    const order: string[] = [];
+    const { app, infrastructure, config, log } = await startTestApp([shutdownRecorder(order)]);
+    const stopServing = infrastructure.commands.stopServing.bind(infrastructure.commands);
+    infrastructure.commands.stopServing = async () => {
+      await stopServing();
+      order.push('commands stopped');
+    };
+    expect(await shutDown(app, infrastructure, config.shutdown, log)).toBe(true);
+    expect(order).toEqual(['commands stopped', 'module closed']);
+  });
+
   it('abandons what is still running after SHUTDOWN_TIMEOUT_MS and logs what it was', async () => {
     const gate = new Gate();
     const { app, infrastructure, config, log, port } = await startTestApp([heldRoute(gate)], { SHUTDOWN_TIMEOUT_MS: '500' });
@@ -134,6 +146,17 @@ function consumerFeature(prefix: string, handled: string[], gate: Gate): Type {
     }
   }
   return ConsumerFeature;
+}
+
+/** A feature that records when Nest shuts it down. */
+function shutdownRecorder(order: string[]): Type {
+  @Module({})
+  class ShutdownRecorder implements OnApplicationShutdown {
+    onApplicationShutdown() {
+      order.push('module closed');
+    }
+  }
+  return ShutdownRecorder;
 }
 
 async function waitFor(condition: () => boolean): Promise<void> {

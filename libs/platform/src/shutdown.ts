@@ -9,7 +9,8 @@ import { DRAIN } from './tokens';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * What SIGTERM does, in order: readiness turns unready; after SHUTDOWN_DELAY_MS the listener
+ * What SIGTERM does, in order: readiness turns unready; after SHUTDOWN_DELAY_MS the command
+ * listener stops (commands in hand answer, new ones go to another instance), the HTTP listener
  * stops accepting and idle keep-alive connections close; requests in flight finish and get their
  * responses (their connections closing after); then the features stop (consumers finish the
  * message in hand and commit it, timers and workers stop); then the broker and the stores
@@ -23,6 +24,9 @@ export async function shutDown(app: INestApplication, infrastructure: Infrastruc
   const steps = async () => {
     drain.begin();
     await sleep(limits.delayMs);
+    // Commands stop before the modules that handle them close: those in hand answer, later ones go to another instance.
+    waitingFor = () => 'commands in hand';
+    await infrastructure.commands.stopServing();
     waitingFor = () => `the HTTP server: ${drain.requestsInFlight} requests in flight`;
     // Nest closes the HTTP server (which waits for requests in flight) before its shutdown hooks, where features stop their consumers.
     const appClosed = app.close();

@@ -31,18 +31,24 @@ export interface StreamReadModel<Event, Row> {
   alongside?(tx: SqlClient, streamId: string, event: Event): Promise<void>;
 }
 
-/** A row as it stands, or, for a stream whose row is missing, what folding its earlier events gave. */
-type Before<Row> = { found: true; row: Row; revision: number } | { found: false; row: Row | null };
+/** The events of one stream in a page, for one read model, in revision order. */
+interface StreamRun<Event> {
+  model: StreamReadModel<Event, unknown>;
+  streamId: string;
+  events: { event: Event; revision: number }[];
+}
 
 /**
- * Runs read models declared as StreamReadModel: applies each event of their streams in one
- * transaction with the stream revision it brings the row to, so redelivery (at least once)
- * changes nothing, and a consumer group of `name` feeds it.
+ * Runs read models declared as StreamReadModel: a consumer group of `name` feeds it pages of
+ * events, and each page is applied in one transaction. A stream's events in the page are folded
+ * into its row in memory and the row written once, with the stream revision it is brought to,
+ * so redelivery (at least once) changes nothing.
  *
  * A row can be missing past its stream's first event only when the projection started late.
- * Then the stream is read and folded outside any transaction, and the event applied again: on
- * PGlite the transaction holds the one connection, so a read through the store inside it would
- * wait for the transaction, which waits for the read.
+ * Then, after the rest of the page has committed, the stream is read and folded outside any
+ * transaction and its events applied again: on PGlite the transaction holds the one
+ * connection, so a read through the store inside it would wait for the transaction, which
+ * waits for the read.
  */
 export class Projection {
   readonly streamPrefixes: string[];
@@ -59,61 +65,84 @@ export class Projection {
 
   /** Subscribes the projection to its streams, from its consumer group's checkpoint. */
   start(events: EventBus): Promise<RunningConsumer> {
-    return events.consume({ group: this.name, streamPrefixes: this.streamPrefixes }, (event) => this.apply(event));
+    return events.consumePages({ group: this.name, streamPrefixes: this.streamPrefixes }, (page) => this.applyPage(page));
   }
 
-  async apply(recorded: RecordedEvent): Promise<void> {
-    const model = this.readModels.find((candidate) => recorded.streamName.startsWith(candidate.streamPrefix));
-    const event = model?.read(storedEvent(recorded));
-    if (!model || !event) return;
-    const streamId = recorded.streamName.slice(model.streamPrefix.length);
-    const applied = await this.sql.transaction((tx) => this.applyIn(tx, model, streamId, event, recorded.revision, undefined));
-    if (applied) return;
-    const earlier = await this.store.readStream(recorded.streamName, { maxCount: recorded.revision });
-    let folded: unknown = null;
-    for (const stored of earlier) {
-      const own = model.read(storedEvent(stored));
-      if (own) folded = model.evolve(folded, own);
+  apply(recorded: RecordedEvent): Promise<void> {
+    return this.applyPage([recorded]);
+  }
+
+  async applyPage(page: RecordedEvent[]): Promise<void> {
+    const runs = this.streamRuns(page);
+    if (runs.length === 0) return;
+    const unfolded = await this.sql.transaction(async (tx) => {
+      const missing: StreamRun<unknown>[] = [];
+      for (const run of runs) if (!(await applyRun(tx, run, undefined))) missing.push(run);
+      return missing;
+    });
+    for (const run of unfolded) {
+      const first = run.events[0].revision;
+      let folded: unknown = null;
+      for (const stored of await this.store.readStream(`${run.model.streamPrefix}${run.streamId}`, { maxCount: first })) {
+        const own = run.model.read(storedEvent(stored));
+        if (own) folded = run.model.evolve(folded, own);
+      }
+      await this.sql.transaction((tx) => applyRun(tx, run, folded));
     }
-    await this.sql.transaction((tx) => this.applyIn(tx, model, streamId, event, recorded.revision, folded));
   }
 
-  /** False when the row is missing past the stream's first event and `folded` (the earlier events' row) is not given yet. */
-  private async applyIn<Event, Row>(
-    tx: SqlClient,
-    model: StreamReadModel<Event, Row>,
-    streamId: string,
-    event: Event,
-    revision: number,
-    folded: Row | null | undefined,
-  ): Promise<boolean> {
-    const key = model.key(streamId, event);
-    const before = await this.rowBefore(tx, model, key, revision, folded);
-    if (!before) return false;
-    if (before.found && revision <= before.revision) return true;
-    const after = model.evolve(before.row, event);
-    if (after === null) return true;
-    await upsert(tx, model, key, after, revision);
-    await model.alongside?.(tx, streamId, event);
-    return true;
+  /** The page's events of this projection's read models, as one run per stream, in first-seen order. */
+  private streamRuns(page: RecordedEvent[]): StreamRun<unknown>[] {
+    const runs = new Map<string, StreamRun<unknown>>();
+    for (const recorded of page) {
+      const model = this.readModels.find((candidate) => recorded.streamName.startsWith(candidate.streamPrefix));
+      const event = model?.read(storedEvent(recorded));
+      if (!model || !event) continue;
+      const run = runs.get(recorded.streamName) ?? { model, streamId: recorded.streamName.slice(model.streamPrefix.length), events: [] };
+      run.events.push({ event, revision: recorded.revision });
+      runs.set(recorded.streamName, run);
+    }
+    return [...runs.values()];
   }
+}
 
-  private async rowBefore<Event, Row>(
-    tx: SqlClient,
-    model: StreamReadModel<Event, Row>,
-    key: Record<string, string>,
-    revision: number,
-    folded: Row | null | undefined,
-  ): Promise<Before<Row> | undefined> {
-    const keyColumns = Object.keys(key);
-    const [found] = await tx.query<Record<string, unknown>>(
-      `select ${[...Object.keys(model.columns), 'revision'].join(', ')} from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')} for update`,
-      Object.values(key),
-    );
-    if (found) return { found: true, row: model.fromColumns(found), revision: Number(found.revision) };
-    if (revision === 0) return { found: false, row: null };
-    return folded === undefined ? undefined : { found: false, row: folded };
+/**
+ * Applies a stream's events to its row: false, writing nothing, when the row is missing past the
+ * stream's first event and `folded` (the earlier events' row) is not given yet. Events at or
+ * below the row's revision were applied before; an event whose evolve gives null changes nothing.
+ */
+async function applyRun<Event, Row>(tx: SqlClient, run: StreamRun<Event>, folded: Row | null | undefined): Promise<boolean> {
+  const model = run.model as StreamReadModel<Event, Row>;
+  const key = model.key(run.streamId, run.events[0].event);
+  const keyColumns = Object.keys(key);
+  const [found] = await tx.query<Record<string, unknown>>(
+    `select ${[...Object.keys(model.columns), 'revision'].join(', ')} from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')} for update`,
+    Object.values(key),
+  );
+  let row: Row | null;
+  let revision: number;
+  if (found) {
+    row = model.fromColumns(found);
+    revision = Number(found.revision);
+  } else if (run.events[0].revision === 0 || folded !== undefined) {
+    row = run.events[0].revision === 0 ? null : (folded ?? null);
+    revision = -1;
+  } else {
+    return false;
   }
+  const changedBy: Event[] = [];
+  for (const { event, revision: at } of run.events) {
+    if (at <= revision) continue;
+    const after = model.evolve(row, event);
+    if (after === null) continue;
+    row = after;
+    revision = at;
+    changedBy.push(event);
+  }
+  if (changedBy.length === 0 || row === null) return true;
+  await upsert(tx, model, key, row, revision);
+  for (const event of changedBy) await model.alongside?.(tx, run.streamId, event);
+  return true;
 }
 
 /** Writes the row at `revision`; never over a row already past it. */

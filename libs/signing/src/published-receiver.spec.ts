@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { collectionSignature } from './collection-signature';
-import { standardWebhookHeaders } from './standard-webhooks';
+import { collectionSignature } from 'paygate-node';
+import { standardWebhookHeaders } from 'paygate-node';
 
 type VerifyWebhook = (key: string, headers: Record<string, string>, body: string, nowSeconds?: number) => boolean;
 type VerifyHmac = (key: string, payload: Record<string, unknown>, signature: unknown) => boolean;

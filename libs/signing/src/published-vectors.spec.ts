@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectionSignature } from './collection-signature';
-import { standardWebhookSignature } from './standard-webhooks';
+import { collectionSignature } from 'paygate-node';
+import { standardWebhookSignature } from 'paygate-node';
 
 /** The vectors docs/webhooks.md publishes for merchants must be what Paygate computes. */
 describe('published test vectors (docs/webhooks.md)', () => {

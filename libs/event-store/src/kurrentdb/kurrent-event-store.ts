@@ -17,6 +17,7 @@ import {
   type EventSubscription,
   type EventToAppend,
   type ExpectedRevision,
+  type PageHandler,
   type ReadAllOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -145,7 +146,7 @@ export class KurrentEventStore implements EventStore {
     return kept;
   }
 
-  subscribeToAll({ after = null, streamPrefixes }: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
+  subscribeToAll({ after = null, streamPrefixes }: SubscribeOptions, handler: PageHandler): EventSubscription {
     const start = after ? parsePosition(after) : null;
     const source = this.client.subscribeToAll({ fromPosition: start ?? START, filter: allFilter(streamPrefixes) });
     // Errors also reach the iterator; this listener keeps one arriving after the loop from crashing the process.
@@ -164,7 +165,7 @@ export class KurrentEventStore implements EventStore {
           if (next.done) break;
           const { event } = next.value;
           if (event && !isSystemEvent(event.streamId, event.type) && isAfter(event.position, start)) {
-            await handler(toRecordedEvent(event));
+            await handler([toRecordedEvent(event)]);
           }
         }
       } finally {

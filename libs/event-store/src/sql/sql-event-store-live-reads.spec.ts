@@ -1,6 +1,6 @@
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { eventually } from '@paygate/testing';
-import type { EventSubscription, RecordedEvent } from '../event-store';
+import { eachEvent, type EventSubscription, type RecordedEvent } from '../event-store';
 import { SqlEventStore } from './sql-event-store';
 
 describe('SqlEventStore: live subscriptions of one process', () => {
@@ -24,7 +24,10 @@ describe('SqlEventStore: live subscriptions of one process', () => {
   it('at the same position share the read an append wakes them for, and each gets every event once, in order', async () => {
     const seen: string[][] = Array.from({ length: 5 }, () => []);
     const subscriptions: EventSubscription[] = seen.map((events) =>
-      store.subscribeToAll({ streamPrefixes: ['live-'] }, async (event: RecordedEvent) => void events.push(`${event.streamName}:${event.type}`)),
+      store.subscribeToAll(
+        { streamPrefixes: ['live-'] },
+        eachEvent(async (event: RecordedEvent) => void events.push(`${event.streamName}:${event.type}`)),
+      ),
     );
     try {
       await store.appendToStream('live-a', [{ type: 'First', data: {} }]);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describeOnSqlEngines, eventually } from '@paygate/testing';
-import { WrongExpectedRevisionError, type RecordedEvent } from '../event-store';
+import { eachEvent, WrongExpectedRevisionError, type RecordedEvent } from '../event-store';
 import { SqlEventStore } from './sql-event-store';
 
 /** EventStore.transaction, which only the SQL store has: its events and the caller's rows commit together. */
@@ -20,7 +20,10 @@ describeOnSqlEngines('SqlEventStore transactions', 'es_tx', (open) => {
   it('commits the events with the rows written beside them, and subscribers see the events', async () => {
     const name = stream();
     const seen: RecordedEvent[] = [];
-    const subscription = store.subscribeToAll({ streamPrefixes: [name] }, async (recorded) => void seen.push(recorded));
+    const subscription = store.subscribeToAll(
+      { streamPrefixes: [name] },
+      eachEvent(async (recorded) => void seen.push(recorded)),
+    );
     try {
       const result = await store.transaction(async (tx) => {
         await tx.sql.query('insert into tx_rows (name) values ($1)', [name]);

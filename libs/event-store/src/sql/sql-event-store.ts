@@ -8,6 +8,7 @@ import {
   type EventSubscription,
   type EventToAppend,
   type ExpectedRevision,
+  type PageHandler,
   type ReadAllOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -229,7 +230,7 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
-  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): EventSubscription {
+  subscribeToAll(options: SubscribeOptions, handler: PageHandler): EventSubscription {
     return runSubscriptionLoop(
       {
         readPage: async (after, live) => {

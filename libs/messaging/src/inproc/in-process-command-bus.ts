@@ -31,6 +31,9 @@ export class InProcessCommandBus implements CommandBus {
     this.services.set(service.name, { ...this.services.get(service.name), ...handlers });
   }
 
+  /** In process, commands come from this process's own requests, which the HTTP drain has finished. */
+  async stopServing(): Promise<void> {}
+
   async close(): Promise<void> {
     this.services.clear();
   }

@@ -1,8 +1,17 @@
-import type { EventStore, EventSubscription, RecordedEvent } from '@paygate/event-store';
+import type { EventStore, EventSubscription, PageHandler, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { CheckpointStore } from '../checkpoints';
 import type { ConsumerInstruments } from '../consumer-instruments';
-import { consumerSource, redeliveryDelayMs, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import {
+  consumerSource,
+  oneAtATime,
+  redeliveryDelayMs,
+  wholePage,
+  type ConsumerOptions,
+  type EventBus,
+  type PageRunner,
+  type RunningConsumer,
+} from '../event-bus';
 
 const CHECKPOINT_FLUSH_MS = 100;
 
@@ -22,7 +31,15 @@ export class InProcessEventBus implements EventBus {
     private readonly instruments: ConsumerInstruments,
   ) {}
 
-  async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+  consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+    return this.run(options, oneAtATime(this.instruments.handling(options.group, handler)));
+  }
+
+  consumePages(options: ConsumerOptions, handler: PageHandler): Promise<RunningConsumer> {
+    return this.run(options, wholePage(this.instruments.handlingPage(options.group, handler)));
+  }
+
+  private async run(options: ConsumerOptions, runPage: PageRunner): Promise<RunningConsumer> {
     const checkpointName = `consumer:${options.group}`;
     const source = consumerSource(options);
     let position = await this.checkpoints.load(checkpointName);
@@ -31,7 +48,6 @@ export class InProcessEventBus implements EventBus {
     let subscription: EventSubscription | undefined;
     let stopped = false;
     let failures = 0;
-    const handle = this.instruments.handling(options.group, handler);
     const stopReportingLag = this.instruments.trackLag(options.group, source.streamPrefixes, () => position);
 
     const flush = async () => {
@@ -55,10 +71,16 @@ export class InProcessEventBus implements EventBus {
 
     const loop = (async () => {
       while (!stopped) {
-        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: source.streamPrefixes }, async (event) => {
-          if (source.accepts(event.type)) await handle(event);
+        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: source.streamPrefixes }, async (page) => {
+          const accepted = page.filter((event) => source.accepts(event.type));
+          if (accepted.length > 0) {
+            await runPage(accepted, async (index) => {
+              position = accepted[index].position;
+              scheduleFlush();
+            });
+          }
           failures = 0;
-          position = event.position;
+          position = page[page.length - 1].position;
           scheduleFlush();
         });
         try {

@@ -1,11 +1,22 @@
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import { publishingContext, type Publication } from '@paygate/contracts';
-import type { EventStore, RecordedEvent } from '@paygate/event-store';
+import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import type { CheckpointStore } from '../checkpoints';
 import type { ConsumerInstruments } from '../consumer-instruments';
-import { consumerSource, redeliveryDelayMs, prefixCategory, streamCategory, type ConsumerOptions, type EventBus, type RunningConsumer } from '../event-bus';
+import {
+  consumerSource,
+  oneAtATime,
+  redeliveryDelayMs,
+  prefixCategory,
+  streamCategory,
+  wholePage,
+  type ConsumerOptions,
+  type EventBus,
+  type PageRunner,
+  type RunningConsumer,
+} from '../event-bus';
 import { ensureTopics, withDeadline } from './kafka-connection';
 import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
@@ -65,7 +76,15 @@ export class KafkaEventBus implements EventBus {
     return this.connected;
   }
 
-  async consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+  consume(options: ConsumerOptions, handler: (event: RecordedEvent) => Promise<void>): Promise<RunningConsumer> {
+    return this.run(options, oneAtATime(this.instruments.handling(options.group, handler)));
+  }
+
+  consumePages(options: ConsumerOptions, handler: PageHandler): Promise<RunningConsumer> {
+    return this.run(options, wholePage(this.instruments.handlingPage(options.group, handler)));
+  }
+
+  private async run(options: ConsumerOptions, runPage: PageRunner): Promise<RunningConsumer> {
     await this.connect();
     const source = consumerSource(options);
     const topics =
@@ -74,7 +93,6 @@ export class KafkaEventBus implements EventBus {
         : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(prefixCategory(prefix))))];
     await ensureTopics(this.admin, topics, this.options.partitions);
     let failures = 0;
-    const handle = this.instruments.handling(options.group, handler);
     const consumer = await startSupervisedConsumer(
       this.kafka,
       {
@@ -84,20 +102,39 @@ export class KafkaEventBus implements EventBus {
         description: options.group,
         run: {
           partitionsConsumedConcurrently: this.options.partitions,
-          eachMessage: async ({ message }) => {
-            if (!message.value) return;
-            const event = JSON.parse(message.value.toString('utf8')) as RecordedEvent;
-            if (!source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) return;
+          // Offsets are resolved as events are handled, never for a batch cut short by a stop or a rebalance.
+          eachBatchAutoResolve: false,
+          eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+            const page: RecordedEvent[] = [];
+            const offsets: string[] = [];
+            for (const message of batch.messages) {
+              const event = message.value && (JSON.parse(message.value.toString('utf8')) as RecordedEvent);
+              if (!event || !source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) continue;
+              page.push(event);
+              offsets.push(message.offset);
+            }
+            let handledUpTo = -1;
             try {
-              await handle(event);
+              if (page.length > 0) {
+                await runPage(page, async (index) => {
+                  resolveOffset(offsets[index]);
+                  handledUpTo = index;
+                  await heartbeat();
+                  if (index < page.length - 1 && (!isRunning() || isStale())) throw new BatchCutShort();
+                });
+              }
               failures = 0;
             } catch (error) {
+              if (error instanceof BatchCutShort) return;
               failures += 1;
-              this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: event.id, failures, error });
+              this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: page[handledUpTo + 1]?.id, failures, error });
               await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
-              // Not resolving the offset makes kafkajs fetch this message again.
+              // The offsets not resolved make kafkajs fetch those messages again.
               throw error;
             }
+            // Messages this group skips (other streams, other contexts' events) are handled too.
+            const last = batch.messages[batch.messages.length - 1];
+            if (last) resolveOffset(last.offset);
           },
         },
       },
@@ -201,6 +238,9 @@ export class KafkaEventBus implements EventBus {
     if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
 }
+
+/** A stop or a rebalance came while a batch was being handled: the rest is left for the next fetch, by whichever member owns it. */
+class BatchCutShort extends Error {}
 
 /** One event as the relay produces it (and `paygate events replay` again): keyed by stream name, so each stream stays in order; its id and type as headers. */
 export function relayMessage(event: RecordedEvent): { key: string; value: string; headers: Record<string, string> } {

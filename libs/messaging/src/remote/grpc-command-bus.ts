@@ -1,18 +1,10 @@
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { ClientGrpcProxy, ServerGrpc } from '@nestjs/microservices';
 import { firstValueFrom, type Observable } from 'rxjs';
-import {
-  UnavailableError,
-  type MessageName,
-  type PayloadOf,
-  type ResultOf,
-  type ServiceContract,
-  type ServiceHandlers,
-  type ServiceRef,
-} from '@paygate/contracts';
-import { currentLogContext, type Logger } from '@paygate/logging';
+import { type MessageName, type PayloadOf, type ResultOf, type ServiceContract, type ServiceHandlers, type ServiceRef } from '@paygate/contracts';
+import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { CommandTimeoutError, replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
+import { replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
 import { grpcTarget, hostPortText, listenAddress, parseCommandAddress } from './command-address';
 import {
   COMMANDS_GRPC_SERVICE,
@@ -22,6 +14,7 @@ import {
   type CommandRequestMessage,
 } from './grpc-commands-proto';
 import { commandRouteMissing, listenUrlOf, type CommandRoutes } from './command-routes';
+import { outgoingCommand, sendFailure } from './outgoing-command';
 import { ServedCommands } from './served-commands';
 
 const REQUEST_ID = 'paygate-request-id';
@@ -77,17 +70,16 @@ export class GrpcCommandBus implements CommandBus {
     // waitForReady: a call made while an instance restarts waits for one to answer (up to the
     // deadline) instead of failing at once; a call is sent once, never replayed by gRPC.
     const metadata = new Metadata({ waitForReady: true });
-    const context = currentLogContext();
-    if (context?.requestId) metadata.set(REQUEST_ID, context.requestId);
-    if (context?.correlationId) metadata.set(CORRELATION_ID, context.correlationId);
-    if (options.key) metadata.set(ORDER_KEY, options.key);
+    const envelope = outgoingCommand(service, command, payload, options);
+    if (envelope.requestId) metadata.set(REQUEST_ID, envelope.requestId);
+    if (envelope.correlationId) metadata.set(CORRELATION_ID, envelope.correlationId);
+    if (envelope.key) metadata.set(ORDER_KEY, envelope.key);
     const request: CommandRequestMessage = { service, command, payload: Buffer.from(JSON.stringify(payload)) };
     let answer: CommandReplyMessage;
     try {
       answer = await firstValueFrom(this.client(service).Send(request, metadata, { deadline: Date.now() + timeoutMs }));
     } catch (error) {
-      if ((error as Partial<ServiceError>).code === GrpcStatus.DEADLINE_EXCEEDED) throw new CommandTimeoutError(service, command, timeoutMs);
-      throw new UnavailableError(`the ${service} service is not reachable`, { cause: error });
+      throw sendFailure(error, (error as Partial<ServiceError>).code === GrpcStatus.DEADLINE_EXCEEDED, envelope, timeoutMs);
     }
     return replyValue(JSON.parse(answer.reply.toString('utf8')) as CommandReply) as ResultOf<Contract, Name>;
   }
@@ -161,6 +153,10 @@ export class GrpcCommandBus implements CommandBus {
   async close(): Promise<void> {
     for (const { proxy } of this.clients.values()) proxy.close();
     this.clients.clear();
+    await this.stopServing();
+  }
+
+  async stopServing(): Promise<void> {
     const server = await this.server?.catch(() => undefined);
     this.server = undefined;
     // Graceful: commands in hand finish and answer; new calls go to the other instances.

@@ -21,6 +21,7 @@ export function openRemoteCommandBus(routes: CommandRoutes, log: Logger, metrics
   return {
     send: (service, name, payload, options) => sending.send(service, name, payload, options),
     serve: (service, handlers) => serving.serve(service, handlers),
+    stopServing: () => serving.stopServing(),
     close: async () => {
       await Promise.all([sending.close(), serving.close()]);
     },

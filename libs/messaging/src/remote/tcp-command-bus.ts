@@ -2,20 +2,13 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type Server } from 'node:net';
 import { ClientTCP, ServerTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import {
-  UnavailableError,
-  type MessageName,
-  type PayloadOf,
-  type ResultOf,
-  type ServiceContract,
-  type ServiceHandlers,
-  type ServiceRef,
-} from '@paygate/contracts';
-import { currentLogContext, type Logger } from '@paygate/logging';
+import { type MessageName, type PayloadOf, type ResultOf, type ServiceContract, type ServiceHandlers, type ServiceRef } from '@paygate/contracts';
+import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { CommandTimeoutError, replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
+import { replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
 import { commandRouteMissing, listenUrlOf, type CommandRoutes } from './command-routes';
+import { outgoingCommand, sendFailure } from './outgoing-command';
 import { ServedCommands, type CommandEnvelope } from './served-commands';
 
 const PATTERN = 'paygate.command.v1';
@@ -158,8 +151,7 @@ export class TcpCommandBus implements CommandBus {
   ): Promise<ResultOf<Contract, Name>> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const context = currentLogContext();
-    const envelope: CommandEnvelope = { service, command, payload, requestId: context?.requestId, correlationId: context?.correlationId, key: options.key };
+    const envelope = outgoingCommand(service, command, payload, options);
     let reply: CommandReply | undefined;
     try {
       while (!reply) {
@@ -170,11 +162,7 @@ export class TcpCommandBus implements CommandBus {
         else instance.passOver();
       }
     } catch (error) {
-      if (error instanceof UnavailableError) throw error;
-      if (error instanceof TimeoutError) throw new CommandTimeoutError(service, command, timeoutMs);
-      // The connection closed with the command on it: whether it ran is unknown, and the
-      // merchant's retry is answered from what was done.
-      throw new UnavailableError(`the ${service} service is not reachable`, { cause: error });
+      throw sendFailure(error, error instanceof TimeoutError, envelope, timeoutMs);
     }
     return replyValue(reply) as ResultOf<Contract, Name>;
   }
@@ -215,6 +203,10 @@ export class TcpCommandBus implements CommandBus {
   async close(): Promise<void> {
     for (const instances of this.services.values()) instances.close();
     this.services.clear();
+    await this.stopServing();
+  }
+
+  async stopServing(): Promise<void> {
     const server = await this.server?.catch(() => undefined);
     this.server = undefined;
     if (!server) return;

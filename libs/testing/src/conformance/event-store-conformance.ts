@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@paygate/event-store';
+import { eachEvent, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@paygate/event-store';
 import { eventually } from '../scenarios/wait';
 
 export interface EventStoreUnderTest {
@@ -128,9 +128,12 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
     it('catches up, then follows live events', async () => {
       await store.appendToStream(stream('sub'), [event('Old')]);
       const seen: RecordedEvent[] = [];
-      const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async (e) => {
-        seen.push(e);
-      });
+      const subscription = store.subscribeToAll(
+        { streamPrefixes: [prefix] },
+        eachEvent(async (e) => {
+          seen.push(e);
+        }),
+      );
       try {
         await eventually(() => (seen.length === 1 ? true : undefined), 10_000, 'catch-up');
         await store.appendToStream(stream('sub'), [event('New')]);
@@ -145,17 +148,23 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       await store.appendToStream(stream('cp'), [event('A'), event('B')]);
       const seen: string[] = [];
       let checkpoint: string | null = null;
-      const first = store.subscribeToAll({ streamPrefixes: [prefix] }, async (e) => {
-        seen.push(e.type);
-        checkpoint = e.position;
-      });
+      const first = store.subscribeToAll(
+        { streamPrefixes: [prefix] },
+        eachEvent(async (e) => {
+          seen.push(e.type);
+          checkpoint = e.position;
+        }),
+      );
       await eventually(() => (seen.length === 2 ? true : undefined), 10_000, 'first two');
       await first.stop();
       await store.appendToStream(stream('cp'), [event('C')]);
 
-      const resumed = store.subscribeToAll({ after: checkpoint, streamPrefixes: [prefix] }, async (e) => {
-        seen.push(e.type);
-      });
+      const resumed = store.subscribeToAll(
+        { after: checkpoint, streamPrefixes: [prefix] },
+        eachEvent(async (e) => {
+          seen.push(e.type);
+        }),
+      );
       try {
         await eventually(() => (seen.length >= 3 ? true : undefined), 10_000, 'resumed event');
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -168,10 +177,13 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
     it('ends with the handler error when a handler throws', async () => {
       await store.appendToStream(stream('boom'), [event('A'), event('B')]);
       const handled: string[] = [];
-      const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async (e) => {
-        handled.push(e.type);
-        throw new Error('handler failed');
-      });
+      const subscription = store.subscribeToAll(
+        { streamPrefixes: [prefix] },
+        eachEvent(async (e) => {
+          handled.push(e.type);
+          throw new Error('handler failed');
+        }),
+      );
       await expect(subscription.ended).rejects.toThrow('handler failed');
       expect(handled).toEqual(['A']);
     });
@@ -187,11 +199,14 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       let writing = true;
       let seenWhileWriting = 0;
       let appended = 0;
-      const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async () => {
-        if (!writing) return;
-        seenWhileWriting++;
-        if (seenWhileWriting >= wanted) writing = false;
-      });
+      const subscription = store.subscribeToAll(
+        { streamPrefixes: [prefix] },
+        eachEvent(async () => {
+          if (!writing) return;
+          seenWhileWriting++;
+          if (seenWhileWriting >= wanted) writing = false;
+        }),
+      );
       try {
         await Promise.all(
           Array.from({ length: writers }, async (_, writer) => {
@@ -215,9 +230,12 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       const writers = 8;
       const appendsPerWriter = 25;
       const seen: RecordedEvent[] = [];
-      const subscription = store.subscribeToAll({ streamPrefixes: [prefix] }, async (e) => {
-        seen.push(e);
-      });
+      const subscription = store.subscribeToAll(
+        { streamPrefixes: [prefix] },
+        eachEvent(async (e) => {
+          seen.push(e);
+        }),
+      );
       try {
         // Writers share streams, so appends also contend on the same stream rows.
         await Promise.all(

@@ -122,6 +122,36 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
       expect(attempts.lastIndexOf('Flaky')).toBeLessThan(attempts.indexOf('After'));
     });
 
+    it('hands a page consumer a backlog in pages, every event once, in stream order', async () => {
+      await messaging.events.publish([prefix]);
+      const types = Array.from({ length: 20 }, (_, i) => `E${i}`);
+      await append('s', ...types); // one append: one read of the store, one fetch of its partition
+      const pages: string[][] = [];
+      await messaging.events.consumePages({ group: `${prefix}pages`, streamPrefixes: [prefix] }, async (page) => void pages.push(page.map((e) => e.type)));
+      await eventually(() => (pages.flat().length >= 20 ? true : undefined), 30_000, 'twenty events');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pages.flat()).toEqual(types);
+      expect(Math.max(...pages.map((page) => page.length))).toBeGreaterThan(1);
+    });
+
+    it('gives a page consumer the whole page again when its handler threw, and nothing after it before', async () => {
+      await messaging.events.publish([prefix]);
+      const attempts: string[][] = [];
+      let failuresLeft = 1;
+      await messaging.events.consumePages({ group: `${prefix}pageretry`, streamPrefixes: [prefix] }, async (page) => {
+        attempts.push(page.map((e) => e.type));
+        if (page.some((e) => e.type === 'Flaky') && failuresLeft-- > 0) throw new Error('transient');
+      });
+      await append('s', 'Before', 'Flaky', 'After');
+      await eventually(() => (attempts.flat().filter((type) => type === 'Flaky').length === 2 ? true : undefined), 30_000, 'the page again');
+      await append('s', 'Later');
+      await eventually(() => (attempts.flat().includes('Later') ? true : undefined), 30_000, 'a later event');
+      const failed = attempts.findIndex((page) => page.includes('Flaky'));
+      // The retry starts where the failed page did: nothing of it was taken as handled.
+      expect(attempts[failed + 1]).toEqual(attempts[failed]);
+      expect(attempts.flat().filter((type) => type === 'After')).toHaveLength(2);
+    });
+
     it('resumes a group after a restart without losing or repeating events', async () => {
       await messaging.events.publish([prefix]);
       const handled: string[] = [];

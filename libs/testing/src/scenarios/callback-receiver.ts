@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signing';
+import { constructEvent, WebhookVerificationError } from 'paygate-node';
 import { eventually } from './wait';
 
 export interface ReceivedCallback {
@@ -58,11 +58,16 @@ export class CallbackReceiver {
     );
   }
 
-  /** Both signatures (docs/webhooks.md) verify against the merchant's signing key. */
+  /** Both signatures (docs/webhooks.md) verify against the merchant's signing key, as the merchant package (paygate-node) verifies them. */
   static verify(callback: ReceivedCallback, signingKey: string): boolean {
-    const payload = callback.payload as { id: number; internal_reference: string; transaction_status: string; merchant_reference: string };
-    const headers = Object.fromEntries(Object.entries(callback.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
-    return verifyCollectionSignature(signingKey, payload, String(headers['hmac-signature'] ?? '')) && verifyStandardWebhook(signingKey, headers, callback.body);
+    if (callback.headers['hmac-signature'] === undefined) return false;
+    try {
+      constructEvent(callback.body, callback.headers, signingKey);
+      return true;
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return false;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

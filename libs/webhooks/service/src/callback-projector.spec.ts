@@ -106,7 +106,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   /** Projects `events` in this order, as the consumer would. */
   async function project(projector: CallbackProjector, ...events: IntegrationEnvelope[]) {
-    for (const event of events) await projector.project(event);
+    for (const event of events) await projector.project([event]);
   }
 
   /** What arrived, as `event status`, where `answered` records the endpoint's answers. */
@@ -220,7 +220,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     const { store, startWorker } = await dispatcher();
     const projector = new CallbackProjector(merchants(null, target.url()), store);
     const events = transaction();
-    expect(await projector.project(events.prnValidated)).toBe(false);
+    expect(await projector.project([events.prnValidated])).toEqual([]);
     await project(projector, events.completed, events.paid, events.paid);
     startWorker();
     await project(projector, events.paid);

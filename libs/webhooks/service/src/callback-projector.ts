@@ -17,7 +17,8 @@ type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCal
  * and payment.failed to its service payments callback URL. Each event carries the whole record,
  * so nothing is read back from another context. The webhook id derives from the event id, so an
  * event the broker delivers twice schedules one delivery; CallbackOrder (libs/webhooks/domain)
- * orders the callbacks of one transaction across both streams.
+ * orders the callbacks of one transaction across both streams. A page of events is scheduled in
+ * one statement: a backlog drains a page per round trip, not an event.
  */
 export class CallbackProjector {
   private readonly urlCache = new Map<string, { urls: CallbackUrls | null; until: number }>();
@@ -27,12 +28,20 @@ export class CallbackProjector {
     private readonly deliveries: DeliveryStore,
   ) {}
 
-  /** True when a delivery was scheduled. */
-  async project(published: IntegrationEnvelope): Promise<boolean> {
-    const delivery = (await this.collectionDelivery(published)) ?? (await this.servicePaymentDelivery(published));
-    if (!delivery) return false;
-    await this.deliveries.enqueue([delivery]);
-    return true;
+  /** Schedules the callbacks of a page of published events, in their order; returns them. */
+  async project(page: IntegrationEnvelope[]): Promise<NewDelivery[]> {
+    const scheduled: NewDelivery[] = [];
+    const seen = new Set<string>();
+    for (const published of page) {
+      const delivery = (await this.collectionDelivery(published)) ?? (await this.servicePaymentDelivery(published));
+      // An event the broker handed over twice in one page is one delivery.
+      if (delivery && !seen.has(delivery.webhookId)) {
+        seen.add(delivery.webhookId);
+        scheduled.push(delivery);
+      }
+    }
+    await this.deliveries.enqueue(scheduled);
+    return scheduled;
   }
 
   private async collectionDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {

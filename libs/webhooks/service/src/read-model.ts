@@ -28,7 +28,7 @@ export const DELIVERIES_READ_MODEL: RebuildableReadModel = {
     const projector = new CallbackProjector({ get: async () => null }, deliveries);
     return async (event) => {
       // The dispatcher consumes the contexts' integration events only, as here.
-      if (CONTEXTS.has(publishingContext(event.type) ?? '')) await projector.project(integrationEnvelope(event));
+      if (CONTEXTS.has(publishingContext(event.type) ?? '')) await projector.project([integrationEnvelope(event)]);
     };
   },
   tables: [{ table: 'webhook_deliveries', key: ['webhook_id'], derived: ['merchant_id', 'internal_reference', 'sequence', 'event_name', 'awaits', 'body'] }],

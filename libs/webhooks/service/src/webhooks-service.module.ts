@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
+import { contextOfEvent, withLogContext } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
@@ -73,13 +74,16 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     // group until the dispatcher is upgraded, as a collections one does). Kafka reads a topic new
     // to the group from the beginning, so no payment event is skipped.
     const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
-    this.consumer = await this.infrastructure.events.consume({ group: 'webhook-dispatcher', publications }, async (event) => {
-      if (await this.projector.project(integrationEnvelope(event))) {
-        this.log.info('callback scheduled', { webhook_id: webhookIdFor(event.id) });
-        this.dispatcher.worker.notify();
-        // A callback without a URL is in the stream already: listeners waiting in this process hear it now.
-        this.dispatcher.stream.wake();
+    this.consumer = await this.infrastructure.events.consumePages({ group: 'webhook-dispatcher', publications }, async (page) => {
+      const scheduled = new Set((await this.projector.project(page.map(integrationEnvelope))).map((delivery) => delivery.webhookId));
+      if (scheduled.size === 0) return;
+      for (const event of page) {
+        const webhookId = webhookIdFor(event.id);
+        if (scheduled.has(webhookId)) withLogContext(contextOfEvent(event), () => this.log.info('callback scheduled', { webhook_id: webhookId }));
       }
+      this.dispatcher.worker.notify();
+      // Callbacks without a URL are in the stream already: listeners waiting in this process hear them now.
+      this.dispatcher.stream.wake();
     });
     this.dispatcher.worker.start();
     this.pruning = setInterval(() => {

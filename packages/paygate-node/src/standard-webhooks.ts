@@ -37,45 +37,48 @@ export function standardWebhookHeaders(signingKey: string, webhookId: string, ti
   };
 }
 
+/** Why a callback's Standard Webhooks headers did not verify. */
+export type StandardWebhookFailure = 'missing_headers' | 'bad_timestamp' | 'timestamp_outside_tolerance' | 'no_matching_signature';
+
 /**
- * True when the headers carry a valid v1 signature for `body` and a timestamp within
- * tolerance. The signature header may list several space-separated signatures (key rotation);
- * one match is enough. Header names are matched case-insensitively.
+ * Null when the headers carry a valid v1 signature for `body` and a timestamp within
+ * tolerance, else why not. The signature header may list several space-separated signatures
+ * (key rotation); one match is enough. Header names are matched case-insensitively.
  */
-export function verifyStandardWebhook(
+export function checkStandardWebhook(
   signingKey: string,
   headers: Record<string, string | undefined>,
   body: string,
   { toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, nowSeconds }: VerifyStandardWebhookOptions = {},
-): boolean {
+): StandardWebhookFailure | null {
   const webhookId = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!webhookId || !timestamp || !signatures) {
-    return false;
-  }
+  if (!webhookId || !timestamp || !signatures) return 'missing_headers';
   // Strict digits: parseInt would accept "123abc" and then sign a different string than was sent.
-  if (!/^\d{1,15}$/.test(timestamp)) {
-    return false;
-  }
+  if (!/^\d{1,15}$/.test(timestamp)) return 'bad_timestamp';
   const now = nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > toleranceSeconds) {
-    return false;
-  }
+  if (Math.abs(now - Number(timestamp)) > toleranceSeconds) return 'timestamp_outside_tolerance';
   const expected = Buffer.from(hmacBase64(signingKey, webhookId, timestamp, body), 'utf8');
   let matched = false;
   for (const entry of signatures.split(' ')) {
     const comma = entry.indexOf(',');
-    if (comma < 0 || entry.slice(0, comma) !== 'v1') {
-      continue;
-    }
+    if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
     // Compare the base64 text, not decoded bytes: Node's base64 decoder ignores junk characters.
     const candidate = Buffer.from(entry.slice(comma + 1), 'utf8');
-    if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) {
-      matched = true;
-    }
+    if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
   }
-  return matched;
+  return matched ? null : 'no_matching_signature';
+}
+
+/** True when the headers carry a valid v1 signature for `body` within tolerance (checkStandardWebhook says why not). */
+export function verifyStandardWebhook(
+  signingKey: string,
+  headers: Record<string, string | undefined>,
+  body: string,
+  options: VerifyStandardWebhookOptions = {},
+): boolean {
+  return checkStandardWebhook(signingKey, headers, body, options) === null;
 }
 
 function hmacBase64(signingKey: string, webhookId: string, timestamp: string, body: string): string {

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The merchant package as a merchant gets it: `npm pack` of packages/paygate-node, installed
+ * into an empty project (offline: it has no dependencies), then required by plain Node to
+ * verify the callback of docs/webhooks.md's test vectors.
+ */
+describe('the merchant package (paygate-node)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'paygate-node-'));
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("packs, installs into an empty folder and verifies the docs' test vector, refusing it when altered", () => {
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(__dirname, '../../packages/paygate-node'))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    const files = packed[0].files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'package.json']));
+    expect(files.filter((path) => path.endsWith('.spec.js') || path.startsWith('src/'))).toEqual([]);
+
+    const merchant = join(work, 'merchant');
+    execFileSync('mkdir', ['-p', merchant]);
+    writeFileSync(join(merchant, 'package.json'), JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true }));
+    npm(['install', '--offline', '--no-audit', '--no-fund', join(work, packed[0].filename)], merchant);
+    expect(JSON.parse(readFileSync(join(merchant, 'package.json'), 'utf8')).dependencies).toHaveProperty('paygate-node');
+
+    const doc = readFileSync(join(__dirname, '../../docs/webhooks.md'), 'utf8');
+    const vector = /id `(msg_\w+)`, timestamp `(\d+)`, body `(\{.*?\})` \| `(v1,[^`]+)`/.exec(doc);
+    const hmac = /`hmac-signature` of `42:PGTESTREF0000001:COMPLETED:order-1001` \| `([0-9a-f]{64})`/.exec(doc);
+    if (!vector || !hmac) throw new Error('docs/webhooks.md no longer shows its test vectors as this suite reads them');
+    const [, id, timestamp, body, signature] = vector;
+    writeFileSync(
+      join(merchant, 'verify.js'),
+      `const { constructEvent, WebhookVerificationError } = require('paygate-node');
+const [body, headers] = [process.argv[2], JSON.parse(process.argv[3])];
+try {
+  const event = constructEvent(body, headers, 'sk_test_signing_key_123', { nowSeconds: ${timestamp} });
+  console.log(JSON.stringify({ id: event.id, type: event.type, ref: event.payload.internal_reference }));
+} catch (error) {
+  console.log(JSON.stringify({ refused: error instanceof WebhookVerificationError && error.reason }));
+}
+`,
+    );
+    const headers = { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature, 'hmac-signature': hmac[1] };
+    const run = (sentBody: string) => JSON.parse(execFileSync('node', ['verify.js', sentBody, JSON.stringify(headers)], { cwd: merchant, encoding: 'utf8' }));
+    expect(run(body)).toEqual({ id, type: 'transaction.completed', ref: 'PGTESTREF0000001' });
+    expect(run(body.replace('COMPLETED', 'FAILED'))).toEqual({ refused: 'no_matching_signature' });
+  });
+});

@@ -1,0 +1,19 @@
+export {
+  constructEvent,
+  WebhookVerificationError,
+  type IncomingHeaders,
+  type PaygateCallbackPayload,
+  type PaygateEvent,
+  type PaygateEventType,
+  type WebhookVerificationFailure,
+} from './webhooks';
+export {
+  checkStandardWebhook,
+  standardWebhookHeaders,
+  standardWebhookSignature,
+  verifyStandardWebhook,
+  type StandardWebhookFailure,
+  type StandardWebhookHeaders,
+  type VerifyStandardWebhookOptions,
+} from './standard-webhooks';
+export { collectionSignature, verifyCollectionSignature, type CollectionSignatureFields } from './hmac-signature';

@@ -1,0 +1,67 @@
+import { standardWebhookSignature } from './standard-webhooks';
+import { constructEvent, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks';
+
+/** docs/webhooks.md's test vectors: what a merchant checks its integration against. */
+const KEY = 'sk_test_signing_key_123';
+const BODY =
+  '{"event":"transaction.completed","payload":{"id":42,"internal_reference":"PGTESTREF0000001","transaction_status":"COMPLETED","merchant_reference":"order-1001"}}';
+const HEADERS = {
+  'webhook-id': 'msg_2Nq7test',
+  'webhook-timestamp': '1700000000',
+  'webhook-signature': 'v1,MM4lBInLhcltgkse+p1elSf72mKCt8nsEDkGaHrN8q0=',
+  'hmac-signature': 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7',
+};
+const AT_SIGNING = { nowSeconds: 1_700_000_000 };
+
+function refusal(attempt: () => unknown): WebhookVerificationFailure | 'accepted' {
+  try {
+    attempt();
+    return 'accepted';
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    return (error as WebhookVerificationError).reason;
+  }
+}
+
+describe('constructEvent', () => {
+  it("returns the callback of the docs' test vector, verified by both signatures", () => {
+    expect(constructEvent(BODY, HEADERS, KEY, AT_SIGNING)).toEqual({
+      id: 'msg_2Nq7test',
+      type: 'transaction.completed',
+      timestamp: new Date('2023-11-14T22:13:20.000Z'),
+      payload: { id: 42, internal_reference: 'PGTESTREF0000001', transaction_status: 'COMPLETED', merchant_reference: 'order-1001' },
+    });
+    expect(constructEvent(Buffer.from(BODY), HEADERS, KEY, AT_SIGNING).id).toBe('msg_2Nq7test');
+  });
+
+  it('takes headers as Node, Express or fetch hand them over', () => {
+    const shouted = Object.fromEntries(Object.entries(HEADERS).map(([name, value]) => [name.toUpperCase(), value]));
+    expect(constructEvent(BODY, shouted, KEY, AT_SIGNING).type).toBe('transaction.completed');
+    expect(constructEvent(BODY, new Headers(HEADERS), KEY, AT_SIGNING).type).toBe('transaction.completed');
+  });
+
+  it('accepts a rotation list in which one signature matches', () => {
+    const rotated = { ...HEADERS, 'webhook-signature': `v1,${'A'.repeat(43)}= ${HEADERS['webhook-signature']}` };
+    expect(refusal(() => constructEvent(BODY, rotated, KEY, AT_SIGNING))).toBe('accepted');
+  });
+
+  it('refuses a changed body, another key, a missing header and a replay outside the tolerance, saying which', () => {
+    expect(refusal(() => constructEvent(BODY.replace('42', '43'), HEADERS, KEY, AT_SIGNING))).toBe('no_matching_signature');
+    expect(refusal(() => constructEvent(BODY, HEADERS, 'sk_test_another_key', AT_SIGNING))).toBe('no_matching_signature');
+    expect(refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-id': undefined }, KEY, AT_SIGNING))).toBe('missing_headers');
+    expect(refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-timestamp': '1700000000.5' }, KEY, AT_SIGNING))).toBe('bad_timestamp');
+    expect(refusal(() => constructEvent(BODY, HEADERS, KEY, { nowSeconds: 1_700_000_301 }))).toBe('timestamp_outside_tolerance');
+    expect(refusal(() => constructEvent(BODY, HEADERS, KEY))).toBe('timestamp_outside_tolerance');
+  });
+
+  it('refuses an hmac-signature that does not match the payload, though the body is signed', () => {
+    const forged = { ...HEADERS, 'hmac-signature': '0'.repeat(64) };
+    expect(refusal(() => constructEvent(BODY, forged, KEY, AT_SIGNING))).toBe('bad_hmac_signature');
+  });
+
+  it('refuses a signed body that is not a callback', () => {
+    const body = '["not", "a", "callback"]';
+    const headers = { ...HEADERS, 'webhook-signature': standardWebhookSignature(KEY, HEADERS['webhook-id'], 1_700_000_000, body) };
+    expect(refusal(() => constructEvent(body, headers, KEY, AT_SIGNING))).toBe('malformed_body');
+  });
+});
