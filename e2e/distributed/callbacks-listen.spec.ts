@@ -30,6 +30,8 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
   let laptop: CallbackReceiver;
   let merchant: PaygateClient;
   let listener: RunningCli;
+  let dispatcher: AppProcess;
+  let dispatcherEnv: Record<string, string>;
 
   beforeAll(async () => {
     const postgres = serviceUrl('postgres');
@@ -60,8 +62,9 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
         CHECKOUT_RETURN_URL: other.url,
         ...routes.listen('collections'),
       }),
-      await startApp('webhook-dispatcher', { ...env, ...routes.listen('webhook-dispatcher') }),
     );
+    dispatcherEnv = { ...env, ...routes.listen('webhook-dispatcher') };
+    dispatcher = await startApp('webhook-dispatcher', dispatcherEnv);
     merchantEndpoint = await CallbackReceiver.start();
     laptop = await CallbackReceiver.start();
     merchant = await PaygateClient.withNewMerchant(other.url, TEST_ADMIN_TOKEN, 'Distributed listener', merchantEndpoint.url());
@@ -73,7 +76,7 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
     await listener?.stop();
     await laptop?.close();
     await merchantEndpoint?.close();
-    await Promise.all([listened, ...apps].map((app) => app?.stop()));
+    await Promise.all([listened, dispatcher, ...apps].map((app) => app?.stop()));
     const postgres = serviceUrl('postgres');
     if (postgres) {
       const db = await openSqlDatabase(postgres);
@@ -89,6 +92,15 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
     expect(forwarded.body).toBe(sent.body);
     expect(forwarded.headers['webhook-signature']).toBe(sent.headers['webhook-signature']);
     expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
+  });
+
+  it('keeps its stream open while the dispatcher restarts, and forwards what the new one sends', async () => {
+    await dispatcher.stop();
+    const ref = (await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))).body.data.internal_reference as string;
+    dispatcher = await startApp('webhook-dispatcher', dispatcherEnv);
+    const [forwarded] = await laptop.waitFor(ref, 'transaction.cancelled', 60_000);
+    expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
+    expect(listener.stderr).toBe('');
   });
 
   it('reconnects when its gateway goes away and comes back, and forwards what was sent meanwhile', async () => {

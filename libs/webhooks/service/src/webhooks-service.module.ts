@@ -5,7 +5,7 @@ import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from 
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { contextOfEvent, withLogContext } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, METRICS, type Drain, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
 import { CallbackSender, CallbackStream, DeliveryStore, DeliveryWorker, reportQueue } from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type Dispatcher } from './handlers';
@@ -54,14 +54,9 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     @Inject(DISPATCHER) private readonly dispatcher: DispatcherParts,
     @Inject(PROJECTOR) private readonly projector: CallbackProjector,
     @Inject(LOGGER) private readonly log: Logger,
-    @Inject(DRAIN) drain: Drain,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
-  ) {
-    // Long polls of the callback stream answer when the drain begins, before the command
-    // listener waits for the commands in hand and the HTTP server for its requests.
-    drain.onBegin(() => this.dispatcher.stream.stop());
-  }
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, {
@@ -87,7 +82,7 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
         if (scheduled.has(webhookId)) withLogContext(contextOfEvent(event), () => this.log.info('callback scheduled', { webhook_id: webhookId }));
       }
       this.dispatcher.worker.notify();
-      // A callback without a URL is in the stream already: listeners waiting in this process hear it now.
+      // Callbacks without a URL are in the stream already: listeners waiting in this process hear them now.
       this.dispatcher.stream.wake();
     });
     this.dispatcher.worker.start();
@@ -97,7 +92,11 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     this.pruning.unref();
   }
 
-  /** Where the app is closed without a drain (tests): long polls answer before the HTTP server closes, so the streams they feed can end. */
+  /**
+   * Long polls of the callback stream answer before the HTTP server closes, so the streams they
+   * feed can end. (A dispatcher's command listener stops first, letting the polls in hand run
+   * out, at most 5 s; the gateways ask another dispatcher.)
+   */
   onModuleDestroy(): void {
     this.dispatcher.stream.stop();
   }
