@@ -6,10 +6,11 @@ import { eventsExport } from './events-export';
 import { eventsReplay } from './events-replay';
 import { eventsSchema } from './events-schema';
 import { migrateCommand } from './migrate';
+import { openapiCommand } from './openapi';
 import { projectionsRebuild } from './projections-rebuild';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand];
+const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand, openapiCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
