@@ -29,7 +29,7 @@ const error = (code: number, data: object = {}) => JSON.stringify({ code, status
 
 describe('the response validator', () => {
   const validator = ResponseValidator.ofDocument();
-  const problems = (method: string, path: string, status: number, body: string) => validator.problems(method, `http://127.0.0.1:3000${path}`, status, body);
+  const problems = (method: string, path: string, status: number, body: string | null) => validator.problems(method, `http://127.0.0.1:3000${path}`, status, body);
 
   it('accepts a documented status whose body fits its schema, at the versioned path and at its alias', () => {
     expect(problems('POST', '/v1/collections/initialize', 202, accepted(record))).toEqual([]);
@@ -45,6 +45,11 @@ describe('the response validator', () => {
       expect.stringContaining('a status the OpenAPI document does not list for POST /v1/collections/initialize'),
     ]);
     expect(problems('GET', '/v1/payment-providers', 500, error(500))).toHaveLength(1);
+  });
+
+  it('checks an event stream by its status and media type, without reading it', () => {
+    expect(problems('GET', '/v1/callbacks/stream', 200, null)).toEqual([]);
+    expect(problems('GET', '/v1/collections/PG7K3M9Q2X4T8V6B1N5R0D2F3H', 200, null)).toEqual([expect.stringContaining('with an event stream')]);
   });
 
   it('refuses a field the schema does not name, in data and in the envelope', () => {

@@ -76,7 +76,8 @@ export class ResponseValidator {
   }
 
   /** What is wrong with an answer, per the document: empty when nothing is (or when no operation of the API was asked). */
-  problems(method: string, url: string, status: number, body: string): string[] {
+  /** `body` is null for a server-sent events stream, which is never read to its end: its status and media type are checked. */
+  problems(method: string, url: string, status: number, body: string | null): string[] {
     const path = new URL(url, 'http://localhost').pathname;
     const operation = this.operation(method, path);
     const where = `${method.toUpperCase()} ${path} answered ${status}`;
@@ -90,6 +91,12 @@ export class ResponseValidator {
     const key = String(status);
     if (!operation.responses[key]) return [`${where}, a status the OpenAPI document does not list for ${operation.method} ${operation.template}`];
     if (method.toUpperCase() === 'HEAD') return [];
+    if (body === null) {
+      const media = Object.keys((operation.responses[key].content as Record<string, unknown> | undefined) ?? {});
+      return media.includes(EVENT_STREAM)
+        ? []
+        : [`${where} with an event stream, which the OpenAPI document does not list for ${operation.method} ${operation.template}`];
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -154,6 +161,8 @@ export class ResponseValidator {
 /** Callbacks the receivers got that the document does not describe; the e2e suites fail on any (jest-response-validation.ts). */
 export const undocumentedCallbacks: string[] = [];
 
+const EVENT_STREAM = 'text/event-stream';
+
 export class UndocumentedResponseError extends Error {
   override name = 'UndocumentedResponseError';
 }
@@ -177,7 +186,8 @@ export function installResponseValidation(validator = ResponseValidator.ofDocume
     // providers of the connector suites (serving /v1 paths of their own) do not; sandbox, health and metrics are not the API.
     if (!response.headers.has('x-request-id')) return response;
     if (!validator.operation(method, new URL(url).pathname) && !API_NAMESPACE.test(new URL(url).pathname)) return response;
-    const problems = validator.problems(method, url, response.status, await response.clone().text());
+    const stream = response.headers.get('content-type')?.startsWith(EVENT_STREAM) ?? false;
+    const problems = validator.problems(method, url, response.status, stream ? null : await response.clone().text());
     if (problems.length > 0) {
       refused.push(...problems);
       throw new UndocumentedResponseError(problems.join('\n'));
