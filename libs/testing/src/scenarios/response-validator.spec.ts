@@ -29,7 +29,8 @@ const error = (code: number, data: object = {}) => JSON.stringify({ code, status
 
 describe('the response validator', () => {
   const validator = ResponseValidator.ofDocument();
-  const problems = (method: string, path: string, status: number, body: string | null) => validator.problems(method, `http://127.0.0.1:3000${path}`, status, body);
+  const problems = (method: string, path: string, status: number, body: string | null) =>
+    validator.problems(method, `http://127.0.0.1:3000${path}`, status, body);
 
   it('accepts a documented status whose body fits its schema, at the versioned path and at its alias', () => {
     expect(problems('POST', '/v1/collections/initialize', 202, accepted(record))).toEqual([]);
