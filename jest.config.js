@@ -19,6 +19,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
+  // The e2e suites check every answer of the API against the OpenAPI document (libs/testing response-validator.ts).
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-response-validation.ts'],
   testTimeout: 60_000,
   // Suites that share a broker or a database keep to topics, groups and schemas of their own, and
   // the ones that restart a broker run one of their own, so suites run in parallel with Kafka too.

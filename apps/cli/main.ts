@@ -7,11 +7,12 @@ import { eventsReplay } from './events-replay';
 import { eventsSchema } from './events-schema';
 import { listenCommand } from './listen';
 import { migrateCommand } from './migrate';
+import { openapiCommand } from './openapi';
 import { projectionsRebuild } from './projections-rebuild';
 import { triggerCommand } from './trigger';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand, listenCommand, triggerCommand];
+const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand, openapiCommand, listenCommand, triggerCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

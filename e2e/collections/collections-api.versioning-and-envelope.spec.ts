@@ -4,7 +4,8 @@
  * envelope, the unversioned and /v1 paths with x-api-version, unknown paths and methods (404,
  * 405), and the OpenAPI document.
  */
-import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, mobileMoneyRequest, PaygateClient } from '@paygate/testing';
+import { readFileSync } from 'node:fs';
+import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, mobileMoneyRequest, OPENAPI_DOCUMENT_PATH, PaygateClient } from '@paygate/testing';
 import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
@@ -144,7 +145,7 @@ describe('collections API (docs/api.md)', () => {
   });
 
   describe('OpenAPI', () => {
-    it('GET /openapi.json documents the collection, callback and admin endpoints and the initialize DTO', async () => {
+    it('GET /openapi.json serves docs/openapi.json, the document every answer of these suites is checked against', async () => {
       const answer = await http('GET', '/openapi.json');
       expect(answer.status).toBe(200);
       const document = JSON.parse(answer.text) as {
@@ -152,7 +153,8 @@ describe('collections API (docs/api.md)', () => {
         paths: Record<string, Json>;
         components: { schemas: Record<string, { properties: Json; required?: string[] }> };
       };
-      expect(document.openapi).toMatch(/^3\./);
+      expect(document).toEqual(JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8')));
+      expect(document.openapi).toBe('3.1.0');
       for (const path of [
         '/v1/collections/initialize',
         '/v1/collections/confirm',
@@ -163,13 +165,11 @@ describe('collections API (docs/api.md)', () => {
         '/admin/v1/merchants',
       ])
         expect(Object.keys(document.paths)).toContain(path);
-      expect(document.paths['/v1/collections/initialize']).toHaveProperty('post');
-      expect(document.paths['/v1/collections/confirm']).toHaveProperty('post');
-      expect(document.paths['/v1/payment-providers']).toHaveProperty('get');
+      // The aliases answer (above) but are documented once, under /v1.
+      expect(Object.keys(document.paths)).not.toContain('/collections/initialize');
       // A command the collections service does not answer in time is a 503 with Retry-After.
       expect(document.paths['/v1/collections/initialize']).toMatchObject({ post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } } });
       const dto = document.components.schemas.InitializeCollectionDto;
-      expect(dto).toBeDefined();
       expect(Object.keys(dto.properties).sort()).toEqual([...INITIALIZE_FIELDS].sort());
       expect(dto.required).toEqual(expect.arrayContaining(INITIALIZE_REQUIRED));
     });

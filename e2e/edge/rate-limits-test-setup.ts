@@ -7,6 +7,7 @@
  * leaves it out (tsconfig.build.json).
  */
 import { request } from 'node:http';
+import { ResponseValidator } from '@paygate/testing';
 
 export interface LimitedAnswer {
   status: number;
@@ -25,6 +26,12 @@ export function send(url: string, options: { method?: string; from?: string; hea
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
         response.on('end', () => {
+          // Not through fetch (it cannot choose the source address), so checked against the OpenAPI document here.
+          try {
+            ResponseValidator.ofDocument().check(options.method ?? 'GET', url, response.statusCode ?? 0, text);
+          } catch (error) {
+            return reject(error);
+          }
           let body: unknown = text;
           try {
             body = JSON.parse(text);

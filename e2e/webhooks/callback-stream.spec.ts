@@ -203,8 +203,9 @@ describe('GET /v1/callbacks/stream', () => {
         code: 429,
         status: 'error',
         message: 'too many open callback streams: at most 5 per merchant; close one (paygate listen) and try again',
-        data: {},
+        data: { retry_after: 5 },
       });
+      expect(sixth.headers['retry-after']).toBe('5');
       // Closing one frees its place.
       open[0].close();
       const again = await eventually(async () => {

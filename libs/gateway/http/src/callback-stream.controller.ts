@@ -10,13 +10,14 @@ import {
   ServiceUnavailableException,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@paygate/config';
 import { WEBHOOKS_SERVICE, type StreamedCallback } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, type Drain, type Infrastructure, type Logger } from '@paygate/platform';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
+import { MerchantOperation } from './openapi/responses';
 
 /** Streams one merchant may hold open on one gateway: a developer's listener or two, not a fan-out. */
 export const MAX_STREAMS_PER_MERCHANT = 5;
@@ -49,7 +50,10 @@ export class CallbackStreams implements OnModuleDestroy {
     const streams = this.open.get(merchantId) ?? new Set();
     if (streams.size >= MAX_STREAMS_PER_MERCHANT)
       throw new HttpException(
-        { message: `too many open callback streams: at most ${MAX_STREAMS_PER_MERCHANT} per merchant; close one (paygate listen) and try again` },
+        {
+          message: `too many open callback streams: at most ${MAX_STREAMS_PER_MERCHANT} per merchant; close one (paygate listen) and try again`,
+          data: { retry_after: STREAM_SLOT_RETRY_SECONDS },
+        },
         429,
       );
     streams.add(end);
@@ -70,6 +74,9 @@ export class CallbackStreams implements OnModuleDestroy {
   }
 }
 
+/** How long a merchant at its stream cap is told to wait: a slot frees when one of its streams closes. */
+const STREAM_SLOT_RETRY_SECONDS = 5;
+
 @ApiTags('callbacks')
 @Controller()
 export class CallbackStreamController {
@@ -89,17 +96,26 @@ export class CallbackStreamController {
   @Get(['v1/callbacks/stream', 'callbacks/stream'])
   @MerchantApi()
   @RequireSecretKey()
-  @ApiSecurity('public-key')
-  @ApiSecurity('secret-key')
-  @ApiProduces('text/event-stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'resume after this event id (a reconnect loses nothing of the last hour)' })
-  @ApiOperation({
+  @MerchantOperation({
+    id: 'streamCallbacks',
     summary: "The merchant's callbacks as they are sent, as server-sent events (paygate listen)",
-    description:
-      'Each `callback` event carries the exact signed body and its headers (webhook-id, webhook-timestamp, webhook-signature, hmac-signature), also for a merchant without a callback URL. A comment line every 15 s keeps the stream open.',
+    description: `Each \`callback\` event carries the exact signed body and its headers (webhook-id, webhook-timestamp, webhook-signature, hmac-signature), also for a merchant without a callback URL. A comment line every 15 s keeps the stream open. At most ${MAX_STREAMS_PER_MERCHANT} streams per merchant are open at once: one more answers 429.`,
+    secretKey: true,
+    body: false,
+    invalid: 'a Last-Event-ID that is not an event id of this stream',
   })
-  @ApiResponse({ status: 200, description: 'text/event-stream' })
-  @ApiResponse({ status: 429, description: `more than ${MAX_STREAMS_PER_MERCHANT} streams open for the merchant` })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'resume after this event id (a reconnect loses nothing of the last hour)',
+    schema: { type: 'string' },
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      'The stream: a `ready` event with the cursor it reads from, then a `callback` event per callback sent (data: event, webhook id, body, headers)',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async stream(@CurrentMerchant() merchant: Merchant, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const lastEventId = request.headers['last-event-id'];
     if (lastEventId !== undefined && (typeof lastEventId !== 'string' || !CURSOR.test(lastEventId)))
@@ -116,7 +132,13 @@ export class CallbackStreamController {
       if (reply.raw.writableEnded) request.raw.socket?.destroy();
       else reply.raw.end(() => request.raw.socket?.destroy());
     };
-    const release = this.streams.take(merchant.id, end);
+    let release: () => void;
+    try {
+      release = this.streams.take(merchant.id, end);
+    } catch (error) {
+      if (error instanceof HttpException && error.getStatus() === 429) void reply.header('retry-after', String(STREAM_SLOT_RETRY_SECONDS));
+      throw error;
+    }
     let first;
     try {
       // Before the 200: a dispatcher that does not answer is a 503 in the envelope, not a stream that says nothing.

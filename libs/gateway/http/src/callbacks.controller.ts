@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { WEBHOOKS_SERVICE, type DeliveryState, type ListDeliveriesQuery, type ResendCallbacksCommand } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
 import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
+import { AdminOperation, ApiAnswer, ApiNotFound, MerchantOperation } from './openapi/responses';
+import { CallbacksResentDto, DeliveriesDto, DeliveriesRetriedDto } from './openapi/schemas';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
@@ -18,10 +20,18 @@ export class CallbacksController {
   @HttpCode(202)
   @MerchantApi()
   @RequireSecretKey()
-  @ApiSecurity('public-key')
-  @ApiSecurity('secret-key')
+  @MerchantOperation({
+    id: 'resendCallbacks',
+    summary: "Deliver a transaction's callbacks again",
+    description:
+      'Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment callbacks of a collect-for-payment included.',
+    secretKey: true,
+    body: true,
+    invalid: 'internal_reference missing or not a string of 1 to 64 characters, or another field',
+  })
   @ApiBody({ type: ResendCallbacksDto })
-  @ApiOperation({ summary: "Deliver a transaction's callbacks again (same webhook-id, a new attempt)" })
+  @ApiAnswer(202, 'The callbacks will be delivered again', CallbacksResentDto)
+  @ApiNotFound('No callbacks of this merchant for this internal_reference')
   async resend(@CurrentMerchant() merchant: Merchant, @Body() body: unknown) {
     const { value, errors } = await validateBody(ResendCallbacksDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
@@ -34,11 +44,17 @@ export class CallbacksController {
 
   @Get('admin/v1/deliveries')
   @UseGuards(ApiRequestGuard, AdminGuard)
-  @ApiBearerAuth()
   @ApiQuery({ name: 'state', required: false, enum: DELIVERY_STATES })
-  @ApiQuery({ name: 'merchant_id', required: false })
-  @ApiQuery({ name: 'internal_reference', required: false })
-  @ApiOperation({ summary: 'Callback deliveries with their attempts, by state' })
+  @ApiQuery({ name: 'merchant_id', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } })
+  @ApiQuery({ name: 'internal_reference', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } })
+  @AdminOperation({
+    id: 'listDeliveries',
+    summary: 'Callback deliveries with their attempts, by state',
+    description: 'At most 500 deliveries, filtered by state, merchant and transaction, each with its attempts.',
+    body: false,
+    invalid: 'a filter that is not one of its values, or given twice',
+  })
+  @ApiAnswer(200, 'The deliveries', DeliveriesDto)
   async list(@Query('state') state: unknown, @Query('merchant_id') merchantId: unknown, @Query('internal_reference') internalReference: unknown) {
     const errors: FieldError[] = [];
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
@@ -64,9 +80,15 @@ export class CallbacksController {
   @Post('admin/v1/deliveries/retry')
   @HttpCode(202)
   @UseGuards(ApiRequestGuard, AdminGuard)
-  @ApiBearerAuth()
   @ApiBody({ type: RetryDeliveriesDto })
-  @ApiOperation({ summary: 'Retry abandoned deliveries (all, or the given webhook ids)' })
+  @AdminOperation({
+    id: 'retryDeliveries',
+    summary: 'Retry abandoned deliveries',
+    description: 'Every abandoned delivery, or those of the given webhook ids, is scheduled again from the start of the retry schedule.',
+    body: true,
+    invalid: 'webhook_ids not an array of at most 1000 strings, or another field',
+  })
+  @ApiAnswer(202, 'How many deliveries will be tried again', DeliveriesRetriedDto)
   async retry(@Body() body: unknown) {
     const { value, errors } = await validateBody(RetryDeliveriesDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);

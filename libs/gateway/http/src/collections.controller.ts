@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   COLLECTIONS_SERVICE,
@@ -18,6 +18,15 @@ import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
+import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation } from './openapi/responses';
+import {
+  CollectForPaymentAcceptedDto,
+  CollectionDetailsDto,
+  CollectionRecordDto,
+  ConfirmAcceptedDto,
+  INTERNAL_REFERENCE_PATTERN,
+  MERCHANT_REFERENCE_PATTERN,
+} from './openapi/schemas';
 import { GATEWAY_CONFIG } from './tokens';
 import { validateBody, ValidationFailed } from './validation';
 
@@ -51,37 +60,7 @@ function accepted(reply: FastifyReply, ack: Acknowledgement) {
 
 const CONDITIONALLY_REQUIRED = { msisdn: 'msisdn is required for MOBILE_MONEY', redirect_url: 'redirect_url is required for CARD' };
 
-const ACK_EXAMPLE = {
-  code: 202,
-  status: 'accepted',
-  message: 'Transaction initiated. Pending customer confirmation',
-  data: {
-    id: 1,
-    merchant_reference: 'order-1001',
-    internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
-    transaction_type: 'COLLECTION',
-    request_currency: 'UGX',
-    request_amount: 81000,
-    transaction_currency: 'UGX',
-    transaction_amount: 81000,
-    transaction_fee: 1215,
-    charge_customer: false,
-    total_credit: 79785,
-    provider_code: 'mtn_momo_ug',
-    transaction_status: 'PENDING',
-    status_message: 'Transaction initiated. Pending customer confirmation',
-  },
-};
-
 @ApiTags('collections')
-@ApiSecurity('public-key')
-@ApiResponse({
-  status: 503,
-  description:
-    'The collections service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds (the same merchant_reference is safe)',
-  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
-})
-@ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1; required meaning for unprefixed paths' })
 @Controller()
 @MerchantApi()
 export class CollectionsController {
@@ -91,11 +70,18 @@ export class CollectionsController {
   ) {}
 
   @Post(['v1/collections/initialize', 'collections/initialize'])
-  @ApiOperation({ summary: 'Start a collection by mobile money or card' })
+  @MerchantOperation({
+    id: 'initializeCollection',
+    summary: 'Start a collection by mobile money or card',
+    description:
+      'Validates every field (provider, currency, limits, msisdn network, fee) before anything is sent. The same body again with the same merchant_reference replays the first acknowledgement and creates nothing.',
+    secretKey: false,
+    body: true,
+    invalid: 'data.errors names each bad field',
+  })
   @ApiBody({ type: InitializeCollectionDto })
-  @ApiResponse({ status: 202, description: 'Accepted; the same body again replays this acknowledgement', schema: { example: ACK_EXAMPLE } })
-  @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
-  @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
+  @ApiAnswer(202, 'Accepted: data is the transaction record (PENDING); payment_url too for a card collection without confirmation', CollectionRecordDto)
+  @ApiConflict('merchant_reference already used for a different request')
   async initialize(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const command = await this.validCollection(InitializeCollectionDto, merchant, body);
     const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.initialize', command);
@@ -103,22 +89,18 @@ export class CollectionsController {
   }
 
   @Post(['v1/collections/collect-for-payment', 'collections/collect-for-payment'])
-  @ApiOperation({ summary: 'Collect from a customer, then pay a PRN from the collected funds' })
-  @ApiBody({ type: CollectForPaymentDto })
-  @ApiResponse({
-    status: 202,
-    description: 'Accepted; the PRN is validated before the customer is asked to pay (payment.failed and transaction.cancelled when it is not eligible)',
-    schema: {
-      example: {
-        code: 202,
-        status: 'accepted',
-        message: 'Transaction accepted. The PRN is validated before the customer is asked to pay',
-        data: { internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H', merchant_reference: 'order-1001' },
-      },
-    },
+  @MerchantOperation({
+    id: 'collectForPayment',
+    summary: 'Collect from a customer, then pay a PRN from the collected funds',
+    description:
+      'Every initialize field plus prn. The PRN is validated with the biller before the customer is asked to pay; when it is not eligible, payment.failed and transaction.cancelled follow. The same body again replays the acknowledgement.',
+    secretKey: false,
+    body: true,
+    invalid: 'data.errors names each bad field',
   })
-  @ApiResponse({ status: 400, description: 'Invalid request; data.errors names each bad field' })
-  @ApiResponse({ status: 409, description: 'merchant_reference already used for a different request' })
+  @ApiBody({ type: CollectForPaymentDto })
+  @ApiAnswer(202, 'Accepted; the PRN is validated before the customer is asked to pay', CollectForPaymentAcceptedDto)
+  @ApiConflict('merchant_reference already used for a different request')
   async collectForPayment(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const command = await this.validCollection(CollectForPaymentDto, merchant, body);
     const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.collectForPayment', command);
@@ -126,16 +108,19 @@ export class CollectionsController {
   }
 
   @Post(['v1/collections/confirm', 'collections/confirm'])
-  @ApiOperation({ summary: 'Confirm a collection: sends the PIN prompt, or returns the card payment_url' })
-  @ApiBody({ type: ConfirmCollectionDto })
-  @ApiResponse({
-    status: 202,
-    schema: {
-      example: { code: 202, status: 'accepted', message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} },
-    },
+  @MerchantOperation({
+    id: 'confirmCollection',
+    summary: 'Confirm a collection: sends the PIN prompt, or returns the card payment_url',
+    description:
+      'For a collection initialized with require_confirmation true. Confirming again while the prompt or checkout is open answers the same and sends no second prompt. A provider that cannot be reached answers 503: confirm again.',
+    secretKey: false,
+    body: true,
+    invalid: 'a missing, empty or non-string internal_reference, or another field',
   })
-  @ApiResponse({ status: 404, description: 'Unknown internal_reference' })
-  @ApiResponse({ status: 409, description: 'Not awaiting confirmation' })
+  @ApiBody({ type: ConfirmCollectionDto })
+  @ApiAnswer(202, 'Accepted: mobile money data is empty (the message names the amount); card data has payment_url', ConfirmAcceptedDto)
+  @ApiNotFound("Unknown internal_reference, or another merchant's")
+  @ApiConflict('Not awaiting confirmation: already final, started without confirmation, or its PRN not yet accepted')
   async confirm(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const reference = (body as { internal_reference?: unknown } | null)?.internal_reference;
     if (typeof reference === 'string' && reference.length > 0 && !INTERNAL_REFERENCE.test(reference)) throw unknownTransaction();
@@ -148,9 +133,16 @@ export class CollectionsController {
 
   @Get(['v1/collections/:internal_reference', 'collections/:internal_reference'])
   @RequireSecretKey()
-  @ApiSecurity('secret-key')
-  @ApiOperation({ summary: 'A collection by internal_reference' })
-  @ApiResponse({ status: 404, description: "Unknown, or another merchant's" })
+  @MerchantOperation({
+    id: 'getCollection',
+    summary: 'A collection by internal_reference',
+    description: 'The transaction record with its current status; a collect-for-payment also shows prn and service_payment.',
+    secretKey: true,
+    body: false,
+  })
+  @ApiParam({ name: 'internal_reference', schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN }, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @ApiAnswer(200, 'The collection', CollectionDetailsDto)
+  @ApiNotFound("Unknown, or another merchant's")
   async get(@CurrentMerchant() merchant: Merchant, @Param('internal_reference') internalReference: string) {
     if (!INTERNAL_REFERENCE.test(internalReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, internalReference });
@@ -158,9 +150,17 @@ export class CollectionsController {
 
   @Get(['v1/collections', 'collections'])
   @RequireSecretKey()
-  @ApiSecurity('secret-key')
-  @ApiQuery({ name: 'merchant_reference', required: true })
-  @ApiOperation({ summary: 'A collection by merchant_reference' })
+  @ApiQuery({ name: 'merchant_reference', required: true, schema: { type: 'string', pattern: MERCHANT_REFERENCE_PATTERN }, example: 'order-1001' })
+  @MerchantOperation({
+    id: 'findCollectionByMerchantReference',
+    summary: 'A collection by merchant_reference',
+    description: 'The same record as by internal_reference, found by the reference the merchant gave (or was given for `auto`).',
+    secretKey: true,
+    body: false,
+    invalid: 'merchant_reference missing or empty',
+  })
+  @ApiAnswer(200, 'The collection', CollectionDetailsDto)
+  @ApiNotFound('No collection of this merchant has this merchant_reference')
   async findByMerchantReference(@CurrentMerchant() merchant: Merchant, @Query('merchant_reference') merchantReference: unknown) {
     if (typeof merchantReference !== 'string' || merchantReference.length === 0) {
       throw new ValidationFailed([{ field: 'merchant_reference', message: 'the merchant_reference query parameter is required' }]);

@@ -47,6 +47,6 @@ export class GatewayHttpModule {
   static configure(app: INestApplication): void {
     // Registered after the platform's catch-all filter, so refusals are matched first.
     app.useGlobalFilters(new RejectionFilter());
-    serveOpenApi(app);
+    serveOpenApi(app, GatewayHttpModule);
   }
 }

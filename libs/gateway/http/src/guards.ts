@@ -18,7 +18,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Merchant, MerchantAccounts } from '@paygate/merchants';
 import { enforceRateLimit, RATE_LIMITER, RateLimitedAs, sourceAddress, type RateLimiter } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
-import { ApiRateLimited } from './openapi';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 type ApiRequest = FastifyRequest & { merchant?: Merchant };
@@ -99,8 +98,7 @@ export class MerchantRateLimitGuard implements CanActivate {
 }
 
 /** A merchant API route: request rules, then authentication, then the merchant's rate limit. */
-export const MerchantApi = () =>
-  applyDecorators(RateLimitedAs('merchant'), UseGuards(ApiRequestGuard, MerchantAuthGuard, MerchantRateLimitGuard), ApiRateLimited("the merchant's bucket"));
+export const MerchantApi = () => applyDecorators(RateLimitedAs('merchant'), UseGuards(ApiRequestGuard, MerchantAuthGuard, MerchantRateLimitGuard));
 
 export const CurrentMerchant = createParamDecorator((_: unknown, context: ExecutionContext): Merchant => {
   const merchant = context.switchToHttp().getRequest<ApiRequest>().merchant;

@@ -1,2 +1,3 @@
 export { GatewayHttpModule } from './gateway-http.module';
 export { MERCHANTS } from './tokens';
+export { openApiDocument } from './openapi';

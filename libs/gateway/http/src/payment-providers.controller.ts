@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Provider } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
 import { MerchantApi } from './guards';
+import { ApiAnswer, MerchantOperation } from './openapi/responses';
+import { PaymentProvidersDto } from './openapi/schemas';
 import { GATEWAY_CONFIG } from './tokens';
 import { ValidationFailed, type FieldError } from './validation';
 
@@ -30,15 +32,22 @@ function describe(provider: Provider) {
 }
 
 @ApiTags('payment options')
-@ApiSecurity('public-key')
 @Controller()
 @MerchantApi()
 export class PaymentProvidersController {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
   @Get(['v1/payment-providers', 'payment-providers'])
-  @ApiOperation({ summary: 'Payment options: providers, limits, msisdn prefixes and fee schedules' })
-  @ApiQuery({ name: 'currency', required: false, example: 'UGX' })
+  @MerchantOperation({
+    id: 'listPaymentProviders',
+    summary: 'Payment options: providers, limits, msisdn prefixes and fee schedules',
+    description: 'The enabled providers of the catalogue; a currency no provider uses gives an empty list.',
+    secretKey: false,
+    body: false,
+    invalid: 'a malformed currency or transaction_type filter',
+  })
+  @ApiAnswer(200, 'The payment options', PaymentProvidersDto)
+  @ApiQuery({ name: 'currency', required: false, example: 'UGX', schema: { type: 'string', pattern: '^[A-Z]{3}$' } })
   @ApiQuery({ name: 'transaction_type', required: false, enum: ['COLLECTION'] })
   list(@Query('currency') currency: unknown, @Query('transaction_type') transactionType: unknown) {
     const errors: FieldError[] = [];

@@ -1,10 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { PAYMENTS_SERVICE } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
+import { ApiAnswer, MerchantOperation } from './openapi/responses';
+import { WalletBalanceDto } from './openapi/schemas';
 
 @ApiTags('wallet')
 @Controller()
@@ -14,13 +16,15 @@ export class WalletController {
 
   @Get(['v1/wallet-balances', 'wallet-balances'])
   @RequireSecretKey()
-  @ApiSecurity('public-key')
-  @ApiSecurity('secret-key')
-  @ApiOperation({ summary: "The merchant's wallet per currency: balance, and what is available once holds are set aside" })
-  @ApiResponse({
-    status: 200,
-    schema: { example: { code: 200, status: 'success', message: 'Wallet balances', data: [{ currency: 'UGX', balance: 79785, available_balance: 78570 }] } },
+  @MerchantOperation({
+    id: 'listWalletBalances',
+    summary: "The merchant's wallet per currency",
+    description:
+      'The balance, and what is available once holds (fees of PRNs being validated, PRN payments under way) are set aside. data is an array, one entry per currency.',
+    secretKey: true,
+    body: false,
   })
+  @ApiAnswer(200, 'The balances', [WalletBalanceDto])
   async balances(@CurrentMerchant() merchant: Merchant) {
     const { balances } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.walletBalances', { merchantId: merchant.id });
     return envelope(

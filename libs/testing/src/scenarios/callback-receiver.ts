@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constructEvent, WebhookVerificationError } from 'paygate-node';
+import { ResponseValidator, undocumentedCallbacks } from './response-validator';
 import { eventually } from './wait';
 
 export interface ReceivedCallback {
@@ -33,6 +34,7 @@ export class CallbackReceiver {
           // Recorded as is; the test looking at it will say what is wrong.
         }
         received.push({ path: request.url ?? '', headers: request.headers, body, event: parsed.event ?? '', payload: parsed.payload ?? {} });
+        undocumentedCallbacks.push(...ResponseValidator.ofDocument().callbackProblems(request.headers, body));
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       });
     });

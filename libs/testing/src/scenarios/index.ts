@@ -6,3 +6,4 @@ export * from './sandbox-admin';
 export * from './collection-outcomes';
 export * from './collect-for-payment-outcomes';
 export * from './collect-for-payment-faults';
+export * from './response-validator';

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
 import { callbackUrlRefusal, type AddressPolicy } from '@paygate/net-guard';
 import { envelope } from '@paygate/platform';
 import { CreateMerchantDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
 import type { GatewayConfig } from '../gateway-config';
 import { AdminGuard, ApiRequestGuard } from '../guards';
-import { ApiRateLimited } from '../openapi';
+import { AdminOperation, ApiAnswer, ApiNotFound } from '../openapi/responses';
+import { IssuedMerchantDto, MERCHANT_ID_PATTERN, MerchantDto } from '../openapi/schemas';
 import { GATEWAY_CONFIG, MERCHANTS } from '../tokens';
 import { validateBody, ValidationFailed, type FieldError } from '../validation';
 
@@ -50,10 +51,8 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
 }
 
 @ApiTags('admin')
-@ApiBearerAuth()
 @Controller('admin/v1/merchants')
 @UseGuards(ApiRequestGuard, AdminGuard)
-@ApiRateLimited("the source address's public bucket")
 export class MerchantsAdminController {
   constructor(
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
@@ -62,12 +61,16 @@ export class MerchantsAdminController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({
+  @AdminOperation({
+    id: 'createMerchant',
     summary: 'Create a merchant; the response is the only time its secret and signing keys are shown',
     description:
       'Callback URLs must be https and must not name a loopback, private or other non-public address, or localhost (http and local receivers are accepted when ALLOW_PRIVATE_CALLBACKS=true).',
+    body: true,
+    invalid: 'data.errors names each bad field (a callback URL the address guard refuses included)',
   })
   @ApiBody({ type: CreateMerchantDto })
+  @ApiAnswer(201, 'Created, with its keys', IssuedMerchantDto)
   async create(@Body() body: unknown) {
     const value = await validMerchantBody(CreateMerchantDto, body, this.config.callbackTargets);
     const { merchant, keys } = await this.merchants.create({
@@ -79,13 +82,26 @@ export class MerchantsAdminController {
   }
 
   @Get(':id')
+  @AdminOperation({ id: 'getMerchant', summary: 'A merchant', description: 'The merchant without its secret and signing keys.', body: false })
+  @ApiParam({ name: 'id', schema: { type: 'string', pattern: MERCHANT_ID_PATTERN }, example: 'mer_7Hc2kq9Z' })
+  @ApiAnswer(200, 'The merchant', MerchantDto)
+  @ApiNotFound('No merchant has this id')
   async get(@Param('id') id: string) {
     return envelope(200, 'Merchant found', present(await this.existing(() => this.merchants.get(id), id)));
   }
 
   @Patch(':id')
   @ApiBody({ type: UpdateMerchantDto })
-  @ApiOperation({ summary: 'Change callback URLs or status (suspended merchants get 403)' })
+  @AdminOperation({
+    id: 'updateMerchant',
+    summary: 'Change callback URLs or status',
+    description: 'null removes a callback URL; a suspended merchant gets 403 on every merchant route.',
+    body: true,
+    invalid: 'data.errors names each bad field',
+  })
+  @ApiParam({ name: 'id', schema: { type: 'string', pattern: MERCHANT_ID_PATTERN }, example: 'mer_7Hc2kq9Z' })
+  @ApiAnswer(200, 'The merchant as changed', MerchantDto)
+  @ApiNotFound('No merchant has this id')
   async update(@Param('id') id: string, @Body() body: unknown) {
     const value = await validMerchantBody(UpdateMerchantDto, body, this.config.callbackTargets);
     const merchant = await this.existing(
@@ -103,7 +119,16 @@ export class MerchantsAdminController {
   @Post(':id/keys')
   @HttpCode(201)
   @ApiBody({ type: IssueKeysDto })
-  @ApiOperation({ summary: 'Issue new keys; the old ones stop working' })
+  @AdminOperation({
+    id: 'issueMerchantKeys',
+    summary: 'Issue new keys; the old ones stop working',
+    description: '`api` replaces the public and secret keys together, `signing` the signing key; the replaced keys stop working at once.',
+    body: true,
+    invalid: 'keys not a non-empty array of "api" and "signing"',
+  })
+  @ApiParam({ name: 'id', schema: { type: 'string', pattern: MERCHANT_ID_PATTERN }, example: 'mer_7Hc2kq9Z' })
+  @ApiAnswer(201, 'The merchant with its new keys', IssuedMerchantDto)
+  @ApiNotFound('No merchant has this id')
   async issueKeys(@Param('id') id: string, @Body() body: unknown) {
     const { value, errors } = await validateBody(IssueKeysDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);

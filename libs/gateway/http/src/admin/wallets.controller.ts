@@ -10,13 +10,15 @@ import {
   ServiceUnavailableException,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { CommandRejectedError, PAYMENTS_SERVICE, type TopUpWalletCommand } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
 import { isSupportedCurrency, toMajorUnits, toMinorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
 import { AdminGuard } from '../guards';
+import { AdminOperation, ApiAnswer, ApiConflict, ApiNotFound } from '../openapi/responses';
+import { TopUpDto, TopUpRequestDto } from '../openapi/schemas';
 import { MERCHANTS } from '../tokens';
 import { ValidationFailed, type FieldError } from '../validation';
 
@@ -66,7 +68,6 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
  * service-payments over the command bus (`payments.topUp`).
  */
 @ApiTags('admin')
-@ApiBearerAuth()
 @Controller(['admin/v1', 'sandbox/v1'])
 @UseGuards(AdminGuard)
 export class WalletsAdminController {
@@ -78,22 +79,17 @@ export class WalletsAdminController {
 
   @Post('wallets/top-up')
   @HttpCode(200)
-  @ApiOperation({
+  @AdminOperation({
+    id: 'topUpWallet',
     summary: "Top up a merchant's wallet",
-    description: 'amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up. An unknown merchant answers 404.',
+    description: 'amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up.',
+    body: true,
+    invalid: 'data.errors names each bad field',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['merchant_id', 'currency', 'amount'],
-      properties: {
-        merchant_id: { type: 'string' },
-        currency: { type: 'string', example: 'UGX' },
-        amount: { type: 'number', example: 50000 },
-        reference: { type: 'string' },
-      },
-    },
-  })
+  @ApiBody({ type: TopUpRequestDto })
+  @ApiAnswer(200, 'Topped up: the wallet after it', TopUpDto)
+  @ApiNotFound('No merchant has this merchant_id')
+  @ApiConflict('reference used before for another top-up')
   async topUp(@Body() body: unknown) {
     const command = parseTopUp(body);
     if (!(await this.merchants.get(command.merchantId))) throw new NotFoundException('no such merchant');

@@ -3,21 +3,29 @@ import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, Vali
 
 /** Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal), applied by the controller. */
 const CALLBACK_URL_MAX = 2048;
+/** A string (not `object`, which `string | null` reflects as): the URL or null. */
+const CALLBACK_URL = {
+  type: 'string',
+  format: 'uri',
+  maxLength: CALLBACK_URL_MAX,
+  nullable: true,
+  description: 'An absolute https URL, or null for none',
+} as const;
 
 export class CreateMerchantDto {
-  @ApiProperty({ example: 'Kampala Books' })
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Kampala Books' })
   @IsString({ message: 'name must be a string' })
   @Length(1, 100, { message: 'name must be 1 to 100 characters' })
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/collections' })
+  @ApiPropertyOptional({ ...CALLBACK_URL, example: 'https://shop.example.com/paygate/collections' })
   @ValidateIf((dto: CreateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
   @IsString({ message: 'collection_callback_url must be a string (an absolute https URL)' })
   @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/paygate/payments' })
+  @ApiPropertyOptional({ ...CALLBACK_URL, example: 'https://shop.example.com/paygate/payments' })
   @ValidateIf((dto: CreateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
   @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL)' })
   @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
@@ -25,13 +33,13 @@ export class CreateMerchantDto {
 }
 
 export class UpdateMerchantDto {
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ ...CALLBACK_URL, description: 'An absolute https URL, or null to remove it' })
   @ValidateIf((dto: UpdateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
   @IsString({ message: 'collection_callback_url must be a string (an absolute https URL) or null' })
   @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ ...CALLBACK_URL, description: 'An absolute https URL, or null to remove it' })
   @ValidateIf((dto: UpdateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
   @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL) or null' })
   @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })

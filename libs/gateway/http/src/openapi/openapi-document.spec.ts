@@ -1,0 +1,104 @@
+/**
+ * The OpenAPI document: docs/openapi.json (what lint checks and the e2e response validator reads)
+ * is exactly what the gateway generates from its controllers and DTOs, and it says what a client
+ * generator or a validating proxy needs of every operation.
+ */
+import { readFileSync } from 'node:fs';
+import { OPENAPI_DOCUMENT_PATH } from '@paygate/testing';
+import { GatewayHttpModule } from '../gateway-http.module';
+import { openApiDocument } from './document';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('the OpenAPI document', () => {
+  let document: Json;
+  beforeAll(async () => {
+    document = JSON.parse(JSON.stringify(await openApiDocument(GatewayHttpModule)));
+  });
+  const operations = () =>
+    Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+
+  it('is docs/openapi.json, as committed (npm run openapi writes it again after a change)', () => {
+    expect(JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8'))).toEqual(document);
+  });
+
+  it('is OpenAPI 3.1 with a server, and lists each route once, under /v1 or /admin/v1, without the aliases', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers.length).toBeGreaterThan(0);
+    const paths = Object.keys(document.paths);
+    expect(paths.every((path) => /^\/(admin\/)?v1\/[^]*[^/]$/.test(path))).toBe(true);
+    expect(paths).toEqual(expect.arrayContaining(['/v1/collections/initialize', '/v1/collections/{internal_reference}', '/admin/v1/wallets/top-up']));
+    expect(paths).not.toContain('/v1/checkout/return/{internal_reference}');
+  });
+
+  it('gives every operation an id, summary, description, tags and the keys it needs, all of them in one requirement', () => {
+    const ids = operations().map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { operation } of operations()) {
+      expect(operation).toMatchObject({
+        operationId: expect.any(String),
+        summary: expect.any(String),
+        description: expect.any(String),
+        tags: [expect.any(String)],
+      });
+      expect(operation.security).toHaveLength(1);
+    }
+    const security = (path: string, method: string) => document.paths[path][method].security[0];
+    expect(security('/v1/collections/{internal_reference}', 'get')).toEqual({ 'public-key': [], 'secret-key': [] });
+    expect(security('/v1/wallet-balances', 'get')).toEqual({ 'public-key': [], 'secret-key': [] });
+    expect(security('/v1/callbacks/resend', 'post')).toEqual({ 'public-key': [], 'secret-key': [] });
+    expect(security('/v1/collections/initialize', 'post')).toEqual({ 'public-key': [] });
+    expect(security('/admin/v1/merchants', 'post')).toEqual({ admin: [] });
+  });
+
+  it('answers every status in the envelope with a typed data schema, but the callback stream, which is server-sent events', () => {
+    for (const { operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        if (operation.operationId === 'streamCallbacks' && status === '200') {
+          expect(Object.keys(response.content)).toEqual(['text/event-stream']);
+          continue;
+        }
+        const schema = response.content['application/json'].schema;
+        expect(schema).toMatchObject({ required: ['code', 'status', 'message', 'data'], additionalProperties: false });
+        expect(schema.properties.code).toEqual({ type: 'integer', enum: [Number(status)] });
+        expect(schema.properties.data).toEqual(expect.objectContaining(schema.properties.data.$ref ? { $ref: expect.any(String) } : { type: 'array' }));
+      }
+    }
+    const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses).sort();
+    expect(statuses('/v1/collections/confirm', 'post')).toEqual(['202', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
+    expect(statuses('/v1/collections/{internal_reference}', 'get')).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+  });
+
+  it('types merchant URLs as uri strings (or null), and references, PRN and msisdn by their patterns', () => {
+    const { schemas } = document.components;
+    for (const dto of ['CreateMerchantDto', 'UpdateMerchantDto', 'MerchantDto'])
+      for (const field of ['collection_callback_url', 'service_payments_callback_url'])
+        expect(schemas[dto].properties[field]).toMatchObject({ type: ['string', 'null'], format: 'uri' });
+    expect(schemas.InitializeCollectionDto.properties.msisdn.pattern).toBe('^[0-9]{8,15}$');
+    expect(schemas.InitializeCollectionDto.properties.redirect_url.format).toBe('uri');
+    expect(schemas.CollectForPaymentDto.properties.prn.pattern).toBe('^[0-9]{1,32}$');
+    expect(schemas.CollectionRecordDto.properties.internal_reference.pattern).toBe('^PG[0-9A-HJKMNP-TV-Z]{24}$');
+  });
+
+  it('describes each callback as a webhook with its payload and the Standard Webhooks signature headers', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([
+      'payment.completed',
+      'payment.failed',
+      'transaction.cancelled',
+      'transaction.charges',
+      'transaction.completed',
+      'transaction.failed',
+    ]);
+    for (const [event, item] of Object.entries(document.webhooks as Record<string, Json>)) {
+      const headers = (item.post.parameters as Json[])
+        .filter((parameter) => parameter.in === 'header' && parameter.required)
+        .map((parameter) => parameter.name);
+      expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
+      const body = item.post.requestBody.content['application/json'].schema;
+      expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
+      expect(body.properties.payload.$ref).toMatch(event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/);
+    }
+  });
+});

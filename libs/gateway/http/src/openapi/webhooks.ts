@@ -1,0 +1,176 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { OperationObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { CURRENCY_PATTERN, INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN, PRN_PATTERN } from './schemas';
+
+/*
+ * The callbacks Paygate sends (docs/webhooks.md), for the document's `webhooks` section. The
+ * dispatcher builds them in libs/webhooks/domain, which the gateway may not import; the e2e
+ * callback receivers check what they receive against these schemas.
+ */
+
+export class CollectionCallbackPayloadDto {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  id!: number;
+
+  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN })
+  merchant_reference!: string;
+
+  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN })
+  internal_reference!: string;
+
+  @ApiProperty({ enum: ['COLLECTION'] })
+  transaction_type!: string;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN })
+  request_currency!: string;
+
+  @ApiProperty({ minimum: 0 })
+  request_amount!: number;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN })
+  transaction_currency!: string;
+
+  @ApiProperty({ minimum: 0 })
+  transaction_amount!: number;
+
+  @ApiProperty({ minimum: 0, description: 'What the acknowledgement calls transaction_fee' })
+  transaction_charge!: number;
+
+  @ApiProperty()
+  charge_customer!: boolean;
+
+  @ApiProperty({ minimum: 0 })
+  total_credit!: number;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  transaction_account!: string | null;
+
+  @ApiProperty()
+  provider_code!: string;
+
+  @ApiProperty()
+  customer_name!: string;
+
+  @ApiProperty({ enum: ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] })
+  transaction_status!: string;
+
+  @ApiProperty()
+  status_message!: string;
+
+  @ApiPropertyOptional({ description: 'Only in transaction.charges: the provider’s name' })
+  institution_name?: string;
+}
+
+export class PaymentCallbackPayloadDto {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  id!: number;
+
+  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN })
+  merchant_reference!: string;
+
+  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN })
+  internal_reference!: string;
+
+  @ApiProperty({ enum: ['SERVICE_PAYMENT'] })
+  transaction_type!: string;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN })
+  request_currency!: string;
+
+  @ApiProperty({ minimum: 0, description: 'What the PRN is paid' })
+  request_amount!: number;
+
+  @ApiProperty({ enum: ['COMPLETED', 'FAILED'] })
+  transaction_status!: string;
+
+  @ApiProperty({ pattern: PRN_PATTERN, description: 'The PRN' })
+  account_number!: string;
+
+  @ApiProperty({ minimum: 0 })
+  transaction_charge!: number;
+
+  @ApiProperty({ minimum: 0, description: 'What the customer paid' })
+  transaction_amount!: number;
+
+  @ApiProperty()
+  customer_name!: string;
+
+  @ApiProperty({ example: 'URA - Domestic Tax' })
+  service_name!: string;
+
+  @ApiProperty()
+  status_message!: string;
+
+  @ApiProperty({ type: 'object', description: 'Reserved for biller-specific details: `{}`', additionalProperties: false })
+  additional_details!: Record<string, never>;
+}
+
+export const WEBHOOK_PAYLOADS = [CollectionCallbackPayloadDto, PaymentCallbackPayloadDto];
+
+const header = (name: string, description: string, pattern?: string): ParameterObject => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', ...(pattern && { pattern }) },
+});
+
+/** Standard Webhooks (standardwebhooks.com) headers, and the HMAC of the record's four fields. */
+const SIGNATURE_HEADERS = [
+  header('webhook-id', 'The same on every retry and resend of one callback: deduplicate by it'),
+  header('webhook-timestamp', 'Unix seconds when this attempt was signed', '^[0-9]+$'),
+  header(
+    'webhook-signature',
+    '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md)',
+    '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$',
+  ),
+  header('hmac-signature', 'Hex HMAC-SHA256 of `<id>:<internal_reference>:<transaction_status>:<merchant_reference>`', '^[0-9a-f]{64}$'),
+];
+
+const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | typeof PaymentCallbackPayloadDto; when: string }[] = [
+  {
+    event: 'transaction.charges',
+    payload: CollectionCallbackPayloadDto,
+    when: 'Initialize accepted with require_confirmation true: show the charge, then confirm',
+  },
+  { event: 'transaction.completed', payload: CollectionCallbackPayloadDto, when: 'The collection is COMPLETED' },
+  { event: 'transaction.failed', payload: CollectionCallbackPayloadDto, when: 'The collection FAILED' },
+  { event: 'transaction.cancelled', payload: CollectionCallbackPayloadDto, when: 'The collection was CANCELLED' },
+  { event: 'payment.completed', payload: PaymentCallbackPayloadDto, when: 'The biller accepted the payment of a collect-for-payment’s PRN' },
+  { event: 'payment.failed', payload: PaymentCallbackPayloadDto, when: 'A collect-for-payment’s PRN was not eligible, or was not paid' },
+];
+
+const operationId = (event: string) => event.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase()) + 'Callback';
+
+/** One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*) callback URL. */
+export function webhooks(): Record<string, { post: OperationObject }> {
+  return Object.fromEntries(
+    EVENTS.map(({ event, payload, when }) => [
+      event,
+      {
+        post: {
+          operationId: operationId(event),
+          summary: `${event} callback`,
+          description: `${when}. Sent to the merchant's ${event.startsWith('payment.') ? 'service_payments_callback_url' : 'collection_callback_url'}, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).`,
+          tags: ['callbacks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['event', 'payload'],
+                  additionalProperties: false,
+                  properties: { event: { type: 'string', enum: [event] }, payload: { $ref: getSchemaPath(payload) } },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Any 2xx acknowledges the callback' }, '410': { description: 'Gone: stops this delivery at once' } },
+        },
+      },
+    ]),
+  );
+}
