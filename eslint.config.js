@@ -69,7 +69,7 @@ function depConstraints(withTesting) {
       // the merchant package (packages/paygate-node): installed by merchants on its own, so it depends on nothing
       sourceTag: 'type:sdk',
       onlyDependOnLibsWithTags: withTesting ? ['type:testing'] : [],
-      bannedExternalImports: ['*'],
+      allowedExternalImports: ['openapi-fetch', 'node:*'],
     },
     {
       // currencies, minor units, fees, the decider shape; signatures come from the merchant package, so both sides share one code

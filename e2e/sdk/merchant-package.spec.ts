@@ -21,7 +21,7 @@ describe('the merchant package (paygate-node)', () => {
       files: { path: string }[];
     }[];
     const files = packed[0].files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'package.json']));
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/api-types.d.ts', 'package.json']));
     expect(files.filter((path) => path.endsWith('.spec.js') || path.startsWith('src/'))).toEqual([]);
 
     const merchant = join(work, 'merchant');
@@ -51,5 +51,15 @@ try {
     const run = (sentBody: string) => JSON.parse(execFileSync('node', ['verify.js', sentBody, JSON.stringify(headers)], { cwd: merchant, encoding: 'utf8' }));
     expect(run(body)).toEqual({ id, type: 'transaction.completed', ref: 'PGTESTREF0000001' });
     expect(run(body.replace('COMPLETED', 'FAILED'))).toEqual({ refused: 'no_matching_signature' });
+    // The typed client comes with it, and its one dependency (openapi-fetch) was installed beside it.
+    const client = execFileSync(
+      'node',
+      ['-e', "console.log(typeof require('paygate-node').createPaygateClient({ baseUrl: 'http://127.0.0.1:1', publicKey: 'pk' }).POST)"],
+      {
+        cwd: merchant,
+        encoding: 'utf8',
+      },
+    );
+    expect(client.trim()).toBe('function');
   });
 });

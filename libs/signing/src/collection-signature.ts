@@ -1,4 +1,4 @@
-import { collectionSignature, type CollectionSignatureFields } from 'paygate-node';
+import { collectionSignature, type CollectionSignatureFields } from 'paygate-node/signatures';
 
 /** Fields appended to the merchant's redirect URL after a collection finishes. */
 export interface RedirectFields extends CollectionSignatureFields {

@@ -11,5 +11,5 @@ export {
   type StandardWebhookFailure,
   type StandardWebhookHeaders,
   type VerifyStandardWebhookOptions,
-} from 'paygate-node';
+} from 'paygate-node/signatures';
 export * from './collection-signature';

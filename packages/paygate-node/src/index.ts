@@ -1,8 +1,10 @@
+export { createPaygateClient, type PaygateApi, type PaygateClientOptions } from './client';
+export type { components, paths, webhooks } from './api-types';
 export {
   constructEvent,
   WebhookVerificationError,
   type IncomingHeaders,
-  type PaygateCallbackPayload,
+  type PaygateCallbackBody,
   type PaygateEvent,
   type PaygateEventType,
   type WebhookVerificationFailure,

@@ -1,32 +1,28 @@
+import type { webhooks } from './api-types';
 import { verifyCollectionSignature } from './hmac-signature';
 import { checkStandardWebhook, type StandardWebhookFailure, type VerifyStandardWebhookOptions } from './standard-webhooks';
 
-/** The callbacks Paygate sends (docs/webhooks.md). */
-export type PaygateEventType =
-  'transaction.charges' | 'transaction.completed' | 'transaction.failed' | 'transaction.cancelled' | 'payment.completed' | 'payment.failed';
+/** The callback events Paygate sends: the document's `webhooks` (docs/webhooks.md). */
+export type PaygateEventType = keyof webhooks;
 
-/** A callback's record: the collection (`transaction.*`) or the service payment (`payment.*`), as documented. */
-export interface PaygateCallbackPayload {
-  id: number;
-  merchant_reference: string;
-  internal_reference: string;
-  transaction_type: string;
-  transaction_status: string;
-  request_currency: string;
-  request_amount: number;
-  status_message: string;
-  [field: string]: unknown;
-}
+type CallbackBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;
 
-/** A verified callback. */
-export interface PaygateEvent {
-  /** `webhook-id`: the same on every attempt of one callback, so deduplicate by it. */
-  id: string;
-  type: PaygateEventType;
-  /** `webhook-timestamp` of this attempt. */
-  timestamp: Date;
-  payload: PaygateCallbackPayload;
-}
+/** A callback's body (`{ event, payload }`), for each event as the document describes it. */
+export type PaygateCallbackBody = { [Event in PaygateEventType]: CallbackBody<webhooks[Event]['post']> }[PaygateEventType];
+
+/** A verified callback; `type` tells which payload it carries (the collection's, or the service payment's). */
+export type PaygateEvent = PaygateCallbackBody extends infer Body
+  ? Body extends { event: infer Type; payload: infer Payload }
+    ? {
+        /** `webhook-id`: the same on every attempt of one callback, so deduplicate by it. */
+        id: string;
+        type: Type;
+        /** `webhook-timestamp` of this attempt. */
+        timestamp: Date;
+        payload: Payload;
+      }
+    : never
+  : never;
 
 export type WebhookVerificationFailure = StandardWebhookFailure | 'bad_hmac_signature' | 'malformed_body';
 
@@ -76,7 +72,12 @@ export function constructEvent(
   if (hmac !== undefined && !verifyCollectionSignature(signingKey, parsed.payload, hmac)) {
     throw new WebhookVerificationError('bad_hmac_signature', MESSAGES.bad_hmac_signature);
   }
-  return { id: flat['webhook-id']!, type: parsed.event, timestamp: new Date(Number(flat['webhook-timestamp']) * 1000), payload: parsed.payload };
+  return {
+    id: flat['webhook-id']!,
+    type: parsed.event,
+    timestamp: new Date(Number(flat['webhook-timestamp']) * 1000),
+    payload: parsed.payload,
+  } as PaygateEvent;
 }
 
 function flatHeaders(headers: IncomingHeaders, names: string[]): Record<string, string | undefined> {
@@ -92,7 +93,8 @@ function flatHeaders(headers: IncomingHeaders, names: string[]): Record<string, 
   return Object.fromEntries(names.map((name) => [name, read(name)]));
 }
 
-function parseCallback(body: string): { event: PaygateEventType; payload: PaygateCallbackPayload } | null {
+/** The body as a callback, when it has the shape of one; its fields are Paygate's, signed. */
+function parseCallback(body: string): PaygateCallbackBody | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -102,5 +104,5 @@ function parseCallback(body: string): { event: PaygateEventType; payload: Paygat
   if (typeof parsed !== 'object' || parsed === null) return null;
   const { event, payload } = parsed as { event?: unknown; payload?: unknown };
   if (typeof event !== 'string' || typeof payload !== 'object' || payload === null) return null;
-  return { event: event as PaygateEventType, payload: payload as PaygateCallbackPayload };
+  return parsed as PaygateCallbackBody;
 }
