@@ -37,6 +37,7 @@ export class JobWorker<Payload> {
   private settling?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
   private pending: Settled<Payload>[] = [];
+  private failedToSettle = false;
   private stopped = false;
 
   constructor(private readonly options: JobWorkerOptions<Payload>) {}
@@ -52,6 +53,7 @@ export class JobWorker<Payload> {
     await this.running;
     await Promise.all(this.inFlight);
     await this.settle();
+    await this.settling;
   }
 
   private schedule(): void {
@@ -96,7 +98,11 @@ export class JobWorker<Payload> {
 
   /** Writes the verdicts gathered so far, one batch at a time; a call while a batch is being written joins it. */
   private settle(): Promise<void> {
-    this.settling ??= this.settleAll().finally(() => (this.settling = undefined));
+    this.settling ??= this.settleAll().finally(() => {
+      this.settling = undefined;
+      // Verdicts that came after the last batch was taken, but before it ended, go next (after a failure, on the next tick).
+      if (this.pending.length > 0 && !this.failedToSettle) void this.settle();
+    });
     return this.settling;
   }
 
@@ -104,6 +110,7 @@ export class JobWorker<Payload> {
     const { queue, sql, log } = this.options;
     // Runs that finish together (one slow call answered for many) join one batch.
     await new Promise((resolve) => setImmediate(resolve));
+    this.failedToSettle = false;
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
@@ -118,6 +125,7 @@ export class JobWorker<Payload> {
         log.warn('cannot settle jobs; will try again', { queue: queue.name, jobs: batch.length, error });
         const now = Date.now();
         this.pending.push(...batch.filter((s) => s.job.leaseUntil.getTime() > now));
+        this.failedToSettle = true;
         return;
       }
     }
