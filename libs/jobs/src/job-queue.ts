@@ -46,6 +46,8 @@ export interface JobQueue<Payload> {
   /** Same key twice is one job: kept as it is, or with `replace` moved to the new time and payload (its lease dropped). */
   schedule(client: SqlClient, jobs: readonly JobToSchedule<Payload>[], options?: { replace?: boolean }): Promise<void>;
   cancel(client: SqlClient, keys: readonly string[]): Promise<void>;
+  /** Brings jobs no claim holds forward to `at`, never later (work they waited on is done); a job under a lease is left to its claim. */
+  advance(client: SqlClient, moves: readonly { key: string; at: Date }[]): Promise<void>;
   /** Due jobs, oldest first, each leased to the caller; a job whose lease ran out is due again. */
   claim(client: SqlClient, options: ClaimOptions): Promise<ClaimedJob<Payload>[]>;
   /** Forgets jobs still under the lease their claim took. */
@@ -138,6 +140,16 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload> {
   async cancel(client: SqlClient, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
     await client.query('delete from jobs where queue = $1 and key = any($2::text[])', [this.name, keys]);
+  }
+
+  async advance(client: SqlClient, moves: readonly { key: string; at: Date }[]): Promise<void> {
+    if (moves.length === 0) return;
+    await client.query(
+      `update jobs j set run_at = u.at
+       from unnest($2::text[], $3::timestamptz[]) as u(key, at)
+       where j.queue = $1 and j.key = u.key and j.run_at > u.at and (j.lease_until is null or j.lease_until <= now())`,
+      [this.name, moves.map((move) => move.key), moves.map((move) => iso(move.at))],
+    );
   }
 
   async claim(client: SqlClient, { limit, leaseMs = DEFAULT_LEASE_MS, laneCap }: ClaimOptions): Promise<ClaimedJob<Payload>[]> {

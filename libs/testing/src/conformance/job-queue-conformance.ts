@@ -56,6 +56,22 @@ export function jobQueueConformance(setup: () => Promise<JobQueueUnderTest>): vo
       expect(keysOf(await queue.claim(db, { limit: 10 }))).toEqual(['b']);
     });
 
+    it('brings a waiting job forward, never back, and leaves a job under a lease to its claim', async () => {
+      await queue.schedule(db, [
+        { key: 'waiting', runAt: future() },
+        { key: 'soon', runAt: past(1_000) },
+        { key: 'running', runAt: past(5_000) },
+      ]);
+      const [running] = await queue.claim(db, { limit: 1 });
+      expect(running.key).toBe('running');
+      await queue.advance(db, [
+        { key: 'waiting', at: past() },
+        { key: 'soon', at: future() },
+        { key: running.key, at: past() },
+      ]);
+      expect(keysOf(await queue.claim(db, { limit: 10 }))).toEqual(['soon', 'waiting']);
+    });
+
     it('keeps queues apart: a job of one queue is never claimed from another', async () => {
       const other = subject.queue(`conformance-other-${round}`);
       await other.schedule(db, [{ key: 'a', runAt: past() }]);
