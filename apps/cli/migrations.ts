@@ -1,5 +1,6 @@
 import { COLLECTIONS_MIGRATIONS } from '@paygate/collections-service';
 import { EVENT_STORE_MIGRATIONS } from '@paygate/event-store';
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { MERCHANTS_MIGRATIONS } from '@paygate/merchants';
 import { MESSAGING_MIGRATIONS } from '@paygate/messaging';
 import { PAYMENTS_MIGRATIONS } from '@paygate/payments-service';
@@ -17,6 +18,7 @@ export function paygateMigrations({ eventsInSql, sandbox }: { eventsInSql: boole
   return [
     ...(eventsInSql ? EVENT_STORE_MIGRATIONS : []),
     ...MESSAGING_MIGRATIONS,
+    ...JOBS_MIGRATIONS,
     ...MERCHANTS_MIGRATIONS,
     ...RATE_LIMIT_MIGRATIONS,
     ...COLLECTIONS_MIGRATIONS,

@@ -5,6 +5,8 @@ import { describeWithService, uniqueSchema } from '@paygate/testing';
 import { paygateMigrations } from '@paygate/cli';
 
 const ALL = paygateMigrations({ eventsInSql: true, sandbox: true });
+/** Libraries whose tables came after release 0.1.0: their 0001 is not in its layout. */
+const SINCE_RELEASE_010 = new Set(['jobs']);
 
 /** The statements of a fixture file (one per `;` at a line's end; `--` lines are comments). */
 function statementsOf(file: string): string[] {
@@ -86,7 +88,7 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     const baseline = await open();
     await migrate(
       baseline,
-      ALL.filter((m) => m.version === 1),
+      ALL.filter((m) => m.version === 1 && !SINCE_RELEASE_010.has(m.owner)),
     );
     const release = await open();
     await createdByRelease010(release);
@@ -102,7 +104,8 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
 
     expect((await migrate(release, ALL)).map((m) => m.id)).toEqual(ALL.map((m) => m.id));
     expect(await recorded(release)).toEqual(ALL.map((m) => m.id).sort());
-    // Every row kept; tables added since the release (webhook_stream, webhooks/0002) start empty.
+    // Every row kept; tables added since the release (webhook_stream, jobs) start empty: timers an
+    // older release left are adopted by the timer workers, not by a migration.
     const after = await rowsOf(release);
     expect(Object.fromEntries(tables.map((table) => [table, after[table]]))).toEqual(before);
     expect(Object.entries(after).filter(([table, rows]) => !tables.includes(table) && rows.length > 0)).toEqual([]);

@@ -56,7 +56,7 @@ describe('durable timers across a restart', () => {
       expect(events.slice(-2).map((event) => event.type)).toEqual([COLLECTION_EVENT_TYPES.cancelled, COLLECTION_INTEGRATION_EVENTS.settled]);
     }
     const [{ count }] = await paygate.infrastructure.sql.query<{ count: string }>(
-      'select count(*) from collection_timers where internal_reference = any($1::text[])',
+      `select count(*) from jobs where queue = 'collection_timers' and payload->>'internalReference' = any($1::text[])`,
       [[unconfirmed, unanswered]],
     );
     expect(Number(count)).toBe(0);

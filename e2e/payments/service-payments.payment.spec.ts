@@ -124,9 +124,10 @@ describe('service-payments: paying the PRN', () => {
     await harness.eventuallyBalance({ balance: balance - 375, available: balance - 375 });
     // Its timer is gone with the payment.
     await settleDown(300);
-    const [{ count }] = await harness.paygate.infrastructure.sql.query<{ count: string }>('select count(*) from payment_timers where internal_reference = $1', [
-      ref,
-    ]);
+    const [{ count }] = await harness.paygate.infrastructure.sql.query<{ count: string }>(
+      `select count(*) from jobs where queue = 'payment_timers' and payload->>'internalReference' = $1`,
+      [ref],
+    );
     expect(Number(count)).toBe(0);
   });
 

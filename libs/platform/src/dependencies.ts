@@ -33,6 +33,8 @@ export class Dependencies {
   private readonly waiting = new Map<string, { since: number; reason: string }>();
   private readonly stopping = new AbortController();
   private monitor?: NodeJS.Timeout;
+  /** Which watch() is current: a tick of an earlier one does not arm the next. */
+  private watching = 0;
 
   constructor(private readonly log: Logger) {}
 
@@ -84,8 +86,9 @@ export class Dependencies {
     }
   }
 
-  /** Checks every dependency every second from now on, until stop(). */
+  /** Checks every dependency every second from now on, until stop() or unwatch(). */
   watch(checks: DependencyCheck[]): void {
+    const watching = ++this.watching;
     const tick = async () => {
       await Promise.all(
         checks.map(({ name, check }) =>
@@ -95,10 +98,16 @@ export class Dependencies {
           ),
         ),
       );
-      if (!this.stopped) this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
+      if (!this.stopped && watching === this.watching) this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
     };
     // Never what keeps a process alive: the server and the consumers are.
     this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
+  }
+
+  /** Ends the checks of the last watch() only: infrastructure closed to start again (an undone start), whose waits go on. */
+  unwatch(): void {
+    this.watching++;
+    clearTimeout(this.monitor);
   }
 
   /** Ends every wait and the checks (shutdown). */

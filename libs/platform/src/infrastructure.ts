@@ -120,7 +120,9 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
       metrics,
       waitingFor: () => dependencies.waitingFor(),
       close: async (closing = () => undefined) => {
-        dependencies.stop();
+        // The caller's waits (`wait`) outlive this infrastructure: a start undone half-way opens another with them.
+        if (wait) dependencies.unwatch();
+        else dependencies.stop();
         closing(`the broker connection (${brokerName})`);
         await messaging.close();
         closing('the event store connection');

@@ -1,5 +1,5 @@
 import { LeasedTimers } from './leased-timers';
-import { future, onBothEngines, past, timerTable } from './timers-test-setup';
+import { future, KINDS, onBothEngines, past, timerTable } from './timers-test-setup';
 
 onBothEngines('leased timers', (t) => {
   it('claims a timer once it is due, and not again while the claim holds its lease', async () => {
@@ -123,9 +123,9 @@ onBothEngines('leased timers', (t) => {
 
 describe('a timer table name', () => {
   it('must be a plain SQL identifier', () => {
-    expect(() => new LeasedTimers('collection_timers')).not.toThrow();
+    expect(() => new LeasedTimers('collection_timers', KINDS)).not.toThrow();
     for (const name of ['timers; drop table x', 'Timers', '1timers', 'public.timers', '']) {
-      expect(() => new LeasedTimers(name)).toThrow(/plain SQL identifier/);
+      expect(() => new LeasedTimers(name, KINDS)).toThrow(/plain SQL identifier/);
     }
   });
 });

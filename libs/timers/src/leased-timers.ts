@@ -1,4 +1,5 @@
-import type { SqlClient } from '@paygate/sql';
+import { SqlJobQueue, type ClaimedJob } from '@paygate/jobs';
+import type { SqlClient, SqlDatabase } from '@paygate/sql';
 
 export interface DueTimer<Kind extends string = string> {
   internalReference: string;
@@ -9,7 +10,12 @@ export interface DueTimer<Kind extends string = string> {
   leaseUntil: Date;
 }
 
-const LEASE_MS = 30_000;
+/** A timer as a job of its table's queue. */
+export interface TimerPayload<Kind extends string> {
+  internalReference: string;
+  kind: Kind;
+}
+
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
 
 function checkTableName(table: string): void {
@@ -17,9 +23,10 @@ function checkTableName(table: string): void {
 }
 
 /**
- * The DDL of a timer table, the one definition LeasedTimers relies on. Its owner puts it in its
- * own migration (collections/0001, payments/0001 carry it): whitespace aside, these statements
- * are the ones those released migrations were applied with, so their checksums hold.
+ * The DDL of a timer table as released before the job queue: its owner's migration carries it
+ * (collections/0001, payments/0001), and whitespace aside these statements are the ones those
+ * migrations were applied with, so their checksums hold. Timers now live on the job queue; the
+ * table only holds rows an older release wrote, which `adopt` moves onto the queue.
  */
 export function timerTableStatements(table: string): readonly string[] {
   checkTableName(table);
@@ -35,41 +42,46 @@ export function timerTableStatements(table: string): readonly string[] {
   ];
 }
 
-/**
- * Durable timers in one table of STORE_URL, at most one per (internal reference, kind).
- * Projections schedule and cancel them in the transaction that applies their event, so a timer
- * exists exactly when its event does. Firing claims a timer with a lease (`for update skip
- * locked`): a process that dies mid-fire leaves it to be claimed again once the lease runs out,
- * so the caller makes a second fire harmless (the aggregate, an idempotency key). Every method
- * takes the client it runs on: the projection's transaction, or the database for a claim.
- */
 /** What an event does to its aggregate's timers, as a context's process says it (applied by `apply`). */
 export type TimerChange<Kind extends string> = { type: 'Schedule'; kind: Kind; at: string } | { type: 'Cancel'; kinds?: readonly Kind[] };
 
+/**
+ * Durable timers, at most one per (internal reference, kind), as jobs of one queue (libs/jobs)
+ * named after the table they had before. Projections schedule and cancel them in the transaction
+ * that applies their event, so a timer exists exactly when its event does. Firing claims a timer
+ * with a lease: a process that dies mid-fire leaves it to be claimed again once the lease runs
+ * out, so the caller makes a second fire harmless (the aggregate, an idempotency key). Every
+ * method takes the client it runs on: the projection's transaction, or the database for a claim.
+ */
 export class LeasedTimers<Kind extends string> {
-  /** `table` is created by its owner's migration, from timerTableStatements. */
-  constructor(readonly table: string) {
+  readonly queue: SqlJobQueue<TimerPayload<Kind>>;
+  private readonly kinds: readonly Kind[];
+
+  /** `table` names the queue, and the table an older release kept these timers in (created by its owner's migration). */
+  constructor(
+    readonly table: string,
+    kinds: Record<Kind, true>,
+  ) {
     checkTableName(table);
+    this.kinds = Object.keys(kinds) as Kind[];
+    this.queue = new SqlJobQueue<TimerPayload<Kind>>(table);
   }
 
-  /**
-   * The statement that schedules the timers `rows` yields as (internal_reference, kind, due_at,
-   * fire_at), replacing any of the same kind: for a projection that writes its view row and the
-   * timer in one statement.
-   */
-  upsert(rows: string): string {
-    return `insert into ${this.table} (internal_reference, kind, due_at, fire_at) ${rows}
-      on conflict (internal_reference, kind) do update set due_at = excluded.due_at, fire_at = excluded.fire_at`;
+  /** Applies the job queue's migrations (once per database handle). */
+  async migrate(db: SqlDatabase): Promise<void> {
+    await SqlJobQueue.migrate(db);
   }
 
   async schedule(tx: SqlClient, internalReference: string, kind: Kind, dueAt: Date): Promise<void> {
-    await tx.query(this.upsert('values ($1, $2, $3, $3)'), [internalReference, kind, dueAt]);
+    await this.queue.schedule(tx, [{ key: keyOf(internalReference, kind), runAt: dueAt, payload: { internalReference, kind } }], { replace: true });
   }
 
   /** Every timer of the reference, or those of `kinds`. */
   async cancel(tx: SqlClient, internalReference: string, kinds?: readonly Kind[]): Promise<void> {
-    if (kinds) await tx.query(`delete from ${this.table} where internal_reference = $1 and kind = any($2::text[])`, [internalReference, kinds]);
-    else await tx.query(`delete from ${this.table} where internal_reference = $1`, [internalReference]);
+    await this.queue.cancel(
+      tx,
+      (kinds ?? this.kinds).map((kind) => keyOf(internalReference, kind)),
+    );
   }
 
   /** Applies a process's timer changes for one aggregate, in order, in the caller's transaction. */
@@ -80,35 +92,45 @@ export class LeasedTimers<Kind extends string> {
     }
   }
 
-  /** Up to `limit` due timers, each leased to the caller for LEASE_MS. */
+  /** Up to `limit` due timers, each leased to the caller. */
   async claimDue(db: SqlClient, limit: number): Promise<DueTimer<Kind>[]> {
-    const rows = await db.query<{ internal_reference: string; kind: Kind; due_at: Date; fire_at: Date }>(
-      // In whole milliseconds: the lease comes back as a JavaScript Date, and completing matches it exactly.
-      `update ${this.table} t set fire_at = date_trunc('milliseconds', now() + $2 * interval '1 millisecond')
-       from (select internal_reference, kind from ${this.table} where fire_at <= now() order by fire_at limit $1 for update skip locked) due
-       where t.internal_reference = due.internal_reference and t.kind = due.kind
-       returning t.internal_reference, t.kind, t.due_at, t.fire_at`,
-      [limit, LEASE_MS],
-    );
-    return rows.map((row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at), leaseUntil: new Date(row.fire_at) }));
+    return (await this.queue.claim(db, { limit })).map(dueTimerOf);
   }
 
-  /** Done with a claimed timer: delete it unless it was re-scheduled (or claimed again) meanwhile. */
+  /** Done with a claimed timer: forget it unless it was re-scheduled (or claimed again) meanwhile. */
   async complete(db: SqlClient, timer: DueTimer<Kind>): Promise<void> {
-    await db.query(`delete from ${this.table} where internal_reference = $1 and kind = $2 and fire_at = $3`, [
-      timer.internalReference,
-      timer.kind,
-      timer.leaseUntil,
-    ]);
+    await this.queue.complete(db, [jobOf(timer)]);
   }
 
   /** Fire a claimed timer again at `at` (polling, or a retry after a failure), unless it was re-scheduled meanwhile. */
   async retryAt(db: SqlClient, timer: DueTimer<Kind>, at: Date): Promise<void> {
-    await db.query(`update ${this.table} set fire_at = $4 where internal_reference = $1 and kind = $2 and fire_at = $3`, [
-      timer.internalReference,
-      timer.kind,
-      timer.leaseUntil,
-      at,
-    ]);
+    await this.queue.retryLater(db, [{ job: jobOf(timer), at }]);
   }
+
+  /**
+   * Moves the rows an older release wrote into the table onto the queue, so an upgrade loses no
+   * timer: during a rolling upgrade the older pods still write there, hence every tick. A timer
+   * already on the queue is kept: both fire, and a second fire decides nothing.
+   */
+  async adopt(db: SqlClient): Promise<void> {
+    await db.query(
+      `with moved as (delete from ${this.table} returning internal_reference, kind, due_at, fire_at)
+       insert into jobs (queue, key, payload, due_at, run_at)
+       select $1, internal_reference || '/' || kind, jsonb_build_object('internalReference', internal_reference, 'kind', kind), due_at, fire_at from moved
+       on conflict (queue, key) do nothing`,
+      [this.table],
+    );
+  }
+}
+
+const keyOf = (internalReference: string, kind: string) => `${internalReference}/${kind}`;
+
+/** The timer a claimed job is. */
+export function dueTimerOf<Kind extends string>(job: ClaimedJob<TimerPayload<Kind>>): DueTimer<Kind> {
+  return { internalReference: job.payload.internalReference, kind: job.payload.kind, dueAt: job.dueAt, leaseUntil: job.leaseUntil };
+}
+
+function jobOf<Kind extends string>(timer: DueTimer<Kind>): ClaimedJob<TimerPayload<Kind>> {
+  const payload = { internalReference: timer.internalReference, kind: timer.kind };
+  return { key: keyOf(timer.internalReference, timer.kind), lane: '', payload, dueAt: timer.dueAt, attempts: 0, leaseUntil: timer.leaseUntil };
 }

@@ -7,17 +7,21 @@ export type Kind = 'expiry' | 'poll';
 export const past = (ms = 1_000) => new Date(Date.now() - ms);
 export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
-/** A timer table as its owners' migrations create one (timerTableStatements). */
+export const KINDS: Record<Kind, true> = { expiry: true, poll: true };
+
+/** Timers of a queue named `table`, with the table an older release kept them in, as its owners' migrations create one (timerTableStatements). */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
   for (const statement of timerTableStatements(table)) await db.query(statement);
-  return new LeasedTimers<Kind>(table);
+  const timers = new LeasedTimers<Kind>(table, KINDS);
+  await timers.migrate(db);
+  return timers;
 }
 
-/** One database per engine, and an empty `test_timers` table for each test. */
+/** One database per engine, and an empty `test_timers` queue for each test. */
 export interface TimersUnderTest {
   db: SqlDatabase;
   timers: LeasedTimers<Kind>;
-  /** The table's rows, by reference and kind. */
+  /** The queue's timers, by reference and kind. */
   rows(): Promise<{ internalReference: string; kind: string; dueAt: Date }[]>;
   /** Moves every timer's fire time to the past, as if the leases of their claims had run out. */
   expireLeases(): Promise<void>;
@@ -36,15 +40,15 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnd
       rows: async () =>
         (
           await db.query<{ internal_reference: string; kind: string; due_at: Date }>(
-            'select internal_reference, kind, due_at from test_timers order by internal_reference, kind',
+            `select payload->>'internalReference' as internal_reference, payload->>'kind' as kind, due_at from jobs where queue = 'test_timers' order by 1, 2`,
           )
         ).map((row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) })),
       expireLeases: async () => {
-        await db.query(`update test_timers set fire_at = now() - interval '1 second'`);
+        await db.query(`update jobs set run_at = now() - interval '1 second' where queue = 'test_timers'`);
       },
     });
   });
-  beforeEach(() => t.db.query('delete from test_timers'));
+  beforeEach(() => t.db.query(`delete from jobs where queue = 'test_timers'`));
   afterAll(() => close?.());
   suite(t);
 }

@@ -6,7 +6,8 @@ import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
-export const COLLECTION_TIMERS = new LeasedTimers<CollectionTimerKind>('collection_timers');
+/** The collection timers, on the job queue (queue `collection_timers`, the table they had before). */
+export const COLLECTION_TIMERS = new LeasedTimers<CollectionTimerKind>('collection_timers', { confirmation: true, provider: true, status: true });
 
 /** `collection_view`: one row per collection stream, the collection as GET /v1/collections answers it; the durable timers go with it. */
 export function collectionView(statusPollMs: number): StreamReadModel<CollectionEvent, Collection> {
@@ -29,6 +30,7 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
 export class CollectionProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<CollectionProjection> {
     await migrate(sql, COLLECTIONS_MIGRATIONS);
+    await COLLECTION_TIMERS.migrate(sql);
     return new CollectionProjection('collections-projection', [collectionView(statusPollMs)], sql, store);
   }
 

@@ -17,8 +17,11 @@ import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 
-/** The payment timers' table; what schedules or cancels them is the process's paymentTimerChanges. */
-export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers');
+/**
+ * The payment timers (the PRN lookup deferred, the biller's retries), on the job queue (queue `payment_timers`, the table they had
+ * before); what schedules or cancels them is the process's paymentTimerChanges.
+ */
+export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers', { validation: true, payment: true });
 
 /** How a service payment shows on its collection's record (payments.findServicePayment). */
 export function toServicePaymentSummary(payment: ServicePayment): ServicePaymentSummary {
@@ -88,6 +91,7 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
 export class PaymentsProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<PaymentsProjection> {
     await migrate(sql, PAYMENTS_MIGRATIONS);
+    await PAYMENT_TIMERS.migrate(sql);
     return new PaymentsProjection('service-payments-projection', [servicePaymentView(statusPollMs), WALLET_BALANCES], sql, store);
   }
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { DeliveryState } from '@paygate/contracts';
+import { SqlJobQueue, type ClaimedJob } from '@paygate/jobs';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import type { AttemptOutcome } from './callback-sender';
@@ -35,7 +35,7 @@ export interface ClaimedDelivery {
   eventName: string;
   targetUrl: string;
   body: string;
-  /** Recording an attempt changes the delivery only while this claim still holds it. */
+  /** Recording an attempt changes the delivery only while this claim still holds it (the job's lease). */
   claimToken: string;
 }
 
@@ -89,6 +89,10 @@ export interface DeliveryStoreConfig extends Pick<DeliveryConfig, 'timeoutMs' | 
 }
 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
+/** A claimed delivery that may not be sent yet (an earlier one or its cause unsettled) is looked at again this much later, or at once when that one settles. */
+const NOT_READY_MS = 1_000;
+/** The job queue of callbacks: one job per delivery waiting to be sent, key = webhook id, lane = target host. */
+export const CALLBACK_QUEUE = new SqlJobQueue<null>('callbacks');
 
 interface DeliveryRow {
   webhook_id: string;
@@ -123,11 +127,18 @@ const DELIVERY_COLUMNS = `webhook_id, merchant_id, internal_reference, sequence,
   state, attempts, next_attempt_at, lease_until, created_at, delivered_at, last_status, last_error`;
 
 /**
- * The durable delivery queue in STORE_URL. Deliveries are claimed with a lease: a worker that dies
- * mid-attempt leaves its claims to be taken over once the lease runs out, so a callback is sent
- * at least once, never lost. Claiming also keeps each transaction's callbacks to one URL in order
- * (a callback caused by another stream's also waits until its cause is queued) and caps the
- * attempts in flight per host across every dispatcher process.
+ * The callbacks in STORE_URL: `webhook_deliveries` records each callback and its attempts, and
+ * the job queue (libs/jobs, queue `callbacks`) holds a job per delivery waiting to be sent, in a
+ * lane per target host. A claim leases jobs: a worker that dies mid-attempt leaves them to be
+ * taken over once the lease runs out, so a callback is sent at least once, never lost; a claim
+ * caps the attempts in flight per host across every dispatcher process.
+ *
+ * Order is decided in one place, when a job is claimed, against committed rows (`READY`): a
+ * transaction's callback to one URL is sent only once every earlier one is settled, and one
+ * caused by another stream only once its cause is queued. A job that is not ready goes back to
+ * wait. So whatever makes a job due (enqueue, resend, a retry, the adoption sweep, a wake-up
+ * after a settlement, or two of them racing a connection cut) can make it due early, never sent
+ * early.
  */
 export interface QueueStats {
   pending: number;
@@ -148,6 +159,7 @@ export class DeliveryStore {
 
   static async open(sql: SqlDatabase, config: DeliveryStoreConfig): Promise<DeliveryStore> {
     await migrate(sql, WEBHOOKS_MIGRATIONS);
+    await SqlJobQueue.migrate(sql);
     return new DeliveryStore(sql, config);
   }
 
@@ -164,14 +176,20 @@ export class DeliveryStore {
 
   /**
    * Adds deliveries, ignoring any whose webhookId exists (an event the broker redelivers creates
-   * nothing new). Pass `client` to enqueue in the caller's transaction.
+   * nothing new), each with its job. Pass `client` to enqueue in the caller's transaction.
    */
   async enqueue(deliveries: NewDelivery[], client: SqlClient = this.sql): Promise<void> {
     if (deliveries.length === 0) return;
     const targets = deliveries.map((delivery) => sendableTarget(delivery.targetUrl));
     // A callback with no URL to go to is also recorded in the callback stream (unsigned: CallbackStream
     // signs it when read), only when newly queued, so `paygate listen` shows it once.
-    await client.query(
+    const added = await client.query<{
+      webhook_id: string;
+      internal_reference: string;
+      target_host: string | null;
+      next_attempt_at: Date;
+      state: DeliveryState;
+    }>(
       `with inserted as (insert into webhook_deliveries
          (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at)
        select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, string_to_array(d.awaits, ','),
@@ -181,9 +199,10 @@ export class DeliveryStore {
        from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
          as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits)
        on conflict (webhook_id) do nothing
-       returning webhook_id, merchant_id, internal_reference, event_name, body, state)
-       insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
-       select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable' and $12::boolean`,
+       returning webhook_id, merchant_id, internal_reference, event_name, body, target_host, next_attempt_at, state),
+       streamed as (insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
+         select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable' and $12::boolean)
+       select webhook_id, internal_reference, target_host, next_attempt_at, state from inserted`,
       [
         deliveries.map((d) => d.webhookId),
         deliveries.map((d) => d.merchantId),
@@ -200,131 +219,233 @@ export class DeliveryStore {
         this.config.streamUnsent ?? true,
       ],
     );
+    const pending = added.filter((row) => row.state === 'pending');
+    await CALLBACK_QUEUE.schedule(
+      client,
+      pending.map((row) => ({ key: row.webhook_id, lane: row.target_host ?? '', runAt: new Date(row.next_attempt_at) })),
+    );
+    // A callback that waited for one of these to be queued may be ready now.
+    await this.wake(client, [...new Set(added.map((row) => row.internal_reference))]);
   }
 
   /**
-   * Claims up to `limit` due deliveries. Claimers are serialised by a transaction-scoped advisory
-   * lock, so two processes never claim the same delivery and the per-host count they both see is
-   * the true one.
+   * Claims up to `limit` due deliveries that may be sent now. On PostgreSQL claimers are
+   * serialised by a transaction-scoped advisory lock, so the per-host count each sees is the true
+   * one. Claimed jobs whose delivery may not be sent yet go back to wait; those of a delivery
+   * already settled are dropped.
    */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const claimToken = randomUUID();
-    const rows = await this.sql.transaction(async (tx) => {
+    return this.sql.transaction(async (tx) => {
       await tx.query(`select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`);
-      // A claimer that died (or overran its lease) gives its deliveries back.
+      const jobs = await CALLBACK_QUEUE.claim(tx, { limit, leaseMs: this.leaseMs, laneCap: this.config.perHostConcurrency });
+      if (jobs.length === 0) return [];
+      const rows = await tx.query<DeliveryRow & { ready: boolean }>(
+        `select d.*, ${READY} as ready from webhook_deliveries d where d.webhook_id = any($1::text[])`,
+        [jobs.map((job) => job.key)],
+      );
+      const byId = new Map(rows.map((row) => [row.webhook_id, row]));
+      const ready: ClaimedJob<null>[] = [];
+      const waiting: { job: ClaimedJob<null>; at: Date }[] = [];
+      const gone: ClaimedJob<null>[] = [];
+      for (const job of jobs) {
+        const row = byId.get(job.key);
+        if (!row || (row.state !== 'pending' && row.state !== 'delivering')) gone.push(job);
+        else if (row.ready) ready.push(job);
+        else waiting.push({ job, at: new Date(Math.max(Date.now() + NOT_READY_MS, new Date(row.next_attempt_at).getTime())) });
+      }
+      await CALLBACK_QUEUE.complete(tx, gone);
+      await CALLBACK_QUEUE.retryLater(tx, waiting);
+      if (ready.length === 0) return [];
       await tx.query(
-        `update webhook_deliveries set state = 'pending', claim_token = null, lease_until = null
-         where state = 'delivering' and lease_until < now()`,
+        `update webhook_deliveries d set state = 'delivering', claim_token = u.token, lease_until = u.token::timestamptz
+         from unnest($1::text[], $2::text[]) as u(webhook_id, token) where d.webhook_id = u.webhook_id`,
+        [ready.map((job) => job.key), ready.map((job) => job.leaseUntil.toISOString())],
       );
-      return tx.query<DeliveryRow>(
-        `with in_flight as (
-           select target_host, count(*)::int as busy from webhook_deliveries where state = 'delivering' group by target_host
-         ), ready as (
-           select d.webhook_id, d.target_host, d.next_attempt_at, d.created_at,
-                  row_number() over (partition by d.target_host order by d.next_attempt_at, d.created_at, d.sequence) as host_rank
-           from webhook_deliveries d
-           where d.state = 'pending' and d.next_attempt_at <= now()
-             -- order: a callback waits until every earlier one of its transaction to the same URL is settled
-             and not exists (
-               select 1 from webhook_deliveries earlier
-               where earlier.internal_reference = d.internal_reference and earlier.target_url = d.target_url
-                 and earlier.sequence < d.sequence and earlier.state in ('pending', 'delivering'))
-             -- cause: one from another stream also waits until the callback that caused it is queued, so the rule above can see it
-             and (cardinality(d.awaits) = 0 or exists (
-               select 1 from webhook_deliveries cause
-               where cause.internal_reference = d.internal_reference and cause.event_name = any(d.awaits)))
-         ), picked as (
-           -- isolation: a host gets only the slots it has free, and every host its first slot before any its second
-           select r.webhook_id from ready r left join in_flight f on f.target_host = r.target_host
-           where r.host_rank <= $2::int - coalesce(f.busy, 0)
-           order by r.host_rank, r.next_attempt_at, r.created_at
-           limit $1::int
-         )
-         update webhook_deliveries d
-         set state = 'delivering', claim_token = $3::text, lease_until = now() + $4::bigint * interval '1 millisecond'
-         from picked where d.webhook_id = picked.webhook_id and d.state = 'pending'
-         returning d.*`,
-        [limit, this.config.perHostConcurrency, claimToken, this.leaseMs],
-      );
+      return ready.map((job) => {
+        const row = byId.get(job.key)!;
+        return {
+          webhookId: row.webhook_id,
+          merchantId: row.merchant_id,
+          internalReference: row.internal_reference,
+          sequence: row.sequence,
+          eventName: row.event_name,
+          targetUrl: row.target_url as string,
+          body: row.body,
+          claimToken: job.leaseUntil.toISOString(),
+        };
+      });
     });
-    return rows.map((row) => ({
-      webhookId: row.webhook_id,
-      merchantId: row.merchant_id,
-      internalReference: row.internal_reference,
-      sequence: row.sequence,
-      eventName: row.event_name,
-      targetUrl: row.target_url as string,
-      body: row.body,
-      claimToken,
-    }));
+  }
+
+  /** One attempt; see recordAttempts. */
+  async recordAttempt(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliveryState | undefined> {
+    return (await this.recordAttempts([{ claimed, outcome }]))[0];
   }
 
   /**
-   * Records an attempt and decides what follows it: 2xx delivered, 410 abandoned (the receiver
-   * says the endpoint is gone), otherwise the next step of the schedule or, after the last,
-   * abandoned. The attempt is always recorded (it happened); the delivery changes only while the
-   * claim is still the current one. Returns the new state, or undefined for a stale claim.
+   * Records attempts, all in one transaction, and decides what follows each: 2xx delivered, 410
+   * abandoned (the receiver says the endpoint is gone), otherwise the next step of the schedule
+   * or, after the last, abandoned. An attempt is always recorded (it happened); its delivery
+   * changes only while the claim still holds the job's lease. Returns each new state, or
+   * undefined for a stale claim.
    */
-  async recordAttempt(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliveryState | undefined> {
+  async recordAttempts(batch: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<(DeliveryState | undefined)[]> {
+    if (batch.length === 0) return [];
+    const ids = batch.map(({ claimed }) => claimed.webhookId);
     return this.sql.transaction(async (tx) => {
-      // The row lock also serialises attempt numbering with a stale claimer recording at the same time.
-      const [current] = await tx.query<{ attempts: number; claim_token: string | null }>(
-        'select attempts, claim_token from webhook_deliveries where webhook_id = $1 for update',
-        [claimed.webhookId],
+      // The row locks also serialise attempt numbering with a stale claimer recording at the same time.
+      const current = await tx.query<{ webhook_id: string; attempts: number; claim_token: string | null; internal_reference: string }>(
+        'select webhook_id, attempts, claim_token, internal_reference from webhook_deliveries where webhook_id = any($1::text[]) order by webhook_id for update',
+        [ids],
       );
+      const byId = new Map(current.map((row) => [row.webhook_id, row]));
       await tx.query(
         `insert into webhook_attempts (webhook_id, attempt, started_at, duration_ms, status_code, response_excerpt, error)
-         select $1::text, coalesce(max(attempt), 0) + 1, $2::timestamptz, $3::int, $4::int, $5::text, $6::text from webhook_attempts where webhook_id = $1::text`,
-        [claimed.webhookId, outcome.startedAt, outcome.durationMs, outcome.statusCode ?? null, outcome.responseExcerpt, outcome.error ?? null],
+         select a.webhook_id, coalesce((select max(attempt) from webhook_attempts w where w.webhook_id = a.webhook_id), 0)
+                  + row_number() over (partition by a.webhook_id order by a.ord),
+                a.started_at, a.duration_ms, a.status_code, a.response_excerpt, a.error
+         from unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[]) with ordinality
+           as a (webhook_id, started_at, duration_ms, status_code, response_excerpt, error, ord)`,
+        [
+          ids,
+          batch.map(({ outcome }) => outcome.startedAt.toISOString()),
+          batch.map(({ outcome }) => outcome.durationMs),
+          batch.map(({ outcome }) => outcome.statusCode ?? null),
+          batch.map(({ outcome }) => outcome.responseExcerpt),
+          batch.map(({ outcome }) => outcome.error ?? null),
+        ],
       );
-      if (current?.claim_token !== claimed.claimToken) return undefined;
-
-      const attempts = current.attempts + 1;
-      const status = outcome.statusCode;
-      let state: DeliveryState;
-      let delayMs = 0;
-      if (status !== undefined && status >= 200 && status < 300) state = 'delivered';
-      else if (status === 410 || attempts >= this.config.retrySchedule.length) state = 'abandoned';
-      else {
-        state = 'pending';
-        delayMs = Math.max(jittered(this.config.retrySchedule[attempts]), outcome.retryAfterMs ?? 0);
+      const states: (DeliveryState | undefined)[] = [];
+      const updates: { id: string; state: DeliveryState; attempts: number; delayMs: number; status: number | null; error: string | null }[] = [];
+      for (const { claimed, outcome } of batch) {
+        const row = byId.get(claimed.webhookId);
+        if (!row || row.claim_token !== claimed.claimToken || updates.some((update) => update.id === claimed.webhookId)) {
+          states.push(undefined);
+          continue;
+        }
+        const attempts = row.attempts + 1;
+        const status = outcome.statusCode;
+        let state: DeliveryState;
+        let delayMs = 0;
+        if (status !== undefined && status >= 200 && status < 300) state = 'delivered';
+        else if (status === 410 || attempts >= this.config.retrySchedule.length) state = 'abandoned';
+        else {
+          state = 'pending';
+          delayMs = Math.max(jittered(this.config.retrySchedule[attempts]), outcome.retryAfterMs ?? 0);
+        }
+        updates.push({ id: claimed.webhookId, state, attempts, delayMs, status: status ?? null, error: outcome.error ?? null });
+        states.push(state);
       }
-      await tx.query(
-        `update webhook_deliveries
-         set state = $2::text, attempts = $3::int, next_attempt_at = now() + $4::bigint * interval '1 millisecond',
-             delivered_at = case when $2::text = 'delivered' then now() else delivered_at end,
-             last_status = $5::int, last_error = $6::text, claim_token = null, lease_until = null
-         where webhook_id = $1`,
-        [claimed.webhookId, state, attempts, delayMs, status ?? null, outcome.error ?? null],
+      if (updates.length === 0) return states;
+      const next = await tx.query<{ webhook_id: string; next_attempt_at: Date }>(
+        `update webhook_deliveries d
+         set state = u.state, attempts = u.attempts, next_attempt_at = now() + u.delay_ms * interval '1 millisecond',
+             delivered_at = case when u.state = 'delivered' then now() else d.delivered_at end,
+             last_status = u.status, last_error = u.error, claim_token = null, lease_until = null
+         from unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::int[], $6::text[]) as u(webhook_id, state, attempts, delay_ms, status, error)
+         where d.webhook_id = u.webhook_id
+         returning d.webhook_id, d.next_attempt_at`,
+        [
+          updates.map((u) => u.id),
+          updates.map((u) => u.state),
+          updates.map((u) => u.attempts),
+          updates.map((u) => u.delayMs),
+          updates.map((u) => u.status),
+          updates.map((u) => u.error),
+        ],
       );
-      return state;
+      const nextAt = new Map(next.map((row) => [row.webhook_id, new Date(row.next_attempt_at)]));
+      const jobOf = (id: string): ClaimedJob<null> => {
+        const claimed = batch.find((entry) => entry.claimed.webhookId === id)!.claimed;
+        return { key: id, lane: '', payload: null, dueAt: new Date(0), attempts: 0, leaseUntil: new Date(claimed.claimToken) };
+      };
+      await CALLBACK_QUEUE.complete(
+        tx,
+        updates.filter((u) => u.state !== 'pending').map((u) => jobOf(u.id)),
+      );
+      await CALLBACK_QUEUE.retryLater(
+        tx,
+        updates.filter((u) => u.state === 'pending').map((u) => ({ job: jobOf(u.id), at: nextAt.get(u.id) })),
+      );
+      // The next callbacks of a transaction whose callback settled may be sent now.
+      const settledRefs = updates.filter((u) => u.state !== 'pending').map((u) => byId.get(u.id)!.internal_reference);
+      await this.wake(tx, [...new Set(settledRefs)]);
+      return states;
     });
+  }
+
+  /** Brings the waiting jobs of these transactions' pending deliveries back to their own time: what they waited for may have happened. */
+  private async wake(client: SqlClient, internalReferences: string[]): Promise<void> {
+    if (internalReferences.length === 0) return;
+    const rows = await client.query<{ webhook_id: string; next_attempt_at: Date }>(
+      `select webhook_id, next_attempt_at from webhook_deliveries where internal_reference = any($1::text[]) and state = 'pending'`,
+      [internalReferences],
+    );
+    await CALLBACK_QUEUE.advance(
+      client,
+      rows.map((row) => ({ key: row.webhook_id, at: new Date(row.next_attempt_at) })),
+    );
+  }
+
+  /**
+   * Gives every pending or in-flight delivery without a job one (deliveries an older release
+   * queued before the job queue, or any a cut left without one). Safe whatever it schedules: the
+   * claim decides what may be sent.
+   */
+  async adoptUnqueued(): Promise<void> {
+    // Two reads, each on its partial index (pending, in flight), so the history of delivered callbacks is never scanned.
+    const rows = await this.sql.query<{ webhook_id: string; target_host: string; next_attempt_at: Date }>(
+      `select webhook_id, target_host, next_attempt_at from webhook_deliveries where state = 'pending'
+       union all
+       select webhook_id, target_host, next_attempt_at from webhook_deliveries where state = 'delivering'`,
+    );
+    await CALLBACK_QUEUE.schedule(
+      this.sql,
+      rows.map((row) => ({ key: row.webhook_id, lane: row.target_host, runAt: new Date(row.next_attempt_at) })),
+    );
   }
 
   /**
    * Sends a transaction's callbacks to the merchant again, in order, with the full schedule:
-   * delivered, abandoned and waiting ones become due now, keeping their webhook ids. Returns how many.
+   * delivered, abandoned, waiting and in-flight ones become due now, keeping their webhook ids
+   * (an attempt in flight then records only itself: its claim is no longer the delivery's).
+   * Returns how many.
    */
   async resend(merchantId: string, internalReference: string): Promise<number> {
-    const rows = await this.sql.query(
-      `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
-       where merchant_id = $1 and internal_reference = $2 and state in ('delivered', 'abandoned', 'pending')
-       returning webhook_id`,
-      [merchantId, internalReference],
-    );
-    return rows.length;
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query<{ webhook_id: string; target_host: string }>(
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now(), claim_token = null, lease_until = null
+         where merchant_id = $1 and internal_reference = $2 and state in ('delivered', 'abandoned', 'pending', 'delivering')
+         returning webhook_id, target_host`,
+        [merchantId, internalReference],
+      );
+      await this.requeue(tx, rows);
+      return rows.length;
+    });
   }
 
   /** Abandoned deliveries (all, or those of `webhookIds`) start the schedule again now. Returns how many. */
   async retryAbandoned(webhookIds?: string[]): Promise<number> {
-    const rows = await this.sql.query(
-      `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
-       where state = 'abandoned' and ($1::text[] is null or webhook_id = any($1::text[]))
-       returning webhook_id`,
-      [webhookIds ?? null],
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query<{ webhook_id: string; target_host: string }>(
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
+         where state = 'abandoned' and ($1::text[] is null or webhook_id = any($1::text[]))
+         returning webhook_id, target_host`,
+        [webhookIds ?? null],
+      );
+      await this.requeue(tx, rows);
+      return rows.length;
+    });
+  }
+
+  /** Due now, each with a job of its own: one still held by an attempt in flight is taken from it (that attempt's claim no longer counts). */
+  private async requeue(client: SqlClient, rows: { webhook_id: string; target_host: string }[]): Promise<void> {
+    await CALLBACK_QUEUE.schedule(
+      client,
+      rows.map((row) => ({ key: row.webhook_id, lane: row.target_host, runAt: new Date() })),
+      { replace: true },
     );
-    return rows.length;
   }
 
   /** Deliveries oldest first, each with its attempts. */
@@ -378,6 +499,20 @@ export class DeliveryStore {
     }));
   }
 }
+
+/**
+ * Whether delivery `d` may be sent now: a transaction's callback to one URL goes only once every
+ * earlier one is settled, and one caused by another stream only once its cause is queued, so the
+ * rule before can see it.
+ */
+const READY = `(d.next_attempt_at <= now()
+  and not exists (
+    select 1 from webhook_deliveries earlier
+    where earlier.internal_reference = d.internal_reference and earlier.target_url = d.target_url
+      and earlier.sequence < d.sequence and earlier.state in ('pending', 'delivering'))
+  and (cardinality(d.awaits) = 0 or exists (
+    select 1 from webhook_deliveries cause
+    where cause.internal_reference = d.internal_reference and cause.event_name = any(d.awaits))))`;
 
 /** The host deliveries are grouped by for isolation, or why the URL can never be sent to. */
 function sendableTarget(targetUrl: string | null): { host: string | null; problem: string | null } {

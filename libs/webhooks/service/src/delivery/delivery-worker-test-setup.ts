@@ -135,6 +135,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     await Promise.all(workers.map((worker) => worker.stop()));
     await db.query('delete from webhook_attempts');
     await db.query('delete from webhook_deliveries');
+    await db.query(`delete from jobs where queue = 'callbacks'`);
     expect(logLines.join('\n')).not.toContain(KEY);
   });
 

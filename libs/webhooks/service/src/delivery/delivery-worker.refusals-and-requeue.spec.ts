@@ -87,6 +87,29 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     expect(target.received.map((request) => request.webhookId)).toEqual([delivery.webhookId, delivery.webhookId]);
   });
 
+  it('resend of a callback whose attempt is still in flight sends it again once more', async () => {
+    let answerFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const target = await endpoint((received, response) => {
+      if (target.countFor(received.webhookId) === 1) void firstAnswered.then(() => response.end('ok'));
+      else response.end('ok');
+    });
+    const { store, startWorker } = await dispatcher();
+    const delivery = newDelivery(target.url(), { internalReference: 'IR-resend-in-flight' });
+    await store.enqueue([delivery]);
+    startWorker();
+    await eventually(() => (target.received.length === 1 ? true : undefined));
+
+    expect(await store.resend(delivery.merchantId, 'IR-resend-in-flight')).toBe(1);
+    answerFirst();
+    const again = await eventually(async () => {
+      const found = await find(store, delivery.webhookId);
+      return found.state === 'delivered' && found.attempts.length === 2 ? found : undefined;
+    });
+    expect(again.attempts.map((attempt) => attempt.statusCode)).toEqual([200, 200]);
+    expect(target.received.map((request) => request.webhookId)).toEqual([delivery.webhookId, delivery.webhookId]);
+  });
+
   it('retryAbandoned gives abandoned deliveries a new schedule', async () => {
     const target = await endpoint(byAttempt(status(410), status(200)));
     const { store, startWorker } = await dispatcher({ retrySchedule: [0] });

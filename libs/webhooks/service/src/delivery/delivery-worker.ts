@@ -3,9 +3,11 @@ import type { Counter, Metrics } from '@paygate/metrics';
 import type { AttemptOutcome, CallbackSender } from './callback-sender';
 import type { DeliveryConfig } from './delivery-config';
 import type { CallbackStream } from './callback-stream';
-import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
+import type { ClaimedDelivery, DeliveryState, DeliveryStore } from './delivery-store';
 
 const DEFAULT_MAX_IN_FLIGHT = 64;
+/** How often deliveries without a job (an older release's, or one a cut left) are given one. */
+const ADOPT_EVERY_MS = 60_000;
 
 export interface DeliveryWorkerOptions {
   store: DeliveryStore;
@@ -31,7 +33,10 @@ export class DeliveryWorker {
   private readonly maxInFlight: number;
   private readonly attempts: Counter<'outcome'>;
   private timer?: NodeJS.Timeout;
+  private adopting?: NodeJS.Timeout;
   private claiming?: Promise<void>;
+  private recording?: Promise<void>;
+  private unrecorded: { claimed: ClaimedDelivery; outcome: AttemptOutcome; done: (state: DeliveryState | undefined | Error) => void }[] = [];
   private claimAgain = false;
   private wakeScheduled = false;
   private stopped = false;
@@ -49,6 +54,10 @@ export class DeliveryWorker {
     if (this.timer) return;
     this.stopped = false;
     this.timer = setInterval(() => this.notify(), this.options.config.tickMs);
+    const adopt = () =>
+      this.options.store.adoptUnqueued().catch((error: unknown) => this.options.log.warn('cannot queue deliveries left without a job', { error }));
+    void adopt();
+    this.adopting = setInterval(() => void adopt(), ADOPT_EVERY_MS);
     this.notify();
   }
 
@@ -71,6 +80,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.adopting);
     this.timer = undefined;
     await this.claiming;
     await Promise.all(this.inFlight);
@@ -111,7 +121,7 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { store, sender, keys, log } = this.options;
+    const { sender, keys, log } = this.options;
     const fields = { webhook_id: delivery.webhookId, merchant_id: delivery.merchantId, internal_reference: delivery.internalReference };
     let outcome: AttemptOutcome;
     try {
@@ -124,7 +134,7 @@ export class DeliveryWorker {
       return;
     }
     try {
-      const state = await store.recordAttempt(delivery, outcome);
+      const state = await this.record(delivery, outcome);
       this.attempts.inc(OUTCOMES[state ?? 'superseded']);
       const result = { ...fields, event: delivery.eventName, status: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs, state };
       if (state === 'abandoned') log.warn('callback abandoned', result);
@@ -146,9 +156,44 @@ export class DeliveryWorker {
       log.warn('cannot record callback attempt in the stream', { webhook_id: delivery.webhookId, error });
     }
   }
+
+  /** Records an attempt with the others finished meanwhile, one transaction per batch (attempts that finish together share it). */
+  private record(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliveryState | undefined> {
+    const recorded = new Promise<Recorded>((done) => this.unrecorded.push({ claimed, outcome, done }));
+    this.startRecording();
+    return recorded.then((state) => {
+      if (state instanceof Error) throw state;
+      return state;
+    });
+  }
+
+  private startRecording(): void {
+    if (this.recording) return;
+    // One that arrived after the last batch was taken, but before this one ended, starts the next.
+    this.recording = this.recordAll().finally(() => {
+      this.recording = undefined;
+      if (this.unrecorded.length > 0) this.startRecording();
+    });
+  }
+
+  private async recordAll(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.unrecorded.length > 0) {
+      const batch = this.unrecorded;
+      this.unrecorded = [];
+      try {
+        const states = await this.options.store.recordAttempts(batch);
+        batch.forEach((entry, i) => entry.done(states[i]));
+      } catch (error) {
+        for (const entry of batch) entry.done(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
 }
 
 const NOT_SENT = { outcome: 'not_sent' };
+
+type Recorded = DeliveryState | undefined | Error;
 const OUTCOMES: Record<string, { outcome: string }> = {
   delivered: { outcome: 'delivered' },
   pending: { outcome: 'retrying' },

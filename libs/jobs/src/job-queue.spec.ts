@@ -1,0 +1,10 @@
+import { describeOnSqlEngines, jobQueueConformance } from '@paygate/testing';
+import { SqlJobQueue } from './job-queue';
+
+describeOnSqlEngines('job queue', 'jobs', (open) =>
+  jobQueueConformance(async () => {
+    const { db, close } = await open();
+    await SqlJobQueue.migrate(db);
+    return { db, queue: (name) => new SqlJobQueue<{ n: number }>(name), close };
+  }),
+);
