@@ -9,7 +9,7 @@ import {
 import { publishedCollection, publishedServicePayment } from '@paygate/testing';
 import {
   collectionCallbackOrder,
-  isPrnRejectionCancel,
+  isCancelledBeforeVerdict,
   PAYMENT_AFTER_COLLECTION,
   PAYMENT_BEFORE_COLLECTION,
   servicePaymentCallbackOrder,
@@ -77,23 +77,29 @@ describe('the order of a transaction’s callbacks across the collection and pay
     expect(order).toEqual({ sequence: PAYMENT_BEFORE_COLLECTION + 1, awaits: [] });
     expect(order.sequence).toBeLessThan(0);
     const cancelled = settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid', cancellationReason: 'PRN_NOT_ELIGIBLE' });
-    expect(isPrnRejectionCancel(cancelled)).toBe(true);
+    expect(isCancelledBeforeVerdict(cancelled)).toBe(true);
     expect(collectionCallbackOrder(cancelled)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
   });
 
-  it('tells a PRN rejection by the published cancellation reason, not by the message', () => {
-    expect(isPrnRejectionCancel(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
+  it('lets a cancellation by the verdict deadline wait for the payment.failed that follows it too: a late refusal still comes first', () => {
+    const timedOut = settled(3, {
+      status: 'CANCELLED',
+      statusMessage: 'Transaction cancelled: the PRN could not be validated in time',
+      cancellationReason: 'PRN_VALIDATION_TIMEOUT',
+    });
+    expect(collectionCallbackOrder(timedOut)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
+    // The refusal that came too late sorts before it; the failure the cancellation causes sorts after it (and awaits it).
+    expect(servicePaymentCallbackOrder(paymentEvent(PAYMENTS.prnRejected, 1)).sequence).toBeLessThan(3);
+    expect(servicePaymentCallbackOrder(paymentEvent(PAYMENTS.failed, 2))).toEqual({
+      sequence: PAYMENT_AFTER_COLLECTION + 2,
+      awaits: ['transaction.completed', 'transaction.failed', 'transaction.cancelled'],
+    });
+  });
+
+  it('tells a cancellation before the verdict by the published cancellation reason, not by the message', () => {
+    expect(isCancelledBeforeVerdict(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
     expect(
-      isPrnRejectionCancel(
-        settled(3, {
-          status: 'CANCELLED',
-          statusMessage: 'Transaction cancelled: the PRN could not be validated in time',
-          cancellationReason: 'PRN_VALIDATION_TIMEOUT',
-        }),
-      ),
-    ).toBe(false);
-    expect(
-      isPrnRejectionCancel(
+      isCancelledBeforeVerdict(
         settled(3, {
           status: 'CANCELLED',
           statusMessage: 'Transaction cancelled: confirmation not received in time',
@@ -101,7 +107,7 @@ describe('the order of a transaction’s callbacks across the collection and pay
         }),
       ),
     ).toBe(false);
-    expect(isPrnRejectionCancel(opened(3))).toBe(false);
+    expect(isCancelledBeforeVerdict(opened(3))).toBe(false);
   });
 
   it('keeps the bands apart from any realistic collection revision and inside a 32-bit sequence', () => {

@@ -44,16 +44,23 @@ export const PAYMENT_AFTER_COLLECTION = BAND;
 
 const COLLECTION_FINAL_CALLBACKS = [CALLBACK_EVENTS.completed, CALLBACK_EVENTS.failed, CALLBACK_EVENTS.cancelled];
 
+/** Cancellations of a collect-for-payment collection before the PRN verdict reached it. */
+const BEFORE_VERDICT = new Set(['PRN_NOT_ELIGIBLE', 'PRN_VALIDATION_TIMEOUT']);
+
 /**
- * True for the final callback of a collect-for-payment collection cancelled because its PRN was
- * rejected: payments.PrnRejected caused it, so payment.failed is sent first.
+ * True for the final callback of a collect-for-payment collection cancelled before it had the
+ * PRN verdict: because the PRN was rejected, or because the verdict deadline passed (an outage
+ * delayed it). Either way a payment.failed follows for certain (the refusal, or the failure the
+ * cancellation causes), so the cancellation waits until it is queued and the sequence decides:
+ * a refusal's payment.failed first, whichever stream the dispatcher reads first; the failure
+ * the cancellation caused after it.
  */
-export function isPrnRejectionCancel(event: CollectionIntegrationEvent): boolean {
-  return event.type === COLLECTIONS.settled && event.data.collection.cancellationReason === 'PRN_NOT_ELIGIBLE';
+export function isCancelledBeforeVerdict(event: CollectionIntegrationEvent): boolean {
+  return event.type === COLLECTIONS.settled && BEFORE_VERDICT.has(event.data.collection.cancellationReason ?? '');
 }
 
 export function collectionCallbackOrder(event: CollectionIntegrationEvent): CallbackOrder {
-  return { sequence: event.revision, awaits: isPrnRejectionCancel(event) ? [PAYMENT_CALLBACK_EVENTS.failed] : [] };
+  return { sequence: event.revision, awaits: isCancelledBeforeVerdict(event) ? [PAYMENT_CALLBACK_EVENTS.failed] : [] };
 }
 
 export function servicePaymentCallbackOrder(event: PaymentsIntegrationEvent): CallbackOrder {
