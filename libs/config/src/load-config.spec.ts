@@ -68,6 +68,7 @@ describe('loadConfig: defaults', () => {
         retrySchedule: [0, 10_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
         allowPrivate: false,
         perHostConcurrency: 4,
+        maxInFlight: 256,
         tickMs: 100,
       },
       gateway: { adminToken: undefined },
@@ -148,6 +149,7 @@ describe('loadConfig: every variable', () => {
       CALLBACK_RETRY_SCHEDULE: '0, 50,250ms,2s,3m,1h',
       ALLOW_PRIVATE_CALLBACKS: 'true',
       CALLBACK_CONCURRENCY_PER_HOST: '2',
+      CALLBACK_MAX_IN_FLIGHT: '32',
       DISPATCH_TICK_MS: '25',
       ADMIN_TOKEN,
       MASTER_KEY,
@@ -227,6 +229,7 @@ describe('loadConfig: every variable', () => {
       retrySchedule: [0, 50, 250, 2_000, 180_000, 3_600_000],
       allowPrivate: true,
       perHostConcurrency: 2,
+      maxInFlight: 32,
       tickMs: 25,
     });
     expect(config.gateway.adminToken?.reveal()).toBe(ADMIN_TOKEN);
@@ -283,6 +286,7 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['ALLOW_PRIVATE_CALLBACKS', 'yes', 'must be "true" or "false", got "yes"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '0', 'must be a positive whole number, got "0"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '2.5', 'must be a positive whole number, got "2.5"'],
+    ['CALLBACK_MAX_IN_FLIGHT', '0', 'must be a positive whole number, got "0"'],
     ['DISPATCH_TICK_MS', 'fast', 'must be a whole number of milliseconds, got "fast"'],
     ['ADMIN_TOKEN', 'short-token', 'must be at least 16 characters'],
     ['MASTER_KEY', 'not-a-key', 'must be 32 bytes as 64 hex characters or base64'],

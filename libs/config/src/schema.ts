@@ -214,6 +214,9 @@ export const CONFIG_SCHEMA = {
         'allow `http` callback URLs and callback targets (merchant and sandbox) on loopback, private-use, CGNAT and unique-local addresses and localhost names; link-local, metadata and other special-purpose addresses stay refused',
     }),
     perHostConcurrency: positiveInteger('CALLBACK_CONCURRENCY_PER_HOST', 4, { description: 'callback attempts in flight per target host, across dispatchers' }),
+    maxInFlight: positiveInteger('CALLBACK_MAX_IN_FLIGHT', 256, {
+      description: 'callback attempts in flight per dispatcher process, all hosts together; a slow host holds at most CALLBACK_CONCURRENCY_PER_HOST of them',
+    }),
     tickMs: milliseconds('DISPATCH_TICK_MS', 100, { min: 1, description: 'how often a dispatcher looks for due callbacks when nothing wakes it' }),
   },
   gateway: {

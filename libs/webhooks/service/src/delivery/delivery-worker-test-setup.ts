@@ -154,7 +154,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
   }
 
   async function dispatcher(overrides: Partial<DeliveryConfig & DeliveryStoreConfig> = {}) {
-    const config = { timeoutMs: 2_000, retrySchedule: [0, 50, 50, 50], allowPrivate: true, perHostConcurrency: 4, tickMs: 20, ...overrides };
+    const config = { timeoutMs: 2_000, retrySchedule: [0, 50, 50, 50], allowPrivate: true, perHostConcurrency: 4, maxInFlight: 64, tickMs: 20, ...overrides };
     const store = await DeliveryStore.open(db, config);
     const sender = new CallbackSender(config);
     const keys = async (merchantId: string) => (merchantId === 'merchant-deleted' ? null : KEY);

@@ -57,6 +57,21 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
     expect(fast.received).toHaveLength(10);
   });
 
+  it('runs at most CALLBACK_MAX_IN_FLIGHT attempts at once, all hosts together', async () => {
+    const hosts = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+    const hanging = await Promise.all(hosts.map((host) => endpoint(() => undefined, host)));
+    const { store, startWorker } = await dispatcher({ timeoutMs: 10_000, perHostConcurrency: 2, maxInFlight: 3 });
+    await store.enqueue(hanging.flatMap((target) => [newDelivery(target.url()), newDelivery(target.url())]));
+    startWorker();
+
+    const delivering = async () => (await store.list({ limit: 100 })).filter((delivery) => delivery.state === 'delivering').length;
+    await eventually(async () => ((await delivering()) === 3 ? true : undefined));
+    // Ten ticks later no fourth attempt has started, though every host has room under its own cap.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await delivering()).toBe(3);
+    expect(hanging.reduce((sum, target) => sum + target.received.length, 0)).toBe(3);
+  });
+
   it('two workers on one store deliver 200 callbacks, each received exactly once', async () => {
     const target = await endpoint();
     const { store, startWorker } = await dispatcher({ perHostConcurrency: 16 });

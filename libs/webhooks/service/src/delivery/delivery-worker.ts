@@ -5,7 +5,6 @@ import type { DeliveryConfig } from './delivery-config';
 import type { CallbackStream } from './callback-stream';
 import type { ClaimedDelivery, DeliveryState, DeliveryStore } from './delivery-store';
 
-const DEFAULT_MAX_IN_FLIGHT = 64;
 /** How often deliveries without a job (an older release's, or one a cut left) are given one. */
 const ADOPT_EVERY_MS = 60_000;
 
@@ -14,13 +13,12 @@ export interface DeliveryWorkerOptions {
   sender: CallbackSender;
   /** The merchant's signing key, or null when the merchant no longer has one. */
   keys: (merchantId: string) => Promise<string | null>;
-  config: Pick<DeliveryConfig, 'tickMs'>;
+  /** tickMs: how often to look unprompted; maxInFlight: attempts this worker runs at once. */
+  config: Pick<DeliveryConfig, 'tickMs' | 'maxInFlight'>;
   log: Logger;
   metrics: Metrics;
   /** Where each attempt's signed body and headers are recorded for `paygate listen`; none in specs that do not need it. */
   stream?: CallbackStream;
-  /** Attempts this worker runs at once (default 64). */
-  maxInFlight?: number;
 }
 
 /**
@@ -30,7 +28,6 @@ export interface DeliveryWorkerOptions {
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly maxInFlight: number;
   private readonly attempts: Counter<'outcome'>;
   private timer?: NodeJS.Timeout;
   private adopting?: NodeJS.Timeout;
@@ -42,7 +39,6 @@ export class DeliveryWorker {
   private stopped = false;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.attempts = options.metrics.counter({
       name: 'paygate_callback_attempts_total',
       help: 'Callback attempts by outcome: delivered, retrying (pending again), abandoned (410 or schedule spent), superseded (claim expired meanwhile), not_sent (our failure; retried when the claim expires).',
@@ -105,7 +101,7 @@ export class DeliveryWorker {
   private async claimAndSend(): Promise<void> {
     let claimed: ClaimedDelivery[];
     try {
-      claimed = await this.options.store.claimDue(this.maxInFlight - this.inFlight.size);
+      claimed = await this.options.store.claimDue(this.options.config.maxInFlight - this.inFlight.size);
     } catch (error) {
       this.options.log.warn('cannot claim due callbacks', { error });
       return;
