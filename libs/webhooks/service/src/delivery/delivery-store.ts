@@ -91,6 +91,8 @@ export interface DeliveryStoreConfig extends Pick<DeliveryConfig, 'timeoutMs' | 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
 /** A claimed delivery that may not be sent yet (an earlier one or its cause unsettled) is looked at again this much later, or at once when that one settles. */
 const NOT_READY_MS = 1_000;
+/** Serialises claims (and the wake after a callback settles) across dispatchers: the per-host count each claim sees is the true one. */
+const CLAIM_LOCK = `select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`;
 /** The job queue of callbacks: one job per delivery waiting to be sent, key = webhook id, lane = target host. */
 export const CALLBACK_QUEUE = new SqlJobQueue<null>('callbacks');
 
@@ -237,7 +239,7 @@ export class DeliveryStore {
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     return this.sql.transaction(async (tx) => {
-      await tx.query(`select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`);
+      await tx.query(CLAIM_LOCK);
       const jobs = await CALLBACK_QUEUE.claim(tx, { limit, leaseMs: this.leaseMs, laneCap: this.config.perHostConcurrency });
       if (jobs.length === 0) return [];
       const rows = await tx.query<DeliveryRow & { ready: boolean }>(
@@ -293,7 +295,8 @@ export class DeliveryStore {
   async recordAttempts(batch: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<(DeliveryState | undefined)[]> {
     if (batch.length === 0) return [];
     const ids = batch.map(({ claimed }) => claimed.webhookId);
-    return this.sql.transaction(async (tx) => {
+    let settledRefs: string[] = [];
+    const states = await this.sql.transaction(async (tx) => {
       // The row locks also serialise attempt numbering with a stale claimer recording at the same time.
       const current = await tx.query<{ webhook_id: string; attempts: number; claim_token: string | null; internal_reference: string }>(
         'select webhook_id, attempts, claim_token, internal_reference from webhook_deliveries where webhook_id = any($1::text[]) order by webhook_id for update',
@@ -368,11 +371,27 @@ export class DeliveryStore {
         tx,
         updates.filter((u) => u.state === 'pending').map((u) => ({ job: jobOf(u.id), at: nextAt.get(u.id) })),
       );
-      // The next callbacks of a transaction whose callback settled may be sent now.
-      const settledRefs = updates.filter((u) => u.state !== 'pending').map((u) => byId.get(u.id)!.internal_reference);
-      await this.wake(tx, [...new Set(settledRefs)]);
+      settledRefs = [...new Set(updates.filter((u) => u.state !== 'pending').map((u) => byId.get(u.id)!.internal_reference))];
       return states;
     });
+    await this.wakeAfterSettling(settledRefs);
+    return states;
+  }
+
+  /**
+   * The next callbacks of transactions whose callback settled may be sent now. Woken once the
+   * settling has committed and under the claim's lock: a claim that read the earlier callback
+   * still in flight has put the next one back by then, so it is brought forward here rather than
+   * waiting NOT_READY_MS. Best effort: a callback left waiting is claimed again after that anyway.
+   */
+  private async wakeAfterSettling(internalReferences: string[]): Promise<void> {
+    if (internalReferences.length === 0) return;
+    await this.sql
+      .transaction(async (tx) => {
+        await tx.query(CLAIM_LOCK);
+        await this.wake(tx, internalReferences);
+      })
+      .catch(() => undefined);
   }
 
   /** Brings the waiting jobs of these transactions' pending deliveries back to their own time: what they waited for may have happened. */
