@@ -192,3 +192,66 @@ describe('DeciderRuntime: starting a stream in a transaction of the SQL store', 
     await expect(elsewhere.transaction((tx) => tx.start('t4', () => undefined))).rejects.toThrow(/two steps/);
   });
 });
+
+describe('DeciderRuntime: streams kept between commands (cachedStreams)', () => {
+  let sql: SqlDatabase;
+  let store: EventStore;
+  /** Events each runtime's reads returned, by stream. */
+  let eventsRead: Map<string, number>;
+  let counting: EventStore;
+
+  beforeAll(async () => {
+    sql = await openSqlDatabase('pglite://memory');
+    store = await SqlEventStore.create(sql);
+    counting = Object.create(store) as EventStore;
+    counting.readStream = async (streamName, options) => {
+      const read = await store.readStream(streamName, options);
+      eventsRead.set(streamName, (eventsRead.get(streamName) ?? 0) + read.length);
+      return read;
+    };
+  });
+  beforeEach(() => (eventsRead = new Map()));
+  afterAll(async () => {
+    await store.close();
+    await sql.close();
+  });
+
+  it('reads only what was appended since its last command, where a runtime without it reads the whole stream each time', async () => {
+    const kept = new DeciderRuntime(counting, counter, { cachedStreams: 10 });
+    await kept.handle('k1', { type: 'Open', limit: 1_000 });
+    for (let i = 0; i < 20; i++) await kept.handle('k1', { type: 'Add', amount: 1 });
+    expect(eventsRead.get('counter-k1') ?? 0).toBe(0);
+    expect((await kept.load('k1')).state).toEqual({ limit: 1_000, total: 20 });
+
+    eventsRead.clear();
+    const whole = new DeciderRuntime(counting, counter);
+    for (let i = 0; i < 5; i++) await whole.handle('k1', { type: 'Add', amount: 1 });
+    expect(eventsRead.get('counter-k1')).toBe(21 + 22 + 23 + 24 + 25);
+  });
+
+  it('catches up with what another writer appended before deciding', async () => {
+    const kept = new DeciderRuntime(counting, counter, { cachedStreams: 10 });
+    const other = new DeciderRuntime(store, counter);
+    await kept.handle('k2', { type: 'Open', limit: 5 });
+    await kept.handle('k2', { type: 'Add', amount: 2 });
+    await other.handle('k2', { type: 'Add', amount: 2 });
+
+    await expect(kept.handle('k2', { type: 'Add', amount: 2 })).rejects.toBeInstanceOf(LimitExceeded);
+    expect(eventsRead.get('counter-k2')).toBe(1);
+    // Revision 4: the counter, full, also published CounterFull.
+    expect(await kept.handle('k2', { type: 'Add', amount: 1 })).toMatchObject({ state: { limit: 5, total: 5 }, revision: 4 });
+  });
+
+  it('keeps the streams used last: one dropped is read whole again, and decided right', async () => {
+    const kept = new DeciderRuntime(counting, counter, { cachedStreams: 2 });
+    for (const id of ['k3', 'k4', 'k5']) {
+      await kept.handle(id, { type: 'Open', limit: 10 });
+      await kept.handle(id, { type: 'Add', amount: 1 });
+    }
+    eventsRead.clear();
+    await kept.handle('k5', { type: 'Add', amount: 1 });
+    await kept.handle('k3', { type: 'Add', amount: 1 });
+    expect(Object.fromEntries(eventsRead)).toEqual({ 'counter-k5': 0, 'counter-k3': 2 });
+    expect((await kept.load('k3')).state).toEqual({ limit: 10, total: 2 });
+  });
+});

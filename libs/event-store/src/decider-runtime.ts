@@ -37,6 +37,13 @@ export interface RuntimeOptions {
    * streams many flows write to (a wallet), whose events take the correlation of the work at hand.
    */
   oneFlowPerStream?: boolean;
+  /**
+   * Streams whose latest state this runtime keeps (least recently used dropped first), so a
+   * command reads only the events appended since: for streams that grow for ever (a wallet, one
+   * per merchant and currency), which would otherwise be read whole on every command. Other
+   * writers are caught up with by that read, and a conflict reads again. Default 0: none kept.
+   */
+  cachedStreams?: number;
 }
 
 /** One transaction of the store's SQL database (DeciderRuntime.transaction). */
@@ -63,6 +70,8 @@ export type CommandFor<Command, State> = Command | ((state: State) => Command);
 export class DeciderRuntime<Command, Event extends DomainEvent, State> {
   private readonly maxAttempts: number;
   private readonly oneFlowPerStream: boolean;
+  private readonly cachedStreams: number;
+  private readonly latestStates = new Map<string, StreamAt<State>>();
 
   constructor(
     private readonly store: EventStore,
@@ -71,6 +80,7 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
   ) {
     this.maxAttempts = options.maxAttempts ?? 10;
     this.oneFlowPerStream = options.oneFlowPerStream ?? false;
+    this.cachedStreams = options.cachedStreams ?? 0;
   }
 
   /** Whether `transaction` is available: the store keeps its events in the SQL database (not KurrentDB). */
@@ -140,20 +150,20 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       }
       if (events) {
         try {
-          return await this.append(id, known, events, correlationId);
+          return this.remember(id, await this.append(id, known, events, correlationId));
         } catch (error) {
           if (!(error instanceof WrongExpectedRevisionError)) throw error;
         }
       }
     }
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.load(id);
+      const loaded = await this.latest(id);
       const correlationId = this.oneFlowPerStream ? loaded.correlationId : undefined;
       // The rest of this work logs the flow the stream belongs to.
       if (correlationId) joinFlow(correlationId);
       const events = this.decider.decide(commandFor(loaded.state), loaded.state);
       try {
-        return await this.append(id, loaded, events, correlationId);
+        return this.remember(id, await this.append(id, loaded, events, correlationId));
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= this.maxAttempts) throw error;
       }
@@ -161,6 +171,28 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       // in turn) would meet again at once: a short random wait lets the loser in.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_WAIT_MS * 2 ** attempt, MAX_CONFLICT_WAIT_MS)));
     }
+  }
+
+  /** The stream's latest state: the one kept, caught up with the events appended since, or a whole load. */
+  private async latest(id: string): Promise<StreamAt<State>> {
+    const kept = this.latestStates.get(id);
+    if (!kept) return this.remember(id, await this.load(id));
+    const recorded = await this.store.readStream(this.decider.streamName(id), { fromRevision: kept.revision + 1 });
+    if (recorded.length === 0) return this.remember(id, kept);
+    return this.remember(id, {
+      state: this.ownEvents(recorded).reduce(this.decider.evolve, kept.state),
+      revision: recorded[recorded.length - 1].revision,
+      correlationId: kept.correlationId,
+    });
+  }
+
+  /** Keeps a stream's state after a read or an append (states are immutable: deciders return new ones). */
+  private remember<At extends StreamAt<State>>(id: string, at: At): At {
+    if (this.cachedStreams === 0 || at.revision === -1) return at;
+    this.latestStates.delete(id);
+    this.latestStates.set(id, { state: at.state, revision: at.revision, correlationId: at.correlationId });
+    if (this.latestStates.size > this.cachedStreams) this.latestStates.delete(this.latestStates.keys().next().value as string);
+    return at;
   }
 
   private async append(

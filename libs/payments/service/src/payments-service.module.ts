@@ -14,6 +14,9 @@ import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/paym
 import { PAYMENT_TIMERS, PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
+/** Wallets whose latest state a payments process keeps (one per merchant and currency in use). */
+const WALLETS_KEPT = 1_000;
+
 const PROJECTION = Symbol('PaymentsProjection');
 const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
 
@@ -47,7 +50,8 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
         let biller: BillPaymentOperations | undefined;
         return new PaymentsService({
           payments: new DeciderRuntime(infra.store, servicePaymentDecider, { oneFlowPerStream: true }),
-          wallets: new DeciderRuntime(infra.store, walletLedgerDecider),
+          // A wallet stream grows with every collection its merchant settles: kept, it is read from where the last command left it.
+          wallets: new DeciderRuntime(infra.store, walletLedgerDecider, { cachedStreams: WALLETS_KEPT }),
           projection,
           biller: () =>
             (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),

@@ -54,6 +54,8 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       await store.appendToStream(stream('r'), [event('A'), event('B'), event('C')]);
       expect((await store.readStream(stream('r'), { fromRevision: 1 })).map((e) => e.type)).toEqual(['B', 'C']);
       expect((await store.readStream(stream('r'), { fromRevision: 1, maxCount: 1 })).map((e) => e.type)).toEqual(['B']);
+      // Past the last event: nothing yet, not an error (a runtime catching up with a stream it keeps).
+      expect(await store.readStream(stream('r'), { fromRevision: 3 })).toEqual([]);
     });
 
     it('appends at the exact expected revision and continues numbering', async () => {
