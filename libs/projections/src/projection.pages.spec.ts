@@ -37,6 +37,16 @@ onBothEngines('Projection, a page at a time', (t) => {
     expect(await t.log('b')).toEqual(['Opened', 'Closed']);
   });
 
+  it("brings a row part-way along from a page that starts at its stream's first event, writing alongside only the events past it", async () => {
+    const page = await interleaved();
+    await t.projection.applyPage(page.slice(0, 3));
+    expect(await t.row('a')).toMatchObject({ total: 5, revision: 1 });
+    await t.projection.applyPage(page);
+    expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
+    expect(await t.log('a')).toEqual(['Opened', 'Added', 'Added']);
+    expect(await t.log('b')).toEqual(['Opened', 'Closed']);
+  });
+
   it('writes the whole page or none of it: a failure on one stream leaves every row as it was, to be applied again', async () => {
     const base = tallyView(t.prefix);
     let failing = true;

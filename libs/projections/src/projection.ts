@@ -110,43 +110,46 @@ export class Projection {
  * Applies a stream's events to its row: false, writing nothing, when the row is missing past the
  * stream's first event and `folded` (the earlier events' row) is not given yet. Events at or
  * below the row's revision were applied before; an event whose evolve gives null changes nothing.
+ *
+ * A run from the stream's first event, or from its earlier events folded, already knows the row
+ * before it: it is folded without reading the row and written in one statement, which says the
+ * revision the row had, so only the events past it write alongside (a page that comes again
+ * writes nothing twice).
  */
 async function applyRun<Event, Row>(tx: SqlClient, run: StreamRun<Event>, folded: Row | null | undefined): Promise<boolean> {
   const model = run.model as StreamReadModel<Event, Row>;
   const key = model.key(run.streamId, run.events[0].event);
+  const before =
+    run.events[0].revision === 0 ? { row: null, revision: -1 } : folded !== undefined ? { row: folded, revision: -1 } : await storedRow(tx, model, key);
+  if (!before) return false;
+  let { row, revision } = before;
+  const changedBy: { event: Event; revision: number }[] = [];
+  for (const applied of run.events) {
+    if (applied.revision <= revision) continue;
+    const after = model.evolve(row, applied.event);
+    if (after === null) continue;
+    row = after;
+    revision = applied.revision;
+    changedBy.push(applied);
+  }
+  if (changedBy.length === 0 || row === null) return true;
+  const had = await upsert(tx, model, key, row, revision);
+  for (const { event, revision: at } of changedBy) if (at > had) await model.alongside?.(tx, run.streamId, event);
+  return true;
+}
+
+/** The stream's row and its revision, locked for this transaction; undefined when there is none. */
+async function storedRow<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, key: Record<string, string>) {
   const keyColumns = Object.keys(key);
   const [found] = await tx.query<Record<string, unknown>>(
     `select ${[...Object.keys(model.columns), 'revision'].join(', ')} from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')} for update`,
     Object.values(key),
   );
-  let row: Row | null;
-  let revision: number;
-  if (found) {
-    row = model.fromColumns(found);
-    revision = Number(found.revision);
-  } else if (run.events[0].revision === 0 || folded !== undefined) {
-    row = run.events[0].revision === 0 ? null : (folded ?? null);
-    revision = -1;
-  } else {
-    return false;
-  }
-  const changedBy: Event[] = [];
-  for (const { event, revision: at } of run.events) {
-    if (at <= revision) continue;
-    const after = model.evolve(row, event);
-    if (after === null) continue;
-    row = after;
-    revision = at;
-    changedBy.push(event);
-  }
-  if (changedBy.length === 0 || row === null) return true;
-  await upsert(tx, model, key, row, revision);
-  for (const event of changedBy) await model.alongside?.(tx, run.streamId, event);
-  return true;
+  return found ? { row: model.fromColumns(found), revision: Number(found.revision) } : undefined;
 }
 
-/** Writes the row at `revision`; never over a row already past it. */
-async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, key: Record<string, string>, row: Row, revision: number): Promise<void> {
+/** Writes the row at `revision`, never over a row already past it; returns the revision the row had (-1: none). */
+async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, key: Record<string, string>, row: Row, revision: number): Promise<number> {
   const values = model.toColumns(row);
   const columns = Object.keys(model.columns);
   const keyColumns = Object.keys(key);
@@ -160,10 +163,15 @@ async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, R
     ...columns.map((column, i) => `$${keyColumns.length + i + 1}::${model.columns[column]}`),
     `$${params.length}`,
   ];
-  await tx.query(
-    `insert into ${model.table} (${[...keyColumns, ...columns, 'revision'].join(', ')}) values (${placeholders.join(', ')})
-     on conflict (${keyColumns.join(', ')}) do update set ${[...columns, 'revision'].map((column) => `${column} = excluded.${column}`).join(', ')}
-     where ${model.table}.revision < excluded.revision`,
+  // `had` reads the statement's snapshot, so it is the row before this write whatever order the two run in.
+  const [written] = await tx.query<{ had: number | string }>(
+    `with had as (select revision from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')}),
+     written as (
+       insert into ${model.table} (${[...keyColumns, ...columns, 'revision'].join(', ')}) values (${placeholders.join(', ')})
+       on conflict (${keyColumns.join(', ')}) do update set ${[...columns, 'revision'].map((column) => `${column} = excluded.${column}`).join(', ')}
+       where ${model.table}.revision < excluded.revision)
+     select coalesce((select revision from had), -1) as had`,
     params,
   );
+  return Number(written.had);
 }
