@@ -104,6 +104,8 @@ export interface DeliveryHarness {
   /** A delivery store and sender on the suite's database; `startWorker` starts a worker, stopped after the test. */
   dispatcher(overrides?: Partial<DeliveryConfig & DeliveryStoreConfig>): Promise<{ store: DeliveryStore; startWorker: () => DeliveryWorker }>;
   find(store: DeliveryStore, webhookId: string): Promise<DeliveryRecord>;
+  /** How many times this test's workers looked up a merchant's signing key. */
+  keyLookups(): number;
   /** The delivery once it is in `state` (polled). */
   settled(store: DeliveryStore, webhookId: string, state: DeliveryState, timeoutMs?: number): Promise<DeliveryRecord>;
 }
@@ -118,6 +120,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
   let receivers: Array<{ close: () => Promise<unknown> }>;
   let workers: DeliveryWorker[];
   let logLines: string[];
+  let keyLookups = 0;
 
   beforeAll(async () => {
     ({ db, dispose } = await openDatabase());
@@ -128,6 +131,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     receivers = [];
     workers = [];
     logLines = [];
+    keyLookups = 0;
   });
   afterEach(async () => {
     // Receivers close first so that attempts still in flight end at once and workers can stop.
@@ -157,7 +161,10 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     const config = { timeoutMs: 2_000, retrySchedule: [0, 50, 50, 50], allowPrivate: true, perHostConcurrency: 4, maxInFlight: 64, tickMs: 20, ...overrides };
     const store = await DeliveryStore.open(db, config);
     const sender = new CallbackSender(config);
-    const keys = async (merchantId: string) => (merchantId === 'merchant-deleted' ? null : KEY);
+    const keys = async (merchantId: string) => {
+      keyLookups += 1;
+      return merchantId === 'merchant-deleted' ? null : KEY;
+    };
     const startWorker = () => {
       const worker = new DeliveryWorker({ store, sender, keys, config, log, metrics: NO_METRICS });
       worker.start();
@@ -184,7 +191,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     );
   }
 
-  return { db: () => db, endpoint, dispatcher, find, settled };
+  return { db: () => db, endpoint, dispatcher, find, settled, keyLookups: () => keyLookups };
 }
 
 /** Declares `scenarios` on PGlite, and on PostgreSQL (own schema) when it is configured. */

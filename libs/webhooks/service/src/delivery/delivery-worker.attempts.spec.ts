@@ -2,14 +2,15 @@
  * The webhook delivery worker against real HTTP endpoints on a real database (setup in
  * delivery-worker-test-setup.ts). This file: how each attempt is made and judged: the signed
  * request, timeouts, resets, error statuses and the retry schedule, redirects never followed,
- * response bodies cut at 1 KiB, 410 Gone and Retry-After.
+ * response bodies cut at 1 KiB, 410 Gone and Retry-After, and the signing key looked up once per
+ * merchant for the callbacks claimed together.
  */
 import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signing';
 import { eventually } from '@paygate/testing';
 import { Webhook } from 'standardwebhooks';
 import { byAttempt, describeDeliveryScenarios, flat, KEY, newDelivery, status } from './delivery-worker-test-setup';
 
-describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
+describeDeliveryScenarios(({ endpoint, dispatcher, find, settled, keyLookups }) => {
   it('2xx delivers the exact stored bytes with both signatures; webhook-id stable, webhook-timestamp per attempt', async () => {
     const target = await endpoint(byAttempt(status(500), status(204, '')));
     const { store, startWorker } = await dispatcher({ retrySchedule: [0, 1_500] });
@@ -157,5 +158,17 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     });
     // Measured from the attempt rather than from now, which a busy test machine would make late.
     expect(waiting.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(waiting.attempts[0].startedAt.getTime() + 1_900);
+  });
+
+  it("looks up a merchant's signing key once for its callbacks claimed together, and signs each with it", async () => {
+    const target = await endpoint();
+    const { store, startWorker } = await dispatcher({ perHostConcurrency: 16 });
+    const deliveries = Array.from({ length: 10 }, () => newDelivery(target.url()));
+    await store.enqueue(deliveries);
+    startWorker();
+
+    for (const delivery of deliveries) await settled(store, delivery.webhookId, 'delivered');
+    expect(keyLookups()).toBe(1);
+    for (const request of target.received) expect(verifyStandardWebhook(KEY, flat(request.headers), request.body.toString('utf8'))).toBe(true);
   });
 });

@@ -106,8 +106,15 @@ export class DeliveryWorker {
       this.options.log.warn('cannot claim due callbacks', { error });
       return;
     }
+    // One look-up per merchant per claim: its callbacks in the batch are signed with the key it had when they were claimed.
+    const signingKeys = new Map<string, Promise<string | null>>();
+    const keyOf = (merchantId: string) => {
+      let key = signingKeys.get(merchantId);
+      if (!key) signingKeys.set(merchantId, (key = this.options.keys(merchantId)));
+      return key;
+    };
     for (const delivery of claimed) {
-      const attempt = this.deliver(delivery).finally(() => {
+      const attempt = this.deliver(delivery, keyOf).finally(() => {
         this.inFlight.delete(attempt);
         // A free slot, and maybe the next callback of the same transaction now in order.
         this.notify();
@@ -116,8 +123,8 @@ export class DeliveryWorker {
     }
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { sender, keys, log } = this.options;
+  private async deliver(delivery: ClaimedDelivery, keys: (merchantId: string) => Promise<string | null>): Promise<void> {
+    const { sender, log } = this.options;
     const fields = { webhook_id: delivery.webhookId, merchant_id: delivery.merchantId, internal_reference: delivery.internalReference };
     let outcome: AttemptOutcome;
     try {
