@@ -5,8 +5,10 @@ import { join } from 'node:path';
 
 /**
  * The merchant package as a merchant gets it: `npm pack` of packages/paygate-node, installed
- * into an empty project (offline: it has no dependencies), then required by plain Node to
- * verify the callback of docs/webhooks.md's test vectors.
+ * into an empty project, then required by plain Node to verify the callback of docs/webhooks.md's
+ * test vectors. The install is offline with an empty npm cache, so it passes on any machine: its
+ * dependencies (openapi-fetch and what that needs) are packed from this workspace's node_modules
+ * and installed beside it, as the registry would have given them.
  */
 describe('the merchant package (paygate-node)', () => {
   const work = mkdtempSync(join(tmpdir(), 'paygate-node-'));
@@ -14,6 +16,17 @@ describe('the merchant package (paygate-node)', () => {
     execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** Tarballs of `names` and of everything they depend on, packed from the workspace's node_modules (no scripts run). */
+  const packedFromNodeModules = (names: string[], seen = new Set<string>()): string[] =>
+    names
+      .filter((name) => !seen.has(name) && seen.add(name))
+      .flatMap((name) => {
+        const folder = join(__dirname, '../../node_modules', name);
+        const [{ filename }] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], folder)) as { filename: string }[];
+        const { dependencies = {} } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+        return [join(work, filename), ...packedFromNodeModules(Object.keys(dependencies), seen)];
+      });
 
   it("packs, installs into an empty folder and verifies the docs' test vector, refusing it when altered", () => {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(__dirname, '../../packages/paygate-node'))) as {
@@ -27,7 +40,21 @@ describe('the merchant package (paygate-node)', () => {
     const merchant = join(work, 'merchant');
     execFileSync('mkdir', ['-p', merchant]);
     writeFileSync(join(merchant, 'package.json'), JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true }));
-    npm(['install', '--offline', '--no-audit', '--no-fund', join(work, packed[0].filename)], merchant);
+    const { dependencies } = JSON.parse(readFileSync(join(__dirname, '../../packages/paygate-node/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    npm(
+      [
+        'install',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        `--cache=${join(work, 'empty-npm-cache')}`,
+        join(work, packed[0].filename),
+        ...packedFromNodeModules(Object.keys(dependencies)),
+      ],
+      merchant,
+    );
     expect(JSON.parse(readFileSync(join(merchant, 'package.json'), 'utf8')).dependencies).toHaveProperty('paygate-node');
 
     const doc = readFileSync(join(__dirname, '../../docs/webhooks.md'), 'utf8');
