@@ -1,1 +1,1 @@
-export { Projection, type ColumnType, type StreamReadModel } from './projection';
+export { Projection, type ColumnType, type RowChange, type StreamReadModel } from './projection';

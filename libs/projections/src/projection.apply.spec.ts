@@ -50,7 +50,8 @@ onBothEngines('Projection', (t) => {
     let failing = true;
     const flakyView: StreamReadModel<TallyEvent, Tally> = {
       ...base,
-      alongside: (tx, id, event) => (failing && event.type === 'Closed' ? Promise.reject(new Error('disk full')) : base.alongside!(tx, id, event)),
+      alongside: (tx, changes) =>
+        failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
     };
     const flaky = new Projection('flaky', [flakyView], t.db, t.store);
     const events = await t.append('a', [

@@ -52,7 +52,8 @@ onBothEngines('Projection, a page at a time', (t) => {
     let failing = true;
     const flakyView: StreamReadModel<TallyEvent, Tally> = {
       ...base,
-      alongside: (tx, id, event) => (failing && event.type === 'Closed' ? Promise.reject(new Error('disk full')) : base.alongside!(tx, id, event)),
+      alongside: (tx, changes) =>
+        failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
     };
     const flaky = new Projection('flaky', [flakyView], t.db, t.store);
     const page = await interleaved();

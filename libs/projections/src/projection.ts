@@ -27,8 +27,18 @@ export interface StreamReadModel<Event, Row> {
   toColumns(row: Row): Record<string, unknown>;
   /** The row back from the values of `columns` as selected. */
   fromColumns(values: Record<string, unknown>): Row;
-  /** What is written with the row, in its transaction, when `event` changed it (a context's timers). */
-  alongside?(tx: SqlClient, streamId: string, event: Event): Promise<void>;
+  /**
+   * What is written with the page's rows, in their transaction: every change the page made to
+   * this model's rows (a context's timers), in the order the events were applied. Called once per
+   * page, so a context writes what they add up to in a statement or two, not one per event.
+   */
+  alongside?(tx: SqlClient, changes: readonly RowChange<Event>[]): Promise<void>;
+}
+
+/** An event that changed its stream's row, for `alongside`. */
+export interface RowChange<Event> {
+  streamId: string;
+  event: Event;
 }
 
 /** The events of one stream in a page, for one read model, in revision order. */
@@ -41,8 +51,9 @@ interface StreamRun<Event> {
 /**
  * Runs read models declared as StreamReadModel: a consumer group of `name` feeds it pages of
  * events, and each page is applied in one transaction. A stream's events in the page are folded
- * into its row in memory and the row written once, with the stream revision it is brought to,
- * so redelivery (at least once) changes nothing.
+ * into its row in memory, and each model's rows are written together in one statement with the
+ * stream revision each is brought to, so redelivery (at least once) changes nothing; what goes
+ * alongside is written once per model and page.
  *
  * A row can be missing past its stream's first event only when the projection started late.
  * Then, after the rest of the page has committed, the stream is read and folded outside any
@@ -77,7 +88,17 @@ export class Projection {
     if (runs.length === 0) return;
     const unfolded = await this.sql.transaction(async (tx) => {
       const missing: StreamRun<unknown>[] = [];
-      for (const run of runs) if (!(await applyRun(tx, run, undefined))) missing.push(run);
+      for (const model of this.readModels) {
+        const own = runs.filter((run) => run.model === model);
+        if (own.length > 0)
+          missing.push(
+            ...(await applyRuns(
+              tx,
+              model,
+              own.map((run) => ({ run, folded: undefined })),
+            )),
+          );
+      }
       return missing;
     });
     for (const run of unfolded) {
@@ -87,7 +108,7 @@ export class Projection {
         const own = run.model.read(storedEvent(stored));
         if (own) folded = run.model.evolve(folded, own);
       }
-      await this.sql.transaction((tx) => applyRun(tx, run, folded));
+      await this.sql.transaction((tx) => applyRuns(tx, run.model, [{ run, folded }]));
     }
   }
 
@@ -106,72 +127,132 @@ export class Projection {
   }
 }
 
+/** A row as it stands before a run: its value and the stream revision it was written at (-1: none). */
+interface RowBefore<Row> {
+  row: Row | null;
+  revision: number;
+}
+
+/** A run folded into its row, to be written at `revision`. */
+interface FoldedRun<Event, Row> {
+  key: Record<string, string>;
+  row: Row;
+  revision: number;
+  changedBy: { event: Event; revision: number }[];
+  streamId: string;
+}
+
 /**
- * Applies a stream's events to its row: false, writing nothing, when the row is missing past the
- * stream's first event and `folded` (the earlier events' row) is not given yet. Events at or
- * below the row's revision were applied before; an event whose evolve gives null changes nothing.
+ * Applies one model's runs of a page: returns the runs whose row is missing past the stream's
+ * first event while `folded` (the earlier events' row) is not given yet, writing nothing of
+ * them. Events at or below the row's revision were applied before; an event whose evolve gives
+ * null changes nothing.
  *
  * A run from the stream's first event, or from its earlier events folded, already knows the row
- * before it: it is folded without reading the row and written in one statement, which says the
- * revision the row had, so only the events past it write alongside (a page that comes again
- * writes nothing twice).
+ * before it: it is folded without reading the row. The others' rows are read in one statement,
+ * locked. The rows are written in one statement, which says the revision each had, so only the
+ * events past it write alongside (a page that comes again writes nothing twice).
  */
-async function applyRun<Event, Row>(tx: SqlClient, run: StreamRun<Event>, folded: Row | null | undefined): Promise<boolean> {
-  const model = run.model as StreamReadModel<Event, Row>;
-  const key = model.key(run.streamId, run.events[0].event);
-  const before =
-    run.events[0].revision === 0 ? { row: null, revision: -1 } : folded !== undefined ? { row: folded, revision: -1 } : await storedRow(tx, model, key);
-  if (!before) return false;
-  let { row, revision } = before;
-  const changedBy: { event: Event; revision: number }[] = [];
-  for (const applied of run.events) {
-    if (applied.revision <= revision) continue;
-    const after = model.evolve(row, applied.event);
-    if (after === null) continue;
-    row = after;
-    revision = applied.revision;
-    changedBy.push(applied);
+async function applyRuns<Event, Row>(
+  tx: SqlClient,
+  model: StreamReadModel<Event, Row>,
+  runs: readonly { run: StreamRun<unknown>; folded: Row | null | undefined }[],
+): Promise<StreamRun<unknown>[]> {
+  const keyed = runs.map(({ run, folded }) => ({ run, folded, key: model.key(run.streamId, run.events[0].event as Event) }));
+  const toRead = keyed.filter(({ run, folded }) => run.events[0].revision !== 0 && folded === undefined).map(({ key }) => key);
+  const stored = toRead.length > 0 ? await storedRows(tx, model, toRead) : new Map<string, RowBefore<Row>>();
+  const missing: StreamRun<unknown>[] = [];
+  const folded: FoldedRun<Event, Row>[] = [];
+  for (const { run, folded: earlier, key } of keyed) {
+    const before: RowBefore<Row> | undefined =
+      run.events[0].revision === 0 ? { row: null, revision: -1 } : earlier !== undefined ? { row: earlier, revision: -1 } : stored.get(keyText(key));
+    if (!before) {
+      missing.push(run);
+      continue;
+    }
+    let { row, revision } = before;
+    const changedBy: { event: Event; revision: number }[] = [];
+    for (const applied of run.events as { event: Event; revision: number }[]) {
+      if (applied.revision <= revision) continue;
+      const after = model.evolve(row, applied.event);
+      if (after === null) continue;
+      row = after;
+      revision = applied.revision;
+      changedBy.push(applied);
+    }
+    if (changedBy.length > 0 && row !== null) folded.push({ key, row, revision, changedBy, streamId: run.streamId });
   }
-  if (changedBy.length === 0 || row === null) return true;
-  const had = await upsert(tx, model, key, row, revision);
-  for (const { event, revision: at } of changedBy) if (at > had) await model.alongside?.(tx, run.streamId, event);
-  return true;
+  const changes: RowChange<Event>[] = [];
+  for (const wave of onePerKey(folded)) {
+    const had = await upsert(tx, model, wave);
+    wave.forEach((written, i) => {
+      for (const { event, revision: at } of written.changedBy) if (at > had[i]) changes.push({ streamId: written.streamId, event });
+    });
+  }
+  if (changes.length > 0) await model.alongside?.(tx, changes);
+  return missing;
 }
 
-/** The stream's row and its revision, locked for this transaction; undefined when there is none. */
-async function storedRow<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, key: Record<string, string>) {
-  const keyColumns = Object.keys(key);
-  const [found] = await tx.query<Record<string, unknown>>(
-    `select ${[...Object.keys(model.columns), 'revision'].join(', ')} from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')} for update`,
-    Object.values(key),
+const keyText = (key: Record<string, string>) => JSON.stringify(Object.values(key));
+
+/** Splits rows into statements that write each key at most once (two streams keyed alike are written one after the other). */
+function onePerKey<R extends { key: Record<string, string> }>(rows: R[]): R[][] {
+  const waves: { keys: Set<string>; rows: R[] }[] = [];
+  for (const row of rows) {
+    const text = keyText(row.key);
+    let wave = waves.find((candidate) => !candidate.keys.has(text));
+    if (!wave) waves.push((wave = { keys: new Set(), rows: [] }));
+    wave.keys.add(text);
+    wave.rows.push(row);
+  }
+  return waves.map((wave) => wave.rows);
+}
+
+const arrayType = (type: ColumnType) => (type === 'jsonb' ? 'text[]' : `${type}[]`);
+
+/** The rows of these keys and their revisions, locked for this transaction; a key without a row is absent. */
+async function storedRows<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, keys: Record<string, string>[]): Promise<Map<string, RowBefore<Row>>> {
+  const keyColumns = Object.keys(keys[0]);
+  const found = await tx.query<Record<string, unknown>>(
+    `select ${[...keyColumns, ...Object.keys(model.columns), 'revision'].map((column) => `t.${column}`).join(', ')}
+     from ${model.table} t join unnest(${keyColumns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) as k(${keyColumns.join(', ')}) using (${keyColumns.join(', ')})
+     for update of t`,
+    keyColumns.map((column) => keys.map((key) => key[column])),
   );
-  return found ? { row: model.fromColumns(found), revision: Number(found.revision) } : undefined;
+  return new Map(
+    found.map((values) => [
+      keyText(Object.fromEntries(keyColumns.map((column) => [column, String(values[column])]))),
+      { row: model.fromColumns(values), revision: Number(values.revision) },
+    ]),
+  );
 }
 
-/** Writes the row at `revision`, never over a row already past it; returns the revision the row had (-1: none). */
-async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, key: Record<string, string>, row: Row, revision: number): Promise<number> {
-  const values = model.toColumns(row);
+/**
+ * Writes each row at its revision, never over a row already past it; returns, row by row, the
+ * revision the row had (-1: none). The rows' keys are distinct.
+ */
+async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, rows: readonly FoldedRun<Event, Row>[]): Promise<number[]> {
+  const keyColumns = Object.keys(rows[0].key);
   const columns = Object.keys(model.columns);
-  const keyColumns = Object.keys(key);
+  const values = rows.map(({ row }) => model.toColumns(row));
   const params: unknown[] = [
-    ...Object.values(key),
-    ...columns.map((column) => (model.columns[column] === 'jsonb' ? JSON.stringify(values[column]) : values[column])),
-    revision,
+    ...keyColumns.map((column) => rows.map(({ key }) => key[column])),
+    ...columns.map((column) => values.map((value) => (model.columns[column] === 'jsonb' ? JSON.stringify(value[column]) : value[column]))),
+    rows.map(({ revision }) => revision),
   ];
-  const placeholders = [
-    ...keyColumns.map((_, i) => `$${i + 1}`),
-    ...columns.map((column, i) => `$${keyColumns.length + i + 1}::${model.columns[column]}`),
-    `$${params.length}`,
-  ];
-  // `had` reads the statement's snapshot, so it is the row before this write whatever order the two run in.
-  const [written] = await tx.query<{ had: number | string }>(
-    `with had as (select revision from ${model.table} where ${keyColumns.map((column, i) => `${column} = $${i + 1}`).join(' and ')}),
+  const types = [...keyColumns.map(() => 'text[]'), ...columns.map((column) => arrayType(model.columns[column])), 'integer[]'];
+  const all = [...keyColumns, ...columns, 'revision'];
+  const selected = all.map((column) => (model.columns[column] === 'jsonb' ? `u.${column}::jsonb` : `u.${column}`));
+  // `had` reads the statement's snapshot, so it is each row before this write whatever order the parts run in.
+  const written = await tx.query<{ had: number | string }>(
+    `with u as (select * from unnest(${types.map((type, i) => `$${i + 1}::${type}`).join(', ')}) with ordinality as u(${all.join(', ')}, ord)),
+     had as (select ${keyColumns.map((column) => `t.${column}`).join(', ')}, t.revision from ${model.table} t join u using (${keyColumns.join(', ')})),
      written as (
-       insert into ${model.table} (${[...keyColumns, ...columns, 'revision'].join(', ')}) values (${placeholders.join(', ')})
+       insert into ${model.table} (${all.join(', ')}) select ${selected.join(', ')} from u
        on conflict (${keyColumns.join(', ')}) do update set ${[...columns, 'revision'].map((column) => `${column} = excluded.${column}`).join(', ')}
        where ${model.table}.revision < excluded.revision)
-     select coalesce((select revision from had), -1) as had`,
+     select coalesce(had.revision, -1) as had from u left join had using (${keyColumns.join(', ')}) order by u.ord`,
     params,
   );
-  return Number(written.had);
+  return written.map((row) => Number(row.had));
 }

@@ -40,8 +40,8 @@ export function tallyView(streamPrefix: string): StreamReadModel<TallyEvent, Tal
     columns: { owner: 'text', total: 'bigint', state: 'jsonb' },
     toColumns: (tally) => ({ owner: tally.owner, total: tally.total, state: tally }),
     fromColumns: (values) => values.state as Tally,
-    async alongside(tx, tallyId, event) {
-      await tx.query('insert into tally_log (tally_id, event_type) values ($1, $2)', [tallyId, event.type]);
+    async alongside(tx, changes) {
+      for (const { streamId, event } of changes) await tx.query('insert into tally_log (tally_id, event_type) values ($1, $2)', [streamId, event.type]);
     },
   };
 }

@@ -101,15 +101,58 @@ onBothEngines('leased timers', (t) => {
   it('applies a process’s changes in order: a cancel after a schedule removes it, a later schedule replaces the time', async () => {
     const at = future().toISOString();
     await t.db.transaction((tx) =>
-      t.timers.apply(tx, 'c', [
-        { type: 'Schedule', kind: 'expiry', at },
-        { type: 'Schedule', kind: 'poll', at },
-        { type: 'Cancel', kinds: ['expiry'] },
+      t.timers.apply(tx, [
+        {
+          internalReference: 'c',
+          changes: [
+            { type: 'Schedule', kind: 'expiry', at },
+            { type: 'Schedule', kind: 'poll', at },
+            { type: 'Cancel', kinds: ['expiry'] },
+          ],
+        },
       ]),
     );
     expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual(['c:poll']);
-    await t.db.transaction((tx) => t.timers.apply(tx, 'c', [{ type: 'Cancel' }]));
+    await t.db.transaction((tx) => t.timers.apply(tx, [{ internalReference: 'c', changes: [{ type: 'Cancel' }] }]));
     expect(await t.rows()).toEqual([]);
+  });
+
+  it('applies many aggregates’ changes at once (a projection’s page), each aggregate’s in its order', async () => {
+    const soon = future(60_000);
+    const later = future(120_000);
+    await t.timers.schedule(t.db, 'kept', 'poll', soon);
+    await t.timers.schedule(t.db, 'ended', 'expiry', soon);
+    await t.db.transaction((tx) =>
+      t.timers.apply(tx, [
+        { internalReference: 'fresh', changes: [{ type: 'Schedule', kind: 'expiry', at: soon.toISOString() }] },
+        { internalReference: 'ended', changes: [{ type: 'Cancel' }] },
+        { internalReference: 'moved', changes: [{ type: 'Schedule', kind: 'poll', at: soon.toISOString() }] },
+        {
+          internalReference: 'fresh',
+          changes: [
+            { type: 'Cancel', kinds: ['expiry'] },
+            { type: 'Schedule', kind: 'poll', at: later.toISOString() },
+          ],
+        },
+        { internalReference: 'moved', changes: [{ type: 'Schedule', kind: 'poll', at: later.toISOString() }] },
+      ]),
+    );
+    expect((await t.rows()).map(({ internalReference, kind, dueAt }) => `${internalReference}:${kind}@${dueAt.toISOString()}`).sort()).toEqual([
+      `fresh:poll@${later.toISOString()}`,
+      `kept:poll@${soon.toISOString()}`,
+      `moved:poll@${later.toISOString()}`,
+    ]);
+  });
+
+  it('re-schedules a timer cancelled and scheduled again while it was being fired: the claim in hand no longer completes it', async () => {
+    await t.timers.schedule(t.db, 'ref', 'expiry', past());
+    const [claimed] = await t.timers.claimDue(t.db, 10);
+    const again = future();
+    await t.db.transaction((tx) =>
+      t.timers.apply(tx, [{ internalReference: 'ref', changes: [{ type: 'Cancel' }, { type: 'Schedule', kind: 'expiry', at: again.toISOString() }] }]),
+    );
+    await t.timers.complete(t.db, claimed);
+    expect(await t.rows()).toEqual([{ internalReference: 'ref', kind: 'expiry', dueAt: again }]);
   });
 
   it('keeps the timers of two tables apart', async () => {

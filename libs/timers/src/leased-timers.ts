@@ -45,6 +45,12 @@ export function timerTableStatements(table: string): readonly string[] {
 /** What an event does to its aggregate's timers, as a context's process says it (applied by `apply`). */
 export type TimerChange<Kind extends string> = { type: 'Schedule'; kind: Kind; at: string } | { type: 'Cancel'; kinds?: readonly Kind[] };
 
+/** One aggregate's timer changes, in order. */
+export interface AggregateTimerChanges<Kind extends string> {
+  internalReference: string;
+  changes: readonly TimerChange<Kind>[];
+}
+
 /**
  * Durable timers, at most one per (internal reference, kind), as jobs of one queue (libs/jobs)
  * named after the table they had before. Projections schedule and cancel them in the transaction
@@ -84,12 +90,32 @@ export class LeasedTimers<Kind extends string> {
     );
   }
 
-  /** Applies a process's timer changes for one aggregate, in order, in the caller's transaction. */
-  async apply(tx: SqlClient, internalReference: string, changes: readonly TimerChange<Kind>[]): Promise<void> {
-    for (const change of changes) {
-      if (change.type === 'Schedule') await this.schedule(tx, internalReference, change.kind, new Date(change.at));
-      else await this.cancel(tx, internalReference, change.kinds);
+  /**
+   * Applies processes' timer changes, each aggregate's in order, in the caller's transaction: in
+   * two statements at most, whatever their number (a projection's page brings many), since only
+   * the last change of each timer counts. Scheduling replaces, so a cancel and a schedule after
+   * it come to the schedule.
+   */
+  async apply(tx: SqlClient, changes: readonly AggregateTimerChanges<Kind>[]): Promise<void> {
+    const last = new Map<string, { internalReference: string; kind: Kind; at?: string }>();
+    for (const { internalReference, changes: own } of changes) {
+      for (const change of own) {
+        if (change.type === 'Schedule') last.set(keyOf(internalReference, change.kind), { internalReference, kind: change.kind, at: change.at });
+        else for (const kind of change.kinds ?? this.kinds) last.set(keyOf(internalReference, kind), { internalReference, kind });
+      }
     }
+    const outcomes = [...last.entries()];
+    await this.queue.schedule(
+      tx,
+      outcomes.flatMap(([key, { internalReference, kind, at }]) =>
+        at === undefined ? [] : [{ key, runAt: new Date(at), payload: { internalReference, kind } }],
+      ),
+      { replace: true },
+    );
+    await this.queue.cancel(
+      tx,
+      outcomes.flatMap(([key, { at }]) => (at === undefined ? [key] : [])),
+    );
   }
 
   /** Up to `limit` due timers, each leased to the caller. */

@@ -43,7 +43,7 @@ onBothEngines('timers an older release left in the timer table', (t) => {
   it('can be cancelled once adopted, as the events that follow ask', async () => {
     await legacy('cancelled', 'expiry', future());
     await t.timers.adopt(t.db);
-    await t.db.transaction((tx) => t.timers.apply(tx, 'cancelled', [{ type: 'Cancel' }]));
+    await t.db.transaction((tx) => t.timers.apply(tx, [{ internalReference: 'cancelled', changes: [{ type: 'Cancel' }] }]));
     expect(await t.rows()).toEqual([]);
   });
 });

@@ -20,8 +20,11 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
     columns: { merchant_id: 'text', merchant_reference: 'text', state: 'jsonb' },
     toColumns: (state) => ({ merchant_id: state.initiated.merchantId, merchant_reference: state.initiated.merchantReference, state }),
     fromColumns: (values) => values.state as Collection,
-    async alongside(tx, internalReference, event) {
-      await COLLECTION_TIMERS.apply(tx, internalReference, timerChanges(event, statusPollMs));
+    async alongside(tx, changes) {
+      await COLLECTION_TIMERS.apply(
+        tx,
+        changes.map(({ streamId, event }) => ({ internalReference: streamId, changes: timerChanges(event, statusPollMs) })),
+      );
     },
   };
 }

@@ -81,8 +81,11 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
     columns: { merchant_id: 'text', summary: 'jsonb', state: 'jsonb' },
     toColumns: (payment) => ({ merchant_id: payment.opened.merchantId, summary: toServicePaymentSummary(payment), state: payment }),
     fromColumns: (values) => values.state as ServicePayment,
-    async alongside(tx, internalReference, event) {
-      await PAYMENT_TIMERS.apply(tx, internalReference, paymentTimerChanges(event, statusPollMs));
+    async alongside(tx, changes) {
+      await PAYMENT_TIMERS.apply(
+        tx,
+        changes.map(({ streamId, event }) => ({ internalReference: streamId, changes: paymentTimerChanges(event, statusPollMs) })),
+      );
     },
   };
 }
