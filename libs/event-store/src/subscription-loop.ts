@@ -67,9 +67,11 @@ export interface PollingSource {
    * The subscriber's events in the next page after `after`, in global order, and the position
    * the page ended at: a subscriber whose streams are rare still moves past everyone else's
    * events instead of scanning them again on every read. `live` when the previous page was
-   * short: the subscription follows the tail rather than catching up a backlog.
+   * short: the subscription follows the tail rather than catching up a backlog. `asOf`, the
+   * append count the page is current as of, when it is not the count as the call began (a page
+   * another subscription's read brought).
    */
-  readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean }>;
+  readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; asOf?: number }>;
   /** This process's appends. Appends of other processes are found by polling. */
   appends: AppendSignal;
 }
@@ -102,6 +104,7 @@ export function runSubscriptionLoop(source: PollingSource, start: string | null,
       const readStarted = Date.now();
       const page = await source.readPage(after, live);
       if (abort.signal.aborted) return;
+      const currentAsOf = page.asOf ?? changesBeforeRead;
       if (page.events.length > 0) await handler(page.events);
       after = page.end;
       live = !page.full;
@@ -111,7 +114,7 @@ export function runSubscriptionLoop(source: PollingSource, start: string | null,
       // read covers every append of the interval instead of one read per append taking turns
       // with the writers; the first append after a quiet spell is read at once.
       const notBefore = wokenByAppend ? readStarted + timing.minReadIntervalMs : 0;
-      wokenByAppend = await source.appends.wait(changesBeforeRead, notBefore, timing.pollIntervalMs, abort.signal);
+      wokenByAppend = await source.appends.wait(currentAsOf, notBefore, timing.pollIntervalMs, abort.signal);
     }
   })();
   ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection

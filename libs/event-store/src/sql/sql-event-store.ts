@@ -89,12 +89,40 @@ const appendOneStatement = (expected: ExpectedRevision) =>
    select $1, claimed.revision, $3::uuid, $4::text, $5::text::jsonb, $6::text::jsonb from claimed
    returning ${RETURNING}`;
 
+/** How many pages of the log's tail a process keeps for its subscriptions that are behind. */
+const TAIL_PAGES = 2;
+
 const toPosition = (row: Pick<EventRow, 'transaction_id' | 'global_position'>) => `${row.transaction_id}/${row.global_position}`;
 
 function parsePosition(position: string): [string, string] {
   const match = /^(\d+)\/(\d+)$/.exec(position);
   if (!match) throw new Error(`not a position of this event store: ${position}`);
   return [match[1], match[2]];
+}
+
+/** Whether position `a` comes after `b` in the global order; null is before every event. */
+function isAfter(a: string | null, b: string | null): boolean {
+  if (a === null) return false;
+  if (b === null) return true;
+  const [aTransaction, aPosition] = parsePosition(a).map(BigInt);
+  const [bTransaction, bPosition] = parsePosition(b).map(BigInt);
+  return aTransaction !== bTransaction ? aTransaction > bTransaction : aPosition > bPosition;
+}
+
+/**
+ * The tail of the log this process read last: every event after `from` up to `to`, in order.
+ * A read after X whose page ends at E holds all there will ever be between them (a row that
+ * commits later sorts after E: see the order above), so the segment stays true, and a
+ * subscription anywhere in it takes its page from memory. `asOf` is the append count when the
+ * read that reached `to` started: appends of this process after it may lie beyond `to`; so may
+ * anything at all when that read was a full page (`toFull`).
+ */
+interface TailSegment {
+  from: string | null;
+  to: string;
+  events: RecordedEvent[];
+  asOf: number;
+  toFull: boolean;
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
@@ -128,6 +156,8 @@ export class SqlEventStore implements EventStore {
   private readonly appends = new AppendSignal();
   /** Live subscriptions' reads under way, by the position they read after (livePage). */
   private readonly liveReads = new Map<string, { changeCount: number; page: Promise<RecordedEvent[]> }>();
+  /** What this process's subscriptions read last, shared: only one at the end of it reads the database. */
+  private tail: TailSegment | undefined;
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -234,14 +264,13 @@ export class SqlEventStore implements EventStore {
     return runSubscriptionLoop(
       {
         readPage: async (after, live) => {
-          // A live subscription's read is short and everything downstream waits for it: where
-          // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
-          const page = await (live ? this.livePage(after) : this.readAllWith(this.db.query.bind(this.db), { after }));
+          const page = this.fromTail(after) ?? (await this.readPage(after, live));
           const prefixes = options.streamPrefixes;
           return {
-            events: prefixes?.length ? page.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page,
-            end: page.length > 0 ? page[page.length - 1].position : after,
-            full: page.length === this.options.pageSize,
+            events: prefixes?.length ? page.events.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page.events,
+            end: page.events.length > 0 ? page.events[page.events.length - 1].position : after,
+            full: page.full,
+            asOf: page.asOf,
           };
         },
         appends: this.appends,
@@ -250,6 +279,46 @@ export class SqlEventStore implements EventStore {
       { pollIntervalMs: this.options.pollIntervalMs, minReadIntervalMs: this.options.minReadIntervalMs },
       handler,
     );
+  }
+
+  /** The page after `after` from the database, remembered in the tail segment. */
+  private async readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; full: boolean; asOf: number }> {
+    const asOf = this.appends.changeCount;
+    // A live subscription's read is short and everything downstream waits for it: where
+    // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
+    const events = await (live ? this.livePage(after) : this.readAllWith(this.db.query.bind(this.db), { after }));
+    const full = events.length === this.options.pageSize;
+    if (events.length > 0) this.remember(after, events, asOf, full);
+    return { events, full, asOf };
+  }
+
+  /** The page after `after` from the tail segment, when `after` lies within it. */
+  private fromTail(after: string | null): { events: RecordedEvent[]; full: boolean; asOf: number } | undefined {
+    const tail = this.tail;
+    if (!tail || isAfter(tail.from, after) || !isAfter(tail.to, after)) return undefined;
+    const first = after === tail.from ? 0 : tail.events.findIndex((event) => event.position === after) + 1;
+    // A position inside the segment that is none of its events (another process's skipped rows cannot be: positions come from events).
+    if (first === 0 && after !== tail.from) return undefined;
+    const events = tail.events.slice(first, first + this.options.pageSize);
+    return { events, full: first + events.length < tail.events.length || tail.toFull, asOf: tail.asOf };
+  }
+
+  /** Extends the tail segment by a page read after `after`, or starts it anew when the page ends later than it. */
+  private remember(after: string | null, events: RecordedEvent[], asOf: number, toFull: boolean): void {
+    const to = events[events.length - 1].position;
+    const tail = this.tail;
+    if (tail && after === tail.to) {
+      tail.events.push(...events);
+      Object.assign(tail, { to, asOf, toFull });
+    } else if (!tail || isAfter(to, tail.to)) {
+      this.tail = { from: after, to, events: [...events], asOf, toFull };
+    }
+    const kept = this.tail!;
+    const excess = kept.events.length - TAIL_PAGES * this.options.pageSize;
+    if (excess > 0) {
+      kept.from = kept.events[excess - 1].position;
+      kept.events.splice(0, excess);
+    }
   }
 
   /**
