@@ -110,20 +110,22 @@ function isAfter(a: string | null, b: string | null): boolean {
 }
 
 /**
- * The tail of the log this process read last: every event after `from` up to `to`, in order.
+ * The tail of the log this process read last: every event after `from` up to the last of them, in order.
  * A read after X whose page ends at E holds all there will ever be between them (a row that
  * commits later sorts after E: see the order above), so the segment stays true, and a
  * subscription anywhere in it takes its page from memory. `asOf` is the append count when the
- * read that reached `to` started: appends of this process after it may lie beyond `to`; so may
- * anything at all when that read was a full page (`toFull`).
+ * read that brought its last event started: appends of this process after it may lie beyond
+ * that event; so may anything at all when that read was a full page (`endFull`).
  */
 interface TailSegment {
   from: string | null;
-  to: string;
+  /** Never empty. */
   events: RecordedEvent[];
   asOf: number;
-  toFull: boolean;
+  endFull: boolean;
 }
+
+const tailEnd = (tail: TailSegment) => tail.events[tail.events.length - 1].position;
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -295,23 +297,22 @@ export class SqlEventStore implements EventStore {
   /** The page after `after` from the tail segment, when `after` lies within it. */
   private fromTail(after: string | null): { events: RecordedEvent[]; full: boolean; asOf: number } | undefined {
     const tail = this.tail;
-    if (!tail || isAfter(tail.from, after) || !isAfter(tail.to, after)) return undefined;
+    if (!tail || isAfter(tail.from, after) || !isAfter(tailEnd(tail), after)) return undefined;
     const first = after === tail.from ? 0 : tail.events.findIndex((event) => event.position === after) + 1;
     // A position inside the segment that is none of its events (another process's skipped rows cannot be: positions come from events).
     if (first === 0 && after !== tail.from) return undefined;
     const events = tail.events.slice(first, first + this.options.pageSize);
-    return { events, full: first + events.length < tail.events.length || tail.toFull, asOf: tail.asOf };
+    return { events, full: first + events.length < tail.events.length || tail.endFull, asOf: tail.asOf };
   }
 
   /** Extends the tail segment by a page read after `after`, or starts it anew when the page ends later than it. */
-  private remember(after: string | null, events: RecordedEvent[], asOf: number, toFull: boolean): void {
-    const to = events[events.length - 1].position;
+  private remember(after: string | null, events: RecordedEvent[], asOf: number, endFull: boolean): void {
     const tail = this.tail;
-    if (tail && after === tail.to) {
+    if (tail && after === tailEnd(tail)) {
       tail.events.push(...events);
-      Object.assign(tail, { to, asOf, toFull });
-    } else if (!tail || isAfter(to, tail.to)) {
-      this.tail = { from: after, to, events: [...events], asOf, toFull };
+      Object.assign(tail, { asOf, endFull });
+    } else if (!tail || isAfter(events[events.length - 1].position, tailEnd(tail))) {
+      this.tail = { from: after, events: [...events], asOf, endFull };
     }
     const kept = this.tail!;
     const excess = kept.events.length - TAIL_PAGES * this.options.pageSize;
