@@ -22,9 +22,11 @@ if [ -s "$dir/ca.crt" ] && [ -s "$dir/tls.crt" ] && [ -s "$dir/tls.key" ]; then
   exit 0
 fi
 command -v openssl >/dev/null || { echo "scripts/certs.sh: openssl not found" >&2; exit 1; }
-mkdir -p "$dir"
+mkdir -p "$(dirname "$dir")"
 umask 077
-work="$(mktemp -d)"
+# Issued beside <dir> and renamed into place whole: two layouts starting at once never mix one
+# CA's certificate with another's key, and the one that loses the rename keeps the winner's.
+work="$(mktemp -d "$(dirname "$dir")/.certs.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 # P-256 keys: quick to make and to handshake with, and accepted by Node, Java (Kafka) and PostgreSQL.
@@ -39,6 +41,14 @@ printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSig
 openssl x509 -req -in "$work/tls.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial \
   -days "$days" -extfile "$work/ext.cnf" -out "$work/tls.crt" 2>/dev/null
 
-# The files appear together: a reader never finds a certificate without its key.
-mv "$work/ca.key" "$work/ca.crt" "$work/tls.key" "$work/tls.crt" "$dir/"
-echo "certificates in $dir (ca.crt, tls.crt, tls.key; valid $days days)"
+rm -f "$work/tls.csr" "$work/ext.cnf" "$work/ca.srl"
+chmod 700 "$work"
+if [ -d "$dir" ] && [ -z "$(ls -A "$dir")" ]; then rmdir "$dir"; fi
+if mv -T "$work" "$dir" 2>/dev/null; then
+  echo "certificates in $dir (ca.crt, tls.crt, tls.key; valid $days days)"
+elif [ -s "$dir/ca.crt" ] && [ -s "$dir/tls.crt" ] && [ -s "$dir/tls.key" ]; then
+  echo "certificates in $dir (issued by another run just now)"
+else
+  echo "scripts/certs.sh: $dir exists and does not hold ca.crt, tls.crt and tls.key; move it aside" >&2
+  exit 1
+fi

@@ -24,6 +24,7 @@ import { brokerGoneShutdownSuite } from './shutdown-broker-gone';
 import { ensureBuilt, freePort, localCommandRoutes, runFailingApp, startApp, type AppProcess, type LocalCommandRoutes } from './processes';
 import { startAnyOrderSuite } from './start-any-order';
 import { commandTimeoutSuite } from './command-timeout';
+import { forgedCommandsSuite } from './forged-commands';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
   const schema = uniqueSchema('e2e_distributed');
@@ -103,6 +104,8 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     expect(collections).toMatch(/^paygate_command_duration_seconds_count\{command="collections.initialize",outcome="ok"\} [1-9]/m);
   });
 
+  forgedCommandsSuite(() => ({ gateway: apps[2].url, servicePayments, paymentsCommandsUrl: routes.listen('service-payments').COMMANDS_LISTEN_URL }));
+
   describe('collection outcomes through the sandbox app', () => {
     collectionOutcomeSuite({ gateway: () => apps[2].url });
   });
@@ -168,6 +171,24 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
     expect(output.trim()).toBe('api-gateway: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://nope"');
   });
 
+  it.each(['api-gateway', 'service-payments'])(
+    '%s in distributed mode without its command certificate does not start: one line naming COMMANDS_TLS_DIR',
+    (app) => {
+      const { status, output } = runFailingApp(app, {
+        STORE_URL: 'pglite://memory',
+        BROKER_URL: 'kafka://127.0.0.1:9',
+        COMMANDS_TLS_DIR: '',
+        MASTER_KEY: TEST_MASTER_KEY,
+      });
+      expect(status).toBe(1);
+      expect(output.trim().split('\n').pop()).toMatch(
+        new RegExp(
+          `^${app}: invalid configuration: COMMANDS_TLS_DIR is not set: with BROKER_URL=kafka:// apps authenticate each other's commands with mutual TLS`,
+        ),
+      );
+    },
+  );
+
   // Nothing listens on the reserved port: the store and the broker are simply not up yet.
   it.each([
     [
@@ -179,7 +200,12 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
     [
       'webhook-dispatcher',
       'BROKER_URL',
-      async (port: number) => ({ STORE_URL: 'pglite://memory', BROKER_URL: `kafka://127.0.0.1:${port}`, MASTER_KEY: TEST_MASTER_KEY }),
+      async (port: number) => ({
+        STORE_URL: 'pglite://memory',
+        BROKER_URL: `kafka://127.0.0.1:${port}`,
+        MASTER_KEY: TEST_MASTER_KEY,
+        ...(await localCommandRoutes()).senders,
+      }),
       (port: number) => `BROKER_URL kafka://127.0.0.1:${port}`,
     ],
   ])(

@@ -151,12 +151,10 @@ export async function launchStandalone(env: Record<string, string> = {}): Promis
  * The distributed layout on PostgreSQL (a fresh schema, dropped by `stop`) and Kafka: sandbox,
  * two api-gateways, collections, webhook-dispatcher; `env` adds to every app's settings.
  */
-/** How the gateways reach the services: `tcp` (default) or `grpc` (BENCH_COMMANDS). */
-const COMMAND_TRANSPORT = process.env.BENCH_COMMANDS === 'grpc' ? 'grpc' : 'tcp';
 
 export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: string; brokerUrl: string }, env: Record<string, string> = {}): Promise<Layout> {
   const schema = freshSchema('bench');
-  const routes = await localCommandRoutes({}, COMMAND_TRANSPORT);
+  const routes = await localCommandRoutes();
   const common = {
     STORE_URL: `${storeUrl}${storeUrl.includes('?') ? '&' : '?'}schema=${schema}`,
     EVENT_STORE_URL: '',

@@ -39,6 +39,7 @@ describe('loadConfig: defaults', () => {
         collectionsCommandsUrl: 'tcp://collections:7000',
         paymentsCommandsUrl: 'tcp://service-payments:7000',
         webhooksCommandsUrl: 'tcp://webhook-dispatcher:7000',
+        commandsTlsDir: undefined,
         migrateOnStart: true,
       },
       input: { maxBodyBytes: 65_536, maxJsonDepth: 32 },
@@ -171,10 +172,11 @@ describe('loadConfig: every variable', () => {
       SHUTDOWN_DELAY_MS: '5000',
       COMMAND_TIMEOUT_MS: '2500',
       STORE_POOL_SIZE: '8',
-      COMMANDS_LISTEN_URL: 'grpc://0.0.0.0:50051',
-      COLLECTIONS_COMMANDS_URL: 'grpc://collections-commands:50051',
-      PAYMENTS_COMMANDS_URL: 'grpc://10.0.0.7:50051,10.0.0.8:50051',
-      WEBHOOKS_COMMANDS_URL: 'grpc://[2001:db8::2]:50051',
+      COMMANDS_LISTEN_URL: 'tcp://0.0.0.0:7100',
+      COLLECTIONS_COMMANDS_URL: 'tcp://collections-commands:7100',
+      PAYMENTS_COMMANDS_URL: 'tcp://10.0.0.7:7100,10.0.0.8:7100',
+      WEBHOOKS_COMMANDS_URL: 'tcp://[2001:db8::2]:7100',
+      COMMANDS_TLS_DIR: tmpdir(),
     });
     expect(config.platform).toEqual({
       port: 8080,
@@ -184,10 +186,11 @@ describe('loadConfig: every variable', () => {
       brokerUrl: 'kafka://k1:9092,k2:9092',
       trustProxy: '10.0.0.0/8,2001:db8::1',
       commandTimeoutMs: 2_500,
-      commandsListenUrl: 'grpc://0.0.0.0:50051',
-      collectionsCommandsUrl: 'grpc://collections-commands:50051',
-      paymentsCommandsUrl: 'grpc://10.0.0.7:50051,10.0.0.8:50051',
-      webhooksCommandsUrl: 'grpc://[2001:db8::2]:50051',
+      commandsListenUrl: 'tcp://0.0.0.0:7100',
+      collectionsCommandsUrl: 'tcp://collections-commands:7100',
+      paymentsCommandsUrl: 'tcp://10.0.0.7:7100,10.0.0.8:7100',
+      webhooksCommandsUrl: 'tcp://[2001:db8::2]:7100',
+      commandsTlsDir: tmpdir(),
       migrateOnStart: false,
     });
     expect(config.rateLimits).toEqual({
@@ -308,6 +311,8 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['SHUTDOWN_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['SHUTDOWN_DELAY_MS', '1s', 'must be a whole number of milliseconds, got "1s"'],
+    ['COLLECTIONS_COMMANDS_URL', 'grpc://collections:50051', 'must be tcp://host:port[,host:port], got "grpc://collections:50051"'],
+    ['COMMANDS_TLS_DIR', '/nonexistent/paygate-certs', 'must be a folder, and "/nonexistent/paygate-certs" is not one'],
   ])('%s=%j', (variable, value, problem) => {
     const error = failure({ [variable]: value });
     expect(error.variable).toBe(variable);

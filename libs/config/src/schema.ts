@@ -3,6 +3,7 @@ import { LOG_LEVELS } from '@paygate/logging';
 import {
   boolean,
   credential,
+  directory,
   driverUrl,
   durationList,
   httpBaseUrl,
@@ -31,8 +32,8 @@ export function decodeMasterKey(encoded: string): Buffer | undefined {
 
 export const MASTER_KEY_EXPECTED = '32 bytes as 64 hex characters or base64';
 
-/** tcp:// or grpc:// with host:port, or several host:port separated by commas (instances on one machine). */
-const COMMAND_ADDRESS = /^(tcp|grpc):\/\/(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5}(,(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5})*$/;
+/** tcp:// with host:port, or several host:port separated by commas (instances on one machine). */
+const COMMAND_ADDRESS = /^tcp:\/\/(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5}(,(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5})*$/;
 
 /** Where a serving app listens, and so where the others find it by its deployable's name (docker-compose, DNS). */
 const COMMANDS_PORT = 7000;
@@ -40,8 +41,8 @@ const COMMANDS_PORT = 7000;
 const commandsUrl = (variable: string, app: string) =>
   driverUrl(variable, `tcp://${app}:${COMMANDS_PORT}`, {
     pattern: COMMAND_ADDRESS,
-    expected: 'tcp://host:port[,host:port] or grpc://…',
-    type: 'URL: `tcp://host:port[,host:port]`, `grpc://…`',
+    expected: 'tcp://host:port[,host:port]',
+    type: 'URL: `tcp://host:port[,host:port]`',
     description: `with BROKER_URL=kafka://, where the gateway sends ${app}'s commands (its COMMANDS_LISTEN_URL): one DNS name, whose every address gets commands in turn, or a list of IP:port`,
   });
 
@@ -77,14 +78,19 @@ export const CONFIG_SCHEMA = {
     }),
     commandsListenUrl: driverUrl('COMMANDS_LISTEN_URL', `tcp://0.0.0.0:${COMMANDS_PORT}`, {
       pattern: COMMAND_ADDRESS,
-      expected: 'tcp://host:port or grpc://host:port',
-      type: 'URL: `tcp://host:port`, `grpc://host:port`',
+      expected: 'tcp://host:port',
+      type: 'URL: `tcp://host:port`',
       description:
-        'with BROKER_URL=kafka://, where a serving app (collections, service-payments, webhook-dispatcher) takes commands, over TCP or gRPC (the gateway must name the same transport)',
+        'with BROKER_URL=kafka://, where a serving app (collections, service-payments, webhook-dispatcher) takes commands (mutual TLS, COMMANDS_TLS_DIR)',
     }),
     collectionsCommandsUrl: commandsUrl('COLLECTIONS_COMMANDS_URL', 'collections'),
     paymentsCommandsUrl: commandsUrl('PAYMENTS_COMMANDS_URL', 'service-payments'),
     webhooksCommandsUrl: commandsUrl('WEBHOOKS_COMMANDS_URL', 'webhook-dispatcher'),
+    commandsTlsDir: directory('COMMANDS_TLS_DIR', {
+      unsetMeans: 'unset (required with BROKER_URL=kafka://)',
+      description:
+        "with BROKER_URL=kafka://, the folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh` makes one): every app proves itself with the certificate and accepts commands only from certificates the CA signed",
+    }),
     trustProxy: proxyTrust('TRUST_PROXY', {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),

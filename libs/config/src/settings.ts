@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { ConfigError, redactUrl } from './config-error';
 import { Secret } from './secret';
@@ -93,6 +93,26 @@ export function driverUrl<T extends string | undefined>(
     fallback,
     read: (raw) => {
       if (!options.pattern.test(raw)) throw new Problem(`must be ${options.expected}, got "${redactUrl(raw)}"`);
+      return raw;
+    },
+  });
+}
+
+/** A folder that must exist when set; unset means `unsetMeans`. */
+export function directory(variable: string, options: Options & { unsetMeans: string }): Setting<string | undefined> {
+  return declare<string | undefined>(variable, {
+    ...options,
+    type: 'path to a folder',
+    fallback: undefined,
+    defaultText: options.unsetMeans,
+    read: (raw) => {
+      let isDirectory = false;
+      try {
+        isDirectory = statSync(raw).isDirectory();
+      } catch {
+        isDirectory = false;
+      }
+      if (!isDirectory) throw new Problem(`must be a folder, and "${raw}" is not one`);
       return raw;
     },
   });

@@ -2,16 +2,20 @@ import { SqlEventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
-import { CONFORMANCE_SERVICE, describeWithService, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { CONFORMANCE_SERVICE, describeWithService, issueTestCertificates, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
 import { openMessaging } from './open-messaging';
 import type { CommandRoutes } from './remote/command-routes';
+import { readCommandTls, type CommandTls } from './remote/command-tls';
 
 const log = createLogger('messaging-test', 'error');
+
+let tls: CommandTls | undefined;
 
 /** Each instance, as its own process would, serves the conformance service on a port of its own and sends there. */
 async function ownCommandRoutes(): Promise<CommandRoutes> {
   const url = `tcp://127.0.0.1:${await freePort()}`;
-  return { listenUrl: url, services: { [CONFORMANCE_SERVICE]: url } };
+  tls ??= readCommandTls(issueTestCertificates());
+  return { listenUrl: url, services: { [CONFORMANCE_SERVICE]: url }, tls };
 }
 
 async function setup(brokerUrl: string, db: SqlDatabase, schema?: string) {

@@ -7,7 +7,7 @@ import type { CommandBus } from './command-bus';
 import { ConsumerInstruments } from './consumer-instruments';
 import type { EventBus } from './event-bus';
 import type { CommandRoutes } from './remote/command-routes';
-import { openRemoteCommandBus } from './remote/open-remote-command-bus';
+import { TcpCommandBus } from './remote/tcp-command-bus';
 import { InProcessCommandBus } from './inproc/in-process-command-bus';
 import { InProcessEventBus } from './inproc/in-process-event-bus';
 import { createKafka, parseKafkaUrl } from './kafka/kafka-connection';
@@ -26,7 +26,7 @@ export interface MessagingOptions {
   relayPollMs?: number;
   /** How long a sender waits for the owning service's reply before answering "unavailable". */
   commandTimeoutMs?: number;
-  /** Where commands go beside a Kafka broker, over TCP or gRPC (events stay on Kafka); unused in one process. */
+  /** Where commands go beside a Kafka broker, over mutual TLS (events stay on Kafka); unused in one process. */
   commandRoutes?: CommandRoutes;
 }
 
@@ -47,7 +47,7 @@ export async function openMessaging(
   } else if (brokerUrl.startsWith('kafka://')) {
     const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
     const partitions = options.partitions ?? 6;
-    commands = openRemoteCommandBus(
+    commands = new TcpCommandBus(
       options.commandRoutes ?? { services: {} },
       deps.log.child({ component: 'commands' }),
       metrics,

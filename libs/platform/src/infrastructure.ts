@@ -1,6 +1,15 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
 import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
-import { listenAddress, openMessaging, parseCommandAddress, parseKafkaUrl, type CommandBus, type CommandRoutes, type EventBus } from '@paygate/messaging';
+import {
+  listenAddress,
+  openMessaging,
+  parseCommandAddress,
+  parseKafkaUrl,
+  readCommandTls,
+  type CommandBus,
+  type CommandRoutes,
+  type EventBus,
+} from '@paygate/messaging';
 import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
@@ -30,8 +39,17 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
-/** The command addresses, each checked here so a bad one stops the start naming its variable. */
+/**
+ * The command addresses and credentials, each checked here so a bad one stops the start naming
+ * its variable. Between processes every command connection is mutual TLS: an app in distributed
+ * mode does not start without its certificate.
+ */
 function commandRoutes(config: PlatformConfig): CommandRoutes {
+  if (!config.commandsTlsDir)
+    throw new ConfigError(
+      'COMMANDS_TLS_DIR',
+      "is not set: with BROKER_URL=kafka:// apps authenticate each other's commands with mutual TLS (give the folder holding ca.crt, tls.crt and tls.key; scripts/certs.sh makes one)",
+    );
   const routes: [string, string, string][] = [
     [COLLECTIONS_SERVICE.name, 'COLLECTIONS_COMMANDS_URL', config.collectionsCommandsUrl],
     [PAYMENTS_SERVICE.name, 'PAYMENTS_COMMANDS_URL', config.paymentsCommandsUrl],
@@ -39,7 +57,7 @@ function commandRoutes(config: PlatformConfig): CommandRoutes {
   ];
   const services: Record<string, string> = {};
   for (const [service, variable, url] of routes) services[service] = checked(variable, url, parseCommandAddress);
-  return { listenUrl: checked('COMMANDS_LISTEN_URL', config.commandsListenUrl, listenAddress), services };
+  return { listenUrl: checked('COMMANDS_LISTEN_URL', config.commandsListenUrl, listenAddress), services, tls: readCommandTls(config.commandsTlsDir) };
 }
 
 function checked(variable: string, url: string, parse: (url: string) => unknown): string {
@@ -68,13 +86,16 @@ function openOnce<T>(name: string, open: () => Promise<T>): Promise<T> {
  * infrastructure keeps checking each dependency for readiness.
  */
 export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger, wait?: Dependencies): Promise<Infrastructure> {
-  if (config.brokerUrl.startsWith('kafka://')) {
+  const distributed = config.brokerUrl.startsWith('kafka://');
+  if (distributed) {
     try {
       parseKafkaUrl(config.brokerUrl);
     } catch (error) {
       throw new ConfigError('BROKER_URL', (error as Error).message);
     }
   }
+  // Read before anything is opened: a missing certificate is a configuration error, not a dependency to wait for.
+  const routes = distributed ? commandRoutes(config) : undefined;
   const opening: Opener = wait ? (name, open) => wait.until(name, open, (error) => error instanceof ConfigError) : openOnce;
   const dependencies = wait ?? new Dependencies(log);
   const storeName = `STORE_URL ${redactUrl(config.storeUrl)}`;
@@ -95,12 +116,7 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
     );
     const messaging = await opening(brokerName, () =>
       openChecked(
-        () =>
-          openMessaging(
-            config.brokerUrl,
-            { store, sql, log, metrics },
-            { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: commandRoutes(config) },
-          ),
+        () => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: routes }),
         (opened) => opened.events.ping(),
       ),
     ).catch(async (error: unknown) => {

@@ -3,3 +3,4 @@ export * from './sql-engines';
 export * from './conformance';
 export * from './scenarios';
 export * from './fixtures';
+export * from './certificates';

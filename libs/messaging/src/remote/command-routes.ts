@@ -1,25 +1,25 @@
 import { ConfigError } from '@paygate/config';
 import { UnavailableError } from '@paygate/contracts';
-import { parseCommandAddress, type CommandTransport } from './command-address';
+import type { CommandTls } from './command-tls';
 
-/** Where each service's commands go, and where this process serves the ones it owns. */
+/** Where each service's commands go, where this process serves the ones it owns, and what it proves itself with. */
 export interface CommandRoutes {
   /** COMMANDS_LISTEN_URL: where this process serves the services it owns. */
   listenUrl?: string;
-  /** Service name → its instances' address (grpc:// or tcp://, one DNS name or a list of IPs). */
+  /** Service name → its instances' address (tcp://, one DNS name or a list of IPs). */
   services: Readonly<Record<string, string>>;
+  /** COMMANDS_TLS_DIR: every command connection is mutual TLS under Paygate's private CA (needed to send or serve). */
+  tls?: CommandTls;
 }
 
-/** The transport the services' addresses name (one for all: a mixture is a configuration error). */
-export function sendTransport(routes: CommandRoutes): CommandTransport {
-  const transports = new Set(Object.values(routes.services).map((url) => parseCommandAddress(url).transport));
-  if (transports.size > 1)
-    throw new ConfigError('COLLECTIONS_COMMANDS_URL', 'PAYMENTS_COMMANDS_URL and WEBHOOKS_COMMANDS_URL must name one transport (all tcp:// or all grpc://)');
-  return [...transports][0] ?? 'tcp';
-}
-
-export function listenTransport(routes: CommandRoutes): CommandTransport | undefined {
-  return routes.listenUrl ? parseCommandAddress(routes.listenUrl).transport : undefined;
+/** Sending or serving commands needs the credentials: there is no unauthenticated command connection. */
+export function commandTlsOf(routes: CommandRoutes): CommandTls {
+  if (!routes.tls)
+    throw new ConfigError(
+      'COMMANDS_TLS_DIR',
+      `is not set: apps authenticate each other's commands with mutual TLS (give the folder holding ca.crt, tls.crt and tls.key)`,
+    );
+  return routes.tls;
 }
 
 export function commandRouteMissing(service: string): UnavailableError {

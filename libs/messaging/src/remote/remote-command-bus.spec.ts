@@ -5,9 +5,10 @@ import { createLogger, currentLogContext, withLogContext } from '@paygate/loggin
 import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
+import { issueTestCertificates } from '@paygate/testing';
 import { CommandTimeoutError, type CommandBus } from '../command-bus';
-import type { CommandTransport } from './command-address';
-import { openRemoteCommandBus } from './open-remote-command-bus';
+import { readCommandTls, type CommandTls } from './command-tls';
+import { TcpCommandBus } from './tcp-command-bus';
 
 const log = createLogger('remote-commands-test', 'error');
 
@@ -39,24 +40,27 @@ const seesConnectionsClose = () => new Promise((resolve) => setTimeout(resolve, 
 
 let db: SqlDatabase;
 let counters: DeciderRuntime<'add', CounterEvent, number>;
+let tls: CommandTls;
 
 beforeAll(async () => {
   db = await openSqlDatabase('pglite://memory');
   counters = new DeciderRuntime(await SqlEventStore.create(db), counter);
+  tls = readCommandTls(issueTestCertificates());
 });
 afterAll(() => db.close());
 
-describe.each<CommandTransport>(['tcp', 'grpc'])('commands over %s', (transport) => {
+describe('commands between processes (TCP, mutual TLS)', () => {
   const opened: CommandBus[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((instance) => instance.close()));
   });
 
   function bus(listenPort: number | undefined, servicePorts: number[], timeoutMs = 5_000): CommandBus {
-    const instance = openRemoteCommandBus(
+    const instance = new TcpCommandBus(
       {
-        listenUrl: listenPort === undefined ? undefined : `${transport}://127.0.0.1:${listenPort}`,
-        services: servicePorts.length ? { counters: `${transport}://${servicePorts.map((port) => `127.0.0.1:${port}`).join(',')}` } : {},
+        listenUrl: listenPort === undefined ? undefined : `tcp://127.0.0.1:${listenPort}`,
+        services: servicePorts.length ? { counters: `tcp://${servicePorts.map((port) => `127.0.0.1:${port}`).join(',')}` } : {},
+        tls,
       },
       log,
       NO_METRICS,
@@ -161,8 +165,8 @@ describe.each<CommandTransport>(['tcp', 'grpc'])('commands over %s', (transport)
     await instance('a', a);
     await instance('b', b);
     const gateway = bus(undefined, [a, b]);
-    const totals = await Promise.all(Array.from({ length: 16 }, () => gateway.send(SERVICE, 'add', { counter: `shared-${transport}` }, { key: 'shared' })));
+    const totals = await Promise.all(Array.from({ length: 16 }, () => gateway.send(SERVICE, 'add', { counter: 'shared' }, { key: 'shared' })));
     expect([...totals.map((reply) => reply.total)].sort((x, y) => x - y)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-    expect((await counters.load(`shared-${transport}`)).state).toBe(16);
+    expect((await counters.load('shared')).state).toBe(16);
   });
 });

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { isIP, type Server } from 'node:net';
+import { isIP } from 'node:net';
+import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import { ClientTCP, ServerTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { type MessageName, type PayloadOf, type ResultOf, type ServiceContract, type ServiceHandlers, type ServiceRef } from '@paygate/contracts';
@@ -7,8 +8,10 @@ import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import { replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
-import { commandRouteMissing, listenUrlOf, type CommandRoutes } from './command-routes';
+import { commandRouteMissing, commandTlsOf, listenUrlOf, type CommandRoutes } from './command-routes';
+import { clientTlsOptions, serverTlsOptions } from './command-tls';
 import { outgoingCommand, sendFailure } from './outgoing-command';
+import { RefusedConnections } from './refused-connections';
 import { ServedCommands, type CommandEnvelope } from './served-commands';
 
 const PATTERN = 'paygate.command.v1';
@@ -18,21 +21,26 @@ const DOWN_MS = 500;
 const RESOLVE_EVERY_MS = 5_000;
 /** Time for the last answers to be written before a draining instance closes its sockets. */
 const FLUSH_MS = 100;
+/** A peer that opens the command port and does not finish a TLS handshake in this long is dropped. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** What a TCP instance answers: the command's reply, or that it is shutting down and did not run it. */
 type TcpAnswer = { reply: CommandReply } | { draining: true };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Nest's TCP client, its socket errors in our log instead of Nest's console logger. */
+type ClientTlsOptions = ReturnType<typeof clientTlsOptions>;
+
+/** Nest's TCP client over mutual TLS, its socket errors in our log instead of Nest's console logger. */
 class InstanceClient extends ClientTCP {
   downUntil = 0;
   constructor(
     readonly address: string,
     hostPort: HostPort,
+    tlsOptions: ClientTlsOptions,
     private readonly log: Logger,
   ) {
-    super({ host: hostPort.host, port: hostPort.port });
+    super({ host: hostPort.host, port: hostPort.port, tlsOptions });
   }
 
   /** Shutting down: no commands until it is looked up again (by then it has gone, or restarted). */
@@ -59,6 +67,7 @@ class ServiceInstances {
 
   constructor(
     private readonly hosts: HostPort[],
+    private readonly tlsOptions: ClientTlsOptions,
     private readonly log: Logger,
   ) {}
 
@@ -110,7 +119,7 @@ class ServiceInstances {
       const address = `${hostPort.host}:${hostPort.port}`;
       const known = keep.get(address);
       keep.delete(address);
-      return known ?? new InstanceClient(address, hostPort, this.log);
+      return known ?? new InstanceClient(address, hostPort, this.tlsOptions, this.log);
     });
     for (const gone of keep.values()) gone.close();
     this.resolvedAt = Date.now();
@@ -123,13 +132,16 @@ class ServiceInstances {
 }
 
 /**
- * Request-reply over TCP (@nestjs/microservices' transport: length-prefixed JSON frames on a
- * socket). Nest's client holds one connection, so one client reaches one instance; this bus
- * keeps a client per instance and deals commands round-robin over them, which is what makes
- * several instances behind one address share the load (measured beside gRPC: bench:commands).
+ * Request-reply over mutual TLS (@nestjs/microservices' TCP transport: length-prefixed JSON
+ * frames on a socket). Both ends present a certificate from Paygate's private CA and accept only
+ * such a peer, so nothing else on the network can send a service a command (docs/security.md).
+ * Nest's client holds one connection, so one client reaches one instance; this bus keeps a client
+ * per instance and deals commands round-robin over them, which is what makes several instances
+ * behind one address share the load (bench:commands; docs/adr/0001-command-transport.md).
  */
 export class TcpCommandBus implements CommandBus {
   private readonly served: ServedCommands;
+  private readonly refused: RefusedConnections;
   private readonly services = new Map<string, ServiceInstances>();
   private server?: Promise<ServerTCP>;
   private draining = false;
@@ -141,6 +153,7 @@ export class TcpCommandBus implements CommandBus {
     private readonly timeoutMs: number,
   ) {
     this.served = new ServedCommands(metrics, log);
+    this.refused = new RefusedConnections(metrics, log);
   }
 
   async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
@@ -172,7 +185,7 @@ export class TcpCommandBus implements CommandBus {
     if (!instances) {
       const url = this.routes.services[service];
       if (!url) throw commandRouteMissing(service);
-      instances = new ServiceInstances(parseCommandAddress(url).hosts, this.log);
+      instances = new ServiceInstances(parseCommandAddress(url).hosts, clientTlsOptions(commandTlsOf(this.routes)), this.log);
       this.services.set(service, instances);
     }
     return instances;
@@ -190,12 +203,14 @@ export class TcpCommandBus implements CommandBus {
 
   private async listen(url: string): Promise<ServerTCP> {
     const { host, port } = listenAddress(url);
-    const server = new ServerTCP({ host, port });
+    const server = new ServerTCP({ host, port, tlsOptions: { ...serverTlsOptions(commandTlsOf(this.routes)), handshakeTimeout: HANDSHAKE_TIMEOUT_MS } });
     server.addHandler(PATTERN, async (envelope: CommandEnvelope): Promise<TcpAnswer> => {
       if (this.draining) return { draining: true };
       return { reply: await this.served.receive(envelope) };
     });
     await new Promise<void>((resolve, reject) => void server.listen((error?: unknown) => (error ? reject(error) : resolve())));
+    // A peer without a certificate from the private CA never gets past the handshake, so no frame of its reaches a handler.
+    server.unwrap<TlsServer>().on('tlsClientError', (error: Error, socket: TLSSocket) => this.refused.record(error, socket));
     this.log.info('serving commands', { url, services: this.served.services });
     return server;
   }
@@ -214,7 +229,7 @@ export class TcpCommandBus implements CommandBus {
     // senders take them to another instance); those in hand finish and answer; then, once the
     // last answers are written, the sockets close.
     this.draining = true;
-    server.unwrap<Server>().close();
+    server.unwrap<TlsServer>().close();
     await this.served.whenIdle();
     await sleep(FLUSH_MS);
     server.close();

@@ -1,0 +1,170 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClientTCP } from '@nestjs/microservices';
+import { firstValueFrom, timeout } from 'rxjs';
+import { serviceRef, UnavailableError, type MessageSpec } from '@paygate/contracts';
+import type { Logger } from '@paygate/logging';
+import { NO_METRICS, type Metrics } from '@paygate/metrics';
+import { freePort } from '@paygate/net-guard';
+import { issueTestCertificates } from '@paygate/testing';
+import type { CommandBus } from '../command-bus';
+import { readCommandTls, type CommandTls } from './command-tls';
+import { TcpCommandBus } from './tcp-command-bus';
+
+type Contract = { topUp: MessageSpec<{ amount: number }, { balance: number }> & { kind: 'command' } };
+const WALLETS = serviceRef<Contract>('wallets');
+
+interface Warning {
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+/** A logger keeping its warnings, and metrics keeping the refusal counter's increments. */
+function observed() {
+  const warnings: Warning[] = [];
+  const log: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message, fields) => warnings.push({ message, fields }),
+    error: () => undefined,
+    child: () => log,
+  };
+  const refused: Record<string, number> = {};
+  const metrics: Metrics = {
+    ...NO_METRICS,
+    counter: (spec) => ({
+      inc: (labels: Record<string, string>, by = 1) => {
+        if (spec.name === 'paygate_command_connections_refused_total') refused[labels.reason] = (refused[labels.reason] ?? 0) + by;
+      },
+    }),
+  };
+  return { warnings, log, metrics, refused };
+}
+
+let paygate: CommandTls;
+let foreign: string;
+
+beforeAll(() => {
+  paygate = readCommandTls(issueTestCertificates());
+  foreign = issueTestCertificates();
+});
+
+describe('a service takes commands only from peers with a certificate from the private CA', () => {
+  let server: CommandBus;
+  let url: string;
+  let balance: number;
+  let seen: ReturnType<typeof observed>;
+  const opened: { close(): unknown }[] = [];
+
+  beforeEach(async () => {
+    balance = 0;
+    seen = observed();
+    url = `tcp://127.0.0.1:${await freePort()}`;
+    server = new TcpCommandBus({ listenUrl: url, services: {}, tls: paygate }, seen.log, seen.metrics, 2_000);
+    await server.serve(WALLETS, { topUp: async ({ amount }) => ({ balance: (balance += amount) }) });
+  });
+
+  afterEach(async () => {
+    for (const client of opened.splice(0)) client.close();
+    await server.close();
+  });
+
+  /** Nest's own TCP client, as anyone on the network could run it, with whatever TLS options it has. */
+  async function forgedTopUp(tlsOptions?: Record<string, unknown>): Promise<unknown> {
+    const port = Number(new URL(url).port);
+    const client = new ClientTCP({ host: '127.0.0.1', port, ...(tlsOptions && { tlsOptions }) });
+    opened.push(client);
+    const envelope = { service: 'wallets', command: 'topUp', payload: { amount: 999_999 } };
+    return client
+      .connect()
+      .then(() => firstValueFrom(client.send('paygate.command.v1', envelope).pipe(timeout(1_500))))
+      .then(
+        (answer) => ({ answered: answer }),
+        (error: unknown) => ({ refused: error }),
+      );
+  }
+
+  const files = (dir: string) =>
+    Object.fromEntries(['ca', 'cert', 'key'].map((name, i) => [name, readFileSync(join(dir, ['ca.crt', 'tls.crt', 'tls.key'][i]))]));
+  const trustingPaygate = () => ({ ca: paygate.ca, checkServerIdentity: () => undefined });
+
+  it('refuses a plain TCP client: the command never runs, the refusal is counted and logged', async () => {
+    expect(await forgedTopUp()).toHaveProperty('refused');
+    expect(balance).toBe(0);
+    expect(seen.refused).toEqual({ not_tls: 1 });
+    expect(seen.warnings).toEqual([
+      { message: 'command connection refused: no certificate from the private CA', fields: { peer: '127.0.0.1', reason: 'not_tls' } },
+    ]);
+  });
+
+  it('refuses a TLS client that presents no certificate', async () => {
+    expect(await forgedTopUp(trustingPaygate())).toHaveProperty('refused');
+    expect(balance).toBe(0);
+    expect(seen.refused).toEqual({ no_certificate: 1 });
+  });
+
+  it('refuses a certificate that another CA signed', async () => {
+    expect(await forgedTopUp({ ...files(foreign), ca: paygate.ca, checkServerIdentity: () => undefined })).toHaveProperty('refused');
+    expect(balance).toBe(0);
+    expect(seen.refused).toEqual({ untrusted_certificate: 1 });
+  });
+
+  it('logs a peer that keeps knocking once, and counts every attempt', async () => {
+    for (let i = 0; i < 3; i++) expect(await forgedTopUp()).toHaveProperty('refused');
+    expect(seen.refused).toEqual({ not_tls: 3 });
+    expect(seen.warnings).toHaveLength(1);
+    expect(balance).toBe(0);
+  });
+
+  it('runs the command for a peer with the private CA’s certificate', async () => {
+    const gateway = new TcpCommandBus({ services: { wallets: url }, tls: paygate }, seen.log, NO_METRICS, 2_000);
+    opened.push({ close: () => gateway.close() });
+    await expect(gateway.send(WALLETS, 'topUp', { amount: 500 })).resolves.toEqual({ balance: 500 });
+    expect(seen.refused).toEqual({});
+  });
+
+  it('never sends a command to a server that cannot prove the private CA signed it', async () => {
+    const impostorUrl = `tcp://127.0.0.1:${await freePort()}`;
+    let impostorRan = false;
+    const impostor = new TcpCommandBus({ listenUrl: impostorUrl, services: {}, tls: readCommandTls(foreign) }, seen.log, NO_METRICS, 2_000);
+    await impostor.serve(WALLETS, {
+      topUp: async () => {
+        impostorRan = true;
+        return { balance: 0 };
+      },
+    });
+    const gateway = new TcpCommandBus({ services: { wallets: impostorUrl }, tls: paygate }, seen.log, NO_METRICS, 1_000);
+    opened.push({ close: () => gateway.close() }, { close: () => impostor.close() });
+    await expect(gateway.send(WALLETS, 'topUp', { amount: 500 })).rejects.toBeInstanceOf(UnavailableError);
+    expect(impostorRan).toBe(false);
+  });
+
+  it('cannot send or serve without credentials: the start stops naming COMMANDS_TLS_DIR', async () => {
+    const bare = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${await freePort()}`, services: {} }, seen.log, NO_METRICS, 1_000);
+    await expect(bare.serve(WALLETS, { topUp: async () => ({ balance: 0 }) })).rejects.toThrow(/COMMANDS_TLS_DIR is not set/);
+  });
+});
+
+describe('the credentials folder', () => {
+  it('names the file it cannot read', () => {
+    expect(() => readCommandTls(join(foreign, 'missing'))).toThrow(/COMMANDS_TLS_DIR cannot read .*ca\.crt/);
+  });
+
+  it('refuses a key that does not belong to its certificate, without printing the key', () => {
+    const mixed = mkdtempSync(join(tmpdir(), 'paygate-mixed-certs-'));
+    const otherKey = readFileSync(join(issueTestCertificates(), 'tls.key'), 'utf8');
+    copyFileSync(join(foreign, 'ca.crt'), join(mixed, 'ca.crt'));
+    copyFileSync(join(foreign, 'tls.crt'), join(mixed, 'tls.crt'));
+    writeFileSync(join(mixed, 'tls.key'), otherKey);
+    let message = '';
+    try {
+      readCommandTls(mixed);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^invalid configuration: COMMANDS_TLS_DIR .* not a usable certificate and key/);
+    const keyBody = otherKey.split('\n')[1];
+    expect(message).not.toContain(keyBody);
+  });
+});

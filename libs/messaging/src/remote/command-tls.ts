@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSecureContext, type ConnectionOptions, type TlsOptions } from 'node:tls';
+import { ConfigError, Secret } from '@paygate/config';
+
+/**
+ * What an app proves itself with, and whom it trusts, on the command transport: a certificate
+ * and its key, and the private CA that signed every app's certificate. The folder holds them as
+ * a Kubernetes TLS Secret (or cert-manager) mounts them: ca.crt, tls.crt, tls.key.
+ */
+export interface CommandTls {
+  ca: Buffer;
+  cert: Buffer;
+  /** PEM. */
+  key: Secret;
+}
+
+export const COMMAND_TLS_FILES = ['ca.crt', 'tls.crt', 'tls.key'] as const;
+
+/** Reads COMMANDS_TLS_DIR; a missing file or one that is not PEM stops the start naming it. */
+export function readCommandTls(dir: string): CommandTls {
+  const [ca, cert, key] = COMMAND_TLS_FILES.map((file) => {
+    try {
+      return readFileSync(join(dir, file));
+    } catch (error) {
+      throw new ConfigError('COMMANDS_TLS_DIR', `cannot read ${join(dir, file)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+  });
+  try {
+    createSecureContext({ ca, cert, key });
+  } catch (error) {
+    // OpenSSL's reason names the problem (a key that does not match, not PEM), never the key's bytes.
+    throw new ConfigError('COMMANDS_TLS_DIR', `${dir}: ca.crt, tls.crt and tls.key are not a usable certificate and key (${(error as Error).message})`);
+  }
+  return { ca, cert, key: new Secret(key.toString('utf8')) };
+}
+
+/**
+ * The serving side: only a peer whose certificate the private CA signed gets a connection. The
+ * CA is Paygate's own, so its signature is the whole identity; names are not checked, since
+ * commands go to addresses that DNS expands to pod IPs.
+ */
+export function serverTlsOptions(tls: CommandTls): TlsOptions {
+  return { ca: tls.ca, cert: tls.cert, key: tls.key.reveal(), requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.3' };
+}
+
+/** The sending side: it presents its certificate and accepts only a server the same CA signed. */
+export function clientTlsOptions(tls: CommandTls): ConnectionOptions {
+  return { ca: tls.ca, cert: tls.cert, key: tls.key.reveal(), rejectUnauthorized: true, minVersion: 'TLSv1.3', checkServerIdentity: () => undefined };
+}

@@ -1,0 +1,62 @@
+import type { TLSSocket } from 'node:tls';
+import type { Logger } from '@paygate/logging';
+import type { Counter, Metrics } from '@paygate/metrics';
+
+/** A peer refused again within this long is counted, not logged again. */
+const LOG_AGAIN_AFTER_MS = 60_000;
+/** Peers remembered at most; a scan from many addresses must not grow memory without bound. */
+const REMEMBERED_PEERS = 1_000;
+
+/** Why a connection to the command port did not become a command connection (a metric label, so a short fixed set). */
+export type RefusalReason = 'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed';
+
+/** `authorizationError`: the verdict on the certificate the peer did present, when it got that far. */
+export function refusalReason(error: Error & { code?: string }, authorizationError?: Error | string): RefusalReason {
+  if (authorizationError) return 'untrusted_certificate';
+  const code = error.code ?? '';
+  const text = `${code} ${error.message}`.toLowerCase();
+  if (text.includes('did_not_return_a_certificate') || text.includes('peer did not return a certificate')) return 'no_certificate';
+  if (code === 'ERR_TLS_HANDSHAKE_TIMEOUT') return 'handshake_timeout';
+  if (
+    text.includes('wrong_version_number') ||
+    text.includes('http_request') ||
+    text.includes('packet_length_too_long') ||
+    text.includes('unsupported_protocol')
+  )
+    return 'not_tls';
+  if (text.includes('certificate') || text.includes('unknown_ca') || text.includes('verify')) return 'untrusted_certificate';
+  return 'handshake_failed';
+}
+
+/**
+ * The command port's refusals: every one counted (paygate_command_connections_refused_total),
+ * the first from each peer logged as a warning, so an operator sees who knocks without a
+ * scanner filling the log.
+ */
+export class RefusedConnections {
+  private readonly refused: Counter<'reason'>;
+  private readonly loggedAt = new Map<string, number>();
+
+  constructor(
+    metrics: Metrics,
+    private readonly log: Logger,
+  ) {
+    this.refused = metrics.counter({
+      name: 'paygate_command_connections_refused_total',
+      help: 'Connections to the command port refused because the peer did not prove a certificate signed by the private CA',
+      labelNames: ['reason'],
+    });
+  }
+
+  record(error: Error & { code?: string }, socket: Pick<TLSSocket, 'remoteAddress' | 'authorizationError'>): void {
+    const reason = refusalReason(error, socket.authorizationError);
+    this.refused.inc({ reason });
+    const key = socket.remoteAddress ?? 'unknown';
+    const now = Date.now();
+    const last = this.loggedAt.get(key);
+    if (last !== undefined && now - last < LOG_AGAIN_AFTER_MS) return;
+    if (this.loggedAt.size >= REMEMBERED_PEERS) this.loggedAt.clear();
+    this.loggedAt.set(key, now);
+    this.log.warn('command connection refused: no certificate from the private CA', { peer: key, reason });
+  }
+}
