@@ -9,7 +9,10 @@ import {
   jsonFile,
   milliseconds,
   oneOf,
+  optionalOneOf,
   optionalSecret,
+  optionalText,
+  pemCertificatesFile,
   port,
   positiveInteger,
   positiveNumber,
@@ -17,6 +20,7 @@ import {
   text,
   type Setting,
 } from './settings';
+import { postgresTlsProblem } from './store-url';
 
 const MINUTE = 60_000;
 
@@ -58,7 +62,9 @@ export const CONFIG_SCHEMA = {
       pattern: /^(pglite:\/\/.+|postgres(ql)?:\/\/.+)$/,
       expected: 'pglite://<dir> or postgres://…',
       type: 'URL: `pglite://…`, `postgres://…`',
-      description: 'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional)',
+      description:
+        'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional; TLS: `?sslmode=verify-full&sslrootcert=<CA file>`, see docs/operations.md)',
+      check: postgresTlsProblem,
     }),
     storePoolSize: positiveInteger('STORE_POOL_SIZE', 20, {
       description: "PostgreSQL connections one process may hold (PGlite has one); all processes together must stay under the server's max_connections",
@@ -70,11 +76,25 @@ export const CONFIG_SCHEMA = {
       description: 'event store; unset: events live in STORE_URL',
     }),
     brokerUrl: driverUrl('BROKER_URL', 'inproc://', {
-      pattern: /^(inproc:\/\/|kafka:\/\/[^\s]+)$/,
-      expected: 'inproc:// or kafka://host:port[,host:port]',
-      type: 'URL: `inproc://`, `kafka://host:port[,host:port]`',
-      description: 'message broker: in-process (one process) or Kafka',
+      pattern: /^(inproc:\/\/|kafkas?:\/\/[^\s]+)$/,
+      expected: 'inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port]',
+      type: 'URL: `inproc://`, `kafka://host:port[,host:port]`, `kafkas://…`',
+      description: 'message broker: in-process (one process), or Kafka: `kafka://` plaintext, `kafkas://` TLS (the broker certificate and its name checked)',
+      // Credentials in a URL end up in process lists, shell history and manifests.
+      check: (raw) => (/^kafkas?:\/\/[^/]*@/.test(raw) ? 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD' : undefined),
     }),
+    kafka: {
+      tlsCa: pemCertificatesFile('KAFKA_TLS_CA_FILE', {
+        unsetMeans: "unset: the system's public CAs",
+        description: "with BROKER_URL=kafkas://, the CA certificates that sign the brokers' certificates (PEM; read at start)",
+      }),
+      saslMechanism: optionalOneOf('KAFKA_SASL_MECHANISM', ['plain', 'scram-sha-256', 'scram-sha-512'], {
+        unsetMeans: 'unset: no SASL',
+        description: 'SASL authentication to Kafka, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; `plain` only over `kafkas://`',
+      }),
+      saslUsername: optionalText('KAFKA_SASL_USERNAME', { unsetMeans: 'unset', description: 'Kafka SASL user' }),
+      saslPassword: optionalSecret('KAFKA_SASL_PASSWORD', { type: 'text, secret', unsetMeans: 'unset', description: 'Kafka SASL password' }),
+    },
     commandsListenUrl: driverUrl('COMMANDS_LISTEN_URL', `tcp://0.0.0.0:${COMMANDS_PORT}`, {
       pattern: COMMAND_ADDRESS,
       expected: 'tcp://host:port or grpc://host:port',
