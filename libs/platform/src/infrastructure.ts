@@ -1,6 +1,6 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
 import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
-import { listenAddress, openMessaging, parseCommandAddress, parseKafkaUrl, type CommandBus, type CommandRoutes, type EventBus } from '@paygate/messaging';
+import { kafkaConnection, listenAddress, openMessaging, parseCommandAddress, type CommandBus, type CommandRoutes, type EventBus } from '@paygate/messaging';
 import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
@@ -68,9 +68,9 @@ function openOnce<T>(name: string, open: () => Promise<T>): Promise<T> {
  * infrastructure keeps checking each dependency for readiness.
  */
 export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger, wait?: Dependencies): Promise<Infrastructure> {
-  if (config.brokerUrl.startsWith('kafka://')) {
+  if (config.brokerUrl.startsWith('kafka')) {
     try {
-      parseKafkaUrl(config.brokerUrl);
+      kafkaConnection(config.brokerUrl, config.kafka);
     } catch (error) {
       throw new ConfigError('BROKER_URL', (error as Error).message);
     }
@@ -99,7 +99,7 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
           openMessaging(
             config.brokerUrl,
             { store, sql, log, metrics },
-            { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: commandRoutes(config) },
+            { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: commandRoutes(config), kafka: config.kafka },
           ),
         (opened) => opened.events.ping(),
       ),
