@@ -9,7 +9,15 @@
 #        KAFKA_DATA_DIR (/tmp/paygate-kafka; config, data, logs, pid - wiped on start),
 #        KAFKA_KEEP_DATA (unset; 1 = keep an already formatted data dir on start, so
 #          stop + start is a real broker restart with topics, messages and offsets),
-#        KAFKA_START_TIMEOUT (90 seconds), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m)
+#        KAFKA_START_TIMEOUT (90 seconds), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m),
+#        KAFKA_SECURITY (plaintext; sasl_ssl = the client listener speaks TLS and asks for
+#          SASL PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512: what BROKER_URL=kafkas:// with
+#          KAFKA_SASL_* talks to),
+#        KAFKA_TLS_DIR (sasl_ssl: ca.crt, tls.crt, tls.key of the broker, as scripts/certs.sh
+#          issues them; unset: issued into $KAFKA_DATA_DIR/tls for 127.0.0.1 and localhost),
+#        KAFKA_SASL_USERS (sasl_ssl: name:password[,name:password], each a PLAIN user and a
+#          SCRAM-SHA-256/512 credential; default paygate:paygate-secret. SCRAM credentials are
+#          written when the data dir is formatted, so a KAFKA_KEEP_DATA restart keeps the first ones)
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +39,16 @@ PID_FILE="$KAFKA_DATA_DIR/kafka.pid"
 BROKER_LOG="$KAFKA_DATA_DIR/broker.log"
 CONFIG="$KAFKA_DATA_DIR/server.properties"
 BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+KAFKA_SECURITY="${KAFKA_SECURITY:-plaintext}"
+KAFKA_TLS_DIR="${KAFKA_TLS_DIR:-$KAFKA_DATA_DIR/tls}"
+KAFKA_SASL_USERS="${KAFKA_SASL_USERS:-paygate:paygate-secret}"
+# The broker's own PLAIN login (inter-broker traffic, this script's readiness check).
+CLIENT_CONFIG="$KAFKA_DATA_DIR/client.properties"
+case "$KAFKA_SECURITY" in
+  plaintext) LISTENER=PLAINTEXT ;;
+  sasl_ssl) LISTENER=SASL_SSL ;;
+  *) echo "[kafka] ERROR: KAFKA_SECURITY must be plaintext or sasl_ssl, got \"$KAFKA_SECURITY\"" >&2; exit 2 ;;
+esac
 
 log() { echo "[kafka] $*"; }
 die() { echo "[kafka] ERROR: $*" >&2; exit 1; }
@@ -78,7 +96,70 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 broker_answers() {
   timeout 30 java -Xmx128m -cp "$LIBS_DIR/*" \
     -Dlog4j.configuration="file:$KAFKA_DATA_DIR/tools-log4j.properties" \
-    org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --list >/dev/null 2>&1
+    org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" "${COMMAND_CONFIG[@]}" --list >/dev/null 2>&1
+}
+
+COMMAND_CONFIG=()
+[[ "$KAFKA_SECURITY" == sasl_ssl ]] && COMMAND_CONFIG=(--command-config "$CLIENT_CONFIG")
+
+# The name:password entries of KAFKA_SASL_USERS, checked before anything is written: the JAAS
+# line quotes passwords with ", and the StorageTool's SCRAM argument splits on , = [ ].
+SASL_USERS=()
+if [[ "$KAFKA_SECURITY" == sasl_ssl ]]; then
+  IFS=',' read -ra SASL_USERS <<<"$KAFKA_SASL_USERS"
+  valid_user='^[A-Za-z0-9._-]+:[^]\,="[]+$'
+  for entry in "${SASL_USERS[@]}"; do
+    [[ "$entry" =~ $valid_user ]] || die "KAFKA_SASL_USERS entries must be name:password (no , = \" \\ [ ] in a password)"
+  done
+fi
+
+# A PEM file as one properties value: Java's properties turn each \n back into a line break.
+pem_value() { awk '{ printf "%s\\n", $0 }' "$1"; }
+
+# The SASL_SSL listener: TLS with the KAFKA_TLS_DIR certificate (PEM, no JKS conversion), and
+# PLAIN users from the JAAS line; SCRAM users live in the cluster metadata (scram_arguments).
+write_security_config() {
+  if [[ ! -s "$KAFKA_TLS_DIR/tls.crt" ]]; then
+    bash "$SCRIPT_DIR/certs.sh" "$KAFKA_TLS_DIR" DNS:localhost IP:127.0.0.1 >/dev/null
+  fi
+  local admin_password users="" entry
+  admin_password="$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')"
+  for entry in "${SASL_USERS[@]}"; do users+=" user_${entry%%:*}=\"${entry#*:}\""; done
+  # Passwords and the broker's key: readable by this user only.
+  chmod 600 "$CONFIG"
+  cat >> "$CONFIG" <<EOF
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+sasl.mechanism.inter.broker.protocol=PLAIN
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="$admin_password" user_admin="$admin_password"$users;
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+ssl.keystore.type=PEM
+ssl.keystore.certificate.chain=$(pem_value "$KAFKA_TLS_DIR/tls.crt")
+ssl.keystore.key=$(pem_value "$KAFKA_TLS_DIR/tls.key")
+ssl.truststore.type=PEM
+ssl.truststore.location=$KAFKA_TLS_DIR/ca.crt
+ssl.client.auth=none
+EOF
+  ( umask 077
+    cat > "$CLIENT_CONFIG" <<EOF
+security.protocol=SASL_SSL
+sasl.mechanism=PLAIN
+sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="$admin_password";
+ssl.truststore.type=PEM
+ssl.truststore.location=$KAFKA_TLS_DIR/ca.crt
+EOF
+  )
+}
+
+# StorageTool arguments that create each KAFKA_SASL_USERS credential for both SCRAM mechanisms.
+scram_arguments() {
+  [[ "$KAFKA_SECURITY" == sasl_ssl ]] || return 0
+  local entry mechanism
+  for entry in "${SASL_USERS[@]}"; do
+    for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+      printf '%s\n' --add-scram "$mechanism=[name=${entry%%:*},password=${entry#*:}]"
+    done
+  done
 }
 
 write_config() {
@@ -88,11 +169,11 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=$LISTENER://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=$LISTENER://127.0.0.1:$KAFKA_PORT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,$LISTENER:$LISTENER
+inter.broker.listener.name=$LISTENER
 log.dirs=$KAFKA_DATA_DIR/data
 num.partitions=3
 auto.create.topics.enable=true
@@ -109,6 +190,7 @@ offsets.topic.num.partitions=10
 num.network.threads=2
 num.io.threads=4
 EOF
+  if [[ "$KAFKA_SECURITY" == sasl_ssl ]]; then write_security_config; fi
   # Broker logs go to stdout, which start() redirects into $BROKER_LOG.
   cat > "$KAFKA_DATA_DIR/log4j.properties" <<'EOF'
 log4j.rootLogger=INFO, stdout
@@ -156,8 +238,8 @@ cmd_start() {
   command -v java >/dev/null || die "java not found"
   local pid
   if pid="$(broker_pid)"; then
-    grep -q "^listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT\$" "$CONFIG" 2>/dev/null \
-      || die "broker pid $pid from $KAFKA_DATA_DIR runs on other ports; stop it first or use a separate KAFKA_DATA_DIR"
+    grep -q "^listeners=$LISTENER://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT\$" "$CONFIG" 2>/dev/null \
+      || die "broker pid $pid from $KAFKA_DATA_DIR runs on other ports or another KAFKA_SECURITY; stop it first or use a separate KAFKA_DATA_DIR"
     if port_open "$KAFKA_PORT" && { ensure_libs; broker_answers; }; then
       log "already running (pid $pid) on $BOOTSTRAP"
       return 0
@@ -195,13 +277,15 @@ cmd_start() {
     # another first character (the id stays 16 bytes).
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
     [[ "$cluster_id" == -* ]] && cluster_id="A${cluster_id:1}"
+    local scram
+    mapfile -t scram < <(scram_arguments)
     java -Xmx128m -cp "$LIBS_DIR/*" \
       -Dlog4j.configuration="file:$KAFKA_DATA_DIR/tools-log4j.properties" \
-      kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_DATA_DIR/format.log" 2>&1 \
+      kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${scram[@]}" >"$KAFKA_DATA_DIR/format.log" 2>&1 \
       || { cat "$KAFKA_DATA_DIR/format.log" >&2; die "storage format failed"; }
   fi
 
-  log "starting broker on $BOOTSTRAP (controller 127.0.0.1:$KAFKA_CONTROLLER_PORT, data $KAFKA_DATA_DIR)"
+  log "starting broker on $BOOTSTRAP ($KAFKA_SECURITY; controller 127.0.0.1:$KAFKA_CONTROLLER_PORT, data $KAFKA_DATA_DIR)"
   # setsid: own session, so the broker outlives the shell/job that started it
   # (e.g. a CI step or an Nx target) until `stop` is called.
   # shellcheck disable=SC2086  # KAFKA_HEAP_OPTS is intentionally word-split

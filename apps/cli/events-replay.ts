@@ -1,8 +1,9 @@
-import { CliError, checkSelection, openStores, replayEvents, storeUrlsFrom, type EventSelection } from '@paygate/analytics';
-import { parseKafkaUrl } from '@paygate/messaging';
+import { CliError, checkSelection, kafkaSecurityFrom, openStores, replayEvents, storeUrlsFrom, type EventSelection } from '@paygate/analytics';
+import { redactUrl } from '@paygate/config';
+import { kafkaConnection, parseKafkaUrl } from '@paygate/messaging';
 import { countOption, instantOption, listOption, parseOptions, type Command } from './command';
 
-const USAGE = `Usage: paygate events replay --to kafka://host:port[,host:port] [--topic <topic>] [selection]
+const USAGE = `Usage: paygate events replay --to kafka[s]://host:port[,host:port] [--topic <topic>] [selection]
 
 Produces the selected events to Kafka again, as the relay does: topic paygate.events.<category>
 (the stream prefix without its dash: collection, service-payment, wallet) unless --topic names
@@ -11,7 +12,8 @@ JSON, headers event-id and event-type. A replay repeats events with their ids: c
 deduplicate by event id, as Paygate's do, take nothing twice. Integration topics
 (paygate.integration.*) are never written.
 
-  --to <kafka url>             the brokers (required)
+  --to <kafka url>             the brokers (required); kafkas:// for TLS, with KAFKA_TLS_CA_FILE and
+                               KAFKA_SASL_* from the environment as the apps read them
   --topic <topic>              every event to this topic instead (created when missing)
   --stream-prefix, --type, --merchant, --since, --until, --after, --through, --limit
                                select events as paygate events export does`;
@@ -38,7 +40,13 @@ export const eventsReplay: Command = {
     try {
       parseKafkaUrl(options.to);
     } catch {
-      throw new CliError(`--to ${JSON.stringify(options.to)} is not a Kafka URL (kafka://host:port[,host:port])`);
+      throw new CliError(`--to ${JSON.stringify(redactUrl(options.to))} is not a Kafka URL (kafka://host:port[,host:port] or kafkas://…)`);
+    }
+    const kafka = kafkaSecurityFrom(io.env);
+    try {
+      kafkaConnection(options.to, kafka);
+    } catch (error) {
+      throw new CliError(`--to ${redactUrl(options.to)}: ${(error as Error).message}`);
     }
     if (options.topic !== undefined && !/^[A-Za-z0-9._-]{1,249}$/.test(options.topic))
       throw new CliError(`--topic ${JSON.stringify(options.topic)} is not a Kafka topic name`);
@@ -55,7 +63,7 @@ export const eventsReplay: Command = {
     checkSelection(selection);
     const stores = await openStores(storeUrlsFrom(io.env));
     try {
-      const result = await replayEvents(stores.events, selection, options.to, { topic: options.topic, signal: io.signal });
+      const result = await replayEvents(stores.events, selection, options.to, { topic: options.topic, signal: io.signal, kafka });
       const resume = result.lastPosition ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})` : '';
       io.stderr.write(
         `paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.replayed} events replayed to ${result.topics.join(', ') || 'no topic'}${resume}\n`,

@@ -56,7 +56,7 @@ describe('paygate with bad input', () => {
     [
       'a replay to something not Kafka',
       ['events', 'replay', '--to', 'http://127.0.0.1:9092'],
-      'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port])',
+      'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port] or kafkas://…)',
     ],
     ['Parquet to stdout', ['events', 'export', '--format', 'parquet'], 'paygate: --format parquet needs --output <file>'],
   ])('%s: exit 2 and one line', async (_what, argv, line) => {

@@ -183,7 +183,7 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
       expect(status).toBe(1);
       expect(output.trim().split('\n').pop()).toMatch(
         new RegExp(
-          `^${app}: invalid configuration: COMMANDS_TLS_DIR is not set: with BROKER_URL=kafka:// apps authenticate each other's commands with mutual TLS`,
+          `^${app}: invalid configuration: COMMANDS_TLS_DIR is not set: with Kafka \\(kafka:// or kafkas://\\) the apps are separate processes and authenticate each other's commands with mutual TLS`,
         ),
       );
     },

@@ -1,5 +1,5 @@
 export { CliError, oneLine } from './cli-error';
-export { openStores, storeUrlsFrom, type StoreUrls, type Stores } from './stores';
+export { kafkaSecurityFrom, openStores, storeUrlsFrom, type StoreUrls, type Stores } from './stores';
 export { EXPORTED_COLUMNS, toExportedEvent, type ExportedEvent } from './exported-event';
 export { checkSelection, selectEvents, type EventSelection } from './event-selection';
 export { EXPORT_FORMATS, openSink, type EventSink, type ExportFormat } from './sinks';

@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
 import { COLLECTION_STREAM_PREFIX, SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
-import { eventTopic, parseKafkaUrl, relayMessage, streamCategory } from '@paygate/messaging';
+import { eventTopic, kafkaConnection, relayMessage, streamCategory, type KafkaSecurity } from '@paygate/messaging';
 import { CliError, oneLine } from './cli-error';
 import { selectEvents, type EventSelection } from './event-selection';
 
@@ -51,10 +51,18 @@ export async function replayEvents(
   store: EventStore,
   selection: EventSelection,
   brokerUrl: string,
-  options: { topic?: string; partitions?: number; signal?: AbortSignal; onProgress?: (replayed: number, lastPosition: string) => void } = {},
+  options: {
+    topic?: string;
+    partitions?: number;
+    signal?: AbortSignal;
+    onProgress?: (replayed: number, lastPosition: string) => void;
+    /** TLS trust and SASL credentials, as the apps read them (KAFKA_TLS_CA_FILE, KAFKA_SASL_*). */
+    kafka?: KafkaSecurity;
+  } = {},
 ): Promise<ReplayResult> {
-  const brokers = parseKafkaUrl(brokerUrl);
-  const kafka = new Kafka({ clientId: 'paygate-cli', brokers, connectionTimeout: 3_000, retry: { retries: 2 }, logLevel: logLevel.NOTHING });
+  const connection = kafkaConnection(brokerUrl, options.kafka);
+  const brokers = connection.brokers as string[];
+  const kafka = new Kafka({ clientId: 'paygate-cli', ...connection, connectionTimeout: 3_000, retry: { retries: 2 }, logLevel: logLevel.NOTHING });
   const admin: Admin = kafka.admin();
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   try {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_SCHEMA, readSetting, redactUrl, type Env } from '@paygate/config';
+import { CONFIG_SCHEMA, readSetting, redactUrl, type Config, type Env } from '@paygate/config';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { CliError, oneLine } from './cli-error';
@@ -22,6 +22,21 @@ export interface StoreUrls {
 export function storeUrlsFrom(env: Env): StoreUrls {
   try {
     return { storeUrl: readSetting(CONFIG_SCHEMA.platform.storeUrl, env), eventStoreUrl: readSetting(CONFIG_SCHEMA.platform.eventStoreUrl, env) };
+  } catch (error) {
+    throw new CliError(oneLine(error));
+  }
+}
+
+/** KAFKA_TLS_CA_FILE and KAFKA_SASL_* as the apps read them, for a command that writes to Kafka. */
+export function kafkaSecurityFrom(env: Env): Config['platform']['kafka'] {
+  try {
+    const kafka = CONFIG_SCHEMA.platform.kafka;
+    return {
+      tlsCa: readSetting(kafka.tlsCa, env),
+      saslMechanism: readSetting(kafka.saslMechanism, env),
+      saslUsername: readSetting(kafka.saslUsername, env),
+      saslPassword: readSetting(kafka.saslPassword, env),
+    };
   } catch (error) {
     throw new CliError(oneLine(error));
   }

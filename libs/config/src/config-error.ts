@@ -12,7 +12,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Never print credentials, even in an error about the URL that holds them. */
+/**
+ * Never print credentials, even in an error about the URL that holds them: the user info, and a
+ * password given as a parameter (node-postgres reads `?password=`).
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^/@]*)@/, '//***@');
+  return url.replace(/\/\/([^/@]*)@/, '//***@').replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
 }

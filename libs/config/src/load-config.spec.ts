@@ -9,6 +9,14 @@ import { Secret } from './secret';
 import { parseDurationMs } from './settings';
 
 const MASTER_KEY = '0f'.repeat(32);
+const CA_DIR = mkdtempSync(join(tmpdir(), 'paygate-config-ca-'));
+const CA_FILE = join(CA_DIR, 'ca.crt');
+/** Any certificate will do: the file is read and checked to hold PEM certificates, not verified. */
+const CA_PEM = '-----BEGIN CERTIFICATE-----\nMIIBdummy\n-----END CERTIFICATE-----\n';
+writeFileSync(CA_FILE, CA_PEM);
+afterAll(() => rmSync(CA_DIR, { recursive: true, force: true }));
+const REFUSED_MODE = (mode: string) =>
+  `has sslmode=${mode}: use sslmode=verify-full (with sslrootcert=<CA file> for a private CA) or sslmode=disable; node-postgres and libpq disagree on what ${mode} checks`;
 const ADMIN_TOKEN = 'an-admin-token-0123456789';
 
 /** The ConfigError `env` raises (fails the test when it loads). */
@@ -33,6 +41,7 @@ describe('loadConfig: defaults', () => {
         storePoolSize: 20,
         eventStoreUrl: undefined,
         brokerUrl: 'inproc://',
+        kafka: { tlsCa: undefined, saslMechanism: undefined, saslUsername: undefined, saslPassword: undefined },
         trustProxy: false,
         commandTimeoutMs: 10_000,
         commandsListenUrl: 'tcp://0.0.0.0:7000',
@@ -120,7 +129,11 @@ describe('loadConfig: every variable', () => {
       PORT: '8080',
       STORE_URL: 'postgres://paygate:pw@db:5432/paygate?schema=test',
       EVENT_STORE_URL: 'kurrentdb://kdb:2113?tls=false',
-      BROKER_URL: 'kafka://k1:9092,k2:9092',
+      BROKER_URL: 'kafkas://k1:9093,k2:9093',
+      KAFKA_TLS_CA_FILE: CA_FILE,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'paygate',
+      KAFKA_SASL_PASSWORD: 'kafka-pw-1',
       MAX_BODY_BYTES: '1048576',
       MAX_JSON_DEPTH: '8',
       MIGRATE_ON_START: 'false',
@@ -183,7 +196,8 @@ describe('loadConfig: every variable', () => {
       storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test',
       storePoolSize: 8,
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
-      brokerUrl: 'kafka://k1:9092,k2:9092',
+      brokerUrl: 'kafkas://k1:9093,k2:9093',
+      kafka: { tlsCa: CA_PEM, saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: expect.any(Secret) },
       trustProxy: '10.0.0.0/8,2001:db8::1',
       commandTimeoutMs: 2_500,
       commandsListenUrl: 'tcp://0.0.0.0:7100',
@@ -193,6 +207,7 @@ describe('loadConfig: every variable', () => {
       commandsTlsDir: tmpdir(),
       migrateOnStart: false,
     });
+    expect(config.platform.kafka.saslPassword?.reveal()).toBe('kafka-pw-1');
     expect(config.rateLimits).toEqual({
       enabled: false,
       merchant: { perSecond: 12.5, burst: 25 },
@@ -263,8 +278,25 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['PORT', '65536', 'must be a TCP port (0-65535), got "65536"'],
     ['PORT', 'http', 'must be a TCP port (0-65535), got "http"'],
     ['STORE_URL', 'mysql://nope', 'must be pglite://<dir> or postgres://…, got "mysql://nope"'],
+    ['STORE_URL', 'postgres://db/paygate?sslmode=require', REFUSED_MODE('require')],
+    ['STORE_URL', 'postgres://db/paygate?sslmode=verify-ca', REFUSED_MODE('verify-ca')],
+    ['STORE_URL', 'postgres://db/paygate?sslmode=prefer', REFUSED_MODE('prefer')],
+    ['STORE_URL', 'postgres://db/paygate?sslmode=no-verify', REFUSED_MODE('no-verify')],
+    [
+      'STORE_URL',
+      'postgres://db/paygate?sslmode=verify-full&sslrootcert=/nonexistent/ca.crt',
+      'has sslrootcert=/nonexistent/ca.crt: cannot read /nonexistent/ca.crt: ENOENT',
+    ],
+    [
+      'STORE_URL',
+      'postgres://db/paygate?sslmode=verify-full&sslcert=/nonexistent/tls.crt',
+      'needs sslcert and sslkey together (a client certificate and its key)',
+    ],
     ['EVENT_STORE_URL', 'http://kdb', 'must be kurrentdb://… or esdb://…, got "http://kdb"'],
-    ['BROKER_URL', 'amqp://rabbit', 'must be inproc:// or kafka://host:port[,host:port], got "amqp://rabbit"'],
+    ['BROKER_URL', 'amqp://rabbit', 'must be inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port], got "amqp://rabbit"'],
+    ['BROKER_URL', 'kafkas://paygate:hunter2@k1:9093', 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD'],
+    ['KAFKA_SASL_MECHANISM', 'SCRAM-SHA-512', 'must be one of plain, scram-sha-256, scram-sha-512, got "SCRAM-SHA-512"'],
+    ['KAFKA_SASL_MECHANISM', 'gssapi', 'must be one of plain, scram-sha-256, scram-sha-512, got "gssapi"'],
     ['MAX_BODY_BYTES', '64k', 'must be a positive whole number, got "64k"'],
     ['MAX_JSON_DEPTH', '0', 'must be a positive whole number, got "0"'],
     ['LOG_LEVEL', 'fatal', 'must be one of debug, info, warn, error, got "fatal"'],
@@ -331,6 +363,66 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     );
   });
 
+  describe('Kafka TLS and SASL', () => {
+    const SASL = { KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'paygate', KAFKA_SASL_PASSWORD: 'hunter2-kafka' };
+
+    it.each([
+      [{ BROKER_URL: 'kafka://k1:9092', KAFKA_TLS_CA_FILE: CA_FILE }, 'KAFKA_TLS_CA_FILE is set but BROKER_URL is not kafkas:// (TLS)'],
+      [
+        { BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_USERNAME: 'paygate' },
+        'KAFKA_SASL_MECHANISM must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
+      ],
+      [
+        { BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_PASSWORD: 'hunter2-kafka' },
+        'KAFKA_SASL_MECHANISM must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
+      ],
+      [{ ...SASL, BROKER_URL: 'inproc://' }, 'KAFKA_SASL_MECHANISM is set but BROKER_URL is not kafka:// or kafkas://'],
+      [{ ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_USERNAME: '' }, 'KAFKA_SASL_USERNAME must be set with KAFKA_SASL_MECHANISM=scram-sha-512'],
+      [{ ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_PASSWORD: '' }, 'KAFKA_SASL_PASSWORD must be set with KAFKA_SASL_MECHANISM=scram-sha-512'],
+      [
+        { ...SASL, BROKER_URL: 'kafka://k1:9092', KAFKA_SASL_MECHANISM: 'plain' },
+        'KAFKA_SASL_MECHANISM plain sends the password as it is: needs BROKER_URL=kafkas:// (TLS)',
+      ],
+    ])('refuses %j', (env, problem) => {
+      const error = failure(env);
+      expect(error.message).toBe(`invalid configuration: ${problem}`);
+      expect(error.message).not.toContain('hunter2');
+    });
+
+    it('takes SCRAM over plaintext (the password is proven, not sent) and TLS without SASL', () => {
+      expect(loadConfig({ ...SASL, BROKER_URL: 'kafka://k1:9092' }).platform.kafka.saslMechanism).toBe('scram-sha-512');
+      expect(loadConfig({ BROKER_URL: 'kafkas://k1:9093' }).platform.kafka).toEqual({
+        tlsCa: undefined,
+        saslMechanism: undefined,
+        saslUsername: undefined,
+        saslPassword: undefined,
+      });
+    });
+
+    it('names a CA file that is missing or holds no certificate', () => {
+      expect(failure({ BROKER_URL: 'kafkas://k1:9093', KAFKA_TLS_CA_FILE: join(CA_DIR, 'missing.crt') }).message).toBe(
+        `invalid configuration: KAFKA_TLS_CA_FILE cannot read ${join(CA_DIR, 'missing.crt')}: ENOENT`,
+      );
+      const notPem = join(CA_DIR, 'not-pem.crt');
+      writeFileSync(notPem, 'hunter2');
+      const error = failure({ BROKER_URL: 'kafkas://k1:9093', KAFKA_TLS_CA_FILE: notPem });
+      expect(error.message).toBe(`invalid configuration: KAFKA_TLS_CA_FILE ${notPem} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+    });
+  });
+
+  describe('STORE_URL TLS parameters', () => {
+    it('takes sslmode=verify-full with a readable CA file, and sslmode=disable', () => {
+      const url = `postgres://paygate:pw@db:5432/paygate?schema=s&sslmode=verify-full&sslrootcert=${CA_FILE}`;
+      expect(loadConfig({ STORE_URL: url }).platform.storeUrl).toBe(url);
+      expect(loadConfig({ STORE_URL: 'postgres://db/paygate?sslmode=disable' }).platform.storeUrl).toBe('postgres://db/paygate?sslmode=disable');
+    });
+
+    it('never prints the password of a URL it refuses', () => {
+      const error = failure({ STORE_URL: 'postgres://paygate:hunter2@db/paygate?sslmode=require' });
+      expect(error.message).not.toContain('hunter2');
+    });
+  });
+
   it('names the first bad variable in schema order', () => {
     expect(failure({ LOG_LEVEL: 'loud', STORE_URL: 'mysql://nope', MASTER_KEY: 'bad' }).variable).toBe('STORE_URL');
   });
@@ -339,9 +431,12 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     const error = failure({ STORE_URL: 'mysql://paygate:hunter2@db/paygate' });
     expect(error.message).toBe('invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://***@db/paygate"');
     expect(failure({ MOMO_API_URL: 'momo://user:hunter2@momo' }).message).not.toContain('hunter2');
+    expect(failure({ STORE_URL: 'mysql://db/paygate?user=paygate&password=hunter2' }).message).toBe(
+      'invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://db/paygate?user=paygate&password=***"',
+    );
   });
 
-  it.each(['MASTER_KEY', 'ADMIN_TOKEN'])('never prints the value of %s', (variable) => {
+  it.each(['MASTER_KEY', 'ADMIN_TOKEN', 'KAFKA_SASL_PASSWORD'])('never prints the value of %s', (variable) => {
     const value = 'hunter2-secret';
     expect(failure({ [variable]: value }).message).not.toContain(value);
   });
@@ -429,7 +524,16 @@ describe('the loaded configuration', () => {
     const secrets = settingsOf()
       .filter((setting) => setting.secret)
       .map((setting) => setting.variable);
-    expect(secrets).toEqual(['MOMO_API_USER', 'MOMO_API_KEY', 'MOMO_SUBSCRIPTION_KEY', 'CARD_SECRET_KEY', 'BILLER_API_KEY', 'ADMIN_TOKEN', 'MASTER_KEY']);
+    expect(secrets).toEqual([
+      'KAFKA_SASL_PASSWORD',
+      'MOMO_API_USER',
+      'MOMO_API_KEY',
+      'MOMO_SUBSCRIPTION_KEY',
+      'CARD_SECRET_KEY',
+      'BILLER_API_KEY',
+      'ADMIN_TOKEN',
+      'MASTER_KEY',
+    ]);
   });
 });
 

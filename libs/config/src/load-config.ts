@@ -60,7 +60,8 @@ export function loadConfig(env: Env): Config {
 }
 
 /** Limits that are each valid alone but not together. */
-function checkRelations({ http, shutdown }: Config): void {
+function checkRelations({ http, shutdown, platform }: Config): void {
+  checkKafkaSecurity(platform);
   // Node refuses a header deadline later than the whole request's.
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must be at most HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs}), got "${http.headersTimeoutMs}"`);
@@ -69,6 +70,27 @@ function checkRelations({ http, shutdown }: Config): void {
   if (shutdown.delayMs >= shutdown.timeoutMs) {
     throw new ConfigError('SHUTDOWN_DELAY_MS', `must be less than SHUTDOWN_TIMEOUT_MS (${shutdown.timeoutMs}), got "${shutdown.delayMs}"`);
   }
+}
+
+/**
+ * KAFKA_* settings that would be ignored, or would send a password as it is, stop the start: an
+ * operator who set them believes the broker connection is protected.
+ */
+function checkKafkaSecurity({ brokerUrl, kafka }: Config['platform']): void {
+  const tls = brokerUrl.startsWith('kafkas://');
+  if (kafka.tlsCa !== undefined && !tls) throw new ConfigError('KAFKA_TLS_CA_FILE', 'is set but BROKER_URL is not kafkas:// (TLS)');
+  const { saslMechanism: mechanism, saslUsername: username, saslPassword: password } = kafka;
+  if (mechanism === undefined) {
+    if (username !== undefined || password !== undefined) {
+      throw new ConfigError('KAFKA_SASL_MECHANISM', 'must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is');
+    }
+    return;
+  }
+  if (!brokerUrl.startsWith('kafka')) throw new ConfigError('KAFKA_SASL_MECHANISM', 'is set but BROKER_URL is not kafka:// or kafkas://');
+  if (username === undefined) throw new ConfigError('KAFKA_SASL_USERNAME', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
+  if (password === undefined) throw new ConfigError('KAFKA_SASL_PASSWORD', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
+  // PLAIN sends the password itself; SCRAM proves it without sending it.
+  if (mechanism === 'plain' && !tls) throw new ConfigError('KAFKA_SASL_MECHANISM', 'plain sends the password as it is: needs BROKER_URL=kafkas:// (TLS)');
 }
 
 /** One setting's value, for what must be known before the configuration is loaded (DATA_DIR). */

@@ -10,7 +10,10 @@ import {
   jsonFile,
   milliseconds,
   oneOf,
+  optionalOneOf,
   optionalSecret,
+  optionalText,
+  pemCertificatesFile,
   port,
   positiveInteger,
   positiveNumber,
@@ -18,6 +21,7 @@ import {
   text,
   type Setting,
 } from './settings';
+import { postgresTlsProblem } from './store-url';
 
 const MINUTE = 60_000;
 
@@ -59,7 +63,9 @@ export const CONFIG_SCHEMA = {
       pattern: /^(pglite:\/\/.+|postgres(ql)?:\/\/.+)$/,
       expected: 'pglite://<dir> or postgres://…',
       type: 'URL: `pglite://…`, `postgres://…`',
-      description: 'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional)',
+      description:
+        'SQL store: `pglite://<dir>` (or `pglite://memory`) embedded, or `postgres://…` (`?schema=name` optional; TLS: `?sslmode=verify-full&sslrootcert=<CA file>`, see docs/operations.md)',
+      check: postgresTlsProblem,
     }),
     storePoolSize: positiveInteger('STORE_POOL_SIZE', 20, {
       description: "PostgreSQL connections one process may hold (PGlite has one); all processes together must stay under the server's max_connections",
@@ -71,11 +77,25 @@ export const CONFIG_SCHEMA = {
       description: 'event store; unset: events live in STORE_URL',
     }),
     brokerUrl: driverUrl('BROKER_URL', 'inproc://', {
-      pattern: /^(inproc:\/\/|kafka:\/\/[^\s]+)$/,
-      expected: 'inproc:// or kafka://host:port[,host:port]',
-      type: 'URL: `inproc://`, `kafka://host:port[,host:port]`',
-      description: 'message broker: in-process (one process) or Kafka',
+      pattern: /^(inproc:\/\/|kafkas?:\/\/[^\s]+)$/,
+      expected: 'inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port]',
+      type: 'URL: `inproc://`, `kafka://host:port[,host:port]`, `kafkas://…`',
+      description: 'message broker: in-process (one process), or Kafka: `kafka://` plaintext, `kafkas://` TLS (the broker certificate and its name checked)',
+      // Credentials in a URL end up in process lists, shell history and manifests.
+      check: (raw) => (/^kafkas?:\/\/[^/]*@/.test(raw) ? 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD' : undefined),
     }),
+    kafka: {
+      tlsCa: pemCertificatesFile('KAFKA_TLS_CA_FILE', {
+        unsetMeans: "unset: the system's public CAs",
+        description: "with BROKER_URL=kafkas://, the CA certificates that sign the brokers' certificates (PEM; read at start)",
+      }),
+      saslMechanism: optionalOneOf('KAFKA_SASL_MECHANISM', ['plain', 'scram-sha-256', 'scram-sha-512'], {
+        unsetMeans: 'unset: no SASL',
+        description: 'SASL authentication to Kafka, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; `plain` only over `kafkas://`',
+      }),
+      saslUsername: optionalText('KAFKA_SASL_USERNAME', { unsetMeans: 'unset', description: 'Kafka SASL user' }),
+      saslPassword: optionalSecret('KAFKA_SASL_PASSWORD', { type: 'text, secret', unsetMeans: 'unset', description: 'Kafka SASL password' }),
+    },
     commandsListenUrl: driverUrl('COMMANDS_LISTEN_URL', `tcp://0.0.0.0:${COMMANDS_PORT}`, {
       pattern: COMMAND_ADDRESS,
       expected: 'tcp://host:port',
@@ -87,9 +107,9 @@ export const CONFIG_SCHEMA = {
     paymentsCommandsUrl: commandsUrl('PAYMENTS_COMMANDS_URL', 'service-payments'),
     webhooksCommandsUrl: commandsUrl('WEBHOOKS_COMMANDS_URL', 'webhook-dispatcher'),
     commandsTlsDir: directory('COMMANDS_TLS_DIR', {
-      unsetMeans: 'unset (required with BROKER_URL=kafka://)',
+      unsetMeans: 'unset (required with Kafka)',
       description:
-        "with BROKER_URL=kafka://, the folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh` makes one): every app proves itself with the certificate and accepts commands only from certificates the CA signed",
+        "with Kafka (distributed), the folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh` makes one): every app proves itself with the certificate and accepts commands only from certificates the CA signed",
     }),
     trustProxy: proxyTrust('TRUST_PROXY', {
       description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",

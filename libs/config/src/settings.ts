@@ -82,17 +82,23 @@ export function port(variable: string, fallback: number, options: Options): Sett
   });
 }
 
-/** A URL whose scheme picks a driver; printed with its credentials redacted. */
+/**
+ * A URL whose scheme picks a driver; printed with its credentials redacted. `check` finds what
+ * the pattern cannot (a refused parameter, a file it names that cannot be read); its problem
+ * must not quote the URL's credentials.
+ */
 export function driverUrl<T extends string | undefined>(
   variable: string,
   fallback: T,
-  options: Options & { pattern: RegExp; expected: string; type: string },
+  options: Options & { pattern: RegExp; expected: string; type: string; check?: (raw: string) => string | undefined },
 ): Setting<string | T> {
   return declare<string | T>(variable, {
     ...options,
     fallback,
     read: (raw) => {
       if (!options.pattern.test(raw)) throw new Problem(`must be ${options.expected}, got "${redactUrl(raw)}"`);
+      const problem = options.check?.(raw);
+      if (problem !== undefined) throw new Problem(problem);
       return raw;
     },
   });
@@ -261,6 +267,63 @@ export function durationList(variable: string, fallback: string, options: Option
 
 export function text(variable: string, fallback: string, options: Options & { type?: string }): Setting<string> {
   return declare(variable, { type: 'text', ...options, fallback, read: (raw) => raw });
+}
+
+/** Text that may be unset (a user name). */
+export function optionalText(variable: string, options: Options & { unsetMeans: string }): Setting<string | undefined> {
+  return declare<string | undefined>(variable, { type: 'text', ...options, fallback: undefined, defaultText: options.unsetMeans, read: (raw) => raw });
+}
+
+/** One of `choices`, or unset (a feature that is off until chosen). */
+export function optionalOneOf<const T extends string>(
+  variable: string,
+  choices: readonly T[],
+  options: Options & { unsetMeans: string },
+): Setting<T | undefined> {
+  return declare<T | undefined>(variable, {
+    ...options,
+    type: `one of ${choices.map((choice) => `\`${choice}\``).join(', ')}`,
+    fallback: undefined,
+    defaultText: options.unsetMeans,
+    read: (raw) => {
+      if (!(choices as readonly string[]).includes(raw)) throw new Problem(`must be one of ${choices.join(', ')}, got "${raw}"`);
+      return raw as T;
+    },
+  });
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/**
+ * Why the file at `path` is no PEM certificate bundle (unreadable, or without a certificate);
+ * undefined when it is one. Says nothing of the file's contents.
+ */
+export function pemCertificatesProblem(path: string): string | undefined {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    return `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  return PEM_CERTIFICATE.test(pem) ? undefined : `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
+}
+
+/**
+ * A PEM file of CA certificates, read when the configuration is loaded: the value is the PEM
+ * text, so a missing or wrong file stops the start naming the variable, not the first connection.
+ */
+export function pemCertificatesFile(variable: string, options: Options & { unsetMeans: string }): Setting<string | undefined> {
+  return declare<string | undefined>(variable, {
+    ...options,
+    type: 'path to a PEM file (certificates)',
+    fallback: undefined,
+    defaultText: options.unsetMeans,
+    read: (path) => {
+      const problem = pemCertificatesProblem(path);
+      if (problem !== undefined) throw new Problem(problem);
+      return readFileSync(path, 'utf8');
+    },
+  });
 }
 
 /** A secret with a default that is no secret (the sandbox's well-known credentials). */

@@ -3,7 +3,7 @@ export * from './event-bus';
 export { CheckpointStore } from './checkpoints';
 export { MESSAGING_MIGRATIONS } from './migrations';
 export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';
-export { parseKafkaUrl } from './kafka/kafka-connection';
+export { kafkaConnection, parseKafkaUrl, type KafkaSecurity } from './kafka/kafka-connection';
 export { eventTopic, integrationTopic, relayMessage } from './kafka/kafka-event-bus';
 export { TcpCommandBus } from './remote/tcp-command-bus';
 export { type CommandRoutes } from './remote/command-routes';

@@ -1,3 +1,4 @@
+import { redactUrl } from '@paygate/config';
 import type { EventStore } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS, type Metrics } from '@paygate/metrics';
@@ -10,7 +11,7 @@ import type { CommandRoutes } from './remote/command-routes';
 import { TcpCommandBus } from './remote/tcp-command-bus';
 import { InProcessCommandBus } from './inproc/in-process-command-bus';
 import { InProcessEventBus } from './inproc/in-process-event-bus';
-import { createKafka, parseKafkaUrl } from './kafka/kafka-connection';
+import { createKafka, type KafkaSecurity } from './kafka/kafka-connection';
 import { KafkaEventBus } from './kafka/kafka-event-bus';
 
 export interface Messaging {
@@ -28,9 +29,11 @@ export interface MessagingOptions {
   commandTimeoutMs?: number;
   /** Where commands go beside a Kafka broker, over mutual TLS (events stay on Kafka); unused in one process. */
   commandRoutes?: CommandRoutes;
+  /** TLS trust and SASL credentials for a Kafka broker (KAFKA_TLS_CA_FILE, KAFKA_SASL_*). */
+  kafka?: KafkaSecurity;
 }
 
-/** BROKER_URL chooses the transport: `inproc://` (one process) or `kafka://host:port,…`. */
+/** BROKER_URL chooses the transport: `inproc://` (one process), or Kafka by `kafka://host:port,…` or `kafkas://…` (TLS). */
 export async function openMessaging(
   brokerUrl: string,
   deps: { store: EventStore; sql: SqlDatabase; log: Logger; metrics?: Metrics },
@@ -44,8 +47,8 @@ export async function openMessaging(
   if (brokerUrl === 'inproc://' || brokerUrl === 'inproc') {
     commands = new InProcessCommandBus(metrics, deps.log);
     events = new InProcessEventBus(deps.store, checkpoints, deps.log, instruments);
-  } else if (brokerUrl.startsWith('kafka://')) {
-    const kafka = createKafka(parseKafkaUrl(brokerUrl), options.clientId, deps.log.child({ component: 'kafka' }));
+  } else if (brokerUrl.startsWith('kafka://') || brokerUrl.startsWith('kafkas://')) {
+    const kafka = createKafka(brokerUrl, options.kafka ?? {}, options.clientId, deps.log.child({ component: 'kafka' }));
     const partitions = options.partitions ?? 6;
     commands = new TcpCommandBus(
       options.commandRoutes ?? { services: {} },
@@ -55,7 +58,7 @@ export async function openMessaging(
     );
     events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 }, instruments);
   } else {
-    throw new Error(`unsupported BROKER_URL "${brokerUrl}" (expected inproc:// or kafka://host:port)`);
+    throw new Error(`unsupported BROKER_URL "${redactUrl(brokerUrl)}" (expected inproc://, kafka://host:port or kafkas://host:port)`);
   }
   return {
     commands,

@@ -1,10 +1,10 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
 import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
 import {
+  kafkaConnection,
   listenAddress,
   openMessaging,
   parseCommandAddress,
-  parseKafkaUrl,
   readCommandTls,
   type CommandBus,
   type CommandRoutes,
@@ -48,7 +48,7 @@ function commandRoutes(config: PlatformConfig): CommandRoutes {
   if (!config.commandsTlsDir)
     throw new ConfigError(
       'COMMANDS_TLS_DIR',
-      "is not set: with BROKER_URL=kafka:// apps authenticate each other's commands with mutual TLS (give the folder holding ca.crt, tls.crt and tls.key; scripts/certs.sh makes one)",
+      "is not set: with Kafka (kafka:// or kafkas://) the apps are separate processes and authenticate each other's commands with mutual TLS (give the folder holding ca.crt, tls.crt and tls.key; scripts/certs.sh makes one)",
     );
   const routes: [string, string, string][] = [
     [COLLECTIONS_SERVICE.name, 'COLLECTIONS_COMMANDS_URL', config.collectionsCommandsUrl],
@@ -86,10 +86,11 @@ function openOnce<T>(name: string, open: () => Promise<T>): Promise<T> {
  * infrastructure keeps checking each dependency for readiness.
  */
 export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger, wait?: Dependencies): Promise<Infrastructure> {
-  const distributed = config.brokerUrl.startsWith('kafka://');
+  // kafka:// or kafkas://: the apps are separate processes, and commands cross the network.
+  const distributed = config.brokerUrl.startsWith('kafka');
   if (distributed) {
     try {
-      parseKafkaUrl(config.brokerUrl);
+      kafkaConnection(config.brokerUrl, config.kafka);
     } catch (error) {
       throw new ConfigError('BROKER_URL', (error as Error).message);
     }
@@ -116,7 +117,12 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
     );
     const messaging = await opening(brokerName, () =>
       openChecked(
-        () => openMessaging(config.brokerUrl, { store, sql, log, metrics }, { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: routes }),
+        () =>
+          openMessaging(
+            config.brokerUrl,
+            { store, sql, log, metrics },
+            { clientId, commandTimeoutMs: config.commandTimeoutMs, commandRoutes: routes, kafka: config.kafka },
+          ),
         (opened) => opened.events.ping(),
       ),
     ).catch(async (error: unknown) => {

@@ -17,7 +17,7 @@ import {
   type PageRunner,
   type RunningConsumer,
 } from '../event-bus';
-import { ensureTopics, withDeadline } from './kafka-connection';
+import { ensureTopics, lastCertificateFailure, withDeadline } from './kafka-connection';
 import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
 export const eventTopic = (category: string) => `paygate.events.${category}`;
@@ -223,7 +223,11 @@ export class KafkaEventBus implements EventBus {
       this.connect().then(() => this.admin.describeCluster()),
       5_000,
       'Kafka',
-    );
+    ).catch((error: unknown) => {
+      // kafkajs retries a refused certificate like a lost connection; say why it does not answer.
+      const refused = lastCertificateFailure(this.kafka);
+      throw refused === undefined ? error : new Error(`cannot connect to Kafka over TLS: ${refused}`, { cause: error });
+    });
   }
 
   openGroups(): string[] {

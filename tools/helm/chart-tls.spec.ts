@@ -1,0 +1,90 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { describeWithService } from '@paygate/testing';
+import { CHART_DIR, renderChart } from './helm';
+import { containerOf, ofKind, parseManifests, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
+
+async function render(files: string[], chart?: string): Promise<Manifest[]> {
+  const run = await renderChart(files, chart);
+  if (!run.ok) throw new Error(`helm template failed:\n${run.stderr}`);
+  return parseManifests(run.stdout);
+}
+
+/** A copy of the chart whose hooks render (helm-java leaves hooks out of a release's manifest). */
+function chartShowingHooks(dir: string): string {
+  const chart = join(dir, 'paygate');
+  cpSync(CHART_DIR, chart, { recursive: true });
+  for (const file of readdirSync(join(chart, 'templates'))) {
+    const path = join(chart, 'templates', file);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"helm.sh/hook', '"shown-by-test/hook'));
+  }
+  return chart;
+}
+
+const TLS_VALUES = `trustedCa:
+  secretName: paygate-ca
+  mountPath: /etc/paygate/ca
+config:
+  KAFKA_TLS_CA_FILE: /etc/paygate/ca/ca.crt
+  KAFKA_SASL_MECHANISM: scram-sha-512
+  KAFKA_SASL_USERNAME: paygate
+migrations:
+  job:
+    enabled: true
+`;
+
+describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL (real Helm engine)', () => {
+  let dir: string;
+  let values: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paygate-chart-tls-'));
+    values = join(dir, 'tls.yaml');
+    writeFileSync(values, TLS_VALUES);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('mounts no CA Secret by default', async () => {
+    for (const deployment of ofKind<DeploymentManifest>(await render([]), 'Deployment')) {
+      expect(deployment.spec.template.spec?.volumes?.map((volume) => volume.name)).toEqual(['tmp']);
+    }
+  });
+
+  it('mounts the CA Secret read-only in every app and the migrations Job, takes the Kafka settings through config and the password from the Secret', async () => {
+    const manifests = await render([values], chartShowingHooks(dir));
+    const deployments = ofKind<DeploymentManifest>(manifests, 'Deployment');
+    expect(deployments.length).toBeGreaterThan(0);
+    const pods = [...deployments.map((deployment) => deployment.spec.template.spec!), ...ofKind<IJob>(manifests, 'Job').map((job) => job.spec!.template.spec!)];
+    expect(pods).toHaveLength(deployments.length + 1);
+    for (const pod of pods) {
+      expect(pod.volumes).toContainEqual({ name: 'trusted-ca', secret: { secretName: 'paygate-ca' } });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'trusted-ca', mountPath: '/etc/paygate/ca', readOnly: true });
+    }
+    for (const deployment of deployments) {
+      expect(schemaProblems(deployment)).toEqual([]);
+      expect(containerOf(deployment).env).toContainEqual({
+        name: 'KAFKA_SASL_PASSWORD',
+        valueFrom: { secretKeyRef: { name: 'paygate-secrets', key: 'KAFKA_SASL_PASSWORD', optional: true } },
+      });
+    }
+    for (const configMap of ofKind<IConfigMap>(manifests, 'ConfigMap')) {
+      expect(configMap.data).toMatchObject({
+        KAFKA_TLS_CA_FILE: '/etc/paygate/ca/ca.crt',
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: 'paygate',
+      });
+      expect(configMap.data).not.toHaveProperty('KAFKA_SASL_PASSWORD');
+    }
+  });
+
+  it('refuses the Kafka password in config', async () => {
+    const file = join(dir, 'password-in-config.yaml');
+    writeFileSync(file, 'config:\n  KAFKA_SASL_PASSWORD: hunter2\n');
+    const run = await renderChart([file]);
+    expect(run.ok).toBe(false);
+    expect(run.stderr).toContain("at '/config': additional properties 'KAFKA_SASL_PASSWORD' not allowed");
+    expect(run.stderr).not.toContain('hunter2');
+  });
+});
