@@ -555,12 +555,12 @@ export interface components {
        * @description true: the customer pays the fee on top of amount
        * @default false
        */
-      charge_customer: boolean;
+      charge_customer?: boolean;
       /**
        * @description true: call confirm after the transaction.charges callback
        * @default true
        */
-      require_confirmation: boolean;
+      require_confirmation?: boolean;
       /**
        * Format: uri
        * @description Required for CARD: where the customer returns after the checkout (absolute http or https)
@@ -618,12 +618,12 @@ export interface components {
        * @description true: the customer pays the fee on top of amount
        * @default false
        */
-      charge_customer: boolean;
+      charge_customer?: boolean;
       /**
        * @description true: call confirm after the transaction.charges callback
        * @default true
        */
-      require_confirmation: boolean;
+      require_confirmation?: boolean;
       /**
        * @description The Payment Registration Number to pay from the collected funds: digits only
        * @example 2250000001301
@@ -936,7 +936,7 @@ export interface components {
        *       "signing"
        *     ]
        */
-      keys: string[];
+      keys: ('api' | 'signing')[];
     };
     WalletBalanceDto: {
       /** @example UGX */

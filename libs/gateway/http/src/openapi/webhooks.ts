@@ -140,6 +140,12 @@ const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | ty
   { event: 'payment.failed', payload: PaymentCallbackPayloadDto, when: 'A collect-for-payment’s PRN was not eligible, or was not paid' },
 ];
 
+/**
+ * The webhooks' own tag: generators group operations by tag into one class or module each, so
+ * webhooks sharing `callbacks` with the merchant's callback routes made them overwrite each other.
+ */
+export const WEBHOOKS_TAG = 'callback events';
+
 const operationId = (event: string) => event.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase()) + 'Callback';
 
 /** One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*) callback URL. */
@@ -152,7 +158,7 @@ export function webhooks(): Record<string, { post: OperationObject }> {
           operationId: operationId(event),
           summary: `${event} callback`,
           description: `${when}. Sent to the merchant's ${event.startsWith('payment.') ? 'service_payments_callback_url' : 'collection_callback_url'}, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).`,
-          tags: ['callbacks'],
+          tags: [WEBHOOKS_TAG],
           security: [],
           parameters: SIGNATURE_HEADERS,
           requestBody: {
