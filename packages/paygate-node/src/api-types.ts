@@ -1022,6 +1022,42 @@ export interface components {
       /** @description Reserved for biller-specific details: `{}` */
       additional_details: Record<string, never>;
     };
+    /** @description The body of a transaction.charges callback */
+    TransactionChargesEvent: {
+      /** @enum {string} */
+      event: 'transaction.charges';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.completed callback */
+    TransactionCompletedEvent: {
+      /** @enum {string} */
+      event: 'transaction.completed';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.failed callback */
+    TransactionFailedEvent: {
+      /** @enum {string} */
+      event: 'transaction.failed';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.cancelled callback */
+    TransactionCancelledEvent: {
+      /** @enum {string} */
+      event: 'transaction.cancelled';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a payment.completed callback */
+    PaymentCompletedEvent: {
+      /** @enum {string} */
+      event: 'payment.completed';
+      payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
+    /** @description The body of a payment.failed callback */
+    PaymentFailedEvent: {
+      /** @enum {string} */
+      event: 'payment.failed';
+      payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
   };
   responses: never;
   parameters: never;
@@ -3396,11 +3432,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.charges';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionChargesEvent'];
       };
     };
     responses: {
@@ -3438,11 +3470,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.completed';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionCompletedEvent'];
       };
     };
     responses: {
@@ -3480,11 +3508,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.failed';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionFailedEvent'];
       };
     };
     responses: {
@@ -3522,11 +3546,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.cancelled';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionCancelledEvent'];
       };
     };
     responses: {
@@ -3564,11 +3584,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'payment.completed';
-          payload: components['schemas']['PaymentCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['PaymentCompletedEvent'];
       };
     };
     responses: {
@@ -3606,11 +3622,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'payment.failed';
-          payload: components['schemas']['PaymentCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['PaymentFailedEvent'];
       };
     };
     responses: {

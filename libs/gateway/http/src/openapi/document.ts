@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, RATE_LIMITER } from '@paygate/platform';
-import { webhooks, WEBHOOK_PAYLOADS, WEBHOOKS_TAG } from './webhooks';
+import { webhookBodySchemas, webhooks, WEBHOOK_PAYLOADS, WEBHOOKS_TAG } from './webhooks';
 
 /** Versioned paths only: the unprefixed aliases (and /sandbox/v1/wallets/top-up) keep working but are documented once, under /v1. */
 const DOCUMENTED = /^\/(admin\/)?v1\//;
@@ -85,12 +85,13 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
   const generated = SwaggerModule.createDocument(app, config, { include: [gateway], extraModels: WEBHOOK_PAYLOADS });
   const paths = Object.fromEntries(Object.entries(generated.paths).filter(([path]) => DOCUMENTED.test(path)));
   for (const item of Object.values(paths)) for (const operation of Object.values(item)) if (typeof operation === 'object') allKeysRequired(operation as Json);
-  const schemas = (generated.components?.schemas ?? {}) as Record<string, Json>;
+  const schemas = { ...(generated.components?.schemas as Record<string, Json>), ...(webhookBodySchemas() as Record<string, Json>) };
   closeObjects(schemas);
+  const components = { ...generated.components, schemas };
   // Client generators (openapi-generator) refuse a 3.1 license without an SPDX identifier; a
   // LicenseRef- identifier is SPDX's form for a license of one's own.
   const info = { ...generated.info, license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Paygate-Proprietary' } };
-  return exclusiveBoundsToNumbers(nullableToTypeArrays({ ...generated, info, paths, webhooks: webhooks() })) as OpenAPIObject;
+  return exclusiveBoundsToNumbers(nullableToTypeArrays({ ...generated, info, paths, components, webhooks: webhooks() })) as OpenAPIObject;
 }
 
 /** Tokens the gateway's providers ask for; a preview application never builds them. */
