@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -6,7 +7,7 @@ import { delimiter, join } from 'node:path';
  * runs when its server is configured; with REQUIRE_SERVICES=1 a missing server is a failing
  * test, never a silent skip.
  */
-export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium' | 'helm';
+export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium' | 'helm' | 'client-generators';
 
 const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -28,6 +29,17 @@ function onPath(command: string): string | undefined {
     .find(isExecutable);
 }
 
+/** What the generated Python client imports (openapi-generator's `python` client's requirements). */
+const PYTHON_CLIENT_MODULES = ['pydantic', 'urllib3', 'dateutil', 'typing_extensions'];
+
+/** python3 on PATH with pydantic 2 and the other modules the generated client needs. */
+function pythonForClients(): string | undefined {
+  const python = onPath('python3');
+  if (!python) return undefined;
+  const check = `import ${PYTHON_CLIENT_MODULES.join(', ')}; assert pydantic.VERSION.startswith('2.')`;
+  return spawnSync(python, ['-c', check], { stdio: 'ignore', timeout: 30_000 }).status === 0 ? python : undefined;
+}
+
 const configured: Record<ExternalService, () => string | undefined> = {
   postgres: () => (/^postgres(ql)?:\/\//.test(process.env.STORE_URL ?? '') ? process.env.STORE_URL : undefined),
   kafka: () => (process.env.BROKER_URL?.startsWith('kafka://') ? process.env.BROKER_URL : undefined),
@@ -36,6 +48,8 @@ const configured: Record<ExternalService, () => string | undefined> = {
   chromium: () => (isExecutable(chromiumPath()) ? chromiumPath() : undefined),
   // Not a server: scripts/helm.sh runs Helm in Java and fetches it with Maven; the url is java's path.
   helm: () => (onPath('mvn') ? onPath('java') : undefined),
+  // Not a server: openapi-generator (Java, fetched with Maven) and what builds and runs its clients; the url is java's path.
+  'client-generators': () => (onPath('mvn') && onPath('javac') && pythonForClients() ? onPath('java') : undefined),
 };
 
 const howToConfigure: Record<ExternalService, () => string> = {
@@ -45,13 +59,22 @@ const howToConfigure: Record<ExternalService, () => string> = {
   chromium: () => `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
   helm: () =>
     'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
+  'client-generators': () =>
+    `PATH to java and javac (a JDK, 11+), mvn and python3 with ${PYTHON_CLIENT_MODULES.join(', ')} (pydantic 2), or install them (apt-get install default-jdk-headless maven; pip install 'pydantic>=2' urllib3 python-dateutil): scripts/openapi-generator.sh fetches openapi-generator from Maven Central`,
 };
 
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */
-const requiredWhenServicesAre: Record<ExternalService, boolean> = { postgres: true, kafka: true, kurrentdb: false, chromium: true, helm: true };
+const requiredWhenServicesAre: Record<ExternalService, boolean> = {
+  postgres: true,
+  kafka: true,
+  kurrentdb: false,
+  chromium: true,
+  helm: true,
+  'client-generators': true,
+};
 
 /** Tools rather than servers: nobody configures them, so a missing one is said on stderr. */
-const tools: readonly ExternalService[] = ['chromium', 'helm'];
+const tools: readonly ExternalService[] = ['chromium', 'helm', 'client-generators'];
 
 export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();

@@ -555,12 +555,12 @@ export interface components {
        * @description true: the customer pays the fee on top of amount
        * @default false
        */
-      charge_customer: boolean;
+      charge_customer?: boolean;
       /**
        * @description true: call confirm after the transaction.charges callback
        * @default true
        */
-      require_confirmation: boolean;
+      require_confirmation?: boolean;
       /**
        * Format: uri
        * @description Required for CARD: where the customer returns after the checkout (absolute http or https)
@@ -618,12 +618,12 @@ export interface components {
        * @description true: the customer pays the fee on top of amount
        * @default false
        */
-      charge_customer: boolean;
+      charge_customer?: boolean;
       /**
        * @description true: call confirm after the transaction.charges callback
        * @default true
        */
-      require_confirmation: boolean;
+      require_confirmation?: boolean;
       /**
        * @description The Payment Registration Number to pay from the collected funds: digits only
        * @example 2250000001301
@@ -936,7 +936,7 @@ export interface components {
        *       "signing"
        *     ]
        */
-      keys: string[];
+      keys: ('api' | 'signing')[];
     };
     WalletBalanceDto: {
       /** @example UGX */
@@ -1021,6 +1021,42 @@ export interface components {
       status_message: string;
       /** @description Reserved for biller-specific details: `{}` */
       additional_details: Record<string, never>;
+    };
+    /** @description The body of a transaction.charges callback */
+    TransactionChargesEvent: {
+      /** @enum {string} */
+      event: 'transaction.charges';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.completed callback */
+    TransactionCompletedEvent: {
+      /** @enum {string} */
+      event: 'transaction.completed';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.failed callback */
+    TransactionFailedEvent: {
+      /** @enum {string} */
+      event: 'transaction.failed';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a transaction.cancelled callback */
+    TransactionCancelledEvent: {
+      /** @enum {string} */
+      event: 'transaction.cancelled';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
+    };
+    /** @description The body of a payment.completed callback */
+    PaymentCompletedEvent: {
+      /** @enum {string} */
+      event: 'payment.completed';
+      payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
+    /** @description The body of a payment.failed callback */
+    PaymentFailedEvent: {
+      /** @enum {string} */
+      event: 'payment.failed';
+      payload: components['schemas']['PaymentCallbackPayloadDto'];
     };
   };
   responses: never;
@@ -3396,11 +3432,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.charges';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionChargesEvent'];
       };
     };
     responses: {
@@ -3438,11 +3470,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.completed';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionCompletedEvent'];
       };
     };
     responses: {
@@ -3480,11 +3508,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.failed';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionFailedEvent'];
       };
     };
     responses: {
@@ -3522,11 +3546,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'transaction.cancelled';
-          payload: components['schemas']['CollectionCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['TransactionCancelledEvent'];
       };
     };
     responses: {
@@ -3564,11 +3584,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'payment.completed';
-          payload: components['schemas']['PaymentCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['PaymentCompletedEvent'];
       };
     };
     responses: {
@@ -3606,11 +3622,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          event: 'payment.failed';
-          payload: components['schemas']['PaymentCallbackPayloadDto'];
-        };
+        'application/json': components['schemas']['PaymentFailedEvent'];
       };
     };
     responses: {

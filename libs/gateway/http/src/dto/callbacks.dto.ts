@@ -1,15 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NO_NUL_PATTERN } from '../openapi/schemas';
 import { ArrayMaxSize, IsArray, IsString, Length, ValidateIf } from 'class-validator';
 
 export class ResendCallbacksDto {
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @ApiProperty({ minLength: 1, maxLength: 64, pattern: NO_NUL_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
   @IsString({ message: 'internal_reference must be a string' })
   @Length(1, 64, { message: 'internal_reference must be 1 to 64 characters' })
   internal_reference!: string;
 }
 
 export class RetryDeliveriesDto {
-  @ApiPropertyOptional({ type: [String], maxItems: 1000, description: 'webhook ids to retry; absent retries every abandoned delivery', example: ['msg_2f0c…'] })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', pattern: NO_NUL_PATTERN },
+    maxItems: 1000,
+    description: 'webhook ids to retry; absent retries every abandoned delivery',
+    example: ['msg_2f0c…'],
+  })
   @ValidateIf((dto: RetryDeliveriesDto) => dto.webhook_ids !== undefined)
   @IsArray({ message: 'webhook_ids must be an array of strings' })
   @ArrayMaxSize(1000, { message: 'webhook_ids takes at most 1000 ids' })

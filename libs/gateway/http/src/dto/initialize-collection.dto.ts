@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ABOVE_ZERO, HTTP_URL_PATTERN, NO_NUL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
 import { IsBoolean, IsEmail, IsIn, IsNumber, IsPositive, IsString, IsUrl, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 const present = (field: string) => (dto: Record<string, unknown>) => dto[field] !== undefined;
@@ -22,7 +23,7 @@ abstract class CollectionFieldsDto {
   @IsIn(['MOBILE_MONEY', 'CARD'], { message: 'transaction_method must be MOBILE_MONEY or CARD' })
   transaction_method!: 'MOBILE_MONEY' | 'CARD';
 
-  @ApiProperty({ description: 'From GET /v1/payment-providers', minLength: 1, maxLength: 64, example: 'mtn_momo_ug' })
+  @ApiProperty({ description: 'From GET /v1/payment-providers', minLength: 1, maxLength: 64, pattern: NO_NUL_PATTERN, example: 'mtn_momo_ug' })
   @IsString({ message: 'provider_code must be a string' })
   @Length(1, 64, { message: 'provider_code must be 1 to 64 characters' })
   provider_code!: string;
@@ -32,7 +33,11 @@ abstract class CollectionFieldsDto {
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a 3-letter ISO 4217 code such as UGX' })
   currency!: string;
 
-  @ApiProperty({ description: "Above 0, in major units, no more decimals than the currency has (UGX: none), within the provider's limits", example: 81000 })
+  @ApiProperty({
+    ...ABOVE_ZERO,
+    description: "Above 0, in major units, no more decimals than the currency has (UGX: none), within the provider's limits",
+    example: 81000,
+  })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a JSON number' })
   @IsPositive({ message: 'amount must be greater than 0' })
   amount!: number;
@@ -47,7 +52,7 @@ abstract class CollectionFieldsDto {
   @Matches(/^[0-9]{8,15}$/, { message: 'msisdn must be 8 to 15 digits, country code first' })
   msisdn?: string;
 
-  @ApiProperty({ maxLength: 100, example: 'Jane Doe' })
+  @ApiProperty({ maxLength: 100, pattern: NOT_BLANK_PATTERN, example: 'Jane Doe' })
   @IsString({ message: 'customer_name must be a string' })
   @Matches(/\S/, { message: 'customer_name must not be blank' })
   @MaxLength(100, { message: 'customer_name must be at most 100 characters' })
@@ -58,7 +63,7 @@ abstract class CollectionFieldsDto {
   @IsEmail({}, { message: 'customer_email must be a valid email address' })
   customer_email?: string;
 
-  @ApiPropertyOptional({ maxLength: 255, example: 'Order 1001' })
+  @ApiPropertyOptional({ maxLength: 255, pattern: NO_NUL_PATTERN, example: 'Order 1001' })
   @ValidateIf(present('description'))
   @IsString({ message: 'description must be a string' })
   @MaxLength(255, { message: 'description must be at most 255 characters' })
@@ -87,6 +92,7 @@ export class InitializeCollectionDto extends CollectionFieldsDto {
     description: 'Required for CARD: where the customer returns after the checkout (absolute http or https)',
     format: 'uri',
     maxLength: 2048,
+    pattern: HTTP_URL_PATTERN,
     example: 'https://shop.example.com/paid',
   })
   @ValidateIf((dto: InitializeCollectionDto) => dto.transaction_method === 'CARD' || dto.redirect_url !== undefined)
@@ -111,6 +117,7 @@ export class CollectForPaymentDto extends CollectionFieldsDto {
     description: 'CARD: where the customer returns after the checkout (absolute http or https); without it the customer ends on a hosted result page',
     format: 'uri',
     maxLength: 2048,
+    pattern: HTTP_URL_PATTERN,
     example: 'https://shop.example.com/paid',
   })
   @ValidateIf(present('redirect_url'))
@@ -121,7 +128,13 @@ export class CollectForPaymentDto extends CollectionFieldsDto {
 }
 
 export class ConfirmCollectionDto {
-  @ApiProperty({ description: 'From the initialize acknowledgement', minLength: 1, maxLength: 64, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @ApiProperty({
+    description: 'From the initialize acknowledgement',
+    minLength: 1,
+    maxLength: 64,
+    pattern: NO_NUL_PATTERN,
+    example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
+  })
   @IsString({ message: 'internal_reference must be a string' })
   @Length(1, 64, { message: 'internal_reference must be 1 to 64 characters' })
   internal_reference!: string;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { HTTP_URL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
 import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 /** Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal), applied by the controller. */
@@ -9,11 +10,12 @@ const CALLBACK_URL = {
   format: 'uri',
   maxLength: CALLBACK_URL_MAX,
   nullable: true,
+  pattern: HTTP_URL_PATTERN,
   description: 'An absolute https URL, or null for none',
 } as const;
 
 export class CreateMerchantDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Kampala Books' })
+  @ApiProperty({ minLength: 1, maxLength: 100, pattern: NOT_BLANK_PATTERN, example: 'Kampala Books' })
   @IsString({ message: 'name must be a string' })
   @Length(1, 100, { message: 'name must be 1 to 100 characters' })
   @Matches(/\S/, { message: 'name must not be blank' })
@@ -52,7 +54,13 @@ export class UpdateMerchantDto {
 }
 
 export class IssueKeysDto {
-  @ApiProperty({ example: ['signing'], description: '`api` replaces public and secret key; `signing` replaces the signing key' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: ['api', 'signing'] },
+    minItems: 1,
+    example: ['signing'],
+    description: '`api` replaces public and secret key; `signing` replaces the signing key',
+  })
   @IsArray({ message: 'keys must be an array of "api" and/or "signing"' })
   @ArrayMinSize(1, { message: 'keys must name at least one of "api", "signing"' })
   @IsIn(['api', 'signing'], { each: true, message: 'keys must contain only "api" and "signing"' })

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, RATE_LIMITER } from '@paygate/platform';
-import { webhooks, WEBHOOK_PAYLOADS } from './webhooks';
+import { webhookBodySchemas, webhooks, WEBHOOK_PAYLOADS, WEBHOOKS_TAG } from './webhooks';
 
 /** Versioned paths only: the unprefixed aliases (and /sandbox/v1/wallets/top-up) keep working but are documented once, under /v1. */
 const DOCUMENTED = /^\/(admin\/)?v1\//;
@@ -36,6 +36,21 @@ function nullableToTypeArrays(node: unknown): unknown {
   return out;
 }
 
+/**
+ * OpenAPI 3.1 (JSON Schema 2020-12) makes `exclusiveMinimum` the bound itself: Nest writes 3.0's
+ * `minimum: 0, exclusiveMinimum: true`, which 3.1 validators and client generators misread.
+ */
+function exclusiveBoundsToNumbers(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(exclusiveBoundsToNumbers);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = Object.fromEntries(Object.entries(node as Json).map(([key, value]) => [key, exclusiveBoundsToNumbers(value)]));
+  if (out.exclusiveMinimum === true && typeof out.minimum === 'number') {
+    const { minimum, ...rest } = out;
+    return { ...rest, exclusiveMinimum: minimum };
+  }
+  return out;
+}
+
 /** Every key an operation names is needed together: Nest lists each @ApiSecurity as an alternative. */
 function allKeysRequired(operation: Json): void {
   const requirements = operation.security as Json[] | undefined;
@@ -63,16 +78,20 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
     .addTag('collections', 'Collections by mobile money and card, and collect-for-payment')
     .addTag('payment options', 'Providers, limits and fees')
     .addTag('wallet', 'The merchant’s wallet')
-    .addTag('callbacks', 'Signed callbacks, and asking for them again')
+    .addTag('callbacks', 'Asking for callbacks again, their deliveries, and the callback stream')
+    .addTag(WEBHOOKS_TAG, 'The signed callbacks Paygate POSTs to the merchant’s URLs (the `webhooks`): what a receiver gets')
     .addTag('admin', 'Operators: merchants, deliveries, wallet top-ups')
     .build();
   const generated = SwaggerModule.createDocument(app, config, { include: [gateway], extraModels: WEBHOOK_PAYLOADS });
   const paths = Object.fromEntries(Object.entries(generated.paths).filter(([path]) => DOCUMENTED.test(path)));
   for (const item of Object.values(paths)) for (const operation of Object.values(item)) if (typeof operation === 'object') allKeysRequired(operation as Json);
-  const schemas = (generated.components?.schemas ?? {}) as Record<string, Json>;
+  const schemas = { ...(generated.components?.schemas as Record<string, Json>), ...(webhookBodySchemas() as Record<string, Json>) };
   closeObjects(schemas);
-  const info = { ...generated.info, license: { name: 'Proprietary (UNLICENSED)' } };
-  return nullableToTypeArrays({ ...generated, info, paths, webhooks: webhooks() }) as OpenAPIObject;
+  const components = { ...generated.components, schemas };
+  // Client generators (openapi-generator) refuse a 3.1 license without an SPDX identifier; a
+  // LicenseRef- identifier is SPDX's form for a license of one's own.
+  const info = { ...generated.info, license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Paygate-Proprietary' } };
+  return exclusiveBoundsToNumbers(nullableToTypeArrays({ ...generated, info, paths, components, webhooks: webhooks() })) as OpenAPIObject;
 }
 
 /** Tokens the gateway's providers ask for; a preview application never builds them. */

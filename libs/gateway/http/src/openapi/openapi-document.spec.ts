@@ -82,6 +82,59 @@ describe('the OpenAPI document', () => {
     expect(schemas.CollectionRecordDto.properties.internal_reference.pattern).toBe('^PG[0-9A-HJKMNP-TV-Z]{24}$');
   });
 
+  it('gives the license an SPDX identifier, which client generators (openapi-generator) require of 3.1', () => {
+    expect(document.info.license).toEqual({ name: 'Proprietary (UNLICENSED)', identifier: expect.stringMatching(/^LicenseRef-[A-Za-z0-9.-]+$/) });
+  });
+
+  it('tags the webhooks apart from the operations, each tag declared, so a generator writes one class per tag without overwriting one', () => {
+    const declared = (document.tags as Json[]).map((tag) => tag.name);
+    const operationTags = new Set(operations().flatMap(({ operation }) => operation.tags as string[]));
+    const webhookTags = new Set(Object.values(document.webhooks as Record<string, Json>).flatMap((item) => item.post.tags as string[]));
+    expect([...operationTags, ...webhookTags].every((tag) => declared.includes(tag))).toBe(true);
+    expect([...webhookTags].filter((tag) => operationTags.has(tag))).toEqual([]);
+    const callbackRoutes = operations().filter(({ operation }) => operation.tags[0] === 'callbacks');
+    expect(callbackRoutes.map(({ operation }) => operation.operationId).sort()).toEqual([
+      'listDeliveries',
+      'resendCallbacks',
+      'retryDeliveries',
+      'streamCallbacks',
+    ]);
+  });
+
+  it('states in the request schemas the rules the gateway enforces: amounts above 0, key kinds, no NUL in any string', () => {
+    const { schemas } = document.components;
+    for (const dto of ['InitializeCollectionDto', 'CollectForPaymentDto', 'TopUpRequestDto'])
+      expect(schemas[dto].properties.amount).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    expect(schemas.IssueKeysDto.properties.keys).toMatchObject({ minItems: 1, items: { type: 'string', enum: ['api', 'signing'] } });
+
+    const requestSchemas = operations()
+      .map(({ operation }) => operation.requestBody?.content['application/json'].schema.$ref as string | undefined)
+      .filter((ref): ref is string => ref !== undefined)
+      .map((ref) => ref.split('/').pop()!);
+    expect(requestSchemas.length).toBeGreaterThanOrEqual(8);
+    const strings = (property: Json): Json[] =>
+      property.type === 'array' ? strings(property.items) : [property].filter((p) => [p.type].flat().includes('string'));
+    for (const name of new Set(requestSchemas))
+      for (const [field, property] of Object.entries(schemas[name].properties as Record<string, Json>))
+        for (const string of strings(property)) {
+          if (string.enum || string.format === 'email') continue;
+          expect({ field: `${name}.${field}`, pattern: typeof string.pattern }).toEqual({ field: `${name}.${field}`, pattern: 'string' });
+          const pattern = new RegExp(string.pattern, 'u');
+          expect({ field: `${name}.${field}`, nul: pattern.test(`${string.example ?? 'x'}\u0000`) }).toEqual({ field: `${name}.${field}`, nul: false });
+        }
+    expect(new RegExp(schemas.InitializeCollectionDto.properties.customer_name.pattern, 'u').test(' \t ')).toBe(false);
+  });
+
+  it('leaves out of `required` every request field that has a default', () => {
+    const { schemas } = document.components;
+    for (const dto of ['InitializeCollectionDto', 'CollectForPaymentDto']) {
+      expect(schemas[dto].properties.charge_customer.default).toBe(false);
+      expect(schemas[dto].properties.require_confirmation.default).toBe(true);
+      expect(schemas[dto].required).not.toEqual(expect.arrayContaining(['charge_customer']));
+      expect(schemas[dto].required).not.toEqual(expect.arrayContaining(['require_confirmation']));
+    }
+  });
+
   it('describes each callback as a webhook with its payload and the Standard Webhooks signature headers', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'payment.completed',
@@ -96,8 +149,13 @@ describe('the OpenAPI document', () => {
         .filter((parameter) => parameter.in === 'header' && parameter.required)
         .map((parameter) => parameter.name);
       expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
-      const body = item.post.requestBody.content['application/json'].schema;
+      // A named schema: generators make an inline body a model without a name.
+      const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
+      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment)[A-Z][a-z]+Event$/);
+      const body = document.components.schemas[ref.split('/').pop()!];
       expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
+      // Left out of generated clients (Paygate sends it), its body schema still generated as a model.
+      expect(item.post['x-internal']).toBe(true);
       expect(body.properties.payload.$ref).toMatch(event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/);
     }
   });

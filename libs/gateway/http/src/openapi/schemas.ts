@@ -13,6 +13,14 @@ export const PRN_PATTERN = '^[0-9]{1,32}$';
 export const MSISDN_PATTERN = '^[0-9]{8,15}$';
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
 export const MERCHANT_ID_PATTERN = '^mer_[A-Za-z0-9]{1,64}$';
+/** The gateway refuses NUL in any string it is sent (input-guard): said in the schema so generated test data respects it. */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/** Not blank (a non-space character, as class-validator's `\S`) and no NUL. */
+export const NOT_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+/** An absolute http(s) URL without NUL; `format: uri` beside it says the rest. */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\u0000]+$';
+/** Amounts the gateway is sent are above 0: Nest writes 3.0's form, the document turns it into 3.1's `exclusiveMinimum: 0`. */
+export const ABOVE_ZERO = { minimum: 0, exclusiveMinimum: true } as const;
 
 const STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 const nullableString = (description?: string, format?: string) => ({ type: 'string', nullable: true, description, format }) as const;
@@ -347,7 +355,7 @@ export class TopUpRequestDto {
   @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX', description: 'A supported currency' })
   currency!: string;
 
-  @ApiProperty({ example: 50000, description: 'Above 0, in major units, no more decimals than the currency has' })
+  @ApiProperty({ ...ABOVE_ZERO, example: 50000, description: 'Above 0, in major units, no more decimals than the currency has' })
   amount!: number;
 
   @ApiPropertyOptional({ pattern: MERCHANT_REFERENCE_PATTERN, description: 'The same reference is the same top-up; generated when absent' })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import type { OperationObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENCY_PATTERN, INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN, PRN_PATTERN } from './schemas';
 
 /*
@@ -140,34 +140,54 @@ const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | ty
   { event: 'payment.failed', payload: PaymentCallbackPayloadDto, when: 'A collect-for-payment’s PRN was not eligible, or was not paid' },
 ];
 
+/**
+ * The webhooks' own tag: generators group operations by tag into one class or module each, so
+ * webhooks sharing `callbacks` with the merchant's callback routes made them overwrite each other.
+ */
+export const WEBHOOKS_TAG = 'callback events';
+
 const operationId = (event: string) => event.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase()) + 'Callback';
+
+/** `transaction.charges` → `TransactionChargesEvent`: the name of the body's schema in components. */
+const bodySchemaName = (event: string) => event.replace(/(^|\.)(\w)/g, (_, __: string, letter: string) => letter.toUpperCase()) + 'Event';
+
+/**
+ * Each callback body as a named schema (for components.schemas): an inline body gives
+ * generators a model without a name (typescript-fetch then imports `type ,` and fails to compile).
+ */
+export function webhookBodySchemas(): Record<string, SchemaObject> {
+  return Object.fromEntries(
+    EVENTS.map(({ event, payload }) => [
+      bodySchemaName(event),
+      {
+        type: 'object',
+        description: `The body of a ${event} callback`,
+        required: ['event', 'payload'],
+        additionalProperties: false,
+        properties: { event: { type: 'string', enum: [event] }, payload: { $ref: getSchemaPath(payload) } },
+      },
+    ]),
+  );
+}
 
 /** One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*) callback URL. */
 export function webhooks(): Record<string, { post: OperationObject }> {
   return Object.fromEntries(
-    EVENTS.map(({ event, payload, when }) => [
+    EVENTS.map(({ event, when }) => [
       event,
       {
         post: {
           operationId: operationId(event),
           summary: `${event} callback`,
           description: `${when}. Sent to the merchant's ${event.startsWith('payment.') ? 'service_payments_callback_url' : 'collection_callback_url'}, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).`,
-          tags: ['callbacks'],
+          tags: [WEBHOOKS_TAG],
+          // Paygate sends these; a merchant's generated client has nothing to call. openapi-generator
+          // leaves `x-internal` operations out (its typescript-fetch webhook files do not compile),
+          // and still generates the *Event body schemas as models a receiver parses callbacks with.
+          'x-internal': true,
           security: [],
           parameters: SIGNATURE_HEADERS,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['event', 'payload'],
-                  additionalProperties: false,
-                  properties: { event: { type: 'string', enum: [event] }, payload: { $ref: getSchemaPath(payload) } },
-                },
-              },
-            },
-          },
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchemaName(event)}` } } } },
           responses: { '200': { description: 'Any 2xx acknowledges the callback' }, '410': { description: 'Gone: stops this delivery at once' } },
         },
       },
