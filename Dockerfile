@@ -9,9 +9,12 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# openssl for scripts/certs.sh: docker-compose issues the apps' command certificates with this image.
+RUN apt-get update && apt-get install -y --no-install-recommends openssl && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/config ./config
+COPY --from=build /app/scripts/certs.sh ./scripts/certs.sh
 COPY package.json ./
 USER node
 EXPOSE 3000

@@ -48,7 +48,7 @@ describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL
 
   it('mounts no CA Secret by default', async () => {
     for (const deployment of ofKind<DeploymentManifest>(await render([]), 'Deployment')) {
-      expect(deployment.spec.template.spec?.volumes?.map((volume) => volume.name)).toEqual(['tmp']);
+      expect(deployment.spec.template.spec?.volumes?.map((volume) => volume.name)).toEqual(['tmp', 'commands-tls']);
     }
   });
 

@@ -31,6 +31,7 @@ export const CHART_SET_VARIABLES: Readonly<Record<string, string>> = {
   COLLECTIONS_COMMANDS_URL: 'commandsPort',
   PAYMENTS_COMMANDS_URL: 'commandsPort',
   WEBHOOKS_COMMANDS_URL: 'commandsPort',
+  COMMANDS_TLS_DIR: 'commandsTls.mountPath',
 };
 
 /** Meaningful in standalone mode only (every app in one process). */

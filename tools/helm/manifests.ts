@@ -1,3 +1,4 @@
+import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
 import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -42,6 +43,7 @@ const SCHEMAS: Record<string, (data: object) => { validate(): void }> = {
   'autoscaling/v2 HorizontalPodAutoscaler': (data) => new HorizontalPodAutoscaler(data),
   'batch/v1 Job': (data) => new Job(data),
   'networking.k8s.io/v1 NetworkPolicy': (data) => new NetworkPolicy(data),
+  'cert-manager.io/v1 Certificate': (data) => new Certificate(data as ConstructorParameters<typeof Certificate>[0]),
   'monitoring.coreos.com/v1 ServiceMonitor': (data) => new ServiceMonitor(data as Pick<IServiceMonitor, 'spec'>),
 };
 

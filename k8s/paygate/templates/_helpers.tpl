@@ -128,6 +128,7 @@ the URLs the chart derives. Call with (dict "root" $ "app" $app).
 {{- $_ := set $data "MIGRATE_ON_START" "false" -}}
 {{- end -}}
 {{- /* Commands: a serving app listens on commandsPort; every app learns each serving app's headless Service, whose DNS name lists every pod (commands go round-robin over them). */ -}}
+{{- $_ := set $data "COMMANDS_TLS_DIR" $root.Values.commandsTls.mountPath -}}
 {{- if .app.commands -}}
 {{- $_ := set $data "COMMANDS_LISTEN_URL" (printf "tcp://0.0.0.0:%v" $root.Values.commandsPort) -}}
 {{- end -}}
