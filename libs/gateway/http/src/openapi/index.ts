@@ -28,9 +28,9 @@ export function serveOpenApi(app: INestApplication, gateway: Type<unknown>): voi
     yamlDocumentUrl: 'openapi.yaml',
     // The committed document names npm start's default address; the served one names this
     // gateway, so "Try it out" and generated clients reach it whatever its PORT or public URL.
-    patchDocumentOnRequest: (request: FastifyRequest, _reply: unknown, document: OpenAPIObject): OpenAPIObject => ({
+    patchDocumentOnRequest: <Incoming>(request: Incoming, _reply: unknown, document: OpenAPIObject): OpenAPIObject => ({
       ...document,
-      servers: [{ url: publicUrl ?? requestBaseUrl(request) ?? appUrl.get(), description: 'this gateway' }],
+      servers: [{ url: publicUrl ?? requestBaseUrl(request as FastifyRequest) ?? appUrl.get(), description: 'this gateway' }],
     }),
   });
 }
