@@ -60,6 +60,12 @@ if (require.main === module) {
       interrupt.abort();
     });
   }
+  // A parent that goes away without passing its signal on (a shell between npx and this process,
+  // killed by SIGTERM) would leave this running unseen: stop as on ^C once this is orphaned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent && !interrupt.signal.aborted) interrupt.abort();
+  }, 500).unref();
   void main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal }).then((code) => {
     process.exitCode = code;
   });

@@ -17,6 +17,8 @@ interface Trigger {
   path: '/v1/collections/initialize' | '/v1/collections/collect-for-payment';
   body: (prn?: string) => Record<string, unknown>;
   needsPayablePrn?: boolean;
+  /** Confirm the collection once accepted, so nothing is left pending for a later callback. */
+  confirm?: boolean;
 }
 
 /** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome (docs/api.md, Sandbox). */
@@ -35,10 +37,12 @@ const momo = (msisdn: string, overrides: Record<string, unknown> = {}) => ({
 /** Every callback event the gateway sends (libs/webhooks/domain), each made by a real sandbox collection. */
 const TRIGGERS: Record<string, Trigger> = {
   'transaction.charges': {
-    how: 'a mobile money collection that asks for confirmation (left unconfirmed: it is cancelled when the confirmation time runs out)',
-    expect: ['transaction.charges', 'transaction.cancelled (later)'],
+    how: 'a mobile money collection from 256772000001 that asks for confirmation, then confirmed (the sandbox completes it)',
+    // Left unconfirmed, it would be cancelled half an hour later (CONFIRMATION_TIMEOUT_MS): a callback nobody expects.
+    expect: ['transaction.charges', 'transaction.completed'],
     path: '/v1/collections/initialize',
     body: () => momo('256772000001', { require_confirmation: true }),
+    confirm: true,
   },
   'transaction.completed': {
     how: 'a mobile money collection from 256772000001 (the sandbox completes it)',
@@ -110,6 +114,10 @@ export const triggerCommand: Command = {
     const prn = trigger.needsPayablePrn ? await payablePrn(sandboxUrl, io.env.PAYGATE_ADMIN_TOKEN) : undefined;
     const reference = `trigger-${event.replace('.', '-')}-${randomBytes(4).toString('hex')}`;
     const accepted = await post(api, trigger.path, { merchant_reference: reference, ...trigger.body(prn) });
+    if (trigger.confirm) {
+      if (!accepted.internal_reference) throw new CliError('trigger: the gateway accepted the collection without an internal_reference to confirm');
+      await post(api, '/v1/collections/confirm', { internal_reference: accepted.internal_reference }, 'the confirmation');
+    }
     io.stdout.write(
       `Triggered ${event}: ${trigger.how}.\n` +
         `  collection ${accepted.internal_reference ?? '?'} (merchant_reference ${reference})${prn ? `, PRN ${prn}` : ''}\n` +
@@ -119,7 +127,7 @@ export const triggerCommand: Command = {
   },
 };
 
-async function post(api: MerchantApi, path: string, body: Record<string, unknown>): Promise<{ internal_reference?: string }> {
+async function post(api: MerchantApi, path: string, body: Record<string, unknown>, what = 'the collection'): Promise<{ internal_reference?: string }> {
   let response: Response;
   try {
     response = await fetch(`${api.apiUrl}${path}`, {
@@ -130,7 +138,7 @@ async function post(api: MerchantApi, path: string, body: Record<string, unknown
   } catch (error) {
     throw new CliError(`trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`);
   }
-  if (response.status !== 202 && response.status !== 200) throw new CliError(`trigger: the gateway refused the collection: ${await refusal(response)}`);
+  if (response.status !== 202 && response.status !== 200) throw new CliError(`trigger: the gateway refused ${what}: ${await refusal(response)}`);
   return ((await response.json()) as { data?: { internal_reference?: string } }).data ?? {};
 }
 

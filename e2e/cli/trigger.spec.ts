@@ -5,7 +5,7 @@ import { merchantEnv, RunningCli } from './listen-test-setup';
 
 /** Each event `paygate trigger` takes, and the callbacks it makes the sandbox send, in order. */
 const EXPECTED: [string, string[]][] = [
-  ['transaction.charges', ['transaction.charges', 'transaction.cancelled']],
+  ['transaction.charges', ['transaction.charges', 'transaction.completed']],
   ['transaction.completed', ['transaction.completed']],
   ['transaction.failed', ['transaction.failed']],
   ['transaction.cancelled', ['transaction.cancelled']],
@@ -62,6 +62,17 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
     expect(forwarded.map((callback) => callback.event)).toEqual(callbacks);
     expect(sent.map((callback) => callback.event)).toEqual(callbacks);
     for (const callback of forwarded) expect(CallbackReceiver.verify(callback, merchant.merchant.signingKey)).toBe(true);
+  });
+
+  it('transaction.charges leaves nothing pending: the collection it started is confirmed and ends COMPLETED, not cancelled later', async () => {
+    const run = await runCli(['trigger', 'transaction.charges'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('callbacks to expect: transaction.charges, transaction.completed\n');
+    const ref = triggered(run.stdout);
+    // COMPLETED is final: no confirmation timer is left to cancel it (and call back) later.
+    expect(await merchant.finalState(ref)).toMatchObject({ transaction_status: 'COMPLETED' });
+    const forwarded = await laptop.waitFor(ref, 'transaction.completed');
+    expect(forwarded.map((callback) => callback.event)).toEqual(['transaction.charges', 'transaction.completed']);
   });
 
   it('payment.completed without the admin token pays the sandbox PRN that exists from the start', async () => {

@@ -27,12 +27,22 @@ export interface ReadmeLayout {
   stop(): Promise<void>;
 }
 
+/** The variables README's block keeps when they are set ("Yours if already set"): all a test may give it. */
+export interface ReadmeKeeps {
+  STORE_URL: string;
+  BROKER_URL: string;
+  MASTER_KEY: string;
+  ADMIN_TOKEN: string;
+}
+
 /**
- * Runs README's distributed block in bash, every line but `npm run build` (the suite builds
- * once), with `env` in the environment: the block keeps STORE_URL, BROKER_URL, MASTER_KEY and
- * ADMIN_TOKEN when they are set, as it tells users. The apps run in the block's process group.
+ * Runs README's distributed block in bash exactly as printed, every line but `npm run build`
+ * (the suite builds once), in a shell as bare as a new user's: PATH and HOME, and the four
+ * variables the block keeps when set. Nothing else reaches the apps (no test timers, no
+ * ALLOW_PRIVATE_CALLBACKS), so what works here works for a user copying the block. The apps run
+ * in the block's process group.
  */
-export function startReadmeLayout(env: Record<string, string>): ReadmeLayout {
+export function startReadmeLayout(keeps: ReadmeKeeps): ReadmeLayout {
   const block = readmeDistributedBlock();
   const script = block
     .split('\n')
@@ -40,7 +50,7 @@ export function startReadmeLayout(env: Record<string, string>): ReadmeLayout {
     .join('\n');
   const shell: ChildProcess = spawn('bash', ['-c', `${script}\nwait`], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? root, ...keeps },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,6 +29,10 @@ describe('the merchant package (paygate-node)', () => {
       });
 
   it("packs, installs into an empty folder and verifies the docs' test vector, refusing it when altered", () => {
+    // Tarballs go to the temporary folder only: none is left in the work tree.
+    const packageDir = join(__dirname, '../../packages/paygate-node');
+    const tarballs = () => readdirSync(packageDir).filter((name) => name.endsWith('.tgz'));
+    const tarballsBefore = tarballs();
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(__dirname, '../../packages/paygate-node'))) as {
       filename: string;
       files: { path: string }[];
@@ -36,6 +40,7 @@ describe('the merchant package (paygate-node)', () => {
     const files = packed[0].files.map((file) => file.path);
     expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/api-types.d.ts', 'package.json']));
     expect(files.filter((path) => path.endsWith('.spec.js') || path.startsWith('src/'))).toEqual([]);
+    expect(tarballs()).toEqual(tarballsBefore);
 
     const merchant = join(work, 'merchant');
     execFileSync('mkdir', ['-p', merchant]);

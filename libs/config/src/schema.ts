@@ -182,7 +182,8 @@ export const CONFIG_SCHEMA = {
     }),
     checkoutReturnUrl: httpBaseUrl('CHECKOUT_RETURN_URL', {
       unsetMeans: "this process's URL",
-      description: 'public base URL of the api-gateway, where the card checkout returns the customer',
+      description:
+        "public base URL of the api-gateway: where the card checkout returns the customer, and the server named by the OpenAPI document served at /docs (unset there: the request's host)",
     }),
   },
   payments: {

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * package.json promises Node 20 (`engines.node`): every package the lock file installs must run
+ * on it, or `npm install` warns EBADENGINE on a supported machine (issue 26: content-disposition
+ * 3, brought by @fastify/static 10.1.4 and later, wants Node 22).
+ */
+// semver comes with the dev toolchain (eslint, jest), without type declarations: the two functions used here.
+const semver: { minVersion(range: string): { major: number } | null; intersects(a: string, b: string): boolean } = jest.requireActual('semver');
+
+const ROOT = path.resolve(__dirname, '../..');
+const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+
+describe('Node engines of the installed packages', () => {
+  const promised: string = read('package.json').engines.node;
+  const lock = read('package-lock.json') as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+
+  it('package.json promises Node 20', () => {
+    expect(semver.minVersion(promised)?.major).toBe(20);
+  });
+
+  it('every locked package accepts Node 20', () => {
+    const refusing = Object.entries(lock.packages)
+      .filter(([location]) => location !== '')
+      .flatMap(([location, { version, engines }]) => {
+        // Old packages wrote engines as an array, which npm ignores.
+        const node = engines && !Array.isArray(engines) ? engines.node : undefined;
+        return node && !semver.intersects(node, '20.x') ? [`${location}@${version} wants node ${node}`] : [];
+      });
+    expect(refusing).toEqual([]);
+  });
+});
