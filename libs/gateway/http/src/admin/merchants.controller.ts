@@ -86,7 +86,7 @@ export class MerchantsAdminController {
   @ApiAnswer(200, 'The merchant', MerchantDto)
   @ApiNotFound('No merchant has this id')
   async get(@Param('id') id: string) {
-    return envelope(200, 'Merchant found', present(await this.existing(() => this.merchants.get(id), id)));
+    return envelope(200, 'Merchant found', present(await this.existing(() => this.merchants.get(id))));
   }
 
   @Patch(':id')
@@ -103,14 +103,12 @@ export class MerchantsAdminController {
   @ApiNotFound('No merchant has this id')
   async update(@Param('id') id: string, @Body() body: unknown) {
     const value = await validMerchantBody(UpdateMerchantDto, body, this.config.callbackTargets);
-    const merchant = await this.existing(
-      () =>
-        this.merchants.update(id, {
-          status: value.status,
-          collectionCallbackUrl: value.collection_callback_url,
-          servicePaymentsCallbackUrl: value.service_payments_callback_url,
-        }),
-      id,
+    const merchant = await this.existing(() =>
+      this.merchants.update(id, {
+        status: value.status,
+        collectionCallbackUrl: value.collection_callback_url,
+        servicePaymentsCallbackUrl: value.service_payments_callback_url,
+      }),
     );
     return envelope(200, 'Merchant updated', present(merchant));
   }
@@ -131,12 +129,12 @@ export class MerchantsAdminController {
   async issueKeys(@Param('id') id: string, @Body() body: unknown) {
     const { value, errors } = await validateBody(IssueKeysDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const issued = await this.existing(() => this.merchants.rotateKeys(id, value.keys), id);
+    const issued = await this.existing(() => this.merchants.rotateKeys(id, value.keys));
     return envelope(201, 'Keys issued', present(issued.merchant, issued.keys));
   }
 
-  private async existing<T>(lookup: () => Promise<T | null>, id: string): Promise<T> {
-    // An id that cannot be one of ours never gets here (PathParam).
+  /** An id that cannot be one of ours never gets here (PathParam): the router does not serve it. */
+  private async existing<T>(lookup: () => Promise<T | null>): Promise<T> {
     const found = await lookup();
     if (!found) throw new NotFoundException('merchant not found');
     return found;
