@@ -9,6 +9,7 @@ export * from './app-url';
 export * from './infrastructure';
 export { createHttpApp, type AppContext } from './http/create-http-app';
 export type { Drain } from './http/drain';
+export { PathPatterns } from './http/edge-answers';
 export { listen } from './http/listen';
 export { requestIdFrom, REQUEST_ID_HEADER } from './http/request-observability';
 export { PrometheusMetrics } from './metrics/prometheus-metrics';

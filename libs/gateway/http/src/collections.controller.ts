@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   COLLECTIONS_SERVICE,
@@ -18,7 +18,7 @@ import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
-import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation } from './openapi/responses';
+import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
 import {
   CollectForPaymentAcceptedDto,
   CollectionDetailsDto,
@@ -34,10 +34,11 @@ import { validateBody, ValidationFailed } from './validation';
 const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amount', 'msisdn', 'redirect_url', 'charge_customer'];
 
 /**
- * References that cannot exist (wrong characters, too long) are answered like unknown ones
- * without asking the service. Text no store can hold never gets here (the platform's input guard).
+ * References in a body or query that cannot exist (wrong characters, too long) are answered like
+ * unknown ones without asking the service; in the path, the route does not serve them (PathParam).
+ * Text no store can hold never gets here (the platform's input guard).
  */
-const INTERNAL_REFERENCE = /^[A-Za-z0-9]{1,64}$/;
+const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
 const MERCHANT_REFERENCE = /^[A-Za-z0-9._:/-]{1,64}$/;
 const unknownTransaction = () => new NotFoundException('transaction not found');
 
@@ -140,11 +141,10 @@ export class CollectionsController {
     secretKey: true,
     body: false,
   })
-  @ApiParam({ name: 'internal_reference', schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN }, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @PathParam('internal_reference', INTERNAL_REFERENCE_PATTERN, 'PG7K3M9Q2X4T8V6B1N5R0D2F3H')
   @ApiAnswer(200, 'The collection', CollectionDetailsDto)
   @ApiNotFound("Unknown, or another merchant's")
   async get(@CurrentMerchant() merchant: Merchant, @Param('internal_reference') internalReference: string) {
-    if (!INTERNAL_REFERENCE.test(internalReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, internalReference });
   }
 

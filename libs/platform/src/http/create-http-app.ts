@@ -14,7 +14,7 @@ import { limitOutsideControllers, SourceRateLimitGuard } from '../rate-limit/rat
 import { AppUrl } from '../app-url';
 import { envelope } from '../envelope';
 import { Drain } from './drain';
-import { answerProtocolRefusals, answerWrongMethods } from './edge-answers';
+import { answerProtocolRefusals, answerUnservedRequests, ServedRoutes } from './edge-answers';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { HealthController } from './health.controller';
 import { guardInput } from './input-guard';
@@ -101,13 +101,16 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
     },
   );
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  // Records the routes' path patterns as Nest adds the routes (at init, after this).
+  const routes = new ServedRoutes(fastify);
   guardInput(fastify, config.input);
   // Hooks of one stage run in the order added: the request id comes first, so every answer
-  // carries it; an unmatched path or method takes its token before its 404 or 405.
+  // carries it; path and query are checked, then a request no route serves takes its token
+  // before its 404 or 405.
   observeRequests(fastify, context.infrastructure.metrics, log);
   answerProtocolRefusals(fastify);
-  limitOutsideControllers(app, (request) => request.is404);
-  answerWrongMethods(fastify);
+  limitOutsideControllers(app, (request) => !routes.serves(request));
+  answerUnservedRequests(fastify, routes, config.input.maxBodyBytes);
   drain.attach(app.getHttpServer());
   app.useGlobalFilters(new EnvelopeExceptionFilter(log));
   // A feature that needs the application itself (e.g. to serve OpenAPI) has a static `configure`.

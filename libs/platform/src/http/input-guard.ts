@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import { parse as parseForm } from 'node:querystring';
 
 /** What any request may carry (libs/config `input`). */
@@ -93,29 +94,60 @@ export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query'
   return [...problemsIn(request.params, 'path'), ...problemsIn(request.query, 'query'), ...problemsIn(request.body, 'body')];
 }
 
+/** The refusal of a body whose bytes are not UTF-8 (invalid sequences, overlong forms, encoded surrogates). */
+const NOT_UTF8 = () => new InputRefused([{ field: 'body', message: 'the request body is not valid UTF-8' }]);
+
+type Parsed = (error: Error | null, body?: unknown) => void;
+
+/**
+ * A text body parser that reads the bytes and refuses them unless they are UTF-8, then hands the
+ * text to `parse`. Decoding as Fastify does (`parseAs: 'string'`) would turn each bad byte into
+ * U+FFFD, which no longer matches the Content-Length and is refused as a size mismatch instead.
+ */
+const utf8Text = (parse: (request: FastifyRequest, text: string, done: Parsed) => void) => (request: FastifyRequest, bytes: Buffer, done: Parsed) => {
+  if (!isUtf8(bytes)) return done(NOT_UTF8());
+  parse(request, bytes.toString('utf8'), done);
+};
+
 /**
  * The one input-sanitising layer, in front of every route of every app: bodies are parsed
- * only when within `maxBodyBytes` (413 otherwise, by Fastify) and, for JSON, within
- * `maxJsonDepth`; then path parameters, query string and body are refused with a 400 naming
- * each field that holds NUL or an unpaired surrogate, before any guard, validator or handler
- * sees them.
+ * only when within `maxBodyBytes` (413 otherwise, by Fastify), UTF-8 and, for JSON, within
+ * `maxJsonDepth`; path parameters, query string and body are refused with a 400 naming each
+ * field that holds NUL or an unpaired surrogate, before any guard, validator or handler sees
+ * them. Path and query are checked before the body is read, and before a path that no route
+ * serves is answered 404 or 405 (edge-answers.ts).
  */
 export function guardInput(fastify: FastifyInstance, limits: InputLimits): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (request, text, done) => {
-    if (exceedsJsonDepth(text as string, limits.maxJsonDepth)) {
-      const message = `the request body nests objects and arrays deeper than ${limits.maxJsonDepth} levels`;
-      done(new InputRefused([{ field: 'body', message }]), undefined);
-      return;
-    }
-    parseJson(request, text as string, done);
-  });
+  const asBytes = { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes } as const;
+  fastify.addContentTypeParser(
+    'application/json',
+    asBytes,
+    utf8Text((request, text, done) => {
+      if (exceedsJsonDepth(text, limits.maxJsonDepth)) {
+        const message = `the request body nests objects and arrays deeper than ${limits.maxJsonDepth} levels`;
+        return done(new InputRefused([{ field: 'body', message }]));
+      }
+      parseJson(request, text, done);
+    }),
+  );
   // HTML forms (the sandbox's hosted checkout); the body size already bounds the number of keys.
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (_request, text, done) => {
-    done(null, parseForm(text as string, undefined, undefined, { maxKeys: 0 }));
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    asBytes,
+    utf8Text((_request, text, done) => done(null, parseForm(text, undefined, undefined, { maxKeys: 0 }))),
+  );
+  fastify.addContentTypeParser(
+    'text/plain',
+    asBytes,
+    utf8Text((_request, text, done) => done(null, text)),
+  );
+  fastify.addHook('preParsing', async (request) => {
+    const problems = [...problemsIn(request.params, 'path'), ...problemsIn(request.query, 'query')];
+    if (problems.length > 0) throw new InputRefused(problems);
   });
   fastify.addHook('preValidation', async (request) => {
-    const problems = unstorableInput(request);
+    const problems = problemsIn(request.body, 'body');
     if (problems.length > 0) throw new InputRefused(problems);
   });
 }

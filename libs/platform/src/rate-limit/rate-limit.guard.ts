@@ -48,13 +48,14 @@ export class SourceRateLimitGuard implements CanActivate {
 /**
  * The source address's `public` bucket for the requests `applies` picks among those no controller
  * answers, where the guard above never runs: unmatched paths and methods, plain Fastify routes
- * such as the OpenAPI page. Taken where the guard would take it, once the request has arrived and
- * passed the input checks; the refusal is the guard's 429 (Nest's error handler answers it).
+ * such as the OpenAPI page. Taken once the path and query string have passed the input checks
+ * and before the body is read, since an unmatched request is answered then (edge-answers.ts);
+ * the refusal is the guard's 429 (Nest's error handler answers it).
  */
 export function limitOutsideControllers(app: INestApplication, applies: (request: FastifyRequest) => boolean): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   let limiter: RateLimiter | undefined;
-  fastify.addHook('preHandler', async (request, reply) => {
+  fastify.addHook('preParsing', async (request, reply) => {
     if (!applies(request)) return;
     // Resolved on the first request: the application is initialised by then.
     limiter ??= app.get<RateLimiter>(RATE_LIMITER);

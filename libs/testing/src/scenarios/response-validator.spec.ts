@@ -48,6 +48,14 @@ describe('the response validator', () => {
     expect(problems('GET', '/v1/payment-providers', 500, error(500))).toHaveLength(1);
   });
 
+  it('lets a path parameter that fails its documented pattern be answered as no route, and nothing else undocumented', () => {
+    expect(problems('GET', '/v1/collections/confirm', 405, error(405))).toEqual([]);
+    expect(problems('GET', '/collections/initialize', 405, error(405))).toEqual([]);
+    expect(problems('GET', '/admin/v1/merchants/nobody', 404, error(404))).toEqual([]);
+    expect(problems('GET', '/v1/collections/confirm', 409, error(409))).toEqual([expect.stringContaining('a status the OpenAPI document does not list')]);
+    expect(problems('GET', `/v1/collections/${REFERENCE}`, 405, error(405))).toEqual([expect.stringContaining('a status the OpenAPI document does not list')]);
+  });
+
   it('checks an event stream by its status and media type, without reading it', () => {
     expect(problems('GET', '/v1/callbacks/stream', 200, null)).toEqual([]);
     expect(problems('GET', '/v1/collections/PG7K3M9Q2X4T8V6B1N5R0D2F3H', 200, null)).toEqual([expect.stringContaining('with an event stream')]);

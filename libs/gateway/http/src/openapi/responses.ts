@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { PathPatterns } from '@paygate/platform';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ConflictDataDto, EmptyDataDto, RateLimitedDataDto, UnavailableDataDto, ValidationErrorDataDto } from './schemas';
 
@@ -22,6 +23,13 @@ function envelope(code: number, data: Data): SchemaObject {
     },
   };
 }
+
+/**
+ * A path parameter as the document shows it and the router serves it: a value that does not match
+ * `pattern` is not this route's (404, or 405 where the path is served with other methods).
+ */
+export const PathParam = (name: string, pattern: string, example: string) =>
+  applyDecorators(ApiParam({ name, schema: { type: 'string', pattern }, example }), PathPatterns({ [name]: pattern }));
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
