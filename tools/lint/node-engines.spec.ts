@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 
 /**
  * package.json promises Node 20 (`engines.node`): every package the lock file installs must run
  * on it, or `npm install` warns EBADENGINE on a supported machine (issue 26: content-disposition
  * 3, brought by @fastify/static 10.1.4 and later, wants Node 22).
  */
-// semver comes with the dev toolchain (eslint, jest), without type declarations: the two functions used here.
-const semver: { minVersion(range: string): { major: number } | null; intersects(a: string, b: string): boolean } = jest.requireActual('semver');
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
