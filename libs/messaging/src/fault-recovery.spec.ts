@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { resolve as resolvePath } from 'node:path';
 import { Client } from 'pg';
 import { SqlEventStore, type EventStore, type EventToAppend, type RecordedEvent } from '@paygate/event-store';
 import { createLogger, type Logger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually, serviceUrl, uniqueSchema } from '@paygate/testing';
+import { freePort } from '@paygate/net-guard';
+import { describeWithService, eventually, runKafkaScript, serviceUrl, uniqueSchema } from '@paygate/testing';
 import { redeliveryDelayMs } from './event-bus';
 import { openMessaging, type Messaging } from './open-messaging';
 
@@ -45,7 +43,6 @@ async function withLogsOnFailure(log: { entries: string[] }, body: () => Promise
   }
 }
 
-const REPO_ROOT = resolvePath(__dirname, '../../..');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const uniqueToken = () => randomUUID().replace(/-/g, '').slice(0, 10);
 
@@ -222,42 +219,6 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
   );
 });
 
-interface ScriptResult {
-  status: number | null;
-  output: string;
-}
-
-/** A port nothing listens on now, for the suite's own broker and its controller. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Runs scripts/kafka.sh for the broker `broker` names (its ports and data dir) asynchronously
- * (not spawnSync): the Kafka clients under test must keep running, and notice the outage, while
- * the broker stops and starts.
- */
-function kafkaScript(command: 'start' | 'stop', broker: Record<string, string>, env: Record<string, string> = {}): Promise<ScriptResult> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['scripts/kafka.sh', command], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...broker, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => resolve({ status: null, output: `${output}${String(error)}` }));
-    child.on('close', (status) => resolve({ status, output }));
-  });
-}
-
 /*
  * Runs where Kafka is configured (the tooling scripts/kafka.sh needs is there), but on a broker of
  * its own, on ports of its own: restarting the broker of BROKER_URL would fail the suites that
@@ -274,10 +235,10 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
   const log = recordingLogger();
 
   beforeAll(async () => {
-    const port = await unusedPort();
-    broker = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(await unusedPort()), KAFKA_DATA_DIR: `/tmp/paygate-kafka-fault-${port}` };
+    const port = await freePort();
+    broker = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(await freePort()), KAFKA_DATA_DIR: `/tmp/paygate-kafka-fault-${port}` };
     brokerUrl = `kafka://127.0.0.1:${port}`;
-    const started = await kafkaScript('start', broker);
+    const started = await runKafkaScript('start', broker);
     if (started.status !== 0) throw new Error(`could not start the suite's Kafka broker:\n${started.output}`);
     // The relay's store: PostgreSQL when configured (as in production), else embedded.
     db = storeUrl ? await openSqlDatabase(storeUrl, { schema }) : await openSqlDatabase('pglite://memory');
@@ -288,7 +249,7 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
     await messaging?.close().catch(() => undefined);
     if (schema) await db?.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
     await db?.close();
-    if (broker) await kafkaScript('stop', broker);
+    if (broker) await runKafkaScript('stop', broker);
     if (broker) rmSync(broker.KAFKA_DATA_DIR, { recursive: true, force: true });
   }, 60_000);
 
@@ -307,12 +268,12 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
         const first = await appendBatch(store, streams, 4, 'before');
         await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 30_000, 'first batch');
 
-        const stopped = await kafkaScript('stop', broker);
+        const stopped = await runKafkaScript('stop', broker);
         expect(stopped).toMatchObject({ status: 0 });
         // The store is the outbox: appends succeed with the broker down.
         const second = await appendBatch(store, streams, 6, 'after');
         await sleep(3_000); // relay and consumer run into the outage
-        const started = await kafkaScript('start', broker, { KAFKA_KEEP_DATA: '1' });
+        const started = await runKafkaScript('start', { ...broker, KAFKA_KEEP_DATA: '1' });
         expect(started).toMatchObject({ status: 0, output: expect.stringContaining('keeping existing data') });
 
         const all = [...first.ids, ...second.ids];

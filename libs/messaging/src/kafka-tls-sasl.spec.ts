@@ -1,14 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve as resolvePath } from 'node:path';
+import { join } from 'node:path';
 import { Secret } from '@paygate/config';
 import { SqlEventStore, type RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually } from '@paygate/testing';
+import { freePort } from '@paygate/net-guard';
+import { describeWithService, eventually, issueTestCertificates, runKafkaScript } from '@paygate/testing';
 import type { KafkaSecurity } from './kafka/kafka-connection';
 import { openMessaging, type Messaging } from './open-messaging';
 
@@ -18,8 +17,6 @@ import { openMessaging, type Messaging } from './open-messaging';
  * event bus authenticates with SCRAM or PLAIN over TLS, a wrong password and a broker whose
  * certificate another CA signed are refused, and no password reaches a log line or an error.
  */
-
-const REPO_ROOT = resolvePath(__dirname, '../../..');
 
 /** Every line the clients log, at every level, so a test can look for a leaked password in them. */
 function recordingLogger(fields: Record<string, unknown> = {}, lines: string[] = []): Logger & { lines: string[] } {
@@ -33,32 +30,6 @@ function recordingLogger(fields: Record<string, unknown> = {}, lines: string[] =
     error: record('error'),
     child: (more) => recordingLogger({ ...fields, ...more }, lines),
   };
-}
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function issueCertificates(dir: string): void {
-  const run = spawnSync('bash', ['scripts/certs.sh', dir, 'DNS:localhost', 'IP:127.0.0.1'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`scripts/certs.sh failed: ${run.stderr}`);
-}
-
-function kafkaScript(command: 'start' | 'stop', env: Record<string, string>): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['scripts/kafka.sh', command], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => resolve({ status: null, output: `${output}${String(error)}` }));
-    child.on('close', (status) => resolve({ status, output }));
-  });
 }
 
 describeWithService('kafka', 'Kafka over TLS with SASL (a SASL_SSL broker of its own)', () => {
@@ -75,22 +46,22 @@ describeWithService('kafka', 'Kafka over TLS with SASL (a SASL_SSL broker of its
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-kafka-tls-'));
-    issueCertificates(join(dir, 'broker'));
-    issueCertificates(join(dir, 'other'));
+    issueTestCertificates({ dir: join(dir, 'broker'), names: ['DNS:localhost', 'IP:127.0.0.1'] });
+    issueTestCertificates({ dir: join(dir, 'other'), names: ['DNS:localhost', 'IP:127.0.0.1'] });
     brokerCa = readFileSync(join(dir, 'broker/ca.crt'), 'utf8');
     otherCa = readFileSync(join(dir, 'other/ca.crt'), 'utf8');
-    const port = await unusedPort();
+    const port = await freePort();
     broker = {
       KAFKA_SECURITY: 'sasl_ssl',
       KAFKA_PORT: String(port),
-      KAFKA_CONTROLLER_PORT: String(await unusedPort()),
+      KAFKA_CONTROLLER_PORT: String(await freePort()),
       KAFKA_DATA_DIR: join(dir, 'kafka'),
       KAFKA_TLS_DIR: join(dir, 'broker'),
       KAFKA_SASL_USERS: `paygate:${password}`,
       KAFKA_KEEP_DATA: '',
     };
     url = `kafkas://127.0.0.1:${port}`;
-    const started = await kafkaScript('start', broker);
+    const started = await runKafkaScript('start', broker);
     if (started.status !== 0) throw new Error(`could not start the suite's SASL_SSL broker:\n${started.output}`);
     db = await openSqlDatabase('pglite://memory');
     store = await SqlEventStore.create(db);
@@ -99,7 +70,7 @@ describeWithService('kafka', 'Kafka over TLS with SASL (a SASL_SSL broker of its
   afterAll(async () => {
     await Promise.allSettled(opened.map((messaging) => messaging.close()));
     await db?.close();
-    if (broker) await kafkaScript('stop', broker);
+    if (broker) await runKafkaScript('stop', broker);
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve as resolvePath } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig } from '@paygate/config';
-import { describeWithService } from '@paygate/testing';
+import { freePort } from '@paygate/net-guard';
+import { describeWithService, issueTestCertificates } from '@paygate/testing';
 import { openSqlDatabase } from './open-sql-database';
 import type { SqlDatabase } from './sql-database';
 
@@ -15,8 +15,6 @@ import type { SqlDatabase } from './sql-database';
  * TLS connections only: Paygate's store opens it with sslmode=verify-full and the CA file, a
  * client trusting another CA is refused, and so is a connection without TLS.
  */
-
-const REPO_ROOT = resolvePath(__dirname, '../../..');
 
 /** PostgreSQL's server programs: PG_BIN, or the newest Debian install. */
 function postgresBin(): string {
@@ -34,21 +32,6 @@ function run(command: string, args: string[]): void {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 60_000 });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stdout}${result.stderr}`);
-}
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function issueCertificates(dir: string): void {
-  const result = spawnSync('bash', ['scripts/certs.sh', dir, 'DNS:localhost', 'IP:127.0.0.1'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`scripts/certs.sh failed: ${result.stderr}`);
 }
 
 /** Hands `path` (and what is under it) to the cluster's user, so the server can read its files. */
@@ -86,8 +69,8 @@ describeWithService('postgres', 'PostgreSQL over TLS (a cluster of its own that 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-postgres-tls-'));
     chmodSync(dir, 0o755);
-    issueCertificates(join(dir, 'server'));
-    issueCertificates(join(dir, 'other'));
+    issueTestCertificates({ dir: join(dir, 'server'), names: ['DNS:localhost', 'IP:127.0.0.1'] });
+    issueTestCertificates({ dir: join(dir, 'other'), names: ['DNS:localhost', 'IP:127.0.0.1'] });
     data = join(dir, 'data');
     writeFileSync(join(dir, 'password'), password, { mode: 0o600 });
     // The server's copy of its key: owned by the server's user, mode 600, as PostgreSQL demands.
@@ -95,7 +78,7 @@ describeWithService('postgres', 'PostgreSQL over TLS (a cluster of its own that 
     copyFileSync(join(dir, 'server/tls.crt'), join(dir, 'server.crt'));
     chmodSync(join(dir, 'server.key'), 0o600);
     giveToServer(dir);
-    port = await unusedPort();
+    port = await freePort();
     run(join(bin, 'initdb'), ['-D', data, '-U', 'paygate', `--pwfile=${join(dir, 'password')}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync']);
     appendFileSync(
       join(data, 'postgresql.conf'),

@@ -6,12 +6,15 @@ import { join } from 'node:path';
 const CERTS_SCRIPT = join(__dirname, '..', '..', '..', 'scripts', 'certs.sh');
 
 /**
- * A fresh private CA and one certificate it signs, in a temporary folder (ca.crt, tls.crt,
- * tls.key), issued by scripts/certs.sh as operators do; `names` are its subject alternative
- * names (DNS:…, IP:…; loopback by default). Each call is a CA of its own: a "foreign" one.
+ * A fresh private CA and one certificate it signs (ca.crt, tls.crt, tls.key), issued by
+ * scripts/certs.sh as operators do, into `dir` (a new temporary folder by default); `names` are
+ * its subject alternative names (DNS:…, IP:…; loopback by default). Each call is a CA of its
+ * own: call twice for a "foreign" one.
  */
-export function issueTestCertificates(...names: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'paygate-test-certs-'));
+export function issueTestCertificates({
+  dir = mkdtempSync(join(tmpdir(), 'paygate-test-certs-')),
+  names = [],
+}: { dir?: string; names?: string[] } = {}): string {
   execFileSync('bash', [CERTS_SCRIPT, dir, ...names], { stdio: 'ignore' });
   return dir;
 }

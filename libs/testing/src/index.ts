@@ -4,3 +4,4 @@ export * from './conformance';
 export * from './scenarios';
 export * from './fixtures';
 export * from './certificates';
+export * from './kafka-script';
