@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientTCP } from '@nestjs/microservices';
@@ -40,6 +40,12 @@ function observed() {
     }),
   };
   return { warnings, log, metrics, refused };
+}
+
+/** A folder's files as Node's TLS options take them. */
+function readCommandTlsFiles(dir: string) {
+  const [ca, cert, key] = ['ca.crt', 'tls.crt', 'tls.key'].map((file) => readFileSync(join(dir, file)));
+  return { ca, cert, key };
 }
 
 let paygate: CommandTls;
@@ -85,8 +91,6 @@ describe('a service takes commands only from peers with a certificate from the p
       );
   }
 
-  const files = (dir: string) =>
-    Object.fromEntries(['ca', 'cert', 'key'].map((name, i) => [name, readFileSync(join(dir, ['ca.crt', 'tls.crt', 'tls.key'][i]))]));
   const trustingPaygate = () => ({ ca: paygate.ca, checkServerIdentity: () => undefined });
 
   it('refuses a plain TCP client: the command never runs, the refusal is counted and logged', async () => {
@@ -105,7 +109,7 @@ describe('a service takes commands only from peers with a certificate from the p
   });
 
   it('refuses a certificate that another CA signed', async () => {
-    expect(await forgedTopUp({ ...files(foreign), ca: paygate.ca, checkServerIdentity: () => undefined })).toHaveProperty('refused');
+    expect(await forgedTopUp({ ...readCommandTlsFiles(foreign), ca: paygate.ca, checkServerIdentity: () => undefined })).toHaveProperty('refused');
     expect(balance).toBe(0);
     expect(seen.refused).toEqual({ untrusted_certificate: 1 });
   });
@@ -143,6 +147,73 @@ describe('a service takes commands only from peers with a certificate from the p
   it('cannot send or serve without credentials: the start stops naming COMMANDS_TLS_DIR', async () => {
     const bare = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${await freePort()}`, services: {} }, seen.log, NO_METRICS, 1_000);
     await expect(bare.serve(WALLETS, { topUp: async () => ({ balance: 0 }) })).rejects.toThrow(/COMMANDS_TLS_DIR is not set/);
+  });
+});
+
+describe('a renewed certificate (cert-manager rewriting the Secret) is taken up without a restart', () => {
+  /** A folder holding a copy of `from`'s files, as a mounted Secret does. */
+  const mounted = (from: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-mounted-certs-'));
+    cpSync(from, dir, { recursive: true });
+    return dir;
+  };
+
+  it('serves and sends with the new CA and certificate from the next connection on, and refuses the old one', async () => {
+    const [first, second] = [issueTestCertificates(), issueTestCertificates()];
+    const [serverDir, gatewayDir] = [mounted(first), mounted(first)];
+    const seen = observed();
+    const url = `tcp://127.0.0.1:${await freePort()}`;
+    let served = 0;
+    const handlers = { topUp: async ({ amount }: { amount: number }) => ({ balance: (served += amount) }) };
+    const server = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, seen.metrics, 2_000);
+    await server.serve(WALLETS, handlers);
+    const gateway = new TcpCommandBus({ services: { wallets: url }, tls: readCommandTls(gatewayDir) }, seen.log, NO_METRICS, 3_000);
+    let restarted: TcpCommandBus | undefined;
+    try {
+      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 1 });
+      expect(await server.renewTls()).toBe(false);
+
+      for (const dir of [serverDir, gatewayDir]) cpSync(second, dir, { recursive: true });
+      expect(await server.renewTls()).toBe(true);
+      expect(await gateway.renewTls()).toBe(true);
+
+      // The running server now trusts only the new CA: a peer still holding the old certificate is refused.
+      const oldCredentials = new ClientTCP({
+        host: '127.0.0.1',
+        port: Number(new URL(url).port),
+        tlsOptions: { ...readCommandTlsFiles(first), ca: readCommandTlsFiles(second).ca, checkServerIdentity: () => undefined },
+      });
+      const outcome = await oldCredentials
+        .connect()
+        .then(() =>
+          firstValueFrom(oldCredentials.send('paygate.command.v1', { service: 'wallets', command: 'topUp', payload: { amount: 1_000 } }).pipe(timeout(1_500))),
+        )
+        .then(
+          () => 'answered',
+          () => 'refused',
+        );
+      oldCredentials.close();
+      expect(outcome).toBe('refused');
+      expect(seen.refused).toEqual({ untrusted_certificate: 1 });
+
+      // A service restarted on the new files: the gateway's next connection presents its renewed certificate.
+      await server.close();
+      // The gateway learns the old connection closed (a send in that instant is answered unavailable; remote-command-bus.spec.ts).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      restarted = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, NO_METRICS, 2_000);
+      await restarted.serve(WALLETS, handlers);
+      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 2 });
+
+      // A folder caught half-written keeps the certificate in use.
+      rmSync(join(gatewayDir, 'tls.key'));
+      expect(await gateway.renewTls()).toBe(false);
+      expect(seen.warnings.map((warning) => warning.message)).toContain('command certificate not renewed: keeping the one in use');
+      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 3 });
+    } finally {
+      await gateway.close();
+      await server.close();
+      await restarted?.close();
+    }
   });
 });
 

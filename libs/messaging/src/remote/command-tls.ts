@@ -9,6 +9,8 @@ import { ConfigError, Secret } from '@paygate/config';
  * a Kubernetes TLS Secret (or cert-manager) mounts them: ca.crt, tls.crt, tls.key.
  */
 export interface CommandTls {
+  /** The folder it was read from, read again to take up a renewed certificate. */
+  dir?: string;
   ca: Buffer;
   cert: Buffer;
   /** PEM. */
@@ -32,7 +34,12 @@ export function readCommandTls(dir: string): CommandTls {
     // OpenSSL's reason names the problem (a key that does not match, not PEM), never the key's bytes.
     throw new ConfigError('COMMANDS_TLS_DIR', `${dir}: ca.crt, tls.crt and tls.key are not a usable certificate and key (${(error as Error).message})`);
   }
-  return { ca, cert, key: new Secret(key.toString('utf8')) };
+  return { dir, ca, cert, key: new Secret(key.toString('utf8')) };
+}
+
+/** Whether two readings hold the same CA, certificate and key. */
+export function sameCommandTls(a: CommandTls, b: CommandTls): boolean {
+  return a.ca.equals(b.ca) && a.cert.equals(b.cert) && a.key.reveal() === b.key.reveal();
 }
 
 /**

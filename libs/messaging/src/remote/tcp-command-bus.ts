@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Server as TlsServer, TLSSocket } from 'node:tls';
+import type { ConnectionOptions, Server as TlsServer, TLSSocket } from 'node:tls';
 import { ClientTCP, ServerTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { type MessageName, type PayloadOf, type ResultOf, type ServiceContract, type ServiceHandlers, type ServiceRef } from '@paygate/contracts';
@@ -9,7 +9,7 @@ import type { Metrics } from '@paygate/metrics';
 import { replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
 import { commandRouteMissing, commandTlsOf, listenUrlOf, type CommandRoutes } from './command-routes';
-import { clientTlsOptions, serverTlsOptions } from './command-tls';
+import { clientTlsOptions, readCommandTls, sameCommandTls, serverTlsOptions, type CommandTls } from './command-tls';
 import { outgoingCommand, sendFailure } from './outgoing-command';
 import { RefusedConnections } from './refused-connections';
 import { ServedCommands, type CommandEnvelope } from './served-commands';
@@ -23,13 +23,20 @@ const RESOLVE_EVERY_MS = 5_000;
 const FLUSH_MS = 100;
 /** A peer that opens the command port and does not finish a TLS handshake in this long is dropped. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** How often COMMANDS_TLS_DIR is read again, so a renewed certificate (cert-manager) is taken up without a restart. */
+const TLS_RENEWAL_CHECK_MS = 60_000;
 
 /** What a TCP instance answers: the command's reply, or that it is shutting down and did not run it. */
 type TcpAnswer = { reply: CommandReply } | { draining: true };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-type ClientTlsOptions = ReturnType<typeof clientTlsOptions>;
+/**
+ * The options every client of this bus connects with: one object, shared by reference (Nest's
+ * client spreads it into each new connection), so a renewal reaches the next connection of every
+ * instance while the connections open keep going.
+ */
+type ClientTlsOptions = ConnectionOptions;
 
 /** Nest's TCP client over mutual TLS, its socket errors in our log instead of Nest's console logger. */
 class InstanceClient extends ClientTCP {
@@ -143,6 +150,9 @@ export class TcpCommandBus implements CommandBus {
   private readonly served: ServedCommands;
   private readonly refused: RefusedConnections;
   private readonly services = new Map<string, ServiceInstances>();
+  private readonly clientTls: ClientTlsOptions;
+  private readonly renewalCheck?: NodeJS.Timeout;
+  private tls?: CommandTls;
   private server?: Promise<ServerTCP>;
   private draining = false;
 
@@ -154,6 +164,32 @@ export class TcpCommandBus implements CommandBus {
   ) {
     this.served = new ServedCommands(metrics, log);
     this.refused = new RefusedConnections(metrics, log);
+    this.tls = routes.tls;
+    this.clientTls = routes.tls ? clientTlsOptions(routes.tls) : {};
+    if (routes.tls?.dir) this.renewalCheck = setInterval(() => this.renewTls(), TLS_RENEWAL_CHECK_MS).unref();
+  }
+
+  /**
+   * Reads COMMANDS_TLS_DIR again; a changed certificate, key or CA applies to every connection
+   * opened from now on, served or sent. A folder caught half-written keeps the last good one.
+   */
+  async renewTls(): Promise<boolean> {
+    const current = this.tls;
+    if (!current?.dir) return false;
+    let next: CommandTls;
+    try {
+      next = readCommandTls(current.dir);
+    } catch (error) {
+      this.log.warn('command certificate not renewed: keeping the one in use', { error });
+      return false;
+    }
+    if (sameCommandTls(current, next)) return false;
+    this.tls = next;
+    Object.assign(this.clientTls, clientTlsOptions(next));
+    const server = await this.server?.catch(() => undefined);
+    server?.unwrap<TlsServer>().setSecureContext(serverTlsOptions(next));
+    this.log.info('command certificate renewed', { dir: next.dir });
+    return true;
   }
 
   async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
@@ -185,7 +221,8 @@ export class TcpCommandBus implements CommandBus {
     if (!instances) {
       const url = this.routes.services[service];
       if (!url) throw commandRouteMissing(service);
-      instances = new ServiceInstances(parseCommandAddress(url).hosts, clientTlsOptions(commandTlsOf(this.routes)), this.log);
+      commandTlsOf(this.routes);
+      instances = new ServiceInstances(parseCommandAddress(url).hosts, this.clientTls, this.log);
       this.services.set(service, instances);
     }
     return instances;
@@ -203,7 +240,11 @@ export class TcpCommandBus implements CommandBus {
 
   private async listen(url: string): Promise<ServerTCP> {
     const { host, port } = listenAddress(url);
-    const server = new ServerTCP({ host, port, tlsOptions: { ...serverTlsOptions(commandTlsOf(this.routes)), handshakeTimeout: HANDSHAKE_TIMEOUT_MS } });
+    const server = new ServerTCP({
+      host,
+      port,
+      tlsOptions: { ...serverTlsOptions(this.tls ?? commandTlsOf(this.routes)), handshakeTimeout: HANDSHAKE_TIMEOUT_MS },
+    });
     server.addHandler(PATTERN, async (envelope: CommandEnvelope): Promise<TcpAnswer> => {
       if (this.draining) return { draining: true };
       return { reply: await this.served.receive(envelope) };
@@ -216,6 +257,7 @@ export class TcpCommandBus implements CommandBus {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.renewalCheck);
     for (const instances of this.services.values()) instances.close();
     this.services.clear();
     await this.stopServing();
