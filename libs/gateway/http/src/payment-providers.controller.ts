@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Provider } from '@paygate/contracts';
+import type { Provider, ProviderCatalogue } from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
@@ -10,7 +10,7 @@ import { PaymentProvidersDto } from './openapi/schemas';
 import { GATEWAY_CONFIG } from './tokens';
 import { ValidationFailed, type FieldError } from './validation';
 
-function describe(provider: Provider) {
+function paymentOption(provider: Provider) {
   const major = (minor: number) => toMajorUnits(minor, provider.currency);
   const { fee } = provider;
   return {
@@ -29,6 +29,11 @@ function describe(provider: Provider) {
       ...(fee.maxMinor !== undefined && { max: major(fee.maxMinor) }),
     },
   };
+}
+
+/** The enabled providers, of `currency` when given, as the merchant API lists them: amounts in major units. */
+export function paymentOptions(catalogue: ProviderCatalogue, currency?: string) {
+  return [...catalogue.values()].filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency)).map(paymentOption);
 }
 
 @ApiTags('payment options')
@@ -56,7 +61,6 @@ export class PaymentProvidersController {
     if (transactionType !== undefined && transactionType !== 'COLLECTION')
       errors.push({ field: 'transaction_type', message: 'transaction_type must be COLLECTION' });
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const providers = [...this.config.catalogue.values()].filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency));
-    return envelope(200, 'Payment options', { payment_providers: providers.map(describe) });
+    return envelope(200, 'Payment options', { payment_providers: paymentOptions(this.config.catalogue, currency as string | undefined) });
   }
 }

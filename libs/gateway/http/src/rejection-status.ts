@@ -1,7 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CommandRejectedError, type RejectionCode } from '@paygate/contracts';
-import { envelope, RETRY_AFTER_SECONDS } from '@paygate/platform';
+import { envelope, RETRY_AFTER_SECONDS, type Envelope } from '@paygate/platform';
 
 /** The one place a service's refusal becomes an HTTP status. */
 export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
@@ -17,13 +17,17 @@ export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
   internal: 500,
 };
 
-/** Answers a refused command in the envelope, with the status its code maps to. */
+/** A refused command in the envelope, with the status its code maps to; a 503 says when to try again. */
+export function rejectionAnswer(error: CommandRejectedError): { status: number; headers: Record<string, string>; body: Envelope<unknown> } {
+  const status = STATUS_BY_REJECTION[error.code] ?? 500;
+  const headers: Record<string, string> = status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {};
+  return { status, headers, body: envelope(status, error.message, error.details ?? {}) };
+}
+
 @Catch(CommandRejectedError)
 export class RejectionFilter implements ExceptionFilter {
   catch(error: CommandRejectedError, host: ArgumentsHost): void {
-    const status = STATUS_BY_REJECTION[error.code] ?? 500;
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    if (status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    void reply.status(status).send(envelope(status, error.message, error.details ?? {}));
+    const { status, headers, body } = rejectionAnswer(error);
+    void host.switchToHttp().getResponse<FastifyReply>().status(status).headers(headers).send(body);
   }
 }
