@@ -1,8 +1,7 @@
-import { COLLECTION_INTEGRATION_VERSION } from './collections/integration';
-import { COLLECTION_INTEGRATION_SCHEMAS } from './collections/schemas';
+import type { TObject } from '@sinclair/typebox';
+import { COLLECTION_INTEGRATION_SCHEMAS, COLLECTION_INTEGRATION_VERSION } from './collections/integration';
 import { COLLECTION_STREAM_PREFIX } from './collections/vocabulary';
-import { PAYMENTS_INTEGRATION_VERSION } from './payments/integration';
-import { PAYMENTS_INTEGRATION_SCHEMAS } from './payments/schemas';
+import { PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_INTEGRATION_VERSION } from './payments/integration';
 import { SERVICE_PAYMENT_STREAM_PREFIX } from './payments/vocabulary';
 
 /** One event type at one version: what `paygate events schema` prints. */
@@ -17,12 +16,12 @@ export interface EventSchemaEntry {
   kind: 'domain' | 'integration';
   /** The streams it is written to. */
   streamPrefix: string;
-  /** JSON Schema (draft 2020-12) of `data`. */
-  schema: Record<string, unknown>;
+  /** JSON Schema (draft 2020-12) of `data`: the event's declaration itself. */
+  schema: TObject;
 }
 
 export function eventSchemaEntries(
-  schemas: Record<string, Record<string, unknown>>,
+  schemas: Readonly<Record<string, TObject>>,
   version: number,
   currentVersion: number,
   kind: EventSchemaEntry['kind'],

@@ -1,34 +1,47 @@
+import { FormatRegistry, Kind, Type, TypeRegistry, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { PRN_PATTERN } from './payments/prn';
+
 /**
- * Building blocks of the JSON Schemas (draft 2020-12) Paygate publishes for its events: the
- * integration events here, each context's domain events in its domain lib. One vocabulary, so a
- * field means the same thing in every schema.
+ * The vocabulary Paygate declares its events in (docs/adr/0002-event-schemas.md). Each event's
+ * data is one TypeBox declaration: the declaration is its JSON Schema (draft 2020-12, what
+ * `paygate events schema` prints) and `Static<typeof Declaration>` is its TypeScript type.
+ * Integration events are declared here in libs/contracts, each context's domain events in its
+ * domain lib; one vocabulary, so a field means the same thing in every schema.
  */
-export type JsonSchema = Record<string, unknown>;
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+// TypeBox's checkers know a format or a custom kind only once it is registered.
+FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+TypeRegistry.Set<{ enum: unknown[] }>('StringEnum', (schema, value) => schema.enum.includes(value));
+TypeRegistry.Set('NullableString', (_schema, value) => value === null || typeof value === 'string');
+
+/** One of `values`, published as `{ "enum": [...] }` rather than TypeBox's anyOf of consts. */
+export function enumOf<const Values extends readonly string[]>(values: Values) {
+  return Type.Unsafe<Values[number]>({ [Kind]: 'StringEnum', enum: [...values] });
+}
 
 export const SCHEMA = {
-  text: { type: 'string', minLength: 1 },
-  instant: { type: 'string', format: 'date-time' },
-  minorUnits: { type: 'integer', minimum: 0 },
-  positiveMinorUnits: { type: 'integer', minimum: 1 },
-  currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-  id: { type: 'integer', minimum: 1 },
-  boolean: { type: 'boolean' },
-} as const;
+  text: Type.String({ minLength: 1 }),
+  /** A string, or null while not known yet; published as `{ "type": ["string", "null"] }`. */
+  textOrNull: Type.Unsafe<string | null>({ [Kind]: 'NullableString', type: ['string', 'null'] }),
+  instant: Type.String({ format: 'date-time' }),
+  minorUnits: Type.Integer({ minimum: 0 }),
+  positiveMinorUnits: Type.Integer({ minimum: 1 }),
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  id: Type.Integer({ minimum: 1 }),
+  boolean: Type.Boolean(),
+  prn: Type.String({ pattern: PRN_PATTERN }),
+};
 
-/** A closed object: every `required` property must be there, `optional` ones may, nothing else may. */
-export function objectSchema(required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}): JsonSchema {
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(required),
-    properties: { ...required, ...optional },
-  };
-}
+/** An event's `data`: a closed object (nothing beyond its properties), the root of a published schema. */
+export const eventData = <Properties extends TProperties>(properties: Properties) =>
+  Type.Object(properties, { $schema: DRAFT_2020_12, additionalProperties: false });
 
-/** A schema used inside another one carries no `$schema` of its own. */
-export function nestedSchema(schema: JsonSchema): JsonSchema {
-  const copy = { ...schema };
-  delete copy.$schema;
-  return copy;
-}
+/** A closed object inside an event's data. */
+export const closedObject = <Properties extends TProperties>(properties: Properties) => Type.Object(properties, { additionalProperties: false });
+
+/** The `{ type, data }` union of a context's events, from its map of event type to data declaration. */
+export type EventsOf<Declarations extends Record<string, TSchema>> = {
+  [EventType in keyof Declarations & string]: { type: EventType; data: Static<Declarations[EventType]> };
+}[keyof Declarations & string];

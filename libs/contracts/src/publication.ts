@@ -1,3 +1,5 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+
 /**
  * What a bounded context publishes for others: integration events, typed `<context>.<Name>`
  * (e.g. `collections.CollectionSettled`), versioned, each with a JSON Schema here. They are
@@ -29,6 +31,11 @@ export interface IntegrationEnvelope<Type extends string = string, Data = unknow
   streamName: string;
   revision: number;
 }
+
+/** The envelope union of a context's integration events, from its map of event type to data declaration. */
+export type IntegrationEventsOf<Declarations extends Record<string, TSchema>> = {
+  [EventType in keyof Declarations & string]: IntegrationEnvelope<EventType, Static<Declarations[EventType]>>;
+}[keyof Declarations & string];
 
 export class UnsupportedEventVersionError extends Error {
   override readonly name = 'UnsupportedEventVersionError';

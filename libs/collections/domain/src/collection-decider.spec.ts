@@ -3,7 +3,8 @@ import { COLLECTION_EVENT_TYPES as EVENTS } from './events';
 import { fold, UnknownEventVersion } from '@paygate/decider';
 import type { CollectionCommand } from './collection';
 import { collectionDecider } from './collection-decider';
-import { at, initiatedData, schemaErrors } from './collection-test-setup';
+import { at, initiatedData } from './collection-test-setup';
+import { eventSchemaErrors } from '@paygate/testing';
 
 const initiated = (requireConfirmation: boolean) => initiatedData('MOBILE_MONEY', requireConfirmation);
 
@@ -60,7 +61,7 @@ describe('what the collection publishes for other contexts', () => {
 
   it('publishes payloads their JSON Schemas accept', () => {
     const { published } = run(flow);
-    for (const event of published) expect(schemaErrors(COLLECTION_INTEGRATION_SCHEMAS[event.type], JSON.parse(JSON.stringify(event.data)))).toEqual([]);
+    for (const event of published) expect(eventSchemaErrors(COLLECTION_INTEGRATION_SCHEMAS, event)).toEqual([]);
   });
 
   it('reads its own events back and nothing else; a version from the future stops the read', () => {

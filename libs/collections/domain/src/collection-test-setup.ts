@@ -1,25 +1,18 @@
 /**
- * Shared fixtures of the Collection aggregate specs (collection.*.spec.ts): the event JSON Schema
- * checker (libs/testing), a collection's initiation data, command builders, and collections driven
+ * Shared fixtures of the Collection aggregate specs (collection.*.spec.ts): the event checker
+ * (libs/testing), a collection's initiation data, command builders, and collections driven
  * through decide/evolve into each situation, every emitted event checked against its schema.
  *
  * Test code (decideChecked uses jest's `expect`): jest does not collect it (not *.spec.ts) and
  * the build leaves it out (tsconfig.build.json).
  */
 import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
-import { COLLECTION_EVENT_SCHEMAS } from './event-schemas';
-import { type CollectionEvent, type CollectionInitiatedV1 } from './events';
+import { COLLECTION_EVENT_SCHEMAS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { CollectionRejected, decide, evolve, type Collection, type CollectionCommand, type CollectionState, type ProviderOutcome } from './collection';
-import { schemaErrors } from '@paygate/testing';
+import { eventSchemaErrors as checkEvent } from '@paygate/testing';
 
-export { schemaErrors, SUPPORTED_KEYWORDS, type Schema } from '@paygate/testing';
-
-/** The event as it is stored (JSON: undefined optional fields disappear), checked against its schema. */
-export function eventSchemaErrors(event: { type: string; data: unknown }): string[] {
-  const schema = COLLECTION_EVENT_SCHEMAS[event.type];
-  if (!schema) return [`no schema for event type ${event.type}`];
-  return schemaErrors(schema, JSON.parse(JSON.stringify(event.data)));
-}
+/** The event as it is stored, checked against its type's declaration. */
+export const eventSchemaErrors = (event: { type: string; data: unknown }) => checkEvent(COLLECTION_EVENT_SCHEMAS, event);
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures

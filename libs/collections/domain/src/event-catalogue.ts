@@ -1,6 +1,5 @@
 import { COLLECTION_STREAM_PREFIX, eventSchemaEntries, type EventSchemaEntry } from '@paygate/contracts';
-import { COLLECTION_EVENT_SCHEMA_VERSION } from './events';
-import { COLLECTION_EVENT_SCHEMAS } from './event-schemas';
+import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_SCHEMAS } from './events';
 
 /** The collection's domain events at every version ever written, for `paygate events schema`. */
 export const COLLECTION_EVENT_CATALOGUE: readonly EventSchemaEntry[] = eventSchemaEntries(

@@ -1,4 +1,5 @@
-import type { CollectionCancellationReason, TransactionMethod } from '@paygate/contracts';
+import { COLLECTION_CANCELLATION_REASONS, eventData, enumOf, SCHEMA, TRANSACTION_METHODS, type EventsOf } from '@paygate/contracts';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * Domain events of a collection, stream `collection-<internal_reference>`: the collections
@@ -6,6 +7,9 @@ import type { CollectionCancellationReason, TransactionMethod } from '@paygate/c
  * (libs/contracts). Every event carries `metadata.schemaVersion`; a new incompatible shape gets a
  * new version and both are kept here so analysts can replay old streams. Amounts are integer
  * minor units of `currency`. No secret and no full card number ever appears in these payloads.
+ * Each event's data is declared once (docs/adr/0002-event-schemas.md): the declaration is the
+ * JSON Schema `paygate events schema` prints and the specs check every decided event against,
+ * and `Static<>` of it is the TypeScript type.
  */
 export const COLLECTION_EVENT_TYPES = {
   initiated: 'CollectionInitiated',
@@ -19,96 +23,106 @@ export const COLLECTION_EVENT_TYPES = {
   prnAccepted: 'PrnAccepted',
 } as const;
 
-export interface CollectionInitiatedV1 {
-  id: number;
-  merchantId: string;
-  merchantReference: string;
-  internalReference: string;
-  transactionMethod: TransactionMethod;
-  providerCode: string;
-  institutionName: string;
-  currency: string;
-  requestAmount: number;
-  transactionAmount: number;
-  fee: number;
-  totalCredit: number;
-  chargeCustomer: boolean;
-  requireConfirmation: boolean;
-  msisdn?: string;
-  customerName: string;
-  customerEmail?: string;
-  description?: string;
-  redirectUrl?: string;
+const { text, instant, minorUnits, currency, id, boolean, prn } = SCHEMA;
+
+export const CollectionInitiatedV1 = eventData({
+  id,
+  merchantId: text,
+  merchantReference: text,
+  internalReference: text,
+  transactionMethod: enumOf(TRANSACTION_METHODS),
+  providerCode: text,
+  institutionName: text,
+  currency,
+  requestAmount: minorUnits,
+  transactionAmount: minorUnits,
+  fee: minorUnits,
+  totalCredit: minorUnits,
+  chargeCustomer: boolean,
+  requireConfirmation: boolean,
+  msisdn: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  customerName: text,
+  customerEmail: Type.Optional(text),
+  description: Type.Optional(Type.String()),
+  redirectUrl: Type.Optional(text),
   /** Collect-for-payment: the PRN to pay from the collected funds; the collection waits for its verdict. */
-  prn?: string;
+  prn: Type.Optional(prn),
   /** SHA-256 of the normalised request: a retry with the same body replays, another body conflicts. */
-  requestHash: string;
-  initiatedAt: string;
+  requestHash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  initiatedAt: instant,
   /** Unconfirmed after this instant → CANCELLED (absent when require_confirmation=false). */
-  confirmationExpiresAt?: string;
-}
+  confirmationExpiresAt: Type.Optional(instant),
+});
+export type CollectionInitiatedV1 = Static<typeof CollectionInitiatedV1>;
 
-export interface CollectionConfirmedV1 {
-  internalReference: string;
-  confirmedAt: string;
+export const CollectionConfirmedV1 = eventData({
+  internalReference: text,
+  confirmedAt: instant,
   /** True when require_confirmation=false made initialize confirm it. */
-  implicit: boolean;
+  implicit: boolean,
   /** No provider result by this instant → CANCELLED (prompt or checkout time-out). */
-  providerExpiresAt: string;
-}
+  providerExpiresAt: instant,
+});
+export type CollectionConfirmedV1 = Static<typeof CollectionConfirmedV1>;
 
-export interface PinPromptSentV1 {
-  internalReference: string;
+export const PinPromptSentV1 = eventData({
+  internalReference: text,
   /** The X-Reference-Id of the provider's requesttopay. */
-  providerReference: string;
-  sentAt: string;
-}
+  providerReference: text,
+  sentAt: instant,
+});
+export type PinPromptSentV1 = Static<typeof PinPromptSentV1>;
 
-export interface CardCheckoutOpenedV1 {
-  internalReference: string;
-  providerReference: string;
-  paymentUrl: string;
-  openedAt: string;
-}
+export const CardCheckoutOpenedV1 = eventData({ internalReference: text, providerReference: text, paymentUrl: text, openedAt: instant });
+export type CardCheckoutOpenedV1 = Static<typeof CardCheckoutOpenedV1>;
 
-export interface CollectionCompletedV1 {
-  internalReference: string;
-  providerTransactionId: string;
+export const CollectionCompletedV1 = eventData({
+  internalReference: text,
+  providerTransactionId: text,
   /** The msisdn, or a masked card such as 424242******4242. */
-  transactionAccount: string;
-  statusMessage: string;
-  completedAt: string;
-}
+  transactionAccount: text,
+  statusMessage: text,
+  completedAt: instant,
+});
+export type CollectionCompletedV1 = Static<typeof CollectionCompletedV1>;
 
-export type CollectionFailureReason = 'INSUFFICIENT_FUNDS' | 'DECLINED' | 'PROVIDER_ERROR';
+export const COLLECTION_FAILURE_REASONS = ['INSUFFICIENT_FUNDS', 'DECLINED', 'PROVIDER_ERROR'] as const;
+export type CollectionFailureReason = (typeof COLLECTION_FAILURE_REASONS)[number];
 
-export interface CollectionFailedV1 {
-  internalReference: string;
-  reason: CollectionFailureReason;
-  statusMessage: string;
-  failedAt: string;
-}
+export const CollectionFailedV1 = eventData({
+  internalReference: text,
+  reason: enumOf(COLLECTION_FAILURE_REASONS),
+  statusMessage: text,
+  failedAt: instant,
+});
+export type CollectionFailedV1 = Static<typeof CollectionFailedV1>;
 
-export interface CollectionCancelledV1 {
-  internalReference: string;
-  reason: CollectionCancellationReason;
-  statusMessage: string;
-  cancelledAt: string;
-}
+export const CollectionCancelledV1 = eventData({
+  internalReference: text,
+  reason: enumOf(COLLECTION_CANCELLATION_REASONS),
+  statusMessage: text,
+  cancelledAt: instant,
+});
+export type CollectionCancelledV1 = Static<typeof CollectionCancelledV1>;
 
-export interface PrnAcceptedV1 {
-  internalReference: string;
-  acceptedAt: string;
-}
+export const PrnAcceptedV1 = eventData({ internalReference: text, acceptedAt: instant });
+export type PrnAcceptedV1 = Static<typeof PrnAcceptedV1>;
 
-export type CollectionEvent =
-  | { type: typeof COLLECTION_EVENT_TYPES.initiated; data: CollectionInitiatedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.confirmed; data: CollectionConfirmedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.pinPromptSent; data: PinPromptSentV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.cardCheckoutOpened; data: CardCheckoutOpenedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.completed; data: CollectionCompletedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.failed; data: CollectionFailedV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.cancelled; data: CollectionCancelledV1 }
-  | { type: typeof COLLECTION_EVENT_TYPES.prnAccepted; data: PrnAcceptedV1 };
+/**
+ * Each event type's data at COLLECTION_EVENT_SCHEMA_VERSION: the one source of the catalogue's
+ * JSON Schemas and of the CollectionEvent type.
+ */
+export const COLLECTION_EVENT_SCHEMAS = {
+  [COLLECTION_EVENT_TYPES.initiated]: CollectionInitiatedV1,
+  [COLLECTION_EVENT_TYPES.confirmed]: CollectionConfirmedV1,
+  [COLLECTION_EVENT_TYPES.pinPromptSent]: PinPromptSentV1,
+  [COLLECTION_EVENT_TYPES.cardCheckoutOpened]: CardCheckoutOpenedV1,
+  [COLLECTION_EVENT_TYPES.completed]: CollectionCompletedV1,
+  [COLLECTION_EVENT_TYPES.failed]: CollectionFailedV1,
+  [COLLECTION_EVENT_TYPES.cancelled]: CollectionCancelledV1,
+  [COLLECTION_EVENT_TYPES.prnAccepted]: PrnAcceptedV1,
+};
+
+export type CollectionEvent = EventsOf<typeof COLLECTION_EVENT_SCHEMAS>;
 
 export const COLLECTION_EVENT_SCHEMA_VERSION = 1;

@@ -1,5 +1,7 @@
-import { UnsupportedEventVersionError, type IntegrationEnvelope, type Publication } from '../publication';
-import type { CollectionCancellationReason, CollectionStatus, TransactionMethod } from './vocabulary';
+import { Type, type Static } from '@sinclair/typebox';
+import { closedObject, eventData, enumOf, SCHEMA } from '../json-schema';
+import { UnsupportedEventVersionError, type IntegrationEnvelope, type IntegrationEventsOf, type Publication } from '../publication';
+import { COLLECTION_CANCELLATION_REASONS, COLLECTION_STATUSES, TRANSACTION_METHODS } from './vocabulary';
 
 /** The collections context publishes from its collection streams. */
 export const COLLECTIONS_PUBLICATION: Publication = { context: 'collections', streamPrefixes: ['collection-'] };
@@ -16,55 +18,56 @@ export const COLLECTION_INTEGRATION_EVENTS = {
   settled: 'collections.CollectionSettled',
 } as const;
 
+const { text, textOrNull, instant, minorUnits, currency, id, boolean, prn } = SCHEMA;
+
 /**
  * A collection as other contexts see it: everything a callback, a wallet credit or a PRN
  * payment needs, nothing of the provider conversation. Amounts in integer minor units.
  */
-export interface PublishedCollectionV1 {
-  id: number;
-  merchantId: string;
-  merchantReference: string;
-  internalReference: string;
-  transactionMethod: TransactionMethod;
-  providerCode: string;
-  institutionName: string;
-  currency: string;
-  requestAmount: number;
-  transactionAmount: number;
-  fee: number;
-  totalCredit: number;
-  chargeCustomer: boolean;
-  requireConfirmation: boolean;
-  customerName: string;
+export const PublishedCollectionV1 = closedObject({
+  id,
+  merchantId: text,
+  merchantReference: text,
+  internalReference: text,
+  transactionMethod: enumOf(TRANSACTION_METHODS),
+  providerCode: text,
+  institutionName: text,
+  currency,
+  requestAmount: minorUnits,
+  transactionAmount: minorUnits,
+  fee: minorUnits,
+  totalCredit: minorUnits,
+  chargeCustomer: boolean,
+  requireConfirmation: boolean,
+  customerName: text,
   /** The msisdn, or a masked card once known; null before. */
-  transactionAccount: string | null;
-  status: CollectionStatus;
-  statusMessage: string;
+  transactionAccount: textOrNull,
+  status: enumOf(COLLECTION_STATUSES),
+  statusMessage: text,
   /** Collect-for-payment only: the PRN to pay from the collected funds. */
-  prn?: string;
+  prn: Type.Optional(prn),
   /** CANCELLED only: why, so consumers need not read statusMessage. */
-  cancellationReason?: CollectionCancellationReason;
-}
+  cancellationReason: Type.Optional(enumOf(COLLECTION_CANCELLATION_REASONS)),
+});
+export type PublishedCollectionV1 = Static<typeof PublishedCollectionV1>;
 
-export interface CollectionOpenedV1 {
-  collection: PublishedCollectionV1;
-  openedAt: string;
-}
+export const CollectionOpenedV1 = eventData({ collection: PublishedCollectionV1, openedAt: instant });
+export type CollectionOpenedV1 = Static<typeof CollectionOpenedV1>;
 
-export interface CollectionSettledV1 {
-  collection: PublishedCollectionV1;
-  settledAt: string;
-}
+export const CollectionSettledV1 = eventData({ collection: PublishedCollectionV1, settledAt: instant });
+export type CollectionSettledV1 = Static<typeof CollectionSettledV1>;
 
-export interface CollectionServicePaymentRequestedV1 {
-  collection: PublishedCollectionV1;
-  requestedAt: string;
-}
+export const CollectionServicePaymentRequestedV1 = eventData({ collection: PublishedCollectionV1, requestedAt: instant });
+export type CollectionServicePaymentRequestedV1 = Static<typeof CollectionServicePaymentRequestedV1>;
 
-export type CollectionIntegrationEvent =
-  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.opened, CollectionOpenedV1>
-  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.settled, CollectionSettledV1>
-  | IntegrationEnvelope<typeof COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, CollectionServicePaymentRequestedV1>;
+/** The collections integration events at COLLECTION_INTEGRATION_VERSION: the catalogue's and the type's one source. */
+export const COLLECTION_INTEGRATION_SCHEMAS = {
+  [COLLECTION_INTEGRATION_EVENTS.opened]: CollectionOpenedV1,
+  [COLLECTION_INTEGRATION_EVENTS.settled]: CollectionSettledV1,
+  [COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested]: CollectionServicePaymentRequestedV1,
+};
+
+export type CollectionIntegrationEvent = IntegrationEventsOf<typeof COLLECTION_INTEGRATION_SCHEMAS>;
 
 export const COLLECTION_INTEGRATION_VERSION = 1;
 

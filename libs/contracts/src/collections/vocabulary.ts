@@ -6,8 +6,10 @@
 export const COLLECTION_STREAM_PREFIX = 'collection-';
 export const collectionStream = (internalReference: string) => `${COLLECTION_STREAM_PREFIX}${internalReference}`;
 
-export type TransactionMethod = 'MOBILE_MONEY' | 'CARD';
-export type CollectionStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const TRANSACTION_METHODS = ['MOBILE_MONEY', 'CARD'] as const;
+export type TransactionMethod = (typeof TRANSACTION_METHODS)[number];
+export const COLLECTION_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
 export const COLLECTION_CANCELLATION_REASONS = [
   'CONFIRMATION_TIMEOUT',

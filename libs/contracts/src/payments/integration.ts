@@ -1,6 +1,8 @@
-import { UnsupportedEventVersionError, type IntegrationEnvelope, type Publication } from '../publication';
-import { SERVICE_PAYMENT_STREAM_PREFIX, type ServicePaymentStatus } from './vocabulary';
-import type { PrnRejectionReason } from './prn';
+import type { Static } from '@sinclair/typebox';
+import { closedObject, eventData, enumOf, SCHEMA } from '../json-schema';
+import { UnsupportedEventVersionError, type IntegrationEnvelope, type IntegrationEventsOf, type Publication } from '../publication';
+import { PRN_REJECTION_REASONS } from './prn';
+import { SERVICE_PAYMENT_STATUSES, SERVICE_PAYMENT_STREAM_PREFIX } from './vocabulary';
 
 /**
  * The payments context publishes from its service-payment streams only; wallet streams publish
@@ -19,60 +21,62 @@ export const PAYMENTS_INTEGRATION_EVENTS = {
   failed: 'payments.ServicePaymentFailed',
 } as const;
 
+const { text, textOrNull, instant, minorUnits, currency, id, boolean, prn } = SCHEMA;
+
 /**
  * A service payment as other contexts see it: everything the payment.completed and
  * payment.failed callbacks need. id, merchantReference, internalReference and the amounts are
  * the collection's (integer minor units); the PRN is paid `requestAmount`.
  */
-export interface PublishedServicePaymentV1 {
-  id: number;
-  merchantId: string;
-  merchantReference: string;
-  internalReference: string;
-  currency: string;
-  requestAmount: number;
+export const PublishedServicePaymentV1 = closedObject({
+  id,
+  merchantId: text,
+  merchantReference: text,
+  internalReference: text,
+  currency,
+  requestAmount: minorUnits,
   /** The callback's account_number. */
-  prn: string;
+  prn,
   /** The callback's transaction_charge. */
-  fee: number;
-  transactionAmount: number;
-  chargeCustomer: boolean;
-  customerName: string;
-  serviceName: string;
-  status: ServicePaymentStatus;
-  statusMessage: string;
+  fee: minorUnits,
+  transactionAmount: minorUnits,
+  chargeCustomer: boolean,
+  customerName: text,
+  serviceName: text,
+  status: enumOf(SERVICE_PAYMENT_STATUSES),
+  statusMessage: text,
   /** The biller's id of the payment, once COMPLETED. */
-  billerPaymentId: string | null;
-}
+  billerPaymentId: textOrNull,
+});
+export type PublishedServicePaymentV1 = Static<typeof PublishedServicePaymentV1>;
 
-export interface PrnValidatedV1 {
-  payment: PublishedServicePaymentV1;
-  validatedAt: string;
-}
+export const PrnValidatedV1 = eventData({ payment: PublishedServicePaymentV1, validatedAt: instant });
+export type PrnValidatedV1 = Static<typeof PrnValidatedV1>;
 
-export interface PrnRejectedV1 {
-  payment: PublishedServicePaymentV1;
-  reasonCode: PrnRejectionReason;
+export const PrnRejectedV1 = eventData({
+  payment: PublishedServicePaymentV1,
+  reasonCode: enumOf(PRN_REJECTION_REASONS),
   /** e.g. "already paid". */
-  reason: string;
-  rejectedAt: string;
-}
+  reason: text,
+  rejectedAt: instant,
+});
+export type PrnRejectedV1 = Static<typeof PrnRejectedV1>;
 
-export interface ServicePaymentCompletedIntegrationV1 {
-  payment: PublishedServicePaymentV1;
-  completedAt: string;
-}
+export const ServicePaymentCompletedIntegrationV1 = eventData({ payment: PublishedServicePaymentV1, completedAt: instant });
+export type ServicePaymentCompletedIntegrationV1 = Static<typeof ServicePaymentCompletedIntegrationV1>;
 
-export interface ServicePaymentFailedIntegrationV1 {
-  payment: PublishedServicePaymentV1;
-  failedAt: string;
-}
+export const ServicePaymentFailedIntegrationV1 = eventData({ payment: PublishedServicePaymentV1, failedAt: instant });
+export type ServicePaymentFailedIntegrationV1 = Static<typeof ServicePaymentFailedIntegrationV1>;
 
-export type PaymentsIntegrationEvent =
-  | IntegrationEnvelope<typeof PAYMENTS_INTEGRATION_EVENTS.prnValidated, PrnValidatedV1>
-  | IntegrationEnvelope<typeof PAYMENTS_INTEGRATION_EVENTS.prnRejected, PrnRejectedV1>
-  | IntegrationEnvelope<typeof PAYMENTS_INTEGRATION_EVENTS.completed, ServicePaymentCompletedIntegrationV1>
-  | IntegrationEnvelope<typeof PAYMENTS_INTEGRATION_EVENTS.failed, ServicePaymentFailedIntegrationV1>;
+/** The payments integration events at PAYMENTS_INTEGRATION_VERSION: the catalogue's and the type's one source. */
+export const PAYMENTS_INTEGRATION_SCHEMAS = {
+  [PAYMENTS_INTEGRATION_EVENTS.prnValidated]: PrnValidatedV1,
+  [PAYMENTS_INTEGRATION_EVENTS.prnRejected]: PrnRejectedV1,
+  [PAYMENTS_INTEGRATION_EVENTS.completed]: ServicePaymentCompletedIntegrationV1,
+  [PAYMENTS_INTEGRATION_EVENTS.failed]: ServicePaymentFailedIntegrationV1,
+};
+
+export type PaymentsIntegrationEvent = IntegrationEventsOf<typeof PAYMENTS_INTEGRATION_SCHEMAS>;
 
 export const PAYMENTS_INTEGRATION_VERSION = 1;
 

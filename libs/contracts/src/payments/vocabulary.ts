@@ -19,4 +19,5 @@ export const walletId = ({ merchantId, currency }: WalletRef) => `${merchantId}-
 export const walletStream = (wallet: WalletRef) => `${WALLET_STREAM_PREFIX}${walletId(wallet)}`;
 
 /** PENDING until the PRN is paid (COMPLETED) or will not be (FAILED); what callbacks report. */
-export type ServicePaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+export const SERVICE_PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
+export type ServicePaymentStatus = (typeof SERVICE_PAYMENT_STATUSES)[number];

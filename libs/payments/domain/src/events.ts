@@ -1,4 +1,5 @@
-import type { PrnRejectionReason } from '@paygate/contracts';
+import { closedObject, eventData, enumOf, PRN_REJECTION_REASONS, SCHEMA, type EventsOf } from '@paygate/contracts';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * Domain events of the payments context, its own; other contexts see a payment only through its
@@ -6,7 +7,8 @@ import type { PrnRejectionReason } from '@paygate/contracts';
  * collection, stream `service-payment-<internal_reference>`; the wallet ledger: one stream per
  * merchant wallet and currency, `wallet-<merchantId>-<currency>`. Every event carries
  * `metadata.schemaVersion`: ServicePayment events 1, wallet events 2 (see
- * WALLET_EVENT_SCHEMA_VERSION); amounts are integer minor units; no secret appears.
+ * WALLET_EVENT_SCHEMA_VERSION); amounts are integer minor units; no secret appears. Each event's
+ * data is declared once (docs/adr/0002-event-schemas.md): its JSON Schema, and its type by `Static<>`.
  */
 /** The ServicePayment's events. */
 export const PAYMENTS_EVENT_SCHEMA_VERSION = 1;
@@ -34,111 +36,128 @@ export const SERVICE_PAYMENT_EVENT_TYPES = {
   failed: 'ServicePaymentFailed',
 } as const;
 
+const { text, instant, minorUnits, positiveMinorUnits, currency, id, boolean, prn } = SCHEMA;
+const attempt = Type.Integer({ minimum: 1 });
+
 /** The collection's record (collections.CollectionOpened) plus what is to be paid. */
-export interface ServicePaymentOpenedV1 {
-  id: number;
-  merchantId: string;
-  merchantReference: string;
-  internalReference: string;
-  currency: string;
-  requestAmount: number;
-  transactionAmount: number;
-  fee: number;
-  totalCredit: number;
-  chargeCustomer: boolean;
-  customerName: string;
-  /** 13 digits. */
-  prn: string;
+export const ServicePaymentOpenedV1 = eventData({
+  id,
+  merchantId: text,
+  merchantReference: text,
+  internalReference: text,
+  currency,
+  requestAmount: minorUnits,
+  transactionAmount: minorUnits,
+  fee: minorUnits,
+  totalCredit: minorUnits,
+  chargeCustomer: boolean,
+  customerName: text,
+  prn,
   /** What callbacks call the service paid, e.g. "URA". */
-  serviceName: string;
-  openedAt: string;
-}
+  serviceName: text,
+  openedAt: instant,
+});
+export type ServicePaymentOpenedV1 = Static<typeof ServicePaymentOpenedV1>;
 
-export interface PrnEligibilityConfirmedV1 {
-  internalReference: string;
-  prn: string;
+export const PrnEligibilityConfirmedV1 = eventData({
+  internalReference: text,
+  prn,
   /** The wallet hold of the fee the merchant bears (charge_customer=false); absent otherwise. */
-  feeHoldId?: string;
-  validatedAt: string;
-}
+  feeHoldId: Type.Optional(text),
+  validatedAt: instant,
+});
+export type PrnEligibilityConfirmedV1 = Static<typeof PrnEligibilityConfirmedV1>;
 
-export interface PrnEligibilityRejectedV1 {
-  internalReference: string;
-  prn: string;
-  reasonCode: PrnRejectionReason;
+export const PrnEligibilityRejectedV1 = eventData({
+  internalReference: text,
+  prn,
+  reasonCode: enumOf(PRN_REJECTION_REASONS),
   /** Short text, e.g. "already paid"; collections cancels with "PRN not eligible: <reason>". */
-  reason: string;
-  statusMessage: string;
-  rejectedAt: string;
-}
+  reason: text,
+  statusMessage: text,
+  rejectedAt: instant,
+});
+export type PrnEligibilityRejectedV1 = Static<typeof PrnEligibilityRejectedV1>;
 
 /** The biller could not be reached to validate the PRN: asked again at `nextAttemptAt`. */
-export interface PrnValidationDeferredV1 {
-  internalReference: string;
+export const PrnValidationDeferredV1 = eventData({
+  internalReference: text,
   /** 1 for the first lookup that failed. */
-  attempt: number;
-  reason: string;
-  nextAttemptAt: string;
-  deferredAt: string;
-}
+  attempt,
+  reason: text,
+  nextAttemptAt: instant,
+  deferredAt: instant,
+});
+export type PrnValidationDeferredV1 = Static<typeof PrnValidationDeferredV1>;
 
-export type SettledCollectionStatus = 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const SETTLED_COLLECTION_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type SettledCollectionStatus = (typeof SETTLED_COLLECTION_STATUSES)[number];
 
-export interface CollectionSettlementRecordedV1 {
-  internalReference: string;
-  collectionStatus: SettledCollectionStatus;
-  collectionStatusMessage: string;
-  recordedAt: string;
-}
+export const CollectionSettlementRecordedV1 = eventData({
+  internalReference: text,
+  collectionStatus: enumOf(SETTLED_COLLECTION_STATUSES),
+  collectionStatusMessage: text,
+  recordedAt: instant,
+});
+export type CollectionSettlementRecordedV1 = Static<typeof CollectionSettlementRecordedV1>;
 
-export interface ServicePaymentRequestedV1 {
-  internalReference: string;
-  prn: string;
-  amount: number;
-  currency: string;
+export const ServicePaymentRequestedV1 = eventData({
+  internalReference: text,
+  prn,
+  amount: minorUnits,
+  currency,
   /** Derived from the internal reference: every retry is the same payment at the biller. */
-  idempotencyKey: string;
-  requestedAt: string;
-}
+  idempotencyKey: text,
+  requestedAt: instant,
+});
+export type ServicePaymentRequestedV1 = Static<typeof ServicePaymentRequestedV1>;
 
-export interface PaymentAttemptFailedV1 {
-  internalReference: string;
+export const PaymentAttemptFailedV1 = eventData({
+  internalReference: text,
   /** 1 for the first attempt. */
-  attempt: number;
-  reason: string;
-  nextAttemptAt: string;
-  failedAt: string;
-}
+  attempt,
+  reason: text,
+  nextAttemptAt: instant,
+  failedAt: instant,
+});
+export type PaymentAttemptFailedV1 = Static<typeof PaymentAttemptFailedV1>;
 
-export interface ServicePaymentCompletedV1 {
-  internalReference: string;
-  billerPaymentId: string;
-  receiptNumber?: string;
-  statusMessage: string;
-  completedAt: string;
-}
+export const ServicePaymentCompletedV1 = eventData({
+  internalReference: text,
+  billerPaymentId: text,
+  receiptNumber: Type.Optional(text),
+  statusMessage: text,
+  completedAt: instant,
+});
+export type ServicePaymentCompletedV1 = Static<typeof ServicePaymentCompletedV1>;
 
-export type ServicePaymentFailureReason = 'BILLER_REFUSED' | 'RETRIES_EXHAUSTED' | 'COLLECTION_NOT_COMPLETED';
+export const SERVICE_PAYMENT_FAILURE_REASONS = ['BILLER_REFUSED', 'RETRIES_EXHAUSTED', 'COLLECTION_NOT_COMPLETED'] as const;
+export type ServicePaymentFailureReason = (typeof SERVICE_PAYMENT_FAILURE_REASONS)[number];
 
-export interface ServicePaymentFailedV1 {
-  internalReference: string;
-  reason: ServicePaymentFailureReason;
-  statusMessage: string;
+export const ServicePaymentFailedV1 = eventData({
+  internalReference: text,
+  reason: enumOf(SERVICE_PAYMENT_FAILURE_REASONS),
+  statusMessage: text,
   /** Failed attempts at the biller before this. */
-  attempts: number;
-  failedAt: string;
-}
+  attempts: minorUnits,
+  failedAt: instant,
+});
+export type ServicePaymentFailedV1 = Static<typeof ServicePaymentFailedV1>;
 
-export type ServicePaymentEvent =
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.opened; data: ServicePaymentOpenedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnConfirmed; data: PrnEligibilityConfirmedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnRejected; data: PrnEligibilityRejectedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred; data: PrnValidationDeferredV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.collectionSettled; data: CollectionSettlementRecordedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.paymentRequested; data: ServicePaymentRequestedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.attemptFailed; data: PaymentAttemptFailedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.completed; data: ServicePaymentCompletedV1 }
-  | { type: typeof SERVICE_PAYMENT_EVENT_TYPES.failed; data: ServicePaymentFailedV1 };
+/** Each ServicePayment event type's data at PAYMENTS_EVENT_SCHEMA_VERSION: the catalogue's and the type's one source. */
+export const SERVICE_PAYMENT_EVENT_SCHEMAS = {
+  [SERVICE_PAYMENT_EVENT_TYPES.opened]: ServicePaymentOpenedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred]: PrnValidationDeferredV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.prnConfirmed]: PrnEligibilityConfirmedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.prnRejected]: PrnEligibilityRejectedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.collectionSettled]: CollectionSettlementRecordedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.paymentRequested]: ServicePaymentRequestedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.attemptFailed]: PaymentAttemptFailedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.completed]: ServicePaymentCompletedV1,
+  [SERVICE_PAYMENT_EVENT_TYPES.failed]: ServicePaymentFailedV1,
+};
+
+export type ServicePaymentEvent = EventsOf<typeof SERVICE_PAYMENT_EVENT_SCHEMAS>;
 
 // ---- wallet ledger ----
 
@@ -160,15 +179,18 @@ export const LEDGER_ACCOUNTS = {
   topUp: (currency: string) => `top_up:${currency}`,
 };
 
-export interface Transfer {
+const account = Type.String({ pattern: '^(merchant_wallet:.+|customer_funds|biller_settlement|fee_revenue|top_up):[A-Z]{3}$' });
+
+export const Transfer = closedObject({
   /** Unique in the ledger; a second transfer with the same id is the same transfer. */
-  transferId: string;
-  debitAccount: string;
-  creditAccount: string;
+  transferId: text,
+  debitAccount: account,
+  creditAccount: account,
   /** Positive, integer minor units. */
-  amount: number;
-  currency: string;
-}
+  amount: positiveMinorUnits,
+  currency,
+});
+export type Transfer = Static<typeof Transfer>;
 
 export const WALLET_EVENT_TYPES = {
   collectionCredited: 'WalletCollectionCredited',
@@ -178,62 +200,66 @@ export const WALLET_EVENT_TYPES = {
   holdCaptured: 'WalletHoldCaptured',
 } as const;
 
-export interface WalletCollectionCreditedV1 {
-  merchantId: string;
-  currency: string;
-  internalReference: string;
+export const WalletCollectionCreditedV1 = eventData({
+  merchantId: text,
+  currency,
+  internalReference: text,
   /** customer_funds → wallet (total credit) and, when there is a fee, customer_funds → fee_revenue. */
-  transfers: Transfer[];
-  creditedAt: string;
-}
+  transfers: Type.Array(Transfer, { minItems: 1 }),
+  creditedAt: instant,
+});
+export type WalletCollectionCreditedV1 = Static<typeof WalletCollectionCreditedV1>;
 
-export interface WalletToppedUpV1 {
-  merchantId: string;
-  currency: string;
+export const WalletToppedUpV1 = eventData({
+  merchantId: text,
+  currency,
   /** top_up → wallet. */
-  transfer: Transfer;
-  toppedUpAt: string;
-}
+  transfer: Transfer,
+  toppedUpAt: instant,
+});
+export type WalletToppedUpV1 = Static<typeof WalletToppedUpV1>;
+
+const holdPlaced = { merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant };
 
 /** Reserves part of the wallet's balance: available = balance − held. Moves no money. Version 1: written until WalletHoldPlacedV2. */
-export interface WalletHoldPlacedV1 {
-  merchantId: string;
-  currency: string;
-  holdId: string;
-  amount: number;
-  placedAt: string;
-}
+export const WalletHoldPlacedV1 = eventData(holdPlaced);
+export type WalletHoldPlacedV1 = Static<typeof WalletHoldPlacedV1>;
 
 /** FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid. */
 export const WALLET_HOLD_PURPOSES = ['FEE', 'PRN_PAYMENT', 'OTHER'] as const;
 export type WalletHoldPurpose = (typeof WALLET_HOLD_PURPOSES)[number];
 
-export interface WalletHoldPlacedV2 extends WalletHoldPlacedV1 {
-  purpose: WalletHoldPurpose;
+export const WalletHoldPlacedV2 = eventData({
+  ...holdPlaced,
+  purpose: enumOf(WALLET_HOLD_PURPOSES),
   /** The collection the hold is for; absent for OTHER. */
-  internalReference?: string;
-}
+  internalReference: Type.Optional(text),
+});
+export type WalletHoldPlacedV2 = Static<typeof WalletHoldPlacedV2>;
 
-export interface WalletHoldReleasedV1 {
-  merchantId: string;
-  currency: string;
-  holdId: string;
-  amount: number;
-  releasedAt: string;
-}
+export const WalletHoldReleasedV1 = eventData({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, releasedAt: instant });
+export type WalletHoldReleasedV1 = Static<typeof WalletHoldReleasedV1>;
 
-export interface WalletHoldCapturedV1 {
-  merchantId: string;
-  currency: string;
-  holdId: string;
+export const WalletHoldCapturedV1 = eventData({
+  merchantId: text,
+  currency,
+  holdId: text,
   /** wallet → biller_settlement, the held amount. */
-  transfer: Transfer;
-  capturedAt: string;
-}
+  transfer: Transfer,
+  capturedAt: instant,
+});
+export type WalletHoldCapturedV1 = Static<typeof WalletHoldCapturedV1>;
 
-export type WalletEvent =
-  | { type: typeof WALLET_EVENT_TYPES.collectionCredited; data: WalletCollectionCreditedV1 }
-  | { type: typeof WALLET_EVENT_TYPES.toppedUp; data: WalletToppedUpV1 }
-  | { type: typeof WALLET_EVENT_TYPES.holdPlaced; data: WalletHoldPlacedV2 }
-  | { type: typeof WALLET_EVENT_TYPES.holdReleased; data: WalletHoldReleasedV1 }
-  | { type: typeof WALLET_EVENT_TYPES.holdCaptured; data: WalletHoldCapturedV1 };
+/** Wallet events as written at version 2 (WALLET_EVENT_SCHEMA_VERSION): WalletHoldPlaced names its purpose. */
+export const WALLET_EVENT_SCHEMAS = {
+  [WALLET_EVENT_TYPES.collectionCredited]: WalletCollectionCreditedV1,
+  [WALLET_EVENT_TYPES.toppedUp]: WalletToppedUpV1,
+  [WALLET_EVENT_TYPES.holdPlaced]: WalletHoldPlacedV2,
+  [WALLET_EVENT_TYPES.holdReleased]: WalletHoldReleasedV1,
+  [WALLET_EVENT_TYPES.holdCaptured]: WalletHoldCapturedV1,
+};
+
+/** Wallet events as written at version 1: the same but for WalletHoldPlaced, which had no purpose. Read upcast to version 2. */
+export const WALLET_EVENT_SCHEMAS_V1 = { ...WALLET_EVENT_SCHEMAS, [WALLET_EVENT_TYPES.holdPlaced]: WalletHoldPlacedV1 };
+
+export type WalletEvent = EventsOf<typeof WALLET_EVENT_SCHEMAS>;

@@ -1,5 +1,4 @@
 export * from './events';
-export * from './event-schemas';
 export * from './event-catalogue';
 export * from './messages';
 export * from './eligibility';

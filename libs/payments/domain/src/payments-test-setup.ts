@@ -15,10 +15,9 @@ import {
   type PublishedCollectionV1,
   type WalletRef,
 } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS } from './event-schemas';
-import { type ServicePaymentEvent, type WalletEvent } from './events';
+import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS, type ServicePaymentEvent, type WalletEvent } from './events';
 import type { PublishedEvent } from '@paygate/decider';
-import { publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
+import { eventSchemaErrors as checkEvent, publishedCollection } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
 import {
   decideServicePayment,
@@ -32,16 +31,12 @@ import {
 import { servicePaymentDecider } from './service-payment-decider';
 import { decideWallet, evolveWallet, type WalletCommand, type WalletState } from './wallet-ledger';
 
-export { schemaErrors, SUPPORTED_KEYWORDS, type Schema } from '@paygate/testing';
+export { schemaErrors } from '@paygate/testing';
 
-const ALL_SCHEMAS: Record<string, Schema> = { ...SERVICE_PAYMENT_EVENT_SCHEMAS, ...WALLET_EVENT_SCHEMAS, ...PAYMENTS_INTEGRATION_SCHEMAS };
+const PAYMENTS_SCHEMAS = { ...SERVICE_PAYMENT_EVENT_SCHEMAS, ...WALLET_EVENT_SCHEMAS, ...PAYMENTS_INTEGRATION_SCHEMAS };
 
-/** The event as it is stored (JSON: undefined optional fields disappear), checked against its schema. */
-export function eventSchemaErrors(event: { type: string; data: unknown }): string[] {
-  const schema = ALL_SCHEMAS[event.type];
-  if (!schema) return [`no schema for event type ${event.type}`];
-  return schemaErrors(schema, JSON.parse(JSON.stringify(event.data)));
-}
+/** The event as it is stored, checked against its type's declaration. */
+export const eventSchemaErrors = (event: { type: string; data: unknown }) => checkEvent(PAYMENTS_SCHEMAS, event);
 
 export function expectSchemaValid(event: { type: string; data: unknown }): void {
   expect({ type: event.type, errors: eventSchemaErrors(event) }).toEqual({ type: event.type, errors: [] });

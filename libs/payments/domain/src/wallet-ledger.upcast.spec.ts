@@ -3,8 +3,7 @@
  * is read back with `purpose` and `internalReference`, told by its hold id exactly as the ledger
  * writes them today, and conforms to today's schema.
  */
-import { WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS_V1 } from './event-schemas';
-import { WALLET_EVENT_TYPES as EVENTS } from './events';
+import { WALLET_EVENT_TYPES as EVENTS, WALLET_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS_V1 } from './events';
 import { feeHoldId, prnHoldId } from './references';
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { applyWallet, hold, schemaErrors, T0, topUp } from './payments-test-setup';
@@ -22,7 +21,7 @@ describe('reading wallet events of version 1', () => {
   ])('%s gains its purpose and collection', (_what, holdId, added) => {
     const stored = v1Hold(holdId);
     expect(schemaErrors(WALLET_EVENT_SCHEMAS_V1[EVENTS.holdPlaced], stored)).toEqual([]);
-    expect(schemaErrors(WALLET_EVENT_SCHEMAS[EVENTS.holdPlaced], stored)).toEqual(['$: missing required purpose']);
+    expect(schemaErrors(WALLET_EVENT_SCHEMAS[EVENTS.holdPlaced], stored)).toEqual(['$.purpose: missing']);
 
     const read = walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: stored, schemaVersion: 1 });
     expect(read).toEqual({ type: EVENTS.holdPlaced, data: { ...stored, ...added } });
