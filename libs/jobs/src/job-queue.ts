@@ -1,4 +1,5 @@
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import type { JobVerdict, RunResult, WorkQueue } from './job-worker';
 import { JOBS_MIGRATIONS } from './migrations';
 
 /** A job to schedule: at most one per key in its queue. */
@@ -101,7 +102,7 @@ export const CLAIM_CAPPED = `with inflight as (
 const iso = (date: Date) => date.toISOString();
 
 /** The queue on `jobs` (libs/sql): the same statements on PGlite and PostgreSQL. */
-export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload> {
+export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQueue<ClaimedJob<Payload>, JobVerdict> {
   /** Applies the `jobs` migrations once per database handle; every user of a queue calls it where it opens its tables. */
   static migrate(db: SqlDatabase): Promise<unknown> {
     return migrate(db, JOBS_MIGRATIONS);
@@ -192,6 +193,18 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload> {
         retries.map(({ job }) => iso(job.leaseUntil)),
         retries.map(({ job, at }) => iso(at ?? new Date(now + backoffDelay(this.backoff, job.attempts)))),
       ],
+    );
+  }
+
+  /** A worker's verdicts: done jobs forgotten, the others run again. */
+  async settle(client: SqlClient, results: readonly RunResult<ClaimedJob<Payload>, JobVerdict>[]): Promise<void> {
+    await this.complete(
+      client,
+      results.filter((s) => s.verdict.done).map((s) => s.job),
+    );
+    await this.retryLater(
+      client,
+      results.flatMap((s) => (s.verdict.done ? [] : [{ job: s.job, at: s.verdict.retryAt }])),
     );
   }
 }

@@ -28,7 +28,7 @@ function watched(db: SqlDatabase) {
 describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
-  let worker: JobWorker<null> | undefined;
+  let worker: JobWorker<ClaimedJob<null>> | undefined;
   let queue: SqlJobQueue<null>;
   let round = 0;
 
@@ -44,8 +44,12 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
   afterEach(() => worker?.stop());
 
   const remaining = async () => (await db.query<{ key: string }>('select key from jobs where queue = $1 order by key', [queue.name])).map((row) => row.key);
-  const start = (sql: SqlDatabase, run: (job: ClaimedJob<null>) => Promise<JobVerdict>, laneCap?: number) => {
-    worker = new JobWorker({ queue, sql, run, tickMs: 10, log, laneCap, retryAfterFailureMs: 0 });
+  const start = (
+    sql: SqlDatabase,
+    run: (job: ClaimedJob<null>) => Promise<JobVerdict>,
+    options: { laneCap?: number; leaseMs?: number; tickMs?: number } = {},
+  ) => {
+    worker = new JobWorker({ queue, sql, run, tickMs: 10, log, ...options });
     worker.start();
     return worker;
   };
@@ -72,13 +76,17 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
     expect(state.transactions).toBe(1);
   });
 
-  it('runs a job whose run threw again, and logs it', async () => {
+  it('runs a job whose run threw again once its lease runs out, and logs it', async () => {
     await queue.schedule(db, [{ key: 'flaky', runAt: past() }]);
     let runs = 0;
-    start(db, async () => {
-      if (++runs === 1) throw new Error('receiver unreachable');
-      return { done: true };
-    });
+    start(
+      db,
+      async () => {
+        if (++runs === 1) throw new Error('receiver unreachable');
+        return { done: true };
+      },
+      { leaseMs: 200 },
+    );
     await eventually(async () => ((await remaining()).length === 0 ? true : undefined), 15_000, 'the job to be done');
     expect(runs).toBe(2);
     expect(warnings).toContain('job failed; will retry');
@@ -97,6 +105,20 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
     state.down = false;
     await eventually(async () => ((await remaining()).length === 0 ? true : undefined), 15_000, 'the job to be done');
     expect(runs).toBe(1);
+  });
+
+  it('claims at once on wake(), without waiting for its tick', async () => {
+    let claims = 0;
+    const counted: SqlDatabase = Object.create(db, {
+      query: { value: (text: string, params?: unknown[]) => db.query(text, params).finally(() => claims++) },
+      transaction: { value: <T>(work: (tx: SqlClient) => Promise<T>) => db.transaction(work) },
+    });
+    const ran: string[] = [];
+    const idle = start(counted, async (job) => (ran.push(job.key), { done: true }), { tickMs: 600_000 });
+    await eventually(() => (claims > 0 ? true : undefined), 15_000, 'the first claim, which finds nothing');
+    await queue.schedule(db, [{ key: 'woken', runAt: past() }]);
+    idle.wake();
+    await eventually(() => (ran.includes('woken') ? true : undefined), 5_000, 'the woken job to run');
   });
 
   it('runs no more jobs of one lane at once than its cap, while other lanes run', async () => {
@@ -119,7 +141,7 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
         running.set(job.lane, (running.get(job.lane) ?? 0) - 1);
         return { done: true };
       },
-      2,
+      { laneCap: 2 },
     );
     await eventually(() => (ran.includes('fast-0') ? true : undefined), 15_000, 'the other lane to run');
     release();

@@ -1,49 +1,81 @@
 import { withLogContext, type Logger } from '@paygate/logging';
-import type { SqlDatabase } from '@paygate/sql';
-import type { ClaimedJob, JobQueue } from './job-queue';
+import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import type { ClaimOptions } from './job-queue';
 
 /** What running a job asks of the worker: forget it, or run it again at `retryAt` (or after the queue's back-off). */
 export type JobVerdict = { done: true } | { done: false; retryAt?: Date };
 
-export interface JobWorkerOptions<Payload> {
-  queue: JobQueue<Payload>;
+/** A claimed job as the worker sees it: its key, and the lease its claim holds. */
+export interface LeasedJob {
+  key: string;
+  leaseUntil: Date;
+}
+
+/** One run's verdict on its job. */
+export interface RunResult<Job, Verdict> {
+  job: Job;
+  verdict: Verdict;
+}
+
+/**
+ * The queue a worker runs: due jobs leased to it, and the verdicts of their runs written back, a
+ * batch per transaction. `SqlJobQueue` is one (verdicts are JobVerdicts); a context may wrap one
+ * in rules of its own (the callback deliveries: order per transaction, attempts recorded).
+ */
+export interface WorkQueue<Job extends LeasedJob, Verdict, Settlement = void> {
+  readonly name: string;
+  claim(sql: SqlDatabase, options: ClaimOptions): Promise<Job[]>;
+  /** Writes a batch of verdicts in `tx`; what it returns goes to the worker's `settled`, once committed. */
+  settle(tx: SqlClient, results: readonly RunResult<Job, Verdict>[]): Promise<Settlement>;
+}
+
+export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
+  queue: WorkQueue<Job, Verdict, Settlement>;
   sql: SqlDatabase;
-  run: (job: ClaimedJob<Payload>) => Promise<JobVerdict>;
+  /** A run that throws is logged and its job left to its lease: it runs again once the lease runs out. */
+  run: (job: Job) => Promise<Verdict>;
+  /** After a batch of verdicts is committed, with what `settle` made of it; a failure is logged. */
+  settled?: (settlement: Settlement, results: readonly RunResult<Job, Verdict>[]) => Promise<void>;
+  /** How often to look for due jobs when nothing wakes the worker. */
   tickMs: number;
   log: Logger;
   /** Most jobs running at once in this worker (default 50). */
   maxInFlight?: number;
   laneCap?: number;
   leaseMs?: number;
-  /** A job whose run throws runs again this much later (default 5 s). */
-  retryAfterFailureMs?: number;
-  /** Runs before each claim (adopting rows an older release left elsewhere); a failure is logged and the claim goes on. */
-  beforeClaim?: () => Promise<void>;
 }
 
-type Settled<Payload> = { job: ClaimedJob<Payload>; verdict: JobVerdict };
-
 /**
- * Runs one queue's due jobs every tick; any number of workers may run, leases keep them apart. A
- * tick does not wait for the runs it starts, so one slow run does not hold back the jobs behind
- * it. Verdicts are settled in batches: whatever finished while the last batch was being written
- * goes in the next one, one transaction each, so settling costs a round trip per batch, not per
- * job. A verdict that cannot be written is kept for the next tick while its lease lasts; after
- * that the job is claimed again, which its runner makes harmless.
+ * Runs one queue's due jobs every tick, or at once on wake(); any number of workers may run,
+ * leases keep them apart. A tick does not wait for the runs it starts, so one slow run does not
+ * hold back the jobs behind it. Verdicts are settled in batches: whatever finished while the last
+ * batch was being written goes in the next one, one transaction each, so settling costs a round
+ * trip per batch, not per job. A verdict that cannot be written is kept for the next tick while
+ * its lease lasts; after that the job is claimed again, which its runner makes harmless.
  */
-export class JobWorker<Payload> {
+export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement = void> {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private tickAgain = false;
   private settling?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
-  private pending: Settled<Payload>[] = [];
+  private pending: RunResult<Job, Verdict>[] = [];
   private failedToSettle = false;
+  private started = false;
   private stopped = false;
 
-  constructor(private readonly options: JobWorkerOptions<Payload>) {}
+  constructor(private readonly options: JobWorkerOptions<Job, Verdict, Settlement>) {}
 
   start(): void {
-    this.schedule();
+    this.started = true;
+    this.wake();
+  }
+
+  /** Claims now rather than at the next tick (work was just queued); wake-ups during a claim make one more after it. */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.running) this.tickAgain = true;
+    else this.schedule(0);
   }
 
   /** Stops claiming, waits for the runs under way and settles their verdicts. */
@@ -56,20 +88,26 @@ export class JobWorker<Payload> {
     await this.settling;
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule());
-    }, this.options.tickMs);
+      // A claim serves every job: it must not run in the log context of the work that woke it.
+      this.running = withLogContext({}, () => this.tick()).finally(() => {
+        this.running = undefined;
+        const again = this.tickAgain;
+        this.tickAgain = false;
+        this.schedule(again ? 0 : this.options.tickMs);
+      });
+    }, delayMs);
   }
 
   private async tick(): Promise<void> {
-    const { queue, sql, log, beforeClaim } = this.options;
+    const { queue, sql, log } = this.options;
     void this.settle();
     const room = (this.options.maxInFlight ?? 50) - this.inFlight.size;
     if (room <= 0) return;
-    if (beforeClaim) await beforeClaim().catch((error: unknown) => log.warn('cannot prepare the claim', { queue: queue.name, error }));
-    let claimed: ClaimedJob<Payload>[];
+    let claimed: Job[];
     try {
       claimed = await queue.claim(sql, { limit: room, laneCap: this.options.laneCap, leaseMs: this.options.leaseMs });
     } catch (error) {
@@ -83,15 +121,16 @@ export class JobWorker<Payload> {
     }
   }
 
-  private async runOne(job: ClaimedJob<Payload>): Promise<void> {
+  private async runOne(job: Job): Promise<void> {
     const { queue, run, log } = this.options;
-    let verdict: JobVerdict;
+    let verdict: Verdict;
     try {
       verdict = await run(job);
     } catch (error) {
       log.warn('job failed; will retry', { queue: queue.name, key: job.key, error });
-      verdict = { done: false, retryAt: new Date(Date.now() + (this.options.retryAfterFailureMs ?? 5_000)) };
+      return;
     }
+    // Pushed once the run is over: a batch taken meanwhile has replaced `pending`.
     this.pending.push({ job, verdict });
     void this.settle();
   }
@@ -107,20 +146,16 @@ export class JobWorker<Payload> {
   }
 
   private async settleAll(): Promise<void> {
-    const { queue, sql, log } = this.options;
+    const { queue, sql, log, settled } = this.options;
     // Runs that finish together (one slow call answered for many) join one batch.
     await new Promise((resolve) => setImmediate(resolve));
     this.failedToSettle = false;
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      const done = batch.filter((s) => s.verdict.done).map((s) => s.job);
-      const retries = batch.flatMap((s) => (s.verdict.done ? [] : [{ job: s.job, at: s.verdict.retryAt }]));
+      let settlement: Settlement;
       try {
-        await sql.transaction(async (tx) => {
-          await queue.complete(tx, done);
-          await queue.retryLater(tx, retries);
-        });
+        settlement = await sql.transaction((tx) => queue.settle(tx, batch));
       } catch (error) {
         log.warn('cannot settle jobs; will try again', { queue: queue.name, jobs: batch.length, error });
         const now = Date.now();
@@ -128,6 +163,9 @@ export class JobWorker<Payload> {
         this.failedToSettle = true;
         return;
       }
+      await settled?.(settlement, batch).catch((error: unknown) => log.warn('cannot finish settled jobs', { queue: queue.name, error }));
+      // Their slots are free, and what waited on them may be due.
+      this.wake();
     }
   }
 }

@@ -1,5 +1,5 @@
 import { SqlJobQueue, type ClaimedJob } from '@paygate/jobs';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import type { SqlClient } from '@paygate/sql';
 
 export interface DueTimer<Kind extends string = string> {
   internalReference: string;
@@ -26,7 +26,7 @@ function checkTableName(table: string): void {
  * The DDL of a timer table as released before the job queue: its owner's migration carries it
  * (collections/0001, payments/0001), and whitespace aside these statements are the ones those
  * migrations were applied with, so their checksums hold. Timers now live on the job queue; the
- * table only holds rows an older release wrote, which `adopt` moves onto the queue.
+ * table only held rows an older release wrote, which timerAdoptionStatements moves onto the queue.
  */
 export function timerTableStatements(table: string): readonly string[] {
   checkTableName(table);
@@ -39,6 +39,23 @@ export function timerTableStatements(table: string): readonly string[] {
       primary key (internal_reference, kind)
     )`,
     `create index if not exists ${table}_fire_at on ${table} (fire_at)`,
+  ];
+}
+
+/**
+ * Moves the rows an older release left in a timer table onto the queue, once: its owner's
+ * migration carries these statements (collections/0002, payments/0002) and applies them after the
+ * `jobs` migrations. A timer already on the queue is kept: both would fire, and a second fire
+ * decides nothing. Released statements: never edit them, their checksums are recorded.
+ */
+export function timerAdoptionStatements(table: string): readonly string[] {
+  checkTableName(table);
+  return [
+    `with moved as (delete from ${table} returning internal_reference, kind, due_at, fire_at)
+     insert into jobs (queue, key, payload, due_at, run_at)
+     select '${table}', internal_reference || '/' || kind, jsonb_build_object('internalReference', internal_reference, 'kind', kind), due_at, fire_at
+     from moved
+     on conflict (queue, key) do nothing`,
   ];
 }
 
@@ -71,11 +88,6 @@ export class LeasedTimers<Kind extends string> {
     checkTableName(table);
     this.kinds = Object.keys(kinds) as Kind[];
     this.queue = new SqlJobQueue<TimerPayload<Kind>>(table);
-  }
-
-  /** Applies the job queue's migrations (once per database handle). */
-  async migrate(db: SqlDatabase): Promise<void> {
-    await SqlJobQueue.migrate(db);
   }
 
   async schedule(tx: SqlClient, internalReference: string, kind: Kind, dueAt: Date): Promise<void> {
@@ -131,21 +143,6 @@ export class LeasedTimers<Kind extends string> {
   /** Fire a claimed timer again at `at` (polling, or a retry after a failure), unless it was re-scheduled meanwhile. */
   async retryAt(db: SqlClient, timer: DueTimer<Kind>, at: Date): Promise<void> {
     await this.queue.retryLater(db, [{ job: jobOf(timer), at }]);
-  }
-
-  /**
-   * Moves the rows an older release wrote into the table onto the queue, so an upgrade loses no
-   * timer: during a rolling upgrade the older pods still write there, hence every tick. A timer
-   * already on the queue is kept: both fire, and a second fire decides nothing.
-   */
-  async adopt(db: SqlClient): Promise<void> {
-    await db.query(
-      `with moved as (delete from ${this.table} returning internal_reference, kind, due_at, fire_at)
-       insert into jobs (queue, key, payload, due_at, run_at)
-       select $1, internal_reference || '/' || kind, jsonb_build_object('internalReference', internal_reference, 'kind', kind), due_at, fire_at from moved
-       on conflict (queue, key) do nothing`,
-      [this.table],
-    );
   }
 }
 

@@ -1,16 +1,22 @@
+import { defineMigrations, migrate } from '@paygate/sql';
+import { eventually } from '@paygate/testing';
+import { timerAdoptionStatements } from './leased-timers';
 import { TimerWorker } from './timer-worker';
 import { future, onBothEngines, past } from './timers-test-setup';
-import { eventually } from '@paygate/testing';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
 
 /**
- * Before the job queue, timers were rows of their own table; an upgrade must lose none of them,
- * including those an older pod still writes there during a rolling upgrade.
+ * Before the job queue, timers were rows of their own table; the upgrade's migration moves them
+ * onto the queue (collections/0002 and payments/0002 carry timerAdoptionStatements), losing none.
  */
 onBothEngines('timers an older release left in the timer table', (t) => {
   const legacy = (ref: string, kind: string, at: Date) =>
     t.db.query('insert into test_timers (internal_reference, kind, due_at, fire_at) values ($1, $2, $3, $3)', [ref, kind, at]);
+  // Each test upgrades anew: a migration applies once per owner, so each gets an owner of its own.
+  let upgrades = 0;
+  const upgrade = () =>
+    migrate(t.db, defineMigrations(`test-timers-${++upgrades}`, [{ name: '0001_onto_job_queue', statements: timerAdoptionStatements('test_timers') }]));
   let worker: TimerWorker<'expiry' | 'poll'> | undefined;
   afterEach(async () => {
     await worker?.stop();
@@ -21,6 +27,7 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     const dueAt = past(60_000);
     await legacy('old-due', 'expiry', dueAt);
     await legacy('old-later', 'poll', future());
+    await upgrade();
     const fired: { internalReference: string; kind: string; dueAt: Date }[] = [];
     worker = new TimerWorker({ timers: t.timers, sql: t.db, fire: async (timer) => (fired.push(timer), { done: true }), tickMs: 10, log: quiet });
     worker.start();
@@ -32,17 +39,17 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     expect(await t.db.query('select * from test_timers')).toEqual([]);
   });
 
-  it('keeps a timer already on the queue when an older pod wrote the same one', async () => {
+  it('keeps a timer already on the queue when the older release left the same one', async () => {
     const onQueue = future(1_000);
     await t.timers.schedule(t.db, 'both', 'poll', onQueue);
     await legacy('both', 'poll', future(7_200_000));
-    await t.timers.adopt(t.db);
+    await upgrade();
     expect(await t.rows()).toEqual([{ internalReference: 'both', kind: 'poll', dueAt: onQueue }]);
   });
 
   it('can be cancelled once adopted, as the events that follow ask', async () => {
     await legacy('cancelled', 'expiry', future());
-    await t.timers.adopt(t.db);
+    await upgrade();
     await t.db.transaction((tx) => t.timers.apply(tx, [{ internalReference: 'cancelled', changes: [{ type: 'Cancel' }] }]));
     expect(await t.rows()).toEqual([]);
   });

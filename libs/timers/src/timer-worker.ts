@@ -1,4 +1,4 @@
-import { JobWorker } from '@paygate/jobs';
+import { JobWorker, type ClaimedJob } from '@paygate/jobs';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
 import { dueTimerOf, type DueTimer, type LeasedTimers, type TimerPayload } from './leased-timers';
@@ -21,12 +21,11 @@ export interface TimerWorkerOptions<Kind extends string> {
 /**
  * Fires the due timers of one queue every tick, on the job queue's worker (libs/jobs): any
  * number of instances may run, leases keep them apart, a slow fire does not hold back the
- * deadlines behind it, and verdicts are written in batches. Each tick first adopts the rows an
- * older release left in the timer table. A fire that throws is logged and retried after
- * RETRY_AFTER_FAILURE_MS.
+ * deadlines behind it, and verdicts are written in batches. A fire that throws is logged and
+ * retried after RETRY_AFTER_FAILURE_MS.
  */
 export class TimerWorker<Kind extends string> {
-  private readonly worker: JobWorker<TimerPayload<Kind>>;
+  private readonly worker: JobWorker<ClaimedJob<TimerPayload<Kind>>>;
 
   constructor({ timers, sql, fire, tickMs, log }: TimerWorkerOptions<Kind>) {
     this.worker = new JobWorker({
@@ -35,7 +34,6 @@ export class TimerWorker<Kind extends string> {
       tickMs,
       log,
       maxInFlight: BATCH,
-      beforeClaim: () => timers.adopt(sql),
       run: async (job) => {
         const timer = dueTimerOf(job);
         try {

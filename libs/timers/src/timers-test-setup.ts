@@ -1,3 +1,4 @@
+import { SqlJobQueue } from '@paygate/jobs';
 import type { SqlDatabase } from '@paygate/sql';
 import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
 import { LeasedTimers, timerTableStatements } from './leased-timers';
@@ -12,9 +13,8 @@ export const KINDS: Record<Kind, true> = { expiry: true, poll: true };
 /** Timers of a queue named `table`, with the table an older release kept them in, as its owners' migrations create one (timerTableStatements). */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
   for (const statement of timerTableStatements(table)) await db.query(statement);
-  const timers = new LeasedTimers<Kind>(table, KINDS);
-  await timers.migrate(db);
-  return timers;
+  await SqlJobQueue.migrate(db);
+  return new LeasedTimers<Kind>(table, KINDS);
 }
 
 /** One database per engine, and an empty `test_timers` queue for each test. */

@@ -1,6 +1,7 @@
 import { collectionDecider, evolve, timerChanges, type Collection, type CollectionTimerKind, type CollectionEvent } from '@paygate/collections-domain';
 import { COLLECTION_STREAM_PREFIX } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
@@ -32,8 +33,8 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
 /** The collections context's projection (collection_view and its timers) and the reads GET /v1/collections makes of it. */
 export class CollectionProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<CollectionProjection> {
-    await migrate(sql, COLLECTIONS_MIGRATIONS);
-    await COLLECTION_TIMERS.migrate(sql);
+    // collections/0002 moves timers onto the job queue: the `jobs` table comes first.
+    await migrate(sql, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS]);
     return new CollectionProjection('collections-projection', [collectionView(statusPollMs)], sql, store);
   }
 

@@ -1,5 +1,5 @@
 import { defineMigrations } from '@paygate/sql';
-import { timerTableStatements } from '@paygate/timers';
+import { timerAdoptionStatements, timerTableStatements } from '@paygate/timers';
 
 /**
  * The collections context's tables: the merchant_reference reservations (ReferenceRegistry), the
@@ -29,4 +29,6 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
       ...timerTableStatements('collection_timers'),
     ],
   },
+  // The timers an older release left in collection_timers, onto the job queue: needs the `jobs` migrations first.
+  { name: '0002_timers_onto_job_queue', statements: timerAdoptionStatements('collection_timers') },
 ]);

@@ -1,3 +1,4 @@
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
@@ -19,7 +20,7 @@ export class ReferenceRegistry {
   private constructor(private readonly sql: SqlDatabase) {}
 
   static async open(sql: SqlDatabase): Promise<ReferenceRegistry> {
-    await migrate(sql, COLLECTIONS_MIGRATIONS);
+    await migrate(sql, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS]);
     return new ReferenceRegistry(sql);
   }
 

@@ -1,5 +1,5 @@
 import { defineMigrations } from '@paygate/sql';
-import { timerTableStatements } from '@paygate/timers';
+import { timerAdoptionStatements, timerTableStatements } from '@paygate/timers';
 
 /** The service-payments read models (PaymentsProjection) and its durable timers (PAYMENT_TIMERS). */
 export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
@@ -24,4 +24,6 @@ export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
       ...timerTableStatements('payment_timers'),
     ],
   },
+  // The timers an older release left in payment_timers, onto the job queue: needs the `jobs` migrations first.
+  { name: '0002_timers_onto_job_queue', statements: timerAdoptionStatements('payment_timers') },
 ]);

@@ -12,6 +12,7 @@ import {
   type ServicePayment,
 } from '@paygate/payments-domain';
 import type { EventStore } from '@paygate/event-store';
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
@@ -93,8 +94,8 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
 /** The service-payments projection (wallet_balances, service_payment_view and the payment timers) and the reads the contract makes of it. */
 export class PaymentsProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<PaymentsProjection> {
-    await migrate(sql, PAYMENTS_MIGRATIONS);
-    await PAYMENT_TIMERS.migrate(sql);
+    // payments/0002 moves timers onto the job queue: the `jobs` table comes first.
+    await migrate(sql, [...JOBS_MIGRATIONS, ...PAYMENTS_MIGRATIONS]);
     return new PaymentsProjection('service-payments-projection', [servicePaymentView(statusPollMs), WALLET_BALANCES], sql, store);
   }
 

@@ -18,7 +18,6 @@ import type { Merchant } from '@paygate/merchants';
 import { collectionSignature, verifyStandardWebhook } from '@paygate/signing';
 import { eventually, publishedCollection, publishedServicePayment } from '@paygate/testing';
 import { CallbackProjector } from './callback-projector';
-import type { DeliveryStore } from './delivery';
 import { describeDeliveryScenarios, flat, KEY } from './delivery/delivery-worker-test-setup';
 
 const MERCHANT = 'merchant-1';
@@ -123,23 +122,23 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     return { target, answered };
   }
 
-  async function expectWaiting(store: DeliveryStore, ...ids: string[]) {
+  async function expectWaiting(...ids: string[]) {
     await sleep(300);
-    for (const id of ids) expect(await find(store, id)).toMatchObject({ state: 'pending', attempts: [] });
+    for (const id of ids) expect(await find(id)).toMatchObject({ state: 'pending', attempts: [] });
   }
 
   it('sends payment.completed to the service payments URL, signed over its own transaction_status, and collection callbacks to the collection URL', async () => {
     const collections = await endpoint();
     const payments = await endpoint();
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(collections.url(), payments.url('/payments')), store);
+    const { queue, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(collections.url(), payments.url('/payments')), queue);
     const events = transaction();
     await project(projector, events.requested, events.prnValidated, events.opened, events.completed, events.paid);
     startWorker();
 
-    const paid = await settled(store, webhookId(events.paid), 'delivered');
+    const paid = await settled(webhookId(events.paid), 'delivered');
     expect(paid).toMatchObject({ eventName: 'payment.completed', targetUrl: payments.url('/payments'), internalReference: events.ref, merchantId: MERCHANT });
-    await settled(store, webhookId(events.completed), 'delivered');
+    await settled(webhookId(events.completed), 'delivered');
     expect(collections.received.map((request) => JSON.parse(request.body.toString('utf8')).event)).toEqual(['transaction.charges', 'transaction.completed']);
     expect(payments.received).toHaveLength(1);
 
@@ -163,17 +162,17 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('one URL for both: payment.completed that overtakes its collection waits until transaction.completed is queued and delivered', async () => {
     const { target, answered } = await recordingEndpoint((event, seen) => (event === 'transaction.completed' && seen < 2 ? 500 : 200));
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), store);
+    const { queue, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
     const events = transaction();
     // Over Kafka the payments topic may be ahead of the collections topic.
     await project(projector, events.prnValidated, events.paid);
     startWorker();
-    await expectWaiting(store, webhookId(events.paid));
+    await expectWaiting(webhookId(events.paid));
     expect(answered).toEqual([]);
 
     await project(projector, events.requested, events.opened, events.completed);
-    await settled(store, webhookId(events.paid), 'delivered');
+    await settled(webhookId(events.paid), 'delivered');
     expect(arrivals(answered)).toEqual([
       'transaction.charges 200',
       'transaction.completed 500',
@@ -185,15 +184,15 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('one URL for both: a rejected PRN’s payment.failed goes before the cancellation it caused, even when the cancellation is queued first', async () => {
     const { target, answered } = await recordingEndpoint((event, seen) => (event === 'payment.failed' && seen < 1 ? 503 : 200));
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), store);
+    const { queue, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
     const events = transaction();
     await project(projector, events.requested, events.cancelled);
     startWorker();
-    await expectWaiting(store, webhookId(events.cancelled));
+    await expectWaiting(webhookId(events.cancelled));
 
     await project(projector, events.prnRejected);
-    await settled(store, webhookId(events.cancelled), 'delivered');
+    await settled(webhookId(events.cancelled), 'delivered');
     expect(arrivals(answered)).toEqual(['payment.failed 503', 'payment.failed 200', 'transaction.cancelled 200']);
     const failed = JSON.parse(target.received[0].body.toString('utf8')).payload;
     expect(failed).toMatchObject({ transaction_status: 'FAILED', status_message: 'PRN not eligible: already paid', additional_details: {} });
@@ -202,32 +201,32 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   it('two URLs: a payment callback waits for its cause to be queued, not delivered, so a failing collection URL does not hold it', async () => {
     const collections = await endpoint(() => undefined); // never answers
     const payments = await endpoint();
-    const { store, startWorker } = await dispatcher({ timeoutMs: 10_000 });
-    const projector = new CallbackProjector(merchants(collections.url(), payments.url()), store);
+    const { queue, startWorker } = await dispatcher({ timeoutMs: 10_000 });
+    const projector = new CallbackProjector(merchants(collections.url(), payments.url()), queue);
     const events = transaction();
     await project(projector, events.paid);
     startWorker();
-    await expectWaiting(store, webhookId(events.paid));
+    await expectWaiting(webhookId(events.paid));
 
     await project(projector, events.completed);
-    await settled(store, webhookId(events.paid), 'delivered');
+    await settled(webhookId(events.paid), 'delivered');
     // The collection's callback is still hanging at its URL (claimed now or on the next tick): payment.completed did not wait for it.
-    await settled(store, webhookId(events.completed), 'delivering');
+    await settled(webhookId(events.completed), 'delivering');
   });
 
   it('a redelivered payments event schedules nothing new; PrnValidated schedules nothing', async () => {
     const { target, answered } = await recordingEndpoint();
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(null, target.url()), store);
+    const { queue, history, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(null, target.url()), queue);
     const events = transaction();
     expect(await projector.project([events.prnValidated])).toEqual([]);
     await project(projector, events.completed, events.paid, events.paid);
     startWorker();
     await project(projector, events.paid);
 
-    await settled(store, webhookId(events.paid), 'delivered');
+    await settled(webhookId(events.paid), 'delivered');
     await sleep(200);
-    const deliveries = await store.list({ limit: 100 });
+    const deliveries = await history.list({ limit: 100 });
     expect(deliveries.map((delivery) => [delivery.eventName, delivery.webhookId, delivery.state])).toEqual([
       ['transaction.completed', webhookId(events.completed), 'undeliverable'],
       ['payment.completed', webhookId(events.paid), 'delivered'],
@@ -237,14 +236,14 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('a merchant without a service payments URL gets the payment callback recorded as undeliverable', async () => {
     const collections = await endpoint();
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(collections.url(), null), store);
+    const { queue, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(collections.url(), null), queue);
     const events = transaction();
     await project(projector, events.prnRejected, events.cancelled);
     startWorker();
 
-    await settled(store, webhookId(events.cancelled), 'delivered');
-    expect(await find(store, webhookId(events.prnRejected))).toMatchObject({
+    await settled(webhookId(events.cancelled), 'delivered');
+    expect(await find(webhookId(events.prnRejected))).toMatchObject({
       eventName: 'payment.failed',
       state: 'undeliverable',
       lastError: 'no callback URL',
@@ -253,15 +252,15 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('resend sends the collection’s and the payment’s callbacks again, in order, with their webhook ids', async () => {
     const { target, answered } = await recordingEndpoint();
-    const { store, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), store);
+    const { queue, history, startWorker } = await dispatcher();
+    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
     const events = transaction();
     await project(projector, events.opened, events.completed, events.paid);
     const worker = startWorker();
-    await settled(store, webhookId(events.paid), 'delivered');
+    await settled(webhookId(events.paid), 'delivered');
     const ids = target.received.map((request) => request.webhookId);
 
-    expect(await store.resend(MERCHANT, events.ref)).toBe(3);
+    expect(await history.resend(MERCHANT, events.ref)).toBe(3);
     worker.notify();
     await eventually(() => (target.received.length === 6 ? true : undefined), 10_000, 'three callbacks resent');
     expect(arrivals(answered).slice(3)).toEqual(['transaction.charges 200', 'transaction.completed 200', 'payment.completed 200']);

@@ -1,7 +1,7 @@
 import { readCollectionIntegrationEvent, readPaymentsIntegrationEvent, type IntegrationEnvelope } from '@paygate/contracts';
 import type { Merchant, MerchantAccounts } from '@paygate/merchants';
 import { callbackBody, collectionCallbackFor, collectionCallbackOrder, servicePaymentCallbackFor, servicePaymentCallbackOrder } from '@paygate/webhooks-domain';
-import type { DeliveryStore, NewDelivery } from './delivery';
+import type { DeliveryQueue, NewDelivery } from './delivery';
 
 /** A changed callback URL reaches new deliveries within this long. */
 const MERCHANT_CACHE_MS = 5_000;
@@ -25,7 +25,7 @@ export class CallbackProjector {
 
   constructor(
     private readonly merchants: Pick<MerchantAccounts, 'get'>,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: Pick<DeliveryQueue, 'enqueue'>,
   ) {}
 
   /** Schedules the callbacks of a page of published events, in their order; returns them. */

@@ -8,12 +8,12 @@ import type {
   StreamCallbacksQuery,
   StreamCallbacksResult,
 } from '@paygate/contracts';
-import type { CallbackStream, DeliveryRecord, DeliveryStore, DeliveryWorker } from './delivery';
+import type { CallbackStream, DeliveryHistory, DeliveryRecord, DeliveryWorker } from './delivery';
 
 export const DISPATCHER = Symbol('Dispatcher');
 
 export interface Dispatcher {
-  deliveries: DeliveryStore;
+  history: DeliveryHistory;
   worker: DeliveryWorker;
   stream: CallbackStream;
   /** The merchant's current signing key, or null. */
@@ -42,7 +42,7 @@ export class ListDeliveries extends Query<{ deliveries: DeliveryView[] }> {
 export class ResendCallbacksHandler implements ICommandHandler<ResendCallbacks> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
   async execute({ payload }: ResendCallbacks) {
-    const count = await this.dispatcher.deliveries.resend(payload.merchantId, payload.internalReference);
+    const count = await this.dispatcher.history.resend(payload.merchantId, payload.internalReference);
     this.dispatcher.worker.notify();
     return { deliveries: count };
   }
@@ -52,7 +52,7 @@ export class ResendCallbacksHandler implements ICommandHandler<ResendCallbacks> 
 export class RetryAbandonedDeliveriesHandler implements ICommandHandler<RetryAbandonedDeliveries> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
   async execute({ payload }: RetryAbandonedDeliveries) {
-    const count = await this.dispatcher.deliveries.retryAbandoned(payload.webhookIds);
+    const count = await this.dispatcher.history.retryAbandoned(payload.webhookIds);
     this.dispatcher.worker.notify();
     return { deliveries: count };
   }
@@ -62,7 +62,7 @@ export class RetryAbandonedDeliveriesHandler implements ICommandHandler<RetryAba
 export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
   async execute({ payload }: ListDeliveries) {
-    return { deliveries: (await this.dispatcher.deliveries.list({ ...payload, limit: payload.limit ?? 100 })).map(presentDelivery) };
+    return { deliveries: (await this.dispatcher.history.list({ ...payload, limit: payload.limit ?? 100 })).map(presentDelivery) };
   }
 }
 

@@ -1,6 +1,7 @@
-import { defineMigrations } from '@paygate/sql';
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
+import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
 
-/** The callback queue (DeliveryStore): deliveries and every attempt at sending them. */
+/** The callback deliveries (DeliveryQueue, DeliveryHistory), every attempt at sending them, and the callback stream. */
 export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
   {
     name: '0001_deliveries_and_attempts',
@@ -63,4 +64,19 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
       'create index if not exists webhook_stream_created on webhook_stream (created_at)',
     ],
   },
+  {
+    name: '0003_deliveries_onto_job_queue',
+    statements: [
+      // Deliveries an older release queued before the job queue get their job (queue `callbacks`, lane = host).
+      `insert into jobs (queue, key, lane, due_at, run_at)
+       select 'callbacks', webhook_id, coalesce(target_host, ''), next_attempt_at, next_attempt_at
+       from webhook_deliveries where state in ('pending', 'delivering')
+       on conflict (queue, key) do nothing`,
+    ],
+  },
 ]);
+
+/** Applies the webhooks migrations after the `jobs` ones, which 0003 needs; every opener of these tables calls it. */
+export function migrateWebhooks(sql: SqlDatabase): Promise<unknown> {
+  return migrate(sql, [...JOBS_MIGRATIONS, ...WEBHOOKS_MIGRATIONS]);
+}

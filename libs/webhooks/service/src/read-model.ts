@@ -3,7 +3,7 @@ import { CONFIG_SCHEMA, readSetting } from '@paygate/config';
 import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, publishingContext } from '@paygate/contracts';
 import { integrationEnvelope } from '@paygate/messaging';
 import { CallbackProjector } from './callback-projector';
-import { DeliveryStore } from './delivery';
+import { DeliveryQueue } from './delivery';
 
 const PUBLICATIONS = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
 const CONTEXTS = new Set(PUBLICATIONS.map((publication) => publication.context));
@@ -19,13 +19,13 @@ export const DELIVERIES_READ_MODEL: RebuildableReadModel = {
   name: 'callback deliveries',
   streamPrefixes: PUBLICATIONS.flatMap((publication) => publication.streamPrefixes),
   async open(target) {
-    const deliveries = await DeliveryStore.open(target, {
+    const queue = await DeliveryQueue.open(target, {
       timeoutMs: readSetting(CONFIG_SCHEMA.delivery.timeoutMs, {}),
       retrySchedule: readSetting(CONFIG_SCHEMA.delivery.retrySchedule, {}),
       perHostConcurrency: readSetting(CONFIG_SCHEMA.delivery.perHostConcurrency, {}),
       streamUnsent: false,
     });
-    const projector = new CallbackProjector({ get: async () => null }, deliveries);
+    const projector = new CallbackProjector({ get: async () => null }, queue);
     return async (event) => {
       // The dispatcher consumes the contexts' integration events only, as here.
       if (CONTEXTS.has(publishingContext(event.type) ?? '')) await projector.project([integrationEnvelope(event)]);

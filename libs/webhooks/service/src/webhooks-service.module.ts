@@ -7,7 +7,7 @@ import { contextOfEvent, withLogContext } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
-import { CallbackSender, CallbackStream, DeliveryStore, DeliveryWorker, reportQueue } from './delivery';
+import { CallbackSender, CallbackStream, DeliveryHistory, DeliveryQueue, DeliveryWorker, reportQueue } from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type Dispatcher } from './handlers';
 
 /** How often the callback stream is pruned of entries past its retention. */
@@ -15,7 +15,7 @@ const STREAM_PRUNE_MS = 60_000;
 
 const PROJECTOR = Symbol('CallbackProjector');
 
-type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReportingQueue: () => void };
+type DispatcherParts = Dispatcher & { queue: DeliveryQueue; merchants: MerchantAccounts; stopReportingQueue: () => void };
 
 /**
  * The webhook dispatcher: consumes the events other contexts publish, schedules a signed
@@ -30,17 +30,19 @@ type DispatcherParts = Dispatcher & { merchants: MerchantAccounts; stopReporting
         const config = appConfig.delivery;
         // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
         const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
-        const deliveries = await DeliveryStore.open(infra.sql, config);
+        const queue = await DeliveryQueue.open(infra.sql, config);
+        const history = await DeliveryHistory.open(infra.sql);
         const stream = await CallbackStream.open(infra.sql);
         const signingKey = async (merchantId: string) => (await merchants.keys(merchantId))?.signingKey ?? null;
-        const worker = new DeliveryWorker({ store: deliveries, sender: new CallbackSender(config), keys: signingKey, stream, config, log, metrics });
-        return { deliveries, worker, stream, signingKey, merchants, stopReportingQueue: reportQueue(metrics, deliveries) };
+        const sender = new CallbackSender(config);
+        const worker = new DeliveryWorker({ queue, sql: infra.sql, sender, keys: signingKey, stream, config, log, metrics });
+        return { queue, history, worker, stream, signingKey, merchants, stopReportingQueue: reportQueue(metrics, infra.sql) };
       },
     },
     {
       provide: PROJECTOR,
       inject: [DISPATCHER],
-      useFactory: ({ merchants, deliveries }: DispatcherParts) => new CallbackProjector(merchants, deliveries),
+      useFactory: ({ merchants, queue }: DispatcherParts) => new CallbackProjector(merchants, queue),
     },
     ...DISPATCHER_HANDLERS,
   ],

@@ -3,7 +3,7 @@ import { verifyStandardWebhook } from '@paygate/signing';
 import { describeOnSqlEngines, describeWithService, uniqueSchema } from '@paygate/testing';
 import { signedCallbackHeaders } from './callback-sender';
 import { CallbackStream, type StreamEntry } from './callback-stream';
-import { DeliveryStore, type NewDelivery } from './delivery-store';
+import { DeliveryQueue, type NewDelivery } from './delivery-queue';
 
 const KEY = 'whsk_stream_spec_key';
 const body = (ref: string, status = 'COMPLETED') =>
@@ -72,7 +72,7 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
   });
 
   it('carries a callback that has no URL to go to, signed when read; a redelivered event adds nothing', async () => {
-    const deliveries = await DeliveryStore.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1 });
+    const deliveries = await DeliveryQueue.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1 });
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, key);
     await deliveries.enqueue([unsent('m1', 'NO_URL')]);
     await deliveries.enqueue([unsent('m1', 'NO_URL')]);
@@ -87,7 +87,7 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
   });
 
   it('gets nothing from a queue that does not stream (a read-model rebuild)', async () => {
-    const rebuild = await DeliveryStore.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1, streamUnsent: false });
+    const rebuild = await DeliveryQueue.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1, streamUnsent: false });
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, key);
     await rebuild.enqueue([unsent('m1', 'REBUILT')]);
     expect((await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, key)).callbacks).toEqual([]);

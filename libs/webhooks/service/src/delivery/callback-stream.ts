@@ -1,6 +1,6 @@
 import type { StreamCallbacksResult, StreamedCallback } from '@paygate/contracts';
-import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { WEBHOOKS_MIGRATIONS } from '../migrations';
+import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { migrateWebhooks } from '../migrations';
 import { signedCallbackHeaders } from './callback-sender';
 
 /** A reconnect within this long loses nothing (the SSE Last-Event-ID); older entries are deleted. */
@@ -46,7 +46,7 @@ export class CallbackStream {
   private constructor(private readonly sql: SqlDatabase) {}
 
   static async open(sql: SqlDatabase): Promise<CallbackStream> {
-    await migrate(sql, WEBHOOKS_MIGRATIONS);
+    await migrateWebhooks(sql);
     return new CallbackStream(sql);
   }
 

@@ -1,6 +1,6 @@
 /**
  * Shared setup of the delivery worker specs (delivery-worker.*.spec.ts): merchant endpoints on
- * loopback addresses, deliveries to enqueue, and a dispatcher (store, sender, workers) on a
+ * loopback addresses, deliveries to enqueue, and a dispatcher (queue, history, workers) on a
  * fresh database. Every scenario runs on PGlite, and on PostgreSQL too when STORE_URL names one.
  *
  * Test code (it uses jest's hooks and `expect`): jest does not collect it (not *.spec.ts) and the
@@ -15,7 +15,8 @@ import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { describeWithService, eventually, uniqueSchema } from '@paygate/testing';
 import { CallbackSender } from './callback-sender';
 import type { DeliveryConfig } from './delivery-config';
-import { DeliveryStore, type DeliveryRecord, type DeliveryState, type DeliveryStoreConfig, type NewDelivery } from './delivery-store';
+import { DeliveryHistory, type DeliveryRecord, type DeliveryState } from './delivery-history';
+import { DeliveryQueue, type ClaimedDelivery, type DeliveryQueueConfig, type NewDelivery } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
 
 export const KEY = 'whsk_worker_spec_key_never_logged';
@@ -101,13 +102,21 @@ export interface DeliveryHarness {
   db(): SqlDatabase;
   /** A merchant endpoint, closed after the test. */
   endpoint(handle?: Handler, host?: string): ReturnType<typeof receiver>;
-  /** A delivery store and sender on the suite's database; `startWorker` starts a worker, stopped after the test. */
-  dispatcher(overrides?: Partial<DeliveryConfig & DeliveryStoreConfig>): Promise<{ store: DeliveryStore; startWorker: () => DeliveryWorker }>;
-  find(store: DeliveryStore, webhookId: string): Promise<DeliveryRecord>;
+  /**
+   * The delivery queue and history on the suite's database; `claim` claims as a worker would (one
+   * that never records), `startWorker` starts a worker, stopped after the test.
+   */
+  dispatcher(overrides?: Partial<DeliveryConfig & DeliveryQueueConfig>): Promise<{
+    queue: DeliveryQueue;
+    history: DeliveryHistory;
+    claim: (limit: number) => Promise<ClaimedDelivery[]>;
+    startWorker: () => DeliveryWorker;
+  }>;
+  find(webhookId: string): Promise<DeliveryRecord>;
   /** How many times this test's workers looked up a merchant's signing key. */
   keyLookups(): number;
   /** The delivery once it is in `state` (polled). */
-  settled(store: DeliveryStore, webhookId: string, state: DeliveryState, timeoutMs?: number): Promise<DeliveryRecord>;
+  settled(webhookId: string, state: DeliveryState, timeoutMs?: number): Promise<DeliveryRecord>;
 }
 
 /**
@@ -116,6 +125,7 @@ export interface DeliveryHarness {
  */
 function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose: () => Promise<void> }>): DeliveryHarness {
   let db: SqlDatabase;
+  let history: DeliveryHistory;
   let dispose: () => Promise<void>;
   let receivers: Array<{ close: () => Promise<unknown> }>;
   let workers: DeliveryWorker[];
@@ -124,6 +134,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
 
   beforeAll(async () => {
     ({ db, dispose } = await openDatabase());
+    history = await DeliveryHistory.open(db);
   });
   afterAll(() => dispose());
 
@@ -157,33 +168,33 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
     return opened;
   }
 
-  async function dispatcher(overrides: Partial<DeliveryConfig & DeliveryStoreConfig> = {}) {
+  async function dispatcher(overrides: Partial<DeliveryConfig & DeliveryQueueConfig> = {}) {
     const config = { timeoutMs: 2_000, retrySchedule: [0, 50, 50, 50], allowPrivate: true, perHostConcurrency: 4, maxInFlight: 64, tickMs: 20, ...overrides };
-    const store = await DeliveryStore.open(db, config);
+    const queue = await DeliveryQueue.open(db, config);
     const sender = new CallbackSender(config);
     const keys = async (merchantId: string) => {
       keyLookups += 1;
       return merchantId === 'merchant-deleted' ? null : KEY;
     };
     const startWorker = () => {
-      const worker = new DeliveryWorker({ store, sender, keys, config, log, metrics: NO_METRICS });
+      const worker = new DeliveryWorker({ queue, sql: db, sender, keys, config, log, metrics: NO_METRICS });
       worker.start();
       workers.push(worker);
       return worker;
     };
-    return { store, startWorker };
+    return { queue, history, claim: (limit: number) => queue.claim(db, { limit }), startWorker };
   }
 
-  async function find(store: DeliveryStore, webhookId: string): Promise<DeliveryRecord> {
-    const found = (await store.list({ limit: 10_000 })).find((delivery) => delivery.webhookId === webhookId);
+  async function find(webhookId: string): Promise<DeliveryRecord> {
+    const found = (await history.list({ limit: 10_000 })).find((delivery) => delivery.webhookId === webhookId);
     if (!found) throw new Error(`no delivery ${webhookId}`);
     return found;
   }
 
-  function settled(store: DeliveryStore, webhookId: string, state: DeliveryState, timeoutMs = 10_000): Promise<DeliveryRecord> {
+  function settled(webhookId: string, state: DeliveryState, timeoutMs = 10_000): Promise<DeliveryRecord> {
     return eventually(
       async () => {
-        const delivery = await find(store, webhookId);
+        const delivery = await find(webhookId);
         return delivery.state === state ? delivery : undefined;
       },
       timeoutMs,
@@ -196,7 +207,7 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
 
 /** Declares `scenarios` on PGlite, and on PostgreSQL (own schema) when it is configured. */
 export function describeDeliveryScenarios(scenarios: (harness: DeliveryHarness) => void): void {
-  describe('webhook delivery on PGlite', () => {
+  describe('callback delivery on PGlite', () => {
     scenarios(
       deliveryHarness(async () => {
         const db = await openSqlDatabase('pglite://memory');
@@ -205,7 +216,7 @@ export function describeDeliveryScenarios(scenarios: (harness: DeliveryHarness) 
     );
   });
 
-  describeWithService('postgres', 'webhook delivery on PostgreSQL', (url) => {
+  describeWithService('postgres', 'callback delivery on PostgreSQL', (url) => {
     scenarios(
       deliveryHarness(async () => {
         const schema = uniqueSchema('webhook_delivery');

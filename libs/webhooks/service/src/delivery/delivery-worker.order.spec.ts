@@ -4,10 +4,12 @@
  * queue: a collect-for-payment collection cancelled because its PRN was rejected, whose
  * `transaction.cancelled` awaits the `payment.failed` that caused it (CallbackOrder), during a
  * database cut. Each path that makes a job due is driven here directly: enqueue in either order,
- * the sweep that gives deliveries without a job one, a wake-up, an enqueue cut off mid-way,
- * resend, and a claim lost with its worker.
+ * the upgrade's migration that gives an older release's deliveries a job, a wake-up, an enqueue
+ * cut off mid-way, resend, and a claim lost with its worker.
  */
-import { CALLBACK_QUEUE, type NewDelivery } from './delivery-store';
+import { WEBHOOKS_MIGRATIONS } from '../migrations';
+import { CALLBACK_QUEUE } from './delivery-order';
+import type { NewDelivery } from './delivery-queue';
 import { byAttempt, describeDeliveryScenarios, newDelivery, status } from './delivery-worker-test-setup';
 
 const PRN_REJECTED_FAILED = -1_000_000_000 + 2;
@@ -22,6 +24,7 @@ function prnRejection(url: string): { paymentFailed: NewDelivery; cancelled: New
 }
 
 const past = () => new Date(Date.now() - 1_000);
+const ONTO_JOB_QUEUE = WEBHOOKS_MIGRATIONS.find((migration) => migration.name === '0003_deliveries_onto_job_queue')!;
 
 describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
   /** Makes the jobs of `deliveries` due now, as any path could. */
@@ -41,66 +44,66 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
 
   it('a cancellation queued before the payment.failed it awaits is not claimable, even when due, until that one is queued and settled', async () => {
     const target = await endpoint();
-    const { store } = await dispatcher();
+    const { queue, claim } = await dispatcher();
     const { paymentFailed, cancelled } = prnRejection(target.url());
-    await store.enqueue([cancelled]);
+    await queue.enqueue([cancelled]);
     await forceDue(cancelled);
-    expect(await store.claimDue(10)).toEqual([]);
+    expect(await claim(10)).toEqual([]);
 
-    await store.enqueue([paymentFailed]);
+    await queue.enqueue([paymentFailed]);
     await forceDue(cancelled);
-    expect((await store.claimDue(10)).map((claimed) => claimed.eventName)).toEqual(['payment.failed']);
+    expect((await claim(10)).map((claimed) => claimed.payload.eventName)).toEqual(['payment.failed']);
     await forceDue(cancelled);
-    expect(await store.claimDue(10)).toEqual([]);
+    expect(await claim(10)).toEqual([]);
   });
 
-  it('the sweep that gives deliveries without a job one makes the cancellation due, never sent before the payment.failed is delivered', async () => {
+  it('the migration that gives an older release’s deliveries a job makes the cancellation due, never sent before the payment.failed is delivered', async () => {
     const target = await endpoint(byAttempt(status(500), status(500), status(200)));
-    const { store, startWorker } = await dispatcher();
+    const { queue, startWorker } = await dispatcher();
     const { paymentFailed, cancelled } = prnRejection(target.url());
-    await store.enqueue([paymentFailed, cancelled]);
-    // As an older release left them, or a cut between a delivery and its job would: no jobs.
+    await queue.enqueue([paymentFailed, cancelled]);
+    // As a release before the job queue left them: no jobs, until the upgrade's migration runs.
     await CALLBACK_QUEUE.cancel(db(), [paymentFailed.webhookId, cancelled.webhookId]);
-    await store.adoptUnqueued();
+    for (const statement of ONTO_JOB_QUEUE.statements) await db().query(statement);
     await forceDue(paymentFailed, cancelled);
     startWorker();
 
-    await settled(store, cancelled.webhookId, 'delivered');
+    await settled(cancelled.webhookId, 'delivered');
     expectInOrder(target.received, paymentFailed, cancelled, 3);
   });
 
   it('an enqueue of the payment.failed cut off mid-transaction leaves the cancellation waiting; the one that follows sends them in order', async () => {
     const target = await endpoint(byAttempt(status(500), status(200)));
-    const { store, startWorker } = await dispatcher();
+    const { queue, claim, startWorker } = await dispatcher();
     const { paymentFailed, cancelled } = prnRejection(target.url());
-    await store.enqueue([cancelled]);
+    await queue.enqueue([cancelled]);
     await expect(
       db().transaction(async (tx) => {
-        await store.enqueue([paymentFailed], tx);
+        await queue.enqueue([paymentFailed], tx);
         throw new Error('Connection terminated unexpectedly');
       }),
     ).rejects.toThrow('Connection terminated unexpectedly');
     await forceDue(cancelled);
-    expect(await store.claimDue(10)).toEqual([]);
+    expect(await claim(10)).toEqual([]);
 
     startWorker();
-    await store.enqueue([paymentFailed]);
-    await settled(store, cancelled.webhookId, 'delivered');
+    await queue.enqueue([paymentFailed]);
+    await settled(cancelled.webhookId, 'delivered');
     expectInOrder(target.received, paymentFailed, cancelled, 2);
   });
 
   it('a wake-up after another callback of the transaction settles does not send the cancellation while its cause is being retried', async () => {
     const target = await endpoint(byAttempt(status(500), status(500), status(200)));
-    const { store, startWorker } = await dispatcher({ retrySchedule: [0, 200, 200, 200] });
+    const { queue, startWorker } = await dispatcher({ retrySchedule: [0, 200, 200, 200] });
     const { paymentFailed, cancelled } = prnRejection(target.url());
     // Another URL's callback of the same transaction settles first and wakes the transaction's waiting jobs.
     const other = await endpoint();
     const charges = newDelivery(other.url(), { internalReference: cancelled.internalReference, sequence: 1, eventName: 'transaction.charges' });
-    await store.enqueue([paymentFailed, cancelled, charges]);
+    await queue.enqueue([paymentFailed, cancelled, charges]);
     startWorker();
 
-    await settled(store, charges.webhookId, 'delivered');
-    await settled(store, cancelled.webhookId, 'delivered');
+    await settled(charges.webhookId, 'delivered');
+    await settled(cancelled.webhookId, 'delivered');
     expectInOrder(target.received, paymentFailed, cancelled, 3);
   });
 
@@ -113,33 +116,33 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
       if (failing && received.webhookId === resent.paymentFailed.webhookId && failures++ < 2) response.writeHead(500).end('again');
       else response.end('ok');
     });
-    const { store, startWorker } = await dispatcher();
+    const { queue, history, startWorker } = await dispatcher();
     resent = prnRejection(target.url());
-    await store.enqueue([resent.paymentFailed, resent.cancelled]);
+    await queue.enqueue([resent.paymentFailed, resent.cancelled]);
     startWorker();
-    await settled(store, resent.cancelled.webhookId, 'delivered');
+    await settled(resent.cancelled.webhookId, 'delivered');
 
     failing = true;
     const before = target.received.length;
-    expect(await store.resend('merchant-1', resent.cancelled.internalReference)).toBe(2);
+    expect(await history.resend('merchant-1', resent.cancelled.internalReference)).toBe(2);
     await forceDue(resent.cancelled);
-    await settled(store, resent.paymentFailed.webhookId, 'delivered');
-    await settled(store, resent.cancelled.webhookId, 'delivered');
+    await settled(resent.paymentFailed.webhookId, 'delivered');
+    await settled(resent.cancelled.webhookId, 'delivered');
     expectInOrder(target.received.slice(before), resent.paymentFailed, resent.cancelled, 3);
   });
 
   it('a payment.failed whose claim was lost with its worker still holds the cancellation back until it is delivered', async () => {
     const target = await endpoint();
-    const { store, startWorker } = await dispatcher({ timeoutMs: 300, leaseMarginMs: 200 });
+    const { queue, claim, startWorker } = await dispatcher({ timeoutMs: 300, leaseMarginMs: 200 });
     const { paymentFailed, cancelled } = prnRejection(target.url());
-    await store.enqueue([paymentFailed, cancelled]);
-    expect((await store.claimDue(10)).map((claimed) => claimed.eventName)).toEqual(['payment.failed']);
+    await queue.enqueue([paymentFailed, cancelled]);
+    expect((await claim(10)).map((claimed) => claimed.payload.eventName)).toEqual(['payment.failed']);
     // That worker is gone: nothing records its attempt.
     await forceDue(cancelled);
-    expect(await store.claimDue(10)).toEqual([]);
+    expect(await claim(10)).toEqual([]);
 
     startWorker();
-    await settled(store, cancelled.webhookId, 'delivered');
+    await settled(cancelled.webhookId, 'delivered');
     expectInOrder(target.received, paymentFailed, cancelled, 1);
   });
 });

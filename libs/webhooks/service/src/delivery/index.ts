@@ -4,17 +4,11 @@ export type { StreamEntry } from './callback-stream';
 export type { AttemptOutcome, CallbackRequest } from './callback-sender';
 export { jittered } from './delivery-config';
 export type { DeliveryConfig } from './delivery-config';
-export { DeliveryStore } from './delivery-store';
-export type {
-  AttemptRecord,
-  ClaimedDelivery,
-  DeliveryQuery,
-  DeliveryRecord,
-  DeliveryState,
-  DeliveryStoreConfig,
-  NewDelivery,
-  QueueStats,
-} from './delivery-store';
+export { DeliveryHistory } from './delivery-history';
+export type { AttemptRecord, DeliveryQuery, DeliveryRecord, DeliveryState } from './delivery-history';
+export { DeliveryQueue } from './delivery-queue';
+export type { ClaimedDelivery, DeliveryQueueConfig, NewDelivery, OutgoingCallback } from './delivery-queue';
 export { reportQueue } from './queue-metrics';
+export type { QueueStats } from './queue-metrics';
 export { DeliveryWorker } from './delivery-worker';
 export type { DeliveryWorkerOptions } from './delivery-worker';

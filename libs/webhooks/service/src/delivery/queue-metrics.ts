@@ -1,5 +1,23 @@
 import type { Metrics } from '@paygate/metrics';
-import type { DeliveryStore, QueueStats } from './delivery-store';
+import type { SqlDatabase } from '@paygate/sql';
+
+export interface QueueStats {
+  pending: number;
+  delivering: number;
+  /** Age of the oldest delivery due now and not yet claimed; 0 when none is. */
+  oldestDueSeconds: number;
+}
+
+/** The queue as an operator sees it: deliveries waiting or in flight, and how long the oldest due one has waited. */
+export async function queueStats(sql: SqlDatabase): Promise<QueueStats> {
+  const [row] = await sql.query<{ pending: number; delivering: number; oldest_due_seconds: number | null }>(
+    `select count(*) filter (where state = 'pending')::int as pending,
+            count(*) filter (where state = 'delivering')::int as delivering,
+            extract(epoch from now() - min(next_attempt_at) filter (where state = 'pending' and next_attempt_at <= now()))::float8 as oldest_due_seconds
+     from webhook_deliveries where state in ('pending', 'delivering')`,
+  );
+  return { pending: row.pending, delivering: row.delivering, oldestDueSeconds: Math.max(0, row.oldest_due_seconds ?? 0) };
+}
 
 /** One query answers both gauges of a scrape. */
 const STATS_REUSE_MS = 1_000;
@@ -9,10 +27,10 @@ const STATS_REUSE_MS = 1_000;
  * `paygate_callback_oldest_due_age_seconds`. The queue is shared, so every dispatcher reports
  * the same numbers (alert on max). Returns a function that stops reporting.
  */
-export function reportQueue(metrics: Metrics, store: DeliveryStore): () => void {
+export function reportQueue(metrics: Metrics, sql: SqlDatabase): () => void {
   let last: { at: number; stats: Promise<QueueStats> } | undefined;
   const stats = () => {
-    if (!last || Date.now() - last.at > STATS_REUSE_MS) last = { at: Date.now(), stats: store.queueStats() };
+    if (!last || Date.now() - last.at > STATS_REUSE_MS) last = { at: Date.now(), stats: queueStats(sql) };
     return last.stats;
   };
   const stopDepth = metrics.gauge({

@@ -1,0 +1,184 @@
+import type { DeliveryState } from '@paygate/contracts';
+import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { migrateWebhooks } from '../migrations';
+import { CALLBACK_QUEUE } from './delivery-order';
+
+export type { DeliveryState };
+
+export interface AttemptRecord {
+  /** Numbered across the delivery's whole life, resends included. */
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string;
+  error: string | null;
+}
+
+export interface DeliveryRecord {
+  webhookId: string;
+  merchantId: string;
+  internalReference: string;
+  sequence: number;
+  eventName: string;
+  targetUrl: string | null;
+  targetHost: string | null;
+  body: string;
+  state: DeliveryState;
+  /** Attempts since the delivery was enqueued or last resent: the position in the retry schedule. */
+  attemptsInRound: number;
+  nextAttemptAt: Date;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** Every attempt ever made, oldest first. */
+  attempts: AttemptRecord[];
+}
+
+export interface DeliveryQuery {
+  state?: DeliveryState;
+  merchantId?: string;
+  internalReference?: string;
+  limit: number;
+}
+
+interface DeliveryRow {
+  webhook_id: string;
+  merchant_id: string;
+  internal_reference: string;
+  sequence: number;
+  event_name: string;
+  target_url: string | null;
+  target_host: string | null;
+  body: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  created_at: Date;
+  delivered_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+interface AttemptRow {
+  webhook_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  response_excerpt: string;
+  error: string | null;
+}
+
+const DELIVERY_COLUMNS = `webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body,
+  state, attempts, next_attempt_at, lease_until, created_at, delivered_at, last_status, last_error`;
+
+/**
+ * The deliveries as the admin API sees them: each callback with every attempt at sending it
+ * (`webhook_deliveries`, `webhook_attempts`), and the two ways to send callbacks again. Sending
+ * again only makes a delivery due: the queue's claim still decides when it may go (DeliveryQueue).
+ */
+export class DeliveryHistory {
+  private constructor(private readonly sql: SqlDatabase) {}
+
+  static async open(sql: SqlDatabase): Promise<DeliveryHistory> {
+    await migrateWebhooks(sql);
+    return new DeliveryHistory(sql);
+  }
+
+  /** Deliveries oldest first, each with its attempts. */
+  async list(query: DeliveryQuery): Promise<DeliveryRecord[]> {
+    const rows = await this.sql.query<DeliveryRow>(
+      `select ${DELIVERY_COLUMNS} from webhook_deliveries
+       where ($1::text is null or state = $1::text) and ($2::text is null or merchant_id = $2::text)
+         and ($3::text is null or internal_reference = $3::text)
+       order by created_at, internal_reference, sequence, webhook_id
+       limit $4::int`,
+      [query.state ?? null, query.merchantId ?? null, query.internalReference ?? null, query.limit],
+    );
+    const attempts = rows.length
+      ? await this.sql.query<AttemptRow>(
+          `select webhook_id, attempt, started_at, duration_ms, status_code, response_excerpt, error
+           from webhook_attempts where webhook_id = any($1::text[]) order by webhook_id, attempt`,
+          [rows.map((row) => row.webhook_id)],
+        )
+      : [];
+    const byDelivery = new Map<string, AttemptRecord[]>();
+    for (const row of attempts) {
+      const entries = byDelivery.get(row.webhook_id) ?? [];
+      entries.push({
+        attempt: row.attempt,
+        startedAt: new Date(row.started_at),
+        durationMs: row.duration_ms,
+        statusCode: row.status_code,
+        responseExcerpt: row.response_excerpt,
+        error: row.error,
+      });
+      byDelivery.set(row.webhook_id, entries);
+    }
+    return rows.map((row) => ({
+      webhookId: row.webhook_id,
+      merchantId: row.merchant_id,
+      internalReference: row.internal_reference,
+      sequence: row.sequence,
+      eventName: row.event_name,
+      targetUrl: row.target_url,
+      targetHost: row.target_host,
+      body: row.body,
+      state: row.state,
+      attemptsInRound: row.attempts,
+      nextAttemptAt: new Date(row.next_attempt_at),
+      leaseUntil: row.lease_until && new Date(row.lease_until),
+      createdAt: new Date(row.created_at),
+      deliveredAt: row.delivered_at && new Date(row.delivered_at),
+      lastStatus: row.last_status,
+      lastError: row.last_error,
+      attempts: byDelivery.get(row.webhook_id) ?? [],
+    }));
+  }
+
+  /**
+   * Sends a transaction's callbacks to the merchant again, in order, with the full schedule:
+   * delivered, abandoned, waiting and in-flight ones become due now, keeping their webhook ids
+   * (an attempt in flight then records only itself: its claim is no longer the delivery's).
+   * Returns how many.
+   */
+  async resend(merchantId: string, internalReference: string): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query<{ webhook_id: string; target_host: string }>(
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now(), claim_token = null, lease_until = null
+         where merchant_id = $1 and internal_reference = $2 and state in ('delivered', 'abandoned', 'pending', 'delivering')
+         returning webhook_id, target_host`,
+        [merchantId, internalReference],
+      );
+      await requeue(tx, rows);
+      return rows.length;
+    });
+  }
+
+  /** Abandoned deliveries (all, or those of `webhookIds`) start the schedule again now. Returns how many. */
+  async retryAbandoned(webhookIds?: string[]): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query<{ webhook_id: string; target_host: string }>(
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
+         where state = 'abandoned' and ($1::text[] is null or webhook_id = any($1::text[]))
+         returning webhook_id, target_host`,
+        [webhookIds ?? null],
+      );
+      await requeue(tx, rows);
+      return rows.length;
+    });
+  }
+}
+
+/** Due now, each with a job of its own: one still held by an attempt in flight is taken from it (that attempt's claim no longer counts). */
+async function requeue(client: SqlClient, rows: { webhook_id: string; target_host: string }[]): Promise<void> {
+  await CALLBACK_QUEUE.schedule(
+    client,
+    rows.map((row) => ({ key: row.webhook_id, lane: row.target_host, runAt: new Date() })),
+    { replace: true },
+  );
+}
