@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Writable } from 'node:stream';
-import { CliError, oneLine } from '@paygate/analytics';
+import { CliError, checkSelection, oneLine, type EventSelection } from '@paygate/analytics';
 import type { Env } from '@paygate/config';
 
 /** What a command may touch: tests pass their own streams, environment and signal. */
@@ -35,7 +35,7 @@ export function parseOptions<T extends Options>(command: string, args: string[],
 }
 
 /** An ISO 8601 instant, or a CliError naming the option. */
-export function instantOption(option: string, value: string | undefined): Date | undefined {
+function instantOption(option: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const instant = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(instant.getTime()))
@@ -58,4 +58,43 @@ export function listOption(values: string[] | undefined): string[] | undefined {
     .map((value) => value.trim())
     .filter(Boolean);
   return list?.length ? list : undefined;
+}
+
+/** The options that select events: `events export` and `events replay` take the same ones. */
+export const SELECTION_OPTIONS = {
+  'stream-prefix': { type: 'string', multiple: true },
+  type: { type: 'string', multiple: true },
+  merchant: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  after: { type: 'string' },
+  through: { type: 'string' },
+  limit: { type: 'string' },
+} as const satisfies Options;
+
+interface SelectionValues {
+  'stream-prefix'?: string[];
+  type?: string[];
+  merchant?: string;
+  since?: string;
+  until?: string;
+  after?: string;
+  through?: string;
+  limit?: string;
+}
+
+/** The events the selection options name, or a CliError for a value out of shape or a selection that cannot match. */
+export function selectionOption(values: SelectionValues): EventSelection {
+  const selection: EventSelection = {
+    streamPrefixes: listOption(values['stream-prefix']),
+    types: listOption(values.type),
+    merchantId: values.merchant,
+    since: instantOption('--since', values.since),
+    until: instantOption('--until', values.until),
+    after: values.after,
+    through: values.through,
+    limit: countOption('--limit', values.limit),
+  };
+  checkSelection(selection);
+  return selection;
 }

@@ -1,16 +1,6 @@
 import { existsSync } from 'node:fs';
-import {
-  CliError,
-  EXPORT_FORMATS,
-  checkSelection,
-  exportEvents,
-  openSink,
-  openStores,
-  storeUrlsFrom,
-  type EventSelection,
-  type ExportFormat,
-} from '@paygate/analytics';
-import { countOption, instantOption, listOption, parseOptions, type Command } from './command';
+import { CliError, EXPORT_FORMATS, exportEvents, openSink, openStores, storeUrlsFrom, type ExportFormat } from '@paygate/analytics';
+import { countOption, parseOptions, SELECTION_OPTIONS, selectionOption, type Command } from './command';
 
 const USAGE = `Usage: paygate events export [options]
 
@@ -40,14 +30,7 @@ export const eventsExport: Command = {
     const options = parseOptions('events export', args, {
       format: { type: 'string', default: 'jsonl' },
       output: { type: 'string', short: 'o' },
-      'stream-prefix': { type: 'string', multiple: true },
-      type: { type: 'string', multiple: true },
-      merchant: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      after: { type: 'string' },
-      through: { type: 'string' },
-      limit: { type: 'string' },
+      ...SELECTION_OPTIONS,
       'progress-every': { type: 'string' },
     });
     if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
@@ -55,17 +38,7 @@ export const eventsExport: Command = {
     if (!EXPORT_FORMATS.includes(format)) throw new CliError(`--format ${JSON.stringify(format)} is not one of ${EXPORT_FORMATS.join(', ')}`);
     if (format === 'parquet' && !options.output) throw new CliError('--format parquet needs --output <file>');
     if (options.output && existsSync(options.output)) throw new CliError(`${options.output} exists; give a new file (resume into a second file with --after)`);
-    const selection: EventSelection = {
-      streamPrefixes: listOption(options['stream-prefix']),
-      types: listOption(options.type),
-      merchantId: options.merchant,
-      since: instantOption('--since', options.since),
-      until: instantOption('--until', options.until),
-      after: options.after,
-      through: options.through,
-      limit: countOption('--limit', options.limit),
-    };
-    checkSelection(selection);
+    const selection = selectionOption(options);
     const progressEvery = countOption('--progress-every', options['progress-every']);
 
     const stores = await openStores(storeUrlsFrom(io.env));

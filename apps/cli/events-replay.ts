@@ -1,7 +1,7 @@
-import { CliError, checkSelection, kafkaSecurityFrom, openStores, replayEvents, storeUrlsFrom, type EventSelection } from '@paygate/analytics';
+import { CliError, kafkaSecurityFrom, openStores, replayEvents, storeUrlsFrom } from '@paygate/analytics';
 import { redactUrl } from '@paygate/config';
 import { kafkaConnection, parseKafkaUrl } from '@paygate/messaging';
-import { countOption, instantOption, listOption, parseOptions, type Command } from './command';
+import { parseOptions, SELECTION_OPTIONS, selectionOption, type Command } from './command';
 
 const USAGE = `Usage: paygate events replay --to kafka[s]://host:port[,host:port] [--topic <topic>] [selection]
 
@@ -26,14 +26,7 @@ export const eventsReplay: Command = {
     const options = parseOptions('events replay', args, {
       to: { type: 'string' },
       topic: { type: 'string' },
-      'stream-prefix': { type: 'string', multiple: true },
-      type: { type: 'string', multiple: true },
-      merchant: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      after: { type: 'string' },
-      through: { type: 'string' },
-      limit: { type: 'string' },
+      ...SELECTION_OPTIONS,
     });
     if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     if (!options.to) throw new CliError('events replay needs --to kafka://host:port');
@@ -50,17 +43,7 @@ export const eventsReplay: Command = {
     }
     if (options.topic !== undefined && !/^[A-Za-z0-9._-]{1,249}$/.test(options.topic))
       throw new CliError(`--topic ${JSON.stringify(options.topic)} is not a Kafka topic name`);
-    const selection: EventSelection = {
-      streamPrefixes: listOption(options['stream-prefix']),
-      types: listOption(options.type),
-      merchantId: options.merchant,
-      since: instantOption('--since', options.since),
-      until: instantOption('--until', options.until),
-      after: options.after,
-      through: options.through,
-      limit: countOption('--limit', options.limit),
-    };
-    checkSelection(selection);
+    const selection = selectionOption(options);
     const stores = await openStores(storeUrlsFrom(io.env));
     try {
       const result = await replayEvents(stores.events, selection, options.to, { topic: options.topic, signal: io.signal, kafka });

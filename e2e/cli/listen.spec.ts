@@ -1,17 +1,16 @@
 import { Webhook } from 'standardwebhooks';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import type { InProcessPaygate } from '@paygate/standalone';
 import {
   CallbackReceiver,
   mobileMoneyRequest,
   PaygateClient,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
   TEST_TIMERS,
   type ReceivedCallback,
 } from '@paygate/testing';
 import { merchantEnv, RunningCli } from './listen-test-setup';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /** The Standard Webhooks reference implementation, with the key's bytes (docs/webhooks.md). */
 const verifiesWithStandardWebhooks = (callback: ReceivedCallback, signingKey: string) => {
@@ -28,13 +27,9 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
   let listener: RunningCli;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       ...TEST_CALLBACK_SETTINGS,
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     merchantEndpoint = await CallbackReceiver.start();
     laptop = await CallbackReceiver.start();

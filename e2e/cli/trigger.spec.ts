@@ -1,7 +1,8 @@
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { CallbackReceiver, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { CallbackReceiver, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_TIMERS } from '@paygate/testing';
 import { runCli } from './cli-test-setup';
 import { merchantEnv, RunningCli } from './listen-test-setup';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /** Each event `paygate trigger` takes, and the callbacks it makes the sandbox send, in order. */
 const EXPECTED: [string, string[]][] = [
@@ -22,13 +23,9 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       ...TEST_CALLBACK_SETTINGS,
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     merchantEndpoint = await CallbackReceiver.start();
     laptop = await CallbackReceiver.start();

@@ -10,8 +10,9 @@
  * leaves it out (tsconfig.build.json).
  */
 import type { RecordedEvent } from '@paygate/event-store';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 export type Json = Record<string, unknown>;
 
@@ -80,12 +81,8 @@ export interface ApiPaygate {
 
 /** Paygate with the quiet timers, and its two merchants. */
 export async function startApiPaygate(): Promise<ApiPaygate> {
-  const paygate = await startInProcess({
+  const paygate = await startTestPaygate({
     ...QUIET_TIMERS,
-    ...TEST_RATE_LIMITS,
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
   });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'API spec merchant');
   const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Another merchant');

@@ -1,17 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import {
-  cardRequest,
-  describeWithService,
-  PaygateClient,
-  TEST_ADMIN_TOKEN,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
-  TEST_TIMERS,
-  uniqueReference,
-} from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { cardRequest, describeWithService, PaygateClient, TEST_TIMERS, uniqueReference } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /** The merchant's site the customer returns to: a plain page, and a log of what it was asked for. */
 interface Shop {
@@ -99,7 +91,7 @@ describe('hosted card checkout page over plain HTTP', () => {
   let client: PaygateClient;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startTestPaygate({ ...TEST_TIMERS });
     client = await PaygateClient.withNewMerchant(paygate.url);
   });
 
@@ -133,7 +125,7 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
   let page: Page;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_TIMERS, ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' });
+    paygate = await startTestPaygate({ ...TEST_TIMERS });
     shop = await startShop();
     browser = await chromium.launch({
       executablePath,

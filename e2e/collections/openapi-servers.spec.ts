@@ -4,8 +4,8 @@
  * server: CHECKOUT_RETURN_URL, its public base URL, when set; else the host the request came to.
  */
 import { request } from 'node:http';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /** GET `path` from `base` with this Host header (fetch does not let a caller set Host). */
 function get(base: string, path: string, host?: string): Promise<{ status: number; text: string }> {
@@ -27,13 +27,10 @@ const servers = async (base: string, host?: string) => {
   return (JSON.parse(answer.text) as { servers: { url: string }[] }).servers.map((server) => server.url);
 };
 
-const start = (env: Record<string, string> = {}) =>
-  startInProcess({ ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ...env });
-
 describe('the served OpenAPI document names the gateway serving it', () => {
   describe('without a configured public URL', () => {
     let paygate: InProcessPaygate;
-    beforeAll(async () => (paygate = await start()));
+    beforeAll(async () => (paygate = await startTestPaygate()));
     afterAll(() => paygate?.close());
 
     it('names the address and port the request came to, not 127.0.0.1:3000', async () => {
@@ -59,7 +56,7 @@ describe('the served OpenAPI document names the gateway serving it', () => {
 
   describe('with CHECKOUT_RETURN_URL, the public base URL', () => {
     let paygate: InProcessPaygate;
-    beforeAll(async () => (paygate = await start({ CHECKOUT_RETURN_URL: 'https://pay.example.com' })));
+    beforeAll(async () => (paygate = await startTestPaygate({ CHECKOUT_RETURN_URL: 'https://pay.example.com' })));
     afterAll(() => paygate?.close());
 
     it('names it whatever host the request came to', async () => {

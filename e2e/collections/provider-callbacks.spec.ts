@@ -2,8 +2,9 @@
  * Provider notifications reach the collection through its provider's connector. Status polling
  * is an hour apart here, so a collection that ends did so because a notification arrived.
  */
-import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { eventually, mobileMoneyRequest, PaygateClient, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 const HOUR_MS = '3600000';
 
@@ -12,15 +13,11 @@ describe('provider notifications', () => {
   let client: PaygateClient;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       CONFIRMATION_TIMEOUT_MS: HOUR_MS,
       PROMPT_TIMEOUT_MS: HOUR_MS,
       PROVIDER_STATUS_POLL_MS: HOUR_MS,
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     client = await PaygateClient.withNewMerchant(paygate.url);
   });

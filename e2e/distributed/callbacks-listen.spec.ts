@@ -1,18 +1,16 @@
-import { openSqlDatabase } from '@paygate/sql';
 import {
   CallbackReceiver,
   describeWithService,
+  dropSchemas,
   mobileMoneyRequest,
   PaygateClient,
-  serviceUrl,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
   TEST_TIMERS,
   uniqueSchema,
 } from '@paygate/testing';
 import { merchantEnv, RunningCli } from '../cli/listen-test-setup';
-import { ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
+import { collectionsOnSandbox, distributedEnv, distributedPostgres, ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
 
 /**
  * paygate listen against the distributed layout: the gateway long-polls the webhook dispatcher,
@@ -32,37 +30,18 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
   let listener: RunningCli;
   let dispatcher: AppProcess;
   let dispatcherEnv: Record<string, string>;
+  let postgres: string;
 
   beforeAll(async () => {
-    const postgres = serviceUrl('postgres');
-    if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+    postgres = distributedPostgres();
     ensureBuilt();
     const routes = await localCommandRoutes();
-    env = {
-      ...routes.senders,
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
-      STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
-      BROKER_URL: brokerUrl,
-      LOG_LEVEL: 'warn',
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    };
+    env = distributedEnv({ postgres, schema, brokerUrl, routes }, { ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS });
     const sandbox = await startApp('sandbox', env);
     listenedPort = await freePort();
     listened = await startApp('api-gateway', env, listenedPort);
     other = await startApp('api-gateway', env);
-    apps.push(
-      sandbox,
-      other,
-      await startApp('collections', {
-        ...env,
-        MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
-        CARD_API_URL: `${sandbox.url}/sandbox/card`,
-        CHECKOUT_RETURN_URL: other.url,
-        ...routes.listen('collections'),
-      }),
-    );
+    apps.push(sandbox, other, await startApp('collections', { ...env, ...collectionsOnSandbox(sandbox.url, other.url), ...routes.listen('collections') }));
     dispatcherEnv = { ...env, ...routes.listen('webhook-dispatcher') };
     dispatcher = await startApp('webhook-dispatcher', dispatcherEnv);
     merchantEndpoint = await CallbackReceiver.start();
@@ -77,12 +56,7 @@ describeWithService('kafka', 'paygate listen in distributed mode (gateway and di
     await laptop?.close();
     await merchantEndpoint?.close();
     await Promise.all([listened, dispatcher, ...apps].map((app) => app?.stop()));
-    const postgres = serviceUrl('postgres');
-    if (postgres) {
-      const db = await openSqlDatabase(postgres);
-      await db.query(`drop schema if exists ${schema} cascade`);
-      await db.close();
-    }
+    if (postgres) await dropSchemas(postgres, [schema]);
   });
 
   it('forwards the callback the dispatcher sent, with signatures that verify', async () => {

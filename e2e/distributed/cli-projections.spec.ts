@@ -9,10 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { openSqlDatabase } from '@paygate/sql';
+import { openSqlDatabase, postgresUrlInSchema } from '@paygate/sql';
 import {
   collectForPaymentSuite,
   collectionOutcomeSuite,
+  dropSchemas,
   eventually,
   serviceUrl,
   TEST_ADMIN_TOKEN,
@@ -62,7 +63,7 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
   const postgres = serviceUrl('postgres');
   const dir = mkdtempSync(join(tmpdir(), 'paygate-rebuild-'));
   const schema = uniqueSchema('cli_rebuild');
-  const storeUrl = postgres ? `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}` : `pglite://${join(dir, 'store')}`;
+  const storeUrl = postgres ? postgresUrlInSchema(postgres, schema) : `pglite://${join(dir, 'store')}`;
   const env = { STORE_URL: storeUrl };
   let paygate: InProcessPaygate;
 
@@ -80,11 +81,7 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
   afterAll(async () => {
     await paygate?.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
-    if (postgres) {
-      const db = await openSqlDatabase(postgres);
-      for (const name of [schema, `${schema}_a`, `${schema}_b`]) await db.query(`drop schema if exists ${name} cascade`);
-      await db.close();
-    }
+    if (postgres) await dropSchemas(postgres, [schema, `${schema}_a`, `${schema}_b`]);
   });
 
   describe('the workload: collections of every outcome', () => {

@@ -1,16 +1,5 @@
-import { openSqlDatabase } from '@paygate/sql';
-import {
-  describeWithService,
-  eventually,
-  mobileMoneyRequest,
-  PaygateClient,
-  serviceUrl,
-  TEST_ADMIN_TOKEN,
-  TEST_MASTER_KEY,
-  TEST_TIMERS,
-  uniqueSchema,
-} from '@paygate/testing';
-import { ensureBuilt, localCommandRoutes, startApp, type AppProcess } from './processes';
+import { describeWithService, dropSchemas, eventually, mobileMoneyRequest, PaygateClient, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
+import { collectionsOnSandbox, distributedEnv, distributedPostgres, ensureBuilt, localCommandRoutes, startApp, type AppProcess } from './processes';
 
 /**
  * Issue 17, a command nobody answers: with the collections service stopped, the gateway answers
@@ -26,40 +15,22 @@ export function commandTimeoutSuite(): void {
     let env: Record<string, string>;
     let collectionsEnv: Record<string, string>;
     let gateway: AppProcess;
+    let postgres: string;
 
     beforeAll(async () => {
-      const postgres = serviceUrl('postgres');
-      if (!postgres) throw new Error('this suite needs STORE_URL=postgres://… as well as Kafka');
+      postgres = distributedPostgres();
       ensureBuilt();
       const routes = await localCommandRoutes();
-      env = {
-        ...routes.senders,
-        ...TEST_TIMERS,
-        STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
-        BROKER_URL: brokerUrl,
-        MASTER_KEY: TEST_MASTER_KEY,
-        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        LOG_LEVEL: 'error',
-      };
+      env = distributedEnv({ postgres, schema, brokerUrl, routes }, { ...TEST_TIMERS, LOG_LEVEL: 'error' });
       const sandbox = await startApp('sandbox', env);
       gateway = await startApp('api-gateway', { ...env, COMMAND_TIMEOUT_MS: '2000' });
-      collectionsEnv = {
-        ...env,
-        MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
-        CARD_API_URL: `${sandbox.url}/sandbox/card`,
-        CHECKOUT_RETURN_URL: gateway.url,
-        ...routes.listen('collections'),
-      };
+      collectionsEnv = { ...env, ...collectionsOnSandbox(sandbox.url, gateway.url), ...routes.listen('collections') };
       apps.push(sandbox, gateway, await startApp('collections', collectionsEnv));
     }, 180_000);
 
     afterAll(async () => {
       await Promise.all(apps.map((app) => app.stop()));
-      const postgres = serviceUrl('postgres');
-      if (!postgres) return;
-      const db = await openSqlDatabase(postgres);
-      await db.query(`drop schema if exists ${schema} cascade`);
-      await db.close();
+      if (postgres) await dropSchemas(postgres, [schema]);
     });
 
     it('answers 503 with Retry-After after COMMAND_TIMEOUT_MS; the same initialize retried once the service is back gives one collection, its acknowledgement replayed', async () => {

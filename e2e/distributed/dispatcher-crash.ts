@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { collectionStream } from '@paygate/contracts';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually, TEST_MASTER_KEY, uniqueSchema } from '@paygate/testing';
+import { openSqlDatabase, postgresUrlInSchema, type SqlDatabase } from '@paygate/sql';
+import { describeWithService, dropSchemas, eventually, TEST_MASTER_KEY, uniqueSchema } from '@paygate/testing';
 import { newCollectionReference, paidCollectionEvents, withPublished } from '@paygate/tools-local';
 import { ensureBuilt, startApp, type AppProcess } from './processes';
 
@@ -145,16 +145,14 @@ export function dispatcherCrashSuites(): void {
         await receivers.close();
         await db.close();
       }
-      const admin = await openSqlDatabase(postgres);
-      for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.close();
+      await dropSchemas(postgres, schemas);
     }, 30_000);
 
     /** A fresh schema with its event store, one merchant per receiver host, and the dispatcher's environment. */
     async function setUp(prefix: string, logLevel: 'error' | 'debug') {
       const schema = uniqueSchema(prefix);
       schemas.push(schema);
-      const storeUrl = `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`;
+      const storeUrl = postgresUrlInSchema(postgres, schema);
       const db = await openSqlDatabase(storeUrl);
       const receivers = await Receivers.start(HOSTS);
       opened.push({ db, receivers });

@@ -1,17 +1,15 @@
-import { openSqlDatabase } from '@paygate/sql';
 import {
   CallbackReceiver,
   collectForPaymentFaultSuite,
   collectForPaymentSuite,
   collectionOutcomeSuite,
   describeWithService,
+  dropSchemas,
   eventually,
   expectReady,
   mobileMoneyRequest,
   PaygateClient,
   SandboxAdmin,
-  serviceUrl,
-  TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
   TEST_MASTER_KEY,
   TEST_TIMERS,
@@ -21,7 +19,18 @@ import { dispatcherCrashSuites } from './dispatcher-crash';
 import { migrationsOnStartSuite } from './migrations-on-start';
 import { rollingRestartSuite } from './rolling-restart';
 import { brokerGoneShutdownSuite } from './shutdown-broker-gone';
-import { ensureBuilt, freePort, localCommandRoutes, runFailingApp, startApp, type AppProcess, type LocalCommandRoutes } from './processes';
+import {
+  collectionsOnSandbox,
+  distributedEnv,
+  distributedPostgres,
+  ensureBuilt,
+  freePort,
+  localCommandRoutes,
+  runFailingApp,
+  startApp,
+  type AppProcess,
+  type LocalCommandRoutes,
+} from './processes';
 import { startAnyOrderSuite } from './start-any-order';
 import { commandTimeoutSuite } from './command-timeout';
 import { forgedCommandsSuite } from './forged-commands';
@@ -32,33 +41,18 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
   let servicePayments: AppProcess;
   let env: Record<string, string>;
   let routes: LocalCommandRoutes;
+  let postgres: string;
 
   beforeAll(async () => {
-    const postgres = serviceUrl('postgres');
-    if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+    postgres = distributedPostgres();
     ensureBuilt();
     // Two dispatchers: the gateway deals webhooks commands over both.
     routes = await localCommandRoutes({ 'webhook-dispatcher': 2 });
-    env = {
-      ...routes.senders,
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
-      STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
-      BROKER_URL: brokerUrl,
-      LOG_LEVEL: 'warn',
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    };
+    env = distributedEnv({ postgres, schema, brokerUrl, routes }, { ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS });
     const sandbox = await startApp('sandbox', env);
     // Two gateways prove request-reply works with several sending instances.
     const gateways = [await startApp('api-gateway', env), await startApp('api-gateway', env)];
-    const collections = await startApp('collections', {
-      ...env,
-      MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
-      CARD_API_URL: `${sandbox.url}/sandbox/card`,
-      CHECKOUT_RETURN_URL: gateways[0].url,
-      ...routes.listen('collections'),
-    });
+    const collections = await startApp('collections', { ...env, ...collectionsOnSandbox(sandbox.url, gateways[0].url), ...routes.listen('collections') });
     servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller`, ...routes.listen('service-payments') });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
     apps.push(
@@ -73,12 +67,7 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
-    const postgres = serviceUrl('postgres');
-    if (postgres) {
-      const db = await openSqlDatabase(postgres);
-      await db.query(`drop schema if exists ${schema} cascade`);
-      await db.close();
-    }
+    if (postgres) await dropSchemas(postgres, [schema]);
   });
 
   it('every app answers live and ready', async () => {

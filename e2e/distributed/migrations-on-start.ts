@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { openSqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually, uniqueSchema } from '@paygate/testing';
+import { postgresUrlInSchema } from '@paygate/sql';
+import { describeWithService, dropSchemas, eventually, uniqueSchema } from '@paygate/testing';
 import { ensureBuilt, startApp, type AppProcess } from './processes';
 
 const root = join(__dirname, '..', '..');
@@ -25,7 +25,7 @@ export function migrationsOnStartSuite(): void {
     const freshStore = () => {
       const schema = uniqueSchema('migrations_e2e');
       schemas.push(schema);
-      return `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
+      return postgresUrlInSchema(url, schema);
     };
 
     beforeAll(() => ensureBuilt());
@@ -33,9 +33,7 @@ export function migrationsOnStartSuite(): void {
       for (const app of apps.splice(0)) await app.stop();
     });
     afterAll(async () => {
-      const db = await openSqlDatabase(url);
-      for (const schema of schemas) await db.query(`drop schema if exists ${schema} cascade`);
-      await db.close();
+      await dropSchemas(url, schemas);
     });
 
     it('with MIGRATE_ON_START=false an app waits unready, in one log line, for the database `paygate migrate` has not prepared, and serves once it has', async () => {

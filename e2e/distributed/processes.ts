@@ -1,11 +1,38 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { TEST_RATE_LIMITS } from '@paygate/testing';
-import { ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes } from '@paygate/tools-local';
+import { postgresUrlInSchema } from '@paygate/sql';
+import { serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
+import { collectionsOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes } from '@paygate/tools-local';
 
-export { ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
+export { collectionsOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
 
 const root = join(__dirname, '..', '..');
+
+/** PostgreSQL's url from STORE_URL: the distributed layout needs it as well as Kafka. */
+export function distributedPostgres(): string {
+  const postgres = serviceUrl('postgres');
+  if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+  return postgres;
+}
+
+/**
+ * What every app of one distributed Paygate starts with: its own `schema` on `postgres`, the
+ * broker, the command routes' senders and the test keys; `settings` add to these or override them.
+ */
+export function distributedEnv(
+  { postgres, schema, brokerUrl, routes }: { postgres: string; schema: string; brokerUrl: string; routes: LocalCommandRoutes },
+  settings: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...routes.senders,
+    STORE_URL: postgresUrlInSchema(postgres, schema),
+    BROKER_URL: brokerUrl,
+    LOG_LEVEL: 'warn',
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    ...settings,
+  };
+}
 
 export interface AppProcess {
   url: string;

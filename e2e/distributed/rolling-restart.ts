@@ -1,6 +1,5 @@
-import { openSqlDatabase } from '@paygate/sql';
-import { describeWithService, mobileMoneyRequest, PaygateClient, serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, uniqueSchema } from '@paygate/testing';
-import { ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
+import { describeWithService, dropSchemas, mobileMoneyRequest, PaygateClient, uniqueSchema } from '@paygate/testing';
+import { distributedEnv, distributedPostgres, ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
 import { startBalancedLoad } from './balanced-load';
 
 /*
@@ -23,21 +22,13 @@ export function rollingRestartSuite(): void {
     let collections: AppProcess;
     const gateways: AppProcess[] = [];
     const ports: number[] = [];
+    let postgres: string;
 
     beforeAll(async () => {
-      const postgres = serviceUrl('postgres');
-      if (!postgres) throw new Error('distributed mode needs STORE_URL=postgres://… as well as Kafka');
+      postgres = distributedPostgres();
       ensureBuilt();
       const routes = await localCommandRoutes();
-      env = {
-        ...routes.senders,
-        STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
-        BROKER_URL: brokerUrl,
-        LOG_LEVEL: 'warn',
-        MASTER_KEY: TEST_MASTER_KEY,
-        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        SHUTDOWN_DELAY_MS: '1000',
-      };
+      env = distributedEnv({ postgres, schema, brokerUrl, routes }, { SHUTDOWN_DELAY_MS: '1000' });
       collections = await startApp('collections', { ...env, ...routes.listen('collections') });
       for (let i = 0; i < 2; i += 1) {
         ports.push(await freePort());
@@ -47,12 +38,7 @@ export function rollingRestartSuite(): void {
 
     afterAll(async () => {
       await Promise.all([...gateways, collections].map((app) => app?.stop()));
-      const postgres = serviceUrl('postgres');
-      if (postgres) {
-        const db = await openSqlDatabase(postgres);
-        await db.query(`drop schema if exists ${schema} cascade`);
-        await db.close();
-      }
+      if (postgres) await dropSchemas(postgres, [schema]);
     });
 
     it('loses no request while each gateway in turn is stopped with SIGTERM and started again', async () => {

@@ -1,6 +1,7 @@
-import { openSqlDatabase } from '@paygate/sql';
+import { postgresUrlInSchema } from '@paygate/sql';
 import {
   CallbackReceiver,
+  dropSchemas,
   eventually,
   mobileMoneyRequest,
   PaygateClient,
@@ -33,7 +34,7 @@ export function startAnyOrderSuite(): void {
     // as for a user (the merchants' callbacks come through paygate listen, which needs no
     // callback URL, so no ALLOW_PRIVATE_CALLBACKS for loopback receivers).
     const envFor = (schema: string): ReadmeKeeps => ({
-      STORE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}`,
+      STORE_URL: postgresUrlInSchema(postgres, schema),
       BROKER_URL: broker.url,
       MASTER_KEY: TEST_MASTER_KEY,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
@@ -53,9 +54,7 @@ export function startAnyOrderSuite(): void {
     afterAll(async () => {
       await broker?.stop();
       if (!postgres) return;
-      const db = await openSqlDatabase(postgres);
-      for (const schema of schemas) await db.query(`drop schema if exists ${schema} cascade`);
-      await db.close();
+      await dropSchemas(postgres, schemas);
     });
 
     /** A failure carries what the apps logged: the only record of a start that went wrong. */

@@ -12,9 +12,10 @@
  * leaves it out (tsconfig.build.json).
  */
 import * as fc from 'fast-check';
-import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
 import { PROPERTY_RUNS } from './input-sizes';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 export type Json = Record<string, unknown>;
 
@@ -241,15 +242,11 @@ export const CONFIRM = '/v1/collections/confirm';
 
 /** Paygate with an hour for every timer, and a merchant. */
 export async function startBadInputPaygate(): Promise<{ paygate: InProcessPaygate; client: PaygateClient }> {
-  const paygate = await startInProcess({
+  const paygate = await startTestPaygate({
     ...TEST_TIMERS,
-    ...TEST_RATE_LIMITS,
     CONFIRMATION_TIMEOUT_MS: HOUR_MS,
     PROMPT_TIMEOUT_MS: HOUR_MS,
     CHECKOUT_TIMEOUT_MS: HOUR_MS,
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
   });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Property merchant');
   return { paygate, client };

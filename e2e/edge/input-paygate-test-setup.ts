@@ -6,9 +6,10 @@
  *
  * Test code: jest does not collect it (not *.spec.ts) and the build leaves it out.
  */
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
 import { INPUT_ROUTES, type InputContext, type InputRoute, type Json, type Location, type RouteRequest } from './input-routes-test-setup';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 const HOUR_MS = '3600000';
 
@@ -147,9 +148,8 @@ export interface InputPaygate {
 
 /** Paygate with an hour for every timer, two merchants, a MoMo token and an open card checkout. */
 export async function startInputPaygate(): Promise<InputPaygate> {
-  const paygate = await startInProcess({
+  const paygate = await startTestPaygate({
     ...TEST_TIMERS,
-    ...TEST_RATE_LIMITS,
     CONFIRMATION_TIMEOUT_MS: HOUR_MS,
     PROMPT_TIMEOUT_MS: HOUR_MS,
     CHECKOUT_TIMEOUT_MS: HOUR_MS,
@@ -157,11 +157,8 @@ export async function startInputPaygate(): Promise<InputPaygate> {
     TIMER_TICK_MS: '1000',
     PAYMENT_TIMER_TICK_MS: '1000',
     DISPATCH_TICK_MS: '1000',
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     // The card sessions' notify URL is this process's own loopback listener.
     ALLOW_PRIVATE_CALLBACKS: 'true',
-    LOG_LEVEL: 'error',
   });
   const fastify = paygate.app.getHttpAdapter().getInstance();
   const send = async (sent: Sent): Promise<Answer> => {

@@ -15,12 +15,11 @@ import {
   SandboxAdmin,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
   TEST_TIMERS,
   topUpWallet,
 } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 export interface ObservedPaygate {
   paygate: InProcessPaygate;
@@ -31,13 +30,9 @@ export interface ObservedPaygate {
 }
 
 export async function startObservedPaygate(env: Record<string, string> = {}): Promise<ObservedPaygate> {
-  const paygate = await startInProcess({
+  const paygate = await startTestPaygate({
     ...TEST_TIMERS,
-    ...TEST_RATE_LIMITS,
     ...TEST_CALLBACK_SETTINGS,
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
     ...env,
   });
   const receiver = await CallbackReceiver.start();

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@paygate/config';
 import { createLogger } from '@paygate/logging';
+import { postgresUrlInSchema } from '@paygate/sql';
 import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
 import { describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, uniqueSchema } from '@paygate/testing';
 import { GatewayHttpModule } from '@paygate/gateway-http';
@@ -20,7 +21,7 @@ export function sharedPostgresRateLimitSuite(): void {
     beforeAll(async () => {
       const config = loadConfig({
         ...TEST_RATE_LIMITS,
-        STORE_URL: `${storeUrl}${storeUrl.includes('?') ? '&' : '?'}schema=${schema}`,
+        STORE_URL: postgresUrlInSchema(storeUrl, schema),
         BROKER_URL: 'inproc://',
         RATE_LIMIT_MERCHANT_PER_SECOND: '0.001',
         RATE_LIMIT_MERCHANT_BURST: String(BURST),

@@ -1,6 +1,7 @@
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_TIMERS } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 import { countStatuses, expectLimited, send } from './rate-limits-test-setup';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /**
  * Routes without merchant credentials are limited per source address. Every address here is a
@@ -15,18 +16,14 @@ describe('rate limits per source address', () => {
   let paygate: InProcessPaygate;
   let merchant: PaygateClient;
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       RATE_LIMIT_PUBLIC_PER_SECOND: '0.001',
       RATE_LIMIT_PUBLIC_BURST: String(PUBLIC_BURST),
       RATE_LIMIT_PROVIDER_PER_SECOND: '0.001',
       RATE_LIMIT_PROVIDER_BURST: String(PROVIDER_BURST),
       // The test's own address is a proxy: what it says in X-Forwarded-For is the client.
       TRUST_PROXY: '127.0.0.1',
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Rate limit merchant');
   });

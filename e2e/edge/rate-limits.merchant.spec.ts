@@ -1,20 +1,17 @@
-import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
 import { countStatuses, expectLimited, send, type LimitedAnswer } from './rate-limits-test-setup';
 import { sharedPostgresRateLimitSuite } from './rate-limits-shared-postgres-test-setup';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 const BURST = 5;
 
 async function start(perSecond: string): Promise<{ paygate: InProcessPaygate; merchants: PaygateClient[] }> {
-  const paygate = await startInProcess({
+  const paygate = await startTestPaygate({
     ...TEST_TIMERS,
-    ...TEST_RATE_LIMITS,
     RATE_LIMIT_MERCHANT_PER_SECOND: perSecond,
     RATE_LIMIT_MERCHANT_BURST: String(BURST),
     CONFIRMATION_TIMEOUT_MS: '3600000',
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
   });
   const merchants = await Promise.all(
     ['Bursting merchant', 'Quiet merchant', 'Another quiet merchant'].map((name) => PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, name)),

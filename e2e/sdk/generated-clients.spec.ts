@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { describeWithService, PaygateClient, TEST_ADMIN_TOKEN } from '@paygate/testing';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 /**
  * What a merchant on another language gets from the served document: openapi-generator (the
@@ -179,11 +180,7 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
 
   beforeAll(async () => {
     // The sandbox answers quickly so a collection completes within a few reads.
-    paygate = await startInProcess({
-      ...TEST_RATE_LIMITS,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      MASTER_KEY: TEST_MASTER_KEY,
-      LOG_LEVEL: 'error',
+    paygate = await startTestPaygate({
       SANDBOX_LATENCY_MS: '50',
     });
     const { merchant } = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Generated clients merchant');

@@ -1,6 +1,7 @@
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, mobileMoneyRequest } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { PaygateClient, TEST_ADMIN_TOKEN, mobileMoneyRequest } from '@paygate/testing';
 import { createPaygateClient, type components, type PaygateApi } from 'paygate-node';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 type InitializeRequest = components['schemas']['InitializeCollectionDto'];
 
@@ -14,7 +15,7 @@ describe('the typed client (paygate-node)', () => {
   let api: PaygateApi;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ ...TEST_RATE_LIMITS, ADMIN_TOKEN: TEST_ADMIN_TOKEN, MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'error' });
+    paygate = await startTestPaygate();
     const { merchant } = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Typed client merchant');
     api = createPaygateClient({ baseUrl: paygate.url, publicKey: merchant.publicKey, secretKey: merchant.secretKey });
   });

@@ -3,25 +3,19 @@ import {
   collectForPaymentSuite,
   collectionOutcomeSuite,
   expectReady,
-  TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
   TEST_TIMERS,
 } from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from './test-paygate';
 
 describe('standalone mode (PGlite, in-process broker)', () => {
   let paygate: InProcessPaygate;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       ...TEST_CALLBACK_SETTINGS,
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
   });
 

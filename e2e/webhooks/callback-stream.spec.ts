@@ -1,17 +1,16 @@
 import { get, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import type { InProcessPaygate } from '@paygate/standalone';
 import {
   eventually,
   mobileMoneyRequest,
   PaygateClient,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
   TEST_TIMERS,
   type MerchantCredentials,
 } from '@paygate/testing';
 import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signing';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 interface StreamEvent {
   id?: string;
@@ -94,13 +93,9 @@ describe('GET /v1/callbacks/stream', () => {
   let merchant: PaygateClient;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       ...TEST_CALLBACK_SETTINGS,
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     // No callback URL: the stream carries its callbacks all the same.
     merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Streaming merchant');

@@ -1,17 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  CallbackReceiver,
-  eventually,
-  mobileMoneyRequest,
-  PaygateClient,
-  TEST_ADMIN_TOKEN,
-  TEST_CALLBACK_SETTINGS,
-  TEST_MASTER_KEY,
-  TEST_RATE_LIMITS,
-  TEST_TIMERS,
-} from '@paygate/testing';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_TIMERS } from '@paygate/testing';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 type Delivery = { webhook_id: string; internal_reference: string; event: string; state: string; attempts: { status_code: number | null }[] };
 
@@ -34,14 +25,10 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   const pendingCollection = async (merchant: PaygateClient) => (await merchant.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
 
   beforeAll(async () => {
-    paygate = await startInProcess({
+    paygate = await startTestPaygate({
       ...TEST_TIMERS,
-      ...TEST_RATE_LIMITS,
       ...TEST_CALLBACK_SETTINGS,
       CONFIRMATION_TIMEOUT_MS: '3600000',
-      MASTER_KEY: TEST_MASTER_KEY,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
     });
     receiver = await CallbackReceiver.start();
     client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Callbacks merchant', receiver.url());

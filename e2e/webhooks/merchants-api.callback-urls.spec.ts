@@ -4,16 +4,12 @@
  * PGlite; no callback is ever sent here (no collection is made), so the URLs below are only
  * stored or refused, never connected to.
  */
-import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
 import { apiHelpers, expectEnvelope, expectFieldErrors, type Json } from '../collections/api-test-setup';
-import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import type { InProcessPaygate } from '@paygate/standalone';
+import { startTestPaygate } from '../standalone/test-paygate';
 
 const start = (allowPrivate: boolean) =>
-  startInProcess({
-    ...TEST_RATE_LIMITS,
-    MASTER_KEY: TEST_MASTER_KEY,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
+  startTestPaygate({
     ALLOW_PRIVATE_CALLBACKS: String(allowPrivate),
   });
 

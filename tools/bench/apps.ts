@@ -8,9 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlDatabase } from '@paygate/sql';
+import { openSqlDatabase, postgresUrlInSchema } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
+import { collectionsOnSandbox } from '../local/sandbox-providers';
 
 export const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
 export const MASTER_KEY = '0f'.repeat(32);
@@ -156,7 +157,7 @@ export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: str
   const schema = freshSchema('bench');
   const routes = await localCommandRoutes();
   const common = {
-    STORE_URL: `${storeUrl}${storeUrl.includes('?') ? '&' : '?'}schema=${schema}`,
+    STORE_URL: postgresUrlInSchema(storeUrl, schema),
     EVENT_STORE_URL: '',
     BROKER_URL: brokerUrl,
     MASTER_KEY,
@@ -176,15 +177,7 @@ export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: str
     procs.push(sandbox);
     const gateways = [await startApp('api-gateway', common, 'api-gateway-1'), await startApp('api-gateway', common, 'api-gateway-2')];
     procs.push(...gateways);
-    procs.push(
-      await startApp('collections', {
-        ...common,
-        MOMO_API_URL: `${sandbox.url}/sandbox/momo`,
-        CARD_API_URL: `${sandbox.url}/sandbox/card`,
-        CHECKOUT_RETURN_URL: gateways[0].url,
-        ...routes.listen('collections'),
-      }),
-    );
+    procs.push(await startApp('collections', { ...common, ...collectionsOnSandbox(sandbox.url, gateways[0].url), ...routes.listen('collections') }));
     procs.push(await startApp('webhook-dispatcher', { ...common, ...routes.listen('webhook-dispatcher') }));
     return { name: 'distributed (PostgreSQL, Kafka, 2 gateways)', gateways, procs, stop };
   } catch (error) {

@@ -33,7 +33,8 @@ import type { CollectionState } from '@paygate/collections-domain';
 import { collectionStream } from '@paygate/contracts';
 import { openEventStore, type EventStore } from '@paygate/event-store';
 import { MerchantAccounts, SecretBox } from '@paygate/merchants';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import { openSqlDatabase, postgresUrlInSchema, type SqlDatabase } from '@paygate/sql';
+import { dropSchema } from './apps';
 import { cpuTicks, machineTicks } from './cpu-ticks';
 import { freePort } from '@paygate/net-guard';
 import { met as metText, ms, percentile } from './figures';
@@ -363,7 +364,7 @@ async function main(): Promise<void> {
   const postgres = /^postgres(ql)?:\/\//.test(storeUrl);
   const schema = `bench_webhooks_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const dataDir = postgres ? undefined : mkdtempSync(join(tmpdir(), 'paygate-webhooks-bench-'));
-  const url = postgres ? `${storeUrl}${storeUrl.includes('?') ? '&' : '?'}schema=${schema}` : `pglite://${join(dataDir!, 'pglite')}`;
+  const url = postgres ? postgresUrlInSchema(storeUrl, schema) : `pglite://${join(dataDir!, 'pglite')}`;
   const env = {
     STORE_URL: url,
     EVENT_STORE_URL: '',
@@ -459,10 +460,7 @@ async function main(): Promise<void> {
     }
     await db?.close().catch(() => undefined);
     if (postgres) {
-      // Reported, not thrown: a failed drop must not hide the error that brought us here.
-      await openSqlDatabase(storeUrl)
-        .then((admin) => admin.query(`drop schema if exists ${schema} cascade`).finally(() => admin.close()))
-        .catch((error: unknown) => console.error(`could not drop schema ${schema}: ${(error as Error).message}`));
+      await dropSchema(storeUrl, schema);
     } else {
       rmSync(dataDir!, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
+import { collectionsOnSandbox } from '../local/sandbox-providers';
 import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
 import { Observer } from './observe';
@@ -291,12 +292,7 @@ export class Soak {
       ...[1, 2].map((n) => ({
         name: `collections#${n}`,
         app: 'collections',
-        env: {
-          MOMO_API_URL: `${sandboxUrl}/sandbox/momo`,
-          CARD_API_URL: `${sandboxUrl}/sandbox/card`,
-          CHECKOUT_RETURN_URL: `http://127.0.0.1:${port[1]}`,
-          ...routes.listen('collections', n - 1),
-        },
+        env: { ...collectionsOnSandbox(sandboxUrl, `http://127.0.0.1:${port[1]}`), ...routes.listen('collections', n - 1) },
       })),
       { name: 'service-payments', app: 'service-payments', env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') } },
       ...[1, 2].map((n) => ({ name: `webhook-dispatcher#${n}`, app: 'webhook-dispatcher', env: routes.listen('webhook-dispatcher', n - 1) })),

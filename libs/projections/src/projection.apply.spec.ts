@@ -1,8 +1,8 @@
 import { createLogger } from '@paygate/logging';
 import { openMessaging } from '@paygate/messaging';
 import { eventually } from '@paygate/testing';
-import { Projection, type StreamReadModel } from './projection';
-import { onBothEngines, ownerCredits, tallyView, type Tally, type TallyEvent } from './projections-test-setup';
+import { Projection } from './projection';
+import { failingOnClose, onBothEngines, ownerCredits, tallyView } from './projections-test-setup';
 
 /** The Projection running a declared read model: what each event does to its row, once. */
 onBothEngines('Projection', (t) => {
@@ -46,14 +46,7 @@ onBothEngines('Projection', (t) => {
   });
 
   it('writes the row and what goes alongside it in one transaction: a failure leaves both as they were, to be applied again', async () => {
-    const base = tallyView(t.prefix);
-    let failing = true;
-    const flakyView: StreamReadModel<TallyEvent, Tally> = {
-      ...base,
-      alongside: (tx, changes) =>
-        failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
-    };
-    const flaky = new Projection('flaky', [flakyView], t.db, t.store);
+    const { projection: flaky, recover } = failingOnClose(t);
     const events = await t.append('a', [
       ['Opened', { owner: 'ann' }],
       ['Closed', {}],
@@ -62,7 +55,7 @@ onBothEngines('Projection', (t) => {
     await expect(flaky.apply(events[1])).rejects.toThrow('disk full');
     expect(await t.row('a')).toMatchObject({ state: { open: true }, revision: 0 });
     expect(await t.log('a')).toEqual(['Opened']);
-    failing = false;
+    recover();
     await flaky.apply(events[1]);
     expect(await t.row('a')).toMatchObject({ state: { open: false }, revision: 1 });
     expect(await t.log('a')).toEqual(['Opened', 'Closed']);

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '@paygate/event-store';
-import { Projection, type StreamReadModel } from './projection';
-import { onBothEngines, tallyView, type Tally, type TallyEvent } from './projections-test-setup';
+import { failingOnClose, onBothEngines } from './projections-test-setup';
 
 /** A page of events (what one read of the store brings) applied at once: the same rows as one event at a time, in one transaction. */
 onBothEngines('Projection, a page at a time', (t) => {
@@ -48,19 +47,12 @@ onBothEngines('Projection, a page at a time', (t) => {
   });
 
   it('writes the whole page or none of it: a failure on one stream leaves every row as it was, to be applied again', async () => {
-    const base = tallyView(t.prefix);
-    let failing = true;
-    const flakyView: StreamReadModel<TallyEvent, Tally> = {
-      ...base,
-      alongside: (tx, changes) =>
-        failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
-    };
-    const flaky = new Projection('flaky', [flakyView], t.db, t.store);
+    const { projection: flaky, recover } = failingOnClose(t);
     const page = await interleaved();
     await expect(flaky.applyPage(page)).rejects.toThrow('disk full');
     expect([await t.row('a'), await t.row('b')]).toEqual([undefined, undefined]);
     expect([await t.log('a'), await t.log('b')]).toEqual([[], []]);
-    failing = false;
+    recover();
     await flaky.applyPage(page);
     expect(await t.row('a')).toMatchObject({ total: 12, revision: 3 });
     expect(await t.row('b')).toMatchObject({ state: { open: false }, revision: 1 });

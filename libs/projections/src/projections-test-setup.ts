@@ -46,6 +46,18 @@ export function tallyView(streamPrefix: string): StreamReadModel<TallyEvent, Tal
   };
 }
 
+/** The tallies of `t`, whose writes alongside fail ("disk full") for a change with Closed until `recover` is called. */
+export function failingOnClose(t: ProjectionUnderTest): { projection: Projection; recover(): void } {
+  const base = tallyView(t.prefix);
+  let failing = true;
+  const flakyView: StreamReadModel<TallyEvent, Tally> = {
+    ...base,
+    alongside: (tx, changes) =>
+      failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
+  };
+  return { projection: new Projection('flaky', [flakyView], t.db, t.store), recover: () => (failing = false) };
+}
+
 type Credited = { type: 'Credited'; data: { owner: string; amount: number } };
 
 /** Credits per owner, one stream each: a row keyed by what the event says rather than by the stream's name (as wallet balances are). */

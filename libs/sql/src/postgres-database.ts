@@ -11,6 +11,11 @@ export interface PostgresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** `url` with the `schema` parameter openPostgres reads: every table of whoever opens it lives in `schema`. */
+export function postgresUrlInSchema(url: string, schema: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
+}
 /** SQLSTATEs that mean "the server is not there right now", not "this statement is wrong". */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
 const UNAVAILABLE_SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { openSqlDatabase } from '@paygate/sql';
 
 /**
  * External servers (and the tools: the browser, the Helm engine) for integration suites. A suite
@@ -105,4 +106,14 @@ export function describeWithService(service: ExternalService, title: string, sui
 /** A schema name unique to one test suite, so parallel suites share a database safely. */
 export function uniqueSchema(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Drops the suites' schemas that exist on the PostgreSQL server at `url`. */
+export async function dropSchemas(url: string, schemas: readonly string[]): Promise<void> {
+  const db = await openSqlDatabase(url);
+  try {
+    for (const schema of schemas) await db.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await db.close();
+  }
 }
