@@ -1,15 +1,19 @@
 /**
  * Shared setup of the collection process specs (collection-process.*.spec.ts): a policy, a
  * provider protocol whose reference our reference fixes (MoMo) and one where it does not
- * (card), and a driver that runs the process as the service does, against a scripted provider,
- * with the decider (schema-checked, collection-test-setup.ts) executing its commands.
+ * (card), and a driver that runs the process with libs/decider's runProcess, as the service
+ * does, against a scripted provider, with the decider (schema-checked, collection-test-setup.ts)
+ * executing its commands.
  */
-import type { CollectionState, ProviderOutcome } from './collection';
+import { runProcess as runOutputs, type ProcessEffects } from '@paygate/decider';
+import type { CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 import {
-  nextAction,
-  type CollectionAction,
+  collectionProcess,
+  type CollectionCall,
+  type CollectionOutput,
   type CollectionPolicy,
   type CollectionProcessContext,
+  type CollectionRun,
   type CollectionStep,
   type CollectionTrigger,
 } from './collection-process';
@@ -31,41 +35,45 @@ export interface ProviderScript {
   status?: Array<ProviderOutcome | 'unreachable'>;
 }
 
+/** An output as the specs read it: a call by its own type (RequestProvider, QueryProvider), anything else as the process said it. */
+export type RecordedOutput = CollectionCall | Exclude<CollectionOutput, { type: 'Call' }>;
+
 export interface Run {
-  actions: CollectionAction[];
+  actions: RecordedOutput[];
   collection: CollectionState;
 }
 
+export const UNREACHABLE = new Error('the scripted provider is unreachable');
+
 /** Runs the process from `trigger` until it ends the run, every step at `now`. */
-export function runProcess(trigger: CollectionTrigger, start: CollectionState, now: string, provider: ProviderScript = {}): Run {
+export async function runProcess(trigger: CollectionTrigger, start: CollectionState, now: string, provider: ProviderScript = {}): Promise<Run> {
   const answers = [...(provider.status ?? [])];
-  const actions: CollectionAction[] = [];
+  const actions: RecordedOutput[] = [];
+  const process = collectionProcess(CONTEXT);
   let collection = start;
-  let last: CollectionStep = { type: 'Triggered' };
-  while (actions.length < 10) {
-    const action = nextAction({ trigger, last, collection, now }, CONTEXT);
-    actions.push(action);
-    switch (action.type) {
-      case 'Execute':
-        collection = apply(collection, action.command);
-        last = { type: 'Executed', command: action.command.type };
-        break;
-      case 'RequestProvider': {
-        const answer = provider.request ?? 'unreachable';
-        last = answer === 'unreachable' ? { type: 'ProviderUnreachable' } : { type: 'ProviderAccepted', ...answer };
-        break;
-      }
-      case 'QueryProvider': {
-        const answer = answers.shift() ?? 'unreachable';
-        last = answer === 'unreachable' ? { type: 'ProviderUnreachable' } : { type: 'ProviderAnswered', outcome: answer };
-        break;
-      }
-      default:
-        return { actions, collection };
-    }
-  }
-  throw new Error(`the run did not end: ${JSON.stringify(actions.map((action) => action.type))}`);
+  const recording = {
+    decide(input: CollectionStep, run: CollectionRun) {
+      const outputs = process.decide(input, run);
+      actions.push(...outputs.map((output) => (output.type === 'Call' ? output.call : output)));
+      return outputs;
+    },
+  };
+  const effects: ProcessEffects<CollectionStep, CollectionRun, CollectionCommand, CollectionCall> = {
+    execute: async (command, run) => {
+      collection = apply(collection, command);
+      return { state: { ...run, collection }, input: { type: 'Executed', command: command.type } };
+    },
+    call: async (call) => {
+      const answer = call.type === 'RequestProvider' ? (provider.request ?? 'unreachable') : (answers.shift() ?? 'unreachable');
+      if (answer === 'unreachable') return { type: 'ProviderUnreachable', error: UNREACHABLE };
+      return 'status' in answer ? { type: 'ProviderAnswered', outcome: answer } : { type: 'ProviderAccepted', ...answer };
+    },
+    rejection: ({ message }) => new Error(message),
+  };
+  // A run that ends refused or failed ends with an error: the outputs say how it ended.
+  await runOutputs(recording, { type: 'Triggered' }, { trigger, collection, now }, effects).catch(() => undefined);
+  return { actions, collection };
 }
 
-/** The actions of a run by type, and for Execute the command's type: the run's outline. */
+/** The outputs of a run by type, and for Execute the command's type: the run's outline. */
 export const outline = (run: Run) => run.actions.map((action) => (action.type === 'Execute' ? `Execute ${action.command.type}` : action.type));

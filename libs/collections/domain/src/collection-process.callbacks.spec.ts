@@ -11,26 +11,26 @@ const calledBack = (referenceHint?: string) => ({ type: 'ProviderCalledBack', re
 const PENDING = { status: 'PENDING' } as const;
 
 describe('a provider callback', () => {
-  it('asks the provider by the reference it answered the request with, not the hint the callback names', () => {
+  it('asks the provider by the reference it answered the request with, not the hint the callback names', async () => {
     const collection = stateIn('CARD', 'WITH_PROVIDER');
-    const run = runProcess(calledBack('forged-ref'), collection, at(100), { status: [PENDING] });
+    const run = await runProcess(calledBack('forged-ref'), collection, at(100), { status: [PENDING] });
     expect(run.actions).toEqual([{ type: 'QueryProvider', providerCode: 'card_ug', reference: collection.providerReference }, { type: 'Done' }]);
   });
 
-  it('before the answer is recorded, asks by the reference ours fixes where the protocol has one (MoMo)', () => {
+  it('before the answer is recorded, asks by the reference ours fixes where the protocol has one (MoMo)', async () => {
     const collection = stateIn('MOBILE_MONEY', 'AWAITING_PROVIDER');
-    const [query] = runProcess(calledBack('hint-ref'), collection, at(100), { status: [PENDING] }).actions;
+    const [query] = (await runProcess(calledBack('hint-ref'), collection, at(100), { status: [PENDING] })).actions;
     expect(query).toEqual({ type: 'QueryProvider', providerCode: 'mtn_momo_ug', reference: fixedReference(collection.initiated.internalReference) });
   });
 
-  it('before the answer is recorded, and with no reference fixed by ours (card), asks by the hint', () => {
-    const [query] = runProcess(calledBack('hint-ref'), stateIn('CARD', 'AWAITING_PROVIDER'), at(100), { status: [PENDING] }).actions;
+  it('before the answer is recorded, and with no reference fixed by ours (card), asks by the hint', async () => {
+    const [query] = (await runProcess(calledBack('hint-ref'), stateIn('CARD', 'AWAITING_PROVIDER'), at(100), { status: [PENDING] })).actions;
     expect(query).toEqual({ type: 'QueryProvider', providerCode: 'card_ug', reference: 'hint-ref' });
-    expect(runProcess(calledBack(), stateIn('CARD', 'AWAITING_PROVIDER'), at(100)).actions).toEqual([{ type: 'Done' }]);
+    expect((await runProcess(calledBack(), stateIn('CARD', 'AWAITING_PROVIDER'), at(100))).actions).toEqual([{ type: 'Done' }]);
   });
 
-  it.each(METHODS)('records the result the provider gives (%s)', (method) => {
-    const run = runProcess(calledBack(), stateIn(method, 'WITH_PROVIDER'), at(100), {
+  it.each(METHODS)('records the result the provider gives (%s)', async (method) => {
+    const run = await runProcess(calledBack(), stateIn(method, 'WITH_PROVIDER'), at(100), {
       status: [{ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'LOW' }],
     });
     expect(outline(run)).toEqual(['QueryProvider', 'Execute RecordProviderOutcome', 'Done']);
@@ -41,8 +41,8 @@ describe('a provider callback', () => {
     expect(run.collection).toMatchObject({ status: 'FAILED' });
   });
 
-  it('fails when the provider cannot be reached, so the provider calls back again', () => {
-    expect(outline(runProcess(calledBack(), stateIn('MOBILE_MONEY', 'WITH_PROVIDER'), at(100), { status: ['unreachable'] }))).toEqual([
+  it('fails when the provider cannot be reached, so the provider calls back again', async () => {
+    expect(outline(await runProcess(calledBack(), stateIn('MOBILE_MONEY', 'WITH_PROVIDER'), at(100), { status: ['unreachable'] }))).toEqual([
       'QueryProvider',
       'Fail',
     ]);
@@ -58,7 +58,7 @@ describe('a provider callback', () => {
     ['unknown', () => null],
   ];
 
-  it.each(notWithProvider)('about a collection %s asks nothing', (_name, collection) => {
-    expect(runProcess(calledBack('hint-ref'), collection(), at(100), { status: [SUCCESS_MOMO] }).actions).toEqual([{ type: 'Done' }]);
+  it.each(notWithProvider)('about a collection %s asks nothing', async (_name, collection) => {
+    expect((await runProcess(calledBack('hint-ref'), collection(), at(100), { status: [SUCCESS_MOMO] })).actions).toEqual([{ type: 'Done' }]);
   });
 });

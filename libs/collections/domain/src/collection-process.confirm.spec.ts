@@ -11,8 +11,8 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
   const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
   const answer = method === 'CARD' ? { providerReference: 'sess_123', paymentUrl: PAYMENT_URL } : { providerReference: 'momo-ref-1' };
 
-  it('awaiting confirmation: confirms explicitly, the provider deadline counted from now, asks the provider and records the answer', () => {
-    const run = runProcess(CONFIRM, stateIn(method, 'AWAITING_CONFIRMATION'), at(60), { request: answer });
+  it('awaiting confirmation: confirms explicitly, the provider deadline counted from now, asks the provider and records the answer', async () => {
+    const run = await runProcess(CONFIRM, stateIn(method, 'AWAITING_CONFIRMATION'), at(60), { request: answer });
     expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Execute RecordProviderRequest', 'Done']);
     expect(run.actions[0]).toEqual({
       type: 'Execute',
@@ -22,9 +22,9 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', ...answer });
   });
 
-  it('after its confirmation deadline: the collection is cancelled and the merchant told it cannot be confirmed', () => {
+  it('after its confirmation deadline: the collection is cancelled and the merchant told it cannot be confirmed', async () => {
     const collection = stateIn(method, 'AWAITING_CONFIRMATION');
-    const run = runProcess(CONFIRM, collection, CONFIRMATION_DEADLINE);
+    const run = await runProcess(CONFIRM, collection, CONFIRMATION_DEADLINE);
     expect(outline(run)).toEqual(['Execute Confirm', 'Reject']);
     expect(run.actions[1]).toEqual({
       type: 'Reject',
@@ -34,21 +34,28 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
     expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'CONFIRMATION_TIMEOUT' });
   });
 
-  it('when the provider cannot be reached: the run fails and the collection still owes the request', () => {
-    const run = runProcess(CONFIRM, stateIn(method, 'AWAITING_CONFIRMATION'), at(60), { request: 'unreachable' });
-    expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Fail']);
+  it('when the provider cannot be reached: the merchant is told to confirm again, and the collection still owes the request', async () => {
+    const collection = stateIn(method, 'AWAITING_CONFIRMATION');
+    const run = await runProcess(CONFIRM, collection, at(60), { request: 'unreachable' });
+    expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Reject']);
+    expect(run.actions[2]).toEqual({
+      type: 'Reject',
+      code: 'provider_unavailable',
+      message: 'the payment provider could not be reached; confirm again to retry',
+      details: { internal_reference: collection.initiated.internalReference },
+    });
     expect(run.collection).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER' });
   });
 
-  it('again while the request is owed (the provider was unreachable): asks the provider again', () => {
-    const run = runProcess(CONFIRM, stateIn(method, 'AWAITING_PROVIDER'), at(90), { request: answer });
+  it('again while the request is owed (the provider was unreachable): asks the provider again', async () => {
+    const run = await runProcess(CONFIRM, stateIn(method, 'AWAITING_PROVIDER'), at(90), { request: answer });
     expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Execute RecordProviderRequest', 'Done']);
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 
-  it('again once the customer has the prompt or checkout: asks nothing more', () => {
+  it('again once the customer has the prompt or checkout: asks nothing more', async () => {
     const collection = stateIn(method, 'WITH_PROVIDER');
-    const run = runProcess(CONFIRM, collection, at(90));
+    const run = await runProcess(CONFIRM, collection, at(90));
     expect(outline(run)).toEqual(['Execute Confirm', 'Done']);
     expect(run.collection).toBe(collection);
   });
