@@ -18,7 +18,7 @@ import {
 import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS } from './event-schemas';
 import { type ServicePaymentEvent, type WalletEvent } from './events';
 import type { PublishedEvent } from '@paygate/decider';
-import { publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
+import { decidedEvents, publishedCollection, schemaErrors, type Schema } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
 import {
   decideServicePayment,
@@ -149,6 +149,13 @@ export function commandsTo(situation: Situation): ServicePaymentCommand[] {
       return [...commandsTo('PAYING'), refused()];
   }
 }
+
+/** The events `commands` record, decided one after another from nothing (each checked against its schema). */
+export const eventsOf = (...commands: ServicePaymentCommand[]): ServicePaymentEvent[] =>
+  decidedEvents({ decide: decideChecked, evolve: evolveServicePayment, initialState: null }, commands);
+
+/** The events that reach `situation` (charge_customer=false, so the fee is held). */
+export const eventsTo = (situation: Situation): ServicePaymentEvent[] => eventsOf(...commandsTo(situation));
 
 export function stateIn(situation: Situation): ServicePayment {
   const state = commandsTo(situation).reduce<ServicePaymentState>(apply, null);
