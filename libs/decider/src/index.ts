@@ -1,3 +1,4 @@
 export * from './decider';
 export * from './event-reader';
 export * from './persistent-map';
+export * from './process';

@@ -58,6 +58,18 @@ export interface DeciderTransaction<Command, Event, State> {
   start(id: string, next: (state: State) => Command | undefined): Promise<Handled<Event, State>>;
 }
 
+/** A new stream and what it depends on (DeciderRuntime.startClaimed). */
+export interface StreamOpening<Claim, Command, State> {
+  /** Writes the claim: through `sql` when the stream is started in the same transaction, on its own otherwise. */
+  claim(sql: SqlClient | undefined): Promise<Claim>;
+  /** Whether the claim was made now (not by an earlier request). */
+  isNew(claim: Claim): boolean;
+  /** The claim's stream and the commands it starts with (DeciderTransaction.start). */
+  stream(claim: Claim): { id: string; next: (state: State) => Command | undefined };
+  /** Gives the claim up after its stream could not be written (KurrentDB only). */
+  release(claim: Claim): Promise<void>;
+}
+
 /** A command, or a function of the state that makes one (re-run after a conflict). */
 export type CommandFor<Command, State> = Command | ((state: State) => Command);
 
@@ -98,20 +110,62 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     return this.store.transaction((tx: EventStoreTransaction) =>
       work({
         sql: tx.sql,
-        start: (id, next) => {
-          let state = this.decider.initialState;
-          const events: Event[] = [];
-          for (let command = next(state); command !== undefined; command = next(state)) {
-            const decided = this.decider.decide(command, state);
-            events.push(...decided);
-            state = decided.reduce(this.decider.evolve, state);
-          }
-          return this.append(id, { state: this.decider.initialState, revision: -1 }, events, undefined, (streamName, toAppend, options) =>
-            tx.appendToStream(streamName, toAppend, options),
-          );
-        },
+        start: (id, next) => this.start(id, next, (streamName, toAppend, options) => tx.appendToStream(streamName, toAppend, options)),
       }),
     );
+  }
+
+  /**
+   * Claims what a new stream depends on (a reserved reference) and starts the stream the claim
+   * names: in one transaction where the store keeps its events in SQL, so neither exists without
+   * the other; on KurrentDB the claim first, then the stream, the claim released when the stream
+   * cannot be written. A claim made before gets its stream as it is, started now if its first
+   * writer died between KurrentDB's two writes (or another writer starts it: then it is loaded).
+   */
+  async startClaimed<Claim>(opening: StreamOpening<Claim, Command, State>): Promise<{ claim: Claim; stream: StreamAt<State>; started: boolean }> {
+    let claim: Claim;
+    let started: Handled<Event, State> | undefined;
+    if (this.store.transaction) {
+      ({ claim, started } = await this.transaction(async (tx) => {
+        const claim = await opening.claim(tx.sql);
+        const stream = opening.stream(claim);
+        return { claim, started: opening.isNew(claim) ? await tx.start(stream.id, stream.next) : undefined };
+      }));
+    } else {
+      claim = await opening.claim(undefined);
+      if (opening.isNew(claim))
+        started = await this.startNew(opening.stream(claim)).catch(async (error: unknown) => {
+          if (error instanceof WrongExpectedRevisionError) return undefined;
+          await opening.release(claim).catch(() => undefined);
+          throw error;
+        });
+    }
+    if (started) return { claim, stream: this.remember(opening.stream(claim).id, started), started: true };
+    const stream = opening.stream(claim);
+    const loaded = await this.load(stream.id);
+    if (loaded.revision >= 0) return { claim, stream: loaded, started: false };
+    try {
+      return { claim, stream: await this.startNew(stream), started: true };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return { claim, stream: await this.load(stream.id), started: false };
+    }
+  }
+
+  private startNew({ id, next }: { id: string; next: (state: State) => Command | undefined }): Promise<Handled<Event, State>> {
+    return this.start(id, next);
+  }
+
+  /** A new stream with the events of every command `next` names, in one append; no read, the stream is new. */
+  private start(id: string, next: (state: State) => Command | undefined, appendToStream?: EventStore['appendToStream']): Promise<Handled<Event, State>> {
+    let state = this.decider.initialState;
+    const events: Event[] = [];
+    for (let command = next(state); command !== undefined; command = next(state)) {
+      const decided = this.decider.decide(command, state);
+      events.push(...decided);
+      state = decided.reduce(this.decider.evolve, state);
+    }
+    return this.append(id, { state: this.decider.initialState, revision: -1 }, events, undefined, appendToStream);
   }
 
   async load(id: string): Promise<LoadedStream<Event, State>> {

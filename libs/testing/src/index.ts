@@ -5,3 +5,4 @@ export * from './scenarios';
 export * from './fixtures';
 export * from './certificates';
 export * from './kafka-script';
+export * from './process-runs';

@@ -1,19 +1,20 @@
 /**
- * Shared setup of the collection process specs (collection-process.*.spec.ts): a policy, a
- * provider protocol whose reference our reference fixes (MoMo) and one where it does not
- * (card), and a driver that runs the process as the service does, against a scripted provider,
- * with the decider (schema-checked, collection-test-setup.ts) executing its commands.
+ * Shared setup of the collection process specs (collection-process.*.spec.ts), which read
+ * given (events) / when (trigger, provider script) / then (outputs, the collection after): a
+ * policy, a provider protocol whose reference our reference fixes (MoMo) and one where it does
+ * not (card), and a driver that runs the process with libs/decider's runProcess, as the service
+ * does, against the collection folded from the given events, a scripted provider, and the
+ * decider (schema-checked, collection-test-setup.ts) executing its commands.
  */
-import type { CollectionState, ProviderOutcome } from './collection';
-import {
-  nextAction,
-  type CollectionAction,
-  type CollectionPolicy,
-  type CollectionProcessContext,
-  type CollectionStep,
-  type CollectionTrigger,
-} from './collection-process';
-import { apply } from './collection-test-setup';
+import { fold, type ProcessOutput } from '@paygate/decider';
+import { recordRun } from '@paygate/testing';
+import type { CollectionCommand, CollectionState, ProviderOutcome } from './collection';
+import { collectionDecider } from './collection-decider';
+import { collectionProcess, type CollectionCall, type CollectionPolicy, type CollectionProcessContext, type CollectionTrigger } from './collection-process';
+import type { CollectionEvent } from './events';
+import { decideChecked } from './collection-test-setup';
+
+export { outline } from '@paygate/testing';
 
 export const POLICY: CollectionPolicy = { confirmationTimeoutMs: 1_800_000, promptTimeoutMs: 300_000, checkoutTimeoutMs: 900_000, statusPollMs: 60_000 };
 
@@ -25,47 +26,50 @@ export const CONTEXT: CollectionProcessContext = {
   providerReferenceFor: (providerCode, internalReference) => (providerCode === 'mtn_momo_ug' ? fixedReference(internalReference) : undefined),
 };
 
-/** What the scripted provider answers: the request, then each status query in turn; 'unreachable' fails the call. */
+/** What the scripted provider answers: the request, then each status query in turn; 'unreachable' fails the call. A call it has no answer for fails the spec. */
 export interface ProviderScript {
   request?: { providerReference: string; paymentUrl?: string } | 'unreachable';
   status?: Array<ProviderOutcome | 'unreachable'>;
 }
 
 export interface Run {
-  actions: CollectionAction[];
+  outputs: ProcessOutput<CollectionCommand, CollectionCall>[];
+  /** The events the run recorded. */
+  events: CollectionEvent[];
+  /** The collection after the run. */
   collection: CollectionState;
 }
 
-/** Runs the process from `trigger` until it ends the run, every step at `now`. */
-export function runProcess(trigger: CollectionTrigger, start: CollectionState, now: string, provider: ProviderScript = {}): Run {
-  const answers = [...(provider.status ?? [])];
-  const actions: CollectionAction[] = [];
-  let collection = start;
-  let last: CollectionStep = { type: 'Triggered' };
-  while (actions.length < 10) {
-    const action = nextAction({ trigger, last, collection, now }, CONTEXT);
-    actions.push(action);
-    switch (action.type) {
-      case 'Execute':
-        collection = apply(collection, action.command);
-        last = { type: 'Executed', command: action.command.type };
-        break;
-      case 'RequestProvider': {
-        const answer = provider.request ?? 'unreachable';
-        last = answer === 'unreachable' ? { type: 'ProviderUnreachable' } : { type: 'ProviderAccepted', ...answer };
-        break;
-      }
-      case 'QueryProvider': {
-        const answer = answers.shift() ?? 'unreachable';
-        last = answer === 'unreachable' ? { type: 'ProviderUnreachable' } : { type: 'ProviderAnswered', outcome: answer };
-        break;
-      }
-      default:
-        return { actions, collection };
-    }
-  }
-  throw new Error(`the run did not end: ${JSON.stringify(actions.map((action) => action.type))}`);
-}
+export const UNREACHABLE = new Error('the scripted provider is unreachable');
 
-/** The actions of a run by type, and for Execute the command's type: the run's outline. */
-export const outline = (run: Run) => run.actions.map((action) => (action.type === 'Execute' ? `Execute ${action.command.type}` : action.type));
+/** given(events).when(trigger, now, provider): the run from `trigger` until it ends, every step at `now`. */
+export function given(history: CollectionEvent[]) {
+  return {
+    async when(trigger: CollectionTrigger, now: string, provider: ProviderScript = {}): Promise<Run> {
+      const answers = { request: provider.request ? [provider.request] : [], status: [...(provider.status ?? [])] };
+      const events: CollectionEvent[] = [];
+      const { outputs, state } = await recordRun(
+        collectionProcess(CONTEXT),
+        { type: 'Triggered' },
+        { trigger, collection: fold(collectionDecider, history), now },
+        {
+          async execute(command, run) {
+            const decided = decideChecked(command, run.collection);
+            events.push(...decided);
+            return {
+              state: { ...run, collection: decided.reduce(collectionDecider.evolve, run.collection) },
+              input: { type: 'Executed', command: command.type },
+            };
+          },
+          async call(call) {
+            const answer = (call.type === 'RequestProvider' ? answers.request : answers.status).shift();
+            if (!answer) throw new Error(`the provider has no scripted answer to ${call.type}`);
+            if (answer === 'unreachable') return { type: 'ProviderUnreachable', error: UNREACHABLE };
+            return 'status' in answer ? { type: 'ProviderAnswered', outcome: answer } : { type: 'ProviderAccepted', ...answer };
+          },
+        },
+      );
+      return { outputs, events, collection: state.collection };
+    },
+  };
+}

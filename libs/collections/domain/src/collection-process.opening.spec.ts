@@ -37,7 +37,7 @@ function opened(req: CollectionRequest) {
 }
 
 describe('the collection process at the start', () => {
-  it('given a planned mobile money request, then Initiate carries the plan’s provider and charges, the reservation and the confirmation deadline', () => {
+  it('given a planned mobile money request, then Initiate carries the plan’s provider and charges, the reservation and the confirmation deadline', async () => {
     const command = opened(request());
     expect(command).toMatchObject({
       type: 'Initiate',
@@ -62,14 +62,14 @@ describe('the collection process at the start', () => {
     expect(command.data.transactionAmount - command.data.fee).toBe(command.data.totalCredit);
   });
 
-  it('given a card request, then the collection is a card collection and has no msisdn', () => {
+  it('given a card request, then the collection is a card collection and has no msisdn', async () => {
     const command = opened(request({ transaction_method: 'CARD', provider_code: 'card_ug', msisdn: undefined, redirect_url: 'https://shop.example/return' }));
     expect(command).toMatchObject({ type: 'Initiate', data: { transactionMethod: 'CARD' } });
     if (command.type !== 'Initiate') throw new Error('not Initiate');
     expect(command.data.msisdn).toBeUndefined();
   });
 
-  it('given no confirmation and no PRN, then there is no deadline; given a PRN, then the verdict has one', () => {
+  it('given no confirmation and no PRN, then there is no deadline; given a PRN, then the verdict has one', async () => {
     const plain = opened(request({ require_confirmation: false }));
     const withPrn = opened(request({ require_confirmation: false, prn: '2250000123456' }));
     if (plain.type !== 'Initiate' || withPrn.type !== 'Initiate') throw new Error('not Initiate');
@@ -77,7 +77,7 @@ describe('the collection process at the start', () => {
     expect(withPrn.data.confirmationExpiresAt).toBe(new Date(Date.parse(AT) + POLICY.confirmationTimeoutMs).toISOString());
   });
 
-  it('given a merchant reference used before for the same request, then it is that request again; for another request, then it is refused', () => {
+  it('given a merchant reference used before for the same request, then it is that request again; for another request, then it is refused', async () => {
     const before = { ...RESERVED, fresh: false };
     expect(() => assertSameRequest(before, RESERVED.requestHash, 'order-42')).not.toThrow();
     expect(() => assertSameRequest(RESERVED, 'b'.repeat(64), 'order-42')).not.toThrow();

@@ -4,16 +4,17 @@
  * it is opened or its PRN is accepted.
  */
 import type { TransactionMethod } from '@paygate/contracts';
-import type { CollectionCommand, CollectionState } from './collection';
+import type { CollectionCommand } from './collection';
 import { initiateCollection } from './collection-process';
-import { outline, POLICY, runProcess } from './collection-process-test-setup';
-import { apply, at, CONFIRMATION_DEADLINE, initiatedData, METHODS, stateIn, T0 } from './collection-test-setup';
+import { given, outline, POLICY } from './collection-process-test-setup';
+import { at, CONFIRMATION_DEADLINE, eventsOf, eventsTo, initiatedData, METHODS, T0 } from './collection-test-setup';
 
 const PRN = '2250000001301';
 const OPENED = { type: 'Opened' } as const;
 const withoutDeadline = (...args: Parameters<typeof initiatedData>) => ({ ...initiatedData(...args), confirmationExpiresAt: undefined });
-const opened = (method: TransactionMethod, requireConfirmation: boolean, prn?: string): CollectionState =>
-  apply(null, initiateCollection(withoutDeadline(method, requireConfirmation, { prn }), POLICY));
+const initiate = (method: TransactionMethod, requireConfirmation: boolean, prn?: string): CollectionCommand =>
+  initiateCollection(withoutDeadline(method, requireConfirmation, { prn }), POLICY);
+const ACCEPT_PRN: CollectionCommand = { type: 'AcceptPrn', at: at(2) };
 
 describe('a new collection', () => {
   it.each<[string, boolean, string | undefined, string | undefined]>([
@@ -32,78 +33,77 @@ describe.each(METHODS)('opening a %s collection', (method) => {
   const answer =
     method === 'CARD' ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' } : { providerReference: 'momo-ref-1' };
 
-  it('that needs no confirmation confirms it implicitly, with its own time-out, asks the provider and records the answer', () => {
-    const run = runProcess(OPENED, opened(method, false), at(1), { request: answer });
-    expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Execute RecordProviderRequest', 'Done']);
-    expect(run.actions[0]).toEqual({ type: 'Execute', command: { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(1 + timeoutMs / 1000) } });
-    expect(run.actions[2]).toEqual({ type: 'Execute', command: { type: 'RecordProviderRequest', at: at(1), ...answer } });
+  it('that needs no confirmation confirms it implicitly, with its own time-out, asks the provider and records the answer', async () => {
+    const run = await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer });
+    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    expect(run.outputs[0]).toEqual({ type: 'Execute', command: { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(1 + timeoutMs / 1000) } });
+    expect(run.outputs[2]).toEqual({ type: 'Execute', command: { type: 'RecordProviderRequest', at: at(1), ...answer } });
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', providerReference: answer.providerReference });
   });
 
-  it('asks the provider for the amount in major units, with what the customer and the payee read and the provider deadline', () => {
-    const collection = opened(method, false);
-    const [, request] = runProcess(OPENED, collection, at(1), { request: answer }).actions;
-    const data = collection?.initiated;
+  it('asks the provider for the amount in major units, with what the customer and the payee read and the provider deadline', async () => {
+    const [, request] = (await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer })).outputs;
+    const data = initiatedData(method);
     expect(request).toEqual({
-      type: 'RequestProvider',
-      request: {
-        providerCode: data?.providerCode,
-        reference: data?.internalReference,
-        amount: '81000',
-        currency: 'UGX',
-        msisdn: data?.msisdn,
-        description: data?.description,
-        payerMessage: data?.description ?? `Payment ${data?.merchantReference}`,
-        payeeNote: data?.merchantReference,
-        expiresAt: at(1 + timeoutMs / 1000),
+      type: 'Call',
+      call: {
+        type: 'RequestProvider',
+        request: {
+          providerCode: data.providerCode,
+          reference: data.internalReference,
+          amount: '81000',
+          currency: 'UGX',
+          msisdn: data.msisdn,
+          description: data.description,
+          payerMessage: data.description ?? `Payment ${data.merchantReference}`,
+          payeeNote: data.merchantReference,
+          expiresAt: at(1 + timeoutMs / 1000),
+        },
       },
     });
   });
 
-  it('that waits for its confirmation does nothing', () => {
-    expect(outline(runProcess(OPENED, opened(method, true), at(1)))).toEqual(['Done']);
+  it('that waits for its confirmation does nothing', async () => {
+    const run = await given(eventsOf(initiate(method, true))).when(OPENED, at(1));
+    expect(outline(run.outputs)).toEqual(['Done']);
+    expect(run.events).toEqual([]);
   });
 
-  it('that pays a PRN waits for the verdict: nothing reaches the provider', () => {
-    expect(outline(runProcess(OPENED, opened(method, false, PRN), at(1)))).toEqual(['Done']);
+  it('that pays a PRN waits for the verdict: nothing reaches the provider', async () => {
+    const run = await given(eventsOf(initiate(method, false, PRN))).when(OPENED, at(1));
+    expect(outline(run.outputs)).toEqual(['Done']);
+    expect(run.events).toEqual([]);
   });
 
-  it('whose PRN is accepted, needing no confirmation, starts then', () => {
-    const accepted = apply(opened(method, false, PRN), { type: 'AcceptPrn', at: at(2) });
-    expect(outline(runProcess(OPENED, accepted, at(2), { request: answer }))).toEqual([
-      'Execute Confirm',
-      'RequestProvider',
-      'Execute RecordProviderRequest',
-      'Done',
-    ]);
+  it('whose PRN is accepted, needing no confirmation, starts then', async () => {
+    const run = await given(eventsOf(initiate(method, false, PRN), ACCEPT_PRN)).when(OPENED, at(2), { request: answer });
+    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 
-  it('whose PRN is accepted too late is cancelled by the implicit confirmation, and the run ends quietly', () => {
-    const accepted = apply(opened(method, false, PRN), { type: 'AcceptPrn', at: at(2) });
-    const run = runProcess(OPENED, accepted, CONFIRMATION_DEADLINE);
-    expect(outline(run)).toEqual(['Execute Confirm', 'Done']);
+  it('whose PRN is accepted too late is cancelled by the implicit confirmation, and the run ends quietly', async () => {
+    const run = await given(eventsOf(initiate(method, false, PRN), ACCEPT_PRN)).when(OPENED, CONFIRMATION_DEADLINE);
+    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Done']);
     expect(run.collection).toMatchObject({ status: 'CANCELLED', cancellationReason: 'CONFIRMATION_TIMEOUT' });
   });
 
-  it('fails the run when the provider cannot be reached, leaving the request owed for the status timer', () => {
-    const run = runProcess(OPENED, opened(method, false), at(1), { request: 'unreachable' });
-    expect(outline(run)).toEqual(['Execute Confirm', 'RequestProvider', 'Fail']);
+  it('when the provider cannot be reached: the run ends and the request is owed to the status timer, the merchant still acknowledged', async () => {
+    const run = await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: 'unreachable' });
+    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Done']);
     expect(run.collection).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER' });
   });
 
-  it('found again by a retried request does not start it twice', () => {
-    const started: CollectionCommand[] = [
-      { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(301) },
-      { type: 'RecordProviderRequest', at: at(1), ...answer },
-    ];
-    const requestOwed = apply(opened(method, false), started[0]);
-    const withProvider = apply(requestOwed, started[1]);
-    expect(outline(runProcess(OPENED, requestOwed, at(5)))).toEqual(['Done']);
-    expect(outline(runProcess(OPENED, withProvider, at(5)))).toEqual(['Done']);
-    expect(outline(runProcess(OPENED, stateIn(method, 'COMPLETED'), at(5)))).toEqual(['Done']);
+  it('found again by a retried request does not start it twice', async () => {
+    const confirmed: CollectionCommand = { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(301) };
+    const requestOwed = eventsOf(initiate(method, false), confirmed);
+    const withProvider = eventsOf(initiate(method, false), confirmed, { type: 'RecordProviderRequest', at: at(1), ...answer });
+    for (const history of [requestOwed, withProvider, eventsTo(method, 'COMPLETED')]) {
+      const run = await given(history).when(OPENED, at(5));
+      expect({ outline: outline(run.outputs), events: run.events }).toEqual({ outline: ['Done'], events: [] });
+    }
   });
 });
 
-it('the process ends any run on a collection that does not exist', () => {
-  expect(runProcess(OPENED, null, T0).actions).toEqual([{ type: 'Done' }]);
+it('the process ends any run on a collection that does not exist', async () => {
+  expect((await given([]).when(OPENED, T0)).outputs).toEqual([{ type: 'Done' }]);
 });

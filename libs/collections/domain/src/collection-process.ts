@@ -1,13 +1,14 @@
-import { CommandRejectedError, type CollectionPlan, type CollectionRequest } from '@paygate/contracts';
+import { CommandRejectedError, planCollection, type CollectionPlan, type CollectionRequest, type ProviderCatalogue } from '@paygate/contracts';
+import { AUTO_MERCHANT_REFERENCE, newMerchantReference, requestHash } from './references';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { toMajorUnits } from '@paygate/money';
+import type { Process, ProcessOutput } from '@paygate/decider';
 import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 
 /**
  * A collection's provider interaction and timers as a pure process beside the decider: given
- * what started a run and what happened last, it names the one thing to do next, as data. The
- * service carries the action out, feeds back what came of it, and asks again until the process
- * ends the run (Done, RetryAt, Reject or Fail).
+ * what happened last in a run (started by a trigger), it names the one thing to do next, as data.
+ * libs/decider's runProcess carries it out and feeds back what came of it until the run ends.
  */
 
 /** The durable timers of a collection: the two time-outs, and status polling (which also retries a failed provider request). */
@@ -70,21 +71,19 @@ export type CollectionTrigger =
   | { type: 'ProviderCalledBack'; referenceHint?: string }
   | { type: 'TimerDue'; kind: CollectionTimerKind; dueAt: string };
 
-/** What happened last in a run. */
+/** The process's inputs: what happened last in a run. */
 export type CollectionStep =
   | { type: 'Triggered' }
   | { type: 'Executed'; command: CollectionCommand['type'] }
   | { type: 'ProviderAccepted'; providerReference: string; paymentUrl?: string }
   | { type: 'ProviderAnswered'; outcome: ProviderOutcome }
   /** The provider could not be reached, or refused the request. */
-  | { type: 'ProviderUnreachable' };
+  | { type: 'ProviderUnreachable'; error: unknown };
 
-export interface CollectionSituation {
+/** What a run decides against: what started it, the collection as the last command left it, and the time (ISO 8601). */
+export interface CollectionRun {
   trigger: CollectionTrigger;
-  last: CollectionStep;
-  /** The collection as it is now (after the last command executed). */
   collection: CollectionState;
-  /** ISO 8601. */
   now: string;
 }
 
@@ -102,22 +101,14 @@ export interface ProviderRequest {
   expiresAt: string;
 }
 
-export type CollectionAction =
-  | { type: 'Execute'; command: CollectionCommand }
-  | { type: 'RequestProvider'; request: ProviderRequest }
-  | { type: 'QueryProvider'; providerCode: string; reference: string }
-  /** The run ends; a timer is finished with. */
-  | { type: 'Done' }
-  /** The run ends; the timer fires again at `at`. */
-  | { type: 'RetryAt'; at: string }
-  /** The run ends with the merchant's command refused (its effects are recorded). */
-  | { type: 'Reject'; code: 'not_awaiting_confirmation'; message: string }
-  /** The run ends with the provider's error: whoever started it decides what that means. */
-  | { type: 'Fail' };
+/** The provider calls a collection makes. */
+export type CollectionCall = { type: 'RequestProvider'; request: ProviderRequest } | { type: 'QueryProvider'; providerCode: string; reference: string };
 
-const DONE: CollectionAction = { type: 'Done' };
-const FAIL: CollectionAction = { type: 'Fail' };
-const execute = (command: CollectionCommand): CollectionAction => ({ type: 'Execute', command });
+export type CollectionOutput = ProcessOutput<CollectionCommand, CollectionCall>;
+export type CollectionProcess = Process<CollectionStep, CollectionRun, CollectionCommand, CollectionCall>;
+
+const DONE: CollectionOutput = { type: 'Done' };
+const execute = (command: CollectionCommand): CollectionOutput => ({ type: 'Execute', command });
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
@@ -139,12 +130,13 @@ export interface ReservedCollection {
 }
 
 /** A merchant reference used before names the same request again (same hash), or is refused. */
-export function assertSameRequest(reserved: ReservedCollection, requestHash: string, merchantReference: string): void {
+export function assertSameRequest<Reserved extends ReservedCollection>(reserved: Reserved, requestHash: string, merchantReference: string): Reserved {
   if (!reserved.fresh && reserved.requestHash !== requestHash) {
     throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, {
       merchant_reference: merchantReference,
     });
   }
+  return reserved;
 }
 
 export interface CollectionOpening {
@@ -155,6 +147,34 @@ export interface CollectionOpening {
   reserved: ReservedCollection;
   /** ISO 8601. */
   at: string;
+}
+
+/** An initialize request as planned: the merchant reference (made for `auto`), the request's hash, and its Initiate once reserved. */
+export interface PlannedOpening {
+  merchantReference: string;
+  hash: string;
+  initiate(reserved: ReservedCollection): CollectionCommand;
+}
+
+/**
+ * Plans an initialize (or collect-for-payment, `prnRequired`) against the provider catalogue:
+ * the charges, the merchant reference, the hash a retry must match. Refuses a request the
+ * catalogue cannot serve with invalid_request naming each field.
+ */
+export function planOpening(
+  { merchantId, request }: { merchantId: string; request: CollectionRequest },
+  policy: CollectionPolicy & { catalogue: ProviderCatalogue },
+  at: string,
+  rules: { prnRequired?: boolean } = {},
+): PlannedOpening {
+  const planned = planCollection(request, policy.catalogue, rules);
+  if (!planned.ok) throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), { errors: planned.errors });
+  const merchantReference = request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
+  return {
+    merchantReference,
+    hash: requestHash({ ...request, merchant_reference: merchantReference }),
+    initiate: (reserved) => openCollection({ merchantId, request, plan: planned.plan, merchantReference, reserved, at }, policy),
+  };
 }
 
 /** The Initiate command for a planned request: the plan's provider and charges, the request's customer details (a msisdn only for mobile money). */
@@ -188,11 +208,16 @@ export function openCollection({ merchantId, request, plan, merchantReference, r
   );
 }
 
-/** The next thing to do in a run. */
-export function nextAction(situation: CollectionSituation, context: CollectionProcessContext): CollectionAction {
-  const { trigger, last, collection, now } = situation;
+/**
+ * The collection process: from what happened last in a run to the one thing to do next. A
+ * provider's answer is recorded whatever started the run; the rest depends on what did.
+ */
+export function collectionProcess(context: CollectionProcessContext): CollectionProcess {
+  return { decide: (last, run) => [nextOutput(last, run, context)] };
+}
+
+function nextOutput(last: CollectionStep, { trigger, collection, now }: CollectionRun, context: CollectionProcessContext): CollectionOutput {
   if (!collection) return DONE;
-  // What the provider answers is recorded whatever started the run.
   if (last.type === 'ProviderAccepted') {
     return execute({ type: 'RecordProviderRequest', at: now, providerReference: last.providerReference, paymentUrl: last.paymentUrl });
   }
@@ -212,14 +237,15 @@ export function nextAction(situation: CollectionSituation, context: CollectionPr
 }
 
 /** A collection that needs no confirmation is confirmed implicitly and goes to the provider at once (after its PRN verdict, for collect-for-payment). */
-function opened(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionAction {
+function opened(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionOutput {
   if (last.type === 'Triggered') {
     return collection.phase === 'AWAITING_CONFIRMATION' && !collection.initiated.requireConfirmation ? confirm(collection, now, true, policy) : DONE;
   }
-  return afterConfirm(last, collection);
+  // An unreachable provider leaves the collection PENDING: its status timer asks again.
+  return last.type === 'ProviderUnreachable' ? DONE : afterConfirm(last, collection);
 }
 
-function confirmRequested(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionAction {
+function confirmRequested(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionOutput {
   if (last.type === 'Triggered') return confirm(collection, now, false, policy);
   // The confirmation came too late: the decider cancelled the collection, and the merchant hears why.
   if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'FINAL') {
@@ -229,34 +255,40 @@ function confirmRequested(last: CollectionStep, collection: Collection, now: str
       message: `transaction ${collection.initiated.internalReference} is ${collection.status} and cannot be confirmed`,
     };
   }
+  // The merchant confirms again to retry: the confirmation is recorded, the request is still owed.
+  if (last.type === 'ProviderUnreachable') {
+    return {
+      type: 'Reject',
+      code: 'provider_unavailable',
+      message: 'the payment provider could not be reached; confirm again to retry',
+      details: { internal_reference: collection.initiated.internalReference },
+    };
+  }
   return afterConfirm(last, collection);
 }
 
-/**
- * After a Confirm the prompt or checkout is asked for, once per confirmation (a confirm while the
- * request is still owed asks again); the provider's refusal ends the run as a failure.
- */
-function afterConfirm(last: CollectionStep, collection: Collection): CollectionAction {
+/** After a Confirm the prompt or checkout is asked for, once per confirmation (a confirm while the request is still owed asks again). */
+function afterConfirm(last: CollectionStep, collection: Collection): CollectionOutput {
   if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'AWAITING_PROVIDER') return requestProvider(collection);
-  return last.type === 'ProviderUnreachable' ? FAIL : DONE;
+  return DONE;
 }
 
 /** A callback only says when to ask: the provider's status API gives the answer, so a forged callback changes nothing. */
-function calledBack(referenceHint: string | undefined, last: CollectionStep, collection: Collection, context: CollectionProcessContext): CollectionAction {
-  if (last.type === 'ProviderUnreachable') return FAIL;
+function calledBack(referenceHint: string | undefined, last: CollectionStep, collection: Collection, context: CollectionProcessContext): CollectionOutput {
+  if (last.type === 'ProviderUnreachable') return { type: 'Fail', error: last.error };
   // Only a collection that went to the provider and is not final has anything to learn.
   if (last.type !== 'Triggered' || !isWithProvider(collection)) return DONE;
   const reference = providerReference(collection, context) ?? referenceHint;
   return reference ? query(collection, reference) : DONE;
 }
 
-function confirmationDue(last: CollectionStep, collection: Collection, at: string): CollectionAction {
+function confirmationDue(last: CollectionStep, collection: Collection, at: string): CollectionOutput {
   if (last.type === 'Triggered' && collection.phase !== 'FINAL') return execute({ type: 'Expire', at, timer: 'confirmation' });
   return DONE;
 }
 
 /** The provider's deadline: one last question for a result whose callback never came, then the collection expires. */
-function providerDue(last: CollectionStep, collection: Collection, at: string, context: CollectionProcessContext): CollectionAction {
+function providerDue(last: CollectionStep, collection: Collection, at: string, context: CollectionProcessContext): CollectionOutput {
   const expire = execute({ type: 'Expire', at, timer: 'provider' });
   if (collection.phase === 'FINAL') return DONE;
   switch (last.type) {
@@ -273,9 +305,9 @@ function providerDue(last: CollectionStep, collection: Collection, at: string, c
 }
 
 /** Polling: a provider request still owed is made again, a result not yet called back is asked for; until the collection is final. */
-function statusDue(last: CollectionStep, collection: Collection, now: string, context: CollectionProcessContext): CollectionAction {
+function statusDue(last: CollectionStep, collection: Collection, now: string, context: CollectionProcessContext): CollectionOutput {
   if (collection.phase === 'FINAL') return DONE;
-  if (last.type === 'ProviderUnreachable') return FAIL;
+  if (last.type === 'ProviderUnreachable') return { type: 'Fail', error: last.error };
   if (last.type === 'Triggered') {
     if (collection.phase === 'AWAITING_PROVIDER') return requestProvider(collection);
     const reference = collection.phase === 'WITH_PROVIDER' ? providerReference(collection, context) : undefined;
@@ -285,34 +317,36 @@ function statusDue(last: CollectionStep, collection: Collection, now: string, co
 }
 
 /** The prompt (mobile money) or the checkout (card) has its own time-out, counted from the confirmation. */
-function confirm(collection: Collection, now: string, implicit: boolean, policy: CollectionPolicy): CollectionAction {
+function confirm(collection: Collection, now: string, implicit: boolean, policy: CollectionPolicy): CollectionOutput {
   const timeoutMs = collection.initiated.transactionMethod === 'CARD' ? policy.checkoutTimeoutMs : policy.promptTimeoutMs;
   return execute({ type: 'Confirm', at: now, implicit, providerExpiresAt: later(now, timeoutMs) });
 }
 
-function requestProvider(collection: Collection): CollectionAction {
+function requestProvider(collection: Collection): CollectionOutput {
   const data = collection.initiated;
   if (!collection.providerExpiresAt) throw new Error(`collection ${data.internalReference} is with the provider without a deadline`);
   return {
-    type: 'RequestProvider',
-    request: {
-      providerCode: data.providerCode,
-      reference: data.internalReference,
-      amount: String(toMajorUnits(data.transactionAmount, data.currency)),
-      currency: data.currency,
-      msisdn: data.msisdn,
-      description: data.description,
-      payerMessage: (data.description || `Payment ${data.merchantReference}`).slice(0, 160),
-      payeeNote: data.merchantReference.slice(0, 160),
-      expiresAt: collection.providerExpiresAt,
+    type: 'Call',
+    call: {
+      type: 'RequestProvider',
+      request: {
+        providerCode: data.providerCode,
+        reference: data.internalReference,
+        amount: String(toMajorUnits(data.transactionAmount, data.currency)),
+        currency: data.currency,
+        msisdn: data.msisdn,
+        description: data.description,
+        payerMessage: (data.description || `Payment ${data.merchantReference}`).slice(0, 160),
+        payeeNote: data.merchantReference.slice(0, 160),
+        expiresAt: collection.providerExpiresAt,
+      },
     },
   };
 }
 
-const query = (collection: Collection, reference: string): CollectionAction => ({
-  type: 'QueryProvider',
-  providerCode: collection.initiated.providerCode,
-  reference,
+const query = (collection: Collection, reference: string): CollectionOutput => ({
+  type: 'Call',
+  call: { type: 'QueryProvider', providerCode: collection.initiated.providerCode, reference },
 });
 
 const isWithProvider = (collection: Collection) => collection.phase === 'AWAITING_PROVIDER' || collection.phase === 'WITH_PROVIDER';
@@ -328,3 +362,22 @@ function providerReference(collection: Collection, { providerReferenceFor }: Col
 
 /** A time-out acts at its due time at the earliest, however early the timer fires. */
 const expiryAt = (dueAt: string, now: string) => (Date.parse(now) > Date.parse(dueAt) ? now : dueAt);
+
+/**
+ * A new collection's first append, one command at a time (DeciderTransaction.start): the
+ * Initiate, then what the process decides before any provider call (the implicit confirmation).
+ * `last()` is where the run goes on from once the stream is written.
+ */
+export function collectionStart(process: CollectionProcess, initiate: CollectionCommand, now: string) {
+  let last: CollectionStep = { type: 'Triggered' };
+  return {
+    next(collection: CollectionState): CollectionCommand | undefined {
+      if (!collection) return initiate;
+      const [output] = process.decide(last, { trigger: { type: 'Opened' }, collection, now });
+      if (output?.type !== 'Execute') return undefined;
+      last = { type: 'Executed', command: output.command.type };
+      return output.command;
+    },
+    last: () => last,
+  };
+}

@@ -9,7 +9,7 @@
 import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
 import { COLLECTION_EVENT_SCHEMAS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { CollectionRejected, decide, evolve, type Collection, type CollectionCommand, type CollectionState, type ProviderOutcome } from './collection';
-import { eventSchemaErrors as checkEvent } from '@paygate/testing';
+import { decidedEvents, eventSchemaErrors as checkEvent } from '@paygate/testing';
 
 /** The event as it is stored, checked against its type's declaration. */
 export const eventSchemaErrors = (event: { type: string; data: unknown }) => checkEvent(COLLECTION_EVENT_SCHEMAS, event);
@@ -98,17 +98,29 @@ export const SUCCESS_CARD: ProviderOutcome = { status: 'SUCCESSFUL', providerTra
 
 export type Situation = 'AWAITING_CONFIRMATION' | 'AWAITING_PROVIDER' | 'WITH_PROVIDER' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
+/** The commands that drive a collection (require_confirmation=true) from nothing to `situation`. */
+export function commandsTo(method: TransactionMethod, situation: Situation): CollectionCommand[] {
+  const commands = [initiate(method)];
+  if (situation !== 'AWAITING_CONFIRMATION') commands.push(confirm());
+  if (!['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER'].includes(situation)) commands.push(providerRequest(method));
+  if (situation === 'COMPLETED') commands.push(outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO));
+  if (situation === 'FAILED') commands.push(outcome({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }));
+  if (situation === 'CANCELLED') commands.push(outcome({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'REJECTED' }));
+  return commands;
+}
+
 /** A collection driven through decide/evolve to `situation` (require_confirmation=true). */
 export function stateIn(method: TransactionMethod, situation: Situation): Collection {
-  let state = apply(null, initiate(method));
-  if (situation !== 'AWAITING_CONFIRMATION') state = apply(state, confirm());
-  if (!['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER'].includes(situation)) state = apply(state, providerRequest(method));
-  if (situation === 'COMPLETED') state = apply(state, outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO));
-  if (situation === 'FAILED') state = apply(state, outcome({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }));
-  if (situation === 'CANCELLED') state = apply(state, outcome({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'REJECTED' }));
+  const state = commandsTo(method, situation).reduce<CollectionState>(apply, null);
   if (!state) throw new Error('no state');
   return state;
 }
+
+/** The events `commands` record, decided one after another from nothing (each checked against its schema). */
+export const eventsOf = (...commands: CollectionCommand[]): CollectionEvent[] => decidedEvents({ decide: decideChecked, evolve, initialState: null }, commands);
+
+/** The events that reach `situation` (require_confirmation=true). */
+export const eventsTo = (method: TransactionMethod, situation: Situation): CollectionEvent[] => eventsOf(...commandsTo(method, situation));
 
 export function rejection(run: () => unknown): CollectionRejected {
   try {

@@ -6,3 +6,4 @@ export * from './record';
 export * from './references';
 export * from './collection-decider';
 export * from './collection-process';
+export * from './acknowledgements';

@@ -68,7 +68,7 @@ describe('CollectionsService: opening a collection', () => {
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     const ref = internalReferenceOf(acknowledgement);
     expect(recordOf(acknowledgement)).toMatchObject({ transaction_status: 'PENDING', status_message: MESSAGES.initiatedProcessing });
-    expect(h.warnings).toContain('provider request failed; will retry');
+    expect(h.warnings).toContain('provider request failed');
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.confirmed]);
 
     h.momo.unreachable = false;

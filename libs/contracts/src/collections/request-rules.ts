@@ -34,7 +34,9 @@ export function msisdnBelongsTo(provider: Provider, msisdn: string): boolean {
  * shape is already valid. The gateway runs it to answer 400 before anything is written; the
  * service runs it again because it owns the charges.
  */
-export function planCollection(request: CollectionRequest, catalogue: ProviderCatalogue): PlanResult {
+export function planCollection(request: CollectionRequest, catalogue: ProviderCatalogue, { prnRequired = false } = {}): PlanResult {
+  // Collect-for-payment pays a PRN from what it collects: without one there is nothing to plan.
+  if (prnRequired && request.prn === undefined) return { ok: false, errors: [{ field: 'prn', message: 'prn is required' }] };
   const provider = catalogue.get(request.provider_code);
   if (!provider || !provider.enabled) {
     return { ok: false, errors: [{ field: 'provider_code', message: `provider_code ${request.provider_code} is not an available provider` }] };

@@ -17,7 +17,7 @@ import {
 } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS, type ServicePaymentEvent, type WalletEvent } from './events';
 import type { PublishedEvent } from '@paygate/decider';
-import { eventSchemaErrors as checkEvent, publishedCollection } from '@paygate/testing';
+import { decidedEvents, eventSchemaErrors as checkEvent, publishedCollection } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
 import {
   decideServicePayment,
@@ -144,6 +144,13 @@ export function commandsTo(situation: Situation): ServicePaymentCommand[] {
       return [...commandsTo('PAYING'), refused()];
   }
 }
+
+/** The events `commands` record, decided one after another from nothing (each checked against its schema). */
+export const eventsOf = (...commands: ServicePaymentCommand[]): ServicePaymentEvent[] =>
+  decidedEvents({ decide: decideChecked, evolve: evolveServicePayment, initialState: null }, commands);
+
+/** The events that reach `situation` (charge_customer=false, so the fee is held). */
+export const eventsTo = (situation: Situation): ServicePaymentEvent[] => eventsOf(...commandsTo(situation));
 
 export function stateIn(situation: Situation): ServicePayment {
   const state = commandsTo(situation).reduce<ServicePaymentState>(apply, null);

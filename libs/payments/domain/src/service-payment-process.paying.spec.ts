@@ -1,138 +1,151 @@
-import { DEFAULT_PAYMENT_RETRY } from './retry';
-import { afterRecorded, holdsToRelease, isFinal, onBillerAnswered, onBillerUnreachable, onTimerDue, type ProcessContext } from './service-payment-process';
-import type { ServicePayment, ServicePaymentCommand } from './service-payment';
-import { ALREADY_PAID, apply, at, commandsTo, FINAL_SITUATIONS, open, PRN, recordEligibility, REF, settled, SITUATIONS, stateIn } from './payments-test-setup';
+/**
+ * The service payment process (setup in service-payment-process-test-setup.ts). This file: paying
+ * the PRN once the collection completed: the holds, the biller's answers, its refusals, the
+ * retries and giving up.
+ */
+import { paymentIdempotencyKey } from './references';
+import { at, eventsTo, PRN, REF, WALLET } from './payments-test-setup';
+import { collectionSettled, given, NO_FUNDS_FOR_PRN, outline, PAID, PROCESSING, TIMER_DUE, type Script } from './service-payment-process-test-setup';
 
-/** The process from the payment request on: paying, answers of the biller, retries, giving up, releasing holds. */
-const context = (seconds = 100): ProcessContext => ({ now: at(seconds), retry: DEFAULT_PAYMENT_RETRY, statusPollMs: 2_000 });
-const WALLET = { merchantId: 'merchant-1', currency: 'UGX' };
-const PAY = {
-  type: 'Pay',
-  hold: { type: 'Hold', wallet: WALLET, holdId: `prn:${REF}`, amount: 81000, replaces: `fee:${REF}`, at: at(100) },
-  request: { prn: PRN, amount: 81000, currency: 'UGX', idempotencyKey: expect.any(String), reference: REF },
-};
-function payment(...commands: ServicePaymentCommand[]): ServicePayment {
-  const state = commands.reduce(apply, null);
-  if (!state) throw new Error('no payment');
-  return state;
-}
-const released = (...holdIds: string[]) => ({
-  type: 'Release',
-  holds: holdIds.map((holdId) => ({ type: 'ReleaseHold', wallet: WALLET, holdId, at: at(100) })),
-});
+const KEY = paymentIdempotencyKey(REF);
+const RELEASE_BOTH = ['Execute ReleaseHold', 'Execute ReleaseHold', 'Done'];
+const releases = (...holdIds: string[]) => holdIds.map((holdId) => ({ type: 'Execute', command: { type: 'ReleaseHold', wallet: WALLET, holdId, at: at(60) } }));
+const SHORT_RETRY = { maxAttempts: 2, baseDelayMs: 30_000, maxDelayMs: 900_000 };
+
+/** The collection completes while its payment is eligible: the PRN is paid at once. */
+const settleEligible = (script: Script) => given(eventsTo('ELIGIBLE')).when(collectionSettled('COMPLETED'), at(60), script);
 
 describe('service payment process: paying the PRN', () => {
-  describe('given a command was recorded', () => {
-    it('when it moved the payment to PAYING, then the PRN amount is held (replacing the fee hold) and the biller paid with the payment key', () => {
-      const paying = stateIn('PAYING');
-      expect(afterRecorded(paying, context(), { payNow: true })).toEqual({ ...PAY, request: { ...PAY.request, idempotencyKey: paying.idempotencyKey } });
+  describe('given an eligible payment, when its collection completes', () => {
+    it('then the wallet is credited, the PRN amount held in place of the fee, and the biller paid with the payment key', async () => {
+      const run = await settleEligible({ biller: { pay: [PAID] } });
+      expect(outline(run.outputs).slice(0, 4)).toEqual(['Execute CreditCollection', 'Execute RecordCollectionSettled', 'Execute Hold', 'Call PayBiller']);
+      expect(run.outputs.slice(2, 4)).toEqual([
+        { type: 'Execute', command: { type: 'Hold', wallet: WALLET, holdId: `prn:${REF}`, amount: 81000, replaces: `fee:${REF}`, at: at(60) } },
+        { type: 'Call', call: { type: 'PayBiller', request: { prn: PRN, amount: 81000, currency: 'UGX', idempotencyKey: KEY, reference: REF } } },
+      ]);
     });
 
-    it('when the payment was PAYING already (a redelivery), then it waits for the biller: the timer pays after a crash', () => {
-      expect(afterRecorded(stateIn('PAYING'), context(), { payNow: false })).toEqual({ type: 'Wait', until: at(102) });
-    });
-
-    it('when an attempt failed, then it waits for the recorded next attempt', () => {
-      expect(afterRecorded(stateIn('PAYING_RETRIED'), context(), { payNow: false })).toEqual({ type: 'Wait', until: stateIn('PAYING_RETRIED').nextAttemptAt });
-    });
-
-    it.each(['OPENED', 'ELIGIBLE', 'COMPLETED'] as const)('when the payment is %s, then there is nothing to do now', (situation) => {
-      expect(afterRecorded(stateIn(situation), context(), { payNow: true })).toEqual({ type: 'Done' });
-    });
-
-    it('when the payment failed after the collection completed, then the fee and PRN holds are released', () => {
-      expect(afterRecorded(stateIn('FAILED'), context(), { payNow: true })).toEqual(released(`fee:${REF}`, `prn:${REF}`));
-    });
-  });
-
-  describe('given a payment that ended without paying', () => {
-    it('when the collection did not complete, then only the fee hold is released (no PRN hold was placed)', () => {
-      expect(holdsToRelease(payment(...commandsTo('ELIGIBLE'), settled('FAILED')), context())).toEqual(released(`fee:${REF}`).holds);
-    });
-
-    it('when the PRN was rejected, then the fee hold is released (a hold placed for a refused fee changes nothing)', () => {
-      expect(holdsToRelease(stateIn('REJECTED'), context())).toEqual(released(`fee:${REF}`).holds);
-    });
-
-    it('when the customer paid the fee, then only the PRN hold is released', () => {
-      const customerPays = payment(open({ chargeCustomer: true }), recordEligibility({ eligible: true }, 'NOT_NEEDED'), settled('COMPLETED'), {
-        type: 'GiveUp',
-        at: at(99),
-      });
-      expect(holdsToRelease(customerPays, context())).toEqual(released(`prn:${REF}`).holds);
-    });
-
-    it('when the payment completed, then nothing is released: the PRN hold was captured', () => {
-      expect(holdsToRelease(stateIn('COMPLETED'), context())).toEqual([]);
-    });
-
-    it('when the PRN was rejected and the customer paid the fee, then there is nothing to release', () => {
-      expect(holdsToRelease(payment(open({ chargeCustomer: true }), recordEligibility(ALREADY_PAID, 'NOT_NEEDED')), context())).toEqual([]);
-    });
-  });
-
-  describe('given a due timer', () => {
-    it('when there is no payment, then it is done', () => {
-      expect(onTimerDue(null, context())).toEqual({ type: 'Done' });
-    });
-
-    it('when the PRN lookup was deferred and its time has come, then the biller is asked again', () => {
-      expect(onTimerDue(stateIn('OPENED'), context())).toEqual({ type: 'ValidatePrn', prn: PRN });
-    });
-
-    it('when PAYING and due, then it pays again with the same key', () => {
-      expect(onTimerDue(stateIn('PAYING'), context())).toMatchObject({ type: 'Pay', request: { idempotencyKey: stateIn('PAYING').idempotencyKey } });
-    });
-
-    it('when the next attempt is not due yet (a timer fired early), then it waits for it', () => {
-      const retried = stateIn('PAYING_RETRIED');
-      expect(onTimerDue(retried, context(71))).toEqual({ type: 'Wait', until: retried.nextAttemptAt });
-    });
-
-    it('when the payment failed, then its holds are released; when it completed or awaits the settlement, nothing', () => {
-      expect(onTimerDue(stateIn('FAILED'), context())).toEqual(released(`fee:${REF}`, `prn:${REF}`));
-      expect(onTimerDue(stateIn('COMPLETED'), context())).toEqual({ type: 'Done' });
-      expect(onTimerDue(stateIn('ELIGIBLE'), context())).toEqual({ type: 'Done' });
-    });
-  });
-
-  describe('given the biller answered a payment', () => {
-    it('when it paid, then the PRN hold is captured to biller settlement and the success recorded', () => {
-      expect(onBillerAnswered(stateIn('PAYING'), { status: 'SUCCESSFUL', billerPaymentId: 'ura-1', receiptNumber: 'R-1' }, context())).toEqual({
-        type: 'Capture',
-        capture: { type: 'CaptureHold', wallet: WALLET, holdId: `prn:${REF}`, transferId: `prn-payment:${REF}`, toAccount: 'biller_settlement', at: at(100) },
-        record: { type: 'RecordPaymentAttempt', outcome: { result: 'SUCCEEDED', billerPaymentId: 'ura-1', receiptNumber: 'R-1' }, at: at(100) },
-      });
-    });
-
-    it('when it is still processing, then it is asked again after the status poll interval', () => {
-      expect(onBillerAnswered(stateIn('PAYING'), { status: 'PENDING' }, context())).toEqual({ type: 'Wait', until: at(102) });
-    });
-  });
-
-  describe('given the biller could not be reached for a payment', () => {
-    it('when attempts remain, then the failed attempt is recorded with the next time of the schedule', () => {
-      expect(onBillerUnreachable(stateIn('PAYING_RETRIED'), 'biller unavailable (503)', context())).toEqual({
-        type: 'Record',
-        command: {
-          type: 'RecordPaymentAttempt',
-          outcome: { result: 'RETRYABLE_FAILURE', attempt: 2, reason: 'biller unavailable (503)', nextAttemptAt: at(160) },
-          at: at(100),
+    it('and the biller pays, then the PRN hold is captured to biller settlement and the payment completes with its receipt', async () => {
+      const run = await settleEligible({ biller: { pay: [PAID] } });
+      expect(run.outputs.slice(4)).toEqual([
+        {
+          type: 'Execute',
+          command: { type: 'CaptureHold', wallet: WALLET, holdId: `prn:${REF}`, transferId: `prn-payment:${REF}`, toAccount: 'biller_settlement', at: at(60) },
         },
-      });
+        {
+          type: 'Execute',
+          command: { type: 'RecordPaymentAttempt', outcome: { result: 'SUCCEEDED', billerPaymentId: 'ura-pay-7', receiptNumber: 'RCPT-7' }, at: at(60) },
+        },
+        { type: 'Done' },
+      ]);
+      expect(run.payment).toMatchObject({ phase: 'COMPLETED', billerPaymentId: PAID.billerPaymentId, receiptNumber: PAID.receiptNumber });
     });
 
-    it('when the last attempt failed, then it gives up unless the biller made a payment for the key', () => {
-      const retry = { ...DEFAULT_PAYMENT_RETRY, maxAttempts: 2 };
-      expect(onBillerUnreachable(stateIn('PAYING_RETRIED'), 'timeout', { ...context(), retry })).toEqual({
-        type: 'GiveUpUnlessPaid',
-        giveUp: { type: 'GiveUp', at: at(100) },
+    it('and the biller still processes it, then it is asked again (same key) a status poll later', async () => {
+      const run = await settleEligible({ biller: { pay: [PROCESSING] } });
+      expect(run.outputs.slice(4)).toEqual([{ type: 'RetryAt', at: at(62) }]);
+      expect(run.payment).toMatchObject({ phase: 'PAYING' });
+    });
+
+    it('and the wallet cannot cover the PRN amount, then the biller is not paid: the payment fails and both holds are released', async () => {
+      const run = await settleEligible({ ledger: NO_FUNDS_FOR_PRN });
+      expect(outline(run.outputs).slice(2)).toEqual(['Execute Hold', 'Execute RecordPaymentAttempt', ...RELEASE_BOTH]);
+      expect(run.outputs[3]).toEqual({
+        type: 'Execute',
+        command: { type: 'RecordPaymentAttempt', outcome: { result: 'REFUSED', reason: 'the wallet balance cannot cover the PRN amount' }, at: at(60) },
       });
+      expect(run.outputs.slice(4, 6)).toEqual(releases(`fee:${REF}`, `prn:${REF}`));
+      expect(run.payment).toMatchObject({ phase: 'FAILED', failureReason: 'BILLER_REFUSED' });
     });
   });
 
-  it('the final phases are the decider’s: REJECTED, COMPLETED, FAILED', () => {
-    expect(SITUATIONS.filter((situation) => isFinal(stateIn(situation)))).toEqual(FINAL_SITUATIONS);
-    expect(isFinal(null)).toBe(false);
+  describe('given a PAYING payment, when its collection’s settlement is delivered again', () => {
+    it('then only the delivery that moved it to PAYING paid: this one waits a status poll (the timer pays after a crash)', async () => {
+      const run = await given(eventsTo('PAYING')).when(collectionSettled('COMPLETED'), at(60));
+      expect(outline(run.outputs)).toEqual(['Execute CreditCollection', 'Execute RecordCollectionSettled', 'RetryAt']);
+      expect(run.outputs[2]).toEqual({ type: 'RetryAt', at: at(62) });
+      expect(run.events).toEqual([]);
+    });
+
+    it('then after a failed attempt it waits for the recorded next attempt', async () => {
+      const run = await given(eventsTo('PAYING_RETRIED')).when(collectionSettled('COMPLETED'), at(80));
+      expect(run.outputs[2]).toEqual({ type: 'RetryAt', at: at(100) });
+    });
+  });
+
+  describe('given the biller refuses the payment', () => {
+    const refused = { refused: 'PRN_CANCELLED' };
+
+    it('when it knows no payment made with the key, then the refusal is recorded and the holds released', async () => {
+      const run = await settleEligible({ biller: { pay: [refused], ask: ['no payment'] } });
+      expect(outline(run.outputs).slice(3)).toEqual(['Call PayBiller', 'Call AskBiller', 'Execute RecordPaymentAttempt', ...RELEASE_BOTH]);
+      expect(run.outputs[4]).toEqual({ type: 'Call', call: { type: 'AskBiller', idempotencyKey: KEY } });
+      expect(run.outputs[5]).toMatchObject({ command: { outcome: { result: 'REFUSED', reason: 'PRN_CANCELLED' } } });
+      expect(run.payment).toMatchObject({ phase: 'FAILED', failureReason: 'BILLER_REFUSED' });
+    });
+
+    it('when it made a payment with the key after all (it checks the PRN before the key), then that payment is captured', async () => {
+      const run = await settleEligible({ biller: { pay: [refused], ask: [PAID] } });
+      expect(outline(run.outputs).slice(4)).toEqual(['Call AskBiller', 'Execute CaptureHold', 'Execute RecordPaymentAttempt', 'Done']);
+      expect(run.payment).toMatchObject({ phase: 'COMPLETED' });
+    });
+
+    it('when it cannot be asked, from a timer, then the run fails and the timer fires again', async () => {
+      const run = await given(eventsTo('PAYING')).when(TIMER_DUE, at(100), { biller: { pay: [refused], ask: ['unreachable'] } });
+      expect(outline(run.outputs)).toEqual(['Execute Hold', 'Call PayBiller', 'Call AskBiller', 'Fail']);
+      expect(run.payment).toMatchObject({ phase: 'PAYING' });
+    });
+
+    it('when it cannot be asked, from the settlement, then the run ends with a note: the payment timer tries again', async () => {
+      const run = await settleEligible({ biller: { pay: [refused], ask: ['unreachable'] } });
+      expect(run.outputs.slice(4)).toEqual([
+        { type: 'Call', call: { type: 'AskBiller', idempotencyKey: KEY } },
+        { type: 'Done', note: 'PRN payment not completed now; its timer tries again' },
+      ]);
+      expect(run.payment).toMatchObject({ phase: 'PAYING' });
+    });
+  });
+
+  describe('given the biller cannot be reached for the payment', () => {
+    it('when attempts remain, then the failed attempt is recorded with the next time of the schedule, and the timer waits for it', async () => {
+      const run = await given(eventsTo('PAYING_RETRIED')).when(TIMER_DUE, at(100), { biller: { pay: ['unreachable'] } });
+      expect(outline(run.outputs)).toEqual(['Execute Hold', 'Call PayBiller', 'Execute RecordPaymentAttempt', 'RetryAt']);
+      expect(run.outputs.slice(2)).toEqual([
+        {
+          type: 'Execute',
+          command: {
+            type: 'RecordPaymentAttempt',
+            outcome: { result: 'RETRYABLE_FAILURE', attempt: 2, reason: 'biller unavailable (503)', nextAttemptAt: at(160) },
+            at: at(100),
+          },
+        },
+        { type: 'RetryAt', at: at(160) },
+      ]);
+    });
+
+    it.each(['no payment', 'unreachable'] as const)(
+      'when the last attempt failed and, asked about the key, the biller answers %p, then the payment gives up and releases its holds',
+      async (answer) => {
+        const run = await given(eventsTo('PAYING_RETRIED')).when(TIMER_DUE, at(100), { biller: { pay: ['unreachable'], ask: [answer] }, retry: SHORT_RETRY });
+        expect(outline(run.outputs)).toEqual([
+          'Execute Hold',
+          'Call PayBiller',
+          'Call AskBiller',
+          'Execute GiveUp',
+          'Execute ReleaseHold',
+          'Execute ReleaseHold',
+          'Done',
+        ]);
+        expect(run.outputs[3]).toEqual({ type: 'Execute', command: { type: 'GiveUp', at: at(100) } });
+        expect(run.payment).toMatchObject({ phase: 'FAILED', failureReason: 'RETRIES_EXHAUSTED' });
+      },
+    );
+
+    it('when the last attempt failed but the biller made the payment, then it is captured', async () => {
+      const run = await given(eventsTo('PAYING_RETRIED')).when(TIMER_DUE, at(100), { biller: { pay: ['unreachable'], ask: [PAID] }, retry: SHORT_RETRY });
+      expect(outline(run.outputs).slice(2)).toEqual(['Call AskBiller', 'Execute CaptureHold', 'Execute RecordPaymentAttempt', 'Done']);
+      expect(run.payment).toMatchObject({ phase: 'COMPLETED' });
+    });
   });
 });
