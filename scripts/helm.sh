@@ -14,42 +14,18 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=lib/maven-jars.sh
+source "$SCRIPT_DIR/lib/maven-jars.sh"
 POM="$SCRIPT_DIR/helm/pom.xml"
 PROGRAM="$SCRIPT_DIR/helm/Helm.java"
 
 HELM_HOME="${HELM_HOME:-$HOME/.cache/paygate-helm}"
 HELM_KUBE_VERSION="${HELM_KUBE_VERSION:-1.33.0}"
 LIBS_DIR="$HELM_HOME/libs"
-# Written only after a complete download; keyed on the pom so a version bump re-fetches.
-LIBS_MARKER="$LIBS_DIR/.complete"
 
 die() { echo "[helm] ERROR: $*" >&2; exit 1; }
 
-pom_hash() { sha256sum "$POM" | cut -d' ' -f1; }
-libs_ready() { [[ -f "$LIBS_MARKER" && "$(cat "$LIBS_MARKER")" == "$(pom_hash)" ]]; }
-
-ensure_libs() {
-  libs_ready && return
-  command -v mvn >/dev/null || die "mvn not found (needed once to download helm-java from Maven Central)"
-  mkdir -p "$HELM_HOME"
-  # One download at a time: test workers may start together on a fresh machine.
-  exec 9>"$HELM_HOME/.lock"
-  flock 9
-  libs_ready && return
-  echo "[helm] downloading helm-java into $LIBS_DIR (one-off, cached)..." >&2
-  # Into a temp dir swapped in at the end, so an interrupted download never looks usable.
-  local tmp="$HELM_HOME/libs.tmp.$$"
-  rm -rf "$tmp"
-  if ! mvn -q -B -f "$POM" dependency:copy-dependencies -DoutputDirectory="$tmp" \
-      >"$HELM_HOME/mvn.log" 2>&1; then
-    cat "$HELM_HOME/mvn.log" >&2
-    rm -rf "$tmp"
-    die "maven failed to download helm-java (log: $HELM_HOME/mvn.log)"
-  fi
-  pom_hash > "$tmp/.complete"
-  rm -rf "$LIBS_DIR"
-  mv "$tmp" "$LIBS_DIR"
-}
+ensure_libs() { maven_jars "$POM" "$HELM_HOME" helm-java || die "could not fetch helm-java"; }
 
 # Helm.java compiled once per version of it: half the CPU of a source launch on every run.
 ensure_classes() {

@@ -21,6 +21,8 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=lib/maven-jars.sh
+source "$SCRIPT_DIR/lib/maven-jars.sh"
 POM="$SCRIPT_DIR/kafka/pom.xml"
 
 KAFKA_PORT="${KAFKA_PORT:-9092}"
@@ -32,9 +34,6 @@ KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms128m -Xmx512m}"
 
 LIBS_DIR="$KAFKA_HOME/libs"
-# Marker written only after a complete download; keyed on the pom's contents so
-# a version bump in the pom re-fetches instead of mixing jar versions.
-LIBS_MARKER="$LIBS_DIR/.complete"
 PID_FILE="$KAFKA_DATA_DIR/kafka.pid"
 BROKER_LOG="$KAFKA_DATA_DIR/broker.log"
 CONFIG="$KAFKA_DATA_DIR/server.properties"
@@ -53,30 +52,7 @@ esac
 log() { echo "[kafka] $*"; }
 die() { echo "[kafka] ERROR: $*" >&2; exit 1; }
 
-pom_hash() { sha256sum "$POM" | cut -d' ' -f1; }
-
-ensure_libs() {
-  if [[ -f "$LIBS_MARKER" && "$(cat "$LIBS_MARKER")" == "$(pom_hash)" ]]; then
-    return
-  fi
-  command -v mvn >/dev/null || die "mvn not found (needed once to download the Kafka jars)"
-  log "downloading Kafka jars into $LIBS_DIR (one-off, cached)..."
-  # Download into a temp dir and swap it in, so an interrupted download never
-  # leaves a half-populated libs dir that looks usable.
-  local tmp="$KAFKA_HOME/libs.tmp.$$"
-  rm -rf "$tmp"
-  mkdir -p "$KAFKA_HOME"
-  # Output captured (even -q emits ANSI resets) and shown only on failure.
-  if ! mvn -q -B -f "$POM" dependency:copy-dependencies -DoutputDirectory="$tmp" \
-      >"$KAFKA_HOME/mvn.log" 2>&1; then
-    cat "$KAFKA_HOME/mvn.log" >&2
-    rm -rf "$tmp"
-    die "maven failed to download the Kafka jars (log: $KAFKA_HOME/mvn.log)"
-  fi
-  pom_hash > "$tmp/.complete"
-  rm -rf "$LIBS_DIR"
-  mv "$tmp" "$LIBS_DIR"
-}
+ensure_libs() { maven_jars "$POM" "$KAFKA_HOME" "the Kafka jars" || die "could not fetch the Kafka jars"; }
 
 # Pid from the pid file, if that process is alive and really is our broker
 # (guards against a stale pid file whose pid got reused).

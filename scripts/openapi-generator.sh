@@ -10,41 +10,17 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=lib/maven-jars.sh
+source "$SCRIPT_DIR/lib/maven-jars.sh"
 POM="$SCRIPT_DIR/openapi-generator/pom.xml"
 
 GENERATOR_HOME="${OPENAPI_GENERATOR_HOME:-$HOME/.cache/paygate-openapi-generator}"
 LIBS_DIR="$GENERATOR_HOME/libs"
-# Written only after a complete download; keyed on the pom so a version bump re-fetches.
-LIBS_MARKER="$LIBS_DIR/.complete"
 
 die() { echo "[openapi-generator] ERROR: $*" >&2; exit 1; }
 
-pom_hash() { sha256sum "$POM" | cut -d' ' -f1; }
-libs_ready() { [[ -f "$LIBS_MARKER" && "$(cat "$LIBS_MARKER")" == "$(pom_hash)" ]]; }
-
-ensure_libs() {
-  libs_ready && return
-  command -v mvn >/dev/null || die "mvn not found (needed once to download openapi-generator from Maven Central)"
-  mkdir -p "$GENERATOR_HOME"
-  # One download at a time: test workers may start together on a fresh machine.
-  exec 9>"$GENERATOR_HOME/.lock"
-  flock 9
-  libs_ready && return
-  echo "[openapi-generator] downloading openapi-generator-cli into $LIBS_DIR (one-off, cached)..." >&2
-  # Into a temp dir swapped in at the end, so an interrupted download never looks usable.
-  local tmp="$GENERATOR_HOME/libs.tmp.$$"
-  rm -rf "$tmp"
-  # The CLI jar bundles its dependencies: copying them as well would only download them twice.
-  if ! mvn -q -B -f "$POM" dependency:copy-dependencies -DexcludeTransitive=true -DoutputDirectory="$tmp" \
-      >"$GENERATOR_HOME/mvn.log" 2>&1; then
-    cat "$GENERATOR_HOME/mvn.log" >&2
-    rm -rf "$tmp"
-    die "maven failed to download openapi-generator (log: $GENERATOR_HOME/mvn.log)"
-  fi
-  pom_hash > "$tmp/.complete"
-  rm -rf "$LIBS_DIR"
-  mv "$tmp" "$LIBS_DIR"
-}
+# The CLI jar bundles its dependencies: copying them as well would only download them twice.
+ensure_libs() { maven_jars "$POM" "$GENERATOR_HOME" openapi-generator-cli -DexcludeTransitive=true || die "could not fetch openapi-generator-cli"; }
 
 jar_path() {
   local jars=("$LIBS_DIR"/openapi-generator-cli-*.jar)
