@@ -1,6 +1,6 @@
-import type { ProviderOutcome } from '@paygate/contracts';
+import type { BillPaymentRequest, CollectRequest, ProviderOutcome } from '@paygate/contracts';
 
-export type { ProviderOutcome };
+export type { BillPaymentRequest, ProviderOutcome };
 
 /**
  * The port every provider connector implements, keyed by provider_code in the registry. A
@@ -20,29 +20,12 @@ export type ConnectorWith<C extends Capability> = Connector & Required<Pick<Conn
 
 // ---- collect: take a payment from a payer (mobile money prompt, card checkout) ----
 
-/**
- * One request for every collect protocol; each connector sends what its protocol needs
- * (a MoMo prompt needs the msisdn, a card checkout the return URL and expiry).
- */
-export interface CollectInitiateRequest {
-  /** Our reference for the collection: unique, and the same on a retry (initiate is idempotent per reference). */
-  reference: string;
-  /** In major units, as a decimal string (e.g. "81000", "10.50"). */
-  amount: string;
-  currency: string;
-  /** The payer's number, digits only with the calling code; mobile money only. */
-  msisdn?: string;
-  description?: string;
-  /** Shown to the payer with a mobile money prompt. */
-  payerMessage: string;
-  /** Kept on the payee's side of a mobile money transaction. */
-  payeeNote: string;
+/** What a collection asks its provider for, with where the provider answers (contracts' CollectRequest). */
+export interface CollectInitiateRequest extends CollectRequest {
   /** Where the provider sends its notification. */
   notifyUrl: string;
   /** Where a hosted checkout sends the payer's browser when done. */
   returnUrl: string;
-  /** ISO 8601 time after which the payer can no longer pay. */
-  expiresAt: string;
 }
 
 export interface CollectInitiation {
@@ -91,17 +74,6 @@ export interface Bill {
 
 /** The biller either knows the PRN or does not; anything else it answers is an error. */
 export type BillValidation = { found: true; bill: Bill } | { found: false };
-
-export interface BillPaymentRequest {
-  prn: string;
-  /** Integer minor units; the biller refuses any amount or currency but the bill's. */
-  amount: number;
-  currency: string;
-  /** The same key again is the same payment: the biller pays at most once per key and answers it again. */
-  idempotencyKey: string;
-  /** Our reference for the payment, kept by the biller with it. */
-  reference: string;
-}
 
 /** A payment the biller has recorded: PENDING while it processes it, then SUCCESSFUL. */
 export type BillPayment = {

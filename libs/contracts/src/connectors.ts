@@ -33,3 +33,37 @@ export function isCollectProtocol(value: unknown): value is CollectProtocol {
 export function isBillPaymentProtocol(value: unknown): value is BillPaymentProtocol {
   return (BILL_PAYMENT_PROTOCOLS as readonly unknown[]).includes(value);
 }
+
+/**
+ * One request for every collect protocol; each connector sends what its protocol needs
+ * (a MoMo prompt needs the msisdn, a card checkout the return URL and expiry). The collection
+ * process names it; the service adds where the provider answers (the connector port).
+ */
+export interface CollectRequest {
+  /** Our reference for the collection: unique, and the same on a retry (initiate is idempotent per reference). */
+  reference: string;
+  /** In major units, as a decimal string (e.g. "81000", "10.50"). */
+  amount: string;
+  currency: string;
+  /** The payer's number, digits only with the calling code; mobile money only. */
+  msisdn?: string;
+  description?: string;
+  /** Shown to the payer with a mobile money prompt. */
+  payerMessage: string;
+  /** Kept on the payee's side of a mobile money transaction. */
+  payeeNote: string;
+  /** ISO 8601 time after which the payer can no longer pay. */
+  expiresAt: string;
+}
+
+/** A PRN payment asked of a biller (the service payment process names it; the connector port sends it). */
+export interface BillPaymentRequest {
+  prn: string;
+  /** Integer minor units; the biller refuses any amount or currency but the bill's. */
+  amount: number;
+  currency: string;
+  /** The same key again is the same payment: the biller pays at most once per key and answers it again. */
+  idempotencyKey: string;
+  /** Our reference for the payment, kept by the biller with it. */
+  reference: string;
+}

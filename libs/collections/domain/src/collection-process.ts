@@ -1,4 +1,11 @@
-import { CommandRejectedError, planCollection, type CollectionPlan, type CollectionRequest, type ProviderCatalogue } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  planCollection,
+  type CollectionPlan,
+  type CollectionRequest,
+  type CollectRequest,
+  type ProviderCatalogue,
+} from '@paygate/contracts';
 import { AUTO_MERCHANT_REFERENCE, newMerchantReference, requestHash } from './references';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { toMajorUnits } from '@paygate/money';
@@ -87,19 +94,8 @@ export interface CollectionRun {
   now: string;
 }
 
-/** The prompt or checkout to ask for; the service adds the URLs the provider calls and returns to. */
-export interface ProviderRequest {
-  providerCode: string;
-  reference: string;
-  /** Major units, as a decimal string. */
-  amount: string;
-  currency: string;
-  msisdn?: string;
-  description?: string;
-  payerMessage: string;
-  payeeNote: string;
-  expiresAt: string;
-}
+/** The prompt or checkout to ask for, and of which provider; the service adds the URLs the provider calls and returns to. */
+export type ProviderRequest = CollectRequest & { providerCode: string };
 
 /** The provider calls a collection makes. */
 export type CollectionCall = { type: 'RequestProvider'; request: ProviderRequest } | { type: 'QueryProvider'; providerCode: string; reference: string };

@@ -1,4 +1,4 @@
-import { isPrn, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
+import { isPrn, type BillPaymentRequest, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
 import type { Process, ProcessOutput } from '@paygate/decider';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent, type ServicePaymentOpenedV1 } from './events';
 import { checkPrnEligibility, type PrnVerdict } from './eligibility';
@@ -66,17 +66,9 @@ export type PaymentTrigger =
 /** The biller calls a payment makes. */
 export type PaymentCall =
   | { type: 'LookUpPrn'; prn: string }
-  | { type: 'PayBiller'; request: BillerPaymentRequest }
+  | { type: 'PayBiller'; request: BillPaymentRequest }
   /** What became of the payment made with this key, if any. */
   | { type: 'AskBiller'; idempotencyKey: string };
-
-export interface BillerPaymentRequest {
-  prn: string;
-  amount: number;
-  currency: string;
-  idempotencyKey: string;
-  reference: string;
-}
 
 /** What the biller says of a payment made with the payment's key. */
 export type BillerPaymentAnswer = { status: 'SUCCESSFUL'; billerPaymentId: string; receiptNumber?: string } | { status: 'PENDING' };
@@ -297,7 +289,7 @@ function pay(payment: ServicePayment, now: string): PaymentOutput[] {
   return [execute({ type: 'Hold', wallet: walletOf(payment), holdId: prnHoldId(ref), amount, replaces: feeHoldId(ref), at: now })];
 }
 
-function billerRequest(payment: ServicePayment): BillerPaymentRequest {
+function billerRequest(payment: ServicePayment): BillPaymentRequest {
   const { internalReference: reference, prn, requestAmount: amount, currency } = payment.opened;
   if (!payment.idempotencyKey) throw new Error(`service payment ${reference} is PAYING without an idempotency key`);
   return { prn, amount, currency, idempotencyKey: payment.idempotencyKey, reference };
