@@ -17,7 +17,8 @@
 import { collectionDecider, type CollectionCommand, type CollectionState, type CollectionEvent } from '@paygate/collections-domain';
 import {
   collectionStream,
-  PAYMENTS_SERVICE,
+  FindServicePayment,
+  WalletBalances,
   servicePaymentStream,
   walletId,
   type CollectionStatus,
@@ -192,19 +193,16 @@ export class PaymentsHarness {
     return state;
   }
 
-  /** payments.walletBalances through the typed command bus, as the gateway asks. */
+  /** WalletBalances through the typed command bus, as the gateway asks. */
   async balances(merchantId = this.merchant.merchant.id): Promise<WalletBalance[]> {
-    return (await this.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.walletBalances', { merchantId })).balances;
+    return (await this.paygate.infrastructure.commands.send(new WalletBalances({ merchantId }))).balances;
   }
 
-  /** payments.findServicePayment through the typed command bus, once its read model shows `statusMessage` (it follows the stream). */
+  /** FindServicePayment through the typed command bus, once its read model shows `statusMessage` (it follows the stream). */
   async eventuallyServicePayment(ref: string, statusMessage: string, merchantId = this.merchant.merchant.id): Promise<ServicePaymentSummary> {
     return eventually(
       async () => {
-        const { servicePayment } = await this.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
-          merchantId,
-          internalReference: ref,
-        });
+        const { servicePayment } = await this.paygate.infrastructure.commands.send(new FindServicePayment({ merchantId, internalReference: ref }));
         return servicePayment?.statusMessage === statusMessage ? servicePayment : undefined;
       },
       10_000,

@@ -1,7 +1,7 @@
 import {
   COLLECTION_INTEGRATION_EVENTS,
   PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
-  PAYMENTS_SERVICE,
+  FindServicePayment,
   type PrnRejectedV1,
   type PrnValidatedV1,
 } from '@paygate/contracts';
@@ -163,7 +163,7 @@ describe('service-payments: the PRN verdict', () => {
     await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
     const other = await harness.newMerchant();
     const send = (merchantId: string, internalReference: string) =>
-      harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', { merchantId, internalReference });
+      harness.paygate.infrastructure.commands.send(new FindServicePayment({ merchantId, internalReference }));
     expect((await send(harness.merchant.merchant.id, ref)).servicePayment).toMatchObject({ status: 'PENDING' });
     expect(await send(other.merchant.id, ref)).toEqual({ servicePayment: null });
     expect(await send(harness.merchant.merchant.id, 'PG000000000000000000000000')).toEqual({ servicePayment: null });

@@ -1,4 +1,4 @@
-import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, PAYMENTS_SERVICE } from '@paygate/contracts';
+import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, TopUpWallet } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/payments-domain';
 import { PaymentsHarness, single } from './service-payments-test-setup';
 
@@ -76,12 +76,9 @@ describe('service-payments: wallets', () => {
   });
 
   it('refuses a top-up sent with a bad amount over the command bus', async () => {
-    const send = harness.paygate.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', {
-      merchantId: harness.merchant.merchant.id,
-      currency: 'UGX',
-      amount: 1.5,
-      reference: 'bad',
-    });
+    const send = harness.paygate.infrastructure.commands.send(
+      new TopUpWallet({ merchantId: harness.merchant.merchant.id, currency: 'UGX', amount: 1.5, reference: 'bad' }),
+    );
     await expect(send).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

@@ -16,7 +16,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { connect as connectTls, createServer as createTlsServer } from 'node:tls';
 import { createInterface } from 'node:readline';
-import { serviceRef, type MessageSpec } from '@paygate/contracts';
+import { ContractCommand, serviceContract, type ContractMessage } from '@paygate/contracts';
 import { createLogger } from '@paygate/logging';
 import { readCommandTls, TcpCommandBus, type CommandBus } from '@paygate/messaging';
 import { NO_METRICS } from '@paygate/metrics';
@@ -28,9 +28,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
 const log = createLogger('bench-commands', 'error');
 
-type Contract = { echo: MessageSpec<{ merchantReference: string; amount: number }, { accepted: boolean; reference: string }> & { kind: 'command' } };
-const SERVICE = serviceRef<Contract>('bench');
-const handlers = { echo: async (payload: { merchantReference: string }) => ({ accepted: true, reference: payload.merchantReference }) };
+class Echo extends ContractCommand<{ merchantReference: string; amount: number }, { accepted: boolean; reference: string }> {}
+const SERVICE = serviceContract('bench', { echo: Echo });
+const echo = async (message: ContractMessage) => ({ accepted: true, reference: (message as Echo).payload.merchantReference });
 const payload = (i: number) => ({ merchantReference: `bench-${i}`, amount: 1000 });
 
 interface Row {
@@ -102,7 +102,7 @@ async function bareSocket(tls: boolean): Promise<Row> {
 }
 
 async function viaBus(transport: string, sender: CommandBus, close: () => Promise<unknown>): Promise<Row> {
-  const row = await measure(transport, (i) => sender.send(SERVICE, 'echo', payload(i)));
+  const row = await measure(transport, (i) => sender.send(new Echo(payload(i))));
   await close();
   return row;
 }
@@ -114,7 +114,7 @@ async function remote(instances: number): Promise<Row> {
   const servers = await Promise.all(
     ports.map(async (port) => {
       const server = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${port}`, services: {}, tls }, log, NO_METRICS, 10_000);
-      await server.serve(SERVICE, handlers);
+      await server.serve(SERVICE, echo);
       return server;
     }),
   );

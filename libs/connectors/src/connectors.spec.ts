@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { TransactionMethod } from '@paygate/contracts';
-import { ConfigError } from '@paygate/platform';
+import { ConfigError } from '@paygate/config';
 import { createConnectorRegistry, MissingCapabilityError, UnknownProviderError, type ConnectorCatalogueEntry, type ConnectorRegistry } from './index';
 import type { CollectInitiateRequest, ProviderOutcome } from './port';
 

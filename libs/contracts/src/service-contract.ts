@@ -1,30 +1,59 @@
+import { Command, Query, type CommandResult } from '@nestjs/cqrs';
+
 /**
- * A service's request-reply surface as a type: each message name maps to its payload and
- * result. Senders and servers are typed by the same contract, so nothing on the command path
- * casts. `kind` tells a command (changes state) from a query (reads).
+ * A service's request-reply surface is a set of message classes: each is a @nestjs/cqrs command
+ * (changes state) or query (reads), typed by its result and carrying its payload. The sender
+ * imports the class, the service registers its handler with `@CommandHandler(TheClass)`, so the
+ * path from a send to the code that decides it is one import away, and nothing on it casts.
  */
-export interface MessageSpec<Payload, Result> {
-  kind: 'command' | 'query';
-  payload: Payload;
-  result: Result;
+export abstract class ContractCommand<Payload, Result> extends Command<Result> {
+  constructor(readonly payload: Payload) {
+    super();
+  }
 }
 
-export type ServiceContract = Record<string, MessageSpec<unknown, unknown>>;
+export abstract class ContractQuery<Payload, Result> extends Query<Result> {
+  constructor(readonly payload: Payload) {
+    super();
+  }
+}
 
-/** A service by name, carrying its contract's type for the buses. */
-export interface ServiceRef<Contract extends ServiceContract> {
+export type ContractMessage<Result = unknown> = ContractCommand<unknown, Result> | ContractQuery<unknown, Result>;
+
+export type MessageClass = new (payload: never) => ContractMessage;
+
+/** The classes of a contract by their names on the wire. */
+export type ContractMessages = Readonly<Record<string, MessageClass>>;
+
+export interface ServiceContract<Messages extends ContractMessages = ContractMessages> {
+  /** The service that serves the contract (command routes are by this name). */
   readonly name: string;
-  /** Type only: never set. */
-  readonly contract?: Contract;
+  readonly messages: Messages;
 }
 
-export const serviceRef = <Contract extends ServiceContract>(name: string): ServiceRef<Contract> => ({ name });
+/** Where a message goes: its service, and its name on the wire. */
+export interface MessageAddress {
+  service: string;
+  message: string;
+}
 
-export type MessageName<Contract extends ServiceContract> = keyof Contract & string;
-export type PayloadOf<Contract extends ServiceContract, Name extends MessageName<Contract>> = Contract[Name]['payload'];
-export type ResultOf<Contract extends ServiceContract, Name extends MessageName<Contract>> = Contract[Name]['result'];
+export type ResultOf<Messages extends ContractMessages, Name extends keyof Messages> = CommandResult<InstanceType<Messages[Name]>>;
 
-/** One handler per message of the contract: serving a contract partly is a type error. */
-export type ServiceHandlers<Contract extends ServiceContract> = {
-  [Name in MessageName<Contract>]: (payload: PayloadOf<Contract, Name>) => Promise<ResultOf<Contract, Name>>;
-};
+const addresses = new Map<MessageClass, MessageAddress>();
+
+/** Declares a service's contract; each class belongs to one contract, under one wire name. */
+export function serviceContract<Messages extends ContractMessages>(name: string, messages: Messages): ServiceContract<Messages> {
+  for (const [message, type] of Object.entries(messages)) {
+    const known = addresses.get(type);
+    if (known) throw new Error(`${type.name} is ${known.service}'s ${known.message} already`);
+    addresses.set(type, { service: name, message });
+  }
+  return { name, messages };
+}
+
+/** The service and wire name of a message, from the contract that lists its class. */
+export function addressOf(message: ContractMessage): MessageAddress {
+  const address = addresses.get(message.constructor as MessageClass);
+  if (!address) throw new Error(`${message.constructor.name} is in no service's contract`);
+  return address;
+}

@@ -1,14 +1,4 @@
-import {
-  CommandRejectedError,
-  UnavailableError,
-  type MessageName,
-  type PayloadOf,
-  type Rejection,
-  type ResultOf,
-  type ServiceContract,
-  type ServiceHandlers,
-  type ServiceRef,
-} from '@paygate/contracts';
+import { CommandRejectedError, UnavailableError, type ContractMessage, type Rejection, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
 
@@ -24,15 +14,14 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
+/** Runs one message of a served contract (a service hands it to @nestjs/cqrs, which finds its handler). */
+export type ExecuteMessage = (message: ContractMessage) => Promise<unknown>;
+
 export interface CommandBus {
-  send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
-    service: ServiceRef<Contract>,
-    name: Name,
-    payload: PayloadOf<Contract, Name>,
-    options?: SendOptions,
-  ): Promise<ResultOf<Contract, Name>>;
-  /** Serves every message of `service`'s contract from this process. */
-  serve<Contract extends ServiceContract>(service: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void>;
+  /** To the service whose contract lists the message's class; on the wire, its name and payload. */
+  send<Result>(message: ContractMessage<Result>, options?: SendOptions): Promise<Result>;
+  /** Serves every message of `contract` from this process: each arrives as its contract class. */
+  serve(contract: ServiceContract, execute: ExecuteMessage): Promise<void>;
   /**
    * Stops taking commands for the services this process serves, first thing in a shutdown:
    * those in hand finish and answer, new ones go to the other instances; sending still works.
@@ -48,6 +37,11 @@ export interface CommandBus {
  */
 export type WireHandler = (payload: never) => Promise<unknown>;
 export type WireHandlers = Readonly<Record<string, WireHandler>>;
+
+/** A contract's messages by wire name, each turning its payload back into the contract's class. */
+export function wireHandlers(contract: ServiceContract, execute: ExecuteMessage): WireHandlers {
+  return Object.fromEntries(Object.entries(contract.messages).map(([name, type]) => [name, (payload: never) => execute(new type(payload))]));
+}
 
 export type CommandReply = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
 

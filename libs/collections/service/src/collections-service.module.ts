@@ -13,21 +13,14 @@ import {
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { APP_URL, CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
+import type { Metrics } from '@paygate/metrics';
 import { TimerWorker } from '@paygate/timers';
 import { CollectionProjection, COLLECTION_TIMERS } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
-import { COLLECTION_HANDLERS } from './handlers/collection-handlers';
-import {
-  AcceptPrn,
-  CollectForPayment,
-  ConfirmCollection,
-  CurrentCollection,
-  FindCollection,
-  InitializeCollection,
-  RejectPrn,
-} from './handlers/collection-messages';
+import { AcceptPrn, COLLECTION_HANDLERS, FireCollectionTimer, RejectPrn } from './handlers/collection-handlers';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
 import { CONNECTORS } from './tokens';
@@ -94,7 +87,6 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
-    @Inject(CollectionsService) private readonly collections: CollectionsService,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
     @Inject(CONFIG) private readonly config: Config,
     private readonly commandBus: CommandBus,
@@ -103,14 +95,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
 
   async onApplicationBootstrap(): Promise<void> {
     const { commands, events, sql } = this.infrastructure;
-    const collections = this.collections;
-    await commands.serve(COLLECTIONS_SERVICE, {
-      'collections.initialize': (payload) => this.commandBus.execute(new InitializeCollection(payload)),
-      'collections.confirm': (payload) => this.commandBus.execute(new ConfirmCollection(payload)),
-      'collections.find': (payload) => this.queryBus.execute(new FindCollection(payload)),
-      'collections.current': (payload) => this.queryBus.execute(new CurrentCollection(payload)),
-      'collections.collectForPayment': (payload) => this.commandBus.execute(new CollectForPayment(payload)),
-    });
+    await commands.serve(COLLECTIONS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await this.projection.start(events);
     // Collect-for-payment: service-payments' verdict on a PRN lets the collection proceed or cancels it.
@@ -123,7 +108,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
     this.timerWorker = new TimerWorker({
       timers: COLLECTION_TIMERS,
       sql,
-      fire: (timer) => collections.fireTimer(timer),
+      fire: (timer) => this.commandBus.execute(new FireCollectionTimer(timer)),
       tickMs: this.config.collections.timerTickMs,
       log: this.log,
     });

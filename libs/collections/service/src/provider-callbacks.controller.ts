@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Inject, NotFoundException, Param, Post, Put, ServiceUnavailableException } from '@nestjs/common';
 import type { ConnectorRegistry } from '@paygate/connectors';
-import { LOGGER, RateLimitedAs, type Logger } from '@paygate/platform';
+import { LOGGER, RateLimitedAs } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
 import { CollectionsService } from './collections.service';
 import { CONNECTORS } from './tokens';
 

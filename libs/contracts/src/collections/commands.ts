@@ -1,4 +1,4 @@
-import { serviceRef, type MessageSpec } from '../service-contract';
+import { ContractCommand, ContractQuery, serviceContract } from '../service-contract';
 import type { CollectionStatus, TransactionMethod } from './vocabulary';
 
 /** An initialize body after shape validation, with defaults applied; field names as on the wire. */
@@ -82,15 +82,21 @@ export interface CollectionDetails extends CollectionRecord {
   updated_at: string;
 }
 
-/** The collections service's request-reply surface (gateway → collections). */
-export type CollectionsContract = {
-  'collections.initialize': MessageSpec<InitializeCollectionCommand, Acknowledgement> & { kind: 'command' };
-  'collections.confirm': MessageSpec<ConfirmCollectionCommand, Acknowledgement> & { kind: 'command' };
-  /** Initialize with `request.prn`: the collection waits for service-payments' PRN verdict. */
-  'collections.collectForPayment': MessageSpec<InitializeCollectionCommand, Acknowledgement> & { kind: 'command' };
-  'collections.find': MessageSpec<FindCollectionQuery, FoundCollection> & { kind: 'query' };
-  /** The authoritative state by internal reference alone (the card return page, before the redirect). */
-  'collections.current': MessageSpec<CurrentCollectionQuery, FoundCollection & { merchantId: string }> & { kind: 'query' };
-};
+export class InitializeCollection extends ContractCommand<InitializeCollectionCommand, Acknowledgement> {}
+export class ConfirmCollection extends ContractCommand<ConfirmCollectionCommand, Acknowledgement> {}
+/** Initialize with `request.prn`: the collection waits for service-payments' PRN verdict. */
+export class CollectForPayment extends ContractCommand<InitializeCollectionCommand, Acknowledgement> {}
+export class FindCollection extends ContractQuery<FindCollectionQuery, FoundCollection> {}
+/** The authoritative state by internal reference alone (the card return page, before the redirect). */
+export class CurrentCollection extends ContractQuery<CurrentCollectionQuery, FoundCollection & { merchantId: string }> {}
 
-export const COLLECTIONS_SERVICE = serviceRef<CollectionsContract>('collections');
+/** The collections service's request-reply surface (gateway → collections). */
+export const COLLECTIONS_SERVICE = serviceContract('collections', {
+  'collections.initialize': InitializeCollection,
+  'collections.confirm': ConfirmCollection,
+  'collections.collectForPayment': CollectForPayment,
+  'collections.find': FindCollection,
+  'collections.current': CurrentCollection,
+});
+
+export type CollectionsContract = typeof COLLECTIONS_SERVICE.messages;

@@ -1,4 +1,4 @@
-import { serviceRef, type MessageSpec } from '../service-contract';
+import { ContractCommand, ContractQuery, serviceContract } from '../service-contract';
 
 /** A merchant wallet in one currency; integer minor units. */
 export interface WalletBalance {
@@ -39,11 +39,15 @@ export interface FindServicePaymentQuery {
   internalReference: string;
 }
 
-/** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
-export type PaymentsContract = {
-  'payments.walletBalances': MessageSpec<WalletBalancesQuery, { balances: WalletBalance[] }> & { kind: 'query' };
-  'payments.topUp': MessageSpec<TopUpWalletCommand, { balance: WalletBalance }> & { kind: 'command' };
-  'payments.findServicePayment': MessageSpec<FindServicePaymentQuery, { servicePayment: ServicePaymentSummary | null }> & { kind: 'query' };
-};
+export class WalletBalances extends ContractQuery<WalletBalancesQuery, { balances: WalletBalance[] }> {}
+export class TopUpWallet extends ContractCommand<TopUpWalletCommand, { balance: WalletBalance }> {}
+export class FindServicePayment extends ContractQuery<FindServicePaymentQuery, { servicePayment: ServicePaymentSummary | null }> {}
 
-export const PAYMENTS_SERVICE = serviceRef<PaymentsContract>('payments');
+/** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
+export const PAYMENTS_SERVICE = serviceContract('payments', {
+  'payments.walletBalances': WalletBalances,
+  'payments.topUp': TopUpWallet,
+  'payments.findServicePayment': FindServicePayment,
+});
+
+export type PaymentsContract = typeof PAYMENTS_SERVICE.messages;

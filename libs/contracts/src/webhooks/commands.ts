@@ -1,4 +1,4 @@
-import { serviceRef, type MessageSpec } from '../service-contract';
+import { ContractCommand, ContractQuery, serviceContract } from '../service-contract';
 
 export interface ResendCallbacksCommand {
   merchantId: string;
@@ -79,12 +79,17 @@ export interface StreamCallbacksResult {
   invalidCursor?: boolean;
 }
 
-/** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
-export type WebhooksContract = {
-  'webhooks.resendCallbacks': MessageSpec<ResendCallbacksCommand, { deliveries: number }> & { kind: 'command' };
-  'webhooks.listDeliveries': MessageSpec<ListDeliveriesQuery, { deliveries: DeliveryView[] }> & { kind: 'query' };
-  'webhooks.retryDeliveries': MessageSpec<RetryDeliveriesCommand, { deliveries: number }> & { kind: 'command' };
-  'webhooks.streamCallbacks': MessageSpec<StreamCallbacksQuery, StreamCallbacksResult> & { kind: 'query' };
-};
+export class ResendCallbacks extends ContractCommand<ResendCallbacksCommand, { deliveries: number }> {}
+export class ListDeliveries extends ContractQuery<ListDeliveriesQuery, { deliveries: DeliveryView[] }> {}
+export class RetryAbandonedDeliveries extends ContractCommand<RetryDeliveriesCommand, { deliveries: number }> {}
+export class StreamCallbacks extends ContractQuery<StreamCallbacksQuery, StreamCallbacksResult> {}
 
-export const WEBHOOKS_SERVICE = serviceRef<WebhooksContract>('webhooks');
+/** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
+export const WEBHOOKS_SERVICE = serviceContract('webhooks', {
+  'webhooks.resendCallbacks': ResendCallbacks,
+  'webhooks.listDeliveries': ListDeliveries,
+  'webhooks.retryDeliveries': RetryAbandonedDeliveries,
+  'webhooks.streamCallbacks': StreamCallbacks,
+});
+
+export type WebhooksContract = typeof WEBHOOKS_SERVICE.messages;

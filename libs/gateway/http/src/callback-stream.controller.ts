@@ -13,9 +13,10 @@ import {
 import { ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@paygate/config';
-import { WEBHOOKS_SERVICE, type StreamedCallback } from '@paygate/contracts';
+import { StreamCallbacks, type StreamedCallback } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
-import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, type Drain, type Infrastructure, type Logger } from '@paygate/platform';
+import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, type Drain, type Infrastructure } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { MerchantOperation } from './openapi/responses';
 
@@ -204,12 +205,7 @@ export class CallbackStreamController {
   }
 
   private poll(merchantId: string, after: string | undefined, waitMs: number) {
-    return this.infrastructure.commands.send(
-      WEBHOOKS_SERVICE,
-      'webhooks.streamCallbacks',
-      { merchantId, after, waitMs, limit: PAGE },
-      { timeoutMs: waitMs + this.commandTimeoutMs },
-    );
+    return this.infrastructure.commands.send(new StreamCallbacks({ merchantId, after, waitMs, limit: PAGE }), { timeoutMs: waitMs + this.commandTimeoutMs });
   }
 }
 

@@ -1,6 +1,13 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { WEBHOOKS_SERVICE, type DeliveryState, type ListDeliveriesQuery, type ResendCallbacksCommand } from '@paygate/contracts';
+import {
+  ListDeliveries,
+  ResendCallbacks,
+  RetryAbandonedDeliveries,
+  type DeliveryState,
+  type ListDeliveriesQuery,
+  type ResendCallbacksCommand,
+} from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
@@ -36,7 +43,7 @@ export class CallbacksController {
     const { value, errors } = await validateBody(ResendCallbacksDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ResendCallbacksCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
-    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.resendCallbacks', command);
+    const { deliveries } = await this.infrastructure.commands.send(new ResendCallbacks(command));
     // Another merchant's transaction has no deliveries for this merchant: the same 404 as an unknown one.
     if (deliveries === 0) throw new NotFoundException('transaction not found');
     return envelope(202, 'Callbacks will be delivered again', { internal_reference: value.internal_reference, deliveries });
@@ -73,7 +80,7 @@ export class CallbacksController {
       internalReference: internalReference as string | undefined,
       limit: 500,
     };
-    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.listDeliveries', query);
+    const { deliveries } = await this.infrastructure.commands.send(new ListDeliveries(query));
     return envelope(200, 'Deliveries', { deliveries });
   }
 
@@ -92,7 +99,7 @@ export class CallbacksController {
   async retry(@Body() body: unknown) {
     const { value, errors } = await validateBody(RetryDeliveriesDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const { deliveries } = await this.infrastructure.commands.send(WEBHOOKS_SERVICE, 'webhooks.retryDeliveries', { webhookIds: value.webhook_ids });
+    const { deliveries } = await this.infrastructure.commands.send(new RetryAbandonedDeliveries({ webhookIds: value.webhook_ids }));
     return envelope(202, 'Abandoned deliveries will be retried', { deliveries });
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { COLLECTIONS_SERVICE } from '@paygate/contracts';
+import { CurrentCollection } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { signedRedirectUrl } from '@paygate/signing';
@@ -23,9 +23,7 @@ export class CheckoutReturnController {
 
   @Get(':internal_reference')
   async returnFromCheckout(@Param('internal_reference') internalReference: string, @Res() reply: FastifyReply) {
-    const found = await this.infrastructure.commands
-      .send(COLLECTIONS_SERVICE, 'collections.current', { internalReference }, { key: internalReference })
-      .catch(() => null);
+    const found = await this.infrastructure.commands.send(new CurrentCollection({ internalReference }), { key: internalReference }).catch(() => null);
     if (!found) return reply.status(404).type('text/html; charset=utf-8').send(this.page('Payment not found', 'This payment link is not valid.'));
     const { record } = found;
     const keys = await this.merchants.keys(found.merchantId);

@@ -2,8 +2,11 @@ import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, R
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
-  COLLECTIONS_SERVICE,
-  PAYMENTS_SERVICE,
+  CollectForPayment,
+  ConfirmCollection,
+  FindCollection,
+  FindServicePayment,
+  InitializeCollection,
   planCollection,
   type ServicePaymentSummary,
   type CollectionRequest,
@@ -85,7 +88,7 @@ export class CollectionsController {
   @ApiConflict('merchant_reference already used for a different request')
   async initialize(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const command = await this.validCollection(InitializeCollectionDto, merchant, body);
-    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.initialize', command);
+    const ack = await this.infrastructure.commands.send(new InitializeCollection(command));
     return accepted(reply, ack);
   }
 
@@ -104,7 +107,7 @@ export class CollectionsController {
   @ApiConflict('merchant_reference already used for a different request')
   async collectForPayment(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const command = await this.validCollection(CollectForPaymentDto, merchant, body);
-    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.collectForPayment', command);
+    const ack = await this.infrastructure.commands.send(new CollectForPayment(command));
     return accepted(reply, ack);
   }
 
@@ -128,7 +131,7 @@ export class CollectionsController {
     const { value, errors } = await validateBody(ConfirmCollectionDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ConfirmCollectionCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
-    const ack = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.confirm', command, { key: command.internalReference });
+    const ack = await this.infrastructure.commands.send(new ConfirmCollection(command), { key: command.internalReference });
     return accepted(reply, ack);
   }
 
@@ -170,15 +173,12 @@ export class CollectionsController {
   }
 
   private async find(query: FindCollectionQuery) {
-    const { record } = await this.infrastructure.commands.send(COLLECTIONS_SERVICE, 'collections.find', query, {
-      key: query.internalReference ?? query.merchantReference,
-    });
+    const { record } = await this.infrastructure.commands.send(new FindCollection(query), { key: query.internalReference ?? query.merchantReference });
     if (record.prn === undefined) return envelope(200, 'Transaction found', record);
     // A collect-for-payment collection shows its PRN payment, which service-payments owns.
-    const { servicePayment } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.findServicePayment', {
-      merchantId: query.merchantId,
-      internalReference: record.internal_reference,
-    });
+    const { servicePayment } = await this.infrastructure.commands.send(
+      new FindServicePayment({ merchantId: query.merchantId, internalReference: record.internal_reference }),
+    );
     return envelope(200, 'Transaction found', { ...record, service_payment: servicePayment && presentServicePayment(servicePayment) });
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { PAYMENTS_SERVICE } from '@paygate/contracts';
+import { WalletBalances } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
@@ -26,7 +26,7 @@ export class WalletController {
   })
   @ApiAnswer(200, 'The balances', [WalletBalanceDto])
   async balances(@CurrentMerchant() merchant: Merchant) {
-    const { balances } = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.walletBalances', { merchantId: merchant.id });
+    const { balances } = await this.infrastructure.commands.send(new WalletBalances({ merchantId: merchant.id }));
     return envelope(
       200,
       'Wallet balances',

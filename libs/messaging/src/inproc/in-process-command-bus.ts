@@ -1,7 +1,7 @@
-import type { MessageName, PayloadOf, ResultOf, ServiceContract, ServiceHandlers, ServiceRef } from '@paygate/contracts';
+import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { replyValue, timedCommandHandling, UnknownServiceError, type CommandBus, type WireHandlers } from '../command-bus';
+import { replyValue, timedCommandHandling, UnknownServiceError, wireHandlers, type CommandBus, type ExecuteMessage, type WireHandlers } from '../command-bus';
 
 /**
  * Standalone mode: every service lives in this process, so a command is a function call (which
@@ -15,20 +15,17 @@ export class InProcessCommandBus implements CommandBus {
     this.handle = timedCommandHandling(metrics, log);
   }
 
-  async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
-    service: ServiceRef<Contract>,
-    name: Name,
-    payload: PayloadOf<Contract, Name>,
-  ): Promise<ResultOf<Contract, Name>> {
-    const handlers = this.services.get(service.name);
-    if (!handlers) throw new UnknownServiceError(service.name);
+  async send<Result>(message: ContractMessage<Result>): Promise<Result> {
+    const { service, message: name } = addressOf(message);
+    const handlers = this.services.get(service);
+    if (!handlers) throw new UnknownServiceError(service);
     // A JSON round trip gives handlers the same plain data a broker would deliver.
-    const reply = await this.handle(handlers, name, JSON.parse(JSON.stringify(payload)));
-    return replyValue(JSON.parse(JSON.stringify(reply))) as ResultOf<Contract, Name>;
+    const reply = await this.handle(handlers, name, JSON.parse(JSON.stringify(message.payload)));
+    return replyValue(JSON.parse(JSON.stringify(reply))) as Result;
   }
 
-  async serve<Contract extends ServiceContract>(service: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void> {
-    this.services.set(service.name, { ...this.services.get(service.name), ...handlers });
+  async serve(contract: ServiceContract, execute: ExecuteMessage): Promise<void> {
+    this.services.set(contract.name, { ...this.services.get(contract.name), ...wireHandlers(contract, execute) });
   }
 
   /** In process, commands come from this process's own requests, which the HTTP drain has finished. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
-import { serviceRef, UnavailableError, type MessageSpec } from '@paygate/contracts';
+import { ContractCommand, serviceContract, UnavailableError } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS, type Metrics } from '@paygate/metrics';
 import { freePort } from '@paygate/net-guard';
@@ -12,8 +12,8 @@ import type { CommandBus } from '../command-bus';
 import { readCommandTls, type CommandTls } from './command-tls';
 import { TcpCommandBus } from './tcp-command-bus';
 
-type Contract = { topUp: MessageSpec<{ amount: number }, { balance: number }> & { kind: 'command' } };
-const WALLETS = serviceRef<Contract>('wallets');
+class TopUp extends ContractCommand<{ amount: number }, { balance: number }> {}
+const WALLETS = serviceContract('wallets', { topUp: TopUp });
 
 interface Warning {
   message: string;
@@ -68,7 +68,7 @@ describe('a service takes commands only from peers with a certificate from the p
     seen = observed();
     url = `tcp://127.0.0.1:${await freePort()}`;
     server = new TcpCommandBus({ listenUrl: url, services: {}, tls: paygate }, seen.log, seen.metrics, 2_000);
-    await server.serve(WALLETS, { topUp: async ({ amount }) => ({ balance: (balance += amount) }) });
+    await server.serve(WALLETS, async (message) => ({ balance: (balance += (message as TopUp).payload.amount) }));
   });
 
   afterEach(async () => {
@@ -124,7 +124,7 @@ describe('a service takes commands only from peers with a certificate from the p
   it('runs the command for a peer with the private CA’s certificate', async () => {
     const gateway = new TcpCommandBus({ services: { wallets: url }, tls: paygate }, seen.log, NO_METRICS, 2_000);
     opened.push({ close: () => gateway.close() });
-    await expect(gateway.send(WALLETS, 'topUp', { amount: 500 })).resolves.toEqual({ balance: 500 });
+    await expect(gateway.send(new TopUp({ amount: 500 }))).resolves.toEqual({ balance: 500 });
     expect(seen.refused).toEqual({});
   });
 
@@ -132,21 +132,19 @@ describe('a service takes commands only from peers with a certificate from the p
     const impostorUrl = `tcp://127.0.0.1:${await freePort()}`;
     let impostorRan = false;
     const impostor = new TcpCommandBus({ listenUrl: impostorUrl, services: {}, tls: readCommandTls(foreign) }, seen.log, NO_METRICS, 2_000);
-    await impostor.serve(WALLETS, {
-      topUp: async () => {
-        impostorRan = true;
-        return { balance: 0 };
-      },
+    await impostor.serve(WALLETS, async () => {
+      impostorRan = true;
+      return { balance: 0 };
     });
     const gateway = new TcpCommandBus({ services: { wallets: impostorUrl }, tls: paygate }, seen.log, NO_METRICS, 1_000);
     opened.push({ close: () => gateway.close() }, { close: () => impostor.close() });
-    await expect(gateway.send(WALLETS, 'topUp', { amount: 500 })).rejects.toBeInstanceOf(UnavailableError);
+    await expect(gateway.send(new TopUp({ amount: 500 }))).rejects.toBeInstanceOf(UnavailableError);
     expect(impostorRan).toBe(false);
   });
 
   it('cannot send or serve without credentials: the start stops naming COMMANDS_TLS_DIR', async () => {
     const bare = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${await freePort()}`, services: {} }, seen.log, NO_METRICS, 1_000);
-    await expect(bare.serve(WALLETS, { topUp: async () => ({ balance: 0 }) })).rejects.toThrow(/COMMANDS_TLS_DIR is not set/);
+    await expect(bare.serve(WALLETS, async () => ({ balance: 0 }))).rejects.toThrow(/COMMANDS_TLS_DIR is not set/);
   });
 });
 
@@ -164,13 +162,13 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
     const seen = observed();
     const url = `tcp://127.0.0.1:${await freePort()}`;
     let served = 0;
-    const handlers = { topUp: async ({ amount }: { amount: number }) => ({ balance: (served += amount) }) };
+    const topUp = async (message: unknown) => ({ balance: (served += (message as TopUp).payload.amount) });
     const server = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, seen.metrics, 2_000);
-    await server.serve(WALLETS, handlers);
+    await server.serve(WALLETS, topUp);
     const gateway = new TcpCommandBus({ services: { wallets: url }, tls: readCommandTls(gatewayDir) }, seen.log, NO_METRICS, 3_000);
     let restarted: TcpCommandBus | undefined;
     try {
-      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 1 });
+      await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 1 });
       expect(await server.renewTls()).toBe(false);
 
       for (const dir of [serverDir, gatewayDir]) cpSync(second, dir, { recursive: true });
@@ -201,14 +199,14 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
       // The gateway learns the old connection closed (a send in that instant is answered unavailable; remote-command-bus.spec.ts).
       await new Promise((resolve) => setTimeout(resolve, 50));
       restarted = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, NO_METRICS, 2_000);
-      await restarted.serve(WALLETS, handlers);
-      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 2 });
+      await restarted.serve(WALLETS, topUp);
+      await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 2 });
 
       // A folder caught half-written keeps the certificate in use.
       rmSync(join(gatewayDir, 'tls.key'));
       expect(await gateway.renewTls()).toBe(false);
       expect(seen.warnings.map((warning) => warning.message)).toContain('command certificate not renewed: keeping the one in use');
-      await expect(gateway.send(WALLETS, 'topUp', { amount: 1 })).resolves.toEqual({ balance: 3 });
+      await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 3 });
     } finally {
       await gateway.close();
       await server.close();

@@ -1,4 +1,4 @@
-import { CommandRejectedError, serviceRef, UnavailableError, type MessageSpec } from '@paygate/contracts';
+import { CommandRejectedError, ContractCommand, ContractQuery, serviceContract, UnavailableError } from '@paygate/contracts';
 import type { StreamDecider } from '@paygate/decider';
 import { DeciderRuntime, SqlEventStore } from '@paygate/event-store';
 import { createLogger, currentLogContext, withLogContext } from '@paygate/logging';
@@ -12,14 +12,12 @@ import { TcpCommandBus } from './tcp-command-bus';
 
 const log = createLogger('remote-commands-test', 'error');
 
-type Contract = {
-  whoAmI: MessageSpec<Record<string, never>, { instance: string; requestId: string | null }> & { kind: 'query' };
-  add: MessageSpec<{ counter: string }, { total: number }> & { kind: 'command' };
-  refuse: MessageSpec<Record<string, never>, null> & { kind: 'command' };
-  crash: MessageSpec<Record<string, never>, null> & { kind: 'command' };
-  slow: MessageSpec<{ ms: number }, { done: boolean }> & { kind: 'command' };
-};
-const SERVICE = serviceRef<Contract>('counters');
+class WhoAmI extends ContractQuery<Record<string, never>, { instance: string; requestId: string | null }> {}
+class Add extends ContractCommand<{ counter: string }, { total: number }> {}
+class Refuse extends ContractCommand<Record<string, never>, null> {}
+class Crash extends ContractCommand<Record<string, never>, null> {}
+class Slow extends ContractCommand<{ ms: number }, { done: boolean }> {}
+const SERVICE = serviceContract('counters', { whoAmI: WhoAmI, add: Add, refuse: Refuse, crash: Crash, slow: Slow });
 
 type CounterEvent = { type: 'Added'; data: Record<string, never> };
 const counter: StreamDecider<'add', CounterEvent, number> = {
@@ -73,19 +71,15 @@ describe('commands between processes (TCP, mutual TLS)', () => {
   /** An instance of the counters service on `port`, sharing the one event store. */
   async function instance(name: string, port: number): Promise<CommandBus> {
     const served = bus(port, []);
-    await served.serve(SERVICE, {
-      whoAmI: async () => ({ instance: name, requestId: currentLogContext()?.requestId ?? null }),
-      add: async ({ counter: id }) => ({ total: (await counters.handle(id, 'add')).state }),
-      refuse: async () => {
-        throw new CommandRejectedError('duplicate_reference', 'already used', { field: 'merchant_reference' });
-      },
-      crash: async () => {
-        throw new Error('secret internals');
-      },
-      slow: async ({ ms }) => {
-        await new Promise((resolve) => setTimeout(resolve, ms));
+    await served.serve(SERVICE, async (message) => {
+      if (message instanceof WhoAmI) return { instance: name, requestId: currentLogContext()?.requestId ?? null };
+      if (message instanceof Add) return { total: (await counters.handle(message.payload.counter, 'add')).state };
+      if (message instanceof Refuse) throw new CommandRejectedError('duplicate_reference', 'already used', { field: 'merchant_reference' });
+      if (message instanceof Slow) {
+        await new Promise((resolve) => setTimeout(resolve, message.payload.ms));
         return { done: true };
-      },
+      }
+      throw new Error('secret internals');
     });
     return served;
   }
@@ -99,7 +93,7 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     // opening during the first calls, so a hundred calls in turn must reach both.
     const answers: { instance: string; requestId: string | null }[] = [];
     for (let i = 0; i < 100 && new Set(answers.map((answer) => answer.instance)).size < 2; i++)
-      answers.push(await withLogContext({ requestId: `req-${i}` }, () => gateway.send(SERVICE, 'whoAmI', {})));
+      answers.push(await withLogContext({ requestId: `req-${i}` }, () => gateway.send(new WhoAmI({}))));
     expect(new Set(answers.map((answer) => answer.instance))).toEqual(new Set(['a', 'b']));
     expect(answers.map((answer) => answer.requestId)).toEqual(answers.map((_, i) => `req-${i}`));
   });
@@ -108,12 +102,12 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     const port = await freePort();
     await instance('a', port);
     const gateway = bus(undefined, [port]);
-    await expect(gateway.send(SERVICE, 'refuse', {})).rejects.toMatchObject({
+    await expect(gateway.send(new Refuse({}))).rejects.toMatchObject({
       code: 'duplicate_reference',
       message: 'already used',
       details: { field: 'merchant_reference' },
     });
-    const crash = await gateway.send(SERVICE, 'crash', {}).catch((e: unknown) => e);
+    const crash = await gateway.send(new Crash({})).catch((e: unknown) => e);
     expect(crash).toMatchObject({ code: 'internal' });
     expect((crash as Error).message).not.toContain('secret');
   });
@@ -123,12 +117,12 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     const first = await instance('a', a);
     await instance('b', b);
     const gateway = bus(undefined, [a, b]);
-    const inHand = Array.from({ length: 6 }, () => gateway.send(SERVICE, 'slow', { ms: 300 }));
+    const inHand = Array.from({ length: 6 }, () => gateway.send(new Slow({ ms: 300 })));
     await new Promise((resolve) => setTimeout(resolve, 100));
     await first.close();
     await seesConnectionsClose();
     await expect(Promise.all(inHand)).resolves.toEqual(Array.from({ length: 6 }, () => ({ done: true })));
-    const after = await Promise.all(Array.from({ length: 6 }, () => gateway.send(SERVICE, 'whoAmI', {})));
+    const after = await Promise.all(Array.from({ length: 6 }, () => gateway.send(new WhoAmI({}))));
     expect(after.every((answer) => answer.instance === 'b')).toBe(true);
   });
 
@@ -137,17 +131,17 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     const first = await instance('a', a);
     await instance('b', b);
     const gateway = bus(undefined, [a, b]);
-    await gateway.send(SERVICE, 'whoAmI', {});
+    await gateway.send(new WhoAmI({}));
     await first.close();
     await seesConnectionsClose();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => gateway.send(SERVICE, 'whoAmI', {})));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => gateway.send(new WhoAmI({}))));
     expect(answers.every((answer) => answer.instance === 'b')).toBe(true);
   });
 
   it('waits for a service that is still starting and is answered once it listens', async () => {
     const port = await freePort();
     const gateway = bus(undefined, [port]);
-    const answer = gateway.send(SERVICE, 'whoAmI', {});
+    const answer = gateway.send(new WhoAmI({}));
     await new Promise((resolve) => setTimeout(resolve, 300));
     await instance('late', port);
     await expect(answer).resolves.toMatchObject({ instance: 'late' });
@@ -155,7 +149,7 @@ describe('commands between processes (TCP, mutual TLS)', () => {
 
   it('answers unavailable (a time-out) when no instance answers before the deadline', async () => {
     const gateway = bus(undefined, [await freePort()], 300);
-    const error = await gateway.send(SERVICE, 'whoAmI', {}).catch((e: unknown) => e);
+    const error = await gateway.send(new WhoAmI({})).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandTimeoutError);
     expect(error).toBeInstanceOf(UnavailableError);
   });
@@ -165,7 +159,7 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     await instance('a', a);
     await instance('b', b);
     const gateway = bus(undefined, [a, b]);
-    const totals = await Promise.all(Array.from({ length: 16 }, () => gateway.send(SERVICE, 'add', { counter: 'shared' }, { key: 'shared' })));
+    const totals = await Promise.all(Array.from({ length: 16 }, () => gateway.send(new Add({ counter: 'shared' }), { key: 'shared' })));
     expect([...totals.map((reply) => reply.total)].sort((x, y) => x - y)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     expect((await counters.load('shared')).state).toBe(16);
   });

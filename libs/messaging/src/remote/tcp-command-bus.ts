@@ -3,10 +3,10 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions, Server as TlsServer, TLSSocket } from 'node:tls';
 import { ClientTCP, ServerTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import { type MessageName, type PayloadOf, type ResultOf, type ServiceContract, type ServiceHandlers, type ServiceRef } from '@paygate/contracts';
+import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { replyValue, type CommandBus, type CommandReply, type SendOptions } from '../command-bus';
+import { replyValue, wireHandlers, type CommandBus, type CommandReply, type ExecuteMessage, type SendOptions } from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
 import { commandRouteMissing, commandTlsOf, listenUrlOf, type CommandRoutes } from './command-routes';
 import { clientTlsOptions, readCommandTls, sameCommandTls, serverTlsOptions, type CommandTls } from './command-tls';
@@ -192,15 +192,11 @@ export class TcpCommandBus implements CommandBus {
     return true;
   }
 
-  async send<Contract extends ServiceContract, Name extends MessageName<Contract>>(
-    { name: service }: ServiceRef<Contract>,
-    command: Name,
-    payload: PayloadOf<Contract, Name>,
-    options: SendOptions = {},
-  ): Promise<ResultOf<Contract, Name>> {
+  async send<Result>(message: ContractMessage<Result>, options: SendOptions = {}): Promise<Result> {
+    const { service, message: command } = addressOf(message);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const envelope = outgoingCommand(service, command, payload, options);
+    const envelope = outgoingCommand(service, command, message.payload, options);
     let reply: CommandReply | undefined;
     try {
       while (!reply) {
@@ -213,7 +209,7 @@ export class TcpCommandBus implements CommandBus {
     } catch (error) {
       throw sendFailure(error, error instanceof TimeoutError, envelope, timeoutMs);
     }
-    return replyValue(reply) as ResultOf<Contract, Name>;
+    return replyValue(reply) as Result;
   }
 
   private instancesOf(service: string): ServiceInstances {
@@ -228,9 +224,9 @@ export class TcpCommandBus implements CommandBus {
     return instances;
   }
 
-  async serve<Contract extends ServiceContract>({ name: service }: ServiceRef<Contract>, handlers: ServiceHandlers<Contract>): Promise<void> {
-    this.served.add(service, handlers);
-    const url = listenUrlOf(this.routes, service);
+  async serve(contract: ServiceContract, execute: ExecuteMessage): Promise<void> {
+    this.served.add(contract.name, wireHandlers(contract, execute));
+    const url = listenUrlOf(this.routes, contract.name);
     this.server ??= this.listen(url).catch((error: unknown) => {
       this.server = undefined;
       throw error;

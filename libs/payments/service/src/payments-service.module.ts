@@ -6,11 +6,12 @@ import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, PAYMENTS_SERVICE, SERVIC
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { servicePaymentDecider, walletLedgerDecider, type PaymentTimerKind } from '@paygate/payments-domain';
-import { APP_URL, CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { APP_URL, CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
+import type { Metrics } from '@paygate/metrics';
 import { TimerWorker } from '@paygate/timers';
 import { paymentsConfig, type PaymentsConfig } from './config';
-import { PAYMENT_HANDLERS } from './handlers/payment-handlers';
-import { FindServicePayment, TopUpWallet, WalletBalances } from './handlers/payment-messages';
+import { FirePaymentTimer, HandleCollectionEvent, PAYMENT_HANDLERS } from './handlers/payment-handlers';
 import { PAYMENT_TIMERS, PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
@@ -71,7 +72,6 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
-    @Inject(PaymentsService) private readonly payments: PaymentsService,
     @Inject(PROJECTION) private readonly projection: PaymentsProjection,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     private readonly commandBus: CommandBus,
@@ -80,22 +80,18 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationBootstrap(): Promise<void> {
     const { commands, events, sql } = this.infrastructure;
-    await commands.serve(PAYMENTS_SERVICE, {
-      'payments.walletBalances': (payload) => this.queryBus.execute(new WalletBalances(payload)),
-      'payments.topUp': (payload) => this.commandBus.execute(new TopUpWallet(payload)),
-      'payments.findServicePayment': (payload) => this.queryBus.execute(new FindServicePayment(payload)),
-    });
+    await commands.serve(PAYMENTS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
     await events.publish([SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX], PAYMENTS_PUBLICATION);
     this.consumers.push(await this.projection.start(events));
     this.consumers.push(
       await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) =>
-        this.payments.handleCollectionEvent(integrationEnvelope(event)),
+        this.commandBus.execute(new HandleCollectionEvent(integrationEnvelope(event))),
       ),
     );
     this.timerWorker = new TimerWorker({
       timers: PAYMENT_TIMERS,
       sql,
-      fire: (timer) => this.payments.fireTimer(timer),
+      fire: (timer) => this.commandBus.execute(new FirePaymentTimer(timer)),
       tickMs: this.config.timerTickMs,
       log: this.log,
     });

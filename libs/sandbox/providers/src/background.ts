@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { connectRefusal, guardedLookup, TargetNotAllowedError, type AddressPolicy } from '@paygate/net-guard';
-import { APP_URL, LOGGER, type AppUrl, type Logger } from '@paygate/platform';
+import { APP_URL, LOGGER, type AppUrl } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
 import { SANDBOX_CONFIG, type SandboxConfig } from './sandbox-config';
 
 const CALLBACK_RETRIES = 3;

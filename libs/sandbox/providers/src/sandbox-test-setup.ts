@@ -1,5 +1,6 @@
 import { loadConfig } from '@paygate/config';
-import { AppUrl, createLogger, type Infrastructure } from '@paygate/platform';
+import { createLogger } from '@paygate/logging';
+import { AppUrl, type Infrastructure } from '@paygate/platform';
 import { migrate, openSqlDatabase } from '@paygate/sql';
 import { Background } from './background';
 import { SANDBOX_MIGRATIONS } from './migrations';

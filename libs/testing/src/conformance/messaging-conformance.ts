@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CommandRejectedError, serviceRef, type MessageSpec } from '@paygate/contracts';
+import { CommandRejectedError, ContractCommand, ContractQuery, serviceContract } from '@paygate/contracts';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import { integrationEnvelope, type Messaging } from '@paygate/messaging';
 import { eventually } from '../scenarios/wait';
@@ -11,16 +11,16 @@ export interface MessagingUnderTest {
   dispose(): Promise<void>;
 }
 
-type TestContract = {
-  add: MessageSpec<{ a: number; b: number }, { sum: number }> & { kind: 'query' };
-  reject: MessageSpec<Record<string, never>, null> & { kind: 'command' };
-  crash: MessageSpec<Record<string, never>, null> & { kind: 'command' };
-};
-/** What a newer sender may ask of an older server. */
-type NewerTestContract = TestContract & { nope: MessageSpec<Record<string, never>, null> & { kind: 'command' } };
-
 /** The service the command tests serve and send to (a remote transport routes it by this name). */
 export const CONFORMANCE_SERVICE = 'conformance';
+
+class Add extends ContractQuery<{ a: number; b: number }, { sum: number }> {}
+class Reject extends ContractCommand<Record<string, never>, null> {}
+class Crash extends ContractCommand<Record<string, never>, null> {}
+const TEST_CONTRACT = serviceContract(CONFORMANCE_SERVICE, { add: Add, reject: Reject, crash: Crash });
+/** What a newer sender may ask of an older server. */
+class Newer extends ContractCommand<Record<string, never>, null> {}
+serviceContract(CONFORMANCE_SERVICE, { nope: Newer });
 
 /** The behaviour both transports (in-process and Kafka) must show. */
 export function messagingConformance(setup: () => Promise<MessagingUnderTest>): void {
@@ -54,37 +54,25 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
 
   describe('commands', () => {
     it('replies with the handler result', async () => {
-      const service = serviceRef<TestContract>(CONFORMANCE_SERVICE);
-      await messaging.commands.serve(service, {
-        add: async (p) => ({ sum: p.a + p.b }),
-        reject: async () => null,
-        crash: async () => null,
-      });
-      await expect(messaging.commands.send(service, 'add', { a: 2, b: 40 })).resolves.toEqual({ sum: 42 });
+      await messaging.commands.serve(TEST_CONTRACT, async (message) => (message instanceof Add ? { sum: message.payload.a + message.payload.b } : null));
+      await expect(messaging.commands.send(new Add({ a: 2, b: 40 }))).resolves.toEqual({ sum: 42 });
     });
 
     it('carries a rejection back with its code, message and details, and hides internal errors', async () => {
-      const name = CONFORMANCE_SERVICE;
-      const service = serviceRef<TestContract>(name);
-      await messaging.commands.serve(service, {
-        add: async () => ({ sum: 0 }),
-        reject: async () => {
-          throw new CommandRejectedError('duplicate_reference', 'already exists', { field: 'merchant_reference' });
-        },
-        crash: async () => {
-          throw new Error('secret internals');
-        },
+      await messaging.commands.serve(TEST_CONTRACT, async (message) => {
+        if (message instanceof Reject) throw new CommandRejectedError('duplicate_reference', 'already exists', { field: 'merchant_reference' });
+        throw new Error('secret internals');
       });
-      await expect(messaging.commands.send(service, 'reject', {})).rejects.toMatchObject({
+      await expect(messaging.commands.send(new Reject({}))).rejects.toMatchObject({
         code: 'duplicate_reference',
         message: 'already exists',
         details: { field: 'merchant_reference' },
       });
-      const crash = (await messaging.commands.send(service, 'crash', {}).catch((e: unknown) => e)) as CommandRejectedError;
+      const crash = (await messaging.commands.send(new Crash({})).catch((e: unknown) => e)) as CommandRejectedError;
       expect(crash).toBeInstanceOf(CommandRejectedError);
       expect(crash).toMatchObject({ code: 'internal' });
       expect(crash.message).not.toContain('secret');
-      await expect(messaging.commands.send(serviceRef<NewerTestContract>(name), 'nope', {})).rejects.toMatchObject({ code: 'unknown_command' });
+      await expect(messaging.commands.send(new Newer({}))).rejects.toMatchObject({ code: 'unknown_command' });
     });
   });
 

@@ -1,13 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type {
-  DeliveryView,
-  ListDeliveriesQuery,
-  ResendCallbacksCommand,
-  RetryDeliveriesCommand,
-  StreamCallbacksQuery,
-  StreamCallbacksResult,
-} from '@paygate/contracts';
+import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type DeliveryView } from '@paygate/contracts';
 import type { CallbackStream, DeliveryHistory, DeliveryRecord, DeliveryWorker } from './delivery';
 
 export const DISPATCHER = Symbol('Dispatcher');
@@ -18,24 +11,6 @@ export interface Dispatcher {
   stream: CallbackStream;
   /** The merchant's current signing key, or null. */
   signingKey: (merchantId: string) => Promise<string | null>;
-}
-
-export class ResendCallbacks extends Command<{ deliveries: number }> {
-  constructor(readonly payload: ResendCallbacksCommand) {
-    super();
-  }
-}
-
-export class RetryAbandonedDeliveries extends Command<{ deliveries: number }> {
-  constructor(readonly payload: RetryDeliveriesCommand) {
-    super();
-  }
-}
-
-export class ListDeliveries extends Query<{ deliveries: DeliveryView[] }> {
-  constructor(readonly payload: ListDeliveriesQuery) {
-    super();
-  }
 }
 
 @CommandHandler(ResendCallbacks)
@@ -63,12 +38,6 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
   async execute({ payload }: ListDeliveries) {
     return { deliveries: (await this.dispatcher.history.list({ ...payload, limit: payload.limit ?? 100 })).map(presentDelivery) };
-  }
-}
-
-export class StreamCallbacks extends Query<StreamCallbacksResult> {
-  constructor(readonly payload: StreamCallbacksQuery) {
-    super();
   }
 }
 

@@ -3,12 +3,13 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
-import { contextOfEvent, withLogContext } from '@paygate/logging';
+import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
-import { CONFIG, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure, type Logger, type Metrics } from '@paygate/platform';
+import { CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure } from '@paygate/platform';
+import type { Metrics } from '@paygate/metrics';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
 import { CallbackSender, CallbackStream, DeliveryHistory, DeliveryQueue, DeliveryWorker, reportQueue } from './delivery';
-import { DISPATCHER, DISPATCHER_HANDLERS, ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type Dispatcher } from './handlers';
+import { DISPATCHER, DISPATCHER_HANDLERS, type Dispatcher } from './handlers';
 
 /** How often the callback stream is pruned of entries past its retention. */
 const STREAM_PRUNE_MS = 60_000;
@@ -61,12 +62,7 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, {
-      'webhooks.resendCallbacks': (payload) => this.commandBus.execute(new ResendCallbacks(payload)),
-      'webhooks.listDeliveries': (payload) => this.queryBus.execute(new ListDeliveries(payload)),
-      'webhooks.retryDeliveries': (payload) => this.commandBus.execute(new RetryAbandonedDeliveries(payload)),
-      'webhooks.streamCallbacks': (payload) => this.queryBus.execute(new StreamCallbacks(payload)),
-    });
+    await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
     // One consumer group for both contexts. In process that is one store subscription, which
     // hands a collection's events and its payment's over in commit order (so no callback waits
     // for its cause) and costs PGlite's one thread one subscription, not two. Over Kafka it is one

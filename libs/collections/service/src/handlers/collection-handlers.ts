@@ -1,9 +1,34 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { CollectionTimerKind } from '@paygate/collections-domain';
+import { CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from '@paygate/contracts';
+import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { CollectionsService } from '../collections.service';
-import { AcceptPrn, CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection, RejectPrn } from './collection-messages';
 
-/** Each handler hands its message to the use case; the rules live in the decider. */
+/** service-payments' verdict on a collect-for-payment PRN (from its published events). */
+export class AcceptPrn extends Command<void> {
+  constructor(readonly internalReference: string) {
+    super();
+  }
+}
+
+export class RejectPrn extends Command<void> {
+  constructor(
+    readonly internalReference: string,
+    readonly reason: string,
+  ) {
+    super();
+  }
+}
+
+/** A collection timer come due (the timer worker's tick). */
+export class FireCollectionTimer extends Command<TimerVerdict> {
+  constructor(readonly timer: DueTimer<CollectionTimerKind>) {
+    super();
+  }
+}
+
+/** Each handler hands its message to the use case; the rules live in the collection process. */
 @CommandHandler(InitializeCollection)
 export class InitializeCollectionHandler implements ICommandHandler<InitializeCollection> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
@@ -17,6 +42,14 @@ export class ConfirmCollectionHandler implements ICommandHandler<ConfirmCollecti
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: ConfirmCollection) {
     return this.collections.confirm(payload);
+  }
+}
+
+@CommandHandler(CollectForPayment)
+export class CollectForPaymentHandler implements ICommandHandler<CollectForPayment> {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+  execute({ payload }: CollectForPayment) {
+    return this.collections.collectForPayment(payload);
   }
 }
 
@@ -36,14 +69,6 @@ export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection
   }
 }
 
-@CommandHandler(CollectForPayment)
-export class CollectForPaymentHandler implements ICommandHandler<CollectForPayment> {
-  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
-  execute({ payload }: CollectForPayment) {
-    return this.collections.collectForPayment(payload);
-  }
-}
-
 @CommandHandler(AcceptPrn)
 export class AcceptPrnHandler implements ICommandHandler<AcceptPrn> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
@@ -60,12 +85,21 @@ export class RejectPrnHandler implements ICommandHandler<RejectPrn> {
   }
 }
 
+@CommandHandler(FireCollectionTimer)
+export class FireCollectionTimerHandler implements ICommandHandler<FireCollectionTimer> {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+  execute({ timer }: FireCollectionTimer) {
+    return this.collections.fireTimer(timer);
+  }
+}
+
 export const COLLECTION_HANDLERS = [
   InitializeCollectionHandler,
   ConfirmCollectionHandler,
+  CollectForPaymentHandler,
   FindCollectionHandler,
   CurrentCollectionHandler,
-  CollectForPaymentHandler,
   AcceptPrnHandler,
   RejectPrnHandler,
+  FireCollectionTimerHandler,
 ];

@@ -12,10 +12,11 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import { CommandRejectedError, PAYMENTS_SERVICE, type TopUpWalletCommand } from '@paygate/contracts';
+import { CommandRejectedError, TopUpWallet, type TopUpWalletCommand } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
 import { isSupportedCurrency, toMajorUnits, toMinorUnits } from '@paygate/money';
-import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure, type Logger } from '@paygate/platform';
+import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure } from '@paygate/platform';
+import type { Logger } from '@paygate/logging';
 import { AdminGuard } from '../guards';
 import { AdminOperation, ApiAnswer, ApiConflict, ApiNotFound } from '../openapi/responses';
 import { TopUpDto, TopUpRequestDto } from '../openapi/schemas';
@@ -95,7 +96,7 @@ export class WalletsAdminController {
     if (!(await this.merchants.get(command.merchantId))) throw new NotFoundException('no such merchant');
     let result;
     try {
-      result = await this.infrastructure.commands.send(PAYMENTS_SERVICE, 'payments.topUp', command);
+      result = await this.infrastructure.commands.send(new TopUpWallet(command));
     } catch (error) {
       if (error instanceof CommandRejectedError && error.code === 'duplicate_reference')
         throw new ConflictException(`reference ${command.reference} was used for another top-up`);

@@ -1,7 +1,23 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { FindServicePayment, TopUpWallet, WalletBalances, type IntegrationEnvelope } from '@paygate/contracts';
+import type { PaymentTimerKind } from '@paygate/payments-domain';
+import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { PaymentsService } from '../payments.service';
-import { FindServicePayment, TopUpWallet, WalletBalances } from './payment-messages';
+
+/** An event the collections context published: a collect-for-payment's PRN to validate, or a collection to settle. */
+export class HandleCollectionEvent extends Command<void> {
+  constructor(readonly published: IntegrationEnvelope) {
+    super();
+  }
+}
+
+/** A payment timer come due (the timer worker's tick). */
+export class FirePaymentTimer extends Command<TimerVerdict> {
+  constructor(readonly timer: DueTimer<PaymentTimerKind>) {
+    super();
+  }
+}
 
 /** Each handler hands its message to the use case; the rules live in the deciders. */
 @QueryHandler(WalletBalances)
@@ -28,4 +44,20 @@ export class FindServicePaymentHandler implements IQueryHandler<FindServicePayme
   }
 }
 
-export const PAYMENT_HANDLERS = [WalletBalancesHandler, TopUpWalletHandler, FindServicePaymentHandler];
+@CommandHandler(HandleCollectionEvent)
+export class HandleCollectionEventHandler implements ICommandHandler<HandleCollectionEvent> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ published }: HandleCollectionEvent) {
+    return this.payments.handleCollectionEvent(published);
+  }
+}
+
+@CommandHandler(FirePaymentTimer)
+export class FirePaymentTimerHandler implements ICommandHandler<FirePaymentTimer> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ timer }: FirePaymentTimer) {
+    return this.payments.fireTimer(timer);
+  }
+}
+
+export const PAYMENT_HANDLERS = [WalletBalancesHandler, TopUpWalletHandler, FindServicePaymentHandler, HandleCollectionEventHandler, FirePaymentTimerHandler];
