@@ -144,6 +144,45 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     await migrate(fresh, ALL);
     expect(await layoutOf(release)).toEqual(await layoutOf(fresh));
   });
+
+  it("puts on the job queue what release 0.1.0's pods still write during a rolling upgrade", async () => {
+    const release = await open();
+    await createdByRelease010(release);
+    await migrate(release, ALL);
+    // Release 0.1.0's own statements: a timer scheduled in each table, a callback queued, a transaction's callbacks resent.
+    for (const table of ['collection_timers', 'payment_timers']) {
+      await release.query(
+        `insert into ${table} (internal_reference, kind, due_at, fire_at) values ('PG0000000000000000000000B2', 'provider', $1, $1)
+         on conflict (internal_reference, kind) do update set due_at = excluded.due_at, fire_at = excluded.fire_at`,
+        ['2026-11-01T10:10:00Z'],
+      );
+    }
+    await release.query(
+      `insert into webhook_deliveries
+         (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at)
+       values ('wh_0000000000000003', 'mer_0000000000000001', 'PG0000000000000000000000B2', 1, 'collection.completed', '{}',
+               'https://acme.example/callbacks', 'acme.example', '{"status":"COMPLETED"}', 'pending', null, '2026-11-01T10:11:00Z')
+       on conflict (webhook_id) do nothing`,
+    );
+    await release.query(
+      `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
+       where merchant_id = $1 and internal_reference = $2 and state in ('delivered', 'abandoned', 'pending')`,
+      ['mer_0000000000000001', 'PG0000000000000000000000A1'],
+    );
+
+    expect(await release.query('select * from collection_timers union all select * from payment_timers')).toEqual([]);
+    expect(
+      (await release.query<{ queue: string; key: string }>('select queue, key from jobs order by queue, key')).map((job) => `${job.queue} ${job.key}`),
+    ).toEqual([
+      'callbacks wh_0000000000000001',
+      'callbacks wh_0000000000000002',
+      'callbacks wh_0000000000000003',
+      'collection_timers PG0000000000000000000000A1/status',
+      'collection_timers PG0000000000000000000000B2/provider',
+      'payment_timers PG0000000000000000000000A1/payment',
+      'payment_timers PG0000000000000000000000B2/provider',
+    ]);
+  });
 }
 
 describe('migrating on PGlite', () => {

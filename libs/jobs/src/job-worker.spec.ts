@@ -1,4 +1,4 @@
-import type { Logger } from '@paygate/logging';
+import { currentLogContext, joinFlow, type Logger } from '@paygate/logging';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
 import { describeOnSqlEngines, eventually } from '@paygate/testing';
 import { SqlJobQueue, type ClaimedJob } from './job-queue';
@@ -105,6 +105,22 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
     state.down = false;
     await eventually(async () => ((await remaining()).length === 0 ? true : undefined), 15_000, 'the job to be done');
     expect(runs).toBe(1);
+  });
+
+  it("settles outside the runs' log contexts: what a batch logs joins no job's flow", async () => {
+    await queue.schedule(db, [{ key: 'in-a-flow', runAt: past() }]);
+    const flows: (string | undefined)[] = [];
+    worker = new JobWorker({
+      queue,
+      sql: db,
+      tickMs: 10,
+      log,
+      run: async () => (joinFlow('flow-of-one-job'), { done: true }),
+      settled: async () => void flows.push(currentLogContext()?.correlationId),
+    });
+    worker.start();
+    await eventually(() => (flows.length > 0 ? true : undefined), 15_000, 'the batch to be settled');
+    expect(flows).toEqual([undefined]);
   });
 
   it('claims at once on wake(), without waiting for its tick', async () => {

@@ -137,7 +137,8 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
 
   /** Writes the verdicts gathered so far, one batch at a time; a call while a batch is being written joins it. */
   private settle(): Promise<void> {
-    this.settling ??= this.settleAll().finally(() => {
+    // A batch holds many jobs' verdicts: it must not run (and log) in the context of the run that started it.
+    this.settling ??= withLogContext({}, () => this.settleAll()).finally(() => {
       this.settling = undefined;
       // Verdicts that came after the last batch was taken, but before it ended, go next (after a failure, on the next tick).
       if (this.pending.length > 0 && !this.failedToSettle) void this.settle();

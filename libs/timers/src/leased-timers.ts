@@ -43,14 +43,27 @@ export function timerTableStatements(table: string): readonly string[] {
 }
 
 /**
- * Moves the rows an older release left in a timer table onto the queue, once: its owner's
- * migration carries these statements (collections/0002, payments/0002) and applies them after the
- * `jobs` migrations. A timer already on the queue is kept: both would fire, and a second fire
- * decides nothing. Released statements: never edit them, their checksums are recorded.
+ * Moves a timer table of a release before the job queue onto the queue, once: its owner's
+ * migration carries these statements (collections/0002, payments/0002) after the `jobs` ones.
+ * During a rolling upgrade the older pods still write the table, so a trigger, created first
+ * (its lock holds their writes until the migration commits), turns each row they insert into a
+ * job, replacing the queue's as this release's schedule would, and keeps it out of the table. The
+ * rows already there move once; a timer already on the queue is kept. An older pod's cancel then
+ * finds nothing to delete: that timer fires anyway, and the aggregate's state decides nothing.
  */
 export function timerAdoptionStatements(table: string): readonly string[] {
   checkTableName(table);
   return [
+    `create or replace function ${table}_onto_job_queue() returns trigger language plpgsql as $$
+     begin
+       insert into jobs (queue, key, payload, due_at, run_at)
+       values ('${table}', new.internal_reference || '/' || new.kind,
+               jsonb_build_object('internalReference', new.internal_reference, 'kind', new.kind), new.due_at, new.fire_at)
+       on conflict (queue, key) do update
+         set payload = excluded.payload, due_at = excluded.due_at, run_at = excluded.run_at, lease_until = null, attempts = 0;
+       return null;
+     end $$`,
+    `create or replace trigger ${table}_onto_job_queue before insert on ${table} for each row execute function ${table}_onto_job_queue()`,
     `with moved as (delete from ${table} returning internal_reference, kind, due_at, fire_at)
      insert into jobs (queue, key, payload, due_at, run_at)
      select '${table}', internal_reference || '/' || kind, jsonb_build_object('internalReference', internal_reference, 'kind', kind), due_at, fire_at

@@ -8,11 +8,17 @@ const quiet = { debug: () => undefined, info: () => undefined, warn: () => undef
 
 /**
  * Before the job queue, timers were rows of their own table; the upgrade's migration moves them
- * onto the queue (collections/0002 and payments/0002 carry timerAdoptionStatements), losing none.
+ * onto the queue (collections/0002 and payments/0002 carry timerAdoptionStatements), losing none,
+ * including those the older pods still write during a rolling upgrade.
  */
 onBothEngines('timers an older release left in the timer table', (t) => {
+  // The older release's schedule, word for word: an upsert that replaces the timer of that kind.
   const legacy = (ref: string, kind: string, at: Date) =>
-    t.db.query('insert into test_timers (internal_reference, kind, due_at, fire_at) values ($1, $2, $3, $3)', [ref, kind, at]);
+    t.db.query(
+      `insert into test_timers (internal_reference, kind, due_at, fire_at) values ($1, $2, $3, $3)
+       on conflict (internal_reference, kind) do update set due_at = excluded.due_at, fire_at = excluded.fire_at`,
+      [ref, kind, at],
+    );
   // Each test upgrades anew: a migration applies once per owner, so each gets an owner of its own.
   let upgrades = 0;
   const upgrade = () =>
@@ -20,6 +26,8 @@ onBothEngines('timers an older release left in the timer table', (t) => {
   let worker: TimerWorker<'expiry' | 'poll'> | undefined;
   afterEach(async () => {
     await worker?.stop();
+    // The next test starts as a database before its upgrade.
+    await t.db.query('drop trigger if exists test_timers_onto_job_queue on test_timers');
     await t.db.query('delete from test_timers');
   });
 
@@ -52,5 +60,24 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     await upgrade();
     await t.db.transaction((tx) => t.timers.apply(tx, [{ internalReference: 'cancelled', changes: [{ type: 'Cancel' }] }]));
     expect(await t.rows()).toEqual([]);
+  });
+
+  it('puts a timer an older pod schedules after the upgrade on the queue, replacing the one there, and fires it', async () => {
+    await upgrade();
+    await t.timers.schedule(t.db, 'rolling', 'poll', future());
+    const dueAt = past(1_000);
+    await legacy('rolling', 'poll', dueAt);
+    await legacy('rolling-later', 'expiry', future());
+    expect(await t.db.query('select * from test_timers')).toEqual([]);
+    expect(await t.rows()).toEqual([
+      { internalReference: 'rolling', kind: 'poll', dueAt },
+      { internalReference: 'rolling-later', kind: 'expiry', dueAt: expect.any(Date) },
+    ]);
+
+    const fired: { internalReference: string; kind: string }[] = [];
+    worker = new TimerWorker({ timers: t.timers, sql: t.db, fire: async (timer) => (fired.push(timer), { done: true }), tickMs: 10, log: quiet });
+    worker.start();
+    await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the timer an older pod scheduled to fire');
+    expect(fired).toEqual([expect.objectContaining({ internalReference: 'rolling', kind: 'poll', dueAt })]);
   });
 });

@@ -67,7 +67,21 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
   {
     name: '0003_deliveries_onto_job_queue',
     statements: [
-      // Deliveries an older release queued before the job queue get their job (queue `callbacks`, lane = host).
+      // During a rolling upgrade the older pods still insert and update deliveries without jobs. These
+      // triggers, created first (their lock holds those writes until the migration commits), give each
+      // pending delivery without a job one (queue `callbacks`, lane = host); the claim decides when it goes.
+      `create or replace function webhook_deliveries_onto_job_queue() returns trigger language plpgsql as $$
+       begin
+         insert into jobs (queue, key, lane, due_at, run_at)
+         select 'callbacks', webhook_id, coalesce(target_host, ''), next_attempt_at, next_attempt_at from written where state = 'pending'
+         on conflict (queue, key) do nothing;
+         return null;
+       end $$`,
+      `create or replace trigger webhook_deliveries_inserted_onto_job_queue after insert on webhook_deliveries
+       referencing new table as written for each statement execute function webhook_deliveries_onto_job_queue()`,
+      `create or replace trigger webhook_deliveries_updated_onto_job_queue after update on webhook_deliveries
+       referencing new table as written for each statement execute function webhook_deliveries_onto_job_queue()`,
+      // Then the deliveries the older release left waiting or in flight get theirs, once.
       `insert into jobs (queue, key, lane, due_at, run_at)
        select 'callbacks', webhook_id, coalesce(target_host, ''), next_attempt_at, next_attempt_at
        from webhook_deliveries where state in ('pending', 'delivering')

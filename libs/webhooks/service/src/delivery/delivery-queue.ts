@@ -89,10 +89,12 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
 
   /**
    * Adds deliveries, ignoring any whose webhookId exists (an event the broker redelivers creates
-   * nothing new), each with its job. Pass `client` to enqueue in the caller's transaction.
+   * nothing new), each with its job, in one transaction: the caller's `client`, or one of its own.
    */
-  async enqueue(deliveries: NewDelivery[], client: SqlClient = this.sql): Promise<void> {
+  async enqueue(deliveries: NewDelivery[], client?: SqlClient): Promise<void> {
     if (deliveries.length === 0) return;
+    // A delivery left without its job would never be sent: nothing sweeps for one.
+    if (!client) return this.sql.transaction((tx) => this.enqueue(deliveries, tx));
     const targets = deliveries.map((delivery) => sendableTarget(delivery.targetUrl));
     // A callback with no URL to go to is also recorded in the callback stream (unsigned: CallbackStream
     // signs it when read), only when newly queued, so `paygate listen` shows it once.
