@@ -23,7 +23,16 @@ const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];
 /** The metrics client: the platform owns the registry, everything else records through @paygate/metrics. */
 const METRICS_CLIENT = 'prom-client';
 
-const SCOPES = ['scope:collections', 'scope:gateway', 'scope:webhooks', 'scope:payments', 'scope:sandbox', 'scope:shared', 'scope:standalone', 'scope:cli'];
+const SCOPES = [
+  'scope:collections',
+  'scope:gateway',
+  'scope:webhooks',
+  'scope:payments',
+  'scope:sandbox',
+  'scope:shared',
+  'scope:standalone',
+  'scope:cli',
+];
 
 /**
  * The apps' exported bootstraps (each app's index.ts): Nx forbids importing an application, and
@@ -53,7 +62,14 @@ function depConstraints(withTesting) {
     {
       sourceTag: 'type:domain',
       onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts', 'type:kernel']),
-      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, METRICS_CLIENT, 'class-validator', 'class-transformer', 'rxjs'],
+      bannedExternalImports: [
+        '@nestjs/*',
+        ...INFRA_DRIVERS,
+        METRICS_CLIENT,
+        'class-validator',
+        'class-transformer',
+        'rxjs',
+      ],
     },
     {
       sourceTag: 'type:infra',
@@ -72,24 +88,55 @@ function depConstraints(withTesting) {
       allowedExternalImports: ['openapi-fetch', 'node:*'],
     },
     {
-      // currencies, minor units, fees, the decider shape; signatures come from the merchant package, so both sides share one code
+      // currencies, minor units, fees, the decider shape; signatures come from the merchant package, so both sides
+      // share one code
       sourceTag: 'type:kernel',
       onlyDependOnLibsWithTags: t(['type:kernel', 'type:sdk']),
-      bannedExternalImports: ['@nestjs/*', ...INFRA_DRIVERS, METRICS_CLIENT, 'class-validator', 'class-transformer', 'rxjs'],
+      bannedExternalImports: [
+        '@nestjs/*',
+        ...INFRA_DRIVERS,
+        METRICS_CLIENT,
+        'class-validator',
+        'class-transformer',
+        'rxjs',
+      ],
     },
     {
       sourceTag: 'type:testing',
-      onlyDependOnLibsWithTags: ['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:testing'],
+      onlyDependOnLibsWithTags: [
+        'type:infra',
+        'type:contracts',
+        'type:domain',
+        'type:kernel',
+        'type:sdk',
+        'type:testing',
+      ],
     },
     {
       // bench, soak and the local broker drive the apps from outside and read what they stored
       sourceTag: 'type:tool',
-      onlyDependOnLibsWithTags: t(['type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:tool']),
+      onlyDependOnLibsWithTags: t([
+        'type:infra',
+        'type:contracts',
+        'type:domain',
+        'type:kernel',
+        'type:sdk',
+        'type:tool',
+      ]),
     },
     {
       // the end-to-end suites: the apps' bootstraps (APP_BOOTSTRAPS), the test helpers, and what they assert on
       sourceTag: 'type:e2e',
-      onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:contracts', 'type:domain', 'type:kernel', 'type:sdk', 'type:testing', 'type:tool'],
+      onlyDependOnLibsWithTags: [
+        'type:feature',
+        'type:infra',
+        'type:contracts',
+        'type:domain',
+        'type:kernel',
+        'type:sdk',
+        'type:testing',
+        'type:tool',
+      ],
     },
     // ---- bounded contexts (scope) ----
     { sourceTag: 'scope:collections', onlyDependOnLibsWithTags: ['scope:collections', 'scope:shared'] },

@@ -4,7 +4,9 @@ const { compilerOptions } = require('./tsconfig.base.json');
 const fs = require('node:fs');
 
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
-const moduleNameMapper = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]));
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
 
 module.exports = {
   rootDir: __dirname,

@@ -23,10 +23,17 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** `args` parsed against `options`; anything else (unknown option, stray argument, missing value) is one CliError line. */
+/**
+ * `args` parsed against `options`; anything else (unknown option, stray argument, missing value) is one CliError line.
+ */
 export function parseOptions<T extends Options>(command: string, args: string[], options: T) {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
+    return parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (error) {
     throw new CliError(
       `${command}: ${oneLine(error).replace(/\. (To specify a positional argument|This command does not take positional arguments).*$/, '')} (see paygate ${command} --help)`,

@@ -1,5 +1,13 @@
 import { existsSync } from 'node:fs';
-import { CliError, EXPORT_FORMATS, exportEvents, openSink, openStores, storeUrlsFrom, type ExportFormat } from '@paygate/analytics';
+import {
+  CliError,
+  EXPORT_FORMATS,
+  exportEvents,
+  openSink,
+  openStores,
+  storeUrlsFrom,
+  type ExportFormat,
+} from '@paygate/analytics';
 import { countOption, parseOptions, SELECTION_OPTIONS, selectionOption, type Command } from './command';
 
 const USAGE = `Usage: paygate events export [options]
@@ -35,9 +43,11 @@ export const eventsExport: Command = {
     });
     if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const format = String(options.format) as ExportFormat;
-    if (!EXPORT_FORMATS.includes(format)) throw new CliError(`--format ${JSON.stringify(format)} is not one of ${EXPORT_FORMATS.join(', ')}`);
+    if (!EXPORT_FORMATS.includes(format))
+      throw new CliError(`--format ${JSON.stringify(format)} is not one of ${EXPORT_FORMATS.join(', ')}`);
     if (format === 'parquet' && !options.output) throw new CliError('--format parquet needs --output <file>');
-    if (options.output && existsSync(options.output)) throw new CliError(`${options.output} exists; give a new file (resume into a second file with --after)`);
+    if (options.output && existsSync(options.output))
+      throw new CliError(`${options.output} exists; give a new file (resume into a second file with --after)`);
     const selection = selectionOption(options);
     const progressEvery = countOption('--progress-every', options['progress-every']);
 
@@ -47,11 +57,16 @@ export const eventsExport: Command = {
       const result = await exportEvents(stores.events, selection, sink, {
         signal: io.signal,
         progressEvery,
-        onProgress: ({ exported, lastPosition }) => io.stderr.write(`paygate: ${exported} events exported, last position ${lastPosition}\n`),
+        onProgress: ({ exported, lastPosition }) =>
+          io.stderr.write(`paygate: ${exported} events exported, last position ${lastPosition}\n`),
       });
       const where = options.output ? ` to ${options.output}` : '';
-      const resume = result.lastPosition ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})` : '';
-      io.stderr.write(`paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.exported} events exported${where}${resume}\n`);
+      const resume = result.lastPosition
+        ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})`
+        : '';
+      io.stderr.write(
+        `paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.exported} events exported${where}${resume}\n`,
+      );
       return result.interrupted ? 130 : 0;
     } finally {
       await stores.close();

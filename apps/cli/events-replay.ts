@@ -33,7 +33,9 @@ export const eventsReplay: Command = {
     try {
       parseKafkaUrl(options.to);
     } catch {
-      throw new CliError(`--to ${JSON.stringify(redactUrl(options.to))} is not a Kafka URL (kafka://host:port[,host:port] or kafkas://…)`);
+      throw new CliError(
+        `--to ${JSON.stringify(redactUrl(options.to))} is not a Kafka URL (kafka://host:port[,host:port] or kafkas://…)`,
+      );
     }
     const kafka = kafkaSecurityFrom(io.env);
     try {
@@ -46,8 +48,14 @@ export const eventsReplay: Command = {
     const selection = selectionOption(options);
     const stores = await openStores(storeUrlsFrom(io.env));
     try {
-      const result = await replayEvents(stores.events, selection, options.to, { topic: options.topic, signal: io.signal, kafka });
-      const resume = result.lastPosition ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})` : '';
+      const result = await replayEvents(stores.events, selection, options.to, {
+        topic: options.topic,
+        signal: io.signal,
+        kafka,
+      });
+      const resume = result.lastPosition
+        ? `, last position ${result.lastPosition} (continue with --after ${result.lastPosition})`
+        : '';
       io.stderr.write(
         `paygate: ${result.interrupted ? 'interrupted; ' : ''}${result.replayed} events replayed to ${result.topics.join(', ') || 'no topic'}${resume}\n`,
       );

@@ -13,8 +13,15 @@ Needs no store.
 
   --type <type>   only this event type (repeatable, or comma-separated)`;
 
-/** Every event type Paygate writes, at every version it ever wrote: each context's domain events and the integration events. */
-const EVENT_SCHEMA_CATALOGUE = [...COLLECTION_EVENT_CATALOGUE, ...PAYMENTS_EVENT_CATALOGUE, ...INTEGRATION_EVENT_CATALOGUE];
+/**
+ * Every event type Paygate writes, at every version it ever wrote: each context's domain events and the integration
+ * events.
+ */
+const EVENT_SCHEMA_CATALOGUE = [
+  ...COLLECTION_EVENT_CATALOGUE,
+  ...PAYMENTS_EVENT_CATALOGUE,
+  ...INTEGRATION_EVENT_CATALOGUE,
+];
 
 export const eventsSchema: Command = {
   name: 'events schema',
@@ -26,7 +33,9 @@ export const eventsSchema: Command = {
     const types = listOption(options.type);
     const unknown = types?.filter((type) => !EVENT_SCHEMA_CATALOGUE.some((entry) => entry.type === type));
     if (unknown?.length)
-      throw new CliError(`unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')} (paygate events schema lists them all)`);
+      throw new CliError(
+        `unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')} (paygate events schema lists them all)`,
+      );
     const events = EVENT_SCHEMA_CATALOGUE.filter((entry) => !types || types.includes(entry.type));
     io.stdout.write(JSON.stringify({ events }, null, 2) + '\n');
     return 0;

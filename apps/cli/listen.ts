@@ -80,7 +80,9 @@ class Listener {
       if (signal.aborted) break;
       const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
       this.failures += 1;
-      this.io.stderr.write(`Lost the stream from ${this.api.apiUrl} (${outcome}); reconnecting in ${delay / 1_000} s\n`);
+      this.io.stderr.write(
+        `Lost the stream from ${this.api.apiUrl} (${outcome}); reconnecting in ${delay / 1_000} s\n`,
+      );
       await sleep(delay, signal);
     }
     this.io.stdout.write('Stopped.\n');
@@ -97,8 +99,10 @@ class Listener {
     const response = await fetch(`${this.api.apiUrl}/v1/callbacks/stream`, { headers, signal: this.io.signal });
     if (response.status !== 200) {
       const reason = await refusal(response);
-      // Keys or a request the gateway refuses will be refused again: stop and say why. 429 (streams in use) and 5xx pass.
-      if (response.status >= 400 && response.status < 500 && response.status !== 429) throw new CliError(`listen: the gateway refused the stream: ${reason}`);
+      // Keys or a request the gateway refuses will be refused again: stop and say why. 429 (streams in use) and 5xx
+      // pass.
+      if (response.status >= 400 && response.status < 500 && response.status !== 429)
+        throw new CliError(`listen: the gateway refused the stream: ${reason}`);
       return reason;
     }
     if (!response.body) return 'no body';
@@ -142,7 +146,10 @@ class Listener {
   }
 }
 
-/** fetch's own message is "fetch failed" or "terminated"; the cause says ECONNREFUSED, "other side closed" or the time-out. */
+/**
+ * fetch's own message is "fetch failed" or "terminated"; the cause says ECONNREFUSED, "other side closed" or the
+ * time-out.
+ */
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if ((error as Error).name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS / 1_000} s`;

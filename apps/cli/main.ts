@@ -12,7 +12,16 @@ import { projectionsRebuild } from './projections-rebuild';
 import { triggerCommand } from './trigger';
 
 /** Every subcommand, one file each. */
-const COMMANDS: Command[] = [eventsExport, eventsReplay, eventsSchema, projectionsRebuild, migrateCommand, openapiCommand, listenCommand, triggerCommand];
+const COMMANDS: Command[] = [
+  eventsExport,
+  eventsReplay,
+  eventsSchema,
+  projectionsRebuild,
+  migrateCommand,
+  openapiCommand,
+  listenCommand,
+  triggerCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -66,7 +75,12 @@ if (require.main === module) {
   setInterval(() => {
     if (process.ppid !== parent && !interrupt.signal.aborted) interrupt.abort();
   }, 500).unref();
-  void main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal }).then((code) => {
+  void main(process.argv.slice(2), {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: interrupt.signal,
+  }).then((code) => {
     process.exitCode = code;
   });
 }

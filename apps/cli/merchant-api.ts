@@ -3,7 +3,10 @@ import type { Env } from '@paygate/config';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
 
-/** What `paygate listen` and `paygate trigger` need to act as the merchant: the keys from the environment, the gateway from --api or PAYGATE_API_URL. */
+/**
+ * What `paygate listen` and `paygate trigger` need to act as the merchant: the keys from the environment, the gateway
+ * from --api or PAYGATE_API_URL.
+ */
 export interface MerchantApi {
   apiUrl: string;
   publicKey: string;
@@ -11,12 +14,17 @@ export interface MerchantApi {
 }
 
 export function merchantApi(command: string, env: Env, api: string | undefined): MerchantApi {
-  const apiUrl = httpUrl(command, '--api (or PAYGATE_API_URL)', api ?? env.PAYGATE_API_URL ?? DEFAULT_API_URL).replace(/\/+$/, '');
+  const apiUrl = httpUrl(command, '--api (or PAYGATE_API_URL)', api ?? env.PAYGATE_API_URL ?? DEFAULT_API_URL).replace(
+    /\/+$/,
+    '',
+  );
   const publicKey = env.PAYGATE_PUBLIC_KEY;
   const secretKey = env.PAYGATE_SECRET_KEY;
   const missing = [!publicKey && 'PAYGATE_PUBLIC_KEY', !secretKey && 'PAYGATE_SECRET_KEY'].filter(Boolean);
   if (missing.length > 0 || !publicKey || !secretKey)
-    throw new CliError(`${command}: set ${missing.join(' and ')} to the merchant's keys (npm start prints the demo merchant's)`);
+    throw new CliError(
+      `${command}: set ${missing.join(' and ')} to the merchant's keys (npm start prints the demo merchant's)`,
+    );
   return { apiUrl, publicKey, secretKey };
 }
 
@@ -26,7 +34,9 @@ export function httpUrl(command: string, option: string, value: string): string 
   try {
     url = new URL(value);
   } catch {
-    throw new CliError(`${command}: ${option} ${JSON.stringify(value)} is not a URL (such as http://localhost:4000/hooks)`);
+    throw new CliError(
+      `${command}: ${option} ${JSON.stringify(value)} is not a URL (such as http://localhost:4000/hooks)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new CliError(`${command}: ${option} must be an http or https URL, got ${JSON.stringify(value)}`);

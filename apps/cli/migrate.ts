@@ -23,7 +23,10 @@ export const migrateCommand: Command = {
     const options = parseOptions('migrate', args, { sandbox: { type: 'boolean' } });
     if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const { storeUrl, eventStoreUrl } = storeUrlsFrom(io.env);
-    const migrations = paygateMigrations({ eventsInSql: eventStoreUrl === undefined, sandbox: options.sandbox === true });
+    const migrations = paygateMigrations({
+      eventsInSql: eventStoreUrl === undefined,
+      sandbox: options.sandbox === true,
+    });
     let sql: SqlDatabase;
     try {
       sql = await openSqlDatabase(storeUrl, { maxConnections: 2 });

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliError, compareReadModels, openStores, rebuildReadModels, storeUrlsFrom, type RebuildableReadModel } from '@paygate/analytics';
+import {
+  CliError,
+  compareReadModels,
+  openStores,
+  rebuildReadModels,
+  storeUrlsFrom,
+  type RebuildableReadModel,
+} from '@paygate/analytics';
 import { COLLECTIONS_READ_MODEL } from '@paygate/collections-service';
 import { PAYMENTS_READ_MODEL } from '@paygate/payments-service';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
@@ -25,14 +32,19 @@ to STORE_URL's. Events come from EVENT_STORE_URL when it is set.
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
 
 /** A fresh database beside the live one, or a CliError when the place is taken. */
-async function openTarget(storeUrl: string, live: SqlDatabase, into: string | undefined): Promise<{ db: SqlDatabase; description: string }> {
+async function openTarget(
+  storeUrl: string,
+  live: SqlDatabase,
+  into: string | undefined,
+): Promise<{ db: SqlDatabase; description: string }> {
   if (storeUrl.startsWith('pglite://')) {
     const dir = resolve(into ?? `${storeUrl.slice('pglite://'.length)}-rebuild-${stamp()}`);
     if (existsSync(dir)) throw new CliError(`${dir} exists; --into needs a new directory`);
     return { db: await openSqlDatabase(`pglite://${dir}`), description: `PGlite directory ${dir}` };
   }
   const schema = into ?? `paygate_rebuild_${stamp()}`;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new CliError(`--into ${JSON.stringify(schema)} is not a schema name (lower-case letters, digits, _)`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new CliError(`--into ${JSON.stringify(schema)} is not a schema name (lower-case letters, digits, _)`);
   const [taken] = await live.query('select 1 from information_schema.schemata where schema_name = $1', [schema]);
   if (taken) throw new CliError(`schema ${schema} exists; --into needs a new schema`);
   return { db: await openSqlDatabase(storeUrl, { schema, maxConnections: 2 }), description: `schema ${schema}` };
@@ -43,7 +55,10 @@ export const projectionsRebuild: Command = {
   summary: 'rebuild the read models from events into a fresh schema; --verify compares them',
   usage: USAGE,
   async run(args, io) {
-    const options = parseOptions('projections rebuild', args, { verify: { type: 'boolean' }, into: { type: 'string' } });
+    const options = parseOptions('projections rebuild', args, {
+      verify: { type: 'boolean' },
+      into: { type: 'string' },
+    });
     if (options.help) return (io.stdout.write(USAGE + '\n'), 0);
     const urls = storeUrlsFrom(io.env);
     const stores = await openStores(urls);
@@ -60,7 +75,9 @@ export const projectionsRebuild: Command = {
         for (const { table, liveRows, rebuiltRows, differences: found } of comparisons) {
           io.stdout.write(`${table}: ${liveRows} live rows, ${rebuiltRows} rebuilt, ${found.length} differences\n`);
           for (const difference of found)
-            io.stdout.write(`  ${table} ${difference.key}: ${difference.problem}${difference.columns ? ` (${difference.columns.join(', ')})` : ''}\n`);
+            io.stdout.write(
+              `  ${table} ${difference.key}: ${difference.problem}${difference.columns ? ` (${difference.columns.join(', ')})` : ''}\n`,
+            );
           differences += found.length;
         }
         if (differences === 0) return 0;

@@ -21,7 +21,9 @@ interface Trigger {
   confirm?: boolean;
 }
 
-/** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome (docs/api.md, Sandbox). */
+/**
+ * A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome (docs/api.md, Sandbox).
+ */
 const momo = (msisdn: string, overrides: Record<string, unknown> = {}) => ({
   transaction_method: 'MOBILE_MONEY',
   provider_code: 'mtn_momo_ug',
@@ -101,22 +103,32 @@ export const triggerCommand: Command = {
   usage: USAGE,
   async run(args, io) {
     const event = args[0] && !args[0].startsWith('-') ? args[0] : undefined;
-    const values = parseOptions('trigger', event ? args.slice(1) : args, { api: { type: 'string' }, sandbox: { type: 'string' } });
+    const values = parseOptions('trigger', event ? args.slice(1) : args, {
+      api: { type: 'string' },
+      sandbox: { type: 'string' },
+    });
     if (values.help) {
       io.stdout.write(USAGE + '\n');
       return 0;
     }
     if (!event) throw new CliError(`trigger: name the event: one of ${TRIGGER_EVENTS.join(', ')}`);
     const trigger = TRIGGERS[event];
-    if (!trigger) throw new CliError(`trigger: unknown event ${JSON.stringify(event)}: one of ${TRIGGER_EVENTS.join(', ')}`);
+    if (!trigger)
+      throw new CliError(`trigger: unknown event ${JSON.stringify(event)}: one of ${TRIGGER_EVENTS.join(', ')}`);
     const api = merchantApi('trigger', io.env, values.api);
     const sandboxUrl = httpUrl('trigger', '--sandbox', values.sandbox ?? api.apiUrl).replace(/\/+$/, '');
     const prn = trigger.needsPayablePrn ? await payablePrn(sandboxUrl, io.env.PAYGATE_ADMIN_TOKEN) : undefined;
     const reference = `trigger-${event.replace('.', '-')}-${randomBytes(4).toString('hex')}`;
     const accepted = await post(api, trigger.path, { merchant_reference: reference, ...trigger.body(prn) });
     if (trigger.confirm) {
-      if (!accepted.internal_reference) throw new CliError('trigger: the gateway accepted the collection without an internal_reference to confirm');
-      await post(api, '/v1/collections/confirm', { internal_reference: accepted.internal_reference }, 'the confirmation');
+      if (!accepted.internal_reference)
+        throw new CliError('trigger: the gateway accepted the collection without an internal_reference to confirm');
+      await post(
+        api,
+        '/v1/collections/confirm',
+        { internal_reference: accepted.internal_reference },
+        'the confirmation',
+      );
     }
     io.stdout.write(
       `Triggered ${event}: ${trigger.how}.\n` +
@@ -127,7 +139,12 @@ export const triggerCommand: Command = {
   },
 };
 
-async function post(api: MerchantApi, path: string, body: Record<string, unknown>, what = 'the collection'): Promise<{ internal_reference?: string }> {
+async function post(
+  api: MerchantApi,
+  path: string,
+  body: Record<string, unknown>,
+  what = 'the collection',
+): Promise<{ internal_reference?: string }> {
   let response: Response;
   try {
     response = await fetch(`${api.apiUrl}${path}`, {
@@ -136,9 +153,12 @@ async function post(api: MerchantApi, path: string, body: Record<string, unknown
       body: JSON.stringify(body),
     });
   } catch (error) {
-    throw new CliError(`trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`);
+    throw new CliError(
+      `trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`,
+    );
   }
-  if (response.status !== 202 && response.status !== 200) throw new CliError(`trigger: the gateway refused ${what}: ${await refusal(response)}`);
+  if (response.status !== 202 && response.status !== 200)
+    throw new CliError(`trigger: the gateway refused ${what}: ${await refusal(response)}`);
   return ((await response.json()) as { data?: { internal_reference?: string } }).data ?? {};
 }
 
@@ -153,8 +173,11 @@ async function payablePrn(sandboxUrl: string, adminToken: string | undefined): P
       body: JSON.stringify({ amount: STANDING_PRN_AMOUNT, currency: 'UGX', service_name: 'URA - Domestic Tax' }),
     });
   } catch (error) {
-    throw new CliError(`trigger: cannot reach the sandbox at ${sandboxUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`);
+    throw new CliError(
+      `trigger: cannot reach the sandbox at ${sandboxUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`,
+    );
   }
-  if (response.status !== 201) throw new CliError(`trigger: the sandbox refused to create a PRN: ${await refusal(response)}`);
+  if (response.status !== 201)
+    throw new CliError(`trigger: the sandbox refused to create a PRN: ${await refusal(response)}`);
   return ((await response.json()) as { data: { prn: string } }).data.prn;
 }

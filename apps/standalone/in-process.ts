@@ -25,11 +25,14 @@ export async function startInProcess(env: Record<string, string>): Promise<InPro
   const config = loadConfig({ ...process.env, STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
   const log = createLogger('standalone-test', config.logging.level);
   const infrastructure = await openInfrastructure(config.platform, 'standalone-test', log);
-  const app = await createHttpApp([GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule], {
-    config,
-    infrastructure,
-    log,
-  });
+  const app = await createHttpApp(
+    [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule],
+    {
+      config,
+      infrastructure,
+      log,
+    },
+  );
   const url = await listen(app, 0, '127.0.0.1');
   return {
     url,

@@ -9,7 +9,9 @@ import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
 import { ensureDemoMerchant, standaloneEnvironment } from './sandbox-setup';
 
-/** Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker. */
+/**
+ * Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker.
+ */
 const { env, secrets } = standaloneEnvironment(process.env);
 
 async function welcome(url: string, app: INestApplication): Promise<void> {
@@ -36,7 +38,11 @@ async function welcome(url: string, app: INestApplication): Promise<void> {
   );
 }
 
-void runApp('standalone', [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule], {
-  env,
-  onListening: welcome,
-});
+void runApp(
+  'standalone',
+  [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule],
+  {
+    env,
+    onListening: welcome,
+  },
+);

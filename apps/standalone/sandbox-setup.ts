@@ -29,7 +29,10 @@ function writePrivate(file: string, content: string): void {
  * and keeps them in the data directory (master.key, sandbox.json), readable only by the owner.
  * Returns the variables to fill in; `env` is not changed.
  */
-export function prepareSandboxSecrets(dataDir: string, env: Env): SandboxSecrets & { generated: Record<string, string> } {
+export function prepareSandboxSecrets(
+  dataDir: string,
+  env: Env,
+): SandboxSecrets & { generated: Record<string, string> } {
   mkdirSync(dataDir, { recursive: true });
   const generated: Record<string, string> = {};
   if (!env.MASTER_KEY) {
@@ -61,12 +64,20 @@ export function standaloneEnvironment(env: Env): { env: Env; secrets: SandboxSec
 }
 
 /** The demo merchant created at first start, found again on later starts. */
-export async function ensureDemoMerchant(merchants: MerchantAccounts, file: string): Promise<{ id: string; keys: MerchantKeys }> {
+export async function ensureDemoMerchant(
+  merchants: MerchantAccounts,
+  file: string,
+): Promise<{ id: string; keys: MerchantKeys }> {
   const sandbox = readSandboxFile(file);
   const known = sandbox.demo_merchant && (await merchants.keys(sandbox.demo_merchant.id));
   if (sandbox.demo_merchant && known) return { id: sandbox.demo_merchant.id, keys: known };
   const { merchant, keys } = await merchants.create({ name: 'Demo merchant' });
-  sandbox.demo_merchant = { id: merchant.id, public_key: keys.publicKey, secret_key: keys.secretKey, signing_key: keys.signingKey };
+  sandbox.demo_merchant = {
+    id: merchant.id,
+    public_key: keys.publicKey,
+    secret_key: keys.secretKey,
+    signing_key: keys.signingKey,
+  };
   writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
   return { id: merchant.id, keys };
 }

@@ -22,14 +22,26 @@ describe('paygate with bad input', () => {
   afterAll(() => dir.remove());
 
   it.each<[string, string[], string]>([
-    ['an unknown command', ['events', 'exprot'], 'paygate: unknown command "events exprot" (paygate --help lists them)'],
-    ['an unknown option', ['events', 'export', '--bogus'], `paygate: events export: Unknown option '--bogus' (see paygate events export --help)`],
+    [
+      'an unknown command',
+      ['events', 'exprot'],
+      'paygate: unknown command "events exprot" (paygate --help lists them)',
+    ],
+    [
+      'an unknown option',
+      ['events', 'export', '--bogus'],
+      `paygate: events export: Unknown option '--bogus' (see paygate events export --help)`,
+    ],
     [
       'an option without its value',
       ['events', 'export', '--after'],
       `paygate: events export: Option '--after <value>' argument missing (see paygate events export --help)`,
     ],
-    ['a stray argument', ['events', 'export', 'everything'], `paygate: events export: Unexpected argument 'everything' (see paygate events export --help)`],
+    [
+      'a stray argument',
+      ['events', 'export', 'everything'],
+      `paygate: events export: Unexpected argument 'everything' (see paygate events export --help)`,
+    ],
     [
       'a position that is not one',
       ['events', 'export', '--after', 'yesterday'],
@@ -51,14 +63,22 @@ describe('paygate with bad input', () => {
       'paygate: --since "last tuesday" is not an ISO 8601 time (such as 2025-06-01T00:00:00Z)',
     ],
     ['a limit of zero', ['events', 'export', '--limit', '0'], 'paygate: --limit "0" is not a positive whole number'],
-    ['an unknown format', ['events', 'export', '--format', 'xlsx'], 'paygate: --format "xlsx" is not one of jsonl, csv, parquet'],
+    [
+      'an unknown format',
+      ['events', 'export', '--format', 'xlsx'],
+      'paygate: --format "xlsx" is not one of jsonl, csv, parquet',
+    ],
     ['a replay without --to', ['events', 'replay'], 'paygate: events replay needs --to kafka://host:port'],
     [
       'a replay to something not Kafka',
       ['events', 'replay', '--to', 'http://127.0.0.1:9092'],
       'paygate: --to "http://127.0.0.1:9092" is not a Kafka URL (kafka://host:port[,host:port] or kafkas://…)',
     ],
-    ['Parquet to stdout', ['events', 'export', '--format', 'parquet'], 'paygate: --format parquet needs --output <file>'],
+    [
+      'Parquet to stdout',
+      ['events', 'export', '--format', 'parquet'],
+      'paygate: --format parquet needs --output <file>',
+    ],
   ])('%s: exit 2 and one line', async (_what, argv, line) => {
     expectOneLine(await runCli(argv, env), 2, line);
   });
@@ -73,7 +93,11 @@ describe('paygate with bad input', () => {
   });
 
   it('a bad STORE_URL: exit 2 with the configuration’s own message', async () => {
-    expectOneLine(await runCli(['events', 'export'], { STORE_URL: 'mysql://db/x' }), 2, /^paygate: invalid configuration: STORE_URL /);
+    expectOneLine(
+      await runCli(['events', 'export'], { STORE_URL: 'mysql://db/x' }),
+      2,
+      /^paygate: invalid configuration: STORE_URL /,
+    );
   });
 
   describe('a store that does not answer', () => {
@@ -88,8 +112,14 @@ describe('paygate with bad input', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     it('exit 1, one line naming the store without its password', async () => {
-      const run = await runCli(['events', 'export'], { STORE_URL: `postgres://analyst:s3cret-pw@127.0.0.1:${port}/paygate` });
-      expectOneLine(run, 1, new RegExp(`^paygate: cannot open the store postgres://\\*\\*\\*@127\\.0\\.0\\.1:${port}/paygate: .+`));
+      const run = await runCli(['events', 'export'], {
+        STORE_URL: `postgres://analyst:s3cret-pw@127.0.0.1:${port}/paygate`,
+      });
+      expectOneLine(
+        run,
+        1,
+        new RegExp(`^paygate: cannot open the store postgres://\\*\\*\\*@127\\.0\\.0\\.1:${port}/paygate: .+`),
+      );
       expect(run.stderr).not.toContain('s3cret-pw');
     });
   });

@@ -14,7 +14,11 @@ export interface CliRun {
 }
 
 /** Runs the CLI's main in this process with `env` as its whole environment. */
-export async function runCli(argv: string[], env: Record<string, string>, signal = new AbortController().signal): Promise<CliRun> {
+export async function runCli(
+  argv: string[],
+  env: Record<string, string>,
+  signal = new AbortController().signal,
+): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
@@ -40,18 +44,33 @@ export const T0 = Date.parse('2025-06-01T10:00:00.000Z');
 export async function seedPgliteStore(dir: string, count = 4): Promise<void> {
   const sql = await openSqlDatabase(`pglite://${dir}`);
   const store = await SqlEventStore.create(sql);
-  const event = (type: string, data: Record<string, unknown>): EventToAppend => ({ type, data, metadata: { schemaVersion: 1 } });
+  const event = (type: string, data: Record<string, unknown>): EventToAppend => ({
+    type,
+    data,
+    metadata: { schemaVersion: 1 },
+  });
   for (let i = 0; i < count; i++) {
     const merchantId = i % 2 === 0 ? 'm1' : 'm2';
     const internalReference = `PG${i}`;
     await store.appendToStream(`collection-${internalReference}`, [
-      event('CollectionInitiated', { merchantId, internalReference, requestAmount: 1_000 * (i + 1), note: 'a, "quoted"\nline' }),
+      event('CollectionInitiated', {
+        merchantId,
+        internalReference,
+        requestAmount: 1_000 * (i + 1),
+        note: 'a, "quoted"\nline',
+      }),
     ]);
-    await store.appendToStream(`collection-${internalReference}`, [event('CollectionConfirmed', { internalReference })]);
-    await store.appendToStream(`collection-${internalReference}`, [event('CollectionCompleted', { internalReference })]);
+    await store.appendToStream(`collection-${internalReference}`, [
+      event('CollectionConfirmed', { internalReference }),
+    ]);
+    await store.appendToStream(`collection-${internalReference}`, [
+      event('CollectionCompleted', { internalReference }),
+    ]);
   }
   await store.appendToStream('wallet-m1-UGX', [event('WalletToppedUp', { merchantId: 'm1', currency: 'UGX' })]);
-  await store.appendToStream('service-payment-PG0', [event('ServicePaymentOpened', { merchantId: 'm1', internalReference: 'PG0' })]);
+  await store.appendToStream('service-payment-PG0', [
+    event('ServicePaymentOpened', { merchantId: 'm1', internalReference: 'PG0' }),
+  ]);
   await sql.close();
 }
 

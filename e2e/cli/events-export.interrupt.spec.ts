@@ -22,7 +22,10 @@ describe('an interrupted export, resumed', () => {
     for (let i = 0; i < STREAMS; i++) {
       await store.appendToStream(
         `collection-PG${i}`,
-        ['CollectionInitiated', 'CollectionConfirmed', 'CollectionCompleted'].map((type) => ({ type, data: { merchantId: 'm1', padding } })),
+        ['CollectionInitiated', 'CollectionConfirmed', 'CollectionCompleted'].map((type) => ({
+          type,
+          data: { merchantId: 'm1', padding },
+        })),
       );
     }
     await sql.close();
@@ -30,7 +33,10 @@ describe('an interrupted export, resumed', () => {
   afterAll(() => dir.remove());
 
   it('yields every event exactly once', async () => {
-    const child = spawn(process.execPath, [builtCli(), 'events', 'export'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [builtCli(), 'events', 'export'], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const out: Buffer[] = [];
@@ -44,7 +50,8 @@ describe('an interrupted export, resumed', () => {
     const [code] = (await once(child, 'close')) as [number];
 
     expect(code).toBe(130);
-    const printed = /^paygate: interrupted; (\d+) events exported, last position (\S+) \(continue with --after \2\)\n$/.exec(stderr);
+    const printed =
+      /^paygate: interrupted; (\d+) events exported, last position (\S+) \(continue with --after \2\)\n$/.exec(stderr);
     expect(printed).not.toBeNull();
     const firstPart = lines(Buffer.concat(out).toString('utf8'));
     expect(firstPart.length).toBe(Number(printed![1]));

@@ -24,7 +24,17 @@ describe('paygate events export', () => {
 
   it('writes every event as a JSON line in global order, with position, stream, type, version, time, data and metadata', async () => {
     expect(all).toHaveLength(14);
-    expect(Object.keys(all[0])).toEqual(['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata']);
+    expect(Object.keys(all[0])).toEqual([
+      'position',
+      'stream',
+      'type',
+      'version',
+      'time',
+      'id',
+      'revision',
+      'data',
+      'metadata',
+    ]);
     expect(all[0]).toMatchObject({
       stream: 'collection-PG0',
       type: 'CollectionInitiated',
@@ -39,11 +49,17 @@ describe('paygate events export', () => {
 
   it('says on stderr how many events it wrote and the position to continue after', async () => {
     const run = await runCli(['events', 'export', '--limit', '3'], env);
-    expect(run.stderr).toBe(`paygate: 3 events exported, last position ${all[2].position} (continue with --after ${all[2].position})\n`);
+    expect(run.stderr).toBe(
+      `paygate: 3 events exported, last position ${all[2].position} (continue with --after ${all[2].position})\n`,
+    );
   });
 
   it.each<[string, string[], (event: Record<string, unknown>) => boolean]>([
-    ['a stream prefix', ['--stream-prefix', 'wallet-,service-payment-'], (event) => !String(event.stream).startsWith('collection-')],
+    [
+      'a stream prefix',
+      ['--stream-prefix', 'wallet-,service-payment-'],
+      (event) => !String(event.stream).startsWith('collection-'),
+    ],
     ['an event type', ['--type', 'CollectionCompleted'], (event) => event.type === 'CollectionCompleted'],
     [
       "a merchant (also the events that do not name it, by their stream's first event)",
@@ -70,7 +86,10 @@ describe('paygate events export', () => {
   });
 
   it('selects a position range: after one position, through another', async () => {
-    const run = await runCli(['events', 'export', '--after', String(all[4].position), '--through', String(all[8].position)], env);
+    const run = await runCli(
+      ['events', 'export', '--after', String(all[4].position), '--through', String(all[8].position)],
+      env,
+    );
     expect(lines(run.stdout)).toEqual(all.slice(5, 9));
   });
 
@@ -103,7 +122,9 @@ describe('paygate events export', () => {
     const [header, row, end] = readFileSync(out, 'utf8').split('\r\n');
     expect(header).toBe('position,stream,type,version,time,id,revision,data,metadata');
     const data = JSON.stringify(all[0].data).replace(/"/g, '""');
-    expect(row).toBe(`${all[0].position},collection-PG0,CollectionInitiated,1,${all[0].time},${all[0].id},0,"${data}","{""schemaVersion"":1}"`);
+    expect(row).toBe(
+      `${all[0].position},collection-PG0,CollectionInitiated,1,${all[0].time},${all[0].id},0,"${data}","{""schemaVersion"":1}"`,
+    );
     expect(end).toBe('');
   });
 
@@ -161,7 +182,10 @@ describeWithService('kurrentdb', 'paygate events export from KurrentDB (EVENT_ST
       [stream, 'CollectionInitiated', 0],
       [stream, 'CollectionConfirmed', 1],
     ]);
-    const rest = lines((await runCli(['events', 'export', '--stream-prefix', stream, '--after', String(exported[0].position)], env)).stdout);
+    const rest = lines(
+      (await runCli(['events', 'export', '--stream-prefix', stream, '--after', String(exported[0].position)], env))
+        .stdout,
+    );
     expect(rest).toEqual(exported.slice(1));
   });
 });

@@ -25,8 +25,14 @@ async function readTopic(brokers: string[], topic: string, count: number): Promi
   await new Promise<void>((resolve) => {
     void consumer.run({
       eachMessage: async ({ message }) => {
-        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]));
-        received.push({ key: String(message.key), value: JSON.parse(String(message.value)) as Record<string, unknown>, headers });
+        const headers = Object.fromEntries(
+          Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]),
+        );
+        received.push({
+          key: String(message.key),
+          value: JSON.parse(String(message.value)) as Record<string, unknown>,
+          headers,
+        });
         if (received.length === count) resolve();
       },
     });
@@ -68,7 +74,8 @@ describeWithService('kafka', 'paygate events replay into Kafka', (brokerUrl) => 
     expect(received).toHaveLength(28);
 
     const byId = new Map<string, Received[]>();
-    for (const message of received) byId.set(message.headers['event-id'], [...(byId.get(message.headers['event-id']) ?? []), message]);
+    for (const message of received)
+      byId.set(message.headers['event-id'], [...(byId.get(message.headers['event-id']) ?? []), message]);
     expect([...byId.keys()].sort()).toEqual(events.map((event) => String(event.id)).sort());
     for (const event of events) {
       const copies = byId.get(String(event.id))!;

@@ -26,15 +26,27 @@ async function schemas(...args: string[]): Promise<Entry[]> {
 describe('paygate events schema', () => {
   it('lists every domain and integration event type at its current version, needing no store', async () => {
     const current = (await schemas()).filter((entry) => entry.current).map((entry) => entry.type);
-    const every = [COLLECTION_EVENT_TYPES, COLLECTION_INTEGRATION_EVENTS, SERVICE_PAYMENT_EVENT_TYPES, PAYMENTS_INTEGRATION_EVENTS, WALLET_EVENT_TYPES].flatMap(
-      (types) => Object.values(types),
-    );
+    const every = [
+      COLLECTION_EVENT_TYPES,
+      COLLECTION_INTEGRATION_EVENTS,
+      SERVICE_PAYMENT_EVENT_TYPES,
+      PAYMENTS_INTEGRATION_EVENTS,
+      WALLET_EVENT_TYPES,
+    ].flatMap((types) => Object.values(types));
     expect(current.sort()).toEqual([...every].sort());
   });
 
   it('lists both versions of WalletHoldPlaced: version 1 without a purpose, read as version 2', async () => {
     const entries = await schemas('--type', 'WalletHoldPlaced');
-    expect(entries.map(({ version, current, currentVersion, kind, streamPrefix }) => ({ version, current, currentVersion, kind, streamPrefix }))).toEqual([
+    expect(
+      entries.map(({ version, current, currentVersion, kind, streamPrefix }) => ({
+        version,
+        current,
+        currentVersion,
+        kind,
+        streamPrefix,
+      })),
+    ).toEqual([
       { version: 1, current: false, currentVersion: 2, kind: 'domain', streamPrefix: 'wallet-' },
       { version: 2, current: true, currentVersion: 2, kind: 'domain', streamPrefix: 'wallet-' },
     ]);

@@ -83,7 +83,11 @@ describe('npx paygate listen stops with its parent on SIGINT and SIGTERM', () =>
       const pid = npx.pid as number;
       let tree: number[] = [];
       try {
-        await eventually(() => (output.includes('Ready!') ? true : undefined), 60_000, `paygate listen to connect (output: ${output})`);
+        await eventually(
+          () => (output.includes('Ready!') ? true : undefined),
+          60_000,
+          `paygate listen to connect (output: ${output})`,
+        );
         tree = descendants(pid);
         const listener = tree.find((child) => commandLine(child).includes('paygate listen'));
         expect(listener).toEqual(expect.any(Number));

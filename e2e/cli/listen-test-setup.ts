@@ -3,7 +3,11 @@ import { main } from '@paygate/cli';
 import { eventually, type MerchantCredentials } from '@paygate/testing';
 
 /** The environment `paygate listen` and `paygate trigger` read: the merchant's keys and the gateway. */
-export const merchantEnv = (apiUrl: string, merchant: MerchantCredentials, extra: Record<string, string> = {}): Record<string, string> => ({
+export const merchantEnv = (
+  apiUrl: string,
+  merchant: MerchantCredentials,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
   PAYGATE_API_URL: apiUrl,
   PAYGATE_PUBLIC_KEY: merchant.publicKey,
   PAYGATE_SECRET_KEY: merchant.secretKey,

@@ -15,7 +15,9 @@ import { startTestPaygate } from '../standalone/test-paygate';
 /** The Standard Webhooks reference implementation, with the key's bytes (docs/webhooks.md). */
 const verifiesWithStandardWebhooks = (callback: ReceivedCallback, signingKey: string) => {
   const headers = Object.fromEntries(Object.entries(callback.headers).map(([name, value]) => [name, String(value)]));
-  return new Webhook(new TextEncoder().encode(signingKey), { format: 'raw' }).verify(callback.body, headers) !== undefined;
+  return (
+    new Webhook(new TextEncoder().encode(signingKey), { format: 'raw' }).verify(callback.body, headers) !== undefined
+  );
 };
 
 describe('paygate listen: callbacks forwarded to a local receiver', () => {
@@ -33,9 +35,20 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     });
     merchantEndpoint = await CallbackReceiver.start();
     laptop = await CallbackReceiver.start();
-    merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Listening merchant', merchantEndpoint.url());
-    listener = new RunningCli(['listen', '--forward-to', laptop.url('/hooks')], merchantEnv(paygate.url, merchant.merchant));
-    await listener.waitForLine(/^Ready! Forwarding callbacks from .* to http:\/\/127\.0\.0\.1:\d+\/hooks/, 'listen to connect');
+    merchant = await PaygateClient.withNewMerchant(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      'Listening merchant',
+      merchantEndpoint.url(),
+    );
+    listener = new RunningCli(
+      ['listen', '--forward-to', laptop.url('/hooks')],
+      merchantEnv(paygate.url, merchant.merchant),
+    );
+    await listener.waitForLine(
+      /^Ready! Forwarding callbacks from .* to http:\/\/127\.0\.0\.1:\d+\/hooks/,
+      'listen to connect',
+    );
   });
 
   afterAll(async () => {
@@ -53,7 +66,8 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
 
     expect(forwarded.path).toBe('/hooks');
     expect(forwarded.body).toBe(sent.body);
-    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'hmac-signature']) expect(forwarded.headers[name]).toBe(sent.headers[name]);
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'hmac-signature'])
+      expect(forwarded.headers[name]).toBe(sent.headers[name]);
     expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
     expect(verifiesWithStandardWebhooks(forwarded, merchant.merchant.signingKey)).toBe(true);
     const line = await listener.waitForLine(
@@ -72,7 +86,8 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     );
     try {
       await bareListener.waitForLine(/^Ready!/, 'listen to connect');
-      const ref = (await bare.initialize(mobileMoneyRequest({ msisdn: '256772000002', require_confirmation: false }))).body.data.internal_reference as string;
+      const ref = (await bare.initialize(mobileMoneyRequest({ msisdn: '256772000002', require_confirmation: false })))
+        .body.data.internal_reference as string;
       const [failed] = await bareLaptop.waitFor(ref, 'transaction.failed');
       expect(failed.payload).toMatchObject({ internal_reference: ref, transaction_status: 'FAILED' });
       expect(CallbackReceiver.verify(failed, bare.merchant.signingKey)).toBe(true);
@@ -87,11 +102,18 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
   it("never forwards another merchant's callbacks", async () => {
     const otherEndpoint = await CallbackReceiver.start();
     try {
-      const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Other merchant', otherEndpoint.url());
-      const otherRef = (await other.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data.internal_reference as string;
+      const other = await PaygateClient.withNewMerchant(
+        paygate.url,
+        TEST_ADMIN_TOKEN,
+        'Other merchant',
+        otherEndpoint.url(),
+      );
+      const otherRef = (await other.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
+        .internal_reference as string;
       await otherEndpoint.waitFor(otherRef, 'transaction.completed');
       // The stream is in order: once a later callback of ours is forwarded, the other's would have been too.
-      const ours = (await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data.internal_reference as string;
+      const ours = (await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
+        .internal_reference as string;
       await laptop.waitFor(ours, 'transaction.completed');
       expect(laptop.about(otherRef)).toEqual([]);
     } finally {
@@ -106,10 +128,14 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     const second = new RunningCli(['listen', '--forward-to', closedUrl], merchantEnv(paygate.url, merchant.merchant));
     try {
       await second.waitForLine(/^Ready!/, 'listen to connect');
-      const ref = (await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))).body.data
-        .internal_reference as string;
+      const ref = (
+        await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))
+      ).body.data.internal_reference as string;
       await laptop.waitFor(ref, 'transaction.cancelled');
-      await second.waitForLine(/^--> transaction\.cancelled\s+msg_\S+  <-- failed: ECONNREFUSED \(\d+ ms\)$/, 'the refused forward');
+      await second.waitForLine(
+        /^--> transaction\.cancelled\s+msg_\S+  <-- failed: ECONNREFUSED \(\d+ ms\)$/,
+        'the refused forward',
+      );
     } finally {
       await second.stop();
     }
@@ -121,11 +147,19 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     expect(missing.stderr).toBe(
       "paygate: listen: set PAYGATE_PUBLIC_KEY and PAYGATE_SECRET_KEY to the merchant's keys (npm start prints the demo merchant's)\n",
     );
-    const wrong = new RunningCli(['listen', '--forward-to', laptop.url()], merchantEnv(paygate.url, { ...merchant.merchant, secretKey: 'sk_wrong' }));
+    const wrong = new RunningCli(
+      ['listen', '--forward-to', laptop.url()],
+      merchantEnv(paygate.url, { ...merchant.merchant, secretKey: 'sk_wrong' }),
+    );
     expect(await wrong.exited).not.toBe(0);
-    expect(wrong.stderr).toBe('paygate: listen: the gateway refused the stream: 401 unknown public-key or wrong secret-key\n');
+    expect(wrong.stderr).toBe(
+      'paygate: listen: the gateway refused the stream: 401 unknown public-key or wrong secret-key\n',
+    );
     expect(wrong.stderr).not.toContain('sk_wrong');
-    const badUrl = new RunningCli(['listen', '--forward-to', 'ftp://example'], merchantEnv(paygate.url, merchant.merchant));
+    const badUrl = new RunningCli(
+      ['listen', '--forward-to', 'ftp://example'],
+      merchantEnv(paygate.url, merchant.merchant),
+    );
     expect(await badUrl.exited).toBe(2);
     expect(badUrl.stderr).toBe('paygate: listen: --forward-to must be an http or https URL, got "ftp://example"\n');
   });

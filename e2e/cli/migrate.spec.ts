@@ -17,11 +17,18 @@ describe('paygate migrate', () => {
 
     const first = await runCli(['migrate'], env);
     expect(first.code).toBe(0);
-    expect(lines(first.stdout)).toEqual([...core.map((m) => `applied ${m.id}`), `${core.length} applied, 0 already in place`]);
+    expect(lines(first.stdout)).toEqual([
+      ...core.map((m) => `applied ${m.id}`),
+      `${core.length} applied, 0 already in place`,
+    ]);
     expect(first.stderr).toBe('');
     expect(first.stdout).not.toContain('sandbox/');
 
-    expect(await runCli(['migrate'], env)).toEqual({ code: 0, stdout: `0 applied, ${core.length} already in place\n`, stderr: '' });
+    expect(await runCli(['migrate'], env)).toEqual({
+      code: 0,
+      stdout: `0 applied, ${core.length} already in place\n`,
+      stderr: '',
+    });
     expect(await runCli(['migrate', '--sandbox'], env)).toEqual({
       code: 0,
       stdout: `applied sandbox/0001_momo_card_and_biller\n1 applied, ${core.length} already in place\n`,
@@ -48,7 +55,10 @@ describe('paygate migrate', () => {
   });
 
   it('leaves the event tables out when events live in EVENT_STORE_URL', async () => {
-    const run = await runCli(['migrate'], { STORE_URL: `pglite://${dir.path}`, EVENT_STORE_URL: 'kurrentdb://127.0.0.1:2113?tls=false' });
+    const run = await runCli(['migrate'], {
+      STORE_URL: `pglite://${dir.path}`,
+      EVENT_STORE_URL: 'kurrentdb://127.0.0.1:2113?tls=false',
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('applied messaging/0001_checkpoints');
     expect(run.stdout).not.toContain('event-store/');
@@ -63,7 +73,8 @@ describe('paygate migrate', () => {
     expect(await runCli(['migrate'], { STORE_URL: 'mysql://db/paygate' })).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'paygate: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://db/paygate"\n',
+      stderr:
+        'paygate: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://db/paygate"\n',
     });
     const help = await runCli(['--help'], {});
     expect(help.stdout).toContain('migrate');

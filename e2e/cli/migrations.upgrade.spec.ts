@@ -22,7 +22,8 @@ function statementsOf(file: string): string[] {
 
 /** A database as release 0.1.0 left it: its tables, created by today's frozen DDL, with rows in each. */
 async function createdByRelease010(db: SqlDatabase): Promise<void> {
-  for (const statement of [...statementsOf('schema-0.1.0.sql'), ...statementsOf('rows-0.1.0.sql')]) await db.query(statement);
+  for (const statement of [...statementsOf('schema-0.1.0.sql'), ...statementsOf('rows-0.1.0.sql')])
+    await db.query(statement);
 }
 
 async function tablesOf(db: SqlDatabase): Promise<string[]> {
@@ -55,13 +56,17 @@ async function layoutOf(db: SqlDatabase) {
 async function rowsOf(db: SqlDatabase): Promise<Record<string, string[]>> {
   const rows: Record<string, string[]> = {};
   for (const table of await tablesOf(db)) {
-    rows[table] = (await db.query<{ row: string }>(`select to_jsonb(t)::text as row from ${table} t order by 1`)).map((r) => r.row);
+    rows[table] = (await db.query<{ row: string }>(`select to_jsonb(t)::text as row from ${table} t order by 1`)).map(
+      (r) => r.row,
+    );
   }
   return rows;
 }
 
 async function recorded(db: SqlDatabase): Promise<string[]> {
-  const rows = await db.query<{ owner: string; name: string }>('select owner, name from schema_migrations order by owner, version');
+  const rows = await db.query<{ owner: string; name: string }>(
+    'select owner, name from schema_migrations order by owner, version',
+  );
   return rows.map((row) => `${row.owner}/${row.name}`);
 }
 
@@ -108,11 +113,15 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     // (collections/0002, payments/0002, webhooks/0003); the other tables added since start empty.
     const after = await rowsOf(release);
     const moved = ['collection_timers', 'payment_timers'];
-    expect(Object.fromEntries(tables.filter((table) => !moved.includes(table)).map((table) => [table, after[table]]))).toEqual(
+    expect(
+      Object.fromEntries(tables.filter((table) => !moved.includes(table)).map((table) => [table, after[table]])),
+    ).toEqual(
       Object.fromEntries(tables.filter((table) => !moved.includes(table)).map((table) => [table, before[table]])),
     );
     expect(moved.map((table) => after[table])).toEqual([[], []]);
-    expect(await release.query(`select queue, key, lane, payload, due_at, run_at from jobs order by queue, key`)).toEqual([
+    expect(
+      await release.query(`select queue, key, lane, payload, due_at, run_at from jobs order by queue, key`),
+    ).toEqual([
       {
         queue: 'callbacks',
         key: 'wh_0000000000000002',
@@ -138,7 +147,9 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
         run_at: new Date('2026-11-01T10:05:00Z'),
       },
     ]);
-    expect(Object.entries(after).filter(([table, rows]) => !tables.includes(table) && table !== 'jobs' && rows.length > 0)).toEqual([]);
+    expect(
+      Object.entries(after).filter(([table, rows]) => !tables.includes(table) && table !== 'jobs' && rows.length > 0),
+    ).toEqual([]);
 
     const fresh = await open();
     await migrate(fresh, ALL);
@@ -149,7 +160,8 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     const release = await open();
     await createdByRelease010(release);
     await migrate(release, ALL);
-    // Release 0.1.0's own statements: a timer scheduled in each table, a callback queued, a transaction's callbacks resent.
+    // Release 0.1.0's own statements: a timer scheduled in each table, a callback queued, a transaction's callbacks
+    // resent.
     for (const table of ['collection_timers', 'payment_timers']) {
       await release.query(
         `insert into ${table} (internal_reference, kind, due_at, fire_at) values ('PG0000000000000000000000B2', 'provider', $1, $1)
@@ -172,7 +184,9 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
 
     expect(await release.query('select * from collection_timers union all select * from payment_timers')).toEqual([]);
     expect(
-      (await release.query<{ queue: string; key: string }>('select queue, key from jobs order by queue, key')).map((job) => `${job.queue} ${job.key}`),
+      (await release.query<{ queue: string; key: string }>('select queue, key from jobs order by queue, key')).map(
+        (job) => `${job.queue} ${job.key}`,
+      ),
     ).toEqual([
       'callbacks wh_0000000000000001',
       'callbacks wh_0000000000000002',

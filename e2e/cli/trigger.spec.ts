@@ -1,5 +1,11 @@
 import type { InProcessPaygate } from '@paygate/standalone';
-import { CallbackReceiver, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_TIMERS } from '@paygate/testing';
+import {
+  CallbackReceiver,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import { runCli } from './cli-test-setup';
 import { merchantEnv, RunningCli } from './listen-test-setup';
 import { startTestPaygate } from '../standalone/test-paygate';
@@ -29,7 +35,12 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
     });
     merchantEndpoint = await CallbackReceiver.start();
     laptop = await CallbackReceiver.start();
-    merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Triggering merchant', merchantEndpoint.url());
+    merchant = await PaygateClient.withNewMerchant(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      'Triggering merchant',
+      merchantEndpoint.url(),
+    );
     env = merchantEnv(paygate.url, merchant.merchant);
     listener = new RunningCli(['listen', '--forward-to', laptop.url('/hooks')], env);
     await listener.waitForLine(/^Ready!/, 'listen to connect');
@@ -49,7 +60,10 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
   };
 
   it.each(EXPECTED)('%s: the callbacks reach the callback URL and paygate listen, signed', async (event, callbacks) => {
-    const run = await runCli(['trigger', event], event === 'payment.completed' ? { ...env, PAYGATE_ADMIN_TOKEN: TEST_ADMIN_TOKEN } : env);
+    const run = await runCli(
+      ['trigger', event],
+      event === 'payment.completed' ? { ...env, PAYGATE_ADMIN_TOKEN: TEST_ADMIN_TOKEN } : env,
+    );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(new RegExp(`^Triggered ${event.replace('.', '\\.')}: `));
     const ref = triggered(run.stdout);
@@ -58,7 +72,8 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
     const sent = await merchantEndpoint.waitFor(ref, last);
     expect(forwarded.map((callback) => callback.event)).toEqual(callbacks);
     expect(sent.map((callback) => callback.event)).toEqual(callbacks);
-    for (const callback of forwarded) expect(CallbackReceiver.verify(callback, merchant.merchant.signingKey)).toBe(true);
+    for (const callback of forwarded)
+      expect(CallbackReceiver.verify(callback, merchant.merchant.signingKey)).toBe(true);
   });
 
   it('transaction.charges leaves nothing pending: the collection it started is confirmed and ends COMPLETED, not cancelled later', async () => {
@@ -87,7 +102,9 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
       stderr:
         'paygate: trigger: unknown event "transaction.refunded": one of transaction.charges, transaction.completed, transaction.failed, transaction.cancelled, payment.completed, payment.failed\n',
     });
-    expect((await runCli(['trigger'], env)).stderr).toMatch(/^paygate: trigger: name the event: one of transaction\.charges, /);
+    expect((await runCli(['trigger'], env)).stderr).toMatch(
+      /^paygate: trigger: name the event: one of transaction\.charges, /,
+    );
   });
 
   it('says what the gateway answered when the keys are wrong, without echoing them', async () => {

@@ -25,7 +25,12 @@ export interface Answer {
 }
 
 const HOUR_MS = '3600000';
-const QUIET_TIMERS = { ...TEST_TIMERS, CONFIRMATION_TIMEOUT_MS: HOUR_MS, PROMPT_TIMEOUT_MS: HOUR_MS, CHECKOUT_TIMEOUT_MS: HOUR_MS };
+const QUIET_TIMERS = {
+  ...TEST_TIMERS,
+  CONFIRMATION_TIMEOUT_MS: HOUR_MS,
+  PROMPT_TIMEOUT_MS: HOUR_MS,
+  CHECKOUT_TIMEOUT_MS: HOUR_MS,
+};
 
 /** A mobile money number the sandbox never answers: the collection stays PENDING, quietly. */
 export const SILENT_MTN = '256772000004';
@@ -61,7 +66,11 @@ export function expectEnvelope(answer: { status: number; body: unknown }, code: 
   expect(Array.isArray((answer.body as Answer['body']).data)).toBe(false);
 }
 
-export function expectFieldErrors(answer: { status: number; body: Answer['body'] }, fields: string[], message?: string): void {
+export function expectFieldErrors(
+  answer: { status: number; body: Answer['body'] },
+  fields: string[],
+  message?: string,
+): void {
   expectEnvelope(answer, 400);
   const errors = answer.body.data.errors as { field: string; message: string }[];
   expect(Array.isArray(errors)).toBe(true);
@@ -101,7 +110,8 @@ export function apiHelpers(paygate: () => InProcessPaygate) {
     let body = options.body;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
     }
     const response = await fetch(`${paygate().url}${path}`, { method, headers, body });
     const text = await response.text();
@@ -111,7 +121,13 @@ export function apiHelpers(paygate: () => InProcessPaygate) {
     } catch {
       parsed = undefined as unknown as Answer['body'];
     }
-    return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text, body: parsed };
+    return {
+      status: response.status,
+      headers: response.headers,
+      contentType: response.headers.get('content-type') ?? '',
+      text,
+      body: parsed,
+    };
   }
 
   const admin = (method: string, path: string, json?: unknown, token = TEST_ADMIN_TOKEN) =>
@@ -125,7 +141,10 @@ export function apiHelpers(paygate: () => InProcessPaygate) {
 }
 
 /** Merchant headers: the public key, and `extra`. */
-export const as = (merchant: PaygateClient, extra: Record<string, string> = {}) => ({ 'public-key': merchant.merchant.publicKey, ...extra });
+export const as = (merchant: PaygateClient, extra: Record<string, string> = {}) => ({
+  'public-key': merchant.merchant.publicKey,
+  ...extra,
+});
 export const withSecret = (merchant: PaygateClient) => as(merchant, { 'secret-key': merchant.merchant.secretKey });
 
 /** Initializes `body` as `merchant`, expects 202 in the envelope and returns its data. */

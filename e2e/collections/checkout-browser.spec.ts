@@ -56,7 +56,14 @@ async function fillCard(page: Page, cardNumber: string): Promise<void> {
   await typeInto(page, '#cvv', '123');
 }
 
-const REDIRECT_FIELDS = ['id', 'merchant_reference', 'internal_reference', 'transaction_status', 'status_message', 'hmac_signature'];
+const REDIRECT_FIELDS = [
+  'id',
+  'merchant_reference',
+  'internal_reference',
+  'transaction_status',
+  'status_message',
+  'hmac_signature',
+];
 
 interface CheckoutCase {
   name: string;
@@ -76,7 +83,12 @@ const CASES: CheckoutCase[] = [
     status: 'COMPLETED',
     message: 'Transaction completed successfully',
   },
-  { name: 'is declined with 4000 0000 0000 0002', card: '4000 0000 0000 0002', status: 'FAILED', message: 'Card declined' },
+  {
+    name: 'is declined with 4000 0000 0000 0002',
+    card: '4000 0000 0000 0002',
+    status: 'FAILED',
+    message: 'Card declined',
+  },
   {
     name: 'is cancelled with the Cancel button',
     card: '4242 4242 4242 4242',
@@ -166,7 +178,9 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
   it.each(CASES)('$name', async ({ card, mistypedFirst, cancel, status, message }) => {
     const merchantReference = uniqueReference('browser');
     const redirectUrl = `${shop.origin}/paid?order=7`;
-    const init = await client.initialize(cardRequest({ merchant_reference: merchantReference, require_confirmation: true, redirect_url: redirectUrl }));
+    const init = await client.initialize(
+      cardRequest({ merchant_reference: merchantReference, require_confirmation: true, redirect_url: redirectUrl }),
+    );
     expect(init.status).toBe(202);
     const ref = init.body.data.internal_reference as string;
     const confirm = await client.confirm(ref);
@@ -200,7 +214,8 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
     const landed = new URL(page.url());
     expect(shop.requests).toContain(`${landed.pathname}${landed.search}`);
     expect(await page.textContent('h1')).toBe('Thank you for your order');
-    for (const field of REDIRECT_FIELDS) expect([field, landed.searchParams.get(field)]).toEqual([field, expect.stringMatching(/./)]);
+    for (const field of REDIRECT_FIELDS)
+      expect([field, landed.searchParams.get(field)]).toEqual([field, expect.stringMatching(/./)]);
     expect(landed.searchParams.get('order')).toBe('7');
     expect(page.url()).not.toContain(card.replace(/ /g, ''));
 
@@ -216,6 +231,10 @@ describeWithService('chromium', 'hosted card checkout in headless Chromium (stan
     tampered.searchParams.set('transaction_status', status === 'COMPLETED' ? 'FAILED' : 'COMPLETED');
     expect(() => client.verifyRedirect(tampered.toString())).toThrow(/does not verify/);
 
-    expect(await client.finalState(ref)).toMatchObject({ internal_reference: ref, transaction_status: status, status_message: message });
+    expect(await client.finalState(ref)).toMatchObject({
+      internal_reference: ref,
+      transaction_status: status,
+      status_message: message,
+    });
   });
 });

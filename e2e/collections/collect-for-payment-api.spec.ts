@@ -14,7 +14,8 @@ describe('collect-for-payment API', () => {
   let paygate: InProcessPaygate;
   let client: PaygateClient;
   const { collectionEvents } = apiHelpers(() => paygate);
-  const send = (body: unknown, headers: Record<string, string> = {}, path = PATH) => client.request('POST', path, { body, headers });
+  const send = (body: unknown, headers: Record<string, string> = {}, path = PATH) =>
+    client.request('POST', path, { body, headers });
 
   beforeAll(async () => {
     ({ paygate, client } = await startApiPaygate());
@@ -29,7 +30,10 @@ describe('collect-for-payment API', () => {
     const answer = await send(body);
     expectEnvelope(answer, 202);
     expect(answer.body.message).toBe('Transaction accepted. The PRN is validated before the customer is asked to pay');
-    expect(answer.body.data).toEqual({ internal_reference: expect.stringMatching(INTERNAL_REFERENCE), merchant_reference: body.merchant_reference });
+    expect(answer.body.data).toEqual({
+      internal_reference: expect.stringMatching(INTERNAL_REFERENCE),
+      merchant_reference: body.merchant_reference,
+    });
   });
 
   it('accepts CARD without redirect_url (the customer ends on a hosted result page)', async () => {
@@ -39,7 +43,14 @@ describe('collect-for-payment API', () => {
   });
 
   it('serves the unprefixed path with x-api-version: 1', async () => {
-    expectEnvelope(await send(mobileMoneyRequest({ amount: 25000, prn: PRN }), { 'x-api-version': '1' }, '/collections/collect-for-payment'), 202);
+    expectEnvelope(
+      await send(
+        mobileMoneyRequest({ amount: 25000, prn: PRN }),
+        { 'x-api-version': '1' },
+        '/collections/collect-for-payment',
+      ),
+      202,
+    );
   });
 
   it.each([
@@ -50,7 +61,8 @@ describe('collect-for-payment API', () => {
     ['a number', 2250000001301],
   ])('refuses a prn that is %s with 400 naming prn, and starts no collection', async (_case, prn) => {
     // Earlier collections go on changing (their PRN verdicts arrive), so count the ones started.
-    const started = async () => (await collectionEvents()).filter((event) => event.type === 'CollectionInitiated').length;
+    const started = async () =>
+      (await collectionEvents()).filter((event) => event.type === 'CollectionInitiated').length;
     const before = await started();
     expectFieldErrors(await send(mobileMoneyRequest({ prn })), ['prn']);
     expect(await started()).toBe(before);
@@ -74,7 +86,10 @@ describe('collect-for-payment API', () => {
     const answer = await send(mobileMoneyRequest({ amount: 25000, prn: '1234' }));
     const ref = String(answer.body.data.internal_reference);
     const stream = await paygate.infrastructure.store.readStream(`collection-${ref}`);
-    expect(stream.slice(0, 2).map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.ServicePaymentRequested']);
+    expect(stream.slice(0, 2).map((event) => event.type)).toEqual([
+      'CollectionInitiated',
+      'collections.ServicePaymentRequested',
+    ]);
     expect(stream.map((event) => event.type)).not.toContain('CollectionConfirmed');
   });
 });

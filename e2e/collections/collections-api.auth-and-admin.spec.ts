@@ -5,7 +5,16 @@
  * secrets kept out of storage.
  */
 import { cardRequest, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN } from '@paygate/testing';
-import { apiHelpers, as, expectEnvelope, expectFieldErrors, initialized, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import {
+  apiHelpers,
+  as,
+  expectEnvelope,
+  expectFieldErrors,
+  initialized,
+  SILENT_MTN,
+  startApiPaygate,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -38,10 +47,20 @@ describe('collections API (docs/api.md)', () => {
     ])('initialize, confirm, GET and payment-providers %s answer 401', async (_label, headers) => {
       const before = (await collectionEvents()).length;
       expectEnvelope(await http('POST', '/v1/collections/initialize', { headers, json: mobileMoneyRequest() }), 401);
-      expectEnvelope(await http('POST', '/v1/collections/confirm', { headers, json: { internal_reference: reference } }), 401);
-      expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers: { ...headers, 'secret-key': client.merchant.secretKey } }), 401);
       expectEnvelope(
-        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: { ...headers, 'secret-key': client.merchant.secretKey } }),
+        await http('POST', '/v1/collections/confirm', { headers, json: { internal_reference: reference } }),
+        401,
+      );
+      expectEnvelope(
+        await http('GET', `/v1/collections/${reference}`, {
+          headers: { ...headers, 'secret-key': client.merchant.secretKey },
+        }),
+        401,
+      );
+      expectEnvelope(
+        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, {
+          headers: { ...headers, 'secret-key': client.merchant.secretKey },
+        }),
         401,
       );
       expectEnvelope(await http('GET', '/v1/payment-providers', { headers }), 401);
@@ -50,7 +69,10 @@ describe('collections API (docs/api.md)', () => {
 
     it('GET without secret-key answers 401', async () => {
       expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers: as(client) }), 401);
-      expectEnvelope(await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: as(client) }), 401);
+      expectEnvelope(
+        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: as(client) }),
+        401,
+      );
     });
 
     it.each([
@@ -85,8 +107,14 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('another merchant’s merchant_reference is answered exactly like an unknown one (404)', async () => {
-      const unknown = await other.request('GET', `/v1/collections?merchant_reference=never-used-${Date.now()}`, { secret: true });
-      const foreign = await other.request('GET', `/v1/collections?merchant_reference=${encodeURIComponent(merchantReference)}`, { secret: true });
+      const unknown = await other.request('GET', `/v1/collections?merchant_reference=never-used-${Date.now()}`, {
+        secret: true,
+      });
+      const foreign = await other.request(
+        'GET',
+        `/v1/collections?merchant_reference=${encodeURIComponent(merchantReference)}`,
+        { secret: true },
+      );
       expectEnvelope(unknown, 404);
       expect(foreign).toEqual(unknown);
     });
@@ -158,7 +186,11 @@ describe('collections API (docs/api.md)', () => {
       ['an empty name', { name: '' }, 'name'],
       ['a blank name', { name: '   ' }, 'name'],
       ['a 101-character name', { name: 'n'.repeat(101) }, 'name'],
-      ['a callback URL that is not http(s)', { name: 'M', collection_callback_url: 'ftp://x.example.com' }, 'collection_callback_url'],
+      [
+        'a callback URL that is not http(s)',
+        { name: 'M', collection_callback_url: 'ftp://x.example.com' },
+        'collection_callback_url',
+      ],
       ['a relative callback URL', { name: 'M', service_payments_callback_url: '/cb' }, 'service_payments_callback_url'],
       ['an unknown field', { name: 'M', secret_key: 'mine' }, 'secret_key'],
     ])('create with %s answers 400', async (_label, body, field) => {
@@ -179,7 +211,10 @@ describe('collections API (docs/api.md)', () => {
       });
       expect(patched.body.data).not.toHaveProperty('secret_key');
       const cleared = await admin('PATCH', `/${merchant.merchant.id}`, { collection_callback_url: null });
-      expect(cleared.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: 'https://patched.example.com/p' });
+      expect(cleared.body.data).toMatchObject({
+        collection_callback_url: null,
+        service_payments_callback_url: 'https://patched.example.com/p',
+      });
       const suspended = await admin('PATCH', `/${merchant.merchant.id}`, { status: 'suspended' });
       expect(suspended.body.data).toMatchObject({ status: 'suspended' });
       expect((await admin('GET', `/${merchant.merchant.id}`)).body.data).toMatchObject({
@@ -231,7 +266,10 @@ describe('collections API (docs/api.md)', () => {
       const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Signing merchant');
       const issued = await admin('POST', `/${merchant.merchant.id}/keys`, { keys: ['signing'] });
       expectEnvelope(issued, 201);
-      expect(issued.body.data).toMatchObject({ public_key: merchant.merchant.publicKey, secret_key: merchant.merchant.secretKey });
+      expect(issued.body.data).toMatchObject({
+        public_key: merchant.merchant.publicKey,
+        secret_key: merchant.merchant.secretKey,
+      });
       expect(issued.body.data.signing_key).toEqual(expect.any(String));
       expect(issued.body.data.signing_key).not.toBe(merchant.merchant.signingKey);
       const ack = await initialized(merchant, mobileMoneyRequest({ msisdn: SILENT_MTN }));
@@ -270,10 +308,18 @@ describe('collections API (docs/api.md)', () => {
 
   describe('secrets at rest', () => {
     it('keeps secret and signing keys out of every table column and every event', async () => {
-      const created = await admin('POST', '', { name: 'Secretive merchant', collection_callback_url: 'https://secretive.example.com/cb' });
+      const created = await admin('POST', '', {
+        name: 'Secretive merchant',
+        collection_callback_url: 'https://secretive.example.com/cb',
+      });
       expectEnvelope(created, 201);
       const { id, public_key, secret_key, signing_key } = created.body.data as Record<string, string>;
-      const merchant = new PaygateClient(paygate.url, { id, publicKey: public_key, secretKey: secret_key, signingKey: signing_key });
+      const merchant = new PaygateClient(paygate.url, {
+        id,
+        publicKey: public_key,
+        secretKey: secret_key,
+        signingKey: signing_key,
+      });
       const momo = await initialized(merchant, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       expectEnvelope(await merchant.confirm(momo.internal_reference as string), 202);
       const card = await initialized(merchant, cardRequest({ require_confirmation: false }));
@@ -282,10 +328,14 @@ describe('collections API (docs/api.md)', () => {
       const rotated = await admin('POST', `/${id}/keys`, { keys: ['signing'] });
       const secrets = [secret_key, signing_key, rotated.body.data.signing_key as string];
 
-      const rows = await paygate.infrastructure.sql.query<Record<string, unknown>>('select * from merchants where id = $1', [id]);
+      const rows = await paygate.infrastructure.sql.query<Record<string, unknown>>(
+        'select * from merchants where id = $1',
+        [id],
+      );
       expect(rows).toHaveLength(1);
       for (const [column, value] of Object.entries(rows[0])) {
-        for (const secret of secrets) expect({ column, leaks: String(value).includes(secret) }).toEqual({ column, leaks: false });
+        for (const secret of secrets)
+          expect({ column, leaks: String(value).includes(secret) }).toEqual({ column, leaks: false });
       }
 
       const tables = await paygate.infrastructure.sql.query<{ table_schema: string; table_name: string }>(
@@ -293,13 +343,19 @@ describe('collections API (docs/api.md)', () => {
       );
       expect(tables.length).toBeGreaterThan(1);
       for (const { table_schema, table_name } of tables) {
-        const dump = await paygate.infrastructure.sql.query<{ row: string }>(`select t::text as row from "${table_schema}"."${table_name}" t`);
-        for (const { row } of dump) for (const secret of secrets) expect({ table_name, leaks: row.includes(secret) }).toEqual({ table_name, leaks: false });
+        const dump = await paygate.infrastructure.sql.query<{ row: string }>(
+          `select t::text as row from "${table_schema}"."${table_name}" t`,
+        );
+        for (const { row } of dump)
+          for (const secret of secrets)
+            expect({ table_name, leaks: row.includes(secret) }).toEqual({ table_name, leaks: false });
       }
 
       const events = await paygate.infrastructure.store.readAll({ maxCount: 1_000_000 });
       const collectionStreams = events.filter((event) => event.streamName.startsWith('collection-'));
-      expect(collectionStreams.some((event) => event.streamName === `collection-${momo.internal_reference as string}`)).toBe(true);
+      expect(
+        collectionStreams.some((event) => event.streamName === `collection-${momo.internal_reference as string}`),
+      ).toBe(true);
       for (const event of events) {
         const text = JSON.stringify({ data: event.data, metadata: event.metadata });
         for (const secret of secrets)

@@ -7,7 +7,15 @@
  * acknowledgements, repeated confirms, 404 and 409 cases and confirm's own validation.
  */
 import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
-import { apiHelpers, expectEnvelope, expectFieldErrors, initialized, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import {
+  apiHelpers,
+  expectEnvelope,
+  expectFieldErrors,
+  initialized,
+  SILENT_MTN,
+  startApiPaygate,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -34,11 +42,17 @@ describe('collections API (docs/api.md)', () => {
       const reordered = await client.initialize(Object.fromEntries(Object.entries(body).reverse()));
       expect(again).toEqual(first);
       expect(reordered).toEqual(first);
-      const stream = await paygate.infrastructure.store.readStream(`collection-${first.body.data.internal_reference as string}`);
+      const stream = await paygate.infrastructure.store.readStream(
+        `collection-${first.body.data.internal_reference as string}`,
+      );
       expect(stream.filter((event) => event.type === 'CollectionInitiated')).toHaveLength(1);
       const all = await collectionEvents();
       expect(all).toHaveLength(count);
-      expect(all.filter((event) => event.type === 'CollectionInitiated' && event.data.merchantReference === body.merchant_reference)).toHaveLength(1);
+      expect(
+        all.filter(
+          (event) => event.type === 'CollectionInitiated' && event.data.merchantReference === body.merchant_reference,
+        ),
+      ).toHaveLength(1);
     });
 
     it('the same body again after confirm still answers 202 with the original acknowledgement', async () => {
@@ -64,7 +78,10 @@ describe('collections API (docs/api.md)', () => {
       const events = await paygate.infrastructure.store.readStream(stream);
       const again = await client.initialize(body);
       expectEnvelope(again, 202);
-      expect(again.body.data).toMatchObject({ id: first.body.data.id, internal_reference: first.body.data.internal_reference });
+      expect(again.body.data).toMatchObject({
+        id: first.body.data.id,
+        internal_reference: first.body.data.internal_reference,
+      });
       expect(again).toEqual(first);
       expect(await paygate.infrastructure.store.readStream(stream)).toEqual(events);
     });
@@ -85,11 +102,15 @@ describe('collections API (docs/api.md)', () => {
     it('different bodies with one merchant_reference at once: one is accepted, the others get 409', async () => {
       const reference = uniqueReference('race');
       const answers = await Promise.all(
-        [81000, 82000, 83000, 84000].map((amount) => client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount }))),
+        [81000, 82000, 83000, 84000].map((amount) =>
+          client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount })),
+        ),
       );
       expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409]);
       for (const answer of answers) expectEnvelope(answer, answer.status);
-      const initiated = (await collectionEvents()).filter((event) => event.type === 'CollectionInitiated' && event.data.merchantReference === reference);
+      const initiated = (await collectionEvents()).filter(
+        (event) => event.type === 'CollectionInitiated' && event.data.merchantReference === reference,
+      );
       expect(initiated).toHaveLength(1);
     });
 
@@ -97,7 +118,9 @@ describe('collections API (docs/api.md)', () => {
       const body = mobileMoneyRequest({ msisdn: SILENT_MTN });
       const first = await initialized(client, body);
       const events = await collectionEvents();
-      const [{ count: reservations }] = await paygate.infrastructure.sql.query<{ count: string }>('select count(*)::text as count from collection_references');
+      const [{ count: reservations }] = await paygate.infrastructure.sql.query<{ count: string }>(
+        'select count(*)::text as count from collection_references',
+      );
       for (const change of [
         { amount: 82000 },
         { customer_name: 'John Doe' },
@@ -109,36 +132,53 @@ describe('collections API (docs/api.md)', () => {
         expectEnvelope(answer, 409);
       }
       expect(await collectionEvents()).toEqual(events);
-      const [{ count: after }] = await paygate.infrastructure.sql.query<{ count: string }>('select count(*)::text as count from collection_references');
+      const [{ count: after }] = await paygate.infrastructure.sql.query<{ count: string }>(
+        'select count(*)::text as count from collection_references',
+      );
       expect(after).toBe(reservations);
       // The original collection is untouched and still answers.
       const found = await client.collection(first.internal_reference as string);
-      expect(found.body.data).toMatchObject({ transaction_amount: 81000, customer_name: 'Jane Doe', transaction_status: 'PENDING' });
+      expect(found.body.data).toMatchObject({
+        transaction_amount: 81000,
+        customer_name: 'Jane Doe',
+        transaction_status: 'PENDING',
+      });
     });
 
     it.each([
       ['NUL in customer_name', { customer_name: 'Jane\u0000Doe' }],
       ['NUL in description', { description: 'Order\u00001001' }],
       ['a lone surrogate in customer_name', { customer_name: 'Jane \ud800' }],
-    ])('%s is accepted or refused with 400, never 5xx, and a refused merchant_reference stays usable', async (_label, change) => {
-      const body = mobileMoneyRequest({ msisdn: SILENT_MTN });
-      const before = (await collectionEvents()).length;
-      const answer = await client.initialize({ ...body, ...change });
-      expectEnvelope(answer, answer.status);
-      const written = (await collectionEvents()).length - before;
-      // Unless it was accepted, nothing was created: the corrected request with the same reference is a first request.
-      const retried = answer.status === 202 ? 202 : (await client.initialize(body)).status;
-      expect({ first: [202, 400].includes(answer.status) ? '202 or 400' : answer.status, written, correctedRetry: retried }).toEqual({
-        first: '202 or 400',
-        written: answer.status === 202 ? 1 : 0,
-        correctedRetry: 202,
-      });
-    });
+    ])(
+      '%s is accepted or refused with 400, never 5xx, and a refused merchant_reference stays usable',
+      async (_label, change) => {
+        const body = mobileMoneyRequest({ msisdn: SILENT_MTN });
+        const before = (await collectionEvents()).length;
+        const answer = await client.initialize({ ...body, ...change });
+        expectEnvelope(answer, answer.status);
+        const written = (await collectionEvents()).length - before;
+        // Unless it was accepted, nothing was created: the corrected request with the same reference is a first
+        // request.
+        const retried = answer.status === 202 ? 202 : (await client.initialize(body)).status;
+        expect({
+          first: [202, 400].includes(answer.status) ? '202 or 400' : answer.status,
+          written,
+          correctedRetry: retried,
+        }).toEqual({
+          first: '202 or 400',
+          written: answer.status === 202 ? 1 : 0,
+          correctedRetry: 202,
+        });
+      },
+    );
   });
 
   describe('confirm', () => {
     it('mobile money: 202 with the prompt message (transaction_amount) and data {}', async () => {
-      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, charge_customer: true }));
+      const { internal_reference } = await initialized(
+        client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, charge_customer: true }),
+      );
       const answer = await client.confirm(internal_reference as string);
       expectEnvelope(answer, 202);
       expect(answer.body).toEqual({
@@ -167,7 +207,9 @@ describe('collections API (docs/api.md)', () => {
       const foreign = await other.confirm(internal_reference as string);
       expectEnvelope(unknown, 404);
       expect(foreign).toEqual(unknown);
-      expect(await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`)).toEqual(before);
+      expect(await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`)).toEqual(
+        before,
+      );
     });
 
     it('mobile money confirmed again while the prompt is open: the same acknowledgement, no second prompt', async () => {
@@ -177,7 +219,9 @@ describe('collections API (docs/api.md)', () => {
       const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
       const again = await client.confirm(internal_reference as string);
       expect(again).toEqual(first);
-      expect(await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`)).toEqual(events);
+      expect(await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`)).toEqual(
+        events,
+      );
     });
 
     it.each([
@@ -208,19 +252,28 @@ describe('collections API (docs/api.md)', () => {
       expectFieldErrors(answer, ['internal_reference']);
     });
 
-    it.each(['pin', 'constructor', 'valueOf'])('an unknown field %s next to internal_reference answers 400 and confirms nothing', async (field) => {
-      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('POST', '/v1/collections/confirm', { body: { internal_reference, [field]: '1234' } });
-      expectFieldErrors(answer, [field]);
-      const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
-      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
-    });
+    it.each(['pin', 'constructor', 'valueOf'])(
+      'an unknown field %s next to internal_reference answers 400 and confirms nothing',
+      async (field) => {
+        const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+        const answer = await client.request('POST', '/v1/collections/confirm', {
+          body: { internal_reference, [field]: '1234' },
+        });
+        expectFieldErrors(answer, [field]);
+        const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
+        expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
+      },
+    );
 
     it.each(['\u0000', 'PG\u0000', '\ud800', '\udc00PG'])(
       'an internal_reference %j (NUL or half a surrogate pair) answers 400 naming it',
       async (reference) => {
         const answer = await client.confirm(reference);
-        expectFieldErrors(answer, ['internal_reference'], 'internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
+        expectFieldErrors(
+          answer,
+          ['internal_reference'],
+          'internal_reference must not contain NUL characters or unpaired UTF-16 surrogates',
+        );
       },
     );
   });

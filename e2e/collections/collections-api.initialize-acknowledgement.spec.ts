@@ -5,7 +5,15 @@
  * ids and internal references, and the accepted boundaries.
  */
 import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
-import { expectEnvelope, initialized, INTERNAL_REFERENCE, RECORD_FIELDS, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import {
+  expectEnvelope,
+  initialized,
+  INTERNAL_REFERENCE,
+  RECORD_FIELDS,
+  SILENT_MTN,
+  startApiPaygate,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -80,7 +88,9 @@ describe('collections API (docs/api.md)', () => {
     ])(
       '%s (msisdn %s) amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i',
       async (provider, msisdn, amount, charge, fee, transactionAmount, totalCredit) => {
-        const answer = await client.initialize(mobileMoneyRequest({ provider_code: provider, msisdn, amount, charge_customer: charge }));
+        const answer = await client.initialize(
+          mobileMoneyRequest({ provider_code: provider, msisdn, amount, charge_customer: charge }),
+        );
         expectEnvelope(answer, 202);
         expect(answer.body.data).toMatchObject({
           request_amount: amount,
@@ -89,7 +99,9 @@ describe('collections API (docs/api.md)', () => {
           total_credit: totalCredit,
           charge_customer: charge,
         });
-        expect(answer.body.data.transaction_amount).toBe((answer.body.data.total_credit as number) + (answer.body.data.transaction_fee as number));
+        expect(answer.body.data.transaction_amount).toBe(
+          (answer.body.data.total_credit as number) + (answer.body.data.transaction_fee as number),
+        );
       },
     );
 
@@ -99,26 +111,29 @@ describe('collections API (docs/api.md)', () => {
       [1100, false, 39, 1100, 1061], // 38.5 rounds half-up
       [1010, true, 35, 1045, 1010], // 35.35 rounds down
       [10_000_000, false, 350000, 10_000_000, 9_650_000],
-    ])('card amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i', async (amount, charge, fee, transactionAmount, totalCredit) => {
-      const body = cardRequest({ amount, charge_customer: charge });
-      const answer = await client.initialize(body);
-      expectEnvelope(answer, 202);
-      expect(answer.body.message).toBe('Transaction initiated. Pending customer confirmation');
-      expect(Object.keys(answer.body.data).sort()).toEqual([...RECORD_FIELDS].sort());
-      expect(answer.body.data).toMatchObject({
-        merchant_reference: body.merchant_reference,
-        transaction_type: 'COLLECTION',
-        request_currency: 'UGX',
-        transaction_currency: 'UGX',
-        request_amount: amount,
-        transaction_fee: fee,
-        transaction_amount: transactionAmount,
-        total_credit: totalCredit,
-        charge_customer: charge,
-        provider_code: 'card_ug',
-        transaction_status: 'PENDING',
-      });
-    });
+    ])(
+      'card amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i',
+      async (amount, charge, fee, transactionAmount, totalCredit) => {
+        const body = cardRequest({ amount, charge_customer: charge });
+        const answer = await client.initialize(body);
+        expectEnvelope(answer, 202);
+        expect(answer.body.message).toBe('Transaction initiated. Pending customer confirmation');
+        expect(Object.keys(answer.body.data).sort()).toEqual([...RECORD_FIELDS].sort());
+        expect(answer.body.data).toMatchObject({
+          merchant_reference: body.merchant_reference,
+          transaction_type: 'COLLECTION',
+          request_currency: 'UGX',
+          transaction_currency: 'UGX',
+          request_amount: amount,
+          transaction_fee: fee,
+          transaction_amount: transactionAmount,
+          total_credit: totalCredit,
+          charge_customer: charge,
+          provider_code: 'card_ug',
+          transaction_status: 'PENDING',
+        });
+      },
+    );
 
     it('require_confirmation=false: "Pending processing" and still PENDING', async () => {
       const answer = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: false }));
@@ -170,14 +185,21 @@ describe('collections API (docs/api.md)', () => {
       expect(second.merchant_reference).not.toBe(first.merchant_reference);
       expect(second.internal_reference).not.toBe(first.internal_reference);
       // The generated reference finds the collection.
-      const found = await client.request('GET', `/v1/collections?merchant_reference=${first.merchant_reference as string}`, { secret: true });
+      const found = await client.request(
+        'GET',
+        `/v1/collections?merchant_reference=${first.merchant_reference as string}`,
+        { secret: true },
+      );
       expectEnvelope(found, 200);
       expect(found.body.data.internal_reference).toBe(first.internal_reference);
     });
     it('the same merchant_reference used by two merchants gives two collections', async () => {
       const reference = uniqueReference('shared');
       const mine = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }));
-      const theirs = await initialized(other, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount: 5000 }));
+      const theirs = await initialized(
+        other,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount: 5000 }),
+      );
       expect(theirs.internal_reference).not.toBe(mine.internal_reference);
       expect(theirs.id).not.toBe(mine.id);
       const a = await client.request('GET', `/v1/collections?merchant_reference=${reference}`, { secret: true });
@@ -206,8 +228,14 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('accepts the boundaries: 64-character reference, 100-character name, 255-character description, min and max amounts', async () => {
-      await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: `${uniqueReference('b')}.:/_-`.padEnd(64, 'x') }));
-      await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, customer_name: 'N'.repeat(100), description: 'd'.repeat(255) }));
+      await initialized(
+        client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: `${uniqueReference('b')}.:/_-`.padEnd(64, 'x') }),
+      );
+      await initialized(
+        client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, customer_name: 'N'.repeat(100), description: 'd'.repeat(255) }),
+      );
       await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 500 }));
       await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 5_000_000 }));
       await initialized(client, cardRequest({ amount: 1000, redirect_url: 'http://localhost:8080/return' }));

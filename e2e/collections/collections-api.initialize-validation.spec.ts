@@ -6,7 +6,15 @@
  */
 import type { RecordedEvent } from '@paygate/event-store';
 import { cardRequest, mobileMoneyRequest, PaygateClient } from '@paygate/testing';
-import { apiHelpers, as, expectEnvelope, expectFieldErrors, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import {
+  apiHelpers,
+  as,
+  expectEnvelope,
+  expectFieldErrors,
+  SILENT_MTN,
+  startApiPaygate,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -29,15 +37,24 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it.each(['/v1/collections/initialize', '/v1/collections/confirm'])('%s: text/plain answers 415', async (path) => {
-      const answer = await http('POST', path, { headers: as(client, { 'content-type': 'text/plain' }), body: JSON.stringify(mobileMoneyRequest()) });
+      const answer = await http('POST', path, {
+        headers: as(client, { 'content-type': 'text/plain' }),
+        body: JSON.stringify(mobileMoneyRequest()),
+      });
       expectEnvelope(answer, 415);
     });
 
-    it.each(['/v1/collections/initialize', '/v1/collections/confirm'])('%s: application/x-www-form-urlencoded answers 415', async (path) => {
-      const form = new URLSearchParams(mobileMoneyRequest() as Record<string, string>).toString();
-      const answer = await http('POST', path, { headers: as(client, { 'content-type': 'application/x-www-form-urlencoded' }), body: form });
-      expectEnvelope(answer, 415);
-    });
+    it.each(['/v1/collections/initialize', '/v1/collections/confirm'])(
+      '%s: application/x-www-form-urlencoded answers 415',
+      async (path) => {
+        const form = new URLSearchParams(mobileMoneyRequest() as Record<string, string>).toString();
+        const answer = await http('POST', path, {
+          headers: as(client, { 'content-type': 'application/x-www-form-urlencoded' }),
+          body: form,
+        });
+        expectEnvelope(answer, 415);
+      },
+    );
 
     it.each([
       ['application/json-patch+json', 'application/json-patch+json'],
@@ -45,30 +62,48 @@ describe('collections API (docs/api.md)', () => {
       ['multipart/form-data', 'multipart/form-data; boundary=x'],
     ])('a JSON text sent as %s answers 415', async (_label, type) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
-        const answer = await http('POST', path, { headers: as(client, { 'content-type': type }), body: JSON.stringify(mobileMoneyRequest()) });
+        const answer = await http('POST', path, {
+          headers: as(client, { 'content-type': type }),
+          body: JSON.stringify(mobileMoneyRequest()),
+        });
         expectEnvelope(answer, 415);
       }
     });
 
     it('a body without any content-type answers 415', async () => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
-        const answer = await http('POST', path, { headers: as(client), body: new TextEncoder().encode(JSON.stringify(mobileMoneyRequest())) });
+        const answer = await http('POST', path, {
+          headers: as(client),
+          body: new TextEncoder().encode(JSON.stringify(mobileMoneyRequest())),
+        });
         expectEnvelope(answer, 415);
       }
     });
 
-    it.each(['/v1/collections/initialize', '/v1/collections/confirm'])('%s: a body over 64 KiB answers 413', async (path) => {
-      const json = JSON.stringify({ ...mobileMoneyRequest(), description: 'x'.repeat(70_000) });
-      expect(Buffer.byteLength(json)).toBeGreaterThan(64 * 1024);
-      const answer = await http('POST', path, { headers: as(client, { 'content-type': 'application/json' }), body: json });
-      expectEnvelope(answer, 413);
-    });
+    it.each(['/v1/collections/initialize', '/v1/collections/confirm'])(
+      '%s: a body over 64 KiB answers 413',
+      async (path) => {
+        const json = JSON.stringify({ ...mobileMoneyRequest(), description: 'x'.repeat(70_000) });
+        expect(Buffer.byteLength(json)).toBeGreaterThan(64 * 1024);
+        const answer = await http('POST', path, {
+          headers: as(client, { 'content-type': 'application/json' }),
+          body: json,
+        });
+        expectEnvelope(answer, 413);
+      },
+    );
 
     it('a body of exactly 64 KiB is read (and then refused for its over-long description, 400)', async () => {
       const base = JSON.stringify({ ...mobileMoneyRequest(), description: '' });
-      const json = JSON.stringify({ ...mobileMoneyRequest(), description: 'x'.repeat(64 * 1024 - Buffer.byteLength(base)) });
+      const json = JSON.stringify({
+        ...mobileMoneyRequest(),
+        description: 'x'.repeat(64 * 1024 - Buffer.byteLength(base)),
+      });
       expect(Buffer.byteLength(json)).toBe(64 * 1024);
-      const answer = await http('POST', '/v1/collections/initialize', { headers: as(client, { 'content-type': 'application/json' }), body: json });
+      const answer = await http('POST', '/v1/collections/initialize', {
+        headers: as(client, { 'content-type': 'application/json' }),
+        body: json,
+      });
       expectFieldErrors(answer, ['description']);
     });
 
@@ -80,7 +115,10 @@ describe('collections API (docs/api.md)', () => {
       ['empty', ''],
     ])('%s JSON answers 400', async (_label, raw) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
-        const answer = await http('POST', path, { headers: as(client, { 'content-type': 'application/json' }), body: raw });
+        const answer = await http('POST', path, {
+          headers: as(client, { 'content-type': 'application/json' }),
+          body: raw,
+        });
         expectEnvelope(answer, 400);
       }
     });
@@ -94,7 +132,10 @@ describe('collections API (docs/api.md)', () => {
       ['true', 'true'],
     ])('a JSON body that is %s answers 400', async (_label, raw) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
-        const answer = await http('POST', path, { headers: as(client, { 'content-type': 'application/json' }), body: raw });
+        const answer = await http('POST', path, {
+          headers: as(client, { 'content-type': 'application/json' }),
+          body: raw,
+        });
         expectEnvelope(answer, 400);
       }
     });
@@ -137,16 +178,32 @@ describe('collections API (docs/api.md)', () => {
 
     it.each<[string, () => Json, string[], string?]>([
       ['merchant_reference too long (65)', () => momo({ merchant_reference: 'r'.repeat(65) }), ['merchant_reference']],
-      ['merchant_reference with a space and #', () => momo({ merchant_reference: 'order 1001#' }), ['merchant_reference']],
-      ['merchant_reference with a non-ASCII letter', () => momo({ merchant_reference: 'ordér-1' }), ['merchant_reference']],
+      [
+        'merchant_reference with a space and #',
+        () => momo({ merchant_reference: 'order 1001#' }),
+        ['merchant_reference'],
+      ],
+      [
+        'merchant_reference with a non-ASCII letter',
+        () => momo({ merchant_reference: 'ordér-1' }),
+        ['merchant_reference'],
+      ],
       ['merchant_reference empty', () => momo({ merchant_reference: '' }), ['merchant_reference']],
       ['merchant_reference missing', () => without(momo(), 'merchant_reference'), ['merchant_reference']],
       ['merchant_reference a number', () => momo({ merchant_reference: 1001 }), ['merchant_reference']],
-      ['merchant_reference "auto " with a trailing space', () => momo({ merchant_reference: 'auto ' }), ['merchant_reference']],
+      [
+        'merchant_reference "auto " with a trailing space',
+        () => momo({ merchant_reference: 'auto ' }),
+        ['merchant_reference'],
+      ],
       ['transaction_method unknown', () => momo({ transaction_method: 'BANK' }), ['transaction_method']],
       ['transaction_method lowercase', () => momo({ transaction_method: 'mobile_money' }), ['transaction_method']],
       ['transaction_method missing', () => without(momo(), 'transaction_method'), ['transaction_method']],
-      ['transaction_method not the provider’s', () => cardRequest({ transaction_method: 'MOBILE_MONEY', msisdn: SILENT_MTN }), ['transaction_method']],
+      [
+        'transaction_method not the provider’s',
+        () => cardRequest({ transaction_method: 'MOBILE_MONEY', msisdn: SILENT_MTN }),
+        ['transaction_method'],
+      ],
       [
         'transaction_method CARD for a mobile money provider',
         () => momo({ transaction_method: 'CARD', redirect_url: 'https://shop.example.com/r' }),
@@ -164,12 +221,21 @@ describe('collections API (docs/api.md)', () => {
       ['amount 81000.5 UGX (decimals)', () => momo({ amount: 81000.5 }), ['amount']],
       ['amount below the provider minimum', () => momo({ amount: 499 }), ['amount']],
       ['amount above the provider maximum', () => momo({ amount: 5_000_001 }), ['amount']],
-      ['amount above airtel’s maximum', () => momo({ provider_code: 'airtel_money_ug', msisdn: '256752000004', amount: 2_000_001 }), ['amount']],
+      [
+        'amount above airtel’s maximum',
+        () => momo({ provider_code: 'airtel_money_ug', msisdn: '256752000004', amount: 2_000_001 }),
+        ['amount'],
+      ],
       ['card amount below its minimum', () => cardRequest({ amount: 999 }), ['amount']],
       ['amount missing', () => without(momo(), 'amount'), ['amount']],
       ['amount null', () => momo({ amount: null }), ['amount']],
       ['amount 1e308', () => momo({ amount: 1e308 }), ['amount']],
-      ['msisdn of another network', () => momo({ msisdn: '256701234567' }), ['msisdn'], 'msisdn 256701234567 is not valid for provider mtn_momo_ug'],
+      [
+        'msisdn of another network',
+        () => momo({ msisdn: '256701234567' }),
+        ['msisdn'],
+        'msisdn 256701234567 is not valid for provider mtn_momo_ug',
+      ],
       [
         'msisdn of MTN for airtel',
         () => momo({ provider_code: 'airtel_money_ug', msisdn: '256772000001' }),
@@ -213,11 +279,26 @@ describe('collections API (docs/api.md)', () => {
 
     it('names every bad field of a request with several', async () => {
       const body = without(
-        momo({ merchant_reference: '', currency: 'ugx', amount: '81000', customer_email: 'nope', charge_customer: 'yes', extra: 1 }),
+        momo({
+          merchant_reference: '',
+          currency: 'ugx',
+          amount: '81000',
+          customer_email: 'nope',
+          charge_customer: 'yes',
+          extra: 1,
+        }),
         'customer_name',
       );
       const answer = await client.initialize(body);
-      expectFieldErrors(answer, ['merchant_reference', 'currency', 'amount', 'customer_email', 'charge_customer', 'extra', 'customer_name']);
+      expectFieldErrors(answer, [
+        'merchant_reference',
+        'currency',
+        'amount',
+        'customer_email',
+        'charge_customer',
+        'extra',
+        'customer_name',
+      ]);
     });
 
     it('names catalogue errors together: method, currency, amount and msisdn', async () => {
@@ -236,7 +317,14 @@ describe('collections API (docs/api.md)', () => {
 
     it('an empty object names every required field', async () => {
       const answer = await client.initialize({});
-      expectFieldErrors(answer, ['merchant_reference', 'transaction_method', 'provider_code', 'currency', 'amount', 'customer_name']);
+      expectFieldErrors(answer, [
+        'merchant_reference',
+        'transaction_method',
+        'provider_code',
+        'currency',
+        'amount',
+        'customer_name',
+      ]);
     });
 
     it('wrote no collection event for any of them', async () => {

@@ -4,7 +4,17 @@
  * internal_reference or merchant_reference, and the payment providers list with its filters.
  */
 import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
-import { apiHelpers, expectEnvelope, expectFieldErrors, initialized, ISO_TIME, SILENT_MTN, startApiPaygate, withSecret, type Json } from './api-test-setup';
+import {
+  apiHelpers,
+  expectEnvelope,
+  expectFieldErrors,
+  initialized,
+  ISO_TIME,
+  SILENT_MTN,
+  startApiPaygate,
+  withSecret,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -59,9 +69,13 @@ describe('collections API (docs/api.md)', () => {
 
     it('GET /v1/collections?merchant_reference= returns the same record', async () => {
       const byInternal = await client.collection(ack.internal_reference as string);
-      const answer = await client.request('GET', `/v1/collections?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`, {
-        secret: true,
-      });
+      const answer = await client.request(
+        'GET',
+        `/v1/collections?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`,
+        {
+          secret: true,
+        },
+      );
       expectEnvelope(answer, 200);
       expectRecord(answer.body.data);
       expect(answer.body.data).toEqual(byInternal.body.data);
@@ -70,7 +84,11 @@ describe('collections API (docs/api.md)', () => {
     it('a reference with URL-special characters is found by merchant_reference', async () => {
       const reference = `a/b:c.d_e-${Date.now()}`;
       const data = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }));
-      const answer = await client.request('GET', `/v1/collections?merchant_reference=${encodeURIComponent(reference)}`, { secret: true });
+      const answer = await client.request(
+        'GET',
+        `/v1/collections?merchant_reference=${encodeURIComponent(reference)}`,
+        { secret: true },
+      );
       expectEnvelope(answer, 200);
       expect(answer.body.data.internal_reference).toBe(data.internal_reference);
     });
@@ -84,15 +102,29 @@ describe('collections API (docs/api.md)', () => {
 
     it('an unknown internal_reference or merchant_reference answers 404', async () => {
       expectEnvelope(await client.collection('PG0000000000000000000000ZZ'), 404);
-      expectEnvelope(await client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true }), 404);
+      expectEnvelope(
+        await client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true }),
+        404,
+      );
     });
 
-    it.each(['%00', 'PG%00'])('GET with %s (NUL, which no reference can hold) answers 400 naming the parameter', async (encoded) => {
-      const byPath = await client.request('GET', `/v1/collections/${encoded}`, { secret: true });
-      expectFieldErrors(byPath, ['internal_reference'], 'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
-      const byQuery = await client.request('GET', `/v1/collections?merchant_reference=${encoded}`, { secret: true });
-      expectFieldErrors(byQuery, ['merchant_reference'], 'query parameter merchant_reference must not contain NUL characters or unpaired UTF-16 surrogates');
-    });
+    it.each(['%00', 'PG%00'])(
+      'GET with %s (NUL, which no reference can hold) answers 400 naming the parameter',
+      async (encoded) => {
+        const byPath = await client.request('GET', `/v1/collections/${encoded}`, { secret: true });
+        expectFieldErrors(
+          byPath,
+          ['internal_reference'],
+          'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates',
+        );
+        const byQuery = await client.request('GET', `/v1/collections?merchant_reference=${encoded}`, { secret: true });
+        expectFieldErrors(
+          byQuery,
+          ['merchant_reference'],
+          'query parameter merchant_reference must not contain NUL characters or unpaired UTF-16 surrogates',
+        );
+      },
+    );
 
     it.each(['/v1/collections/%ED%A0%80', '/v1/collections?merchant_reference=%ED%A0%80', '/v1/collections/%E0%A4%A'])(
       'GET %s (not UTF-8) answers 4xx in the envelope',
@@ -117,7 +149,11 @@ describe('collections API (docs/api.md)', () => {
       const answer = await client.request<{ payment_providers: Json[] }>('GET', '/v1/payment-providers');
       expectEnvelope(answer, 200);
       const providers = answer.body.data.payment_providers;
-      expect(providers.map((provider) => provider.provider_code).sort()).toEqual(['airtel_money_ug', 'card_ug', 'mtn_momo_ug']);
+      expect(providers.map((provider) => provider.provider_code).sort()).toEqual([
+        'airtel_money_ug',
+        'card_ug',
+        'mtn_momo_ug',
+      ]);
       const byCode = Object.fromEntries(providers.map((provider) => [provider.provider_code, provider]));
       expect(byCode.mtn_momo_ug).toMatchObject({
         provider_name: 'MTN Mobile Money Uganda',
@@ -157,7 +193,8 @@ describe('collections API (docs/api.md)', () => {
         expect(Array.isArray(provider.prefixes)).toBe(true);
       }
       // Network prefixes, shown with or without the calling code.
-      const networkPrefixes = (provider: Json) => (provider.prefixes as string[]).map((prefix) => prefix.replace(/^256/, '')).sort();
+      const networkPrefixes = (provider: Json) =>
+        (provider.prefixes as string[]).map((prefix) => prefix.replace(/^256/, '')).sort();
       expect(networkPrefixes(byCode.mtn_momo_ug)).toEqual(['76', '77', '78', '79']);
       expect(networkPrefixes(byCode.airtel_money_ug)).toEqual(['70', '74', '75']);
       expect(byCode.card_ug.prefixes).toEqual([]);

@@ -5,8 +5,23 @@
  * 405), and the OpenAPI document.
  */
 import { readFileSync } from 'node:fs';
-import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, mobileMoneyRequest, OPENAPI_DOCUMENT_PATH, PaygateClient } from '@paygate/testing';
-import { apiHelpers, as, expectEnvelope, initialized, INTERNAL_REFERENCE, SILENT_MTN, startApiPaygate, type Json } from './api-test-setup';
+import {
+  INITIALIZE_FIELDS,
+  INITIALIZE_REQUIRED,
+  mobileMoneyRequest,
+  OPENAPI_DOCUMENT_PATH,
+  PaygateClient,
+} from '@paygate/testing';
+import {
+  apiHelpers,
+  as,
+  expectEnvelope,
+  initialized,
+  INTERNAL_REFERENCE,
+  SILENT_MTN,
+  startApiPaygate,
+  type Json,
+} from './api-test-setup';
 import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
@@ -26,7 +41,12 @@ describe('collections API (docs/api.md)', () => {
     it('answers every kind of request in the envelope, code equal to the HTTP status', async () => {
       const accepted = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN }));
       expectEnvelope(accepted, 202);
-      expectEnvelope(await client.request('GET', `/v1/collections/${accepted.body.data.internal_reference as string}`, { secret: true }), 200);
+      expectEnvelope(
+        await client.request('GET', `/v1/collections/${accepted.body.data.internal_reference as string}`, {
+          secret: true,
+        }),
+        200,
+      );
       expectEnvelope(await client.request('GET', '/v1/payment-providers'), 200);
       expectEnvelope(await client.initialize({}), 400);
       expectEnvelope(await http('POST', '/v1/collections/initialize', { json: mobileMoneyRequest() }), 401);
@@ -52,12 +72,15 @@ describe('collections API (docs/api.md)', () => {
       ['PUT', '/callbacks/resend', 'POST'],
       ['POST', '/v1/payment-providers', 'GET, HEAD'],
       ['PATCH', '/collections/PG0000000000000000000000ZZ', 'GET, HEAD'],
-    ])('a known path with another method (%s %s) answers 405 in the envelope, Allow: %s', async (method, path, allow) => {
-      const answer = await http(method, path, { headers: as(client) });
-      expectEnvelope(answer, 405);
-      expect(answer.headers.get('allow')).toBe(allow);
-      expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
-    });
+    ])(
+      'a known path with another method (%s %s) answers 405 in the envelope, Allow: %s',
+      async (method, path, allow) => {
+        const answer = await http(method, path, { headers: as(client) });
+        expectEnvelope(answer, 405);
+        expect(answer.headers.get('allow')).toBe(allow);
+        expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
+      },
+    );
 
     it('answers HEAD on a GET route as GET, without a body', async () => {
       const answer = await http('HEAD', '/v1/payment-providers', { headers: as(client) });
@@ -83,7 +106,10 @@ describe('collections API (docs/api.md)', () => {
       ['/collections/initialize', 'v2'],
     ])('initialize at %s with x-api-version %s answers 400 and writes nothing', async (path, version) => {
       const before = (await collectionEvents()).length;
-      const answer = await client.request('POST', path, { body: mobileMoneyRequest({ msisdn: SILENT_MTN }), headers: { 'x-api-version': version } });
+      const answer = await client.request('POST', path, {
+        body: mobileMoneyRequest({ msisdn: SILENT_MTN }),
+        headers: { 'x-api-version': version },
+      });
       expectEnvelope(answer, 400);
       expect((await collectionEvents()).length).toBe(before);
     });
@@ -97,17 +123,25 @@ describe('collections API (docs/api.md)', () => {
       const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       const answer = await client.request('POST', path, { body: { internal_reference }, headers });
       expectEnvelope(answer, 202);
-      expect(answer.body.message).toBe('You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment');
+      expect(answer.body.message).toBe(
+        'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment',
+      );
     });
 
-    it.each(['/v1/collections/confirm', '/collections/confirm'])('confirm at %s with x-api-version 2 answers 400', async (path) => {
-      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('POST', path, { body: { internal_reference }, headers: { 'x-api-version': '2' } });
-      expectEnvelope(answer, 400);
-      // Still awaiting confirmation: the refused request confirmed nothing.
-      const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
-      expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
-    });
+    it.each(['/v1/collections/confirm', '/collections/confirm'])(
+      'confirm at %s with x-api-version 2 answers 400',
+      async (path) => {
+        const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+        const answer = await client.request('POST', path, {
+          body: { internal_reference },
+          headers: { 'x-api-version': '2' },
+        });
+        expectEnvelope(answer, 400);
+        // Still awaiting confirmation: the refused request confirmed nothing.
+        const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
+        expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
+      },
+    );
 
     it.each([
       ['/v1/collections/{ref}', {}, 200],
@@ -118,7 +152,10 @@ describe('collections API (docs/api.md)', () => {
       ['/collections/{ref}', { 'x-api-version': '2' }, 400],
     ])('GET %s with headers %j answers %i', async (template, headers, code) => {
       const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('GET', template.replace('{ref}', internal_reference as string), { secret: true, headers });
+      const answer = await client.request('GET', template.replace('{ref}', internal_reference as string), {
+        secret: true,
+        headers,
+      });
       expectEnvelope(answer, code);
       if (code === 200) expect(answer.body.data.internal_reference).toBe(internal_reference);
     });
@@ -129,7 +166,11 @@ describe('collections API (docs/api.md)', () => {
       ['/collections?merchant_reference={ref}', { 'x-api-version': '2' }, 400],
     ])('GET %s with headers %j answers %i', async (template, headers, code) => {
       const { merchant_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('GET', template.replace('{ref}', encodeURIComponent(merchant_reference as string)), { secret: true, headers });
+      const answer = await client.request(
+        'GET',
+        template.replace('{ref}', encodeURIComponent(merchant_reference as string)),
+        { secret: true, headers },
+      );
       expectEnvelope(answer, code);
     });
 
@@ -170,7 +211,9 @@ describe('collections API (docs/api.md)', () => {
       // The aliases answer (above) but are documented once, under /v1.
       expect(Object.keys(document.paths)).not.toContain('/collections/initialize');
       // A command the collections service does not answer in time is a 503 with Retry-After.
-      expect(document.paths['/v1/collections/initialize']).toMatchObject({ post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } } });
+      expect(document.paths['/v1/collections/initialize']).toMatchObject({
+        post: { responses: { 503: { headers: { 'Retry-After': expect.any(Object) } } } },
+      });
       const dto = document.components.schemas.InitializeCollectionDto;
       expect(Object.keys(dto.properties).sort()).toEqual([...INITIALIZE_FIELDS].sort());
       expect(dto.required).toEqual(expect.arrayContaining(INITIALIZE_REQUIRED));

@@ -35,7 +35,11 @@ describe('provider notifications', () => {
   }
 
   const notify = (method: string, path: string, body: unknown) =>
-    fetch(`${paygate.url}/provider-callbacks/${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${paygate.url}/provider-callbacks/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const statusOf = async (ref: string) => (await client.collection(ref)).body.data.transaction_status;
   /** Notifies the way a provider retries, until the collection has ended. */
   const notifyUntilFinal = (path: string, ref: string, body: unknown) =>
@@ -49,7 +53,10 @@ describe('provider notifications', () => {
     ['256752000001', 'airtel_money_ug'],
   ])("completes %s on the provider's own callback to its provider_code", async (msisdn, providerCode) => {
     const ref = await prompted(msisdn, providerCode);
-    expect(await client.finalState(ref, 10_000)).toMatchObject({ transaction_status: 'COMPLETED', provider_code: providerCode });
+    expect(await client.finalState(ref, 10_000)).toMatchObject({
+      transaction_status: 'COMPLETED',
+      provider_code: providerCode,
+    });
   });
 
   it('asks the provider on a notification, whatever its body claims', async () => {

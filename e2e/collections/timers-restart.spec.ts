@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COLLECTION_INTEGRATION_EVENTS, collectionStream } from '@paygate/contracts';
 import { COLLECTION_EVENT_TYPES } from '@paygate/collections-domain';
-import { mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import {
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 /** Timers live in the store: a time-out that falls due while Paygate is down fires once after it restarts. */
@@ -28,7 +35,8 @@ describe('durable timers across a restart', () => {
     paygate = await startInProcess(env);
     const client = await PaygateClient.withNewMerchant(paygate.url);
     const unconfirmed = (await client.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
-    const unanswered = (await client.initialize(mobileMoneyRequest({ msisdn: '256772000004' }))).body.data.internal_reference as string;
+    const unanswered = (await client.initialize(mobileMoneyRequest({ msisdn: '256772000004' }))).body.data
+      .internal_reference as string;
     expect((await client.confirm(unanswered)).status).toBe(202);
     await paygate.close();
     paygate = undefined;
@@ -53,7 +61,10 @@ describe('durable timers across a restart', () => {
       const events = await paygate.infrastructure.store.readStream(collectionStream(ref));
       expect(events.filter((event) => event.type === COLLECTION_EVENT_TYPES.cancelled)).toHaveLength(1);
       // The cancellation is the last thing that happened; only its published CollectionSettled follows.
-      expect(events.slice(-2).map((event) => event.type)).toEqual([COLLECTION_EVENT_TYPES.cancelled, COLLECTION_INTEGRATION_EVENTS.settled]);
+      expect(events.slice(-2).map((event) => event.type)).toEqual([
+        COLLECTION_EVENT_TYPES.cancelled,
+        COLLECTION_INTEGRATION_EVENTS.settled,
+      ]);
     }
     const [{ count }] = await paygate.infrastructure.sql.query<{ count: string }>(
       `select count(*) from jobs where queue = 'collection_timers' and payload->>'internalReference' = any($1::text[])`,

@@ -29,13 +29,17 @@ type Outcome = { status: number; body: string } | { error: string };
 function send(target: string, load: LoadRequest): Promise<Outcome> {
   return new Promise((resolve) => {
     // A connection of its own per request, as a connection-level balancer gives.
-    const outgoing = request(`${target}${load.path}`, { method: load.method, headers: load.headers, agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.once('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
-    });
+    const outgoing = request(
+      `${target}${load.path}`,
+      { method: load.method, headers: load.headers, agent: false },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.once('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+      },
+    );
     outgoing.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     outgoing.end(load.body);
   });
@@ -59,7 +63,16 @@ export interface BalancedLoadOptions {
  * until it is ready again); a request that fails in any other way is lost and counted.
  */
 export function startBalancedLoad({ targets, concurrency, checkEveryMs, next, answered }: BalancedLoadOptions) {
-  const counts: LoadCounts = { sent: 0, responses: 0, byStatus: {}, refused: 0, resets: 0, serverErrors: 0, failures: [], unreadyAnswers: 0 };
+  const counts: LoadCounts = {
+    sent: 0,
+    responses: 0,
+    byStatus: {},
+    refused: 0,
+    resets: 0,
+    serverErrors: 0,
+    failures: [],
+    unreadyAnswers: 0,
+  };
   const inRotation = new Set(targets);
   let turn = 0;
   let stopping = false;
@@ -92,7 +105,8 @@ export function startBalancedLoad({ targets, concurrency, checkEveryMs, next, an
           if (outcome.status >= 500) {
             counts.serverErrors += 1;
             // The first few say why, in the suite's report.
-            if (counts.failures.length < 5) counts.failures.push(`${outcome.status} from ${target}: ${outcome.body.slice(0, 200)}`);
+            if (counts.failures.length < 5)
+              counts.failures.push(`${outcome.status} from ${target}: ${outcome.body.slice(0, 200)}`);
           }
           answered(outcome.status, outcome.body);
           break;

@@ -38,7 +38,8 @@ describe('ura_prn_ug: the biller connector against the sandbox biller', () => {
   billPaymentConnectorConformance({
     providerCode: 'ura_prn_ug',
     registry: () => registry,
-    registryAt: (baseUrl, timeoutMs) => sandbox.registry({ BILLER_API_URL: baseUrl, PROVIDER_TIMEOUT_MS: String(timeoutMs) }),
+    registryAt: (baseUrl, timeoutMs) =>
+      sandbox.registry({ BILLER_API_URL: baseUrl, PROVIDER_TIMEOUT_MS: String(timeoutMs) }),
     registryWithCredential: (credential) => sandbox.registry({ BILLER_API_KEY: credential }),
     knownBill: SEEDED_BILL,
     createBill: async ({ amount = 25_000, currency = 'UGX', ...fields } = {}) => {
@@ -76,7 +77,15 @@ describe('ura_prn_ug: the biller connector against the sandbox biller', () => {
 
     it('sends the API key, the Idempotency-Key and the amount in major units the biller takes', async () => {
       const captured = registryAt(sandbox.receiver.url);
-      await expect(captured.pay({ prn: '2250000001301', amount: 25_000, currency: 'UGX', idempotencyKey: 'key-1', reference: 'PGREF1' })).rejects.toThrow();
+      await expect(
+        captured.pay({
+          prn: '2250000001301',
+          amount: 25_000,
+          currency: 'UGX',
+          idempotencyKey: 'key-1',
+          reference: 'PGREF1',
+        }),
+      ).rejects.toThrow();
       const [request] = sandbox.receiver.at('/pay-capture/v1/prns/2250000001301/payments');
       expect(request).toMatchObject({
         method: 'POST',
@@ -93,13 +102,23 @@ describe('ura_prn_ug: the biller connector against the sandbox biller', () => {
     });
 
     it('pays the seeded PRN of a fresh sandbox, after which it is PAID', async () => {
-      const payment = await bills().pay({ prn: '2250000001301', amount: 25_000, currency: 'UGX', idempotencyKey: 'seeded-1', reference: 'PGSEEDED1' });
+      const payment = await bills().pay({
+        prn: '2250000001301',
+        amount: 25_000,
+        currency: 'UGX',
+        idempotencyKey: 'seeded-1',
+        reference: 'PGSEEDED1',
+      });
       expect(payment).toMatchObject({ status: 'SUCCESSFUL', prn: '2250000001301', amount: 25_000, currency: 'UGX' });
-      expect(await bills().validate('2250000001301')).toEqual({ found: true, bill: { ...SEEDED_BILL, status: 'PAID' } });
+      expect(await bills().validate('2250000001301')).toEqual({
+        found: true,
+        bill: { ...SEEDED_BILL, status: 'PAID' },
+      });
     });
 
     function registryAt(baseUrl: string) {
-      return sandbox.registry({ BILLER_API_URL: `${baseUrl}/pay-capture` }).get('ura_prn_ug', 'billPayment').billPayment;
+      return sandbox.registry({ BILLER_API_URL: `${baseUrl}/pay-capture` }).get('ura_prn_ug', 'billPayment')
+        .billPayment;
     }
   });
 

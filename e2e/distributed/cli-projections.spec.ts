@@ -47,10 +47,14 @@ async function caughtUp(paygate: InProcessPaygate): Promise<void> {
     async () => {
       for (const [group, streamPrefixes] of Object.entries(groups)) {
         const events = await paygate.infrastructure.store.readAll({ streamPrefixes, maxCount: 1_000_000 });
-        const [checkpoint] = await paygate.infrastructure.sql.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [
-          `consumer:${group}`,
-        ]);
-        expect({ group, position: checkpoint?.position }).toEqual({ group, position: events[events.length - 1].position });
+        const [checkpoint] = await paygate.infrastructure.sql.query<{ position: string }>(
+          'select position from messaging_checkpoints where name = $1',
+          [`consumer:${group}`],
+        );
+        expect({ group, position: checkpoint?.position }).toEqual({
+          group,
+          position: events[events.length - 1].position,
+        });
       }
       return true;
     },
@@ -105,14 +109,22 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^rebuilt collections, service payments, callback deliveries from \d+ events \(through position \d+\/\d+\) into /);
+      expect(lines[0]).toMatch(
+        /^rebuilt collections, service payments, callback deliveries from \d+ events \(through position \d+\/\d+\) into /,
+      );
       const counts = Object.fromEntries(
         lines.slice(1).map((line) => {
-          const [, table, live, rebuilt, differences] = /^(\w+): (\d+) live rows, (\d+) rebuilt, (\d+) differences$/.exec(line)!;
+          const [, table, live, rebuilt, differences] =
+            /^(\w+): (\d+) live rows, (\d+) rebuilt, (\d+) differences$/.exec(line)!;
           return [table, { live: Number(live), rebuilt: Number(rebuilt), differences: Number(differences) }];
         }),
       );
-      expect(Object.keys(counts)).toEqual(['collection_view', 'wallet_balances', 'service_payment_view', 'webhook_deliveries']);
+      expect(Object.keys(counts)).toEqual([
+        'collection_view',
+        'wallet_balances',
+        'service_payment_view',
+        'webhook_deliveries',
+      ]);
       for (const table of Object.values(counts)) {
         expect(table.live).toBeGreaterThan(0);
         expect(table).toEqual({ live: table.live, rebuilt: table.live, differences: 0 });

@@ -1,5 +1,21 @@
-import { describeWithService, dropSchemas, eventually, mobileMoneyRequest, PaygateClient, TEST_TIMERS, uniqueSchema } from '@paygate/testing';
-import { collectionsOnSandbox, distributedEnv, distributedPostgres, ensureBuilt, localCommandRoutes, startApp, type AppProcess } from './processes';
+import {
+  describeWithService,
+  dropSchemas,
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_TIMERS,
+  uniqueSchema,
+} from '@paygate/testing';
+import {
+  collectionsOnSandbox,
+  distributedEnv,
+  distributedPostgres,
+  ensureBuilt,
+  localCommandRoutes,
+  startApp,
+  type AppProcess,
+} from './processes';
 
 /**
  * Issue 17, a command nobody answers: with the collections service stopped, the gateway answers
@@ -45,13 +61,18 @@ export function commandTimeoutSuite(): void {
         headers: { 'content-type': 'application/json', 'public-key': client.merchant.publicKey },
         body: JSON.stringify(request),
       });
-      expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).toEqual({
+      expect({
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: await response.json(),
+      }).toEqual({
         status: 503,
         retryAfter: '2',
         body: {
           code: 503,
           status: 'error',
-          message: 'temporarily unavailable: no reply from collections to collections.initialize within 2000 ms; try again shortly',
+          message:
+            'temporarily unavailable: no reply from collections to collections.initialize within 2000 ms; try again shortly',
           data: {},
         },
       });

@@ -52,8 +52,16 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     const sandbox = await startApp('sandbox', env);
     // Two gateways prove request-reply works with several sending instances.
     const gateways = [await startApp('api-gateway', env), await startApp('api-gateway', env)];
-    const collections = await startApp('collections', { ...env, ...collectionsOnSandbox(sandbox.url, gateways[0].url), ...routes.listen('collections') });
-    servicePayments = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller`, ...routes.listen('service-payments') });
+    const collections = await startApp('collections', {
+      ...env,
+      ...collectionsOnSandbox(sandbox.url, gateways[0].url),
+      ...routes.listen('collections'),
+    });
+    servicePayments = await startApp('service-payments', {
+      ...env,
+      BILLER_API_URL: `${sandbox.url}/sandbox/biller`,
+      ...routes.listen('service-payments'),
+    });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
     apps.push(
       collections,
@@ -90,10 +98,16 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     for (const text of scrapes) expect(text).toMatch(/^paygate_http_request_duration_seconds_count\{/m);
     const [collections] = scrapes;
     expect(collections).toMatch(/^paygate_consumer_lag_seconds\{consumer="relay:collection-"\} \d/m);
-    expect(collections).toMatch(/^paygate_command_duration_seconds_count\{command="collections.initialize",outcome="ok"\} [1-9]/m);
+    expect(collections).toMatch(
+      /^paygate_command_duration_seconds_count\{command="collections.initialize",outcome="ok"\} [1-9]/m,
+    );
   });
 
-  forgedCommandsSuite(() => ({ gateway: apps[2].url, servicePayments, paymentsCommandsUrl: routes.listen('service-payments').COMMANDS_LISTEN_URL }));
+  forgedCommandsSuite(() => ({
+    gateway: apps[2].url,
+    servicePayments,
+    paymentsCommandsUrl: routes.listen('service-payments').COMMANDS_LISTEN_URL,
+  }));
 
   describe('collection outcomes through the sandbox app', () => {
     collectionOutcomeSuite({ gateway: () => apps[2].url });
@@ -120,12 +134,20 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
         body: mobileMoneyRequest({ amount: 25_000, prn, charge_customer: true, require_confirmation: false }),
       });
       const ref = String(accepted.body.data.internal_reference);
-      await eventually(async () => ((await admin.prn(prn)).payments.length === 1 ? true : undefined), 60_000, 'the biller to take the payment');
+      await eventually(
+        async () => ((await admin.prn(prn)).payments.length === 1 ? true : undefined),
+        60_000,
+        'the biller to take the payment',
+      );
       // The biller holds the payment and has not answered: nothing can have recorded it yet.
       expect(receiver.about(ref).map((callback) => callback.event)).not.toContain('payment.completed');
       await servicePayments.stop('SIGKILL');
       await admin.billerFaults({});
-      const restarted = await startApp('service-payments', { ...env, BILLER_API_URL: `${sandbox.url}/sandbox/biller`, ...routes.listen('service-payments') });
+      const restarted = await startApp('service-payments', {
+        ...env,
+        BILLER_API_URL: `${sandbox.url}/sandbox/biller`,
+        ...routes.listen('service-payments'),
+      });
       apps[apps.indexOf(servicePayments)] = servicePayments = restarted;
 
       await receiver.waitFor(ref, 'payment.completed', 60_000);
@@ -133,9 +155,16 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
       expect(atBiller).toMatchObject({ status: 'PAID' });
       expect(atBiller.payments).toHaveLength(1);
       // The payment was recorded once: resending gives the two callbacks again, under their first webhook-ids.
-      const resent = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref }, secret: true });
+      const resent = await client.request('POST', '/v1/callbacks/resend', {
+        body: { internal_reference: ref },
+        secret: true,
+      });
       expect(resent.body.data).toMatchObject({ deliveries: 2 });
-      const callbacks = await eventually(() => (receiver.about(ref).length >= 4 ? receiver.about(ref) : undefined), 30_000, 'the resent callbacks');
+      const callbacks = await eventually(
+        () => (receiver.about(ref).length >= 4 ? receiver.about(ref) : undefined),
+        30_000,
+        'the resent callbacks',
+      );
       const paid = callbacks.filter((callback) => callback.event === 'payment.completed');
       expect(paid).toHaveLength(2);
       expect(paid[0].headers['webhook-id']).toBe(paid[1].headers['webhook-id']);
@@ -157,7 +186,9 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
   it('exits non-zero with one line naming a bad configuration variable', () => {
     const { status, output } = runFailingApp('api-gateway', { STORE_URL: 'mysql://nope', BROKER_URL: 'inproc://' });
     expect(status).toBe(1);
-    expect(output.trim()).toBe('api-gateway: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://nope"');
+    expect(output.trim()).toBe(
+      'api-gateway: invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://nope"',
+    );
   });
 
   it.each(['api-gateway', 'service-payments'])(
@@ -213,9 +244,18 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
           'the app to say what it waits for',
         );
         expect(ready.status).toBe(503);
-        expect(ready.body).toMatchObject({ code: 503, status: 'error', message: `waiting for ${nameFor(port)}`, data: { waiting_for: [nameFor(port)] } });
+        expect(ready.body).toMatchObject({
+          code: 503,
+          status: 'error',
+          message: `waiting for ${nameFor(port)}`,
+          data: { waiting_for: [nameFor(port)] },
+        });
         const other = await fetch(`${waiting.url}/v1/payment-providers`);
-        expect({ status: other.status, retryAfter: other.headers.get('retry-after'), requestId: other.headers.get('x-request-id') }).toEqual({
+        expect({
+          status: other.status,
+          retryAfter: other.headers.get('retry-after'),
+          requestId: other.headers.get('x-request-id'),
+        }).toEqual({
           status: 503,
           retryAfter: '2',
           requestId: expect.any(String),
@@ -243,4 +283,6 @@ brokerGoneShutdownSuite();
 migrationsOnStartSuite();
 commandTimeoutSuite();
 // Needs what the Kafka suites need (Java and scripts/kafka.sh), though it starts a broker of its own.
-describeWithService('kafka', 'start in any order (built apps, a broker of their own, PostgreSQL)', () => startAnyOrderSuite());
+describeWithService('kafka', 'start in any order (built apps, a broker of their own, PostgreSQL)', () =>
+  startAnyOrderSuite(),
+);

@@ -7,7 +7,10 @@ import type { AppProcess } from './processes';
  * What anyone on the network could try: Nest's own TCP client, no credentials, sending
  * service-payments the top-up command that mints wallet money.
  */
-async function forgedTopUp(commandsUrl: string, merchantId: string): Promise<{ answered: unknown } | { refused: string }> {
+async function forgedTopUp(
+  commandsUrl: string,
+  merchantId: string,
+): Promise<{ answered: unknown } | { refused: string }> {
   const { hostname, port } = new URL(commandsUrl);
   const client = new ClientTCP({ host: hostname, port: Number(port) });
   const envelope = {
@@ -25,8 +28,12 @@ async function forgedTopUp(commandsUrl: string, merchantId: string): Promise<{ a
   }
 }
 
-/** Runs inside the distributed suite: `layout()` gives its gateway, its service-payments and that app's command address. */
-export function forgedCommandsSuite(layout: () => { gateway: string; servicePayments: AppProcess; paymentsCommandsUrl: string }): void {
+/**
+ * Runs inside the distributed suite: `layout()` gives its gateway, its service-payments and that app's command address.
+ */
+export function forgedCommandsSuite(
+  layout: () => { gateway: string; servicePayments: AppProcess; paymentsCommandsUrl: string },
+): void {
   it('a command sent to a service without a certificate from the private CA is refused: no money moves, the refusal is logged and counted', async () => {
     const { gateway, servicePayments, paymentsCommandsUrl } = layout();
     const client = await PaygateClient.withNewMerchant(gateway);
@@ -38,6 +45,8 @@ export function forgedCommandsSuite(layout: () => { gateway: string; servicePaym
 
     const metrics = await (await fetch(`${servicePayments.url}/metrics`)).text();
     expect(metrics).toMatch(/^paygate_command_connections_refused_total\{reason="not_tls"\} [1-9]/m);
-    expect(servicePayments.output()).toMatch(/"message":"command connection refused: no certificate from the private CA".*"reason":"not_tls"/);
+    expect(servicePayments.output()).toMatch(
+      /"message":"command connection refused: no certificate from the private CA".*"reason":"not_tls"/,
+    );
   });
 }

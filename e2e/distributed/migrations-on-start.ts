@@ -17,7 +17,9 @@ function paygateMigrate(env: Record<string, string>): { status: number | null; s
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Migrations when built apps start on PostgreSQL; declared by distributed.spec.ts, which always has tests of its own. */
+/**
+ * Migrations when built apps start on PostgreSQL; declared by distributed.spec.ts, which always has tests of its own.
+ */
 export function migrationsOnStartSuite(): void {
   describeWithService('postgres', 'migrations when apps start (built apps, PostgreSQL)', (url) => {
     const schemas: string[] = [];
@@ -44,7 +46,9 @@ export function migrationsOnStartSuite(): void {
         async () => {
           const response = await fetch(`${waiting.url}/health/ready`);
           const body = (await response.json()) as { data?: { waiting_for?: string[] } };
-          return body.data?.waiting_for?.length ? { status: response.status, waitingFor: body.data.waiting_for } : undefined;
+          return body.data?.waiting_for?.length
+            ? { status: response.status, waitingFor: body.data.waiting_for }
+            : undefined;
         },
         30_000,
         'the app to say what it waits for',
@@ -58,20 +62,33 @@ export function migrationsOnStartSuite(): void {
       await eventually(() => (lines().length > 0 ? true : undefined), 30_000, 'the waiting line');
       expect(lines()).toHaveLength(1);
       expect(JSON.parse(lines()[0])).toMatchObject({
-        reason: 'the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)',
+        reason:
+          'the database lacks migration event-store/0001_streams_and_events: run "paygate migrate" first (MIGRATE_ON_START is false)',
       });
 
       const migrated = paygateMigrate({ STORE_URL: env.STORE_URL });
       expect(migrated).toMatchObject({ status: 0, stderr: '' });
-      expect(migrated.stdout).toMatch(/^applied event-store\/0001_streams_and_events\n[\s\S]*\n\d+ applied, 0 already in place\n$/);
+      expect(migrated.stdout).toMatch(
+        /^applied event-store\/0001_streams_and_events\n[\s\S]*\n\d+ applied, 0 already in place\n$/,
+      );
 
-      await eventually(async () => ((await fetch(`${waiting.url}/health/ready`)).ok ? true : undefined), 30_000, 'the app to turn ready after paygate migrate');
+      await eventually(
+        async () => ((await fetch(`${waiting.url}/health/ready`)).ok ? true : undefined),
+        30_000,
+        'the app to turn ready after paygate migrate',
+      );
       expect(lines()).toHaveLength(1);
     });
 
     it('apps starting together on a fresh database all start, leaving none of their migrations to `paygate migrate`', async () => {
       const env = { STORE_URL: freshStore(), BROKER_URL: 'inproc://', LOG_LEVEL: 'error' };
-      apps.push(...(await Promise.all([startApp('collections', env), startApp('collections', env), startApp('service-payments', env)])));
+      apps.push(
+        ...(await Promise.all([
+          startApp('collections', env),
+          startApp('collections', env),
+          startApp('service-payments', env),
+        ])),
+      );
 
       const after = paygateMigrate({ STORE_URL: env.STORE_URL });
       expect(after.status).toBe(0);

@@ -2,7 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { postgresUrlInSchema } from '@paygate/sql';
 import { serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
-import { collectionsOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes } from '@paygate/tools-local';
+import {
+  collectionsOnSandbox,
+  ensureBuilt,
+  freePort,
+  localCommandRoutes,
+  type LocalCommandRoutes,
+} from '@paygate/tools-local';
 
 export { collectionsOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
 
@@ -20,7 +26,12 @@ export function distributedPostgres(): string {
  * broker, the command routes' senders and the test keys; `settings` add to these or override them.
  */
 export function distributedEnv(
-  { postgres, schema, brokerUrl, routes }: { postgres: string; schema: string; brokerUrl: string; routes: LocalCommandRoutes },
+  {
+    postgres,
+    schema,
+    brokerUrl,
+    routes,
+  }: { postgres: string; schema: string; brokerUrl: string; routes: LocalCommandRoutes },
   settings: Record<string, string> = {},
 ): Record<string, string> {
   return {
@@ -89,7 +100,11 @@ export async function startApp(
 }
 
 /** Runs an app expecting it to fail at start-up; returns its exit code and output. */
-export function runFailingApp(app: string, env: Record<string, string>, timeoutMs = 30_000): { status: number | null; output: string } {
+export function runFailingApp(
+  app: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
     env: { ...process.env, ...env, PORT: '0' },

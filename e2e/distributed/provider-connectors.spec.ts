@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ProviderRequestError, type CollectInitiation, type ConnectorRegistry, type ProviderOutcome } from '@paygate/connectors';
+import {
+  ProviderRequestError,
+  type CollectInitiation,
+  type ConnectorRegistry,
+  type ProviderOutcome,
+} from '@paygate/connectors';
 import { collectConnectorConformance, payOnCheckoutPage, type CollectScenario } from '@paygate/testing';
 import { SANDBOX_SECRETS, startSandbox, type SandboxHarness } from './sandbox-harness';
 
@@ -10,7 +15,11 @@ const MOMO_SCENARIOS: CollectScenario[] = [
   {
     name: 'SUCCESSFUL (0001)',
     request: () => ({ msisdn: '256772000001' }),
-    expected: { status: 'SUCCESSFUL', providerTransactionId: expect.stringMatching(/^\d+$/), maskedAccount: '256772000001' },
+    expected: {
+      status: 'SUCCESSFUL',
+      providerTransactionId: expect.stringMatching(/^\d+$/),
+      maskedAccount: '256772000001',
+    },
     notifies: true,
   },
   {
@@ -25,11 +34,20 @@ const MOMO_SCENARIOS: CollectScenario[] = [
     expected: { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'APPROVAL_REJECTED' },
     notifies: true,
   },
-  { name: 'PENDING, prompt never answered (0004)', request: () => ({ msisdn: '256772000004' }), expected: { status: 'PENDING' }, notifies: false },
+  {
+    name: 'PENDING, prompt never answered (0004)',
+    request: () => ({ msisdn: '256772000004' }),
+    expected: { status: 'PENDING' },
+    notifies: false,
+  },
   {
     name: 'SUCCESSFUL without a callback (0005)',
     request: () => ({ msisdn: '256772000005' }),
-    expected: { status: 'SUCCESSFUL', providerTransactionId: expect.stringMatching(/^\d+$/), maskedAccount: '256772000005' },
+    expected: {
+      status: 'SUCCESSFUL',
+      providerTransactionId: expect.stringMatching(/^\d+$/),
+      maskedAccount: '256772000005',
+    },
     notifies: false,
   },
 ];
@@ -39,12 +57,26 @@ const pay = (number: string) => async (initiation: CollectInitiation) => {
 };
 const paid =
   (maskedAccount: string) =>
-  (initiation: CollectInitiation): ProviderOutcome => ({ status: 'SUCCESSFUL', providerTransactionId: initiation.providerReference, maskedAccount });
+  (initiation: CollectInitiation): ProviderOutcome => ({
+    status: 'SUCCESSFUL',
+    providerTransactionId: initiation.providerReference,
+    maskedAccount,
+  });
 
 /** Card sandbox outcomes by what the payer does on the checkout page. */
 const CARD_SCENARIOS: CollectScenario[] = [
-  { name: 'SUCCESSFUL (Visa 4242…)', act: pay('4242 4242 4242 4242'), expected: paid('424242******4242'), notifies: true },
-  { name: 'SUCCESSFUL (Mastercard 5555…)', act: pay('5555555555554444'), expected: paid('555555******4444'), notifies: true },
+  {
+    name: 'SUCCESSFUL (Visa 4242…)',
+    act: pay('4242 4242 4242 4242'),
+    expected: paid('424242******4242'),
+    notifies: true,
+  },
+  {
+    name: 'SUCCESSFUL (Mastercard 5555…)',
+    act: pay('5555555555554444'),
+    expected: paid('555555******4444'),
+    notifies: true,
+  },
   {
     name: 'FAILED, declined (…0002)',
     act: pay('4000000000000002'),
@@ -100,7 +132,8 @@ describe('provider connectors against the sandbox providers', () => {
 
   const registryAt = (baseUrl: string, timeoutMs: number) =>
     sandbox.registry({ MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl, PROVIDER_TIMEOUT_MS: String(timeoutMs) });
-  const count = async (sql: string, reference: string) => Number((await sandbox.infrastructure.sql.query<{ n: number }>(sql, [reference]))[0].n);
+  const count = async (sql: string, reference: string) =>
+    Number((await sandbox.infrastructure.sql.query<{ n: number }>(sql, [reference]))[0].n);
 
   describe.each(MOMO_CODES)('%s: MoMo Collection API', (providerCode) => {
     collectConnectorConformance({
@@ -109,7 +142,8 @@ describe('provider connectors against the sandbox providers', () => {
       registryAt,
       request: () => baseRequest('256772000001'),
       scenarios: MOMO_SCENARIOS,
-      sandboxInitiations: (reference) => count('select count(*)::int as n from sandbox_momo_requests where external_id = $1', reference),
+      sandboxInitiations: (reference) =>
+        count('select count(*)::int as n from sandbox_momo_requests where external_id = $1', reference),
       handshake: (method, path) =>
         method === 'POST' && path === '/collection/token/'
           ? { status: 200, body: { access_token: 'fake-token', token_type: 'access_token', expires_in: 3600 } }
@@ -125,7 +159,8 @@ describe('provider connectors against the sandbox providers', () => {
       registryAt,
       request: () => baseRequest(),
       scenarios: CARD_SCENARIOS,
-      sandboxInitiations: (reference) => count('select count(*)::int as n from sandbox_card_sessions where reference = $1', reference),
+      sandboxInitiations: (reference) =>
+        count('select count(*)::int as n from sandbox_card_sessions where reference = $1', reference),
       secrets: SANDBOX_SECRETS,
     });
   });
@@ -143,13 +178,20 @@ describe('provider connectors against the sandbox providers', () => {
   describe('MoMo specifics', () => {
     const momo = () => registry.get('mtn_momo_ug', 'collect').collect;
     const initiate = (msisdn: string, overrides: Record<string, string> = {}) =>
-      momo().initiate({ ...baseRequest(msisdn), reference: `PGTEST${randomUUID()}`, notifyUrl: `${sandbox.receiver.url}/momo`, ...overrides });
+      momo().initiate({
+        ...baseRequest(msisdn),
+        reference: `PGTEST${randomUUID()}`,
+        notifyUrl: `${sandbox.receiver.url}/momo`,
+        ...overrides,
+      });
 
     it('carries the provider error code of a rejected request, and a status query for it is rejected too', async () => {
       await expect(initiate('256772000001', { currency: 'ugx' })).rejects.toEqual(
         expect.objectContaining({ name: 'ProviderRequestError', status: 400, code: 'INVALID_CURRENCY' }),
       );
-      await expect(initiate('256772000001', { amount: '-5' })).rejects.toEqual(expect.objectContaining({ status: 400, code: 'INVALID_AMOUNT' }));
+      await expect(initiate('256772000001', { amount: '-5' })).rejects.toEqual(
+        expect.objectContaining({ status: 400, code: 'INVALID_AMOUNT' }),
+      );
       await expect(momo().status(randomUUID())).rejects.toEqual(
         expect.objectContaining({ name: 'ProviderRequestError', status: 404, code: 'RESOURCE_NOT_FOUND' }),
       );
@@ -158,14 +200,24 @@ describe('provider connectors against the sandbox providers', () => {
     it('fetches a new token once when the provider no longer knows the cached one', async () => {
       const { providerReference } = await initiate('256772000001');
       await sandbox.infrastructure.sql.query('delete from sandbox_momo_tokens');
-      await expect(momo().status(providerReference)).resolves.toEqual(expect.objectContaining({ status: expect.any(String) }));
+      await expect(momo().status(providerReference)).resolves.toEqual(
+        expect.objectContaining({ status: expect.any(String) }),
+      );
     });
 
     it('knows the provider reference of a reference before initiating, and it is the one initiate uses', async () => {
       const reference = `PGTEST${randomUUID()}`;
       const known = momo().providerReferenceFor?.(reference);
       expect(known).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect((await momo().initiate({ ...baseRequest('256772000001'), reference, notifyUrl: `${sandbox.receiver.url}/momo` })).providerReference).toBe(known);
+      expect(
+        (
+          await momo().initiate({
+            ...baseRequest('256772000001'),
+            reference,
+            notifyUrl: `${sandbox.receiver.url}/momo`,
+          })
+        ).providerReference,
+      ).toBe(known);
     });
 
     it('names the provider and the status in errors, never a credential or the address', async () => {

@@ -16,7 +16,8 @@ export function readmeDistributedBlock(): string {
 /** Base URL of each app the README block starts, by the port it gives it. */
 export function readmeApps(block = readmeDistributedBlock()): Record<string, string> {
   const apps: Record<string, string> = {};
-  for (const [, port, app] of block.matchAll(/PORT=(\d+)[\s\S]*?node dist\/apps\/([\w-]+)\/main\.js/g)) apps[app] = `http://127.0.0.1:${port}`;
+  for (const [, port, app] of block.matchAll(/PORT=(\d+)[\s\S]*?node dist\/apps\/([\w-]+)\/main\.js/g))
+    apps[app] = `http://127.0.0.1:${port}`;
   return apps;
 }
 

@@ -1,5 +1,13 @@
 import { describeWithService, dropSchemas, mobileMoneyRequest, PaygateClient, uniqueSchema } from '@paygate/testing';
-import { distributedEnv, distributedPostgres, ensureBuilt, freePort, localCommandRoutes, startApp, type AppProcess } from './processes';
+import {
+  distributedEnv,
+  distributedPostgres,
+  ensureBuilt,
+  freePort,
+  localCommandRoutes,
+  startApp,
+  type AppProcess,
+} from './processes';
 import { startBalancedLoad } from './balanced-load';
 
 /*
@@ -14,7 +22,10 @@ import { startBalancedLoad } from './balanced-load';
  * this test without the balancer); a balancer that stops sending once readiness answers 503
  * loses none, provided the delay outlasts its check interval.
  */
-/** Rolling restart of two gateways under load (Kafka and PostgreSQL); declared by distributed.spec.ts, which always has tests of its own. */
+/**
+ * Rolling restart of two gateways under load (Kafka and PostgreSQL); declared by distributed.spec.ts, which always has
+ * tests of its own.
+ */
 export function rollingRestartSuite(): void {
   describeWithService('kafka', 'rolling restart of the gateways under load (distributed mode)', (brokerUrl) => {
     const schema = uniqueSchema('e2e_rolling');

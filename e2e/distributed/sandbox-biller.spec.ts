@@ -40,18 +40,39 @@ describe('sandbox biller', () => {
   ): Promise<Answer> {
     const response = await fetch(`${sandbox.url}/sandbox/biller/v1${path}`, {
       method,
-      headers: { 'x-api-key': API_KEY, ...(options.body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
+      headers: {
+        'x-api-key': API_KEY,
+        ...(options.body !== undefined && { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as Record<string, unknown>,
+    };
   }
 
-  const pay = (prn: string, key: string | undefined, body: unknown = { amount: 25000, currency: 'UGX', reference: 'PGREF' }, signal?: AbortSignal) =>
-    biller('POST', `/prns/${prn}/payments`, { headers: key === undefined ? {} : { 'idempotency-key': key }, body, signal });
+  const pay = (
+    prn: string,
+    key: string | undefined,
+    body: unknown = { amount: 25000, currency: 'UGX', reference: 'PGREF' },
+    signal?: AbortSignal,
+  ) =>
+    biller('POST', `/prns/${prn}/payments`, {
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+      body,
+      signal,
+    });
 
   async function createPrn(fields: Record<string, unknown> = {}): Promise<string> {
-    const { status, body } = await sandbox.admin('POST', '/sandbox/v1/prns', { amount: 25000, currency: 'UGX', ...fields });
+    const { status, body } = await sandbox.admin('POST', '/sandbox/v1/prns', {
+      amount: 25000,
+      currency: 'UGX',
+      ...fields,
+    });
     expect(status).toBe(201);
     return body.data.prn as string;
   }
@@ -69,10 +90,11 @@ describe('sandbox biller', () => {
     });
 
     it('refuses every route without the API key it issued, counting no call', async () => {
-      for (const headers of [{ 'x-api-key': '' }, { 'x-api-key': `${API_KEY}-but-longer` }, { 'x-api-key': '', authorization: `Bearer ${API_KEY}` }] as Record<
-        string,
-        string
-      >[]) {
+      for (const headers of [
+        { 'x-api-key': '' },
+        { 'x-api-key': `${API_KEY}-but-longer` },
+        { 'x-api-key': '', authorization: `Bearer ${API_KEY}` },
+      ] as Record<string, string>[]) {
         const answers = [
           await biller('GET', `/prns/${SEEDED.prn}`, { headers }),
           await biller('POST', `/prns/${SEEDED.prn}/payments`, {
@@ -82,21 +104,39 @@ describe('sandbox biller', () => {
           await biller('GET', '/payments/k', { headers }),
         ];
         for (const answer of answers)
-          expect(answer).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'a valid X-Api-Key is required' } } });
+          expect(answer).toMatchObject({
+            status: 401,
+            body: { error: { code: 'UNAUTHORIZED', message: 'a valid X-Api-Key is required' } },
+          });
       }
       expect(await adminPrn(SEEDED.prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 0 });
     });
 
     it('answers an unknown PRN and an unknown payment 404 with its own codes', async () => {
-      expect(await biller('GET', '/prns/0000000000000')).toMatchObject({ status: 404, body: { error: { code: 'PRN_NOT_FOUND' } } });
-      expect(await pay('0000000000000', 'k-unknown')).toMatchObject({ status: 404, body: { error: { code: 'PRN_NOT_FOUND' } } });
-      expect(await biller('GET', `/payments/${randomUUID()}`)).toMatchObject({ status: 404, body: { error: { code: 'PAYMENT_NOT_FOUND' } } });
+      expect(await biller('GET', '/prns/0000000000000')).toMatchObject({
+        status: 404,
+        body: { error: { code: 'PRN_NOT_FOUND' } },
+      });
+      expect(await pay('0000000000000', 'k-unknown')).toMatchObject({
+        status: 404,
+        body: { error: { code: 'PRN_NOT_FOUND' } },
+      });
+      expect(await biller('GET', `/payments/${randomUUID()}`)).toMatchObject({
+        status: 404,
+        body: { error: { code: 'PAYMENT_NOT_FOUND' } },
+      });
     });
 
     it('names the bad part of a payment request, and counts the call', async () => {
       const prn = await createPrn();
-      expect(await pay(prn, undefined)).toMatchObject({ status: 400, body: { error: { code: 'INVALID_IDEMPOTENCY_KEY', field: 'Idempotency-Key' } } });
-      expect(await pay(prn, 'two words')).toMatchObject({ status: 400, body: { error: { code: 'INVALID_IDEMPOTENCY_KEY' } } });
+      expect(await pay(prn, undefined)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'INVALID_IDEMPOTENCY_KEY', field: 'Idempotency-Key' } },
+      });
+      expect(await pay(prn, 'two words')).toMatchObject({
+        status: 400,
+        body: { error: { code: 'INVALID_IDEMPOTENCY_KEY' } },
+      });
       const key = randomUUID();
       for (const [body, field] of [
         [[], 'body'],
@@ -107,7 +147,10 @@ describe('sandbox biller', () => {
         [{ amount: 25000, currency: 'UGX' }, 'reference'],
         [{ amount: 25000, currency: 'UGX', reference: 'r'.repeat(101) }, 'reference'],
       ] as const) {
-        expect(await pay(prn, key, body)).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST', field } } });
+        expect(await pay(prn, key, body)).toMatchObject({
+          status: 400,
+          body: { error: { code: 'INVALID_REQUEST', field } },
+        });
       }
       expect(await pay(prn, key, { amount: 25000.5, currency: 'UGX', reference: 'r' })).toMatchObject({
         status: 422,
@@ -130,7 +173,10 @@ describe('sandbox biller', () => {
       expect(replay.body).toEqual(first.body);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(await biller('GET', `/payments/${key}`)).toMatchObject({ status: 200, body: first.body });
-      expect(await pay(prn, randomUUID())).toMatchObject({ status: 409, body: { error: { code: 'PRN_ALREADY_PAID', message: 'this PRN is already paid' } } });
+      expect(await pay(prn, randomUUID())).toMatchObject({
+        status: 409,
+        body: { error: { code: 'PRN_ALREADY_PAID', message: 'this PRN is already paid' } },
+      });
       expect(await adminPrn(prn)).toMatchObject({ status: 'PAID', payment_calls: 3, payments: [first.body] });
     });
   });
@@ -148,7 +194,10 @@ describe('sandbox biller', () => {
       };
       const created = await sandbox.admin('POST', '/sandbox/v1/prns', fields);
       const shown = { ...fields, expires_at: '2031-06-30T12:00:00.000Z' };
-      expect(created).toEqual({ status: 201, body: { code: 201, status: 'success', message: 'PRN created', data: shown } });
+      expect(created).toEqual({
+        status: 201,
+        body: { code: 201, status: 'success', message: 'PRN created', data: shown },
+      });
       expect((await biller('GET', '/prns/1234567890123')).body).toEqual(shown);
       expect(await adminPrn('1234567890123')).toEqual({ ...shown, payment_calls: 0, payments: [] });
     });
@@ -170,7 +219,10 @@ describe('sandbox biller', () => {
 
     it('answers 409 for a PRN that exists, leaving it as it was', async () => {
       const answer = await sandbox.admin('POST', '/sandbox/v1/prns', { prn: SEEDED.prn, amount: 1, currency: 'UGX' });
-      expect(answer).toEqual({ status: 409, body: { code: 409, status: 'error', message: `PRN ${SEEDED.prn} already exists`, data: {} } });
+      expect(answer).toEqual({
+        status: 409,
+        body: { code: 409, status: 'error', message: `PRN ${SEEDED.prn} already exists`, data: {} },
+      });
       expect((await biller('GET', `/prns/${SEEDED.prn}`)).body).toMatchObject({ amount: 25000 });
     });
 
@@ -196,7 +248,11 @@ describe('sandbox biller', () => {
 
     it('answers a body that is not JSON, or not sent as JSON, with a 4xx envelope', async () => {
       const post = (body: string, type: string) =>
-        fetch(`${sandbox.url}/sandbox/v1/prns`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, 'content-type': type }, body });
+        fetch(`${sandbox.url}/sandbox/v1/prns`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, 'content-type': type },
+          body,
+        });
       for (const [body, type] of [
         ['{"amount": 1,', 'application/json'],
         ['amount=1', 'text/plain'],
@@ -206,16 +262,28 @@ describe('sandbox biller', () => {
         const response = await post(body, type);
         expect(response.status).toBeGreaterThanOrEqual(400);
         expect(response.status).toBeLessThan(500);
-        expect(await response.json()).toMatchObject({ code: response.status, status: 'error', message: expect.any(String) });
+        expect(await response.json()).toMatchObject({
+          code: response.status,
+          status: 'error',
+          message: expect.any(String),
+        });
       }
     });
 
     it('answers an unknown PRN 404 in the envelope', async () => {
-      expect(await sandbox.admin('GET', '/sandbox/v1/prns/0000000000000')).toMatchObject({ status: 404, body: { code: 404, status: 'error' } });
+      expect(await sandbox.admin('GET', '/sandbox/v1/prns/0000000000000')).toMatchObject({
+        status: 404,
+        body: { code: 404, status: 'error' },
+      });
     });
 
     it('refuses every admin route without the admin token', async () => {
-      for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${SANDBOX_ADMIN_TOKEN}`, API_KEY]) {
+      for (const authorization of [
+        undefined,
+        'Bearer wrong-token-0123456789',
+        `Basic ${SANDBOX_ADMIN_TOKEN}`,
+        API_KEY,
+      ]) {
         const call = (method: string, path: string, body?: unknown) =>
           fetch(`${sandbox.url}${path}`, {
             method,
@@ -232,7 +300,11 @@ describe('sandbox biller', () => {
           expect(await response.json()).toMatchObject({ code: 401, status: 'error' });
         }
       }
-      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({
+        fail_next: 0,
+        delay_ms: 0,
+        fail_lookups_next: 0,
+      });
     });
   });
 
@@ -249,18 +321,33 @@ describe('sandbox biller', () => {
       for (let call = 0; call < 2; call += 1) {
         expect(await pay(prn, key)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
       }
-      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({
+        fail_next: 0,
+        delay_ms: 0,
+        fail_lookups_next: 0,
+      });
       expect(await adminPrn(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 2, payments: [] });
       expect((await pay(prn, key)).status).toBe(201);
-      expect(await adminPrn(prn)).toMatchObject({ status: 'PAID', payment_calls: 3, payments: [expect.objectContaining({ idempotency_key: key })] });
+      expect(await adminPrn(prn)).toMatchObject({
+        status: 'PAID',
+        payment_calls: 3,
+        payments: [expect.objectContaining({ idempotency_key: key })],
+      });
     });
 
     it('fails the next N PRN lookups with 503, then answers', async () => {
       const prn = await createPrn();
       await setFaults({ fail_lookups_next: 1 });
-      expect(await biller('GET', `/prns/${prn}`)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
+      expect(await biller('GET', `/prns/${prn}`)).toMatchObject({
+        status: 503,
+        body: { error: { code: 'SERVICE_UNAVAILABLE' } },
+      });
       expect(await biller('GET', `/prns/${prn}`)).toMatchObject({ status: 200, body: { prn, status: 'AVAILABLE' } });
-      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({ fail_next: 0, delay_ms: 0, fail_lookups_next: 0 });
+      expect((await sandbox.admin('GET', '/sandbox/v1/biller/faults')).body.data).toEqual({
+        fail_next: 0,
+        delay_ms: 0,
+        fail_lookups_next: 0,
+      });
     });
 
     it.each<[unknown, string[]]>([

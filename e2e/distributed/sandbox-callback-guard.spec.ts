@@ -13,7 +13,11 @@ import { startSandbox, type SandboxHarness } from './sandbox-harness';
 const newReference = () => `PGTEST${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
 const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0');
 
-function collectRequest(reference: string, notifyUrl: string, overrides: Partial<CollectInitiateRequest> = {}): CollectInitiateRequest {
+function collectRequest(
+  reference: string,
+  notifyUrl: string,
+  overrides: Partial<CollectInitiateRequest> = {},
+): CollectInitiateRequest {
   return {
     reference,
     amount: '25000',
@@ -56,7 +60,11 @@ async function payByCard(sandbox: SandboxHarness, notifyUrl: (reference: string)
 }
 
 const refusalLogged = (sandbox: SandboxHarness, subject: string) =>
-  eventually(() => sandbox.logs.find((line) => line.includes(subject) && line.includes('provider callback refused')), 10_000, 'the refusal warning');
+  eventually(
+    () => sandbox.logs.find((line) => line.includes(subject) && line.includes('provider callback refused')),
+    10_000,
+    'the refusal warning',
+  );
 
 describe('sandbox callbacks with private callbacks not allowed', () => {
   let sandbox: SandboxHarness;
@@ -82,7 +90,10 @@ describe('sandbox callbacks with private callbacks not allowed', () => {
 
   it('never sends the card notification to a loopback notify_url; the browser still moves on', async () => {
     const { reference, providerReference } = await payByCard(sandbox, (ref) => `${sandbox.receiver.url}/card/${ref}`);
-    expect(JSON.parse(await refusalLogged(sandbox, providerReference))).toMatchObject({ provider: 'card', sessionId: providerReference });
+    expect(JSON.parse(await refusalLogged(sandbox, providerReference))).toMatchObject({
+      provider: 'card',
+      sessionId: providerReference,
+    });
     expect(sandbox.receiver.at(`/card/${reference}`)).toEqual([]);
     expect(sandbox.receiver.received).toEqual([]);
   });
@@ -91,13 +102,19 @@ describe('sandbox callbacks with private callbacks not allowed', () => {
 describe('sandbox callbacks to Paygate’s own callback base (PROVIDER_CALLBACK_URL) on a private address', () => {
   let sandbox: SandboxHarness;
   beforeAll(async () => {
-    sandbox = await startSandbox('sandbox-callback-base-test', (receiverUrl) => ({ ALLOW_PRIVATE_CALLBACKS: 'false', PROVIDER_CALLBACK_URL: receiverUrl }));
+    sandbox = await startSandbox('sandbox-callback-base-test', (receiverUrl) => ({
+      ALLOW_PRIVATE_CALLBACKS: 'false',
+      PROVIDER_CALLBACK_URL: receiverUrl,
+    }));
   });
   afterAll(() => sandbox?.close());
 
   it('are sent, MoMo and card alike', async () => {
     const momo = await requestToPay(sandbox, (ref) => `${sandbox.receiver.url}/momo/${ref}`);
-    expect(JSON.parse((await sandbox.receiver.first(`/momo/${momo.reference}`)).body)).toMatchObject({ externalId: momo.reference, status: 'SUCCESSFUL' });
+    expect(JSON.parse((await sandbox.receiver.first(`/momo/${momo.reference}`)).body)).toMatchObject({
+      externalId: momo.reference,
+      status: 'SUCCESSFUL',
+    });
     const card = await payByCard(sandbox, (ref) => `${sandbox.receiver.url}/card/${ref}`);
     expect(JSON.parse((await sandbox.receiver.first(`/card/${card.reference}`)).body)).toMatchObject({
       session_id: card.providerReference,
@@ -107,6 +124,9 @@ describe('sandbox callbacks to Paygate’s own callback base (PROVIDER_CALLBACK_
 
   it('but another origin on the same loopback address (the sandbox itself, here) is not that base and is refused', async () => {
     const { providerReference } = await requestToPay(sandbox, (ref) => `${sandbox.url}/momo/${ref}`);
-    expect(JSON.parse(await refusalLogged(sandbox, providerReference))).toMatchObject({ provider: 'momo', host: new URL(sandbox.url).host });
+    expect(JSON.parse(await refusalLogged(sandbox, providerReference))).toMatchObject({
+      provider: 'momo',
+      host: new URL(sandbox.url).host,
+    });
   });
 });

@@ -15,7 +15,9 @@ export interface Received {
   body: string;
 }
 
-/** The sandbox providers in this process (PGlite, 50 ms latency), a receiver for their callbacks and the captured log. */
+/**
+ * The sandbox providers in this process (PGlite, 50 ms latency), a receiver for their callbacks and the captured log.
+ */
 export interface SandboxHarness {
   url: string;
   infrastructure: Infrastructure;
@@ -29,14 +31,20 @@ export interface SandboxHarness {
     at(path: string): Received[];
     first(path: string): Promise<Received>;
   };
-  /** A registry over config/providers.json and config/billers.json; connectors default to this sandbox, `env` as in production. */
+  /**
+   * A registry over config/providers.json and config/billers.json; connectors default to this sandbox, `env` as in
+   * production.
+   */
   registry(env?: Record<string, string>): ConnectorRegistry;
   /** A call to the sandbox's admin API (`/sandbox/v1/…`) with the admin token; the envelope's `data` and the status. */
   admin(
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<{ status: number; body: { code: number; status: string; message: string; data: Record<string, unknown> } }>;
+  ): Promise<{
+    status: number;
+    body: { code: number; status: string; message: string; data: Record<string, unknown> };
+  }>;
   /** Stops the sandbox app and starts a new one on the same store and port, as a redeploy would. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -112,17 +120,27 @@ export async function startSandbox(
     admin: async (method, path, body) => {
       const response = await fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as Awaited<ReturnType<SandboxHarness['admin']>>['body'] };
+      return {
+        status: response.status,
+        body: (await response.json()) as Awaited<ReturnType<SandboxHarness['admin']>>['body'],
+      };
     },
     restart: async () => {
       await app.close();
       app = await createHttpApp([SandboxProvidersModule], { config, infrastructure, log });
       await listen(app, Number(new URL(url).port), '127.0.0.1');
       // A kept-alive connection to the old app fails the first request sent on it: use it up here.
-      await eventually(async () => ((await fetch(`${url}/health/live`)).ok ? true : undefined), 5_000, 'the restarted sandbox');
+      await eventually(
+        async () => ((await fetch(`${url}/health/live`)).ok ? true : undefined),
+        5_000,
+        'the restarted sandbox',
+      );
     },
     close: async () => {
       await app?.close();

@@ -22,7 +22,11 @@ describe('sandbox providers', () => {
 
   const collect = (providerCode: string): CollectOperations => sandbox.registry().get(providerCode, 'collect').collect;
   const newReference = () => `PGTEST${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-  const request = (reference: string, notifyUrl: string, overrides: Partial<CollectInitiateRequest> = {}): CollectInitiateRequest => ({
+  const request = (
+    reference: string,
+    notifyUrl: string,
+    overrides: Partial<CollectInitiateRequest> = {},
+  ): CollectInitiateRequest => ({
     reference,
     amount: '81000',
     currency: 'UGX',
@@ -47,7 +51,10 @@ describe('sandbox providers', () => {
     async function accessToken(): Promise<string> {
       const response = await fetch(`${url}/sandbox/momo/collection/token/`, {
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from('user:key').toString('base64')}`, 'ocp-apim-subscription-key': 'sub' },
+        headers: {
+          authorization: `Basic ${Buffer.from('user:key').toString('base64')}`,
+          'ocp-apim-subscription-key': 'sub',
+        },
       });
       return ((await response.json()) as { access_token: string }).access_token;
     }
@@ -68,14 +75,26 @@ describe('sandbox providers', () => {
     };
 
     it('issues a token only for Basic credentials with a subscription key', async () => {
-      const token = (headers: Record<string, string>) => fetch(`${url}/sandbox/momo/collection/token/`, { method: 'POST', headers });
+      const token = (headers: Record<string, string>) =>
+        fetch(`${url}/sandbox/momo/collection/token/`, { method: 'POST', headers });
       const basic = `Basic ${Buffer.from('user:key').toString('base64')}`;
       expect((await token({})).status).toBe(401);
       expect((await token({ authorization: basic })).status).toBe(401);
-      expect((await token({ authorization: `Basic ${Buffer.from('user:').toString('base64')}`, 'ocp-apim-subscription-key': 'sub' })).status).toBe(401);
+      expect(
+        (
+          await token({
+            authorization: `Basic ${Buffer.from('user:').toString('base64')}`,
+            'ocp-apim-subscription-key': 'sub',
+          })
+        ).status,
+      ).toBe(401);
       const issued = await token({ authorization: basic, 'ocp-apim-subscription-key': 'sub' });
       expect(issued.status).toBe(200);
-      expect(await issued.json()).toEqual({ access_token: expect.any(String), token_type: 'access_token', expires_in: 3600 });
+      expect(await issued.json()).toEqual({
+        access_token: expect.any(String),
+        token_type: 'access_token',
+        expires_in: 3600,
+      });
     });
 
     it('refuses requesttopay without a token it issued', async () => {
@@ -93,7 +112,14 @@ describe('sandbox providers', () => {
     });
 
     it.each([
-      ['0001', { status: 'SUCCESSFUL', financialTransactionId: expect.stringMatching(/^\d+$/), payer: { partyIdType: 'MSISDN', partyId: '256772000001' } }],
+      [
+        '0001',
+        {
+          status: 'SUCCESSFUL',
+          financialTransactionId: expect.stringMatching(/^\d+$/),
+          payer: { partyIdType: 'MSISDN', partyId: '256772000001' },
+        },
+      ],
       ['0002', { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }],
       ['0003', { status: 'FAILED', reason: 'APPROVAL_REJECTED' }],
     ])('calls back once with the status representation of %s', async (ending, outcome) => {
@@ -124,7 +150,9 @@ describe('sandbox providers', () => {
 
     it('completes 0005 without a callback, so only polling reveals it', async () => {
       const silent = await requestToPay('0005');
-      await eventually(async () => ((await collect('mtn_momo_ug').status(silent.providerReference)).status === 'SUCCESSFUL' ? true : undefined));
+      await eventually(async () =>
+        (await collect('mtn_momo_ug').status(silent.providerReference)).status === 'SUCCESSFUL' ? true : undefined,
+      );
       const later = await requestToPay('0001');
       await sandbox.receiver.first(`/momo/${later.reference}`);
       expect(sandbox.receiver.at(`/momo/${silent.reference}`)).toEqual([]);
@@ -133,10 +161,15 @@ describe('sandbox providers', () => {
     it('gives up on a callback after three retries, logging the host only', async () => {
       const reference = newReference();
       const { providerReference } = await collect('mtn_momo_ug').initiate(
-        request(reference, `${sandbox.receiver.url}/down/${reference}?token=callback-secret`, { msisdn: '256772000001', payerMessage: '', payeeNote: '' }),
+        request(reference, `${sandbox.receiver.url}/down/${reference}?token=callback-secret`, {
+          msisdn: '256772000001',
+          payerMessage: '',
+          payeeNote: '',
+        }),
       );
       const warning = await eventually(
-        () => sandbox.logs.find((line) => line.includes(providerReference) && line.includes('provider callback abandoned')),
+        () =>
+          sandbox.logs.find((line) => line.includes(providerReference) && line.includes('provider callback abandoned')),
         15_000,
         'the warning',
       );
@@ -178,7 +211,9 @@ describe('sandbox providers', () => {
       const badAmount = await send(randomUUID(), { ...validBody, amount: 81000 });
       expect(badAmount.status).toBe(400);
       expect(await badAmount.json()).toMatchObject({ code: 'INVALID_AMOUNT' });
-      const unknown = await fetch(`${url}/sandbox/momo/collection/v1_0/requesttopay/${randomUUID()}`, { headers: apiHeaders(token) });
+      const unknown = await fetch(`${url}/sandbox/momo/collection/v1_0/requesttopay/${randomUUID()}`, {
+        headers: apiHeaders(token),
+      });
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
     });
@@ -205,7 +240,11 @@ describe('sandbox providers', () => {
       });
 
     it('refuses the session API without a secret key', async () => {
-      const response = await fetch(`${url}/sandbox/card/v1/checkout/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`${url}/sandbox/card/v1/checkout/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
     });
@@ -216,7 +255,16 @@ describe('sandbox providers', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       const html = await page.text();
-      for (const fragment of ['name="card_number"', 'id="card_number"', 'name="expiry"', 'id="expiry"', 'name="cvv"', 'id="cvv"', 'id="pay"', 'id="cancel"']) {
+      for (const fragment of [
+        'name="card_number"',
+        'id="card_number"',
+        'name="expiry"',
+        'id="expiry"',
+        'name="cvv"',
+        'id="cvv"',
+        'id="pay"',
+        'id="cancel"',
+      ]) {
         expect(html).toContain(fragment);
       }
       expect(html).toContain('<form method="post"');
@@ -246,7 +294,9 @@ describe('sandbox providers', () => {
         expect(collect('card_ug').verifyNotification(JSON.parse(notification.body))).toBe(sessionId);
 
         expect((await fetch(paymentUrl)).status).toBe(410);
-        expect((await submit(paymentUrl, { card_number: cardNumber, expiry: `12/${nextYear}`, cvv: '123' })).status).toBe(410);
+        expect(
+          (await submit(paymentUrl, { card_number: cardNumber, expiry: `12/${nextYear}`, cvv: '123' })).status,
+        ).toBe(410);
       },
     );
 
@@ -257,7 +307,11 @@ describe('sandbox providers', () => {
       expect(cancelled.headers.get('location')).toBe(returnUrlFor(reference));
       const body = JSON.parse((await sandbox.receiver.first(`/card/${reference}`)).body);
       expect(body).toEqual({ session_id: sessionId, reference, status: 'cancelled' });
-      expect(await collect('card_ug').status(sessionId)).toEqual({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'cancelled' });
+      expect(await collect('card_ug').status(sessionId)).toEqual({
+        status: 'CANCELLED',
+        reason: 'CUSTOMER_DECLINED',
+        providerReason: 'cancelled',
+      });
     });
 
     it('re-renders an invalid form with what to fix, never echoing the card number', async () => {
@@ -281,11 +335,15 @@ describe('sandbox providers', () => {
 
     it('expires an unused session: the page is gone and the reference gets a new session', async () => {
       const { paymentUrl, sessionId, reference } = await openSession(undefined, 300);
-      await eventually(async () => ((await collect('card_ug').status(sessionId)).status === 'CANCELLED' ? true : undefined));
+      await eventually(async () =>
+        (await collect('card_ug').status(sessionId)).status === 'CANCELLED' ? true : undefined,
+      );
       const page = await fetch(paymentUrl);
       expect(page.status).toBe(410);
       expect(await page.text()).toContain('expired');
-      expect((await submit(paymentUrl, { card_number: '4242424242424242', expiry: `12/${nextYear}`, cvv: '123' })).status).toBe(410);
+      expect(
+        (await submit(paymentUrl, { card_number: '4242424242424242', expiry: `12/${nextYear}`, cvv: '123' })).status,
+      ).toBe(410);
       expect((await openSession(reference)).sessionId).not.toBe(sessionId);
     });
 
@@ -298,9 +356,18 @@ describe('sandbox providers', () => {
     it('retries a notification the merchant did not accept', async () => {
       const { paymentUrl, reference } = await openSession();
       sandbox.receiver.failing.set(`/card/${reference}`, 1);
-      expect((await submit(paymentUrl, { card_number: '4242424242424242', expiry: `12/${nextYear}`, cvv: '123' })).status).toBe(303);
-      await eventually(() => (sandbox.receiver.at(`/card/${reference}`).length === 2 ? true : undefined), 10_000, 'the retried notification');
-      expect(sandbox.receiver.at(`/card/${reference}`).map((r) => JSON.parse(r.body).status)).toEqual(['succeeded', 'succeeded']);
+      expect(
+        (await submit(paymentUrl, { card_number: '4242424242424242', expiry: `12/${nextYear}`, cvv: '123' })).status,
+      ).toBe(303);
+      await eventually(
+        () => (sandbox.receiver.at(`/card/${reference}`).length === 2 ? true : undefined),
+        10_000,
+        'the retried notification',
+      );
+      expect(sandbox.receiver.at(`/card/${reference}`).map((r) => JSON.parse(r.body).status)).toEqual([
+        'succeeded',
+        'succeeded',
+      ]);
     });
   });
 

@@ -1,4 +1,10 @@
-import { describeWithService, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY } from '@paygate/testing';
+import {
+  describeWithService,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+} from '@paygate/testing';
 import { startKafkaProxy, type KafkaProxy } from './kafka-proxy';
 import { ensureBuilt, localCommandRoutes, startApp, type AppProcess, type LocalCommandRoutes } from './processes';
 
@@ -11,12 +17,16 @@ import { ensureBuilt, localCommandRoutes, startApp, type AppProcess, type LocalC
  */
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 
-/** Bounded shutdown with the broker gone (Kafka); declared by distributed.spec.ts, which always has tests of its own. */
+/**
+ * Bounded shutdown with the broker gone (Kafka); declared by distributed.spec.ts, which always has tests of its own.
+ */
 export function brokerGoneShutdownSuite(): void {
   describeWithService('kafka', 'bounded shutdown with the broker gone', (brokerUrl) => {
     const env = (proxy: KafkaProxy, routes: LocalCommandRoutes, app: string) => ({
       ...routes.senders,
-      ...(app === 'collections' || app === 'service-payments' || app === 'webhook-dispatcher' ? routes.listen(app) : {}),
+      ...(app === 'collections' || app === 'service-payments' || app === 'webhook-dispatcher'
+        ? routes.listen(app)
+        : {}),
       STORE_URL: 'pglite://memory',
       BROKER_URL: proxy.url,
       MASTER_KEY: TEST_MASTER_KEY,
@@ -68,7 +78,9 @@ export function brokerGoneShutdownSuite(): void {
       report('broker unreachable', names, outcomes);
       const [collectionsOutcome, gatewayOutcome] = outcomes;
       expect(collectionsOutcome.code).toBe(1);
-      expect(collectionsOutcome.abandoned).toMatch(/^consumers, timers and workers finishing their current work \(consumer groups still open: .*collections-/);
+      expect(collectionsOutcome.abandoned).toMatch(
+        /^consumers, timers and workers finishing their current work \(consumer groups still open: .*collections-/,
+      );
       expect(gatewayOutcome).toMatchObject({ code: 0 });
     }, 240_000);
   });
@@ -80,14 +92,21 @@ interface Outcome {
 }
 
 function report(scenario: string, names: string[], outcomes: Outcome[]): void {
-  const lines = outcomes.map((outcome, i) => `${names[i]} exit ${outcome.code}${outcome.abandoned ? ` (abandoned ${outcome.abandoned})` : ''}`);
+  const lines = outcomes.map(
+    (outcome, i) => `${names[i]} exit ${outcome.code}${outcome.abandoned ? ` (abandoned ${outcome.abandoned})` : ''}`,
+  );
   process.stderr.write(`shutdown, ${scenario}, SHUTDOWN_TIMEOUT_MS=${SHUTDOWN_TIMEOUT_MS}: ${lines.join('; ')}\n`);
 }
 
-/** SIGTERM, then the exit code and what the abandonment line names; a process still running well past the limit is killed and reported so. */
+/**
+ * SIGTERM, then the exit code and what the abandonment line names; a process still running well past the limit is
+ * killed and reported so.
+ */
 async function exitAfterSigterm(app: AppProcess): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
-  const stillRunning = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + 15_000)));
+  const stillRunning = new Promise<'still running'>(
+    (resolve) => (timer = setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + 15_000)),
+  );
   const code = await Promise.race([app.stop('SIGTERM'), stillRunning]);
   clearTimeout(timer);
   if (code === 'still running') app.child.kill('SIGKILL');

@@ -76,7 +76,11 @@ export function startAnyOrderSuite(): void {
 
     async function allReady(apps: Record<string, string>, timeoutMs: number): Promise<void> {
       for (const url of Object.values(apps))
-        await eventually(async () => ((await status(url, '/health/ready')) === 200 ? true : undefined), timeoutMs, `${url} to turn ready`);
+        await eventually(
+          async () => ((await status(url, '/health/ready')) === 200 ? true : undefined),
+          timeoutMs,
+          `${url} to turn ready`,
+        );
     }
 
     it('started before the broker exists: live, unready naming the broker with one log line each; ready once it starts; a collection and a collect-for-payment go through', async () => {
@@ -84,16 +88,28 @@ export function startAnyOrderSuite(): void {
       schemas.push(schema);
       layout = startReadmeLayout(envFor(schema));
       const { apps } = layout;
-      expect(Object.keys(apps).sort()).toEqual(['api-gateway', 'collections', 'sandbox', 'service-payments', 'webhook-dispatcher']);
+      expect(Object.keys(apps).sort()).toEqual([
+        'api-gateway',
+        'collections',
+        'sandbox',
+        'service-payments',
+        'webhook-dispatcher',
+      ]);
 
       for (const url of Object.values(apps))
-        await eventually(async () => ((await status(url, '/health/live')) === 200 ? true : undefined), 30_000, `${url} to be live`);
+        await eventually(
+          async () => ((await status(url, '/health/live')) === 200 ? true : undefined),
+          30_000,
+          `${url} to be live`,
+        );
       for (const [app, url] of Object.entries(apps)) {
         const ready = await eventually(
           async () => {
             const response = await fetch(`${url}/health/ready`);
             const body = (await response.json()) as { data?: { waiting_for?: string[] } };
-            return body.data?.waiting_for?.includes(`BROKER_URL ${broker.url}`) ? { status: response.status, body } : undefined;
+            return body.data?.waiting_for?.includes(`BROKER_URL ${broker.url}`)
+              ? { status: response.status, body }
+              : undefined;
           },
           30_000,
           `${app} to name the broker it waits for`,
@@ -106,7 +122,9 @@ export function startAnyOrderSuite(): void {
         const lines = layout
           .output()
           .split('\n')
-          .filter((line) => line.includes(`"component":"${app}"`) && line.includes('"message":"waiting for BROKER_URL'));
+          .filter(
+            (line) => line.includes(`"component":"${app}"`) && line.includes('"message":"waiting for BROKER_URL'),
+          );
         expect({ app, lines: lines.length }).toEqual({ app, lines: 1 });
       }
 
@@ -135,10 +153,16 @@ export function startAnyOrderSuite(): void {
 }
 
 /** The merchant's callbacks as a user on the machine gets them: paygate listen forwarding to a local receiver. */
-async function listening(gateway: string, name: string): Promise<{ client: PaygateClient; laptop: CallbackReceiver; done(): Promise<void> }> {
+async function listening(
+  gateway: string,
+  name: string,
+): Promise<{ client: PaygateClient; laptop: CallbackReceiver; done(): Promise<void> }> {
   const client = await PaygateClient.withNewMerchant(gateway, TEST_ADMIN_TOKEN, name);
   const laptop = await CallbackReceiver.start();
-  const listener = new RunningCli(['listen', '--forward-to', laptop.url('/hooks')], merchantEnv(gateway, client.merchant));
+  const listener = new RunningCli(
+    ['listen', '--forward-to', laptop.url('/hooks')],
+    merchantEnv(gateway, client.merchant),
+  );
   try {
     await listener.waitForLine(/^Ready!/, 'paygate listen to connect', 60_000);
   } catch (error) {
@@ -191,7 +215,9 @@ async function collectionGoesThrough(apps: Record<string, string>, output: () =>
     );
     expect(await client.finalState(ref, 60_000)).toMatchObject({ transaction_status: 'COMPLETED' });
     expect(output()).not.toContain('provider callback refused');
-    const [completed] = (await laptop.waitFor(ref, 'transaction.completed', 60_000)).filter((callback) => callback.event === 'transaction.completed');
+    const [completed] = (await laptop.waitFor(ref, 'transaction.completed', 60_000)).filter(
+      (callback) => callback.event === 'transaction.completed',
+    );
     expect(CallbackReceiver.verify(completed, client.merchant.signingKey)).toBe(true);
   } finally {
     await done();
@@ -209,7 +235,10 @@ async function collectForPaymentGoesThrough(gateway: string, sandbox: string): P
     expect(accepted.status).toBe(202);
     const ref = String(accepted.body.data.internal_reference);
     const callbacks = await laptop.waitFor(ref, 'payment.completed', 90_000);
-    expect(callbacks.map((callback) => callback.event).slice(-2)).toEqual(['transaction.completed', 'payment.completed']);
+    expect(callbacks.map((callback) => callback.event).slice(-2)).toEqual([
+      'transaction.completed',
+      'payment.completed',
+    ]);
     await admin.expectPaidOnce(prn);
   } finally {
     await done();

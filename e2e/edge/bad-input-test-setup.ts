@@ -93,8 +93,14 @@ export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
     fc.string({ unit: 'binary', minLength: 65, maxLength: 80 }),
     fc.string({ maxLength: 70 }),
   ),
-  transaction_method: jsonWhere((v) => v !== 'MOBILE_MONEY', fc.constantFrom('CARD', 'mobile_money', 'MOBILE MONEY', 'BANK')),
-  provider_code: jsonWhere((v) => v !== 'mtn_momo_ug', fc.constantFrom('card_ug', 'airtel_money_ug', 'MTN_MOMO_UG', 'mtn_momo_ug ', '')),
+  transaction_method: jsonWhere(
+    (v) => v !== 'MOBILE_MONEY',
+    fc.constantFrom('CARD', 'mobile_money', 'MOBILE MONEY', 'BANK'),
+  ),
+  provider_code: jsonWhere(
+    (v) => v !== 'mtn_momo_ug',
+    fc.constantFrom('card_ug', 'airtel_money_ug', 'MTN_MOMO_UG', 'mtn_momo_ug ', ''),
+  ),
   currency: jsonWhere((v) => v !== 'UGX', fc.constantFrom('ugx', 'KES', 'USD', 'UGXX', 'UG')),
   amount: jsonWhere(
     (v) => typeof v !== 'number' || !Number.isInteger(v) || v < 500 || v > 5_000_000,
@@ -115,7 +121,10 @@ export const invalidValue: Record<string, fc.Arbitrary<unknown>> = {
     fc.constantFrom('', ' ', '\t\n', '\u00a0\u3000'),
   ),
   customer_email: jsonWhere((v) => notString(v) || !(v as string).includes('@'), fc.string({ maxLength: 40 })),
-  description: jsonWhere((v) => notString(v) || (v as string).length > 255, fc.string({ minLength: 256, maxLength: 400 })),
+  description: jsonWhere(
+    (v) => notString(v) || (v as string).length > 255,
+    fc.string({ minLength: 256, maxLength: 400 }),
+  ),
   charge_customer: jsonWhere((v) => typeof v !== 'boolean', fc.constantFrom('true', 'false', 1, 0)),
   require_confirmation: jsonWhere((v) => typeof v !== 'boolean', fc.constantFrom('true', 'false', 1, 0)),
   redirect_url: jsonWhere(
@@ -169,7 +178,9 @@ export const validBody: fc.Arbitrary<Json> = fc
     fraction: fc.double({ min: 0, max: 1, noNaN: true }),
     subscriber: fc.integer({ min: 0, max: 9_999_999 }),
     prefixIndex: fc.nat(),
-    name: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((name) => /\S/.test(name) && name.length <= 100),
+    name: fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 60 })
+      .filter((name) => /\S/.test(name) && name.length <= 100),
     charge: fc.option(fc.boolean(), { nil: undefined }),
     description: fc.option(
       fc.string({ unit: 'grapheme', maxLength: 80 }).filter((text) => text.length <= 255),
@@ -178,7 +189,9 @@ export const validBody: fc.Arbitrary<Json> = fc
     email: fc.option(fc.emailAddress(), { nil: undefined }),
   })
   .map(({ provider, reference, fraction, subscriber, prefixIndex, name, charge, description, email }) => {
-    const limits = { mtn_momo_ug: [500, 5_000_000], airtel_money_ug: [500, 2_000_000], card_ug: [1000, 10_000_000] }[provider] as [number, number];
+    const limits = { mtn_momo_ug: [500, 5_000_000], airtel_money_ug: [500, 2_000_000], card_ug: [1000, 10_000_000] }[
+      provider
+    ] as [number, number];
     const amount = Math.min(limits[1], limits[0] + Math.floor(fraction * (limits[1] - limits[0] + 1)));
     const body: Json = {
       // Unique per run: the same reference again would be a replay or a 409.
@@ -204,7 +217,9 @@ export const validBody: fc.Arbitrary<Json> = fc
 export const rawGarbage: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.uint8Array({ maxLength: 2048 }),
   fc.string({ unit: 'binary', maxLength: 500 }).map((text) => new TextEncoder().encode(text)),
-  fc.string({ unit: 'binary-ascii', maxLength: 500 }).map((text) => Uint8Array.from([...text].map((char) => char.charCodeAt(0)))),
+  fc
+    .string({ unit: 'binary-ascii', maxLength: 500 })
+    .map((text) => Uint8Array.from([...text].map((char) => char.charCodeAt(0)))),
   fc.nat().map((cut) => {
     const text = JSON.stringify(validMobileMoney());
     return new TextEncoder().encode(text.slice(0, cut % text.length));
@@ -230,7 +245,19 @@ export const rawGarbage: fc.Arbitrary<Uint8Array> = fc.oneof(
       }
     }),
   fc
-    .constantFrom('', ' ', 'null', '[]', '"x"', '1e309', '-0', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}', '\ufeff{}', '{}{}')
+    .constantFrom(
+      '',
+      ' ',
+      'null',
+      '[]',
+      '"x"',
+      '1e309',
+      '-0',
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{}}}',
+      '\ufeff{}',
+      '{}{}',
+    )
     .map((text) => new TextEncoder().encode(text)),
 );
 
@@ -272,7 +299,8 @@ export function badInputHelpers(started: () => { paygate: InProcessPaygate; clie
   }
 
   const countCollectionEvents = async () =>
-    (await started().paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
+    (await started().paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 }))
+      .length;
 
   /** The refusal docs/api.md promises: a 4xx error envelope, and no collection event written. */
   async function expectRefused(path: string, body: string | Uint8Array): Promise<void> {
@@ -281,7 +309,12 @@ export function badInputHelpers(started: () => { paygate: InProcessPaygate; clie
     const shown = typeof body === 'string' ? body : Buffer.from(body).toString('base64');
     if (answer.status < 400 || answer.status >= 500)
       throw new Error(`${path} answered ${answer.status} ${answer.text.slice(0, 300)} to ${shown.slice(0, 300)}`);
-    expect(answer.body).toEqual({ code: answer.status, status: 'error', message: expect.any(String), data: expect.any(Object) });
+    expect(answer.body).toEqual({
+      code: answer.status,
+      status: 'error',
+      message: expect.any(String),
+      data: expect.any(Object),
+    });
     expect(Array.isArray((answer.body as { data: unknown }).data)).toBe(false);
     expect(await countCollectionEvents()).toBe(before);
   }

@@ -54,7 +54,11 @@ describe('bad input never writes and never fails the server (property-based)', (
     });
 
     it('refuses objects with random keys', async () => {
-      const key = fc.oneof(fc.constant('internal_reference'), fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }));
+      const key = fc.oneof(
+        fc.constant('internal_reference'),
+        fc.string({ maxLength: 20 }),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+      );
       await fc.assert(
         fc.asyncProperty(fc.dictionary(key, anyJson, { maxKeys: 8 }), async (object) => {
           await expectRefused(CONFIRM, JSON.stringify(object));
@@ -112,7 +116,9 @@ describe('bad input never writes and never fails the server (property-based)', (
 
   describe('GET /v1/collections', () => {
     async function get(path: string): Promise<Answer> {
-      const response = await fetch(`${paygate.url}${path}`, { headers: { 'public-key': client.merchant.publicKey, 'secret-key': client.merchant.secretKey } });
+      const response = await fetch(`${paygate.url}${path}`, {
+        headers: { 'public-key': client.merchant.publicKey, 'secret-key': client.merchant.secretKey },
+      });
       const text = await response.text();
       let parsed: unknown;
       try {
@@ -133,7 +139,9 @@ describe('bad input never writes and never fails the server (property-based)', (
     it('answers an unknown internal_reference or merchant_reference with a 4xx envelope', async () => {
       await fc.assert(
         fc.asyncProperty(lookup, fc.boolean(), async (value, byMerchantReference) => {
-          const path = byMerchantReference ? `/v1/collections?merchant_reference=${encodeURIComponent(value)}` : `/v1/collections/${encodeURIComponent(value)}`;
+          const path = byMerchantReference
+            ? `/v1/collections?merchant_reference=${encodeURIComponent(value)}`
+            : `/v1/collections/${encodeURIComponent(value)}`;
           const answer = await get(path);
           expect({
             value,
@@ -141,7 +149,12 @@ describe('bad input never writes and never fails the server (property-based)', (
             status: answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status,
             text: answer.status < 500 ? '' : answer.text,
           }).toEqual({ value, path, status: '4xx', text: '' });
-          expect(answer.body).toEqual({ code: answer.status, status: 'error', message: expect.any(String), data: expect.any(Object) });
+          expect(answer.body).toEqual({
+            code: answer.status,
+            status: 'error',
+            message: expect.any(String),
+            data: expect.any(Object),
+          });
         }),
         fcOptions(),
       );

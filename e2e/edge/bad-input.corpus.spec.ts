@@ -11,7 +11,15 @@
  * in-process Paygate, so each request's writes are its own.
  */
 import * as fc from 'fast-check';
-import { encode, startInputPaygate, stringFields, type InputPaygate, type Sent, type Writes, withValue } from './input-paygate-test-setup';
+import {
+  encode,
+  startInputPaygate,
+  stringFields,
+  type InputPaygate,
+  type Sent,
+  type Writes,
+  withValue,
+} from './input-paygate-test-setup';
 import { INPUT_ROUTES, type InputRoute, type RouteRequest } from './input-routes-test-setup';
 import { CORPUS_SIZE } from './input-sizes';
 
@@ -53,7 +61,18 @@ const garbage = fc.oneof(
   fc.uint8Array({ maxLength: 1024 }),
   fc.string({ unit: 'binary', maxLength: 300 }).map((text) => new TextEncoder().encode(text)),
   fc
-    .constantFrom('', ' ', '{', '{"a":', '[1,]', '{"a":1}{}', '\ufeff{}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', 'nul\u0000l')
+    .constantFrom(
+      '',
+      ' ',
+      '{',
+      '{"a":',
+      '[1,]',
+      '{"a":1}{}',
+      '\ufeff{}',
+      '{"__proto__":{"x":1}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      'nul\u0000l',
+    )
     .map((text) => new TextEncoder().encode(text)),
 );
 
@@ -62,17 +81,31 @@ const anyIndex = fc.noBias(fc.integer({ min: 0, max: 2 ** 20 }));
 
 const change: fc.Arbitrary<Change> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('unstorable text' as const), field: anyIndex, text: unstorableText }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('unstorable text' as const), field: anyIndex, text: unstorableText }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('deep nesting' as const), field: anyIndex, levels: fc.integer({ min: 33, max: 6000 }), objects: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant('deep nesting' as const),
+      field: anyIndex,
+      levels: fc.integer({ min: 33, max: 6000 }),
+      objects: fc.boolean(),
+    }),
   },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('field replaced' as const), field: anyIndex, value: anyJson }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('field replaced' as const), field: anyIndex, value: anyJson }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('field dropped' as const), field: anyIndex }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('unknown field' as const), key, value: anyJson }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('whole body replaced' as const), value: anyJson }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('random bytes' as const), bytes: garbage }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('body too large' as const), extra: fc.integer({ min: 1, max: 4096 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('body too large' as const), extra: fc.integer({ min: 1, max: 4096 }) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -87,7 +120,10 @@ const change: fc.Arbitrary<Change> = fc.oneof(
       ),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('query junk' as const), key, value: fc.oneof(around, unstorableText) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('query junk' as const), key, value: fc.oneof(around, unstorableText) }),
+  },
 );
 
 // Uniform: fast-check's integers otherwise favour small values, and so the first routes and fields.
@@ -118,18 +154,32 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
       return encode(route, withValue(request, field.location, field.segments, change.text));
     }
     case 'deep nesting': {
-      const nested = change.objects ? '{"a":'.repeat(change.levels) + '1' + '}'.repeat(change.levels) : '['.repeat(change.levels) + ']'.repeat(change.levels);
+      const nested = change.objects
+        ? '{"a":'.repeat(change.levels) + '1' + '}'.repeat(change.levels)
+        : '['.repeat(change.levels) + ']'.repeat(change.levels);
       const bodyKeys = Object.keys(request.body ?? {});
       if (route.form || bodyKeys.length === 0)
-        return { ...encode(route, request), headers: { ...request.headers, 'content-type': 'application/json' }, payload: nested };
+        return {
+          ...encode(route, request),
+          headers: { ...request.headers, 'content-type': 'application/json' },
+          payload: nested,
+        };
       const marker = '(nested)';
-      const sent = encode(route, { ...request, body: { ...request.body, [bodyKeys[change.field % bodyKeys.length]]: marker } });
+      const sent = encode(route, {
+        ...request,
+        body: { ...request.body, [bodyKeys[change.field % bodyKeys.length]]: marker },
+      });
       return { ...sent, payload: textOf(sent).replace(JSON.stringify(marker), nested) };
     }
     case 'field replaced': {
       if (fields.length === 0) return encode(route, request);
       const { location, name } = target(change.field);
-      const value = location === 'body' ? change.value : typeof change.value === 'string' ? change.value : (JSON.stringify(change.value) ?? '');
+      const value =
+        location === 'body'
+          ? change.value
+          : typeof change.value === 'string'
+            ? change.value
+            : (JSON.stringify(change.value) ?? '');
       return encode(route, withValue(request, location, [name], value));
     }
     case 'field dropped': {
@@ -139,7 +189,12 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
       const without = { ...(request[from] as Record<string, unknown>) };
       delete without[name];
       // A path parameter cannot be absent: it becomes empty.
-      return encode(route, location === 'path' ? { ...request, params: { ...request.params, [name]: '' } } : { ...request, [from]: without });
+      return encode(
+        route,
+        location === 'path'
+          ? { ...request, params: { ...request.params, [name]: '' } }
+          : { ...request, [from]: without },
+      );
     }
     case 'unknown field':
       return encode(
@@ -150,14 +205,21 @@ function apply(route: InputRoute, request: RouteRequest, change: Change, maxBody
       );
     case 'whole body replaced': {
       const sent = encode(route, { ...request, body: {} });
-      return { ...sent, headers: { ...sent.headers, 'content-type': 'application/json' }, payload: JSON.stringify(change.value) ?? 'null' };
+      return {
+        ...sent,
+        headers: { ...sent.headers, 'content-type': 'application/json' },
+        payload: JSON.stringify(change.value) ?? 'null',
+      };
     }
     case 'random bytes': {
       const sent = encode(route, { ...request, body: request.body ?? {} });
       return { ...sent, payload: Buffer.from(change.bytes) };
     }
     case 'body too large':
-      return encode(route, { ...request, body: { ...(request.body ?? {}), padding: 'x'.repeat(maxBodyBytes + change.extra) } });
+      return encode(route, {
+        ...request,
+        body: { ...(request.body ?? {}), padding: 'x'.repeat(maxBodyBytes + change.extra) },
+      });
     case 'content type': {
       const sent = encode(route, { ...request, body: request.body ?? {} });
       const headers = { ...sent.headers };
@@ -208,7 +270,13 @@ describe(`input corpus: ${CORPUS_SIZE} generated requests over ${INPUT_ROUTES.le
       const written = await input.writesSinceLastLook();
       byGroup.set(route.group, (byGroup.get(route.group) ?? 0) + 1);
       byKind.set(change.kind, (byKind.get(change.kind) ?? 0) + 1);
-      const failure = { index, route: route.name, change: JSON.stringify(change).slice(0, 200), status: answer.status, answer: answer.text.slice(0, 200) };
+      const failure = {
+        index,
+        route: route.name,
+        change: JSON.stringify(change).slice(0, 200),
+        status: answer.status,
+        answer: answer.text.slice(0, 200),
+      };
       if (answer.status >= 500) serverErrors.push(failure);
       if (answer.status >= 400) {
         refused++;
@@ -217,7 +285,12 @@ describe(`input corpus: ${CORPUS_SIZE} generated requests over ${INPUT_ROUTES.le
       // A fault injected into the sandbox biller on purpose would make its payment API answer
       // 503 by design: undone at once, so that only failures of input handling count.
       if (route.path === '/sandbox/v1/biller/faults' && answer.status < 300) {
-        await input.send({ method: 'PUT', url: route.path, headers: { ...sent.headers, 'content-type': 'application/json' }, payload: '{}' });
+        await input.send({
+          method: 'PUT',
+          url: route.path,
+          headers: { ...sent.headers, 'content-type': 'application/json' },
+          payload: '{}',
+        });
         await input.writesSinceLastLook();
       }
     }
@@ -228,6 +301,9 @@ describe(`input corpus: ${CORPUS_SIZE} generated requests over ${INPUT_ROUTES.le
         `${serverErrors.length} × 5xx; ${refusedEvents} events and ${writingRefusals.length} writing refusals among refused requests\n` +
         `  changes: ${[...byKind].map(([kind, count]) => `${kind} ${count}`).join(', ')}\n`,
     );
-    expect({ serverErrors: serverErrors.slice(0, 10), writingRefusals: writingRefusals.slice(0, 10) }).toEqual({ serverErrors: [], writingRefusals: [] });
+    expect({ serverErrors: serverErrors.slice(0, 10), writingRefusals: writingRefusals.slice(0, 10) }).toEqual({
+      serverErrors: [],
+      writingRefusals: [],
+    });
   }, 600_000);
 });

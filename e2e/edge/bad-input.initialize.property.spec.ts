@@ -57,7 +57,11 @@ describe('bad input never writes and never fails the server (property-based)', (
     });
 
     it('refuses objects with random keys (some of them fields of the request)', async () => {
-      const key = fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }));
+      const key = fc.oneof(
+        fc.constantFrom(...FIELDS),
+        fc.string({ maxLength: 20 }),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+      );
       await fc.assert(
         fc.asyncProperty(fc.dictionary(key, anyJson, { maxKeys: 15 }), async (object) => {
           // Missing a required field: certainly invalid.
@@ -68,7 +72,9 @@ describe('bad input never writes and never fails the server (property-based)', (
       );
     });
 
-    const oneReplaced = fc.constantFrom(...FIELDS).chain((field) => invalidValue[field].map((value) => ({ field, value })));
+    const oneReplaced = fc
+      .constantFrom(...FIELDS)
+      .chain((field) => invalidValue[field].map((value) => ({ field, value })));
 
     it('refuses a valid body with one field replaced by a value wrong for it', async () => {
       await fc.assert(
@@ -82,15 +88,20 @@ describe('bad input never writes and never fails the server (property-based)', (
     it('names the replaced field in data.errors', async () => {
       // A valid method or provider of the wrong kind makes two fields disagree; either may be named.
       const inconsistent = ({ field, value }: { field: string; value: unknown }) =>
-        (field === 'transaction_method' && value === 'CARD') || (field === 'provider_code' && (value === 'card_ug' || value === 'airtel_money_ug'));
+        (field === 'transaction_method' && value === 'CARD') ||
+        (field === 'provider_code' && (value === 'card_ug' || value === 'airtel_money_ug'));
       await fc.assert(
         fc.asyncProperty(
           oneReplaced.filter((replaced) => !inconsistent(replaced)),
           async ({ field, value }) => {
             const answer = await post(INITIALIZE, JSON.stringify({ ...validMobileMoney(), [field]: value }));
-            const errors = ((answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? []).map((error) => error.field);
+            const errors = ((answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? []).map(
+              (error) => error.field,
+            );
             // Text no store can hold is named by its path inside the field (`customer_name[0]`).
-            const named = errors.some((named) => named === field || named.startsWith(`${field}.`) || named.startsWith(`${field}[`));
+            const named = errors.some(
+              (named) => named === field || named.startsWith(`${field}.`) || named.startsWith(`${field}[`),
+            );
             expect({ field, value, status: answer.status, named }).toEqual({ field, value, status: 400, named: true });
           },
         ),
@@ -101,7 +112,13 @@ describe('bad input never writes and never fails the server (property-based)', (
     it('refuses a valid card body whose redirect_url is replaced by a value wrong for it', async () => {
       await fc.assert(
         fc.asyncProperty(invalidValue.redirect_url, async (value) => {
-          const body = { ...validMobileMoney(), transaction_method: 'CARD', provider_code: 'card_ug', amount: 25000, redirect_url: value };
+          const body = {
+            ...validMobileMoney(),
+            transaction_method: 'CARD',
+            provider_code: 'card_ug',
+            amount: 25000,
+            redirect_url: value,
+          };
           delete (body as Json).msisdn;
           await expectRefused(INITIALIZE, JSON.stringify(body));
         }),
@@ -112,7 +129,9 @@ describe('bad input never writes and never fails the server (property-based)', (
     it('refuses a valid body with several fields replaced', async () => {
       const several = fc
         .subarray([...FIELDS], { minLength: 2 })
-        .chain((fields) => fc.tuple(...fields.map((field) => invalidValue[field].map((value) => [field, value] as const))))
+        .chain((fields) =>
+          fc.tuple(...fields.map((field) => invalidValue[field].map((value) => [field, value] as const))),
+        )
         .map((entries) => Object.fromEntries(entries));
       await fc.assert(
         fc.asyncProperty(several, async (changes) => {
@@ -146,20 +165,35 @@ describe('bad input never writes and never fails the server (property-based)', (
         fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
         fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\ufeff', '\ud800', '\udfff'),
       );
-      const text = fc.oneof(fc.string({ unit, minLength: 1, maxLength: 100 }), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 100 }));
+      const text = fc.oneof(
+        fc.string({ unit, minLength: 1, maxLength: 100 }),
+        fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 100 }),
+      );
       await fc.assert(
-        fc.asyncProperty(text, fc.option(fc.string({ unit: 'binary', maxLength: 200 }), { nil: undefined }), async (name, description) => {
-          const before = await countCollectionEvents();
-          const body = { ...validMobileMoney(), customer_name: name, ...(description !== undefined && { description }) };
-          const answer = await post(INITIALIZE, JSON.stringify(body));
-          const after = await countCollectionEvents();
-          expect({ body, status: answer.status < 500 ? 'not 5xx' : answer.status, text: answer.status < 500 ? '' : answer.text }).toEqual({
-            body,
-            status: 'not 5xx',
-            text: '',
-          });
-          expect({ body, written: after - before }).toEqual({ body, written: answer.status === 202 ? 2 : 0 });
-        }),
+        fc.asyncProperty(
+          text,
+          fc.option(fc.string({ unit: 'binary', maxLength: 200 }), { nil: undefined }),
+          async (name, description) => {
+            const before = await countCollectionEvents();
+            const body = {
+              ...validMobileMoney(),
+              customer_name: name,
+              ...(description !== undefined && { description }),
+            };
+            const answer = await post(INITIALIZE, JSON.stringify(body));
+            const after = await countCollectionEvents();
+            expect({
+              body,
+              status: answer.status < 500 ? 'not 5xx' : answer.status,
+              text: answer.status < 500 ? '' : answer.text,
+            }).toEqual({
+              body,
+              status: 'not 5xx',
+              text: '',
+            });
+            expect({ body, written: after - before }).toEqual({ body, written: answer.status === 202 ? 2 : 0 });
+          },
+        ),
         fcOptions(),
       );
     });
@@ -169,7 +203,11 @@ describe('bad input never writes and never fails the server (property-based)', (
         fc.asyncProperty(validBody, async (body) => {
           const before = await countCollectionEvents();
           const answer = await post(INITIALIZE, JSON.stringify(body));
-          expect({ body, status: answer.status, answer: answer.status === 202 ? '' : answer.text }).toEqual({ body, status: 202, answer: '' });
+          expect({ body, status: answer.status, answer: answer.status === 202 ? '' : answer.text }).toEqual({
+            body,
+            status: 202,
+            answer: '',
+          });
           const data = (answer.body as { data: Json }).data;
           expect(answer.body).toEqual({
             code: 202,
@@ -187,7 +225,9 @@ describe('bad input never writes and never fails the server (property-based)', (
           if (body.merchant_reference === 'auto') expect(data.merchant_reference).toMatch(/^MCTREF[A-Z0-9]{14}$/);
           else expect(data.merchant_reference).toBe(body.merchant_reference);
           expect(await countCollectionEvents()).toBe(before + 2);
-          const stream = await paygate.infrastructure.store.readStream(`collection-${data.internal_reference as string}`);
+          const stream = await paygate.infrastructure.store.readStream(
+            `collection-${data.internal_reference as string}`,
+          );
           expect(stream.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
         }),
         fcOptions(),

@@ -8,11 +8,22 @@
  * input-routes-test-setup.ts. FC_SEED replays a failure; runs per field: TEXT_FIELD_RUNS (input-sizes.ts).
  */
 import * as fc from 'fast-check';
-import { encode, hasJsonBody, NOTHING_WRITTEN, startInputPaygate, stringFields, withValue, type InputPaygate } from './input-paygate-test-setup';
+import {
+  encode,
+  hasJsonBody,
+  NOTHING_WRITTEN,
+  startInputPaygate,
+  stringFields,
+  withValue,
+  type InputPaygate,
+} from './input-paygate-test-setup';
 import { INPUT_ROUTES, type InputRoute, type RouteRequest } from './input-routes-test-setup';
 import { TEXT_FIELD_RUNS } from './input-sizes';
 
-const options = (): fc.Parameters<unknown> => ({ numRuns: TEXT_FIELD_RUNS, ...(process.env.FC_SEED !== undefined && { seed: Number(process.env.FC_SEED) }) });
+const options = (): fc.Parameters<unknown> => ({
+  numRuns: TEXT_FIELD_RUNS,
+  ...(process.env.FC_SEED !== undefined && { seed: Number(process.env.FC_SEED) }),
+});
 
 /** Text around the bad unit: printable, or any code point (surrogate pairs included, never a lone half). */
 const around = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }));
@@ -34,11 +45,19 @@ afterAll(async () => {
 
 const WHERE: Record<string, string> = { body: '', query: 'query parameter ', path: 'path parameter ' };
 
-async function refusedNamingField(route: InputRoute, request: RouteRequest, location: string, field: string): Promise<void> {
+async function refusedNamingField(
+  route: InputRoute,
+  request: RouteRequest,
+  location: string,
+  field: string,
+): Promise<void> {
   await input.writesSinceLastLook();
   const answer = await input.send(encode(route, request));
   const written = await input.writesSinceLastLook();
-  const errors = ((answer.body as { data?: { errors?: unknown[] } }).data?.errors ?? []) as { field: string; message: string }[];
+  const errors = ((answer.body as { data?: { errors?: unknown[] } }).data?.errors ?? []) as {
+    field: string;
+    message: string;
+  }[];
   const message = `${WHERE[location]}${field} must not contain NUL characters or unpaired UTF-16 surrogates`;
   expect({
     route: route.name,
@@ -61,7 +80,9 @@ async function refusedNamingField(route: InputRoute, request: RouteRequest, loca
   });
 }
 
-describe.each(INPUT_ROUTES.filter((route) => stringFields(route).length > 0).map((route) => [route.name, route] as const))('%s', (_name, route) => {
+describe.each(
+  INPUT_ROUTES.filter((route) => stringFields(route).length > 0).map((route) => [route.name, route] as const),
+)('%s', (_name, route) => {
   it.each(stringFields(route).map((field) => [`${field.location} ${field.path}`, field] as const))(
     'refuses NUL and unpaired surrogates in %s with a 400 naming it, writing nothing',
     async (_label, field) => {
@@ -93,28 +114,40 @@ describe('bodies nested deeper than the limit', () => {
     return { ...sent, payload: (sent.payload as string).replace(JSON.stringify(NESTED), valueText) };
   }
 
-  it.each(bodyRoutes.map((route) => [route.name, route] as const))('%s: 400 before parsing, nothing written', async (_name, route) => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 6000 }), fc.nat(), fc.boolean(), async (extra, fieldIndex, objects) => {
-        // The body object is the first level; its field's value adds the rest.
-        const sent = bodyWith(route, fieldIndex, nestedText(limit() - 1 + extra, objects));
-        await input.writesSinceLastLook();
-        const answer = await input.send(sent);
-        expect({ route: route.name, status: answer.status, written: await input.writesSinceLastLook() }).toEqual({
-          route: route.name,
-          status: 400,
-          written: NOTHING_WRITTEN,
-        });
-        expect(answer.body).toEqual({
-          code: 400,
-          status: 'error',
-          message: `the request body nests objects and arrays deeper than ${limit()} levels`,
-          data: { errors: [{ field: 'body', message: `the request body nests objects and arrays deeper than ${limit()} levels` }] },
-        });
-      }),
-      options(),
-    );
-  });
+  it.each(bodyRoutes.map((route) => [route.name, route] as const))(
+    '%s: 400 before parsing, nothing written',
+    async (_name, route) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 6000 }),
+          fc.nat(),
+          fc.boolean(),
+          async (extra, fieldIndex, objects) => {
+            // The body object is the first level; its field's value adds the rest.
+            const sent = bodyWith(route, fieldIndex, nestedText(limit() - 1 + extra, objects));
+            await input.writesSinceLastLook();
+            const answer = await input.send(sent);
+            expect({ route: route.name, status: answer.status, written: await input.writesSinceLastLook() }).toEqual({
+              route: route.name,
+              status: 400,
+              written: NOTHING_WRITTEN,
+            });
+            expect(answer.body).toEqual({
+              code: 400,
+              status: 'error',
+              message: `the request body nests objects and arrays deeper than ${limit()} levels`,
+              data: {
+                errors: [
+                  { field: 'body', message: `the request body nests objects and arrays deeper than ${limit()} levels` },
+                ],
+              },
+            });
+          },
+        ),
+        options(),
+      );
+    },
+  );
 
   it.each(bodyRoutes.map((route) => [route.name, route] as const))(
     '%s: a body exactly at the limit is answered by the route, not refused for depth',

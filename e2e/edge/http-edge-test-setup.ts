@@ -76,14 +76,29 @@ export interface RawAnswer {
 }
 
 /** One request over a socket to `base` (the Paygate's own loopback listener), with `body` as raw bytes. */
-export function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<RawAnswer> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<RawAnswer> {
   // Node's client frames a body of DELETE, OPTIONS or TRACE only with an explicit length.
-  const framed = body === undefined || 'content-length' in headers ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  const framed =
+    body === undefined || 'content-length' in headers
+      ? headers
+      : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
     const outgoing = request(`${base}${path}`, { method, headers: framed }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     outgoing.on('error', reject);
     outgoing.end(body);

@@ -12,7 +12,8 @@ import { allowed, expectEnvelope, KNOWN_PATHS, METHODS, send } from './http-edge
 describe('a known path asked with a method it does not serve', () => {
   let input: InputPaygate;
   let paths: [string, string[]][];
-  const at = (method: string, path: string, headers: Record<string, string> = {}, body?: string) => send(input.paygate.url, method, path, headers, body);
+  const at = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    send(input.paygate.url, method, path, headers, body);
 
   beforeAll(async () => {
     input = await startInputPaygate();
@@ -25,7 +26,12 @@ describe('a known path asked with a method it does not serve', () => {
   });
 
   const expect405 = (answer: Awaited<ReturnType<typeof at>>, method: string, path: string, methods: string[]) => {
-    expect({ method, path, status: answer.status, allow: allowed(answer) }).toEqual({ method, path, status: 405, allow: [...methods].sort() });
+    expect({ method, path, status: answer.status, allow: allowed(answer) }).toEqual({
+      method,
+      path,
+      status: 405,
+      allow: [...methods].sort(),
+    });
     expectEnvelope(answer, method, 405, new RegExp(`^${method} is not served at this path; `));
   };
 
@@ -44,15 +50,30 @@ describe('a known path asked with a method it does not serve', () => {
   it('answers QUERY 405 without a Content-Type, with JSON, with an empty body and with an unknown media type', async () => {
     for (const [path, methods] of paths) {
       expect405(await at('QUERY', path), 'QUERY', path, methods);
-      expect405(await at('QUERY', path, { 'content-type': 'application/json' }, '{"merchant_reference":"order-1"}'), 'QUERY', path, methods);
-      expect405(await at('QUERY', path, { 'content-type': 'application/json', 'content-length': '0' }), 'QUERY', path, methods);
+      expect405(
+        await at('QUERY', path, { 'content-type': 'application/json' }, '{"merchant_reference":"order-1"}'),
+        'QUERY',
+        path,
+        methods,
+      );
+      expect405(
+        await at('QUERY', path, { 'content-type': 'application/json', 'content-length': '0' }),
+        'QUERY',
+        path,
+        methods,
+      );
       expect405(await at('QUERY', path, { 'content-type': 'application/xml' }, '<query/>'), 'QUERY', path, methods);
     }
     expect(await input.writesSinceLastLook()).toEqual(NOTHING_WRITTEN);
   });
 
   it('answers a body of any media type, or one without a Content-Type, 405 rather than 415 when the method is not served', async () => {
-    const answer = await at('PUT', '/v1/collections/initialize', { 'content-type': 'application/xml' }, '<collection/>');
+    const answer = await at(
+      'PUT',
+      '/v1/collections/initialize',
+      { 'content-type': 'application/xml' },
+      '<collection/>',
+    );
     expect405(answer, 'PUT', '/v1/collections/initialize', ['POST']);
     expect405(await at('DELETE', '/admin/v1/merchants', {}, 'raw bytes'), 'DELETE', '/admin/v1/merchants', ['POST']);
   });
@@ -74,7 +95,9 @@ describe('a known path asked with a method it does not serve', () => {
   });
 
   it('answers HEAD wherever GET is served with GET’s status and no body', async () => {
-    for (const [path, methods] of paths.filter(([path, methods]) => methods.includes('GET') && !path.endsWith('/stream'))) {
+    for (const [path, methods] of paths.filter(
+      ([path, methods]) => methods.includes('GET') && !path.endsWith('/stream'),
+    )) {
       const [get, head] = [await at('GET', path), await at('HEAD', path)];
       expect({ path, head: head.status, text: head.text }).toEqual({ path, head: get.status, text: '' });
       expect(methods).toContain('HEAD');
@@ -87,6 +110,10 @@ describe('a known path asked with a method it does not serve', () => {
       expect(answer.headers.allow).toBeUndefined();
       expectEnvelope(answer, method, 404);
     }
-    expectEnvelope(await at('QUERY', '/v1/no-such-endpoint', { 'content-type': 'application/xml' }, '<q/>'), 'QUERY', 404);
+    expectEnvelope(
+      await at('QUERY', '/v1/no-such-endpoint', { 'content-type': 'application/xml' }, '<q/>'),
+      'QUERY',
+      404,
+    );
   });
 });

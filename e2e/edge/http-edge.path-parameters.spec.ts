@@ -11,13 +11,17 @@ import { startInputPaygate, NOTHING_WRITTEN, type InputPaygate } from './input-p
 import { allowed, expectEnvelope, send, UNKNOWN_MERCHANT, UNKNOWN_REFERENCE } from './http-edge-test-setup';
 import { TEST_ADMIN_TOKEN } from '@paygate/testing';
 
-const POST_ONLY = ['initialize', 'confirm', 'collect-for-payment'].flatMap((action) => [`/v1/collections/${action}`, `/collections/${action}`]);
+const POST_ONLY = ['initialize', 'confirm', 'collect-for-payment'].flatMap((action) => [
+  `/v1/collections/${action}`,
+  `/collections/${action}`,
+]);
 
 describe('path parameters that cannot be a reference', () => {
   let input: InputPaygate;
   let keys: Record<string, string>;
   const adminKeys = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-  const at = (method: string, path: string, headers: Record<string, string> = {}, body?: string) => send(input.paygate.url, method, path, headers, body);
+  const at = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    send(input.paygate.url, method, path, headers, body);
 
   beforeAll(async () => {
     input = await startInputPaygate();
@@ -30,22 +34,34 @@ describe('path parameters that cannot be a reference', () => {
     await input?.close();
   });
 
-  it.each(POST_ONLY)('GET and HEAD %s answer 405 with Allow: POST, with the merchant’s keys or without', async (path) => {
-    for (const headers of [keys, {}]) {
-      for (const method of ['GET', 'HEAD']) {
-        const answer = await at(method, path, headers);
-        expect({ method, status: answer.status, allow: allowed(answer) }).toEqual({ method, status: 405, allow: ['POST'] });
-        expectEnvelope(answer, method, 405, `${method} is not served at this path; POST is`);
+  it.each(POST_ONLY)(
+    'GET and HEAD %s answer 405 with Allow: POST, with the merchant’s keys or without',
+    async (path) => {
+      for (const headers of [keys, {}]) {
+        for (const method of ['GET', 'HEAD']) {
+          const answer = await at(method, path, headers);
+          expect({ method, status: answer.status, allow: allowed(answer) }).toEqual({
+            method,
+            status: 405,
+            allow: ['POST'],
+          });
+          expectEnvelope(answer, method, 405, `${method} is not served at this path; POST is`);
+        }
       }
-    }
-    expect(await input.writesSinceLastLook()).toEqual(NOTHING_WRITTEN);
-  });
+      expect(await input.writesSinceLastLook()).toEqual(NOTHING_WRITTEN);
+    },
+  );
 
   it('answers GET /v1/collections/confirm 405 through fetch too, which checks every answer against the OpenAPI document', async () => {
     const response = await fetch(`${input.paygate.url}/v1/collections/confirm`, { headers: keys });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
-    expect(await response.json()).toEqual({ code: 405, status: 'error', message: 'GET is not served at this path; POST is', data: {} });
+    expect(await response.json()).toEqual({
+      code: 405,
+      status: 'error',
+      message: 'GET is not served at this path; POST is',
+      data: {},
+    });
   });
 
   it.each([
@@ -76,19 +92,42 @@ describe('path parameters that cannot be a reference', () => {
       const path = `/admin/v1/merchants/${id}`;
       expectEnvelope(await at('GET', path, adminKeys), 'GET', 404, `Cannot GET ${path}`);
       expectEnvelope(await at('PATCH', path, json, '{"status":"suspended"}'), 'PATCH', 404, `Cannot PATCH ${path}`);
-      expectEnvelope(await at('POST', `${path}/keys`, json, '{"keys":["api"]}'), 'POST', 404, `Cannot POST ${path}/keys`);
+      expectEnvelope(
+        await at('POST', `${path}/keys`, json, '{"keys":["api"]}'),
+        'POST',
+        404,
+        `Cannot POST ${path}/keys`,
+      );
     }
-    expectEnvelope(await at('GET', `/admin/v1/merchants/${UNKNOWN_MERCHANT}`, adminKeys), 'GET', 404, 'merchant not found');
-    expectEnvelope(await at('POST', `/admin/v1/merchants/${UNKNOWN_MERCHANT}/keys`, json, '{"keys":["api"]}'), 'POST', 404, 'merchant not found');
+    expectEnvelope(
+      await at('GET', `/admin/v1/merchants/${UNKNOWN_MERCHANT}`, adminKeys),
+      'GET',
+      404,
+      'merchant not found',
+    );
+    expectEnvelope(
+      await at('POST', `/admin/v1/merchants/${UNKNOWN_MERCHANT}/keys`, json, '{"keys":["api"]}'),
+      'POST',
+      404,
+      'merchant not found',
+    );
     expect(await input.writesSinceLastLook()).toEqual(NOTHING_WRITTEN);
   });
 
   it('still serves a real merchant id and refuses NUL in a parameter with a 400 naming it', async () => {
     expect((await at('GET', `/admin/v1/merchants/${input.context.merchant.id}`, adminKeys)).status).toBe(200);
     const answer = await at('GET', '/v1/collections/PG%00', keys);
-    expectEnvelope(answer, 'GET', 400, 'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates');
+    expectEnvelope(
+      answer,
+      'GET',
+      400,
+      'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates',
+    );
     expect(JSON.parse(answer.text).data.errors).toEqual([
-      { field: 'internal_reference', message: 'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates' },
+      {
+        field: 'internal_reference',
+        message: 'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
     ]);
   });
 });

@@ -28,7 +28,8 @@ describe('a request body that is not UTF-8', () => {
   const adminJson = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
 
   /** JSON text with `bytes` inside a string value. */
-  const jsonWith = (prefix: string, bytes: number[], suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from(bytes), Buffer.from(suffix)]);
+  const jsonWith = (prefix: string, bytes: number[], suffix: string) =>
+    Buffer.concat([Buffer.from(prefix), Buffer.from(bytes), Buffer.from(suffix)]);
 
   beforeAll(async () => {
     input = await startInputPaygate();
@@ -49,9 +50,19 @@ describe('a request body that is not UTF-8', () => {
   it.each(NOT_UTF8)('refuses %s in a JSON body at every kind of route, writing nothing', async (_case, bytes) => {
     const collection = jsonWith('{"merchant_reference":"utf8-1","customer_name":"Jane ', bytes, ' Doe"}');
     await expectRefused('POST', '/v1/collections/initialize', merchantJson, collection);
-    await expectRefused('POST', '/v1/collections/confirm', merchantJson, jsonWith('{"internal_reference":"PG', bytes, '"}'));
+    await expectRefused(
+      'POST',
+      '/v1/collections/confirm',
+      merchantJson,
+      jsonWith('{"internal_reference":"PG', bytes, '"}'),
+    );
     await expectRefused('POST', '/admin/v1/merchants', adminJson, jsonWith('{"name":"Kampala ', bytes, ' Books"}'));
-    await expectRefused('PATCH', `/admin/v1/merchants/${input.context.otherMerchantId}`, adminJson, jsonWith('{"status":"', bytes, '"}'));
+    await expectRefused(
+      'PATCH',
+      `/admin/v1/merchants/${input.context.otherMerchantId}`,
+      adminJson,
+      jsonWith('{"status":"', bytes, '"}'),
+    );
     await expectRefused('POST', '/sandbox/v1/prns', adminJson, jsonWith('{"description":"', bytes, '"}'));
     // Bad bytes outside any string, too.
     await expectRefused('POST', '/v1/collections/initialize', merchantJson, jsonWith('{', bytes, '}'));
@@ -59,9 +70,23 @@ describe('a request body that is not UTF-8', () => {
   });
 
   it.each(NOT_UTF8)('refuses %s in an HTML form and in a text body', async (_case, bytes) => {
-    const form = Buffer.concat([Buffer.from('card_number=4242'), Buffer.from(bytes), Buffer.from('&expiry=12%2F39&cvv=123')]);
-    await expectRefused('POST', `/sandbox/card/checkout/${input.context.checkoutSession}`, { 'content-type': 'application/x-www-form-urlencoded' }, form);
-    await expectRefused('POST', '/v1/collections/initialize', { ...merchantJson, 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(bytes));
+    const form = Buffer.concat([
+      Buffer.from('card_number=4242'),
+      Buffer.from(bytes),
+      Buffer.from('&expiry=12%2F39&cvv=123'),
+    ]);
+    await expectRefused(
+      'POST',
+      `/sandbox/card/checkout/${input.context.checkoutSession}`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      form,
+    );
+    await expectRefused(
+      'POST',
+      '/v1/collections/initialize',
+      { ...merchantJson, 'content-type': 'text/plain; charset=utf-8' },
+      Buffer.from(bytes),
+    );
     expect(await input.writesSinceLastLook()).toEqual(NOTHING_WRITTEN);
   });
 

@@ -8,7 +8,14 @@
  */
 import { PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
-import { INPUT_ROUTES, type InputContext, type InputRoute, type Json, type Location, type RouteRequest } from './input-routes-test-setup';
+import {
+  INPUT_ROUTES,
+  type InputContext,
+  type InputRoute,
+  type Json,
+  type Location,
+  type RouteRequest,
+} from './input-routes-test-setup';
 import { startTestPaygate } from '../standalone/test-paygate';
 
 const HOUR_MS = '3600000';
@@ -25,12 +32,15 @@ type Segment = string | number;
 function stringLeaves(value: unknown, at: Segment[] = []): Segment[][] {
   if (typeof value === 'string') return [at];
   if (Array.isArray(value)) return value.flatMap((item, index) => stringLeaves(item, [...at, index]));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, inner]) => stringLeaves(inner, [...at, key]));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, inner]) => stringLeaves(inner, [...at, key]));
   return [];
 }
 
 const pathName = (segments: Segment[]) =>
-  segments.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+  segments
+    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
 
 const PLACEHOLDER_CONTEXT: InputContext = {
   url: 'http://127.0.0.1:1',
@@ -46,14 +56,23 @@ export function stringFields(route: InputRoute): (StringField & { segments: Segm
   return [
     ...Object.keys(request.params).map((name) => ({ location: 'path' as const, path: name, segments: [name] })),
     ...Object.keys(request.query).map((name) => ({ location: 'query' as const, path: name, segments: [name] })),
-    ...stringLeaves(request.body ?? {}).map((segments) => ({ location: 'body' as const, path: pathName(segments), segments })),
+    ...stringLeaves(request.body ?? {}).map((segments) => ({
+      location: 'body' as const,
+      path: pathName(segments),
+      segments,
+    })),
   ];
 }
 
 export const hasJsonBody = (route: InputRoute) => !route.form && route.base(PLACEHOLDER_CONTEXT, 0).body !== undefined;
 
 /** `request` with the value at `segments` of its `location` replaced. */
-export function withValue(request: RouteRequest, location: Location, segments: Segment[], value: unknown): RouteRequest {
+export function withValue(
+  request: RouteRequest,
+  location: Location,
+  segments: Segment[],
+  value: unknown,
+): RouteRequest {
   if (location === 'path') return { ...request, params: { ...request.params, [segments[0]]: value as string } };
   if (location === 'query') return { ...request, query: { ...request.query, [segments[0]]: value as string } };
   const body = structuredClone(request.body ?? {});
@@ -92,9 +111,19 @@ export function encode(route: InputRoute, request: RouteRequest): Sent {
     const form = Object.entries(request.body)
       .map(([name, value]) => `${percentEncode(name)}=${percentEncode(String(value))}`)
       .join('&');
-    return { method: route.method, url, headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: form };
+    return {
+      method: route.method,
+      url,
+      headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    };
   }
-  return { method: route.method, url, headers: { ...request.headers, 'content-type': 'application/json' }, payload: JSON.stringify(request.body) };
+  return {
+    method: route.method,
+    url,
+    headers: { ...request.headers, 'content-type': 'application/json' },
+    payload: JSON.stringify(request.body),
+  };
 }
 
 function percentEncode(text: string): string {
@@ -102,7 +131,9 @@ function percentEncode(text: string): string {
   for (const char of text) {
     const code = char.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff)
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     else out += encodeURIComponent(char);
   }
   return out;
@@ -179,22 +210,43 @@ export async function startInputPaygate(): Promise<InputPaygate> {
 
   const { merchant } = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Input merchant');
   const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Input admin target');
-  const partial = { url: paygate.url, merchant, otherMerchantId: other.merchant.id, momoToken: '', checkoutSession: '' };
+  const partial = {
+    url: paygate.url,
+    merchant,
+    otherMerchantId: other.merchant.id,
+    momoToken: '',
+    checkoutSession: '',
+  };
   const route = (name: string) => INPUT_ROUTES.find((candidate) => candidate.name === name)!;
-  const token = await send(encode(route('POST /sandbox/momo/collection/token/'), route('POST /sandbox/momo/collection/token/').base(partial, 0)));
+  const token = await send(
+    encode(
+      route('POST /sandbox/momo/collection/token/'),
+      route('POST /sandbox/momo/collection/token/').base(partial, 0),
+    ),
+  );
   const sessions = route('POST /sandbox/card/v1/checkout/sessions');
   const session = await send(encode(sessions, sessions.base(partial, 0)));
-  if (token.status !== 200 || session.status !== 201) throw new Error(`setup failed: token ${token.text}, session ${session.text}`);
-  const context: InputContext = { ...partial, momoToken: (token.body as Json).access_token as string, checkoutSession: (session.body as Json).id as string };
+  if (token.status !== 200 || session.status !== 201)
+    throw new Error(`setup failed: token ${token.text}, session ${session.text}`);
+  const context: InputContext = {
+    ...partial,
+    momoToken: (token.body as Json).access_token as string,
+    checkoutSession: (session.body as Json).id as string,
+  };
 
   // One statement, so a look costs one round trip to the store.
   const countAll = `select ${COUNTED_TABLES.map((table) => `(select count(*)::int from ${table}) as ${table}`).join(', ')}`;
   let counts: Record<string, number> = {};
   const writesSinceLastLook = async (): Promise<Writes> => {
     const [now] = await paygate.infrastructure.sql.query<Record<string, number>>(countAll);
-    const added = COUNTED_TABLES.filter((table) => now[table] !== (counts[table] ?? 0)).map((table) => [table, now[table] - (counts[table] ?? 0)] as const);
+    const added = COUNTED_TABLES.filter((table) => now[table] !== (counts[table] ?? 0)).map(
+      (table) => [table, now[table] - (counts[table] ?? 0)] as const,
+    );
     counts = now;
-    return { events: Object.fromEntries(added).es_events ?? 0, rows: Object.fromEntries(added.filter(([table]) => table !== 'es_events')) };
+    return {
+      events: Object.fromEntries(added).es_events ?? 0,
+      rows: Object.fromEntries(added.filter(([table]) => table !== 'es_events')),
+    };
   };
   await writesSinceLastLook();
   return { paygate, context, send, writesSinceLastLook, close: () => paygate.close() };

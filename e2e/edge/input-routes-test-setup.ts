@@ -53,7 +53,10 @@ const future = () => new Date(Date.now() + 24 * 3600_000).toISOString();
 /** A UUID v4 that differs with n. */
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-const merchantHeaders = (context: InputContext) => ({ 'public-key': context.merchant.publicKey, 'secret-key': context.merchant.secretKey });
+const merchantHeaders = (context: InputContext) => ({
+  'public-key': context.merchant.publicKey,
+  'secret-key': context.merchant.secretKey,
+});
 const admin = () => ({ authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
 const none = { params: {}, query: {} };
 
@@ -84,7 +87,11 @@ export const INPUT_ROUTES: InputRoute[] = [
     group: 'public',
     method: 'POST',
     path: '/v1/collections/collect-for-payment',
-    base: (c, n) => ({ ...none, headers: merchantHeaders(c), body: { ...collectionFields(n), provider_code: 'no_such_provider', prn: '2250000001301' } }),
+    base: (c, n) => ({
+      ...none,
+      headers: merchantHeaders(c),
+      body: { ...collectionFields(n), provider_code: 'no_such_provider', prn: '2250000001301' },
+    }),
   },
   {
     name: 'POST /v1/collections/confirm',
@@ -112,9 +119,19 @@ export const INPUT_ROUTES: InputRoute[] = [
     group: 'public',
     method: 'GET',
     path: '/v1/payment-providers',
-    base: (c) => ({ params: {}, query: { currency: 'UGX', transaction_type: 'COLLECTION' }, headers: merchantHeaders(c) }),
+    base: (c) => ({
+      params: {},
+      query: { currency: 'UGX', transaction_type: 'COLLECTION' },
+      headers: merchantHeaders(c),
+    }),
   },
-  { name: 'GET /v1/wallet-balances', group: 'public', method: 'GET', path: '/v1/wallet-balances', base: (c) => ({ ...none, headers: merchantHeaders(c) }) },
+  {
+    name: 'GET /v1/wallet-balances',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/wallet-balances',
+    base: (c) => ({ ...none, headers: merchantHeaders(c) }),
+  },
   {
     name: 'POST /v1/callbacks/resend',
     group: 'public',
@@ -179,7 +196,11 @@ export const INPUT_ROUTES: InputRoute[] = [
     group: 'admin',
     method: 'GET',
     path: '/admin/v1/deliveries',
-    base: (c) => ({ params: {}, query: { state: 'pending', merchant_id: c.merchant.id, internal_reference: UNKNOWN_COLLECTION }, headers: admin() }),
+    base: (c) => ({
+      params: {},
+      query: { state: 'pending', merchant_id: c.merchant.id, internal_reference: UNKNOWN_COLLECTION },
+      headers: admin(),
+    }),
   },
   {
     name: 'POST /admin/v1/deliveries/retry',
@@ -226,7 +247,11 @@ export const INPUT_ROUTES: InputRoute[] = [
     group: 'admin',
     method: 'POST',
     path: '/admin/v1/wallets/top-up',
-    base: (c, n) => ({ ...none, headers: admin(), body: { merchant_id: c.merchant.id, currency: 'UGX', amount: 1000, reference: `input-top-up-${n}` } }),
+    base: (c, n) => ({
+      ...none,
+      headers: admin(),
+      body: { merchant_id: c.merchant.id, currency: 'UGX', amount: 1000, reference: `input-top-up-${n}` },
+    }),
   },
   {
     name: 'POST /sandbox/momo/collection/token/',
@@ -292,7 +317,11 @@ export const INPUT_ROUTES: InputRoute[] = [
     group: 'sandbox',
     method: 'GET',
     path: '/sandbox/card/v1/checkout/sessions/:id',
-    base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: { authorization: 'Bearer sandbox-card-secret' } }),
+    base: (c) => ({
+      params: { id: c.checkoutSession },
+      query: {},
+      headers: { authorization: 'Bearer sandbox-card-secret' },
+    }),
   },
   {
     name: 'GET /sandbox/card/checkout/:id',
@@ -308,7 +337,12 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: '/sandbox/card/checkout/:id',
     form: true,
     // The check digit is wrong: the form is answered with its errors and the session stays open.
-    base: (c) => ({ params: { id: c.checkoutSession }, query: {}, headers: {}, body: { card_number: '4242 4242 4242 4241', expiry: '12/39', cvv: '123' } }),
+    base: (c) => ({
+      params: { id: c.checkoutSession },
+      query: {},
+      headers: {},
+      body: { card_number: '4242 4242 4242 4241', expiry: '12/39', cvv: '123' },
+    }),
   },
   {
     name: 'POST /sandbox/card/checkout/:id/cancel',
@@ -387,7 +421,11 @@ export const INPUT_ROUTES: InputRoute[] = [
 ];
 
 function momoHeaders(context: InputContext): Record<string, string> {
-  return { authorization: `Bearer ${context.momoToken}`, 'ocp-apim-subscription-key': 'sandbox-subscription-key', 'x-target-environment': 'sandbox' };
+  return {
+    authorization: `Bearer ${context.momoToken}`,
+    'ocp-apim-subscription-key': 'sandbox-subscription-key',
+    'x-target-environment': 'sandbox',
+  };
 }
 
 function billerHeaders(): Record<string, string> {

@@ -4,7 +4,8 @@
  * it"). FC_NUM_RUNS and CORPUS_SIZE set an exact figure either way.
  */
 const full = process.env.BAD_INPUT_FULL === '1';
-const exact = (variable: string): number | undefined => (process.env[variable] === undefined ? undefined : Number(process.env[variable]));
+const exact = (variable: string): number | undefined =>
+  process.env[variable] === undefined ? undefined : Number(process.env[variable]);
 
 /** Requests in the seeded corpus (bad-input.corpus.spec.ts). */
 export const CORPUS_SIZE = exact('CORPUS_SIZE') ?? (full ? 10_000 : 2_000);

@@ -4,7 +4,12 @@
  * request id or as the flow's correlation id), and so does every event of its stream.
  */
 import { eventually } from '@paygate/testing';
-import { StdoutCapture, completedMobileMoney, startObservedPaygate, type ObservedPaygate } from './observability-test-setup';
+import {
+  StdoutCapture,
+  completedMobileMoney,
+  startObservedPaygate,
+  type ObservedPaygate,
+} from './observability-test-setup';
 
 describe('following a collection through the log', () => {
   const capture = new StdoutCapture();
@@ -26,11 +31,15 @@ describe('following a collection through the log', () => {
     // An attempt is logged once recorded, just after the receiver answered it; a request once its
     // response has gone, which for the provider's callback can be after the callbacks it caused.
     const isProviderCallback = (entry: Record<string, unknown>) =>
-      entry.message === 'request' && entry.route === '/provider-callbacks/:providerCode/:internalReference' && entry.correlation_id === requestId;
+      entry.message === 'request' &&
+      entry.route === '/provider-callbacks/:providerCode/:internalReference' &&
+      entry.correlation_id === requestId;
     const entries = await eventually(
       () => {
         const now = capture.entries();
-        const attempts = now.filter((entry) => entry.message === 'callback attempt' && entry.internal_reference === ref);
+        const attempts = now.filter(
+          (entry) => entry.message === 'callback attempt' && entry.internal_reference === ref,
+        );
         return attempts.length === 2 && now.some(isProviderCallback) ? now : undefined;
       },
       10_000,
@@ -52,14 +61,22 @@ describe('following a collection through the log', () => {
       '/provider-callbacks/:providerCode/:internalReference',
     ]);
     expect(ofFlow.filter((entry) => entry.message === 'collection finished')).toEqual([
-      expect.objectContaining({ correlation_id: requestId, internal_reference: ref, status: 'COMPLETED', method: 'MOBILE_MONEY' }),
+      expect.objectContaining({
+        correlation_id: requestId,
+        internal_reference: ref,
+        status: 'COMPLETED',
+        method: 'MOBILE_MONEY',
+      }),
     ]);
     const scheduled = ofFlow.filter((entry) => entry.message === 'callback scheduled');
     expect(scheduled).toHaveLength(2);
     for (const entry of scheduled) expect(entry.event_id).toEqual(expect.any(String));
     const webhookIds = scheduled.map((entry) => entry.webhook_id);
-    // The dispatcher's claims serve every flow, so an attempt is found by its webhook id, never under another flow's ids.
-    const attempts = entries.filter((entry) => entry.message === 'callback attempt' && webhookIds.includes(entry.webhook_id));
+    // The dispatcher's claims serve every flow, so an attempt is found by its webhook id, never under another flow's
+    // ids.
+    const attempts = entries.filter(
+      (entry) => entry.message === 'callback attempt' && webhookIds.includes(entry.webhook_id),
+    );
     expect(attempts.map((entry) => [entry.internal_reference, entry.state, entry.correlation_id])).toEqual([
       [ref, 'delivered', undefined],
       [ref, 'delivered', undefined],

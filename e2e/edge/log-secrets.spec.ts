@@ -4,7 +4,14 @@
  * the merchant's secret and signing keys, the admin token, MASTER_KEY and the card number.
  */
 import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY } from '@paygate/testing';
-import { StdoutCapture, completedMobileMoney, paidByCard, paidPrn, startObservedPaygate, type ObservedPaygate } from './observability-test-setup';
+import {
+  StdoutCapture,
+  completedMobileMoney,
+  paidByCard,
+  paidPrn,
+  startObservedPaygate,
+  type ObservedPaygate,
+} from './observability-test-setup';
 
 const CARD_NUMBER = '4242424242424242';
 
@@ -30,8 +37,12 @@ describe('secrets and card numbers stay out of logs and events', () => {
     await paidPrn(observed);
     // Admin token use: read the merchant, list its deliveries, issue new keys.
     const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-    expect((await fetch(`${paygate.url}/admin/v1/merchants/${client.merchant.id}`, { headers: admin })).status).toBe(200);
-    expect((await fetch(`${paygate.url}/admin/v1/deliveries?merchant_id=${client.merchant.id}`, { headers: admin })).status).toBe(200);
+    expect((await fetch(`${paygate.url}/admin/v1/merchants/${client.merchant.id}`, { headers: admin })).status).toBe(
+      200,
+    );
+    expect(
+      (await fetch(`${paygate.url}/admin/v1/deliveries?merchant_id=${client.merchant.id}`, { headers: admin })).status,
+    ).toBe(200);
     const issued = await fetch(`${paygate.url}/admin/v1/merchants/${client.merchant.id}/keys`, {
       method: 'POST',
       headers: { ...admin, 'content-type': 'application/json' },
@@ -39,7 +50,10 @@ describe('secrets and card numbers stay out of logs and events', () => {
     });
     expect(issued.status).toBe(201);
     const { data: newKeys } = (await issued.json()) as { data: { secret_key: string; signing_key: string } };
-    expect(newKeys).toMatchObject({ secret_key: expect.stringMatching(/.{16,}/), signing_key: expect.stringMatching(/.{16,}/) });
+    expect(newKeys).toMatchObject({
+      secret_key: expect.stringMatching(/.{16,}/),
+      signing_key: expect.stringMatching(/.{16,}/),
+    });
 
     const events = await paygate.infrastructure.store.readAll({ maxCount: 1_000_000 });
     const logs = capture.lines;
@@ -54,7 +68,11 @@ describe('secrets and card numbers stay out of logs and events', () => {
     ).toEqual(['CARD', 'MOBILE_MONEY', 'MOBILE_MONEY']);
     expect(entries.some((entry) => entry.message === 'service payment finished')).toBe(true);
     expect(entries.some((entry) => entry.message === 'callback attempt')).toBe(true);
-    expect(events.some((event) => event.type === 'CollectionCompleted' && JSON.stringify(event.data).includes('424242******4242'))).toBe(true);
+    expect(
+      events.some(
+        (event) => event.type === 'CollectionCompleted' && JSON.stringify(event.data).includes('424242******4242'),
+      ),
+    ).toBe(true);
 
     const secrets = {
       'secret key': client.merchant.secretKey,

@@ -4,7 +4,15 @@
  */
 import { eventually, TEST_MASTER_KEY } from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { grew, completedMobileMoney, paidPrn, sample, scrape, startObservedPaygate, type ObservedPaygate } from './observability-test-setup';
+import {
+  grew,
+  completedMobileMoney,
+  paidPrn,
+  sample,
+  scrape,
+  startObservedPaygate,
+  type ObservedPaygate,
+} from './observability-test-setup';
 
 describe('GET /metrics', () => {
   let observed: ObservedPaygate;
@@ -42,20 +50,60 @@ describe('GET /metrics', () => {
     );
 
     expect(
-      grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/initialize', method: 'POST', status: '202' })),
+      grew(
+        before,
+        after,
+        sample('paygate_http_request_duration_seconds_count', {
+          route: '/v1/collections/initialize',
+          method: 'POST',
+          status: '202',
+        }),
+      ),
     ).toBe(1);
     expect(
-      grew(before, after, sample('paygate_http_request_duration_seconds_count', { route: '/v1/collections/confirm', method: 'POST', status: '202' })),
+      grew(
+        before,
+        after,
+        sample('paygate_http_request_duration_seconds_count', {
+          route: '/v1/collections/confirm',
+          method: 'POST',
+          status: '202',
+        }),
+      ),
     ).toBe(1);
-    expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.initialize', outcome: 'ok' }))).toBe(1);
-    expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'ok' }))).toBe(1);
-    expect(grew(before, after, sample('paygate_collections_finished_total', { status: 'COMPLETED', method: 'MOBILE_MONEY' }))).toBe(1);
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_command_duration_seconds_count', { command: 'collections.initialize', outcome: 'ok' }),
+      ),
+    ).toBe(1);
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'ok' }),
+      ),
+    ).toBe(1);
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_collections_finished_total', { status: 'COMPLETED', method: 'MOBILE_MONEY' }),
+      ),
+    ).toBe(1);
     expect(callbacks).toBe(2);
     expect(grew(before, after, delivered)).toBe(callbacks);
-    expect(grew(before, after, sample('paygate_event_store_append_duration_seconds_count', { outcome: 'ok' }))).toBeGreaterThanOrEqual(4);
-    expect(grew(before, after, sample('paygate_events_handled_total', { consumer: 'webhook-dispatcher', outcome: 'ok' }))).toBeGreaterThanOrEqual(2);
+    expect(
+      grew(before, after, sample('paygate_event_store_append_duration_seconds_count', { outcome: 'ok' })),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      grew(before, after, sample('paygate_events_handled_total', { consumer: 'webhook-dispatcher', outcome: 'ok' })),
+    ).toBeGreaterThanOrEqual(2);
     // Gauges read at the scrape: lag per store subscription, the delivery queue.
-    expect(after.get(sample('paygate_consumer_lag_seconds', { consumer: 'webhook-dispatcher' }))).toBeGreaterThanOrEqual(0);
+    expect(
+      after.get(sample('paygate_consumer_lag_seconds', { consumer: 'webhook-dispatcher' })),
+    ).toBeGreaterThanOrEqual(0);
     expect(after.get(sample('paygate_callback_queue_depth', { state: 'pending' }))).toBeGreaterThanOrEqual(0);
     expect(after.get(sample('paygate_callback_oldest_due_age_seconds'))).toBeGreaterThanOrEqual(0);
   });
@@ -65,7 +113,13 @@ describe('GET /metrics', () => {
     await paidPrn(observed);
     const after = await scrape(observed.paygate.url);
     expect(grew(before, after, sample('paygate_service_payments_finished_total', { outcome: 'COMPLETED' }))).toBe(1);
-    expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.collectForPayment', outcome: 'ok' }))).toBe(1);
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_command_duration_seconds_count', { command: 'collections.collectForPayment', outcome: 'ok' }),
+      ),
+    ).toBe(1);
   });
 
   it('labels requests by route pattern, never by the raw path', async () => {
@@ -74,7 +128,9 @@ describe('GET /metrics', () => {
     expect((await fetch(`${observed.paygate.url}/no/such/${ref}`)).status).toBe(404);
     const after = await scrape(observed.paygate.url);
     const series = [...after.keys()].filter((key) => key.startsWith('paygate_http_request_duration_seconds_count'));
-    expect(series).toContain(sample('paygate_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' }));
+    expect(series).toContain(
+      sample('paygate_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' }),
+    );
     expect(series.some((key) => key.includes('/v1/collections/:'))).toBe(true);
     expect(series.filter((key) => key.includes(ref))).toEqual([]);
   });
@@ -83,7 +139,13 @@ describe('GET /metrics', () => {
     const before = await scrape(observed.paygate.url);
     expect((await observed.client.confirm('PG0000000000000000000000ZZ')).status).toBe(404);
     const after = await scrape(observed.paygate.url);
-    expect(grew(before, after, sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'not_found' }))).toBe(1);
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_command_duration_seconds_count', { command: 'collections.confirm', outcome: 'not_found' }),
+      ),
+    ).toBe(1);
   });
 });
 
@@ -91,7 +153,12 @@ describe('GET /metrics under tight rate limits', () => {
   let paygate: InProcessPaygate;
 
   beforeAll(async () => {
-    paygate = await startInProcess({ MASTER_KEY: TEST_MASTER_KEY, RATE_LIMIT_PUBLIC_BURST: '1', RATE_LIMIT_PUBLIC_PER_SECOND: '0.001', LOG_LEVEL: 'error' });
+    paygate = await startInProcess({
+      MASTER_KEY: TEST_MASTER_KEY,
+      RATE_LIMIT_PUBLIC_BURST: '1',
+      RATE_LIMIT_PUBLIC_PER_SECOND: '0.001',
+      LOG_LEVEL: 'error',
+    });
   });
 
   afterAll(async () => {
@@ -100,7 +167,10 @@ describe('GET /metrics under tight rate limits', () => {
 
   it('is never refused, while a public route is', async () => {
     // A merchant id of the documented form: the admin route itself answers (401), not the router.
-    const admin = [await fetch(`${paygate.url}/admin/v1/merchants/mer_1`), await fetch(`${paygate.url}/admin/v1/merchants/mer_1`)];
+    const admin = [
+      await fetch(`${paygate.url}/admin/v1/merchants/mer_1`),
+      await fetch(`${paygate.url}/admin/v1/merchants/mer_1`),
+    ];
     expect(admin.map((response) => response.status)).toEqual([401, 429]);
     const scrapes = await Promise.all(Array.from({ length: 5 }, () => fetch(`${paygate.url}/metrics`)));
     expect(scrapes.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);

@@ -36,7 +36,12 @@ export async function startObservedPaygate(env: Record<string, string> = {}): Pr
     ...env,
   });
   const receiver = await CallbackReceiver.start();
-  const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Observed merchant', receiver.url());
+  const client = await PaygateClient.withNewMerchant(
+    paygate.url,
+    TEST_ADMIN_TOKEN,
+    'Observed merchant',
+    receiver.url(),
+  );
   return {
     paygate,
     receiver,
@@ -50,11 +55,16 @@ export async function startObservedPaygate(env: Record<string, string> = {}): Pr
 }
 
 /** Initialize, confirm, and wait for the completed callback; returns the internal reference. */
-export async function completedMobileMoney({ client, receiver }: ObservedPaygate, headers: Record<string, string> = {}): Promise<string> {
+export async function completedMobileMoney(
+  { client, receiver }: ObservedPaygate,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const init = await client.request('POST', '/v1/collections/initialize', { body: mobileMoneyRequest(), headers });
   expect(init.status).toBe(202);
   const ref = String(init.body.data.internal_reference);
-  expect((await client.request('POST', '/v1/collections/confirm', { body: { internal_reference: ref }, headers })).status).toBe(202);
+  expect(
+    (await client.request('POST', '/v1/collections/confirm', { body: { internal_reference: ref }, headers })).status,
+  ).toBe(202);
   await receiver.waitFor(ref, 'transaction.completed');
   return ref;
 }
@@ -71,11 +81,16 @@ export async function paidByCard({ client, receiver }: ObservedPaygate, cardNumb
   return ref;
 }
 
-/** Collect-for-payment by mobile money to a paid PRN (the wallet is topped up for the fee); returns the internal reference. */
+/**
+ * Collect-for-payment by mobile money to a paid PRN (the wallet is topped up for the fee); returns the internal
+ * reference.
+ */
 export async function paidPrn({ client, receiver, admin }: ObservedPaygate): Promise<string> {
   await topUpWallet(client.baseUrl, client.merchant.id, 2_000);
   const prn = await admin.createPrn(25_000);
-  const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn }) });
+  const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+    body: mobileMoneyRequest({ amount: 25_000, prn }),
+  });
   expect(accepted.status).toBe(202);
   const ref = String(accepted.body.data.internal_reference);
   await receiver.waitFor(ref, 'transaction.charges', 30_000);
@@ -93,7 +108,9 @@ export function parseExposition(text: string): Samples {
     if (line === '' || line.startsWith('#')) continue;
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
-    const labels = [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, name, value]) => `${name}="${value}"`);
+    const labels = [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(
+      ([, name, value]) => `${name}="${value}"`,
+    );
     samples.set(series(match[1], labels), Number(match[3]));
   }
   return samples;

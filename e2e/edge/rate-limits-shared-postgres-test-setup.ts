@@ -3,7 +3,14 @@ import { loadConfig } from '@paygate/config';
 import { createLogger } from '@paygate/logging';
 import { postgresUrlInSchema } from '@paygate/sql';
 import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
-import { describeWithService, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, uniqueSchema } from '@paygate/testing';
+import {
+  describeWithService,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  uniqueSchema,
+} from '@paygate/testing';
 import { GatewayHttpModule } from '@paygate/gateway-http';
 
 const BURST = 5;
@@ -12,7 +19,10 @@ const BURST = 5;
  * Two api-gateway instances on one PostgreSQL: a merchant's bucket is one row both take from, so
  * the limit holds for the pair, not for each. One token per 1000 s: nothing refills meanwhile.
  */
-/** Two gateways sharing PostgreSQL share one limit; declared by rate-limits.merchant.spec.ts, which always has tests of its own. */
+/**
+ * Two gateways sharing PostgreSQL share one limit; declared by rate-limits.merchant.spec.ts, which always has tests of
+ * its own.
+ */
 export function sharedPostgresRateLimitSuite(): void {
   describeWithService('postgres', 'rate limits per merchant across two gateways sharing PostgreSQL', (storeUrl) => {
     const schema = uniqueSchema('rate_limit_gateways');
@@ -56,14 +66,22 @@ export function sharedPostgresRateLimitSuite(): void {
         Promise.all(Array.from({ length: BURST }, (_, i) => at(quiet, i))),
       ]);
       const count = (answers: { status: number }[]) =>
-        answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+        answers.reduce<Record<number, number>>(
+          (counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+          {},
+        );
       process.stdout.write(
         `rate limits across two gateways: bursting merchant ${JSON.stringify(count(burst))}, quiet merchant ${JSON.stringify(count(others))}\n`,
       );
       expect(count(burst)).toEqual({ 200: BURST, 429: 20 - BURST });
       expect(count(others)).toEqual({ 200: BURST });
       for (const refused of burst.filter((answer) => answer.status === 429))
-        expect(refused.body).toEqual({ code: 429, status: 'error', message: expect.any(String), data: { retry_after: expect.any(Number) } });
+        expect(refused.body).toEqual({
+          code: 429,
+          status: 'error',
+          message: expect.any(String),
+          data: { retry_after: expect.any(Number) },
+        });
     });
   });
 }

@@ -16,11 +16,19 @@ export interface LimitedAnswer {
 }
 
 /** One request to `url` sent from the loopback address `from`. */
-export function send(url: string, options: { method?: string; from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<LimitedAnswer> {
+export function send(
+  url: string,
+  options: { method?: string; from?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<LimitedAnswer> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
-      { method: options.method ?? 'GET', localAddress: options.from ?? '127.0.0.1', headers: options.headers, agent: false },
+      {
+        method: options.method ?? 'GET',
+        localAddress: options.from ?? '127.0.0.1',
+        headers: options.headers,
+        agent: false,
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -49,7 +57,10 @@ export function send(url: string, options: { method?: string; from?: string; hea
 
 /** Statuses of `answers`, counted: `{200: 5, 429: 15}`. */
 export const countStatuses = (answers: LimitedAnswer[]) =>
-  answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
+  answers.reduce<Record<number, number>>(
+    (counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }),
+    {},
+  );
 
 /** A 429: the error envelope and the headers of draft-ietf-httpapi-ratelimit-headers-06 with Retry-After. */
 export function expectLimited(answer: LimitedAnswer, limit: number, windowSeconds: number): void {

@@ -31,22 +31,31 @@ describe('rate limits per source address', () => {
 
   const checkoutReturn = (from: string, headers: Record<string, string> = {}) =>
     send(`${paygate.url}/v1/checkout/return/${UNKNOWN_REFERENCE}`, { from, headers });
-  const burst = async (count: number, request: () => ReturnType<typeof send>) => Promise.all(Array.from({ length: count }, request));
+  const burst = async (count: number, request: () => ReturnType<typeof send>) =>
+    Promise.all(Array.from({ length: count }, request));
 
   it('refuses an address beyond its bucket on public routes, across routes, and serves other addresses and health', async () => {
     const answers = await burst(PUBLIC_BURST + 4, () => checkoutReturn('127.0.0.2'));
     const counts = countStatuses(answers);
     process.stdout.write(`rate limits per source address: checkout return from 127.0.0.2 ${JSON.stringify(counts)}\n`);
     expect(counts).toEqual({ 404: PUBLIC_BURST, 429: 4 });
-    for (const answer of answers.filter((limited) => limited.status === 429)) expectLimited(answer, PUBLIC_BURST, 3_000);
+    for (const answer of answers.filter((limited) => limited.status === 429))
+      expectLimited(answer, PUBLIC_BURST, 3_000);
 
     // One bucket per address for every public route: the admin API and the sandbox checkout page too.
     expectLimited(
-      await send(`${paygate.url}/admin/v1/merchants/${merchant.merchant.id}`, { from: '127.0.0.2', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }),
+      await send(`${paygate.url}/admin/v1/merchants/${merchant.merchant.id}`, {
+        from: '127.0.0.2',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      }),
       PUBLIC_BURST,
       3_000,
     );
-    expectLimited(await send(`${paygate.url}/sandbox/card/checkout/cs_unknown`, { from: '127.0.0.2' }), PUBLIC_BURST, 3_000);
+    expectLimited(
+      await send(`${paygate.url}/sandbox/card/checkout/cs_unknown`, { from: '127.0.0.2' }),
+      PUBLIC_BURST,
+      3_000,
+    );
     const health = await burst(10, () => send(`${paygate.url}/health/live`, { from: '127.0.0.2' }));
     expect(countStatuses(health)).toEqual({ 200: 10 });
     expect(health[0].headers['ratelimit-limit']).toBeUndefined();
@@ -59,7 +68,10 @@ describe('rate limits per source address', () => {
     );
     expect(countStatuses(bogus)).toEqual({ 401: PUBLIC_BURST, 429: 2 });
     const authenticated = await burst(10, () =>
-      send(`${paygate.url}/v1/payment-providers`, { from: '127.0.0.4', headers: { 'public-key': merchant.merchant.publicKey } }),
+      send(`${paygate.url}/v1/payment-providers`, {
+        from: '127.0.0.4',
+        headers: { 'public-key': merchant.merchant.publicKey },
+      }),
     );
     expect(countStatuses(authenticated)).toEqual({ 200: 10 });
   });
@@ -74,10 +86,13 @@ describe('rate limits per source address', () => {
       }),
     );
     const counts = countStatuses(callbacks);
-    process.stdout.write(`rate limits per source address: provider callbacks from 127.0.0.5 ${JSON.stringify(counts)}\n`);
+    process.stdout.write(
+      `rate limits per source address: provider callbacks from 127.0.0.5 ${JSON.stringify(counts)}\n`,
+    );
     expect(counts[429]).toBe(3);
     expect(callbacks.filter((answer) => answer.status !== 429)).toHaveLength(PROVIDER_BURST);
-    for (const answer of callbacks.filter((limited) => limited.status === 429)) expectLimited(answer, PROVIDER_BURST, 4_000);
+    for (const answer of callbacks.filter((limited) => limited.status === 429))
+      expectLimited(answer, PROVIDER_BURST, 4_000);
     expect((await checkoutReturn('127.0.0.5')).status).toBe(404);
   });
 
@@ -104,13 +119,17 @@ describe('rate limits per source address', () => {
   });
 
   it('takes the client from X-Forwarded-For only when the peer is a trusted proxy', async () => {
-    const viaProxy = await burst(PUBLIC_BURST + 1, () => checkoutReturn('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }));
+    const viaProxy = await burst(PUBLIC_BURST + 1, () =>
+      checkoutReturn('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }),
+    );
     expect(countStatuses(viaProxy)).toEqual({ 404: PUBLIC_BURST, 429: 1 });
     expect((await checkoutReturn('127.0.0.1', { 'x-forwarded-for': '203.0.113.8' })).status).toBe(404);
 
     // From an untrusted peer the header is ignored: a new value each time buys no new bucket.
     const spoofed = await Promise.all(
-      Array.from({ length: PUBLIC_BURST + 2 }, (_, i) => checkoutReturn('127.0.0.6', { 'x-forwarded-for': `203.0.113.${100 + i}` })),
+      Array.from({ length: PUBLIC_BURST + 2 }, (_, i) =>
+        checkoutReturn('127.0.0.6', { 'x-forwarded-for': `203.0.113.${100 + i}` }),
+      ),
     );
     expect(countStatuses(spoofed)).toEqual({ 404: PUBLIC_BURST, 429: 2 });
   });
@@ -132,7 +151,11 @@ describe('rate limits turned off (RATE_LIMIT_ENABLED=false, for benchmarks)', ()
   afterAll(() => paygate?.close());
 
   it('refuses nothing and sends no rate-limit headers', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => send(`${paygate.url}/v1/checkout/return/${UNKNOWN_REFERENCE}`, { from: '127.0.0.7' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        send(`${paygate.url}/v1/checkout/return/${UNKNOWN_REFERENCE}`, { from: '127.0.0.7' }),
+      ),
+    );
     expect(countStatuses(answers)).toEqual({ 404: 10 });
     expect(answers.map((answer) => answer.headers['ratelimit-limit'])).toEqual(Array(10).fill(undefined));
   });

@@ -14,7 +14,9 @@ async function start(perSecond: string): Promise<{ paygate: InProcessPaygate; me
     CONFIRMATION_TIMEOUT_MS: '3600000',
   });
   const merchants = await Promise.all(
-    ['Bursting merchant', 'Quiet merchant', 'Another quiet merchant'].map((name) => PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, name)),
+    ['Bursting merchant', 'Quiet merchant', 'Another quiet merchant'].map((name) =>
+      PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, name),
+    ),
   );
   return { paygate, merchants };
 }
@@ -48,18 +50,29 @@ describe('rate limits per merchant (one token per 1000 s: nothing refills during
     );
     expect(counts).toEqual({ bursting: { 200: BURST, 429: 20 - BURST }, quiet: { 200: 8 } });
 
-    for (const refused of of('bursting').filter((answer) => answer.status === 429)) expectLimited(refused, BURST, 5_000);
+    for (const refused of of('bursting').filter((answer) => answer.status === 429))
+      expectLimited(refused, BURST, 5_000);
     const served = of('bursting').filter((answer) => answer.status === 200);
     expect(served.map((answer) => answer.headers['ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
-    for (const answer of served) expect([answer.headers['ratelimit-limit'], answer.headers['retry-after']]).toEqual([String(BURST), undefined]);
+    for (const answer of served)
+      expect([answer.headers['ratelimit-limit'], answer.headers['retry-after']]).toEqual([String(BURST), undefined]);
   });
 
   it('limits every merchant route, writes nothing for a refused request, and leaves other merchants alone', async () => {
-    const countEvents = async () => (await paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
+    const countEvents = async () =>
+      (await paygate.infrastructure.store.readAll({ streamPrefixes: ['collection-'], maxCount: 1_000_000 })).length;
     const before = await countEvents();
-    const headers = { 'public-key': bursting.merchant.publicKey, 'secret-key': bursting.merchant.secretKey, 'content-type': 'application/json' };
+    const headers = {
+      'public-key': bursting.merchant.publicKey,
+      'secret-key': bursting.merchant.secretKey,
+      'content-type': 'application/json',
+    };
     const refused = [
-      await send(`${paygate.url}/v1/collections/initialize`, { method: 'POST', headers, body: JSON.stringify(mobileMoneyRequest()) }),
+      await send(`${paygate.url}/v1/collections/initialize`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(mobileMoneyRequest()),
+      }),
       await send(`${paygate.url}/v1/collections/PG0000000000000000000000AB`, { headers }),
       await send(`${paygate.url}/v1/wallet-balances`, { headers }),
     ];

@@ -8,7 +8,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('x-request-id', () => {
   let observed: ObservedPaygate;
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${observed.paygate.url}${path}`, { headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${observed.paygate.url}${path}`, { headers });
 
   beforeAll(async () => {
     observed = await startObservedPaygate();

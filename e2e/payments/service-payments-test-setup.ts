@@ -14,7 +14,12 @@
  * Test code (it uses jest's `expect`): jest does not collect it (not *.spec.ts) and the build
  * leaves it out (tsconfig.build.json).
  */
-import { collectionDecider, type CollectionCommand, type CollectionState, type CollectionEvent } from '@paygate/collections-domain';
+import {
+  collectionDecider,
+  type CollectionCommand,
+  type CollectionState,
+  type CollectionEvent,
+} from '@paygate/collections-domain';
 import {
   collectionStream,
   FindServicePayment,
@@ -27,7 +32,15 @@ import {
 } from '@paygate/contracts';
 import { DeciderRuntime, type RecordedEvent } from '@paygate/event-store';
 import { walletLedgerDecider, type Wallet } from '@paygate/payments-domain';
-import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS, TEST_TIMERS } from '@paygate/testing';
+import {
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 type Json = Record<string, unknown>;
@@ -67,7 +80,11 @@ export interface CollectionTerms {
 }
 
 /** The sandbox MoMo numbers whose prompt ends as each status. */
-const MSISDN_FOR: Record<SettledStatus, string> = { COMPLETED: '256772000001', FAILED: '256772000002', CANCELLED: '256772000003' };
+const MSISDN_FOR: Record<SettledStatus, string> = {
+  COMPLETED: '256772000001',
+  FAILED: '256772000002',
+  CANCELLED: '256772000003',
+};
 
 export class PaymentsHarness {
   private readonly collections: DeciderRuntime<CollectionCommand, CollectionEvent, CollectionState>;
@@ -121,14 +138,21 @@ export class PaymentsHarness {
       require_confirmation: true,
       ...(prn !== undefined && { prn }),
     });
-    const answer = await client.request('POST', prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment', { body });
+    const answer = await client.request(
+      'POST',
+      prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment',
+      { body },
+    );
     expect(answer.status).toBe(202);
     const ref = String(answer.body.data.internal_reference);
     this.initiated.set(ref, { outcome, client });
     return ref;
   }
 
-  /** Collections accepts the PRN on payments.PrnValidated: waits until it has, and the collection awaits its confirmation. */
+  /**
+   * Collections accepts the PRN on payments.PrnValidated: waits until it has, and the collection awaits its
+   * confirmation.
+   */
   async prnAccepted(ref: string): Promise<void> {
     await eventually(
       async () => {
@@ -140,9 +164,15 @@ export class PaymentsHarness {
     );
   }
 
-  /** The collection's deadline passes while it still awaits the PRN verdict: CANCELLED (collections.CollectionSettled). */
+  /**
+   * The collection's deadline passes while it still awaits the PRN verdict: CANCELLED (collections.CollectionSettled).
+   */
   async passPrnDeadline(ref: string): Promise<void> {
-    const { state } = await this.collections.handle(ref, { type: 'Expire', timer: 'confirmation', at: new Date(Date.now() + 7_200_000).toISOString() });
+    const { state } = await this.collections.handle(ref, {
+      type: 'Expire',
+      timer: 'confirmation',
+      at: new Date(Date.now() + 7_200_000).toISOString(),
+    });
     expect(state).toMatchObject({ status: 'CANCELLED', cancellationReason: 'PRN_VALIDATION_TIMEOUT' });
   }
 
@@ -154,7 +184,8 @@ export class PaymentsHarness {
   async settle(ref: string, status: SettledStatus): Promise<void> {
     const collection = this.initiated.get(ref);
     if (!collection) throw new Error(`${ref} was not initiated by this harness`);
-    if (collection.outcome !== status) throw new Error(`${ref} was initiated to end ${collection.outcome}, not ${status} (CollectionTerms.outcome)`);
+    if (collection.outcome !== status)
+      throw new Error(`${ref} was initiated to end ${collection.outcome}, not ${status} (CollectionTerms.outcome)`);
     expect((await collection.client.confirm(ref)).status).toBe(202);
     expect(await collection.client.finalState(ref)).toMatchObject({ transaction_status: status });
   }
@@ -164,9 +195,13 @@ export class PaymentsHarness {
     const events = await this.paygate.infrastructure.store.readStream(collectionStream(ref));
     const event = events.filter((candidate) => candidate.type === type).pop();
     if (!event) throw new Error(`no ${type} in ${ref}`);
-    await this.paygate.infrastructure.store.appendToStream(collectionStream(ref), [{ type: event.type, data: event.data, metadata: event.metadata }], {
-      expectedRevision: 'any',
-    });
+    await this.paygate.infrastructure.store.appendToStream(
+      collectionStream(ref),
+      [{ type: event.type, data: event.data, metadata: event.metadata }],
+      {
+        expectedRevision: 'any',
+      },
+    );
   }
 
   // ---- service-payments ----
@@ -175,7 +210,9 @@ export class PaymentsHarness {
     return this.paygate.infrastructure.store.readStream(servicePaymentStream(ref));
   }
 
-  /** Waits until the payment's stream holds `type` (a domain or a published payments.* event) and returns the stream. */
+  /**
+   * Waits until the payment's stream holds `type` (a domain or a published payments.* event) and returns the stream.
+   */
   async eventuallyHas(ref: string, type: string, timeoutMs = 15_000): Promise<RecordedEvent[]> {
     return eventually(
       async () => {
@@ -189,7 +226,9 @@ export class PaymentsHarness {
 
   /** The wallet ledger's own state, from its stream. */
   async wallet(currency = 'UGX', merchantId = this.merchant.merchant.id): Promise<Wallet | null> {
-    const { state } = await new DeciderRuntime(this.paygate.infrastructure.store, walletLedgerDecider).load(walletId({ merchantId, currency }));
+    const { state } = await new DeciderRuntime(this.paygate.infrastructure.store, walletLedgerDecider).load(
+      walletId({ merchantId, currency }),
+    );
     return state;
   }
 
@@ -198,11 +237,20 @@ export class PaymentsHarness {
     return (await this.paygate.infrastructure.commands.send(new WalletBalances({ merchantId }))).balances;
   }
 
-  /** FindServicePayment through the typed command bus, once its read model shows `statusMessage` (it follows the stream). */
-  async eventuallyServicePayment(ref: string, statusMessage: string, merchantId = this.merchant.merchant.id): Promise<ServicePaymentSummary> {
+  /**
+   * FindServicePayment through the typed command bus, once its read model shows `statusMessage` (it follows the
+   * stream).
+   */
+  async eventuallyServicePayment(
+    ref: string,
+    statusMessage: string,
+    merchantId = this.merchant.merchant.id,
+  ): Promise<ServicePaymentSummary> {
     return eventually(
       async () => {
-        const { servicePayment } = await this.paygate.infrastructure.commands.send(new FindServicePayment({ merchantId, internalReference: ref }));
+        const { servicePayment } = await this.paygate.infrastructure.commands.send(
+          new FindServicePayment({ merchantId, internalReference: ref }),
+        );
         return servicePayment?.statusMessage === statusMessage ? servicePayment : undefined;
       },
       10_000,
@@ -211,11 +259,17 @@ export class PaymentsHarness {
   }
 
   /** Waits until the read model shows `expected` for the merchant's UGX wallet. */
-  async eventuallyBalance(expected: { balance: number; available: number }, merchantId = this.merchant.merchant.id, currency = 'UGX'): Promise<void> {
+  async eventuallyBalance(
+    expected: { balance: number; available: number },
+    merchantId = this.merchant.merchant.id,
+    currency = 'UGX',
+  ): Promise<void> {
     await eventually(
       async () => {
         const found = (await this.balances(merchantId)).find((balance) => balance.currency === currency);
-        return found && found.balance === expected.balance && found.available === expected.available ? found : undefined;
+        return found && found.balance === expected.balance && found.available === expected.available
+          ? found
+          : undefined;
       },
       10_000,
       `wallet ${JSON.stringify(expected)}`,
@@ -232,8 +286,15 @@ export class PaymentsHarness {
   ): Promise<{ status: number; body: { code: number; status: string; message: string; data: Json } }> {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     if (json !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.paygate.url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
-    return { status: response.status, body: (await response.json()) as { code: number; status: string; message: string; data: Json } };
+    const response = await fetch(`${this.paygate.url}${path}`, {
+      method,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { code: number; status: string; message: string; data: Json },
+    };
   }
 
   async topUp(amount: number, merchantId = this.merchant.merchant.id, currency = 'UGX'): Promise<void> {

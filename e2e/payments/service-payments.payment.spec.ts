@@ -1,5 +1,16 @@
-import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS as PUBLISHED, type ServicePaymentCompletedIntegrationV1 } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, collectionTransferId, feeHoldId, holdOf, postedTransfer, prnHoldId } from '@paygate/payments-domain';
+import {
+  COLLECTION_INTEGRATION_EVENTS,
+  PAYMENTS_INTEGRATION_EVENTS as PUBLISHED,
+  type ServicePaymentCompletedIntegrationV1,
+} from '@paygate/contracts';
+import {
+  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
+  collectionTransferId,
+  feeHoldId,
+  holdOf,
+  postedTransfer,
+  prnHoldId,
+} from '@paygate/payments-domain';
 import { PaymentsHarness, settleDown, single, typesOf, type SettledStatus } from './service-payments-test-setup';
 
 /**
@@ -89,22 +100,25 @@ describe('service-payments: paying the PRN', () => {
     expect(await harness.paymentEvents(ref)).toEqual([]);
   });
 
-  it.each(['FAILED', 'CANCELLED'] as const)('releases the fee hold and fails the payment when the collection is %s', async (status) => {
-    const { ref, prn } = await validated(status);
-    await harness.eventuallyBalance({ balance, available: balance - 375 });
-    await harness.settle(ref, status);
-    const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
-    expect(single(events, EVENTS.failed).data).toMatchObject({
-      reason: 'COLLECTION_NOT_COMPLETED',
-      statusMessage: `PRN not paid: the collection did not complete (${status})`,
-    });
-    await harness.eventuallyBalance({ balance, available: balance });
-    expect((await harness.prnAtBiller(prn)).payment_calls).toBe(0);
+  it.each(['FAILED', 'CANCELLED'] as const)(
+    'releases the fee hold and fails the payment when the collection is %s',
+    async (status) => {
+      const { ref, prn } = await validated(status);
+      await harness.eventuallyBalance({ balance, available: balance - 375 });
+      await harness.settle(ref, status);
+      const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
+      expect(single(events, EVENTS.failed).data).toMatchObject({
+        reason: 'COLLECTION_NOT_COMPLETED',
+        statusMessage: `PRN not paid: the collection did not complete (${status})`,
+      });
+      await harness.eventuallyBalance({ balance, available: balance });
+      expect((await harness.prnAtBiller(prn)).payment_calls).toBe(0);
 
-    await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.settled);
-    await settleDown(300);
-    expect(typesOf(await harness.paymentEvents(ref))).toEqual(typesOf(events));
-  });
+      await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.settled);
+      await settleDown(300);
+      expect(typesOf(await harness.paymentEvents(ref))).toEqual(typesOf(events));
+    },
+  );
 
   it('retries a payment the biller could not take, later, and pays it once', async () => {
     const { ref, prn } = await validated();
@@ -138,7 +152,9 @@ describe('service-payments: paying the PRN', () => {
     const events = await harness.eventuallyHas(ref, PUBLISHED.failed);
     expect(events.filter((event) => event.type === EVENTS.attemptFailed)).toHaveLength(2);
     expect(single(events, EVENTS.failed).data).toMatchObject({ reason: 'RETRIES_EXHAUSTED', attempts: 2 });
-    expect(single(events, PUBLISHED.failed).data).toMatchObject({ payment: { internalReference: ref, status: 'FAILED' } });
+    expect(single(events, PUBLISHED.failed).data).toMatchObject({
+      payment: { internalReference: ref, status: 'FAILED' },
+    });
     // Three payment calls, all refused with 503; the PRN is still unpaid.
     expect(await harness.prnAtBiller(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: 3, payments: [] });
     const wallet = await harness.wallet();

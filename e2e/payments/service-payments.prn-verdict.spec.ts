@@ -5,7 +5,12 @@ import {
   type PrnRejectedV1,
   type PrnValidatedV1,
 } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type PrnValidationDeferredV1, feeHoldId, holdOf } from '@paygate/payments-domain';
+import {
+  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
+  type PrnValidationDeferredV1,
+  feeHoldId,
+  holdOf,
+} from '@paygate/payments-domain';
 import { PaymentsHarness, settleDown, single, typesOf, type CollectionTerms } from './service-payments-test-setup';
 
 /**
@@ -74,12 +79,22 @@ describe('service-payments: the PRN verdict', () => {
     await harness.billerFaults({ fail_lookups_next: 2 });
     const ref = await harness.initiate({ prn, outcome: 'CANCELLED' });
     const events = await harness.eventuallyHas(ref, PUBLISHED.prnValidated);
-    expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnValidationDeferred, EVENTS.prnValidationDeferred, EVENTS.prnConfirmed, PUBLISHED.prnValidated]);
-    const deferrals = events.filter((event) => event.type === EVENTS.prnValidationDeferred).map((event) => event.data as unknown as PrnValidationDeferredV1);
+    expect(typesOf(events)).toEqual([
+      EVENTS.opened,
+      EVENTS.prnValidationDeferred,
+      EVENTS.prnValidationDeferred,
+      EVENTS.prnConfirmed,
+      PUBLISHED.prnValidated,
+    ]);
+    const deferrals = events
+      .filter((event) => event.type === EVENTS.prnValidationDeferred)
+      .map((event) => event.data as unknown as PrnValidationDeferredV1);
     expect(deferrals.map((deferral) => deferral.attempt)).toEqual([1, 2]);
     expect(deferrals[0].reason).toContain('503');
     // PAYMENT_RETRY_BASE_MS=200, doubling.
-    expect(deferrals.map((deferral) => Date.parse(deferral.nextAttemptAt) - Date.parse(deferral.deferredAt))).toEqual([200, 400]);
+    expect(deferrals.map((deferral) => Date.parse(deferral.nextAttemptAt) - Date.parse(deferral.deferredAt))).toEqual([
+      200, 400,
+    ]);
     await harness.eventuallyBalance({ balance: 1_000, available: 625 });
     await harness.prnAccepted(ref);
     await harness.settle(ref, 'CANCELLED');
@@ -118,7 +133,12 @@ describe('service-payments: the PRN verdict', () => {
   const past = new Date(Date.now() - 60_000).toISOString();
   const ineligible: [string, () => Promise<CollectionTerms>, string, string][] = [
     ['an unknown PRN', async () => ({ prn: '9990000000001' }), 'PRN_NOT_FOUND', 'unknown PRN'],
-    ['a paid PRN', async () => ({ prn: await harness.createPrn({ status: 'PAID' }) }), 'PRN_ALREADY_PAID', 'already paid'],
+    [
+      'a paid PRN',
+      async () => ({ prn: await harness.createPrn({ status: 'PAID' }) }),
+      'PRN_ALREADY_PAID',
+      'already paid',
+    ],
     [
       'a PRN with a payment in progress',
       async () => ({ prn: await harness.createPrn({ status: 'SUBMITTED' }) }),
@@ -127,7 +147,12 @@ describe('service-payments: the PRN verdict', () => {
     ],
     ['an expired PRN', async () => ({ prn: await harness.createPrn({ status: 'EXPIRED' }) }), 'PRN_EXPIRED', 'expired'],
     // The sandbox biller reports an AVAILABLE PRN past its expiry as EXPIRED.
-    ['a PRN past its expiry', async () => ({ prn: await harness.createPrn({ expires_at: past }) }), 'PRN_EXPIRED', 'expired'],
+    [
+      'a PRN past its expiry',
+      async () => ({ prn: await harness.createPrn({ expires_at: past }) }),
+      'PRN_EXPIRED',
+      'expired',
+    ],
     [
       'another amount',
       async () => ({ prn: await harness.createPrn({ amount: 30_000 }) }),
@@ -136,25 +161,35 @@ describe('service-payments: the PRN verdict', () => {
     ],
   ];
 
-  it.each(ineligible)('rejects %s with payments.PrnRejected and its reason', async (_case, terms, reasonCode, reason) => {
-    const ref = await harness.initiate(await terms());
-    const events = await harness.eventuallyHas(ref, PUBLISHED.prnRejected);
-    expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnRejected, PUBLISHED.prnRejected]);
-    const rejected = single(events, PUBLISHED.prnRejected).data as unknown as PrnRejectedV1;
-    expect(rejected).toMatchObject({ reasonCode, reason, payment: { internalReference: ref, status: 'FAILED', statusMessage: `PRN not eligible: ${reason}` } });
-    // Nothing is held for a PRN that will not be paid.
-    expect(holdOf(await harness.wallet(), feeHoldId(ref))).toBeUndefined();
+  it.each(ineligible)(
+    'rejects %s with payments.PrnRejected and its reason',
+    async (_case, terms, reasonCode, reason) => {
+      const ref = await harness.initiate(await terms());
+      const events = await harness.eventuallyHas(ref, PUBLISHED.prnRejected);
+      expect(typesOf(events)).toEqual([EVENTS.opened, EVENTS.prnRejected, PUBLISHED.prnRejected]);
+      const rejected = single(events, PUBLISHED.prnRejected).data as unknown as PrnRejectedV1;
+      expect(rejected).toMatchObject({
+        reasonCode,
+        reason,
+        payment: { internalReference: ref, status: 'FAILED', statusMessage: `PRN not eligible: ${reason}` },
+      });
+      // Nothing is held for a PRN that will not be paid.
+      expect(holdOf(await harness.wallet(), feeHoldId(ref))).toBeUndefined();
 
-    await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested);
-    await settleDown(300);
-    expect(typesOf(await harness.paymentEvents(ref))).toEqual(typesOf(events));
-  });
+      await harness.redeliver(ref, COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested);
+      await settleDown(300);
+      expect(typesOf(await harness.paymentEvents(ref))).toEqual(typesOf(events));
+    },
+  );
 
   it('rejects with FEE_NOT_COVERED when the wallet cannot hold the fee the merchant bears', async () => {
     const poor = await harness.newMerchant('Empty wallet');
     const ref = await harness.initiate({ prn: await harness.createPrn() }, poor.merchant.id);
     const events = await harness.eventuallyHas(ref, PUBLISHED.prnRejected);
-    expect(single(events, PUBLISHED.prnRejected).data).toMatchObject({ reasonCode: 'FEE_NOT_COVERED', reason: 'wallet balance cannot cover the fee' });
+    expect(single(events, PUBLISHED.prnRejected).data).toMatchObject({
+      reasonCode: 'FEE_NOT_COVERED',
+      reason: 'wallet balance cannot cover the fee',
+    });
     expect(await harness.wallet('UGX', poor.merchant.id)).toBeNull();
   });
 

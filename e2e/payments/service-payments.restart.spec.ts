@@ -5,7 +5,10 @@ import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from '@paygate/payments-domain';
 import { PaymentsHarness, single } from './service-payments-test-setup';
 
-/** A payment retry lives in the store: one that falls due while service-payments is down is made after it restarts, once. */
+/**
+ * A payment retry lives in the store: one that falls due while service-payments is down is made after it restarts,
+ * once.
+ */
 describe('service-payments: a payment retry across a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-payments-'));
   // The retry is due 1.5 s after the first failure.

@@ -18,18 +18,30 @@ describe('service-payments: wallets', () => {
     await harness?.close();
   });
 
-  const topUp = (json: unknown, token?: string | null) => harness.admin('POST', '/admin/v1/wallets/top-up', json, token);
+  const topUp = (json: unknown, token?: string | null) =>
+    harness.admin('POST', '/admin/v1/wallets/top-up', json, token);
 
   it('tops up a wallet in major units and answers balances through the contract', async () => {
     const merchant = await harness.newMerchant('Top-up merchant');
-    const answer = await topUp({ merchant_id: merchant.merchant.id, currency: 'KES', amount: 10.5, reference: 'kes-1' });
+    const answer = await topUp({
+      merchant_id: merchant.merchant.id,
+      currency: 'KES',
+      amount: 10.5,
+      reference: 'kes-1',
+    });
     expect(answer).toEqual({
       status: 200,
       body: {
         code: 200,
         status: 'success',
         message: 'Wallet topped up',
-        data: { merchant_id: merchant.merchant.id, currency: 'KES', reference: 'kes-1', balance: 10.5, available: 10.5 },
+        data: {
+          merchant_id: merchant.merchant.id,
+          currency: 'KES',
+          reference: 'kes-1',
+          balance: 10.5,
+          available: 10.5,
+        },
       },
     });
     expect((await topUp({ merchant_id: merchant.merchant.id, currency: 'UGX', amount: 5_000 })).status).toBe(200);
@@ -57,8 +69,18 @@ describe('service-payments: wallets', () => {
     ['a decimal UGX amount', { currency: 'UGX', amount: 10.5 }, 'amount', 'amount UGX amounts have no decimals'],
     ['a zero amount', { currency: 'UGX', amount: 0 }, 'amount', 'amount must be greater than 0'],
     ['an amount as text', { currency: 'UGX', amount: '100' }, 'amount', 'amount must be a number in major units'],
-    ['an unknown currency', { currency: 'XXX', amount: 100 }, 'currency', 'currency must be a supported currency code (e.g. UGX)'],
-    ['no merchant_id', { merchant_id: undefined, currency: 'UGX', amount: 100 }, 'merchant_id', 'merchant_id must be a merchant id'],
+    [
+      'an unknown currency',
+      { currency: 'XXX', amount: 100 },
+      'currency',
+      'currency must be a supported currency code (e.g. UGX)',
+    ],
+    [
+      'no merchant_id',
+      { merchant_id: undefined, currency: 'UGX', amount: 100 },
+      'merchant_id',
+      'merchant_id must be a merchant id',
+    ],
     ['an unknown field', { currency: 'UGX', amount: 100, note: 'x' }, 'note', 'note is not a field of this request'],
   ])('answers 400 naming the field for %s', async (_case, fields, field, message) => {
     const answer = await topUp({ merchant_id: harness.merchant.merchant.id, ...fields });
@@ -71,8 +93,17 @@ describe('service-payments: wallets', () => {
     const unknown = await topUp({ merchant_id: 'mer_doesnotexist000', currency: 'UGX', amount: 100 });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 404, status: 'error' });
-    expect((await topUp({ merchant_id: harness.merchant.merchant.id, currency: 'UGX', amount: 100 }, null)).status).toBe(401);
-    expect((await topUp({ merchant_id: harness.merchant.merchant.id, currency: 'UGX', amount: 100 }, 'wrong-token-0123456789')).status).toBe(401);
+    expect(
+      (await topUp({ merchant_id: harness.merchant.merchant.id, currency: 'UGX', amount: 100 }, null)).status,
+    ).toBe(401);
+    expect(
+      (
+        await topUp(
+          { merchant_id: harness.merchant.merchant.id, currency: 'UGX', amount: 100 },
+          'wrong-token-0123456789',
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('refuses a top-up sent with a bad amount over the command bus', async () => {

@@ -31,8 +31,11 @@ interface Run {
 /** A child process, asynchronously: the gateway it talks to runs in this process's event loop. */
 function run(command: string, args: string[], cwd?: string): Promise<Run> {
   return new Promise((done) => {
-    execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, MAVEN_OPTS: '-XX:TieredStopAtLevel=1' } }, (error, stdout, stderr) =>
-      done({ ok: !error, stdout, stderr }),
+    execFile(
+      command,
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, MAVEN_OPTS: '-XX:TieredStopAtLevel=1' } },
+      (error, stdout, stderr) => done({ ok: !error, stdout, stderr }),
     );
   });
 }
@@ -43,7 +46,8 @@ function succeeded(what: string, result: Run): Run {
 }
 
 /** The last line a flow printed, as JSON. */
-const flowResult = (result: Run) => JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null') as Record<string, unknown>;
+const flowResult = (result: Run) =>
+  JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null') as Record<string, unknown>;
 
 /** Every file under `dir` whose name ends with `suffix`, its text. */
 function sources(dir: string, suffix: string): string {
@@ -55,7 +59,9 @@ function sources(dir: string, suffix: string): string {
 
 const snakeCase = (id: string) => id.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** The flow each client runs: providers, initialize, confirm, then reads until a final status; it prints one JSON line. */
+/**
+ * The flow each client runs: providers, initialize, confirm, then reads until a final status; it prints one JSON line.
+ */
 const TS_FLOW = `import { CollectionsApi, Configuration, PaymentOptionsApi } from './index';
 
 declare const process: { argv: string[] };
@@ -183,18 +189,37 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
     paygate = await startTestPaygate({
       SANDBOX_LATENCY_MS: '50',
     });
-    const { merchant } = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Generated clients merchant');
+    const { merchant } = await PaygateClient.withNewMerchant(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      'Generated clients merchant',
+    );
     keys = [merchant.publicKey, merchant.secretKey];
     const document = (await (await fetch(`${paygate.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { operationId: string }>>;
       webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
     };
-    operationIds = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
-    eventModels = Object.values(document.webhooks).map((item) => item.post.requestBody.content['application/json'].schema.$ref.split('/').pop()!);
+    operationIds = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    eventModels = Object.values(document.webhooks).map((item) =>
+      item.post.requestBody.content['application/json'].schema.$ref.split('/').pop()!,
+    );
     succeeded('scripts/openapi-generator.sh fetch', await run('bash', [GENERATOR, 'fetch']));
     // Exactly the documented command, no option: what a merchant types.
     const runs = await Promise.all(
-      GENERATORS.map((generator) => run('bash', [GENERATOR, 'generate', '-i', `${paygate.url}/openapi.json`, '-g', generator, '-o', out(generator)])),
+      GENERATORS.map((generator) =>
+        run('bash', [
+          GENERATOR,
+          'generate',
+          '-i',
+          `${paygate.url}/openapi.json`,
+          '-g',
+          generator,
+          '-o',
+          out(generator),
+        ]),
+      ),
     );
     GENERATORS.forEach((generator, index) => (generated[generator] = runs[index]));
   });
@@ -206,7 +231,10 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
 
   it.each(GENERATORS)('generates the %s client with no flag and no validation error', (generator) => {
     const { ok, stdout, stderr } = generated[generator];
-    expect({ ok, refused: `${stdout}\n${stderr}`.match(/.*(SpecValidationException|\[main\] ERROR|Exception in thread).*/g) }).toEqual({
+    expect({
+      ok,
+      refused: `${stdout}\n${stderr}`.match(/.*(SpecValidationException|\[main\] ERROR|Exception in thread).*/g),
+    }).toEqual({
       ok: true,
       refused: null,
     });
@@ -215,16 +243,37 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
   it('puts every operation of the document in each client, and every callback body as a model a receiver parses it with', () => {
     expect(operationIds.length).toBeGreaterThanOrEqual(16);
     expect(eventModels).toHaveLength(6);
-    const missing = (code: string, names: string[], name: (id: string) => RegExp) => names.filter((id) => !name(id).test(code));
+    const missing = (code: string, names: string[], name: (id: string) => RegExp) =>
+      names.filter((id) => !name(id).test(code));
     expect({
-      'typescript-fetch': missing(sources(join(out('typescript-fetch'), 'apis'), '.ts'), operationIds, (id) => new RegExp(`async ${id}\\(`)),
-      python: missing(sources(join(out('python'), 'openapi_client/api'), '.py'), operationIds, (id) => new RegExp(`def ${snakeCase(id)}\\(`)),
-      java: missing(sources(join(out('java'), 'src/main/java/org/openapitools/client/api'), '.java'), operationIds, (id) => new RegExp(`public \\S+ ${id}\\(`)),
+      'typescript-fetch': missing(
+        sources(join(out('typescript-fetch'), 'apis'), '.ts'),
+        operationIds,
+        (id) => new RegExp(`async ${id}\\(`),
+      ),
+      python: missing(
+        sources(join(out('python'), 'openapi_client/api'), '.py'),
+        operationIds,
+        (id) => new RegExp(`def ${snakeCase(id)}\\(`),
+      ),
+      java: missing(
+        sources(join(out('java'), 'src/main/java/org/openapitools/client/api'), '.java'),
+        operationIds,
+        (id) => new RegExp(`public \\S+ ${id}\\(`),
+      ),
     }).toEqual({ 'typescript-fetch': [], python: [], java: [] });
     // The webhooks are x-internal (Paygate calls them, not the client): their bodies are models.
     expect({
-      'typescript-fetch': missing(sources(join(out('typescript-fetch'), 'models'), '.ts'), eventModels, (name) => new RegExp(`export interface ${name} \\{`)),
-      python: missing(sources(join(out('python'), 'openapi_client/models'), '.py'), eventModels, (name) => new RegExp(`class ${name}\\(BaseModel\\)`)),
+      'typescript-fetch': missing(
+        sources(join(out('typescript-fetch'), 'models'), '.ts'),
+        eventModels,
+        (name) => new RegExp(`export interface ${name} \\{`),
+      ),
+      python: missing(
+        sources(join(out('python'), 'openapi_client/models'), '.py'),
+        eventModels,
+        (name) => new RegExp(`class ${name}\\(BaseModel\\)`),
+      ),
       java: missing(
         sources(join(out('java'), 'src/main/java/org/openapitools/client/model'), '.java'),
         eventModels,
@@ -249,7 +298,15 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, target: 'ES2020', module: 'commonjs', lib: ['ES2020', 'DOM'], types: [], outDir: 'dist', skipLibCheck: false },
+        compilerOptions: {
+          strict: true,
+          target: 'ES2020',
+          module: 'commonjs',
+          lib: ['ES2020', 'DOM'],
+          types: [],
+          outDir: 'dist',
+          skipLibCheck: false,
+        },
         include: ['**/*.ts'],
         exclude: ['dist'],
       }),
@@ -257,13 +314,22 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
     const compiled = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]);
     expect(compiled.stdout).toBe('');
     succeeded('tsc --strict', compiled);
-    expectCompleted(flowResult(succeeded('the TypeScript flow', await run(process.execPath, [join(dir, 'dist/flow.js'), paygate.url, ...keys]))));
+    expectCompleted(
+      flowResult(
+        succeeded(
+          'the TypeScript flow',
+          await run(process.execPath, [join(dir, 'dist/flow.js'), paygate.url, ...keys]),
+        ),
+      ),
+    );
   });
 
   it('imports the Python client, whose models deserialize the answers of a collection run to COMPLETED', async () => {
     const dir = out('python');
     writeFileSync(join(dir, 'flow.py'), PYTHON_FLOW);
-    const result = flowResult(succeeded('the Python flow', await run('python3', ['flow.py', paygate.url, ...keys], dir)));
+    const result = flowResult(
+      succeeded('the Python flow', await run('python3', ['flow.py', paygate.url, ...keys], dir)),
+    );
     expectCompleted(result);
     expect(result.model).toBe('CollectionDetailsDto');
   });
@@ -273,10 +339,18 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
     const flowDir = join(dir, 'src/main/java/paygate/flow');
     await run('mkdir', ['-p', flowDir]);
     writeFileSync(join(flowDir, 'Flow.java'), JAVA_FLOW);
-    succeeded('mvn compile', await run('mvn', ['-q', '-B', 'compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'], dir));
+    succeeded(
+      'mvn compile',
+      await run('mvn', ['-q', '-B', 'compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'], dir),
+    );
     const classpath = `${join(dir, 'target/classes')}:${readFileSync(join(dir, 'classpath.txt'), 'utf8').trim()}`;
     expectCompleted(
-      flowResult(succeeded('the Java flow', await run('java', ['-XX:TieredStopAtLevel=1', '-cp', classpath, 'paygate.flow.Flow', paygate.url, ...keys]))),
+      flowResult(
+        succeeded(
+          'the Java flow',
+          await run('java', ['-XX:TieredStopAtLevel=1', '-cp', classpath, 'paygate.flow.Flow', paygate.url, ...keys]),
+        ),
+      ),
     );
   });
 });

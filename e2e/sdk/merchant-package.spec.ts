@@ -17,14 +17,20 @@ describe('the merchant package (paygate-node)', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  /** Tarballs of `names` and of everything they depend on, packed from the workspace's node_modules (no scripts run). */
+  /**
+   * Tarballs of `names` and of everything they depend on, packed from the workspace's node_modules (no scripts run).
+   */
   const packedFromNodeModules = (names: string[], seen = new Set<string>()): string[] =>
     names
       .filter((name) => !seen.has(name) && seen.add(name))
       .flatMap((name) => {
         const folder = join(__dirname, '../../node_modules', name);
-        const [{ filename }] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], folder)) as { filename: string }[];
-        const { dependencies = {} } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+        const [{ filename }] = JSON.parse(
+          npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], folder),
+        ) as { filename: string }[];
+        const { dependencies = {} } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+          dependencies?: Record<string, string>;
+        };
         return [join(work, filename), ...packedFromNodeModules(Object.keys(dependencies), seen)];
       });
 
@@ -33,19 +39,28 @@ describe('the merchant package (paygate-node)', () => {
     const packageDir = join(__dirname, '../../packages/paygate-node');
     const tarballs = () => readdirSync(packageDir).filter((name) => name.endsWith('.tgz'));
     const tarballsBefore = tarballs();
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(__dirname, '../../packages/paygate-node'))) as {
+    const packed = JSON.parse(
+      npm(['pack', '--json', '--pack-destination', work], join(__dirname, '../../packages/paygate-node')),
+    ) as {
       filename: string;
       files: { path: string }[];
     }[];
     const files = packed[0].files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/api-types.d.ts', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/api-types.d.ts', 'package.json']),
+    );
     expect(files.filter((path) => path.endsWith('.spec.js') || path.startsWith('src/'))).toEqual([]);
     expect(tarballs()).toEqual(tarballsBefore);
 
     const merchant = join(work, 'merchant');
     execFileSync('mkdir', ['-p', merchant]);
-    writeFileSync(join(merchant, 'package.json'), JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true }));
-    const { dependencies } = JSON.parse(readFileSync(join(__dirname, '../../packages/paygate-node/package.json'), 'utf8')) as {
+    writeFileSync(
+      join(merchant, 'package.json'),
+      JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true }),
+    );
+    const { dependencies } = JSON.parse(
+      readFileSync(join(__dirname, '../../packages/paygate-node/package.json'), 'utf8'),
+    ) as {
       dependencies: Record<string, string>;
     };
     npm(
@@ -60,7 +75,9 @@ describe('the merchant package (paygate-node)', () => {
       ],
       merchant,
     );
-    expect(JSON.parse(readFileSync(join(merchant, 'package.json'), 'utf8')).dependencies).toHaveProperty('paygate-node');
+    expect(JSON.parse(readFileSync(join(merchant, 'package.json'), 'utf8')).dependencies).toHaveProperty(
+      'paygate-node',
+    );
 
     const doc = readFileSync(join(__dirname, '../../docs/webhooks.md'), 'utf8');
     const vector = /id `(msg_\w+)`, timestamp `(\d+)`, body `(\{.*?\})` \| `(v1,[^`]+)`/.exec(doc);
@@ -79,14 +96,25 @@ try {
 }
 `,
     );
-    const headers = { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature, 'hmac-signature': hmac[1] };
-    const run = (sentBody: string) => JSON.parse(execFileSync('node', ['verify.js', sentBody, JSON.stringify(headers)], { cwd: merchant, encoding: 'utf8' }));
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': signature,
+      'hmac-signature': hmac[1],
+    };
+    const run = (sentBody: string) =>
+      JSON.parse(
+        execFileSync('node', ['verify.js', sentBody, JSON.stringify(headers)], { cwd: merchant, encoding: 'utf8' }),
+      );
     expect(run(body)).toEqual({ id, type: 'transaction.completed', ref: 'PGTESTREF0000001' });
     expect(run(body.replace('COMPLETED', 'FAILED'))).toEqual({ refused: 'no_matching_signature' });
     // The typed client comes with it, and its one dependency (openapi-fetch) was installed beside it.
     const client = execFileSync(
       'node',
-      ['-e', "console.log(typeof require('paygate-node').createPaygateClient({ baseUrl: 'http://127.0.0.1:1', publicKey: 'pk' }).POST)"],
+      [
+        '-e',
+        "console.log(typeof require('paygate-node').createPaygateClient({ baseUrl: 'http://127.0.0.1:1', publicKey: 'pk' }).POST)",
+      ],
       {
         cwd: merchant,
         encoding: 'utf8',

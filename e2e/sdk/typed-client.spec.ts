@@ -25,17 +25,27 @@ describe('the typed client (paygate-node)', () => {
   });
 
   it('initializes a collection and reads it back, typed by the document', async () => {
-    const initialized = await api.POST('/v1/collections/initialize', { body: mobileMoneyRequest({ amount: 81_000 }) as InitializeRequest });
+    const initialized = await api.POST('/v1/collections/initialize', {
+      body: mobileMoneyRequest({ amount: 81_000 }) as InitializeRequest,
+    });
     expect(initialized.response.status).toBe(202);
     const reference = initialized.data?.data.internal_reference;
     expect(reference).toMatch(/^PG[0-9A-Z]{24}$/);
 
-    const read = await api.GET('/v1/collections/{internal_reference}', { params: { path: { internal_reference: reference! } } });
-    expect(read.data?.data).toMatchObject({ internal_reference: reference, request_amount: 81_000, transaction_status: 'PENDING' });
+    const read = await api.GET('/v1/collections/{internal_reference}', {
+      params: { path: { internal_reference: reference! } },
+    });
+    expect(read.data?.data).toMatchObject({
+      internal_reference: reference,
+      request_amount: 81_000,
+      transaction_status: 'PENDING',
+    });
   });
 
   it('hands a refusal over as `error`, in the envelope the document declares', async () => {
-    const missing = await api.GET('/v1/collections/{internal_reference}', { params: { path: { internal_reference: 'PG000000000000000000000000' } } });
+    const missing = await api.GET('/v1/collections/{internal_reference}', {
+      params: { path: { internal_reference: 'PG000000000000000000000000' } },
+    });
     expect(missing.data).toBeUndefined();
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 404, status: 'error' });

@@ -32,7 +32,11 @@ describe('standaloneEnvironment: what standalone fills in before the one loadCon
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       ALLOW_PRIVATE_CALLBACKS: 'false',
     });
-    expect(env).toMatchObject({ MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_CALLBACKS: 'false' });
+    expect(env).toMatchObject({
+      MASTER_KEY: TEST_MASTER_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ALLOW_PRIVATE_CALLBACKS: 'false',
+    });
     expect(secrets.adminTokenSource).toBe('ADMIN_TOKEN');
     expect(loadConfig(env).delivery.allowPrivate).toBe(false);
   });

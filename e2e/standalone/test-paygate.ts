@@ -6,5 +6,11 @@ import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
  * what a suite sends, and only errors logged; `settings` add to these or override them.
  */
 export function startTestPaygate(settings: Record<string, string> = {}): Promise<InProcessPaygate> {
-  return startInProcess({ ...TEST_RATE_LIMITS, MASTER_KEY: TEST_MASTER_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error', ...settings });
+  return startInProcess({
+    ...TEST_RATE_LIMITS,
+    MASTER_KEY: TEST_MASTER_KEY,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...settings,
+  });
 }

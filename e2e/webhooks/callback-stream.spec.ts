@@ -27,7 +27,11 @@ class OpenStream {
     private readonly response: IncomingMessage,
   ) {}
 
-  static open(baseUrl: string, merchant: MerchantCredentials, headers: Record<string, string> = {}): Promise<OpenStream> {
+  static open(
+    baseUrl: string,
+    merchant: MerchantCredentials,
+    headers: Record<string, string> = {},
+  ): Promise<OpenStream> {
     return new Promise((resolve, reject) => {
       const request = get(
         `${baseUrl}/v1/callbacks/stream`,
@@ -71,13 +75,25 @@ class OpenStream {
     return JSON.parse(this.text);
   }
 
-  callbacks(): { id: string; webhook_id: string; event: string; internal_reference: string; body: string; headers: Record<string, string> }[] {
-    return this.events.filter((event) => event.event === 'callback').map((event) => ({ id: event.id as string, ...JSON.parse(event.data) }));
+  callbacks(): {
+    id: string;
+    webhook_id: string;
+    event: string;
+    internal_reference: string;
+    body: string;
+    headers: Record<string, string>;
+  }[] {
+    return this.events
+      .filter((event) => event.event === 'callback')
+      .map((event) => ({ id: event.id as string, ...JSON.parse(event.data) }));
   }
 
   waitForCallback(internalReference: string, event: string) {
     return eventually(
-      () => this.callbacks().find((callback) => callback.internal_reference === internalReference && callback.event === event),
+      () =>
+        this.callbacks().find(
+          (callback) => callback.internal_reference === internalReference && callback.event === event,
+        ),
       30_000,
       `${event} of ${internalReference}`,
     );
@@ -106,7 +122,8 @@ describe('GET /v1/callbacks/stream', () => {
   });
 
   const completed = async (client: PaygateClient) =>
-    (await client.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data.internal_reference as string;
+    (await client.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
+      .internal_reference as string;
 
   it('carries each callback with its exact body and Standard Webhooks headers, for a merchant without a callback URL', async () => {
     const stream = await OpenStream.open(paygate.url, merchant.merchant);
@@ -119,11 +136,18 @@ describe('GET /v1/callbacks/stream', () => {
         event: 'transaction.completed',
         payload: { internal_reference: ref, transaction_status: 'COMPLETED' },
       });
-      expect(Object.keys(callback.headers).sort()).toEqual(['hmac-signature', 'webhook-id', 'webhook-signature', 'webhook-timestamp']);
+      expect(Object.keys(callback.headers).sort()).toEqual([
+        'hmac-signature',
+        'webhook-id',
+        'webhook-signature',
+        'webhook-timestamp',
+      ]);
       expect(callback.headers['webhook-id']).toBe(callback.webhook_id);
       expect(verifyStandardWebhook(merchant.merchant.signingKey, callback.headers, callback.body)).toBe(true);
       const { payload } = JSON.parse(callback.body);
-      expect(verifyCollectionSignature(merchant.merchant.signingKey, payload, callback.headers['hmac-signature'])).toBe(true);
+      expect(verifyCollectionSignature(merchant.merchant.signingKey, payload, callback.headers['hmac-signature'])).toBe(
+        true,
+      );
     } finally {
       stream.close();
     }
@@ -174,15 +198,27 @@ describe('GET /v1/callbacks/stream', () => {
     const body = await wrong.json();
     expect(body).toEqual({ code: 401, status: 'error', message: 'unknown public-key or wrong secret-key', data: {} });
     expect(JSON.stringify(body)).not.toContain('sk_not_this_one');
-    const noSecret = await fetch(`${paygate.url}/v1/callbacks/stream`, { headers: { 'public-key': merchant.merchant.publicKey } });
+    const noSecret = await fetch(`${paygate.url}/v1/callbacks/stream`, {
+      headers: { 'public-key': merchant.merchant.publicKey },
+    });
     expect(noSecret.status).toBe(401);
-    expect(await noSecret.json()).toEqual({ code: 401, status: 'error', message: 'the secret-key header is required', data: {} });
+    expect(await noSecret.json()).toEqual({
+      code: 401,
+      status: 'error',
+      message: 'the secret-key header is required',
+      data: {},
+    });
   });
 
   it('refuses a Last-Event-ID that is not one of its event ids with 400', async () => {
     const stream = await OpenStream.open(paygate.url, merchant.merchant, { 'last-event-id': 'yesterday' });
     expect(stream.status).toBe(400);
-    expect(await stream.json()).toEqual({ code: 400, status: 'error', message: 'Last-Event-ID is not an event id of this stream', data: {} });
+    expect(await stream.json()).toEqual({
+      code: 400,
+      status: 'error',
+      message: 'Last-Event-ID is not an event id of this stream',
+      data: {},
+    });
   });
 
   it('allows 5 open streams per merchant and answers the 6th 429, another merchant unaffected', async () => {

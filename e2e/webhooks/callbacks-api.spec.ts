@@ -1,10 +1,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN, TEST_CALLBACK_SETTINGS, TEST_TIMERS } from '@paygate/testing';
+import {
+  CallbackReceiver,
+  eventually,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
 import { startTestPaygate } from '../standalone/test-paygate';
 
-type Delivery = { webhook_id: string; internal_reference: string; event: string; state: string; attempts: { status_code: number | null }[] };
+type Delivery = {
+  webhook_id: string;
+  internal_reference: string;
+  event: string;
+  state: string;
+  attempts: { status_code: number | null }[];
+};
 
 describe('callbacks: resend, delivery states, admin retry', () => {
   let paygate: InProcessPaygate;
@@ -14,15 +28,20 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   const admin = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${paygate.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as { data: { deliveries: Delivery[] | number } } };
   };
-  const deliveriesOf = async (ref: string) => (await admin('GET', `/admin/v1/deliveries?internal_reference=${ref}`)).body.data.deliveries as Delivery[];
+  const deliveriesOf = async (ref: string) =>
+    (await admin('GET', `/admin/v1/deliveries?internal_reference=${ref}`)).body.data.deliveries as Delivery[];
 
   /** A collection that gets its charges callback and nothing after (prompt never answered, long time-outs). */
-  const pendingCollection = async (merchant: PaygateClient) => (await merchant.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
+  const pendingCollection = async (merchant: PaygateClient) =>
+    (await merchant.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
 
   beforeAll(async () => {
     paygate = await startTestPaygate({
@@ -42,9 +61,19 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   it("resends a transaction's callbacks with the same webhook-id", async () => {
     const ref = await pendingCollection(client);
     const [first] = await receiver.waitFor(ref, 'transaction.charges');
-    const resend = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref }, secret: true });
-    expect(resend).toMatchObject({ status: 202, body: { code: 202, status: 'accepted', data: { internal_reference: ref, deliveries: 1 } } });
-    const both = await eventually(() => (receiver.about(ref).length === 2 ? receiver.about(ref) : undefined), 10_000, 'the resent callback');
+    const resend = await client.request('POST', '/v1/callbacks/resend', {
+      body: { internal_reference: ref },
+      secret: true,
+    });
+    expect(resend).toMatchObject({
+      status: 202,
+      body: { code: 202, status: 'accepted', data: { internal_reference: ref, deliveries: 1 } },
+    });
+    const both = await eventually(
+      () => (receiver.about(ref).length === 2 ? receiver.about(ref) : undefined),
+      10_000,
+      'the resent callback',
+    );
     expect(both[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(both[1].body).toBe(first.body);
     expect(CallbackReceiver.verify(both[1], client.merchant.signingKey)).toBe(true);
@@ -54,14 +83,27 @@ describe('callbacks: resend, delivery states, admin retry', () => {
   });
 
   it("answers resend for an unknown or another merchant's transaction with 404, and needs the secret key", async () => {
-    const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Other merchant', receiver.url('/other'));
+    const other = await PaygateClient.withNewMerchant(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      'Other merchant',
+      receiver.url('/other'),
+    );
     const ref = await pendingCollection(other);
     await receiver.waitFor(ref, 'transaction.charges');
-    const unknown = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: 'PG0000000000000000000000ZZ' }, secret: true });
-    const foreign = await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref }, secret: true });
+    const unknown = await client.request('POST', '/v1/callbacks/resend', {
+      body: { internal_reference: 'PG0000000000000000000000ZZ' },
+      secret: true,
+    });
+    const foreign = await client.request('POST', '/v1/callbacks/resend', {
+      body: { internal_reference: ref },
+      secret: true,
+    });
     expect(unknown.status).toBe(404);
     expect(foreign).toEqual(unknown);
-    expect((await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref } })).status).toBe(401);
+    expect((await client.request('POST', '/v1/callbacks/resend', { body: { internal_reference: ref } })).status).toBe(
+      401,
+    );
     expect((await client.request('POST', '/v1/callbacks/resend', { body: {}, secret: true })).status).toBe(400);
   });
 
@@ -105,7 +147,9 @@ describe('callbacks: resend, delivery states, admin retry', () => {
         20_000,
         'the delivery to be abandoned',
       );
-      expect(abandoned.attempts.map((attempt) => attempt.status_code)).toEqual(TEST_CALLBACK_SETTINGS.CALLBACK_RETRY_SCHEDULE.split(',').map(() => 500));
+      expect(abandoned.attempts.map((attempt) => attempt.status_code)).toEqual(
+        TEST_CALLBACK_SETTINGS.CALLBACK_RETRY_SCHEDULE.split(',').map(() => 500),
+      );
       expect((await admin('GET', '/admin/v1/deliveries?state=abandoned')).body.data.deliveries).toEqual(
         expect.arrayContaining([expect.objectContaining({ webhook_id: abandoned.webhook_id })]),
       );
@@ -133,7 +177,10 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     expect((await admin('GET', '/admin/v1/deliveries?state=lost')).status).toBe(400);
     expect((await admin('POST', '/admin/v1/deliveries/retry', { webhook_ids: 'all' })).status).toBe(400);
     const nul = await admin('GET', '/admin/v1/deliveries?internal_reference=%00');
-    expect(nul).toMatchObject({ status: 400, body: { code: 400, status: 'error', data: { errors: [{ field: 'internal_reference' }] } } });
+    expect(nul).toMatchObject({
+      status: 400,
+      body: { code: 400, status: 'error', data: { errors: [{ field: 'internal_reference' }] } },
+    });
   });
 
   it('answers a merchant id holding NUL, which no id can, with 400 naming it', async () => {

@@ -54,7 +54,8 @@ describe.each([
 ])('admin API callback URLs, private callbacks %s', (_label, allowPrivate) => {
   let paygate: InProcessPaygate;
   const { admin } = apiHelpers(() => paygate);
-  const merchantCount = async () => (await paygate.infrastructure.sql.query<{ n: number }>('select count(*)::int as n from merchants'))[0].n;
+  const merchantCount = async () =>
+    (await paygate.infrastructure.sql.query<{ n: number }>('select count(*)::int as n from merchants'))[0].n;
 
   beforeAll(async () => {
     paygate = await start(allowPrivate);
@@ -82,7 +83,10 @@ describe.each([
   });
 
   it.each(refused)('PATCH with %s answers 400 naming the field, and changes nothing', async (url, reason) => {
-    const created = await admin('POST', '', { name: 'Patched merchant', collection_callback_url: 'https://shop.example.com/cb' });
+    const created = await admin('POST', '', {
+      name: 'Patched merchant',
+      collection_callback_url: 'https://shop.example.com/cb',
+    });
     expectEnvelope(created, 201);
     const id = created.body.data.id as string;
     const before = await admin('GET', `/${id}`);
@@ -95,10 +99,17 @@ describe.each([
   });
 
   it.each(accepted)('create and PATCH accept %s', async (url) => {
-    const created = await admin('POST', '', { name: 'Accepted merchant', collection_callback_url: url, service_payments_callback_url: url });
+    const created = await admin('POST', '', {
+      name: 'Accepted merchant',
+      collection_callback_url: url,
+      service_payments_callback_url: url,
+    });
     expectEnvelope(created, 201);
     expect(created.body.data).toMatchObject({ collection_callback_url: url, service_payments_callback_url: url });
-    const patched = await admin('PATCH', `/${created.body.data.id as string}`, { collection_callback_url: null, service_payments_callback_url: url });
+    const patched = await admin('PATCH', `/${created.body.data.id as string}`, {
+      collection_callback_url: null,
+      service_payments_callback_url: url,
+    });
     expectEnvelope(patched, 200);
     expect(patched.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: url });
   });
@@ -106,11 +117,19 @@ describe.each([
   it.each<[string, Json, string[]]>([
     [
       'two refused URLs: both named',
-      { name: 'M', collection_callback_url: 'https://[2001:db8::1]/', service_payments_callback_url: 'ftp://shop.example.com/' },
+      {
+        name: 'M',
+        collection_callback_url: 'https://[2001:db8::1]/',
+        service_payments_callback_url: 'ftp://shop.example.com/',
+      },
       ['collection_callback_url', 'service_payments_callback_url'],
     ],
     ['a URL that is not a string', { name: 'M', collection_callback_url: 42 }, ['collection_callback_url']],
-    ['a URL longer than 2048 characters', { name: 'M', collection_callback_url: `https://shop.example.com/${'a'.repeat(2048)}` }, ['collection_callback_url']],
+    [
+      'a URL longer than 2048 characters',
+      { name: 'M', collection_callback_url: `https://shop.example.com/${'a'.repeat(2048)}` },
+      ['collection_callback_url'],
+    ],
     ['a relative URL', { name: 'M', collection_callback_url: '/cb' }, ['collection_callback_url']],
   ])('create with %s answers 400', async (_label, body, fields) => {
     const answer = await admin('POST', '', body);

@@ -30,7 +30,16 @@ import {
   stopAll,
   type Layout,
 } from './apps';
-import { bareCeiling, CONNECTIONS, drive, pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
+import {
+  bareCeiling,
+  CONNECTIONS,
+  drive,
+  pgliteCeiling,
+  postgresCeiling,
+  SECONDS,
+  WARMUP_SECONDS,
+  type Row,
+} from './load';
 import { met, ms } from './figures';
 
 /** #19's targets: a share of the ceiling measured beside each in the same run, a p99, no errors. */
@@ -48,7 +57,8 @@ async function checkInitialize(gateway: string, publicKey: string): Promise<void
     headers: { 'content-type': 'application/json', 'public-key': publicKey },
     body: initializeBody(),
   });
-  if (response.status !== 202) throw new Error(`initialize at ${gateway} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 202)
+    throw new Error(`initialize at ${gateway} answered ${response.status}: ${await response.text()}`);
 }
 
 /** Drives a layout's gateways with initializes for one merchant, after one initialize per gateway checks the setup. */
@@ -75,7 +85,11 @@ async function main() {
   const bare = ONLY_STANDALONE ? undefined : await bareCeiling(initializeBody);
   const pglite = await pgliteCeiling(initializeBody);
   const alone = await measure(await launchStandalone());
-  const rows: Array<{ row: Row; of?: Row }> = [...(bare ? [{ row: bare }] : []), { row: pglite, of: bare }, { row: alone, of: pglite }];
+  const rows: Array<{ row: Row; of?: Row }> = [
+    ...(bare ? [{ row: bare }] : []),
+    { row: pglite, of: bare },
+    { row: alone, of: pglite },
+  ];
   let spread: { row: Row; of: Row } | undefined;
   if (ONLY_STANDALONE) console.log('Distributed skipped: BENCH_ONLY=standalone');
   else if (target && bare) {
@@ -85,14 +99,22 @@ async function main() {
   } else console.log(DISTRIBUTED_SKIPPED);
 
   const share = (row: Row, of: Row) => (100 * row.requestsPerSecond) / of.requestsPerSecond;
-  console.log(`\nPOST /v1/collections/initialize, ${CONNECTIONS} connections, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, no pipelining`);
+  console.log(
+    `\nPOST /v1/collections/initialize, ${CONNECTIONS} connections, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, no pipelining`,
+  );
   // Client and servers share this machine's cores; other load skews every row, so say what it was.
   console.log(`${cpus().length} cores, load average at start ${startLoad.toFixed(2)}\n`);
   console.log('| target | req/s (202) | p50 ms | p99 ms | errors | share of its ceiling |');
   console.log('|---|---|---|---|---|---|');
   for (const { row, of } of rows) {
-    const ofText = of ? `${Math.round(share(row, of))}% of ${of.target.replace(/^ceiling: /, '')}` : row === bare ? '(the bare ceiling)' : '-';
-    console.log(`| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ms(row.p50Ms)} | ${ms(row.p99Ms)} | ${row.errors} | ${ofText} |`);
+    const ofText = of
+      ? `${Math.round(share(row, of))}% of ${of.target.replace(/^ceiling: /, '')}`
+      : row === bare
+        ? '(the bare ceiling)'
+        : '-';
+    console.log(
+      `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ms(row.p50Ms)} | ${ms(row.p99Ms)} | ${row.errors} | ${ofText} |`,
+    );
   }
   console.log('\nCPU over each run (% of one core):');
   for (const { row } of rows) console.log(`- ${row.target}: ${row.cpu}`);
@@ -106,7 +128,11 @@ async function main() {
   const aimText = `distributed >= ${aimSpread.rps} req/s and >= ${aimSpread.share}% of its PostgreSQL ceiling, p99 < ${aimSpread.p99Ms} ms, zero errors`;
   if (spread) {
     const { row, of } = spread;
-    const ok = row.requestsPerSecond >= aimSpread.rps && share(row, of) >= aimSpread.share && row.p99Ms < aimSpread.p99Ms && row.errors === 0;
+    const ok =
+      row.requestsPerSecond >= aimSpread.rps &&
+      share(row, of) >= aimSpread.share &&
+      row.p99Ms < aimSpread.p99Ms &&
+      row.errors === 0;
     console.log(
       `Aim: ${aimText}: ${Math.round(row.requestsPerSecond)} req/s, ${Math.round(share(row, of))}% of ${Math.round(of.requestsPerSecond)}, p99 ${ms(row.p99Ms)} ms, ${row.errors} errors ${met(ok)}`,
     );

@@ -50,7 +50,9 @@ export const stopAll = () => Promise.all([...running].map((p) => p.stop()));
 export async function start(name: string, args: string[], env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
   // Flags, not NODE_OPTIONS: Node 20 refuses --cpu-prof there.
-  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${name}.${port}.cpuprofile`] : [];
+  const profile = CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${name}.${port}.cpuprofile`]
+    : [];
   const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     // No shutdown delay: nothing routes to a bench's apps, so draining readiness first only waits.
@@ -97,7 +99,8 @@ export async function start(name: string, args: string[], env: Record<string, st
   }
 }
 
-const startApp = (app: string, env: Record<string, string>, name = app) => start(name, [join(ROOT, 'dist/apps', app, 'main.js')], env);
+const startApp = (app: string, env: Record<string, string>, name = app) =>
+  start(name, [join(ROOT, 'dist/apps', app, 'main.js')], env);
 
 /** PostgreSQL and Kafka from the environment, when both are set: what the distributed layout needs. */
 export function distributedTarget(): { storeUrl: string; brokerUrl: string } | undefined {
@@ -105,7 +108,8 @@ export function distributedTarget(): { storeUrl: string; brokerUrl: string } | u
   const brokerUrl = process.env.BROKER_URL ?? '';
   return storeUrl.startsWith('postgres://') && brokerUrl.startsWith('kafka://') ? { storeUrl, brokerUrl } : undefined;
 }
-export const DISTRIBUTED_SKIPPED = 'Distributed skipped: it needs STORE_URL=postgres://… and BROKER_URL=kafka://… in the environment';
+export const DISTRIBUTED_SKIPPED =
+  'Distributed skipped: it needs STORE_URL=postgres://… and BROKER_URL=kafka://… in the environment';
 
 export const runId = Date.now().toString(36);
 /** A schema of its own per run and target, so runs never see each other's rows. */
@@ -141,7 +145,12 @@ export async function launchStandalone(env: Record<string, string> = {}): Promis
       LOG_LEVEL: 'error',
       ...env,
     });
-    return { name: 'standalone (PGlite, inproc)', gateways: [app], procs: [app], stop: () => app.stop().finally(cleanUp) };
+    return {
+      name: 'standalone (PGlite, inproc)',
+      gateways: [app],
+      procs: [app],
+      stop: () => app.stop().finally(cleanUp),
+    };
   } catch (error) {
     cleanUp();
     throw error;
@@ -153,7 +162,10 @@ export async function launchStandalone(env: Record<string, string> = {}): Promis
  * two api-gateways, collections, webhook-dispatcher; `env` adds to every app's settings.
  */
 
-export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: string; brokerUrl: string }, env: Record<string, string> = {}): Promise<Layout> {
+export async function launchDistributed(
+  { storeUrl, brokerUrl }: { storeUrl: string; brokerUrl: string },
+  env: Record<string, string> = {},
+): Promise<Layout> {
   const schema = freshSchema('bench');
   const routes = await localCommandRoutes();
   const common = {
@@ -175,9 +187,18 @@ export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: str
     // Started in the distributed spec's order: the gateways before collections, whose checkout returns to one.
     const sandbox = await startApp('sandbox', common);
     procs.push(sandbox);
-    const gateways = [await startApp('api-gateway', common, 'api-gateway-1'), await startApp('api-gateway', common, 'api-gateway-2')];
+    const gateways = [
+      await startApp('api-gateway', common, 'api-gateway-1'),
+      await startApp('api-gateway', common, 'api-gateway-2'),
+    ];
     procs.push(...gateways);
-    procs.push(await startApp('collections', { ...common, ...collectionsOnSandbox(sandbox.url, gateways[0].url), ...routes.listen('collections') }));
+    procs.push(
+      await startApp('collections', {
+        ...common,
+        ...collectionsOnSandbox(sandbox.url, gateways[0].url),
+        ...routes.listen('collections'),
+      }),
+    );
     procs.push(await startApp('webhook-dispatcher', { ...common, ...routes.listen('webhook-dispatcher') }));
     return { name: 'distributed (PostgreSQL, Kafka, 2 gateways)', gateways, procs, stop };
   } catch (error) {
@@ -187,7 +208,10 @@ export async function launchDistributed({ storeUrl, brokerUrl }: { storeUrl: str
 }
 
 /** A merchant, through the admin API: its public key for requests and its signing key for callbacks. */
-export async function createMerchant(gateway: string, callbackUrl?: string): Promise<{ publicKey: string; signingKey: string }> {
+export async function createMerchant(
+  gateway: string,
+  callbackUrl?: string,
+): Promise<{ publicKey: string; signingKey: string }> {
   const response = await fetch(`${gateway}/admin/v1/merchants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -28,9 +28,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
 const log = createLogger('bench-commands', 'error');
 
-class Echo extends ContractCommand<{ merchantReference: string; amount: number }, { accepted: boolean; reference: string }> {}
+class Echo extends ContractCommand<
+  { merchantReference: string; amount: number },
+  { accepted: boolean; reference: string }
+> {}
 const SERVICE = serviceContract('bench', { echo: Echo });
-const echo = async (message: ContractMessage) => ({ accepted: true, reference: (message as Echo).payload.merchantReference });
+const echo = async (message: ContractMessage) => ({
+  accepted: true,
+  reference: (message as Echo).payload.merchantReference,
+});
 const payload = (i: number) => ({ merchantReference: `bench-${i}`, amount: 1000 });
 
 interface Row {
@@ -62,8 +68,16 @@ async function measure(transport: string, call: (i: number) => Promise<unknown>)
     }),
   );
   latencies.sort((a, b) => a - b);
-  const row = { transport, perSecond: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
-  console.log(`${transport}: ${Math.round(row.perSecond)}/s, p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ${errors} errors`);
+  const row = {
+    transport,
+    perSecond: latencies.length / SECONDS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
+  console.log(
+    `${transport}: ${Math.round(row.perSecond)}/s, p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ${errors} errors`,
+  );
   return row;
 }
 
@@ -80,11 +94,15 @@ async function bareSocket(tls: boolean): Promise<Row> {
   const dir = localCommandTlsDir();
   const [ca, cert, key] = ['ca.crt', 'tls.crt', 'tls.key'].map((file) => readFileSync(join(dir, file)));
   const credentials = { ca, cert, key, minVersion: 'TLSv1.3' as const };
-  const server = tls ? createTlsServer({ ...credentials, requestCert: true, rejectUnauthorized: true }, answer) : createServer(answer);
+  const server = tls
+    ? createTlsServer({ ...credentials, requestCert: true, rejectUnauthorized: true }, answer)
+    : createServer(answer);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as { port: number }).port;
-  const socket: Socket = tls ? connectTls({ ...credentials, port, host: '127.0.0.1', checkServerIdentity: () => undefined }) : connect(port, '127.0.0.1');
+  const socket: Socket = tls
+    ? connectTls({ ...credentials, port, host: '127.0.0.1', checkServerIdentity: () => undefined })
+    : connect(port, '127.0.0.1');
   await once(socket, tls ? 'secureConnect' : 'connect');
   const pending = new Map<number, () => void>();
   createInterface({ input: socket }).on('line', (line) => pending.get((JSON.parse(line) as { id: number }).id)?.());
@@ -107,20 +125,34 @@ async function viaBus(transport: string, sender: CommandBus, close: () => Promis
   return row;
 }
 
-/** `instances` servers of the bench service and a sender dealing commands over them, all on the layout's certificates. */
+/**
+ * `instances` servers of the bench service and a sender dealing commands over them, all on the layout's certificates.
+ */
 async function remote(instances: number): Promise<Row> {
   const tls = readCommandTls(localCommandTlsDir());
   const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
   const servers = await Promise.all(
     ports.map(async (port) => {
-      const server = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${port}`, services: {}, tls }, log, NO_METRICS, 10_000);
+      const server = new TcpCommandBus(
+        { listenUrl: `tcp://127.0.0.1:${port}`, services: {}, tls },
+        log,
+        NO_METRICS,
+        10_000,
+      );
       await server.serve(SERVICE, echo);
       return server;
     }),
   );
-  const sender = new TcpCommandBus({ services: { bench: `tcp://${ports.map((port) => `127.0.0.1:${port}`).join(',')}` }, tls }, log, NO_METRICS, 10_000);
-  return viaBus(`TcpCommandBus (mutual TLS), ${instances} instance${instances > 1 ? 's, round-robin' : ''}`, sender, () =>
-    Promise.all([sender, ...servers].map((bus) => bus.close())),
+  const sender = new TcpCommandBus(
+    { services: { bench: `tcp://${ports.map((port) => `127.0.0.1:${port}`).join(',')}` }, tls },
+    log,
+    NO_METRICS,
+    10_000,
+  );
+  return viaBus(
+    `TcpCommandBus (mutual TLS), ${instances} instance${instances > 1 ? 's, round-robin' : ''}`,
+    sender,
+    () => Promise.all([sender, ...servers].map((bus) => bus.close())),
   );
 }
 

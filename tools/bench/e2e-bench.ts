@@ -70,7 +70,13 @@ type Outcome = { at: number } | { failure: 'lost' | 'not COMPLETED' };
  */
 class Receiver {
   signingKey = '';
-  readonly counts = { badSignature: 0, unparseable: 0, duplicates: 0, unknown: 0, otherEvents: new Map<string, number>() };
+  readonly counts = {
+    badSignature: 0,
+    unparseable: 0,
+    duplicates: 0,
+    unknown: 0,
+    otherEvents: new Map<string, number>(),
+  };
   private readonly waiting = new Map<string, (outcome: Outcome) => void>();
   private readonly settled = new Set<string>();
 
@@ -81,7 +87,9 @@ class Receiver {
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => response.writeHead(receiver!.receive(Buffer.concat(chunks).toString('utf8'), request.headers)).end());
+      request.on('end', () =>
+        response.writeHead(receiver!.receive(Buffer.concat(chunks).toString('utf8'), request.headers)).end(),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     receiver = new Receiver(server);
@@ -127,7 +135,9 @@ class Receiver {
       this.counts.unparseable++;
       return 400;
     }
-    const flat = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+    const flat = Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]),
+    );
     const payload = callback.payload;
     if (
       !payload ||
@@ -138,11 +148,17 @@ class Receiver {
       return 401;
     }
     if (callback.event !== 'transaction.completed') {
-      this.counts.otherEvents.set(String(callback.event), (this.counts.otherEvents.get(String(callback.event)) ?? 0) + 1);
+      this.counts.otherEvents.set(
+        String(callback.event),
+        (this.counts.otherEvents.get(String(callback.event)) ?? 0) + 1,
+      );
       return 200;
     }
     if (this.waiting.has(payload.merchant_reference))
-      this.settle(payload.merchant_reference, payload.transaction_status === 'COMPLETED' ? { at } : { failure: 'not COMPLETED' });
+      this.settle(
+        payload.merchant_reference,
+        payload.transaction_status === 'COMPLETED' ? { at } : { failure: 'not COMPLETED' },
+      );
     else if (this.settled.has(payload.merchant_reference)) this.counts.duplicates++;
     else this.counts.unknown++;
     return 200;
@@ -204,8 +220,12 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
   const done: Lifecycle[] = [];
   let cpu = '';
   // Counted over the measured window only, like the rate.
-  const meterStarted = new Promise<(seconds: number) => string>((resolve) => setTimeout(() => resolve(cpuMeter(layout.procs, 'bench')), windowStart - begin));
-  const meterRead = new Promise<void>((resolve) => setTimeout(() => meterStarted.then((meter) => resolve(void (cpu = meter(SECONDS)))), windowEnd - begin));
+  const meterStarted = new Promise<(seconds: number) => string>((resolve) =>
+    setTimeout(() => resolve(cpuMeter(layout.procs, 'bench')), windowStart - begin),
+  );
+  const meterRead = new Promise<void>((resolve) =>
+    setTimeout(() => meterStarted.then((meter) => resolve(void (cpu = meter(SECONDS)))), windowEnd - begin),
+  );
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async (_, payer) => {
       const gateway = layout.gateways[payer % layout.gateways.length].url;
@@ -225,18 +245,24 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
     const at = arrivedAt(l);
     return at !== undefined && at >= windowStart && at < windowEnd;
   }).length;
-  const latencies = Float64Array.from(inWindow.flatMap((l) => (arrivedAt(l) === undefined ? [] : [arrivedAt(l)! - l.startedAt]))).sort();
+  const latencies = Float64Array.from(
+    inWindow.flatMap((l) => (arrivedAt(l) === undefined ? [] : [arrivedAt(l)! - l.startedAt])),
+  ).sort();
   const initializeLatencies = Float64Array.from(inWindow.map((l) => l.answeredAt - l.startedAt)).sort();
 
   const refused = new Map<number, number>();
   for (const l of done) if (l.status !== 202) refused.set(l.status, (refused.get(l.status) ?? 0) + 1);
   const lost = done.filter((l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'lost').length;
-  const notCompleted = done.filter((l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'not COMPLETED').length;
+  const notCompleted = done.filter(
+    (l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'not COMPLETED',
+  ).length;
   const { badSignature, unparseable, duplicates, unknown, otherEvents } = receiver.counts;
   const refusedCount = [...refused.values()].reduce((a, b) => a + b, 0);
   const notes = [
     `${done.length} lifecycles started (${inWindow.length} in the measured window), ${done.length - refusedCount} initialized`,
-    refusedCount > 0 ? `initialize refused: ${[...refused].map(([status, n]) => `${n}×${status === 0 ? 'no answer' : status}`).join(', ')}` : '',
+    refusedCount > 0
+      ? `initialize refused: ${[...refused].map(([status, n]) => `${n}×${status === 0 ? 'no answer' : status}`).join(', ')}`
+      : '',
     lost > 0 ? `${lost} callbacks lost (none within ${DRAIN_MS / 1_000} s of the initialize)` : '',
     notCompleted > 0 ? `${notCompleted} transaction.completed callbacks not COMPLETED` : '',
     badSignature > 0 ? `${badSignature} callbacks failed verification (answered 401)` : '',
@@ -258,7 +284,10 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
   };
 }
 
-/** A layout measured with a merchant whose callbacks go to a fresh receiver, after one lifecycle per gateway checks the setup. */
+/**
+ * A layout measured with a merchant whose callbacks go to a fresh receiver, after one lifecycle per gateway checks the
+ * setup.
+ */
 async function run(launch: () => Promise<Layout>): Promise<Result> {
   const receiver = await Receiver.start();
   try {
@@ -266,7 +295,8 @@ async function run(launch: () => Promise<Layout>): Promise<Result> {
     try {
       const merchant = await createMerchant(layout.gateways[0].url, receiver.url);
       receiver.signingKey = merchant.signingKey;
-      // One lifecycle at a time first, on every gateway: a broken setup fails loudly, and the latency without load says what queueing adds.
+      // One lifecycle at a time first, on every gateway: a broken setup fails loudly, and the latency without load says
+      // what queueing adds.
       const alone: number[] = [];
       for (let i = 0; i < ALONE; i++) {
         const gateway = layout.gateways[i % layout.gateways.length].url;
@@ -278,7 +308,9 @@ async function run(launch: () => Promise<Layout>): Promise<Result> {
         alone.push(check.outcome.at - check.startedAt);
       }
       const result = await measure(layout, merchant.publicKey, receiver);
-      result.notes.unshift(`one lifecycle at a time, before the load: ${alone.map(ms).join(', ')} ms (${ALONE} in a row)`);
+      result.notes.unshift(
+        `one lifecycle at a time, before the load: ${alone.map(ms).join(', ')} ms (${ALONE} in a row)`,
+      );
       return result;
     } finally {
       await layout.stop();
@@ -308,15 +340,20 @@ async function main() {
       `${IN_FLIGHT} in flight, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, sandbox latency ${SANDBOX_LATENCY_MS} ms, drain ${DRAIN_MS / 1_000} s`,
   );
   console.log(`${cpus().length} cores, load average at start ${startLoad.toFixed(2)}\n`);
-  console.log('| target | lifecycles/s | p50 ms | p99 ms | initialize p99 ms | lost | errors | share of its write ceiling |');
+  console.log(
+    '| target | lifecycles/s | p50 ms | p99 ms | initialize p99 ms | lost | errors | share of its write ceiling |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
-  const share = (result: Result, ceiling?: Row) => (ceiling ? (100 * result.perSecond) / ceiling.requestsPerSecond : NaN);
+  const share = (result: Result, ceiling?: Row) =>
+    ceiling ? (100 * result.perSecond) / ceiling.requestsPerSecond : NaN;
   for (const { result, ceiling } of measured) {
     if (ceiling)
       console.log(
         `| ${ceiling.target} (req/s) | ${Math.round(ceiling.requestsPerSecond)} | ${ms(ceiling.p50Ms)} | ${ms(ceiling.p99Ms)} | - | - | ${ceiling.errors} | - |`,
       );
-    const ofText = ceiling ? `${ms(share(result, ceiling))}% of ${Math.round(ceiling.requestsPerSecond)} req/s` : 'not measured (BENCH_CEILINGS=0)';
+    const ofText = ceiling
+      ? `${ms(share(result, ceiling))}% of ${Math.round(ceiling.requestsPerSecond)} req/s`
+      : 'not measured (BENCH_CEILINGS=0)';
     console.log(
       `| ${result.target} | ${Math.round(result.perSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.initializeP99Ms)} | ${result.lost} | ${result.errors} | ${ofText} |`,
     );
@@ -338,9 +375,14 @@ async function main() {
       continue;
     }
     const { result, ceiling } = found;
-    const ok = result.perSecond >= aim.perSecond && result.p99Ms < aim.p99Ms && result.lost === 0 && result.errors === 0;
-    const ofText = ceiling ? ` (${ms(share(result, ceiling))}% of its write ceiling, ${Math.round(ceiling.requestsPerSecond)} req/s)` : '';
-    console.log(`${text}: ${Math.round(result.perSecond)}/s${ofText}, p99 ${ms(result.p99Ms)} ms, ${result.lost} lost, ${result.errors} errors ${met(ok)}`);
+    const ok =
+      result.perSecond >= aim.perSecond && result.p99Ms < aim.p99Ms && result.lost === 0 && result.errors === 0;
+    const ofText = ceiling
+      ? ` (${ms(share(result, ceiling))}% of its write ceiling, ${Math.round(ceiling.requestsPerSecond)} req/s)`
+      : '';
+    console.log(
+      `${text}: ${Math.round(result.perSecond)}/s${ofText}, p99 ${ms(result.p99Ms)} ms, ${result.lost} lost, ${result.errors} errors ${met(ok)}`,
+    );
   }
 }
 

@@ -67,7 +67,8 @@ async function measure(engine: string, db: SqlDatabase, backlog: number, claim: 
 
 async function measureEngine(engine: string, db: SqlDatabase, rows: Row[]): Promise<void> {
   await SqlJobQueue.migrate(db);
-  for (const claim of ['plain', 'capped'] as const) for (const backlog of BACKLOGS) rows.push(await measure(engine, db, backlog, claim));
+  for (const claim of ['plain', 'capped'] as const)
+    for (const backlog of BACKLOGS) rows.push(await measure(engine, db, backlog, claim));
 }
 
 async function main() {
@@ -102,11 +103,14 @@ async function main() {
   console.log('| engine | claim | jobs due | claim p50 | claim p99 | jobs per claim |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows)
-    console.log(`| ${r.engine} | ${r.claim} | ${r.backlog.toLocaleString('en')} | ${ms(r.p50)} ms | ${ms(r.p99)} ms | ${r.perClaim.toFixed(1)} |`);
+    console.log(
+      `| ${r.engine} | ${r.claim} | ${r.backlog.toLocaleString('en')} | ${ms(r.p50)} ms | ${ms(r.p99)} ms | ${r.perClaim.toFixed(1)} |`,
+    );
   console.log('');
   for (const engine of ['PGlite (on disk)', 'PostgreSQL']) {
     for (const claim of ['plain', 'capped'] as const) {
-      const at = (backlog: number) => rows.find((r) => r.engine === engine && r.claim === claim && r.backlog === backlog);
+      const at = (backlog: number) =>
+        rows.find((r) => r.engine === engine && r.claim === claim && r.backlog === backlog);
       const small = at(BACKLOGS[0]);
       const large = at(BACKLOGS[1]);
       const ratio = small && large ? large.p50 / small.p50 : NaN;

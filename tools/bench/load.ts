@@ -28,7 +28,10 @@ interface AutocannonResult {
   timeouts: number;
 }
 interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+  on(
+    event: 'response',
+    listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+  ): this;
 }
 const autocannon = createRequire(__filename)('autocannon') as (options: AutocannonOptions) => AutocannonInstance;
 
@@ -74,7 +77,13 @@ export function cpuMeter(procs: Proc[], self: string): (seconds: number) => stri
  * `body()` each, no pipelining: each connection has one request in flight, as a merchant's HTTP
  * client would. Only 202 counts as served.
  */
-export async function drive(target: string, urls: string[], headers: Record<string, string>, procs: Proc[], body: () => string): Promise<Row> {
+export async function drive(
+  target: string,
+  urls: string[],
+  headers: Record<string, string>,
+  procs: Proc[],
+  body: () => string,
+): Promise<Row> {
   const options = (duration: number): AutocannonOptions => ({
     url: urls.map((url) => `${url}/v1/collections/initialize`),
     connections: CONNECTIONS,
@@ -103,7 +112,10 @@ export async function drive(target: string, urls: string[], headers: Record<stri
     const codes = [...statuses].filter(([code]) => code !== 202).map(([code, n]) => `${n}×${code}`);
     console.log(`${target}: non-202 answers ${codes.join(', ')}`);
   }
-  if (result.errors > 0) console.log(`${target}: ${result.errors} socket errors, of which ${result.timeouts} timeouts (no answer within 10 s)`);
+  if (result.errors > 0)
+    console.log(
+      `${target}: ${result.errors} socket errors, of which ${result.timeouts} timeouts (no answer within 10 s)`,
+    );
   const sorted = Float64Array.from(latencies).sort();
   return {
     target,
@@ -197,7 +209,9 @@ export async function bareCeiling(body: () => string): Promise<Row> {
 
 export async function pgliteCeiling(body: () => string): Promise<Row> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-api-ceiling-'));
-  const server = await start('http-pglite', ['-e', writeCeilingScript('pglite')], { PGLITE_DIR: join(dataDir, 'pglite') });
+  const server = await start('http-pglite', ['-e', writeCeilingScript('pglite')], {
+    PGLITE_DIR: join(dataDir, 'pglite'),
+  });
   try {
     return await drive('ceiling: node:http + one PGlite INSERT', [server.url], CEILING_HEADERS, [server], body);
   } finally {
@@ -208,9 +222,18 @@ export async function pgliteCeiling(body: () => string): Promise<Row> {
 
 export async function postgresCeiling(storeUrl: string, body: () => string): Promise<Row> {
   const schema = freshSchema('bench_ceiling');
-  const server = await start('http-postgres', ['-e', writeCeilingScript('postgres')], { CEILING_DATABASE_URL: storeUrl.split('?')[0], CEILING_SCHEMA: schema });
+  const server = await start('http-postgres', ['-e', writeCeilingScript('postgres')], {
+    CEILING_DATABASE_URL: storeUrl.split('?')[0],
+    CEILING_SCHEMA: schema,
+  });
   try {
-    return await drive('ceiling: node:http + one PostgreSQL INSERT (pool 16)', [server.url], CEILING_HEADERS, [server], body);
+    return await drive(
+      'ceiling: node:http + one PostgreSQL INSERT (pool 16)',
+      [server.url],
+      CEILING_HEADERS,
+      [server],
+      body,
+    );
   } finally {
     await server.stop();
     await dropSchema(storeUrl, schema);

@@ -37,7 +37,10 @@ interface Row {
 }
 
 /** Runs `work` in `writers` concurrent loops for SECONDS; returns operations per second. */
-async function throughput(writers: number, work: (writer: number, i: number) => Promise<void>): Promise<{ perSecond: number; done: number }> {
+async function throughput(
+  writers: number,
+  work: (writer: number, i: number) => Promise<void>,
+): Promise<{ perSecond: number; done: number }> {
   const deadline = Date.now() + SECONDS * 1000;
   let done = 0;
   const started = process.hrtime.bigint();
@@ -53,12 +56,15 @@ async function throughput(writers: number, work: (writer: number, i: number) => 
   return { perSecond: done / seconds, done };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function measure(engine: string, db: SqlDatabase, writers: number): Promise<Row> {
   await db.query('create table if not exists bench_raw (id bigserial primary key, payload jsonb not null)');
   const payload = JSON.stringify({ amount: 81_000, currency: 'UGX', note: 'benchmark' });
-  const raw = await throughput(writers, () => db.query('insert into bench_raw (payload) values ($1::jsonb)', [payload]).then(() => undefined));
+  const raw = await throughput(writers, () =>
+    db.query('insert into bench_raw (payload) values ($1::jsonb)', [payload]).then(() => undefined),
+  );
 
   const store = await SqlEventStore.create(db);
   const prefix = `bench${Date.now().toString(36)}-`;

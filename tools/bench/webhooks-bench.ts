@@ -1,25 +1,24 @@
 /**
- * Webhooks benchmark: callback-producing collection events pushed through a webhook-dispatcher
- * process (dist/apps/webhook-dispatcher, BROKER_URL=inproc://: its consumer is a catch-up
- * subscription on the event store) to local receivers, measured where the callbacks arrive.
- * 90% of the merchants answer 200 at once, 10% after BENCH_SLOW_MS; each merchant has its own
- * host (a loopback address of its own), as real merchants have their own domains, so the
- * dispatcher's per-host cap applies per merchant.
+ * Webhooks benchmark: callback-producing collection events pushed through a webhook-dispatcher process
+ * (dist/apps/webhook-dispatcher, BROKER_URL=inproc://: its consumer is a catch-up subscription on the event store) to
+ * local receivers, measured where the callbacks arrive. 90% of the merchants answer 200 at once, 10% after
+ * BENCH_SLOW_MS; each merchant has its own host (a loopback address of its own), as real merchants have their own
+ * domains, so the dispatcher's per-host cap applies per merchant.
  *
- *   npm run bench:webhooks                   PGlite in a temp dir
- *   STORE_URL=postgres://… npm run bench:webhooks
- *                                            PostgreSQL, a fresh schema dropped afterwards
- *   BENCH_EVENTS=20000                       callback-producing events (two per transaction)
- *   BENCH_MERCHANTS=100                      every tenth one slow
- *   BENCH_SLOW_MS=2000                       the slow receivers' answer time
- *   BENCH_CONCURRENCY_PER_HOST=4             CALLBACK_CONCURRENCY_PER_HOST of the dispatcher
- *   BENCH_CPU_PROF=<dir>                     V8 CPU profile of the dispatcher, written at exit
- *   BENCH_STALL_SECONDS=60                   give up when nothing arrives for this long
- *   BENCH_RATE=<transactions/s>              pace the appends (PostgreSQL only; default: as fast as the store takes them)
+ *   npm run bench:webhooks                   PGlite in a temp dir STORE_URL=postgres://… npm run bench:webhooks
+ *                                            PostgreSQL, a fresh schema dropped afterwards BENCH_EVENTS=20000
+ *                                            callback-producing events (two per transaction) BENCH_MERCHANTS=100
+ *                                            every tenth one slow BENCH_SLOW_MS=2000                       the slow
+ *                                            receivers' answer time BENCH_CONCURRENCY_PER_HOST=4
+ *                                            CALLBACK_CONCURRENCY_PER_HOST of the dispatcher BENCH_CPU_PROF=<dir>
+ *                                            V8 CPU profile of the dispatcher, written at exit BENCH_STALL_SECONDS=60
+ *                                            give up when nothing arrives for this long BENCH_RATE=<transactions/s>
+ *                                            pace the appends (PostgreSQL only; default: as fast as the store takes
+ *                                            them)
  *
- * PGlite is one process's database, so with PGlite the events are appended before the
- * dispatcher starts and it drains them as a backlog; delays then count from its start. With
- * PostgreSQL the dispatcher runs first and the events are appended live.
+ * PGlite is one process's database, so with PGlite the events are appended before the dispatcher starts and it drains
+ * them as a backlog; delays then count from its start. With PostgreSQL the dispatcher runs first and the events are
+ * appended live.
  *
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
@@ -48,12 +47,18 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 60) * 1_000;
 const TRANSACTIONS = Math.ceil(EVENTS_WANTED / 2);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
-/** Transactions per batch: all their Initiated events, then all their completions, 16 appends at a time; paced, 20 batches a second. */
+/**
+ * Transactions per batch: all their Initiated events, then all their completions, 16 appends at a time; paced, 20
+ * batches a second.
+ */
 const BATCH = RATE > 0 ? Math.max(1, Math.round(RATE / 20)) : 250;
 const WRITERS = 16;
 const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
 const MASTER_KEY = '0f'.repeat(32);
-/** #19's targets: deliveries/s to the fast receivers, and their p99 from append to arrival while slow ones have callbacks pending. */
+/**
+ * #19's targets: deliveries/s to the fast receivers, and their p99 from append to arrival while slow ones have
+ * callbacks pending.
+ */
 const AIMS = { fastDeliveriesPerSecond: 2_000, fastP99Ms: 250 };
 const CHARGES = 'transaction.charges';
 const COMPLETED = 'transaction.completed';
@@ -93,8 +98,16 @@ async function startReceivers(): Promise<{ servers: Server[]; urls: string[] }> 
         const at = performance.now();
         lastArrival = at;
         try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { event: string; payload: { internal_reference: string } };
-          receipts.push({ key: `${body.payload.internal_reference} ${body.event}`, webhookId: String(request.headers['webhook-id']), slow, at });
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            event: string;
+            payload: { internal_reference: string };
+          };
+          receipts.push({
+            key: `${body.payload.internal_reference} ${body.event}`,
+            webhookId: String(request.headers['webhook-id']),
+            slow,
+            at,
+          });
         } catch {
           receipts.push({ key: 'unparseable', webhookId: String(request.headers['webhook-id']), slow, at });
         }
@@ -127,7 +140,11 @@ async function inParallel<T>(items: T[], writers: number, work: (item: T) => Pro
  * (with the published CollectionSettled), one append per stream each time. Returns
  * the appended events per second.
  */
-async function appendAll(store: EventStore, merchantIds: string[], rate = 0): Promise<{ seconds: number; events: number }> {
+async function appendAll(
+  store: EventStore,
+  merchantIds: string[],
+  rate = 0,
+): Promise<{ seconds: number; events: number }> {
   const started = performance.now();
   for (let first = 0; first < TRANSACTIONS; first += BATCH) {
     // Paced: batch k starts k·BATCH/rate seconds in (never earlier; later when the store falls behind).
@@ -143,7 +160,9 @@ async function appendAll(store: EventStore, merchantIds: string[], rate = 0): Pr
     await inParallel(batch, WRITERS, async (tx) => {
       const { domain, published, after } = withPublished([tx.initiated], null);
       opened.set(tx.reference, after);
-      await store.appendToStream(collectionStream(tx.reference), [...domain, ...published], { expectedRevision: 'no_stream' });
+      await store.appendToStream(collectionStream(tx.reference), [...domain, ...published], {
+        expectedRevision: 'no_stream',
+      });
       expected.set(`${tx.reference} ${CHARGES}`, { slow: isSlow(tx.merchant), appendedAt: performance.now() });
     });
     await inParallel(batch, WRITERS, async (tx) => {
@@ -172,7 +191,9 @@ process.on('exit', () => dispatcher?.child.exitCode === null && dispatcher.child
 async function startDispatcher(env: Record<string, string>, readyWithinMs: number): Promise<Dispatcher> {
   const spawnedAt = performance.now();
   const port = await freePort();
-  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=webhook-dispatcher.${port}.cpuprofile`] : [];
+  const profile = CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=webhook-dispatcher.${port}.cpuprofile`]
+    : [];
   const child = spawn(process.execPath, [...profile, join(ROOT, 'dist/apps/webhook-dispatcher/main.js')], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -227,7 +248,9 @@ async function waitForDeliveries(total: number, progress?: () => Promise<string>
     if (!dispatcher || dispatcher.child.exitCode !== null || dispatcher.child.signalCode !== null) return false;
     if (now >= nextReport) {
       nextReport = now + 10_000;
-      console.log(`  ${arrived.size}/${total} callbacks received${progress ? `, ${await progress().catch(() => 'store not readable')}` : ''}`);
+      console.log(
+        `  ${arrived.size}/${total} callbacks received${progress ? `, ${await progress().catch(() => 'store not readable')}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -249,7 +272,11 @@ interface StageRow {
  * (the start of the writing transaction); the attempt's start is the dispatcher's clock, on
  * the same machine.
  */
-async function stageTimes(db: SqlDatabase, origin: number, slowUrls: Set<string>): Promise<Array<[string, Float64Array]>> {
+async function stageTimes(
+  db: SqlDatabase,
+  origin: number,
+  slowUrls: Set<string>,
+): Promise<Array<[string, Float64Array]>> {
   const rows = await db.query<StageRow>(
     `select d.target_url, extract(epoch from e.recorded_at) * 1000 as recorded, extract(epoch from d.created_at) * 1000 as enqueued,
             extract(epoch from a.started_at) * 1000 as started, a.duration_ms as duration, extract(epoch from d.delivered_at) * 1000 as delivered
@@ -262,7 +289,10 @@ async function stageTimes(db: SqlDatabase, origin: number, slowUrls: Set<string>
   const fast = rows.filter((row) => !slowUrls.has(row.target_url));
   const stage = (f: (row: StageRow) => number) => Float64Array.from(fast.map(f)).sort();
   return [
-    ['append → enqueued (subscription, projection)', stage((r) => Number(r.enqueued) - Math.max(Number(r.recorded), floor))],
+    [
+      'append → enqueued (subscription, projection)',
+      stage((r) => Number(r.enqueued) - Math.max(Number(r.recorded), floor)),
+    ],
     ['enqueued → attempt started (claim, order, key)', stage((r) => Number(r.started) - Number(r.enqueued))],
     ['attempt (connect, POST, 200)', stage((r) => r.duration)],
     ['answer → recording began', stage((r) => Number(r.delivered) - Number(r.started) - r.duration)],
@@ -318,7 +348,8 @@ function report(run: Run): void {
   const rate = (count: number, until: number) => (until > start ? count / ((until - start) / 1_000) : 0);
   // The busiest second at the receivers.
   const perSecond = new Map<number, number>();
-  for (const r of arrivals) perSecond.set(Math.floor((r.at - start) / 1_000), (perSecond.get(Math.floor((r.at - start) / 1_000)) ?? 0) + 1);
+  for (const r of arrivals)
+    perSecond.set(Math.floor((r.at - start) / 1_000), (perSecond.get(Math.floor((r.at - start) / 1_000)) ?? 0) + 1);
   const peak = Math.max(0, ...perSecond.values());
 
   const overall = rate(arrivals.length, lastOf(arrivals));
@@ -333,7 +364,8 @@ function report(run: Run): void {
     console.log(`\nWhere a fast callback's time went (first attempts, from the store's timestamps):\n`);
     console.log('| stage | p50 ms | p99 ms |');
     console.log('|---|---|---|');
-    for (const [name, values] of run.stages) console.log(`| ${name} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} |`);
+    for (const [name, values] of run.stages)
+      console.log(`| ${name} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} |`);
     console.log('');
   }
   console.log(`CPU over the run (% of one core): ${run.dispatcherCpu}\n`);
@@ -346,7 +378,9 @@ function report(run: Run): void {
       `${ms(percentile(fastDelays, 50))} | ${ms(percentile(fastDelays, 99))} | ${ms(percentile(fastDuringSlow, 99))} (${duringSlow.length} deliveries) |`,
   );
   if (run.origin > 0)
-    console.log('(PGlite: events appended before the dispatcher started; delays count from its start, so they measure the backlog, not a live flow)');
+    console.log(
+      '(PGlite: events appended before the dispatcher started; delays count from its start, so they measure the backlog, not a live flow)',
+    );
   // Last, one line per #19 target; a run that stalled meets none.
   const met = (ok: boolean) => metText(ok && run.complete);
   const incomplete = run.complete ? '' : ' (INCOMPLETE)';
@@ -383,7 +417,9 @@ async function main(): Promise<void> {
     const merchants = await MerchantAccounts.open(db, SecretBox.fromMasterKey(MASTER_KEY));
     const merchantIds: string[] = [];
     for (const [i, callbackUrl] of urls.entries())
-      merchantIds.push((await merchants.create({ name: `Bench merchant ${i}`, collectionCallbackUrl: callbackUrl })).merchant.id);
+      merchantIds.push(
+        (await merchants.create({ name: `Bench merchant ${i}`, collectionCallbackUrl: callbackUrl })).merchant.id,
+      );
 
     console.log(
       `${postgres ? 'PostgreSQL' : 'PGlite'}: ${TRANSACTIONS} transactions (${TRANSACTIONS * 2} callbacks) for ${MERCHANTS} merchants, ` +
@@ -404,7 +440,9 @@ async function main(): Promise<void> {
       const sql = db;
       // The dispatcher's queue as it fills and drains: tells projection (enqueue) and delivery apart.
       progress = async () => {
-        const rows = await sql.query<{ state: string; count: number }>('select state, count(*)::int as count from webhook_deliveries group by state');
+        const rows = await sql.query<{ state: string; count: number }>(
+          'select state, count(*)::int as count from webhook_deliveries group by state',
+        );
         return `queue ${rows.map((r) => `${r.state} ${r.count}`).join(', ') || 'empty'}`;
       };
       appended = await appendAll(store, merchantIds, RATE);
@@ -443,15 +481,26 @@ async function main(): Promise<void> {
     // Stopped before reading the store: with PGlite the directory is the dispatcher's until it exits.
     await dispatcher.stop();
     db ??= await openSqlDatabase(url);
-    const states = await db.query<{ state: string; count: number }>('select state, count(*)::int as count from webhook_deliveries group by state');
+    const states = await db.query<{ state: string; count: number }>(
+      'select state, count(*)::int as count from webhook_deliveries group by state',
+    );
     console.log(`  queue at the end: ${states.map((r) => `${r.state} ${r.count}`).join(', ')}`);
-    // Failed attempts (timeouts) explain duplicates: the receiver got the callback, the dispatcher saw no answer in time.
+    // Failed attempts (timeouts) explain duplicates: the receiver got the callback, the dispatcher saw no answer in
+    // time.
     const outcomes = await db.query<{ outcome: string; count: number }>(
       `select coalesce(error, 'HTTP ' || status_code) as outcome, count(*)::int as count from webhook_attempts group by 1 order by 2 desc`,
     );
     console.log(`  attempts: ${outcomes.map((r) => `${r.outcome} ×${r.count}`).join(', ')}`);
     const stages = await stageTimes(db, origin, new Set(urls.filter((_, i) => isSlow(i))));
-    report({ store: postgres ? 'PostgreSQL (live appends)' : 'PGlite (backlog)', appended, dispatcherCpu, complete, stages, started, origin });
+    report({
+      store: postgres ? 'PostgreSQL (live appends)' : 'PGlite (backlog)',
+      appended,
+      dispatcherCpu,
+      complete,
+      stages,
+      started,
+      origin,
+    });
   } finally {
     await dispatcher?.stop();
     for (const server of servers) {

@@ -34,5 +34,7 @@ export default async function startContainers(): Promise<void> {
   process.env.BROKER_URL = `kafka://${kafka.getHost()}:${kafka.getMappedPort(KAFKA_CLIENT_PORT)}`;
   process.env.KURRENTDB_URL = `kurrentdb://${kurrentdb.getHost()}:${kurrentdb.getMappedPort(KURRENTDB_PORT)}?tls=false`;
   process.env.REQUIRE_SERVICES = '1';
-  process.stderr.write(`containers: STORE_URL=${process.env.STORE_URL} BROKER_URL=${process.env.BROKER_URL} KURRENTDB_URL=${process.env.KURRENTDB_URL}\n`);
+  process.stderr.write(
+    `containers: STORE_URL=${process.env.STORE_URL} BROKER_URL=${process.env.BROKER_URL} KURRENTDB_URL=${process.env.KURRENTDB_URL}\n`,
+  );
 }

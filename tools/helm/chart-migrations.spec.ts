@@ -28,7 +28,8 @@ async function render(files: string[], chart?: string): Promise<Manifest[]> {
   return parseManifests(run.stdout);
 }
 
-const migrateOnStart = (manifests: Manifest[]) => ofKind<IConfigMap>(manifests, 'ConfigMap').map((configMap) => configMap.data?.MIGRATE_ON_START);
+const migrateOnStart = (manifests: Manifest[]) =>
+  ofKind<IConfigMap>(manifests, 'ConfigMap').map((configMap) => configMap.data?.MIGRATE_ON_START);
 
 describeWithService('helm', 'the chart and database migrations (real Helm engine)', () => {
   let dir: string;
@@ -49,34 +50,51 @@ describeWithService('helm', 'the chart and database migrations (real Helm engine
   });
 
   it.each([
-    { values: 'default values', files: () => [jobOn], command: ['node', 'dist/apps/cli/main.js', 'migrate', '--sandbox'] },
-    { values: 'k8s/values-production.yaml', files: () => [PRODUCTION_VALUES, jobOn], command: ['node', 'dist/apps/cli/main.js', 'migrate'] },
-  ])('with the Job on ($values), runs `paygate migrate` as a pre-install/pre-upgrade hook and has every app only check', async ({ files, command }) => {
-    const manifests = await render(files(), chart);
-    const jobs = ofKind<IJob>(manifests, 'Job');
-    expect(jobs.flatMap(schemaProblems)).toEqual([]);
-    expect(jobs).toHaveLength(1);
-    const [job] = jobs;
-    expect(job.metadata.annotations).toMatchObject({ [SHOWN_HOOK]: 'pre-install,pre-upgrade' });
-    const pod = job.spec!.template.spec!;
-    expect(pod.restartPolicy).toBe('Never');
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
-    expect(pod.automountServiceAccountToken).toBe(false);
-    const [container] = pod.containers;
-    expect(container.command).toEqual(command);
-    expect(container.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
-    expect(container.resources?.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
-    // Credentials only by reference to the existing Secret.
-    expect(container.env?.map((variable) => [variable.name, variable.valueFrom?.secretKeyRef?.key, 'value' in variable])).toEqual([
-      ['STORE_URL', 'STORE_URL', false],
-      ['EVENT_STORE_URL', 'EVENT_STORE_URL', false],
-    ]);
+    {
+      values: 'default values',
+      files: () => [jobOn],
+      command: ['node', 'dist/apps/cli/main.js', 'migrate', '--sandbox'],
+    },
+    {
+      values: 'k8s/values-production.yaml',
+      files: () => [PRODUCTION_VALUES, jobOn],
+      command: ['node', 'dist/apps/cli/main.js', 'migrate'],
+    },
+  ])(
+    'with the Job on ($values), runs `paygate migrate` as a pre-install/pre-upgrade hook and has every app only check',
+    async ({ files, command }) => {
+      const manifests = await render(files(), chart);
+      const jobs = ofKind<IJob>(manifests, 'Job');
+      expect(jobs.flatMap(schemaProblems)).toEqual([]);
+      expect(jobs).toHaveLength(1);
+      const [job] = jobs;
+      expect(job.metadata.annotations).toMatchObject({ [SHOWN_HOOK]: 'pre-install,pre-upgrade' });
+      const pod = job.spec!.template.spec!;
+      expect(pod.restartPolicy).toBe('Never');
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      const [container] = pod.containers;
+      expect(container.command).toEqual(command);
+      expect(container.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+      });
+      expect(container.resources?.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
+      // Credentials only by reference to the existing Secret.
+      expect(
+        container.env?.map((variable) => [variable.name, variable.valueFrom?.secretKeyRef?.key, 'value' in variable]),
+      ).toEqual([
+        ['STORE_URL', 'STORE_URL', false],
+        ['EVENT_STORE_URL', 'EVENT_STORE_URL', false],
+      ]);
 
-    // As a hook, the Job is no part of the release's manifest.
-    expect(ofKind(await render(files()), 'Job')).toEqual([]);
+      // As a hook, the Job is no part of the release's manifest.
+      expect(ofKind(await render(files()), 'Job')).toEqual([]);
 
-    const flags = migrateOnStart(manifests);
-    expect(flags.length).toBeGreaterThan(0);
-    expect(flags.every((value) => value === 'false')).toBe(true);
-  });
+      const flags = migrateOnStart(manifests);
+      expect(flags.length).toBeGreaterThan(0);
+      expect(flags.every((value) => value === 'false')).toBe(true);
+    },
+  );
 });

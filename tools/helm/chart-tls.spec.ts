@@ -5,7 +5,14 @@ import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
 import { CHART_DIR, renderChart } from './helm';
-import { containerOf, ofKind, parseManifests, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
+import {
+  containerOf,
+  ofKind,
+  parseManifests,
+  schemaProblems,
+  type DeploymentManifest,
+  type Manifest,
+} from './manifests';
 
 async function render(files: string[], chart?: string): Promise<Manifest[]> {
   const run = await renderChart(files, chart);
@@ -56,11 +63,18 @@ describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL
     const manifests = await render([values], chartShowingHooks(dir));
     const deployments = ofKind<DeploymentManifest>(manifests, 'Deployment');
     expect(deployments.length).toBeGreaterThan(0);
-    const pods = [...deployments.map((deployment) => deployment.spec.template.spec!), ...ofKind<IJob>(manifests, 'Job').map((job) => job.spec!.template.spec!)];
+    const pods = [
+      ...deployments.map((deployment) => deployment.spec.template.spec!),
+      ...ofKind<IJob>(manifests, 'Job').map((job) => job.spec!.template.spec!),
+    ];
     expect(pods).toHaveLength(deployments.length + 1);
     for (const pod of pods) {
       expect(pod.volumes).toContainEqual({ name: 'trusted-ca', secret: { secretName: 'paygate-ca' } });
-      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'trusted-ca', mountPath: '/etc/paygate/ca', readOnly: true });
+      expect(pod.containers[0].volumeMounts).toContainEqual({
+        name: 'trusted-ca',
+        mountPath: '/etc/paygate/ca',
+        readOnly: true,
+      });
     }
     for (const deployment of deployments) {
       expect(schemaProblems(deployment)).toEqual([]);

@@ -6,7 +6,14 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { describeWithService } from '@paygate/testing';
 import { SECRET_VARIABLES } from './chart-variables';
 import { lintChart, PRODUCTION_VALUES, renderChart, type HelmRun } from './helm';
-import { containerOf, ofKind, parseManifests, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
+import {
+  containerOf,
+  ofKind,
+  parseManifests,
+  schemaProblems,
+  type DeploymentManifest,
+  type Manifest,
+} from './manifests';
 
 const CORE_APPS = ['api-gateway', 'collections', 'service-payments', 'webhook-dispatcher'];
 /** The apps the gateway sends commands to, and the variable that tells it where. */
@@ -52,7 +59,13 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
       secret: 'paygate-secrets',
       openToAnyone: ['api-gateway', 'collections', 'sandbox'],
     },
-    { values: 'k8s/values-production.yaml', files: [PRODUCTION_VALUES], apps: CORE_APPS, secret: 'paygate-production', openToAnyone: [] },
+    {
+      values: 'k8s/values-production.yaml',
+      files: [PRODUCTION_VALUES],
+      apps: CORE_APPS,
+      secret: 'paygate-production',
+      openToAnyone: [],
+    },
   ])('rendered with $values', ({ files, apps, secret, openToAnyone }) => {
     let manifests: Manifest[];
     beforeAll(async () => {
@@ -81,7 +94,9 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     it('probes every app: startup and liveness on /health/live, readiness on /health/ready, all on its http port', () => {
       for (const deployment of deploymentsOf(manifests)) {
         const container = containerOf(deployment);
-        const commands = COMMAND_SERVERS[appOf(deployment) ?? ''] ? [expect.objectContaining({ name: 'commands', containerPort: 7000 })] : [];
+        const commands = COMMAND_SERVERS[appOf(deployment) ?? '']
+          ? [expect.objectContaining({ name: 'commands', containerPort: 7000 })]
+          : [];
         expect(container.ports).toEqual([expect.objectContaining({ name: 'http' }), ...commands]);
         expect(container.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
         expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
@@ -104,7 +119,12 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
         expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: expect.any(Number) });
         expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
         expect(pod.automountServiceAccountToken).toBe(false);
-        expect(securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, privileged: false });
+        expect(securityContext).toMatchObject({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          privileged: false,
+        });
         expect(securityContext?.capabilities?.drop).toEqual(['ALL']);
         expect(volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
       }
@@ -150,11 +170,15 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     it('puts a NetworkPolicy on every app, open to outside traffic only for the apps that take it', () => {
       const policies = byApp(ofKind<INetworkPolicy>(manifests, 'NetworkPolicy'));
       expect([...policies.keys()].sort()).toEqual([...apps].sort());
-      const fromAnyone = [...policies].filter(([, policy]) => policy.spec?.ingress?.some((rule) => rule.from === undefined)).map(([app]) => app);
+      const fromAnyone = [...policies]
+        .filter(([, policy]) => policy.spec?.ingress?.some((rule) => rule.from === undefined))
+        .map(([app]) => app);
       expect(fromAnyone.sort()).toEqual([...openToAnyone].sort());
       for (const [app, policy] of policies) {
         const ports = COMMAND_SERVERS[app ?? ''] ? ['http', 'commands'] : ['http'];
-        expect(policy.spec?.ingress?.every((rule) => rule.ports?.every((port) => ports.includes(String(port.port))))).toBe(true);
+        expect(
+          policy.spec?.ingress?.every((rule) => rule.ports?.every((port) => ports.includes(String(port.port)))),
+        ).toBe(true);
       }
     });
 
@@ -165,9 +189,12 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
       const configs = byApp(ofKind<IConfigMap>(manifests, 'ConfigMap'));
       for (const [app, service] of headless) {
         expect(service.spec?.selector).toEqual(deployments.get(app)?.spec.selector.matchLabels);
-        expect(service.spec?.ports).toEqual([expect.objectContaining({ name: 'commands', port: 7000, targetPort: 'commands' })]);
+        expect(service.spec?.ports).toEqual([
+          expect.objectContaining({ name: 'commands', port: 7000, targetPort: 'commands' }),
+        ]);
         expect(configs.get(app)?.data).toMatchObject({ COMMANDS_LISTEN_URL: 'tcp://0.0.0.0:7000' });
-        for (const config of configs.values()) expect(config.data?.[COMMAND_SERVERS[app ?? '']]).toBe(`tcp://${service.metadata?.name}:7000`);
+        for (const config of configs.values())
+          expect(config.data?.[COMMAND_SERVERS[app ?? '']]).toBe(`tcp://${service.metadata?.name}:7000`);
       }
       expect(configs.get('api-gateway')?.data?.COMMANDS_LISTEN_URL).toBeUndefined();
     });
@@ -176,7 +203,8 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
       for (const deployment of deploymentsOf(manifests)) {
         const constraints = deployment.spec.template.spec?.topologySpreadConstraints ?? [];
         expect(constraints.length).toBeGreaterThan(0);
-        for (const constraint of constraints) expect(constraint.labelSelector?.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+        for (const constraint of constraints)
+          expect(constraint.labelSelector?.matchLabels).toEqual(deployment.spec.selector.matchLabels);
       }
     });
   });
@@ -189,7 +217,10 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
 
     it('points collections and service-payments at the sandbox Service, and runs fixed replica counts without autoscalers', () => {
       const data = (app: string) => byApp(ofKind<IConfigMap>(manifests, 'ConfigMap')).get(app)?.data;
-      expect(data('collections')).toMatchObject({ MOMO_API_URL: 'http://paygate-sandbox/sandbox/momo', CARD_API_URL: 'http://paygate-sandbox/sandbox/card' });
+      expect(data('collections')).toMatchObject({
+        MOMO_API_URL: 'http://paygate-sandbox/sandbox/momo',
+        CARD_API_URL: 'http://paygate-sandbox/sandbox/card',
+      });
       expect(data('service-payments')).toMatchObject({ BILLER_API_URL: 'http://paygate-sandbox/sandbox/biller' });
       expect(ofKind(manifests, 'HorizontalPodAutoscaler')).toEqual([]);
       expect(ofKind(manifests, 'ServiceMonitor')).toEqual([]);
@@ -210,7 +241,11 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
         const autoscaler = autoscalers.get(appOf(deployment));
         if (autoscaler) {
           expect(deployment.spec.replicas).toBeUndefined();
-          expect(autoscaler.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+          expect(autoscaler.spec?.scaleTargetRef).toEqual({
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: deployment.metadata.name,
+          });
         } else {
           expect(deployment.spec.replicas).toBe(2);
         }
@@ -228,7 +263,8 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     });
 
     it('restricts egress and lets Prometheus scrape every app through one ServiceMonitor', () => {
-      for (const policy of ofKind<INetworkPolicy>(manifests, 'NetworkPolicy')) expect(policy.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+      for (const policy of ofKind<INetworkPolicy>(manifests, 'NetworkPolicy'))
+        expect(policy.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
       const monitors = ofKind(manifests, 'ServiceMonitor');
       expect(monitors).toHaveLength(1);
       expect(monitors[0]).toMatchObject({ spec: { endpoints: [{ port: 'http', path: '/metrics' }] } });

@@ -16,7 +16,9 @@ export interface HelmRun {
 /** Runs the real Helm engine through scripts/helm.sh (which fetches it once, then uses the cache). */
 function helm(args: string[]): Promise<HelmRun> {
   return new Promise((done) => {
-    execFile('bash', [HELM_SCRIPT, ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => done({ ok: !error, stdout, stderr }));
+    execFile('bash', [HELM_SCRIPT, ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ ok: !error, stdout, stderr }),
+    );
   });
 }
 
@@ -24,7 +26,18 @@ export function lintChart(): Promise<HelmRun> {
   return helm(['lint', CHART_DIR, '--strict']);
 }
 
-/** `helm template` of the chart (k8s/paygate unless `chart`) as release `paygate` in namespace `paygate`, with these values files in order. */
+/**
+ * `helm template` of the chart (k8s/paygate unless `chart`) as release `paygate` in namespace `paygate`, with these
+ * values files in order.
+ */
 export function renderChart(valuesFiles: string[] = [], chart = CHART_DIR): Promise<HelmRun> {
-  return helm(['template', chart, '--release', 'paygate', '--namespace', 'paygate', ...valuesFiles.flatMap((file) => ['-f', file])]);
+  return helm([
+    'template',
+    chart,
+    '--release',
+    'paygate',
+    '--namespace',
+    'paygate',
+    ...valuesFiles.flatMap((file) => ['-f', file]),
+  ]);
 }

@@ -1,5 +1,8 @@
 import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
-import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import {
+  ServiceMonitor,
+  type IServiceMonitor,
+} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Job } from 'kubernetes-models/batch/v1/Job';
@@ -69,6 +72,7 @@ export type DeploymentManifest = Manifest & Required<Pick<IDeployment, 'spec'>>;
 /** The one container of each Paygate pod. */
 export function containerOf(deployment: DeploymentManifest) {
   const containers = deployment.spec.template.spec?.containers ?? [];
-  if (containers.length !== 1) throw new Error(`${deployment.metadata.name} has ${containers.length} containers, expected 1`);
+  if (containers.length !== 1)
+    throw new Error(`${deployment.metadata.name} has ${containers.length} containers, expected 1`);
   return containers[0];
 }

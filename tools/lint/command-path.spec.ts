@@ -1,6 +1,12 @@
 import path from 'node:path';
 import ts from 'typescript';
-import { COLLECTIONS_SERVICE, ContractQuery, PAYMENTS_SERVICE, WEBHOOKS_SERVICE, type MessageClass } from '@paygate/contracts';
+import {
+  COLLECTIONS_SERVICE,
+  ContractQuery,
+  PAYMENTS_SERVICE,
+  WEBHOOKS_SERVICE,
+  type MessageClass,
+} from '@paygate/contracts';
 
 /**
  * A reader (or any tool that follows imports) goes from the gateway's send to the code that
@@ -21,9 +27,15 @@ interface Handler {
 const relative = (node: ts.Node) => path.relative(ROOT, node.getSourceFile().fileName);
 
 function sourceProgram(): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!config) throw new Error('tsconfig.json does not parse');
-  const sources = config.fileNames.filter((file) => /\/(libs|apps)\//.test(file) && !/(\.spec|-test-setup)\.ts$/.test(file));
+  const sources = config.fileNames.filter(
+    (file) => /\/(libs|apps)\//.test(file) && !/(\.spec|-test-setup)\.ts$/.test(file),
+  );
   return ts.createProgram(sources, config.options);
 }
 
@@ -45,8 +57,12 @@ function declarationOf(checker: ts.TypeChecker, name: ts.Node): ts.Declaration |
 }
 
 function method(file: ts.SourceFile, className: string, name: string): ts.MethodDeclaration {
-  const owner = file.statements.find((node): node is ts.ClassDeclaration => ts.isClassDeclaration(node) && node.name?.text === className);
-  const found = owner?.members.find((member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && member.name.getText() === name);
+  const owner = file.statements.find(
+    (node): node is ts.ClassDeclaration => ts.isClassDeclaration(node) && node.name?.text === className,
+  );
+  const found = owner?.members.find(
+    (member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && member.name.getText() === name,
+  );
   if (!found) throw new Error(`${className}.${name} is not in ${file.fileName}`);
   return found;
 }
@@ -75,7 +91,8 @@ function handlersByMessage(program: ts.Program, checker: ts.TypeChecker): Map<ts
         const decoratorName = call.expression.text;
         if (decoratorName !== 'CommandHandler' && decoratorName !== 'QueryHandler') continue;
         const message = declarationOf(checker, call.arguments[0]);
-        if (message) handlers.set(message, [...(handlers.get(message) ?? []), { decorator: decoratorName, declaration }]);
+        if (message)
+          handlers.set(message, [...(handlers.get(message) ?? []), { decorator: decoratorName, declaration }]);
       }
     }
   }
@@ -84,9 +101,13 @@ function handlersByMessage(program: ts.Program, checker: ts.TypeChecker): Map<ts
 
 /** The methods a handler's `execute` calls, as `Class.method` with the file declaring them. */
 function calledMethods(checker: ts.TypeChecker, handler: ts.ClassDeclaration): { name: string; file: ts.SourceFile }[] {
-  const execute = handler.members.find((member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && member.name.getText() === 'execute');
+  const execute = handler.members.find(
+    (member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && member.name.getText() === 'execute',
+  );
   return descendants(execute ?? handler)
-    .filter((node): node is ts.CallExpression => ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression))
+    .filter(
+      (node): node is ts.CallExpression => ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression),
+    )
     .map((call) => declarationOf(checker, (call.expression as ts.PropertyAccessExpression).name))
     .filter((declaration): declaration is ts.MethodDeclaration => !!declaration && ts.isMethodDeclaration(declaration))
     .map((declaration) => ({
@@ -98,14 +119,21 @@ function calledMethods(checker: ts.TypeChecker, handler: ts.ClassDeclaration): {
 /** The functions and constants `file` imports that are declared in `target`. */
 function valuesImportedFrom(checker: ts.TypeChecker, file: ts.SourceFile, target: string): string[] {
   return file.statements
-    .filter((statement): statement is ts.ImportDeclaration => ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly)
+    .filter(
+      (statement): statement is ts.ImportDeclaration =>
+        ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly,
+    )
     .flatMap((statement) => {
       const bindings = statement.importClause?.namedBindings;
       return bindings && ts.isNamedImports(bindings) ? bindings.elements.filter((element) => !element.isTypeOnly) : [];
     })
     .filter((element) => {
       const declaration = declarationOf(checker, element.name);
-      return !!declaration && relative(declaration) === target && (ts.isFunctionDeclaration(declaration) || ts.isVariableDeclaration(declaration));
+      return (
+        !!declaration &&
+        relative(declaration) === target &&
+        (ts.isFunctionDeclaration(declaration) || ts.isVariableDeclaration(declaration))
+      );
     })
     .map((element) => element.name.text);
 }
@@ -140,15 +168,15 @@ describe('the path from a command to the code that decides it (source)', () => {
     expect(valuesImportedFrom(checker, called!.file, COLLECTION_PROCESS)).not.toEqual([]);
   });
 
-  it.each([COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE].flatMap((contract) => Object.entries(contract.messages)))(
-    'has one handler for %s, of its kind (a query is handled by a @QueryHandler)',
-    (_name, type: MessageClass) => {
-      const registered = [...handlers].filter(
-        ([message]) => relative(message).startsWith(CONTRACTS) && (message as ts.ClassDeclaration).name?.text === type.name,
-      );
-      expect(registered.flatMap(([, found]) => found.map((handler) => handler.decorator))).toEqual([
-        type.prototype instanceof ContractQuery ? 'QueryHandler' : 'CommandHandler',
-      ]);
-    },
-  );
+  it.each(
+    [COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE].flatMap((contract) => Object.entries(contract.messages)),
+  )('has one handler for %s, of its kind (a query is handled by a @QueryHandler)', (_name, type: MessageClass) => {
+    const registered = [...handlers].filter(
+      ([message]) =>
+        relative(message).startsWith(CONTRACTS) && (message as ts.ClassDeclaration).name?.text === type.name,
+    );
+    expect(registered.flatMap(([, found]) => found.map((handler) => handler.decorator))).toEqual([
+      type.prototype instanceof ContractQuery ? 'QueryHandler' : 'CommandHandler',
+    ]);
+  });
 });

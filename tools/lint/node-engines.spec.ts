@@ -13,7 +13,9 @@ const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'u
 
 describe('Node engines of the installed packages', () => {
   const promised: string = read('package.json').engines.node;
-  const lock = read('package-lock.json') as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+  const lock = read('package-lock.json') as {
+    packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+  };
 
   it('package.json promises Node 20', () => {
     expect(semver.minVersion(promised)?.major).toBe(20);

@@ -23,9 +23,11 @@ export interface CommandRoutes {
  */
 export async function localCommandRoutes(instances: Partial<Record<ServingApp, number>> = {}): Promise<CommandRoutes> {
   const ports = {} as Record<ServingApp, number[]>;
-  for (const app of Object.keys(SERVED_BY) as ServingApp[]) ports[app] = await Promise.all(Array.from({ length: instances[app] ?? 1 }, () => freePort()));
+  for (const app of Object.keys(SERVED_BY) as ServingApp[])
+    ports[app] = await Promise.all(Array.from({ length: instances[app] ?? 1 }, () => freePort()));
   const senders: Record<string, string> = { COMMANDS_TLS_DIR: localCommandTlsDir() };
-  for (const app of Object.keys(SERVED_BY) as ServingApp[]) senders[SERVED_BY[app]] = `tcp://${ports[app].map((port) => `127.0.0.1:${port}`).join(',')}`;
+  for (const app of Object.keys(SERVED_BY) as ServingApp[])
+    senders[SERVED_BY[app]] = `tcp://${ports[app].map((port) => `127.0.0.1:${port}`).join(',')}`;
   return {
     senders,
     listen: (app, instance = 0) => {

@@ -27,7 +27,11 @@ export class KafkaBroker {
   /** One on free ports, with a data dir named after them; nothing answers at `url` until `start`. */
   static async reserve(root: string, name: string): Promise<KafkaBroker> {
     const port = await freePort();
-    return new KafkaBroker(root, { port, controllerPort: await freePort(), dataDir: `/tmp/paygate-kafka-${name}-${port}` });
+    return new KafkaBroker(root, {
+      port,
+      controllerPort: await freePort(),
+      dataDir: `/tmp/paygate-kafka-${name}-${port}`,
+    });
   }
 
   async start({ keepData = false } = {}): Promise<void> {
@@ -50,18 +54,29 @@ export class KafkaBroker {
 
   private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const { port, controllerPort, dataDir } = this.settings;
-    return { ...process.env, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controllerPort), KAFKA_DATA_DIR: dataDir, ...extra };
+    return {
+      ...process.env,
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(controllerPort),
+      KAFKA_DATA_DIR: dataDir,
+      ...extra,
+    };
   }
 
   /** Runs asynchronously: the apps keep running (and notice the outage) while the broker stops and starts. */
   private script(command: 'start' | 'stop', extra: Record<string, string> = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn('bash', [this.scriptPath, command], { env: this.env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', [this.scriptPath, command], {
+        env: this.env(extra),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.once('error', reject);
-      child.once('close', (status) => (status === 0 ? resolve() : reject(new Error(`scripts/kafka.sh ${command} failed (${status}):\n${output}`))));
+      child.once('close', (status) =>
+        status === 0 ? resolve() : reject(new Error(`scripts/kafka.sh ${command} failed (${status}):\n${output}`)),
+      );
     });
   }
 }

@@ -55,8 +55,14 @@ export function paidCollectionEvents(
       },
     },
     rest: [
-      { type: EVENTS.confirmed, data: { internalReference: reference, confirmedAt: at(1), implicit: false, providerExpiresAt: at(300_000) } },
-      { type: EVENTS.pinPromptSent, data: { internalReference: reference, providerReference: randomUUID(), sentAt: at(2) } },
+      {
+        type: EVENTS.confirmed,
+        data: { internalReference: reference, confirmedAt: at(1), implicit: false, providerExpiresAt: at(300_000) },
+      },
+      {
+        type: EVENTS.pinPromptSent,
+        data: { internalReference: reference, providerReference: randomUUID(), sentAt: at(2) },
+      },
       {
         type: EVENTS.completed,
         data: {

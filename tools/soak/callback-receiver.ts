@@ -15,7 +15,9 @@ export interface Callback {
 }
 
 const flat = (headers: IncomingHttpHeaders) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+  );
 
 /** The merchants' callback endpoints on 127.0.0.1: records every request and answers 200. */
 export class CallbackReceiver {

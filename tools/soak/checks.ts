@@ -76,20 +76,33 @@ export function expectedCallbacks(flow: Flow, final: FinalState): string[] {
   if (!flow.prn) return flow.requireConfirmation ? ['transaction.charges', settled] : [settled];
   // A refused PRN's payment.failed precedes the collection's callbacks (libs/webhooks callback-order.ts),
   // also when the verdict deadline cancelled the collection first (a verdict late by an outage).
-  if (final.statusMessage.startsWith('PRN not eligible') || final.servicePaymentMessage?.startsWith('PRN not eligible')) return ['payment.failed', settled];
+  if (final.statusMessage.startsWith('PRN not eligible') || final.servicePaymentMessage?.startsWith('PRN not eligible'))
+    return ['payment.failed', settled];
   return [settled, `payment.${String(final.servicePaymentStatus).toLowerCase()}`];
 }
 
-/** Both signatures: Standard Webhooks (checked with the standardwebhooks package, at arrival time) and hmac-signature. */
+/**
+ * Both signatures: Standard Webhooks (checked with the standardwebhooks package, at arrival time) and hmac-signature.
+ */
 export function signatureValid(callback: Callback, signingKey: string): boolean {
   const { headers, body, payload } = callback;
   const timestamp = Number(headers['webhook-timestamp']);
-  if (!Number.isSafeInteger(timestamp) || Math.abs(callback.at / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
-  const expected = new Webhook(new TextEncoder().encode(signingKey), { format: 'raw' }).sign(String(headers['webhook-id']), new Date(timestamp * 1000), body);
+  if (!Number.isSafeInteger(timestamp) || Math.abs(callback.at / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS)
+    return false;
+  const expected = new Webhook(new TextEncoder().encode(signingKey), { format: 'raw' }).sign(
+    String(headers['webhook-id']),
+    new Date(timestamp * 1000),
+    body,
+  );
   const standard = String(headers['webhook-signature'] ?? '')
     .split(' ')
     .includes(expected);
-  const record = payload as { id: number; internal_reference: string; transaction_status: string; merchant_reference: string };
+  const record = payload as {
+    id: number;
+    internal_reference: string;
+    transaction_status: string;
+    merchant_reference: string;
+  };
   return standard && verifyCollectionSignature(signingKey, record, String(headers['hmac-signature'] ?? ''));
 }
 
@@ -163,27 +176,40 @@ export function judge(run: RunRecord): Report {
   };
 }
 
-/** The kills, the outages, and what the platform did meanwhile: exits and failed starts, not violations unless asked. */
+/**
+ * The kills, the outages, and what the platform did meanwhile: exits and failed starts, not violations unless asked.
+ */
 function injected(run: RunRecord, at: (time: number) => string): Findings & { kills: number } {
   const lines: string[] = [];
   const kills = run.processEvents.filter((event) => event.kind === 'killed');
   for (const kill of kills) {
-    const ready = run.processEvents.find((event) => event.app === kill.app && event.kind === 'ready' && event.at >= kill.at);
-    lines.push(`injected: kill -9 ${kill.app} at ${at(kill.at)}, ${ready ? `ready again in ${seconds(ready.at - kill.at)}` : 'never ready again'}`);
+    const ready = run.processEvents.find(
+      (event) => event.app === kill.app && event.kind === 'ready' && event.at >= kill.at,
+    );
+    lines.push(
+      `injected: kill -9 ${kill.app} at ${at(kill.at)}, ${ready ? `ready again in ${seconds(ready.at - kill.at)}` : 'never ready again'}`,
+    );
   }
   for (const injection of run.injections)
-    lines.push(`injected: ${injection.what} from ${at(injection.from)} to ${at(injection.to)} (${seconds(injection.to - injection.from)}; ${injection.how})`);
+    lines.push(
+      `injected: ${injection.what} from ${at(injection.from)} to ${at(injection.to)} (${seconds(injection.to - injection.from)}; ${injection.how})`,
+    );
   const troubles = run.processEvents.filter((event) => event.kind !== 'killed' && event.kind !== 'ready');
   lines.push(
     `platform: ${troubles.length} app start failures or exits the soak did not cause${run.failOnExits ? '' : ' (reported only: SOAK_FAIL_ON_EXITS=0)'}`,
   );
-  for (const event of troubles) lines.push(`platform: ${event.app} ${event.kind} at ${at(event.at)}: ${(event.detail ?? '').slice(0, 200)}`);
+  for (const event of troubles)
+    lines.push(`platform: ${event.app} ${event.kind} at ${at(event.at)}: ${(event.detail ?? '').slice(0, 200)}`);
   const failures = run.failOnExits ? troubles.map((event) => `${event.app} ${event.kind} at ${at(event.at)}`) : [];
   return { lines, failures, kills: kills.length };
 }
 
 /** Every collection acknowledged, every acknowledged one final, no answer a retry could not help. */
-function collections(run: RunRecord, acknowledged: Acknowledged[], finals: Acknowledged[]): Findings & { unexpectedAnswers: number } {
+function collections(
+  run: RunRecord,
+  acknowledged: Acknowledged[],
+  finals: Acknowledged[],
+): Findings & { unexpectedAnswers: number } {
   const { flows } = run;
   const unexpected = flows.flatMap((flow) => flow.unexpected.map((what) => ({ flow, what })));
   const lost = acknowledged.filter((flow) => !run.finals.has(flow.internalReference));
@@ -197,7 +223,9 @@ function collections(run: RunRecord, acknowledged: Acknowledged[], finals: Ackno
     ],
     failures: [
       ...unexpected.map(({ flow, what }) => `unexpected answer: ${flow.merchantReference} (${flow.scenario}) ${what}`),
-      ...flows.filter((flow) => !flow.internalReference).map((flow) => `never acknowledged: ${flow.merchantReference} (${flow.scenario})`),
+      ...flows
+        .filter((flow) => !flow.internalReference)
+        .map((flow) => `never acknowledged: ${flow.merchantReference} (${flow.scenario})`),
       ...lost.map((flow) => `not final: ${flow.internalReference} ${flow.merchantReference} (${flow.scenario})`),
     ],
     unexpectedAnswers: unexpected.length,
@@ -205,7 +233,10 @@ function collections(run: RunRecord, acknowledged: Acknowledged[], finals: Ackno
 }
 
 /** Each PRN paid at most once at the biller, and exactly when its service payment says COMPLETED. */
-function prnPayments(run: RunRecord, acknowledged: Acknowledged[]): Findings & { paidTwice: number; misreported: number } {
+function prnPayments(
+  run: RunRecord,
+  acknowledged: Acknowledged[],
+): Findings & { paidTwice: number; misreported: number } {
   const payments = (flow: Flow) => run.prns.get(String(flow.prn))?.payments ?? 0;
   const prnFlows = acknowledged.filter((flow) => flow.prn);
   const paidTwice = prnFlows.filter((flow) => payments(flow) > 1);
@@ -249,7 +280,9 @@ function walletLedger(run: RunRecord, finals: Acknowledged[]): Findings & { sum:
       failures.push(`${ref} ${status} but ${status === 'COMPLETED' ? 'not credited' : 'credited'}`);
     const paid = run.prns.get(String(flow.prn))?.payments ?? 0;
     if (flow.prn && paid > 0 !== prnTransferId(ref) in posted)
-      failures.push(`${ref}: PRN ${flow.prn} paid at the biller ${paid} times, capture ${prnTransferId(ref) in posted ? 'posted' : 'missing'}`);
+      failures.push(
+        `${ref}: PRN ${flow.prn} paid at the biller ${paid} times, capture ${prnTransferId(ref) in posted ? 'posted' : 'missing'}`,
+      );
   }
   for (const [merchantId, shown] of run.walletBalances) {
     const balance = ledger.balances[LEDGER_ACCOUNTS.merchantWallet(merchantId, 'UGX')] ?? 0;
@@ -272,7 +305,17 @@ function walletLedger(run: RunRecord, finals: Acknowledged[]): Findings & { sum:
  */
 function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) => string) {
   const failures: string[] = [];
-  const counts = { expected: 0, single: 0, missing: 0, duplicates: 0, redelivered: 0, unexpected: 0, outOfOrder: 0, signatures: 0, invalid: 0 };
+  const counts = {
+    expected: 0,
+    single: 0,
+    missing: 0,
+    duplicates: 0,
+    redelivered: 0,
+    unexpected: 0,
+    outOfOrder: 0,
+    signatures: 0,
+    invalid: 0,
+  };
   const latencies: { ms: number; flow: Acknowledged }[] = [];
   const byReference = new Map<string, Callback[]>();
   for (const callback of run.callbacks) {
@@ -291,7 +334,8 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
         counts.invalid += 1;
         problem(`${callback.event} under ${callback.headers['webhook-id']}: signature invalid`);
       }
-      if (callback.merchant !== flow.merchant.index) problem(`${callback.event} sent to merchant ${callback.merchant}'s URL`);
+      if (callback.merchant !== flow.merchant.index)
+        problem(`${callback.event} sent to merchant ${callback.merchant}'s URL`);
     }
     // Received is in arrival order, so this is each event's first arrival, in order.
     const arrivals: { event: string; at: number }[] = [];
@@ -310,28 +354,38 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
       }
       counts.redelivered += copies.length - ids.size;
       for (const id of ids) {
-        if (new Set(copies.filter((callback) => callback.headers['webhook-id'] === id).map((callback) => callback.body)).size > 1)
+        if (
+          new Set(copies.filter((callback) => callback.headers['webhook-id'] === id).map((callback) => callback.body))
+            .size > 1
+        )
           problem(`${event} under ${id} redelivered with another body`);
       }
       arrivals.push({ event, at: copies[0].at });
     }
     const missing = expected.filter((event) => !arrivals.some((arrival) => arrival.event === event));
     counts.missing += missing.length;
-    if (missing.length) problem(`missing ${missing.join(', ')} (received ${received.map((callback) => callback.event).join(', ') || 'none'})`);
+    if (missing.length)
+      problem(
+        `missing ${missing.join(', ')} (received ${received.map((callback) => callback.event).join(', ') || 'none'})`,
+      );
     const order = arrivals.map((arrival) => arrival.event);
     if (order.join() !== expected.filter((event) => order.includes(event)).join()) {
       counts.outOfOrder += 1;
       problem(`arrived in the order ${order.join(', ')}; expected ${expected.join(', ')}`);
     }
-    if (missing.length === 0 && flow.acknowledgedAt) latencies.push({ ms: Math.max(...arrivals.map((arrival) => arrival.at)) - flow.acknowledgedAt, flow });
+    if (missing.length === 0 && flow.acknowledgedAt)
+      latencies.push({ ms: Math.max(...arrivals.map((arrival) => arrival.at)) - flow.acknowledgedAt, flow });
   }
-  // Callbacks about no final collection: about one never acknowledged (its 202 was lost) they are expected; about nothing the run made, a violation.
+  // Callbacks about no final collection: about one never acknowledged (its 202 was lost) they are expected; about
+  // nothing the run made, a violation.
   const finalReferences = new Set(finals.map((flow) => flow.internalReference));
   const runReferences = new Set(run.flows.map((flow) => flow.merchantReference));
   const others = run.callbacks.filter((callback) => !finalReferences.has(callback.internalReference));
   const foreign = others.filter((callback) => !runReferences.has(String(callback.payload.merchant_reference)));
   counts.unexpected += foreign.length;
-  failures.push(...foreign.map((callback) => `callback about no collection of this run: ${callback.body.slice(0, 200)}`));
+  failures.push(
+    ...foreign.map((callback) => `callback about no collection of this run: ${callback.body.slice(0, 200)}`),
+  );
 
   latencies.sort((a, b) => a.ms - b.ms);
   const sorted = latencies.map((latency) => latency.ms);
@@ -342,9 +396,13 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
     lines: [
       `callbacks: ${c.expected} expected for ${finals.length} final collections; ${c.single} received under exactly one webhook-id, ${c.redelivered} redelivered (deduplicable by webhook-id), ` +
         `${c.duplicates} duplicates under another webhook-id, ${c.missing} missing, ${c.unexpected} unexpected, ${c.outOfOrder} collections out of order; signatures valid ${c.signatures - c.invalid}/${c.signatures}` +
-        (others.length > foreign.length ? `; ${others.length - foreign.length} more about collections not acknowledged or not final` : ''),
+        (others.length > foreign.length
+          ? `; ${others.length - foreign.length} more about collections not acknowledged or not final`
+          : ''),
       `acknowledgement → final callback: p50 ${seconds(latencyMs.p50)}, p99 ${seconds(latencyMs.p99)}, worst ${seconds(latencyMs.worst)}` +
-        (worst ? ` (${worst.flow.internalReference}, ${worst.flow.scenario}, acknowledged at ${at(worst.flow.acknowledgedAt!)})` : ''),
+        (worst
+          ? ` (${worst.flow.internalReference}, ${worst.flow.scenario}, acknowledged at ${at(worst.flow.acknowledgedAt!)})`
+          : ''),
     ],
     failures,
     counts,

@@ -33,7 +33,13 @@ export async function send(request: Request, timeoutMs: number): Promise<Answer>
     body = JSON.stringify(request.body);
   }
   try {
-    const response = await fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await response.text();
     let parsed: Envelope = {};
     try {
@@ -45,7 +51,9 @@ export async function send(request: Request, timeoutMs: number): Promise<Answer>
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     const name = (error as Error).name;
-    return { error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : (cause?.code ?? (error as Error).message) };
+    return {
+      error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : (cause?.code ?? (error as Error).message),
+    };
   }
 }
 

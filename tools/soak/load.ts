@@ -89,7 +89,11 @@ export class LoadGenerator {
   ) {}
 
   /** Merchants whose callbacks go to `callbackUrl(index)`, each with a wallet topped up for the fees it bears. */
-  static async merchants(options: LoadOptions, count: number, callbackUrl: (index: number) => string): Promise<Merchant[]> {
+  static async merchants(
+    options: LoadOptions,
+    count: number,
+    callbackUrl: (index: number) => string,
+  ): Promise<Merchant[]> {
     const merchants: Merchant[] = [];
     const retries: RetryCounts = {};
     const deadline = Date.now() + 120_000;
@@ -101,7 +105,11 @@ export class LoadGenerator {
             method: 'POST',
             url: `${options.gateways[0]}/admin/v1/merchants`,
             headers: { authorization: `Bearer ${options.adminToken}` },
-            body: { name: `Soak merchant ${index}`, collection_callback_url: callbackUrl(index), service_payments_callback_url: callbackUrl(index) },
+            body: {
+              name: `Soak merchant ${index}`,
+              collection_callback_url: callbackUrl(index),
+              service_payments_callback_url: callbackUrl(index),
+            },
           }),
           { timeoutMs: options.timeoutMs, giveUpAt, retries },
         ),
@@ -117,7 +125,12 @@ export class LoadGenerator {
         signingKey: String(data.signing_key),
       };
       // The reference makes a retried top-up the same top-up.
-      const topUp = { merchant_id: merchant.id, currency: 'UGX', amount: 10_000_000, reference: `soak-${options.runId}-${index}` };
+      const topUp = {
+        merchant_id: merchant.id,
+        currency: 'UGX',
+        amount: 10_000_000,
+        reference: `soak-${options.runId}-${index}`,
+      };
       expect(
         await persist(
           () => ({
@@ -214,11 +227,21 @@ export class LoadGenerator {
   }
 
   private async collectForPayment(flow: Flow, scenario: Extract<Scenario, { kind: 'prn' }>): Promise<void> {
-    const prn = { amount: PRN_AMOUNT, currency: 'UGX', service_name: 'URA - Domestic Tax', ...(scenario.prnStatus && { status: scenario.prnStatus }) };
+    const prn = {
+      amount: PRN_AMOUNT,
+      currency: 'UGX',
+      service_name: 'URA - Domestic Tax',
+      ...(scenario.prnStatus && { status: scenario.prnStatus }),
+    };
     const created = await this.send(
       flow,
       'create PRN',
-      () => ({ method: 'POST', url: `${this.options.sandbox}/sandbox/v1/prns`, headers: { authorization: `Bearer ${this.options.adminToken}` }, body: prn }),
+      () => ({
+        method: 'POST',
+        url: `${this.options.sandbox}/sandbox/v1/prns`,
+        headers: { authorization: `Bearer ${this.options.adminToken}` },
+        body: prn,
+      }),
       [201],
     );
     if (!created) return;
@@ -250,7 +273,12 @@ export class LoadGenerator {
   }
 
   /** Sends until answered; an answer not in `expected` (or giving up) is recorded on the flow. */
-  private async send(flow: Flow, step: string, request: (gateway: string) => Request, expected: number[]): Promise<Answered | undefined> {
+  private async send(
+    flow: Flow,
+    step: string,
+    request: (gateway: string) => Request,
+    expected: number[],
+  ): Promise<Answered | undefined> {
     const first = Math.floor(Math.random() * this.options.gateways.length);
     const gateways = this.options.gateways;
     const answer: Answer = await persist((attempt) => request(gateways[(first + attempt) % gateways.length]), {

@@ -32,7 +32,15 @@ export class Observer {
   readonly finals = new Map<string, FinalState>();
   private readonly retries: RetryCounts = {};
 
-  constructor(private readonly options: { gateways: string[]; sandbox: string; adminToken: string; storeUrl: string; timeoutMs: number }) {}
+  constructor(
+    private readonly options: {
+      gateways: string[];
+      sandbox: string;
+      adminToken: string;
+      storeUrl: string;
+      timeoutMs: number;
+    },
+  ) {}
 
   /** Asks for every acknowledged collection not yet seen final; true when all are. */
   async refreshFinals(flows: Flow[]): Promise<boolean> {
@@ -41,7 +49,8 @@ export class Observer {
       const answer = await this.get(`/v1/collections/${flow.internalReference}`, flow.merchant);
       const record = 'status' in answer && answer.status === 200 ? answer.body.data : undefined;
       if (!record || record.transaction_status === 'PENDING') return;
-      const servicePayment = record.service_payment as { transaction_status?: string; status_message?: string } | undefined;
+      const servicePayment = record.service_payment as
+        { transaction_status?: string; status_message?: string } | undefined;
       if (flow.prn && !['COMPLETED', 'FAILED'].includes(String(servicePayment?.transaction_status))) return;
       this.finals.set(String(flow.internalReference), {
         status: String(record.transaction_status),
@@ -64,7 +73,8 @@ export class Observer {
           url: `${this.options.sandbox}/sandbox/v1/prns/${flow.prn}`,
           headers: { authorization: `Bearer ${this.options.adminToken}` },
         });
-        if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read PRN ${flow.prn} at the sandbox biller: ${describe(answer)}`);
+        if (!('status' in answer) || answer.status !== 200)
+          throw new Error(`cannot read PRN ${flow.prn} at the sandbox biller: ${describe(answer)}`);
         const data = answer.body.data as { status: string; payments: unknown[] };
         prns.set(String(flow.prn), { status: data.status, payments: data.payments.length });
       },
@@ -76,12 +86,19 @@ export class Observer {
   async ledger(): Promise<Ledger> {
     const db = await openSqlDatabase(this.options.storeUrl);
     try {
-      const rows = await db.query<{ stream_name: string; event_type: string; data: Record<string, unknown>; metadata: Record<string, unknown> }>(
+      const rows = await db.query<{
+        stream_name: string;
+        event_type: string;
+        data: Record<string, unknown>;
+        metadata: Record<string, unknown>;
+      }>(
         'select stream_name, event_type, data, metadata from es_events where stream_name like $1 order by global_position',
         [`${WALLET_STREAM_PREFIX}%`],
       );
       const events = rows
-        .map((row) => walletLedgerDecider.read(storedEvent({ type: row.event_type, data: row.data, metadata: row.metadata })))
+        .map((row) =>
+          walletLedgerDecider.read(storedEvent({ type: row.event_type, data: row.data, metadata: row.metadata })),
+        )
         .filter((event): event is WalletEvent => event !== undefined);
       const transfers = events.flatMap(transfersOf);
       const balances: Record<string, number> = {};
@@ -100,7 +117,8 @@ export class Observer {
     const balances = new Map<string, number>();
     for (const merchant of merchants) {
       const answer = await this.get('/v1/wallet-balances', merchant);
-      if (!('status' in answer) || answer.status !== 200) throw new Error(`cannot read the wallet of merchant ${merchant.index}: ${describe(answer)}`);
+      if (!('status' in answer) || answer.status !== 200)
+        throw new Error(`cannot read the wallet of merchant ${merchant.index}: ${describe(answer)}`);
       const wallets = (answer.body.data ?? []) as unknown as { currency: string; balance: number }[];
       // UGX has no minor unit: the API's major units are the ledger's minor units.
       balances.set(merchant.id, wallets.find((wallet) => wallet.currency === 'UGX')?.balance ?? 0);
@@ -118,7 +136,11 @@ export class Observer {
 
   private call(request: Request): Promise<Answer> {
     const deadline = Date.now() + 30_000;
-    return persist(() => request, { timeoutMs: this.options.timeoutMs, giveUpAt: () => deadline, retries: this.retries });
+    return persist(() => request, {
+      timeoutMs: this.options.timeoutMs,
+      giveUpAt: () => deadline,
+      retries: this.retries,
+    });
   }
 }
 

@@ -11,7 +11,12 @@ import { formatResult, Soak, soakOptionsFromEnv } from './soak';
  */
 export function chaosSoakSuite(): void {
   describeWithService('kafka', 'chaos soak of the distributed layout (short run)', () => {
-    const options = soakOptionsFromEnv({ SOAK_SECONDS: '120', SOAK_BROKER_OUTAGE_MS: '15000', SOAK_DB_OUTAGE_MS: '15000', ...process.env });
+    const options = soakOptionsFromEnv({
+      SOAK_SECONDS: '120',
+      SOAK_BROKER_OUTAGE_MS: '15000',
+      SOAK_DB_OUTAGE_MS: '15000',
+      ...process.env,
+    });
     let soak: Soak | undefined;
 
     beforeAll(() => {

@@ -25,17 +25,36 @@ function flow(ref: string, overrides: Partial<Flow> = {}): Flow {
 }
 
 /** A callback as the dispatcher sends it, signed with the merchant's key unless told otherwise. */
-function callback(ref: string, event: string, at: number, options: { webhookId?: string; key?: string; status?: string } = {}): Callback {
-  const payload = { id: 1, merchant_reference: `ref-${ref}`, internal_reference: ref, transaction_status: options.status ?? 'COMPLETED' };
+function callback(
+  ref: string,
+  event: string,
+  at: number,
+  options: { webhookId?: string; key?: string; status?: string } = {},
+): Callback {
+  const payload = {
+    id: 1,
+    merchant_reference: `ref-${ref}`,
+    internal_reference: ref,
+    transaction_status: options.status ?? 'COMPLETED',
+  };
   const body = JSON.stringify({ event, payload });
   const webhookId = options.webhookId ?? `msg_${ref}_${event}`;
   const key = options.key ?? merchant.signingKey;
-  const headers = { ...standardWebhookHeaders(key, webhookId, Math.floor(at / 1000), body), 'hmac-signature': collectionSignature(key, payload) };
+  const headers = {
+    ...standardWebhookHeaders(key, webhookId, Math.floor(at / 1000), body),
+    'hmac-signature': collectionSignature(key, payload),
+  };
   return { merchant: 0, at, headers, body, event, internalReference: ref, payload };
 }
 
 const credit = (ref: string, amount: number): Transfer[] => [
-  { transferId: `collection:${ref}`, debitAccount: 'customer_funds:UGX', creditAccount: LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX'), amount, currency: 'UGX' },
+  {
+    transferId: `collection:${ref}`,
+    debitAccount: 'customer_funds:UGX',
+    creditAccount: LEDGER_ACCOUNTS.merchantWallet('m1', 'UGX'),
+    amount,
+    currency: 'UGX',
+  },
 ];
 
 /** One completed collection, everything right. */
@@ -45,7 +64,10 @@ function cleanRun(): RunRecord {
     seconds: 60,
     apps: 8,
     flows: [flow('PG1')],
-    callbacks: [callback('PG1', 'transaction.charges', T0 + 1_000), callback('PG1', 'transaction.completed', T0 + 3_000)],
+    callbacks: [
+      callback('PG1', 'transaction.charges', T0 + 1_000),
+      callback('PG1', 'transaction.completed', T0 + 3_000),
+    ],
     finals: new Map([['PG1', { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }]]),
     prns: new Map(),
     ledger: {
@@ -63,31 +85,44 @@ function cleanRun(): RunRecord {
 
 describe('the soak checks', () => {
   it('expects the callbacks the outcome causes, in the documented order', () => {
-    const final = (status: string, statusMessage = '', servicePaymentStatus?: string, servicePaymentMessage?: string) => ({
+    const final = (
+      status: string,
+      statusMessage = '',
+      servicePaymentStatus?: string,
+      servicePaymentMessage?: string,
+    ) => ({
       status,
       statusMessage,
       servicePaymentStatus,
       servicePaymentMessage,
     });
     expect(expectedCallbacks(flow('a'), final('FAILED'))).toEqual(['transaction.charges', 'transaction.failed']);
-    expect(expectedCallbacks(flow('a', { requireConfirmation: false }), final('COMPLETED'))).toEqual(['transaction.completed']);
+    expect(expectedCallbacks(flow('a', { requireConfirmation: false }), final('COMPLETED'))).toEqual([
+      'transaction.completed',
+    ]);
     const prn = flow('a', { kind: 'prn', prn: '1234567890123', requireConfirmation: false });
     expect(expectedCallbacks(prn, final('COMPLETED', 'Transaction completed successfully', 'COMPLETED'))).toEqual([
       'transaction.completed',
       'payment.completed',
     ]);
-    expect(expectedCallbacks(prn, final('CANCELLED', 'PRN not eligible: already paid', 'FAILED'))).toEqual(['payment.failed', 'transaction.cancelled']);
-    // The verdict deadline cancelled the collection, and the PRN was refused all the same: the refusal's payment.failed still comes first.
+    expect(expectedCallbacks(prn, final('CANCELLED', 'PRN not eligible: already paid', 'FAILED'))).toEqual([
+      'payment.failed',
+      'transaction.cancelled',
+    ]);
+    // The verdict deadline cancelled the collection, and the PRN was refused all the same: the refusal's payment.failed
+    // still comes first.
     const timedOut = 'Transaction cancelled: the PRN could not be validated in time';
     expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN not eligible: already paid'))).toEqual([
       'payment.failed',
       'transaction.cancelled',
     ]);
     // The deadline passed with no verdict at all: the payment fails after the collection.
-    expect(expectedCallbacks(prn, final('CANCELLED', timedOut, 'FAILED', 'PRN payment failed: the collection was cancelled'))).toEqual([
-      'transaction.cancelled',
-      'payment.failed',
-    ]);
+    expect(
+      expectedCallbacks(
+        prn,
+        final('CANCELLED', timedOut, 'FAILED', 'PRN payment failed: the collection was cancelled'),
+      ),
+    ).toEqual(['transaction.cancelled', 'payment.failed']);
   });
 
   it('passes a clean run, and counts a redelivery under the same webhook-id apart', () => {
@@ -95,7 +130,13 @@ describe('the soak checks', () => {
     run.callbacks.push(callback('PG1', 'transaction.completed', T0 + 4_000));
     const report = judge(run);
     expect(report.failures).toEqual([]);
-    expect(report.figures).toMatchObject({ final: 1, redelivered: 1, duplicateCallbacks: 0, ledgerSum: 0, latencyMs: { worst: 2_900 } });
+    expect(report.figures).toMatchObject({
+      final: 1,
+      redelivered: 1,
+      duplicateCallbacks: 0,
+      ledgerSum: 0,
+      latencyMs: { worst: 2_900 },
+    });
     expect(report.lines[report.lines.length - 1]).toMatch(/^Soak: .*: passed$/);
   });
 
@@ -115,7 +156,12 @@ describe('the soak checks', () => {
     );
     const report = judge(run);
     expect(report.passed).toBe(false);
-    expect(report.figures).toMatchObject({ duplicateCallbacks: 1, outOfOrder: 1, invalidSignatures: 1, callbacksMissing: 1 });
+    expect(report.figures).toMatchObject({
+      duplicateCallbacks: 1,
+      outOfOrder: 1,
+      invalidSignatures: 1,
+      callbacksMissing: 1,
+    });
     expect(report.lines[report.lines.length - 1]).toMatch(/^Soak: .*: FAILED \(4 violations\)$/);
   });
 

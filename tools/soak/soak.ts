@@ -41,7 +41,8 @@ export interface SoakOptions {
 export function soakOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SoakOptions {
   const number = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${env[name]}"`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new Error(`${name} must be a non-negative number, got "${env[name]}"`);
     return value;
   };
   return {
@@ -54,7 +55,9 @@ export function soakOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SoakOp
     rate: number('SOAK_RATE', 3),
     merchants: number('SOAK_MERCHANTS', 4),
     failOnExits: env.SOAK_FAIL_ON_EXITS !== '0',
-    storeUrl: /^postgres(ql)?:\/\//.test(env.STORE_URL ?? '') ? String(env.STORE_URL) : 'postgres://root@127.0.0.1:5432/test',
+    storeUrl: /^postgres(ql)?:\/\//.test(env.STORE_URL ?? '')
+      ? String(env.STORE_URL)
+      : 'postgres://root@127.0.0.1:5432/test',
     kafka: {
       port: number('SOAK_KAFKA_PORT', 19092),
       controllerPort: number('SOAK_KAFKA_CONTROLLER_PORT', 19093),
@@ -70,11 +73,17 @@ export interface SoakResult {
   appOutputs: string;
 }
 
-/** The report as printed: one line per check, the violations, each app's recent output when it failed, and the verdict last. */
+/**
+ * The report as printed: one line per check, the violations, each app's recent output when it failed, and the verdict
+ * last.
+ */
 export function formatResult({ report, appOutputs }: SoakResult, maxViolations = 100): string {
   const lines = report.lines.slice(0, -1);
   if (!report.passed) {
-    lines.push(`violations (${report.failures.length}):`, ...report.failures.slice(0, maxViolations).map((failure) => `  ${failure}`));
+    lines.push(
+      `violations (${report.failures.length}):`,
+      ...report.failures.slice(0, maxViolations).map((failure) => `  ${failure}`),
+    );
     if (report.failures.length > maxViolations) lines.push(`  … and ${report.failures.length - maxViolations} more`);
     lines.push('recent output of each app:', appOutputs);
   }
@@ -86,7 +95,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The repository root: where scripts/kafka.sh is (from tools/soak or dist/tools/soak). */
 function repositoryRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'scripts/kafka.sh'))) return dir;
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'scripts/kafka.sh'))) return dir;
   throw new Error('cannot find the repository root (scripts/kafka.sh) above ' + __dirname);
 }
 
@@ -187,7 +197,9 @@ export class Soak {
       const report = await this.soak();
       return { report, appOutputs: this.supervisor.outputs() };
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nrecent output of each app:\n${this.supervisor.outputs()}`, { cause: error });
+      throw new Error(`${(error as Error).message}\nrecent output of each app:\n${this.supervisor.outputs()}`, {
+        cause: error,
+      });
     } finally {
       await this.cleanUp();
     }
@@ -211,7 +223,9 @@ export class Soak {
     const merchants = await LoadGenerator.merchants(loadOptions, options.merchants, (index) => receiver.url(index));
     const load = (this.load = new LoadGenerator(loadOptions, merchants));
     const startedAt = Date.now();
-    options.log(`load: ${options.rate} collections/s for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`);
+    options.log(
+      `load: ${options.rate} collections/s for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`,
+    );
     load.start();
     await Promise.all([this.killRandomApps(startedAt + options.seconds * 1000), this.outages(startedAt)]);
 
@@ -292,10 +306,21 @@ export class Soak {
       ...[1, 2].map((n) => ({
         name: `collections#${n}`,
         app: 'collections',
-        env: { ...collectionsOnSandbox(sandboxUrl, `http://127.0.0.1:${port[1]}`), ...routes.listen('collections', n - 1) },
+        env: {
+          ...collectionsOnSandbox(sandboxUrl, `http://127.0.0.1:${port[1]}`),
+          ...routes.listen('collections', n - 1),
+        },
       })),
-      { name: 'service-payments', app: 'service-payments', env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') } },
-      ...[1, 2].map((n) => ({ name: `webhook-dispatcher#${n}`, app: 'webhook-dispatcher', env: routes.listen('webhook-dispatcher', n - 1) })),
+      {
+        name: 'service-payments',
+        app: 'service-payments',
+        env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') },
+      },
+      ...[1, 2].map((n) => ({
+        name: `webhook-dispatcher#${n}`,
+        app: 'webhook-dispatcher',
+        env: routes.listen('webhook-dispatcher', n - 1),
+      })),
     ];
     const apps: ManagedApp[] = [];
     const began = Date.now();
@@ -338,7 +363,12 @@ export class Soak {
       await sleep(brokerOutageMs);
       this.options.log('broker: starting again, data kept');
       await this.broker.start({ keepData: true });
-      this.injections.push({ what: 'broker restart', how: `stopped, ${brokerOutageMs / 1000} s down, started again with its data`, from, to: Date.now() });
+      this.injections.push({
+        what: 'broker restart',
+        how: `stopped, ${brokerOutageMs / 1000} s down, started again with its data`,
+        from,
+        to: Date.now(),
+      });
       this.options.log('broker: back');
     }
     await sleep(startedAt + seconds * 1000 * 0.65 - Date.now());
@@ -348,7 +378,12 @@ export class Soak {
       await this.proxy!.cut(dbCut);
       await sleep(dbOutageMs);
       await this.proxy!.restore();
-      this.injections.push({ what: 'database cut', how: `connections destroyed, new ones ${dbCut === 'hold' ? 'held' : 'refused'}`, from, to: Date.now() });
+      this.injections.push({
+        what: 'database cut',
+        how: `connections destroyed, new ones ${dbCut === 'hold' ? 'held' : 'refused'}`,
+        from,
+        to: Date.now(),
+      });
       this.options.log('database: back');
     }
   }
@@ -375,9 +410,13 @@ export class Soak {
   }
 
   private callbacksComplete(observer: Observer): boolean {
-    const events = new Set(this.receiver!.received.map((callback) => `${callback.internalReference} ${callback.event}`));
+    const events = new Set(
+      this.receiver!.received.map((callback) => `${callback.internalReference} ${callback.event}`),
+    );
     return this.acknowledged().every((flow) =>
-      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) => events.has(`${flow.internalReference} ${event}`)),
+      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) =>
+        events.has(`${flow.internalReference} ${event}`),
+      ),
     );
   }
 
@@ -385,11 +424,15 @@ export class Soak {
   private async creditsComplete(observer: Observer): Promise<boolean> {
     const credited = new Set((await observer.ledger()).transfers.map((transfer) => transfer.transferId));
     return this.acknowledged().every(
-      (flow) => observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' || credited.has(collectionTransferId(flow.internalReference)),
+      (flow) =>
+        observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' ||
+        credited.has(collectionTransferId(flow.internalReference)),
     );
   }
 
   private acknowledged(): (Flow & { internalReference: string })[] {
-    return this.load!.flows.filter((flow): flow is Flow & { internalReference: string } => flow.internalReference !== undefined);
+    return this.load!.flows.filter(
+      (flow): flow is Flow & { internalReference: string } => flow.internalReference !== undefined,
+    );
   }
 }

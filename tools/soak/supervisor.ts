@@ -50,7 +50,9 @@ class RingBuffer {
    */
   reason(): string {
     const all = [...this.lines, this.partial];
-    const since = all.slice(all.map((line) => line.startsWith(`${MARKER} `) && line.includes(' start ')).lastIndexOf(true) + 1);
+    const since = all.slice(
+      all.map((line) => line.startsWith(`${MARKER} `) && line.includes(' start ')).lastIndexOf(true) + 1,
+    );
     const lines = since.filter((line) => line && !line.startsWith(MARKER)).reverse();
     return lines.find((line) => /^[\w-]+: \S/.test(line)) ?? lines[0] ?? '';
   }
@@ -125,7 +127,9 @@ export class ManagedApp {
       this.record(outcome);
       if (Date.now() > deadline) {
         this.state = 'stopped';
-        throw new Error(`${this.name} did not start within ${this.options.startDeadlineMs / 1000} s: ${outcome.detail}`);
+        throw new Error(
+          `${this.name} did not start within ${this.options.startDeadlineMs / 1000} s: ${outcome.detail}`,
+        );
       }
       await sleep(Math.min(5_000, 500 * attempt));
     }
@@ -144,7 +148,8 @@ export class ManagedApp {
     child.once('exit', (code, signal) => this.exited(child, code, signal));
     const deadline = Date.now() + this.options.readyTimeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) return { kind: 'died at start', detail: this.exitDetail(child.exitCode, child.signalCode) };
+      if (child.exitCode !== null || child.signalCode !== null)
+        return { kind: 'died at start', detail: this.exitDetail(child.exitCode, child.signalCode) };
       const ready = await fetch(`${this.url}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then(
         (r) => r.ok,
         () => false,
@@ -165,7 +170,9 @@ export class ManagedApp {
     this.start().catch((error: Error) => this.record({ kind: 'died at start', detail: error.message }));
   }
 
-  /** An exit the supervisor did not cause: a signal or a clean exit came from elsewhere; otherwise what the app said. */
+  /**
+   * An exit the supervisor did not cause: a signal or a clean exit came from elsewhere; otherwise what the app said.
+   */
   private exitDetail(code: number | null, signal: NodeJS.Signals | null): string {
     if (signal) return `killed by ${signal}, which the soak did not send`;
     if (code === 0) return 'exit 0: a clean shutdown, after a SIGTERM or SIGINT the soak did not send';
@@ -180,7 +187,8 @@ export class ManagedApp {
     try {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill(signal);
-      if (graceMs > 0 && !(await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]))) child.kill('SIGKILL');
+      if (graceMs > 0 && !(await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)])))
+        child.kill('SIGKILL');
       await exited;
     } finally {
       this.ending = false;
@@ -205,7 +213,12 @@ export class Supervisor {
   ) {}
 
   add(spec: AppSpec): ManagedApp {
-    const app = new ManagedApp(spec, this.root, (event) => this.events.push({ at: Date.now(), app: spec.name, ...event }), this.options);
+    const app = new ManagedApp(
+      spec,
+      this.root,
+      (event) => this.events.push({ at: Date.now(), app: spec.name, ...event }),
+      this.options,
+    );
     this.apps.push(app);
     return app;
   }

@@ -15,7 +15,8 @@ export class CliError extends Error {
 /** The one line an error becomes: the first line of its message, never a stack. */
 export function oneLine(error: unknown): string {
   // Not `instanceof Error`: errors from another realm (node:util's under jest) fail that test.
-  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  const message =
+    typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
   return (
     message
       .split('\n')

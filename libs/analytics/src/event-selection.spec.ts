@@ -16,10 +16,18 @@ let all: RecordedEvent[];
 beforeAll(async () => {
   sql = await openSqlDatabase('pglite://memory');
   store = await openEventStore(sql);
-  await store.appendToStream('collection-A', [{ type: 'CollectionInitiated', data: { merchantId: 'mer_one', amount: 81000 } }]);
-  await store.appendToStream('collection-B', [{ type: 'CollectionInitiated', data: { merchantId: 'mer_two', amount: 500 } }]);
-  await store.appendToStream('wallet-mer_one', [{ type: 'WalletToppedUp', data: { merchantId: 'mer_one', amount: 1000 } }]);
-  await store.appendToStream('collection-A', [{ type: 'CollectionSucceeded', data: { collection: { internalReference: 'A' } } }]);
+  await store.appendToStream('collection-A', [
+    { type: 'CollectionInitiated', data: { merchantId: 'mer_one', amount: 81000 } },
+  ]);
+  await store.appendToStream('collection-B', [
+    { type: 'CollectionInitiated', data: { merchantId: 'mer_two', amount: 500 } },
+  ]);
+  await store.appendToStream('wallet-mer_one', [
+    { type: 'WalletToppedUp', data: { merchantId: 'mer_one', amount: 1000 } },
+  ]);
+  await store.appendToStream('collection-A', [
+    { type: 'CollectionSucceeded', data: { collection: { internalReference: 'A' } } },
+  ]);
   await store.appendToStream('collection-B', [{ type: 'CollectionFailed', data: { reason: 'NOT_ENOUGH_FUNDS' } }]);
   // More than one page of the store's reads, so every filter is also seen across pages.
   await store.appendToStream('collection-C', [
@@ -72,7 +80,11 @@ describe('selectEvents', () => {
   });
 
   it('keeps only events that pass every filter given', async () => {
-    const selected = await collect({ streamPrefixes: ['collection-'], types: ['CollectionInitiated', 'WalletToppedUp'], merchantId: 'mer_two' });
+    const selected = await collect({
+      streamPrefixes: ['collection-'],
+      types: ['CollectionInitiated', 'WalletToppedUp'],
+      merchantId: 'mer_two',
+    });
     expect(described(selected)).toEqual(['collection-B:CollectionInitiated', 'collection-C:CollectionInitiated']);
   });
 
@@ -107,12 +119,23 @@ describe('checkSelection', () => {
   };
 
   it('lets a sensible selection pass', () => {
-    expect(refusal({ after: '10/10', through: '11/0', since: new Date('2030-01-01'), until: new Date('2030-01-02'), limit: 5 })).toBeUndefined();
+    expect(
+      refusal({
+        after: '10/10',
+        through: '11/0',
+        since: new Date('2030-01-01'),
+        until: new Date('2030-01-02'),
+        limit: 5,
+      }),
+    ).toBeUndefined();
   });
 
   it.each([
     [{ after: '1234' }, '--after "1234" is not a position (two numbers such as 1234/5678, as printed by an export)'],
-    [{ through: 'last' }, '--through "last" is not a position (two numbers such as 1234/5678, as printed by an export)'],
+    [
+      { through: 'last' },
+      '--through "last" is not a position (two numbers such as 1234/5678, as printed by an export)',
+    ],
     [{ after: '12/5', through: '12/5' }, 'empty position range: --after 12/5 is not before --through 12/5'],
     [{ after: '12/5', through: '9/99' }, 'empty position range: --after 12/5 is not before --through 9/99'],
     [

@@ -26,13 +26,21 @@ export function checkSelection(selection: EventSelection): void {
     ['--through', selection.through],
   ] as const) {
     if (position !== undefined && !isPosition(position))
-      throw new CliError(`${option} ${JSON.stringify(position)} is not a position (two numbers such as 1234/5678, as printed by an export)`);
+      throw new CliError(
+        `${option} ${JSON.stringify(position)} is not a position (two numbers such as 1234/5678, as printed by an export)`,
+      );
   }
-  if (selection.after !== undefined && selection.through !== undefined && comparePositions(selection.after, selection.through) >= 0) {
+  if (
+    selection.after !== undefined &&
+    selection.through !== undefined &&
+    comparePositions(selection.after, selection.through) >= 0
+  ) {
     throw new CliError(`empty position range: --after ${selection.after} is not before --through ${selection.through}`);
   }
   if (selection.since && selection.until && selection.since >= selection.until) {
-    throw new CliError(`empty time range: --since ${selection.since.toISOString()} is not before --until ${selection.until.toISOString()}`);
+    throw new CliError(
+      `empty time range: --since ${selection.since.toISOString()} is not before --until ${selection.until.toISOString()}`,
+    );
   }
   if (selection.limit !== undefined && !(Number.isSafeInteger(selection.limit) && selection.limit > 0))
     throw new CliError(`--limit must be a positive integer`);
@@ -63,7 +71,9 @@ class StreamOwners {
     if (known !== undefined) return known;
     const named =
       merchantNamedBy(event.data) ??
-      (event.revision === 0 ? undefined : merchantNamedBy((await this.store.readStream(event.streamName, { maxCount: 1 }))[0]?.data ?? {}));
+      (event.revision === 0
+        ? undefined
+        : merchantNamedBy((await this.store.readStream(event.streamName, { maxCount: 1 }))[0]?.data ?? {}));
     this.owners.set(event.streamName, named ?? null);
     return named ?? null;
   }
@@ -76,7 +86,11 @@ const PAGE_SIZE = 500;
  * the others are applied here. Stops at `through` and after `limit` events, or when `signal`
  * aborts (after the event being handled).
  */
-export async function* selectEvents(store: EventStore, selection: EventSelection, signal?: AbortSignal): AsyncGenerator<RecordedEvent> {
+export async function* selectEvents(
+  store: EventStore,
+  selection: EventSelection,
+  signal?: AbortSignal,
+): AsyncGenerator<RecordedEvent> {
   const types = selection.types?.length ? new Set(selection.types) : undefined;
   const owners = selection.merchantId === undefined ? undefined : new StreamOwners(store);
   let after = selection.after ?? null;
@@ -90,7 +104,8 @@ export async function* selectEvents(store: EventStore, selection: EventSelection
       if (owners && (await owners.of(event)) !== selection.merchantId) continue;
       if (types && !types.has(event.type)) continue;
       const recordedAt = new Date(event.recordedAt);
-      if ((selection.since && recordedAt < selection.since) || (selection.until && recordedAt >= selection.until)) continue;
+      if ((selection.since && recordedAt < selection.since) || (selection.until && recordedAt >= selection.until))
+        continue;
       yield event;
       selected += 1;
       if (selection.limit !== undefined && selected >= selection.limit) return;

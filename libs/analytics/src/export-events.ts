@@ -23,7 +23,12 @@ export interface ExportOptions {
  * the result) is one whose event and every event before it have left the process, so an export
  * stopped at any point resumes with `--after <that position>` and yields every event once.
  */
-export async function exportEvents(store: EventStore, selection: EventSelection, sink: EventSink, options: ExportOptions = {}): Promise<ExportResult> {
+export async function exportEvents(
+  store: EventStore,
+  selection: EventSelection,
+  sink: EventSink,
+  options: ExportOptions = {},
+): Promise<ExportResult> {
   const progressEvery = options.progressEvery ?? 10_000;
   let exported = 0;
   let lastPosition: string | null = null;

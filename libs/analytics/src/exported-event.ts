@@ -18,7 +18,17 @@ export interface ExportedEvent {
   metadata: Record<string, unknown>;
 }
 
-export const EXPORTED_COLUMNS = ['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata'] as const;
+export const EXPORTED_COLUMNS = [
+  'position',
+  'stream',
+  'type',
+  'version',
+  'time',
+  'id',
+  'revision',
+  'data',
+  'metadata',
+] as const;
 
 export function toExportedEvent(event: RecordedEvent): ExportedEvent {
   return {

@@ -47,8 +47,12 @@ describe('read models', () => {
       { type: 'WalletToppedUp', data: { merchantId: 'mer_one', currency: 'UGX', amount: 50_000 } },
       { type: 'FeeHeld', data: { merchantId: 'mer_one', currency: 'UGX', amount: -1_500 } },
     ]);
-    await store.appendToStream('collection-A', [{ type: 'CollectionInitiated', data: { merchantId: 'mer_one', currency: 'UGX', amount: 999 } }]);
-    await store.appendToStream('wallet-mer_two', [{ type: 'WalletToppedUp', data: { merchantId: 'mer_two', currency: 'USD', amount: 1_250 } }]);
+    await store.appendToStream('collection-A', [
+      { type: 'CollectionInitiated', data: { merchantId: 'mer_one', currency: 'UGX', amount: 999 } },
+    ]);
+    await store.appendToStream('wallet-mer_two', [
+      { type: 'WalletToppedUp', data: { merchantId: 'mer_two', currency: 'USD', amount: 1_250 } },
+    ]);
     rebuilt = await database();
     rebuild = await rebuildReadModels(store, rebuilt, [balances]);
   });
@@ -56,7 +60,9 @@ describe('read models', () => {
   it("rebuilds from the model's own streams only, to the log's end", async () => {
     const all = await store.readAll({});
     expect(rebuild).toEqual({ events: 3, lastPosition: all[all.length - 1].position });
-    expect(await rebuilt.query('select merchant_id, currency, balance::int as balance from balances order by merchant_id')).toEqual([
+    expect(
+      await rebuilt.query('select merchant_id, currency, balance::int as balance from balances order by merchant_id'),
+    ).toEqual([
       { merchant_id: 'mer_one', currency: 'UGX', balance: 48_500 },
       { merchant_id: 'mer_two', currency: 'USD', balance: 1_250 },
     ]);
@@ -98,7 +104,9 @@ describe('read models', () => {
 
     it('names rows only the live model has, and rows it lacks', async () => {
       await live.query(`delete from balances where merchant_id = 'mer_two'`);
-      await live.query(`insert into balances (merchant_id, currency, balance, details) values ('mer_ghost', 'UGX', 7, '{}')`);
+      await live.query(
+        `insert into balances (merchant_id, currency, balance, details) values ('mer_ghost', 'UGX', 7, '{}')`,
+      );
       expect(await comparison()).toEqual({
         table: 'balances',
         liveRows: 2,

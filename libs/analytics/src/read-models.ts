@@ -41,7 +41,9 @@ export async function rebuildReadModels(
   models: readonly RebuildableReadModel[],
   options: { signal?: AbortSignal; onProgress?: (events: number) => void } = {},
 ): Promise<RebuildResult> {
-  const handlers = await Promise.all(models.map(async (model) => ({ prefixes: model.streamPrefixes, apply: await model.open(target, store) })));
+  const handlers = await Promise.all(
+    models.map(async (model) => ({ prefixes: model.streamPrefixes, apply: await model.open(target, store) })),
+  );
   const streamPrefixes = [...new Set(models.flatMap((model) => model.streamPrefixes))];
   let after: string | null = null;
   let events = 0;
@@ -76,14 +78,25 @@ export interface TableComparison {
   differences: ReadModelDifference[];
 }
 
-async function rowsByKey(sql: SqlDatabase, { table, key, derived }: ReadModelTable): Promise<Map<string, Record<string, unknown>>> {
+async function rowsByKey(
+  sql: SqlDatabase,
+  { table, key, derived }: ReadModelTable,
+): Promise<Map<string, Record<string, unknown>>> {
   const columns = [...key, ...derived].join(', ');
-  const rows = await sql.query<{ row: Record<string, unknown> }>(`select to_jsonb(t) as row from (select ${columns} from ${table}) t`);
+  const rows = await sql.query<{ row: Record<string, unknown> }>(
+    `select to_jsonb(t) as row from (select ${columns} from ${table}) t`,
+  );
   return new Map(rows.map(({ row }) => [key.map((column) => String(row[column])).join('/'), row]));
 }
 
-/** Compares each table's derived columns row by row; jsonb values compare by value (PostgreSQL normalises key order). */
-export async function compareReadModels(live: SqlDatabase, rebuilt: SqlDatabase, models: readonly RebuildableReadModel[]): Promise<TableComparison[]> {
+/**
+ * Compares each table's derived columns row by row; jsonb values compare by value (PostgreSQL normalises key order).
+ */
+export async function compareReadModels(
+  live: SqlDatabase,
+  rebuilt: SqlDatabase,
+  models: readonly RebuildableReadModel[],
+): Promise<TableComparison[]> {
   const comparisons: TableComparison[] = [];
   for (const table of models.flatMap((model) => model.tables)) {
     const [liveRows, rebuiltRows] = [await rowsByKey(live, table), await rowsByKey(rebuilt, table)];
@@ -97,7 +110,9 @@ export async function compareReadModels(live: SqlDatabase, rebuilt: SqlDatabase,
       const columns = table.derived.filter((column) => JSON.stringify(row[column]) !== JSON.stringify(other[column]));
       if (columns.length) differences.push({ table: table.table, key, problem: 'differs', columns });
     }
-    for (const key of rebuiltRows.keys()) if (!liveRows.has(key)) differences.push({ table: table.table, key, problem: 'missing from the live read model' });
+    for (const key of rebuiltRows.keys())
+      if (!liveRows.has(key))
+        differences.push({ table: table.table, key, problem: 'missing from the live read model' });
     comparisons.push({ table: table.table, liveRows: liveRows.size, rebuiltRows: rebuiltRows.size, differences });
   }
   return comparisons;

@@ -25,7 +25,10 @@ async function within<T>(work: Promise<T>, what: string): Promise<T> {
     return await Promise.race([
       work,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`${what} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)),
+          CONNECT_TIMEOUT_MS,
+        );
       }),
     ]);
   } finally {
@@ -62,7 +65,13 @@ export async function replayEvents(
 ): Promise<ReplayResult> {
   const connection = kafkaConnection(brokerUrl, options.kafka);
   const brokers = connection.brokers as string[];
-  const kafka = new Kafka({ clientId: 'paygate-cli', ...connection, connectionTimeout: 3_000, retry: { retries: 2 }, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'paygate-cli',
+    ...connection,
+    connectionTimeout: 3_000,
+    retry: { retries: 2 },
+    logLevel: logLevel.NOTHING,
+  });
   const admin: Admin = kafka.admin();
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   try {
@@ -79,12 +88,18 @@ export async function replayEvents(
       if (batch.length === 0) return;
       const missing = [...new Set(batch.map((entry) => entry.topic))].filter((topic) => !known.has(topic));
       if (missing.length) {
-        await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: options.partitions ?? 6 })) });
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: options.partitions ?? 6 })),
+        });
         missing.forEach((topic) => known.add(topic));
       }
       const byTopic = new Map<string, ReturnType<typeof relayMessage>[]>();
       for (const { topic, message } of batch) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
-      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
       for (const topic of byTopic.keys()) if (!result.topics.includes(topic)) result.topics.push(topic);
       result.replayed += batch.length;
       result.lastPosition = batch[batch.length - 1].position;
@@ -92,7 +107,11 @@ export async function replayEvents(
       batch = [];
     };
     for await (const event of selectEvents(store, selection, options.signal)) {
-      batch.push({ topic: replayTopic(event.streamName, options.topic), message: relayMessage(event), position: event.position });
+      batch.push({
+        topic: replayTopic(event.streamName, options.topic),
+        message: relayMessage(event),
+        position: event.position,
+      });
       if (batch.length === BATCH) await send();
     }
     await send();

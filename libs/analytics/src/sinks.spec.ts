@@ -64,7 +64,17 @@ describe('export sinks', () => {
     const rows = parseCsv(await written('csv', [event]));
     expect(rows).toEqual([
       ['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata'],
-      ['120/120', event.stream, 'CollectionFailed', '2', event.time, event.id, '3', JSON.stringify(event.data), '{"correlationId":"c-1"}'],
+      [
+        '120/120',
+        event.stream,
+        'CollectionFailed',
+        '2',
+        event.time,
+        event.id,
+        '3',
+        JSON.stringify(event.data),
+        '{"correlationId":"c-1"}',
+      ],
     ]);
   });
 
@@ -72,7 +82,17 @@ describe('export sinks', () => {
     const lines = (await written('jsonl', [event, { ...event, position: '121/121' }])).split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(Object.keys(JSON.parse(lines[0]))).toEqual(['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata']);
+    expect(Object.keys(JSON.parse(lines[0]))).toEqual([
+      'position',
+      'stream',
+      'type',
+      'version',
+      'time',
+      'id',
+      'revision',
+      'data',
+      'metadata',
+    ]);
     expect(JSON.parse(lines[1])).toEqual({ ...event, position: '121/121' });
   });
 

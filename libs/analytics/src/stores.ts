@@ -21,7 +21,10 @@ export interface StoreUrls {
 /** STORE_URL and EVENT_STORE_URL as the apps read them (same defaults, same checks). */
 export function storeUrlsFrom(env: Env): StoreUrls {
   try {
-    return { storeUrl: readSetting(CONFIG_SCHEMA.platform.storeUrl, env), eventStoreUrl: readSetting(CONFIG_SCHEMA.platform.eventStoreUrl, env) };
+    return {
+      storeUrl: readSetting(CONFIG_SCHEMA.platform.storeUrl, env),
+      eventStoreUrl: readSetting(CONFIG_SCHEMA.platform.eventStoreUrl, env),
+    };
   } catch (error) {
     throw new CliError(oneLine(error));
   }
@@ -52,8 +55,11 @@ export async function openStores({ storeUrl, eventStoreUrl }: StoreUrls): Promis
   if (storeUrl.startsWith('pglite://')) {
     const dir = storeUrl.slice('pglite://'.length);
     if (dir === 'memory' || dir === '')
-      throw new CliError('STORE_URL=pglite://memory holds nothing outside the process that opened it; name a PGlite directory or a PostgreSQL URL');
-    if (!existsSync(join(dir, 'PG_VERSION'))) throw new CliError(`no PGlite database at ${resolve(dir)} (STORE_URL=${description})`, 1);
+      throw new CliError(
+        'STORE_URL=pglite://memory holds nothing outside the process that opened it; name a PGlite directory or a PostgreSQL URL',
+      );
+    if (!existsSync(join(dir, 'PG_VERSION')))
+      throw new CliError(`no PGlite database at ${resolve(dir)} (STORE_URL=${description})`, 1);
   }
   let sql: SqlDatabase;
   try {
@@ -75,6 +81,9 @@ export async function openStores({ storeUrl, eventStoreUrl }: StoreUrls): Promis
     };
   } catch (error) {
     await sql.close().catch(() => undefined);
-    throw new CliError(`cannot open the event store ${eventStoreUrl ? redactUrl(eventStoreUrl) : description}: ${oneLine(error)}`, 1);
+    throw new CliError(
+      `cannot open the event store ${eventStoreUrl ? redactUrl(eventStoreUrl) : description}: ${oneLine(error)}`,
+      1,
+    );
   }
 }

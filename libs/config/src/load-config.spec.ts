@@ -66,23 +66,43 @@ describe('loadConfig: defaults', () => {
         providerCallbackUrl: undefined,
         checkoutReturnUrl: undefined,
       },
-      payments: { billerCode: 'ura_prn_ug', retryAttempts: 8, retryBaseMs: 30_000, retryMaxDelayMs: 900_000, statusPollMs: 60_000, timerTickMs: 250 },
+      payments: {
+        billerCode: 'ura_prn_ug',
+        retryAttempts: 8,
+        retryBaseMs: 30_000,
+        retryMaxDelayMs: 900_000,
+        statusPollMs: 60_000,
+        timerTickMs: 250,
+      },
       connectors: {
-        momo: { apiUrl: undefined, apiUser: expect.any(Secret), apiKey: expect.any(Secret), subscriptionKey: expect.any(Secret), targetEnvironment: 'sandbox' },
+        momo: {
+          apiUrl: undefined,
+          apiUser: expect.any(Secret),
+          apiKey: expect.any(Secret),
+          subscriptionKey: expect.any(Secret),
+          targetEnvironment: 'sandbox',
+        },
         card: { apiUrl: undefined, secretKey: expect.any(Secret) },
         biller: { apiUrl: undefined, apiKey: expect.any(Secret) },
         timeoutMs: 10_000,
       },
       delivery: {
         timeoutMs: 10_000,
-        retrySchedule: [0, 10_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+        retrySchedule: [
+          0, 10_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+        ],
         allowPrivate: false,
         perHostConcurrency: 4,
         maxInFlight: 256,
         tickMs: 100,
       },
       gateway: { adminToken: undefined },
-      rateLimits: { enabled: true, merchant: { perSecond: 50, burst: 100 }, public: { perSecond: 20, burst: 60 }, provider: { perSecond: 100, burst: 300 } },
+      rateLimits: {
+        enabled: true,
+        merchant: { perSecond: 50, burst: 100 },
+        public: { perSecond: 20, burst: 60 },
+        provider: { perSecond: 100, burst: 300 },
+      },
       merchants: { masterKey: undefined },
       sandbox: { latencyMs: 500, publicUrl: undefined },
       standalone: { dataDir: './data' },
@@ -91,30 +111,27 @@ describe('loadConfig: defaults', () => {
 
   it('uses the sandbox credentials the connectors use today', () => {
     const { momo, card, biller } = config.connectors;
-    expect([momo.apiUser, momo.apiKey, momo.subscriptionKey, card.secretKey, biller.apiKey].map((secret) => secret.reveal())).toEqual([
-      'sandbox-user',
-      'sandbox-key',
-      'sandbox-subscription-key',
-      'sandbox-card-secret',
-      'sandbox-biller-key',
-    ]);
+    expect(
+      [momo.apiUser, momo.apiKey, momo.subscriptionKey, card.secretKey, biller.apiKey].map((secret) => secret.reveal()),
+    ).toEqual(['sandbox-user', 'sandbox-key', 'sandbox-subscription-key', 'sandbox-card-secret', 'sandbox-biller-key']);
   });
 
   it('reads the provider catalogue from config/providers.json', () => {
     expect([...config.catalogue.keys()]).toEqual(expect.arrayContaining(['mtn_momo_ug', 'airtel_money_ug']));
-    expect(config.catalogue.get('mtn_momo_ug')).toMatchObject({ method: 'MOBILE_MONEY', currency: 'UGX', callingCode: '256' });
+    expect(config.catalogue.get('mtn_momo_ug')).toMatchObject({
+      method: 'MOBILE_MONEY',
+      currency: 'UGX',
+      callingCode: '256',
+    });
   });
 
   it('reads the biller catalogue from config/billers.json: URA PRNs, 13 digits, paid by the biller connector', () => {
     expect([...config.billers.keys()]).toEqual(['ura_prn_ug']);
     const ura = config.billers.get('ura_prn_ug')!;
     expect(ura).toMatchObject({ currency: 'UGX', countryCode: 'UG', connector: 'biller' });
-    expect(['2250000001301', '22500000013011', '225000000130', '225000000130x'].map((prn) => ura.referencePattern.test(prn))).toEqual([
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect(
+      ['2250000001301', '22500000013011', '225000000130', '225000000130x'].map((prn) => ura.referencePattern.test(prn)),
+    ).toEqual([true, false, false, false]);
   });
 
   it('treats an empty variable as unset', () => {
@@ -197,7 +214,12 @@ describe('loadConfig: every variable', () => {
       storePoolSize: 8,
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
       brokerUrl: 'kafkas://k1:9093,k2:9093',
-      kafka: { tlsCa: CA_PEM, saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: expect.any(Secret) },
+      kafka: {
+        tlsCa: CA_PEM,
+        saslMechanism: 'scram-sha-512',
+        saslUsername: 'paygate',
+        saslPassword: expect.any(Secret),
+      },
       trustProxy: '10.0.0.0/8,2001:db8::1',
       commandTimeoutMs: 2_500,
       commandsListenUrl: 'tcp://0.0.0.0:7100',
@@ -234,13 +256,13 @@ describe('loadConfig: every variable', () => {
       timerTickMs: 50,
     });
     const { momo, card, timeoutMs } = config.connectors;
-    expect([momo.apiUrl, momo.apiUser.reveal(), momo.apiKey.reveal(), momo.subscriptionKey.reveal(), momo.targetEnvironment]).toEqual([
-      'https://momo.example/collection',
-      'user-1',
-      'key-1',
-      'sub-1',
-      'mtnuganda',
-    ]);
+    expect([
+      momo.apiUrl,
+      momo.apiUser.reveal(),
+      momo.apiKey.reveal(),
+      momo.subscriptionKey.reveal(),
+      momo.targetEnvironment,
+    ]).toEqual(['https://momo.example/collection', 'user-1', 'key-1', 'sub-1', 'mtnuganda']);
     expect([card.apiUrl, card.secretKey.reveal(), timeoutMs]).toEqual(['https://card.example', 'card-1', 2000]);
     expect(config.delivery).toEqual({
       timeoutMs: 300,
@@ -259,7 +281,9 @@ describe('loadConfig: every variable', () => {
   });
 
   it('takes MASTER_KEY as base64 too', () => {
-    expect(loadConfig({ MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }).merchants.masterKey).toBeInstanceOf(Secret);
+    expect(loadConfig({ MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }).merchants.masterKey).toBeInstanceOf(
+      Secret,
+    );
   });
 
   it('declares every variable once', () => {
@@ -293,9 +317,21 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
       'needs sslcert and sslkey together (a client certificate and its key)',
     ],
     ['EVENT_STORE_URL', 'http://kdb', 'must be kurrentdb://… or esdb://…, got "http://kdb"'],
-    ['BROKER_URL', 'amqp://rabbit', 'must be inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port], got "amqp://rabbit"'],
-    ['BROKER_URL', 'kafkas://paygate:hunter2@k1:9093', 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD'],
-    ['KAFKA_SASL_MECHANISM', 'SCRAM-SHA-512', 'must be one of plain, scram-sha-256, scram-sha-512, got "SCRAM-SHA-512"'],
+    [
+      'BROKER_URL',
+      'amqp://rabbit',
+      'must be inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port], got "amqp://rabbit"',
+    ],
+    [
+      'BROKER_URL',
+      'kafkas://paygate:hunter2@k1:9093',
+      'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD',
+    ],
+    [
+      'KAFKA_SASL_MECHANISM',
+      'SCRAM-SHA-512',
+      'must be one of plain, scram-sha-256, scram-sha-512, got "SCRAM-SHA-512"',
+    ],
     ['KAFKA_SASL_MECHANISM', 'gssapi', 'must be one of plain, scram-sha-256, scram-sha-512, got "gssapi"'],
     ['MAX_BODY_BYTES', '64k', 'must be a positive whole number, got "64k"'],
     ['MAX_JSON_DEPTH', '0', 'must be a positive whole number, got "0"'],
@@ -314,10 +350,26 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['PROVIDER_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['CALLBACK_TIMEOUT_MS', '10s', 'must be a whole number of milliseconds, got "10s"'],
     ['CALLBACK_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
-    ['CALLBACK_RETRY_SCHEDULE', '0s,,1m', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "0s,,1m"'],
-    ['CALLBACK_RETRY_SCHEDULE', '10 minutes', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "10 minutes"'],
-    ['CALLBACK_RETRY_SCHEDULE', '-5s', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "-5s"'],
-    ['CALLBACK_RETRY_SCHEDULE', '1.5s', 'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "1.5s"'],
+    [
+      'CALLBACK_RETRY_SCHEDULE',
+      '0s,,1m',
+      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "0s,,1m"',
+    ],
+    [
+      'CALLBACK_RETRY_SCHEDULE',
+      '10 minutes',
+      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "10 minutes"',
+    ],
+    [
+      'CALLBACK_RETRY_SCHEDULE',
+      '-5s',
+      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "-5s"',
+    ],
+    [
+      'CALLBACK_RETRY_SCHEDULE',
+      '1.5s',
+      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "1.5s"',
+    ],
     ['ALLOW_PRIVATE_CALLBACKS', 'yes', 'must be "true" or "false", got "yes"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '0', 'must be a positive whole number, got "0"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '2.5', 'must be a positive whole number, got "2.5"'],
@@ -329,9 +381,21 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
     ['SANDBOX_PUBLIC_URL', 'sandbox.example', 'must be an http(s) URL, got "sandbox.example"'],
     ['BILLER_API_URL', 'biller.example', 'must be an http(s) URL, got "biller.example"'],
-    ['TRUST_PROXY', 'true', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "true"'],
-    ['TRUST_PROXY', '10.0.0.0/33', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "10.0.0.0/33"'],
-    ['TRUST_PROXY', 'proxy.internal', 'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "proxy.internal"'],
+    [
+      'TRUST_PROXY',
+      'true',
+      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "true"',
+    ],
+    [
+      'TRUST_PROXY',
+      '10.0.0.0/33',
+      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "10.0.0.0/33"',
+    ],
+    [
+      'TRUST_PROXY',
+      'proxy.internal',
+      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "proxy.internal"',
+    ],
     ['RATE_LIMIT_ENABLED', 'off', 'must be "true" or "false", got "off"'],
     ['RATE_LIMIT_MERCHANT_PER_SECOND', '0', 'must be a positive number such as 0.5 or 50, got "0"'],
     ['RATE_LIMIT_MERCHANT_PER_SECOND', '-1', 'must be a positive number such as 0.5 or 50, got "-1"'],
@@ -343,7 +407,11 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['SHUTDOWN_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['SHUTDOWN_DELAY_MS', '1s', 'must be a whole number of milliseconds, got "1s"'],
-    ['COLLECTIONS_COMMANDS_URL', 'grpc://collections:50051', 'must be tcp://host:port[,host:port], got "grpc://collections:50051"'],
+    [
+      'COLLECTIONS_COMMANDS_URL',
+      'grpc://collections:50051',
+      'must be tcp://host:port[,host:port], got "grpc://collections:50051"',
+    ],
     ['COMMANDS_TLS_DIR', '/nonexistent/paygate-certs', 'must be a folder, and "/nonexistent/paygate-certs" is not one'],
   ])('%s=%j', (variable, value, problem) => {
     const error = failure({ [variable]: value });
@@ -364,10 +432,17 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
   });
 
   describe('Kafka TLS and SASL', () => {
-    const SASL = { KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'paygate', KAFKA_SASL_PASSWORD: 'hunter2-kafka' };
+    const SASL = {
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'paygate',
+      KAFKA_SASL_PASSWORD: 'hunter2-kafka',
+    };
 
     it.each([
-      [{ BROKER_URL: 'kafka://k1:9092', KAFKA_TLS_CA_FILE: CA_FILE }, 'KAFKA_TLS_CA_FILE is set but BROKER_URL is not kafkas:// (TLS)'],
+      [
+        { BROKER_URL: 'kafka://k1:9092', KAFKA_TLS_CA_FILE: CA_FILE },
+        'KAFKA_TLS_CA_FILE is set but BROKER_URL is not kafkas:// (TLS)',
+      ],
       [
         { BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_USERNAME: 'paygate' },
         'KAFKA_SASL_MECHANISM must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
@@ -377,8 +452,14 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
         'KAFKA_SASL_MECHANISM must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
       ],
       [{ ...SASL, BROKER_URL: 'inproc://' }, 'KAFKA_SASL_MECHANISM is set but BROKER_URL is not kafka:// or kafkas://'],
-      [{ ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_USERNAME: '' }, 'KAFKA_SASL_USERNAME must be set with KAFKA_SASL_MECHANISM=scram-sha-512'],
-      [{ ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_PASSWORD: '' }, 'KAFKA_SASL_PASSWORD must be set with KAFKA_SASL_MECHANISM=scram-sha-512'],
+      [
+        { ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_USERNAME: '' },
+        'KAFKA_SASL_USERNAME must be set with KAFKA_SASL_MECHANISM=scram-sha-512',
+      ],
+      [
+        { ...SASL, BROKER_URL: 'kafkas://k1:9093', KAFKA_SASL_PASSWORD: '' },
+        'KAFKA_SASL_PASSWORD must be set with KAFKA_SASL_MECHANISM=scram-sha-512',
+      ],
       [
         { ...SASL, BROKER_URL: 'kafka://k1:9092', KAFKA_SASL_MECHANISM: 'plain' },
         'KAFKA_SASL_MECHANISM plain sends the password as it is: needs BROKER_URL=kafkas:// (TLS)',
@@ -406,7 +487,9 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
       const notPem = join(CA_DIR, 'not-pem.crt');
       writeFileSync(notPem, 'hunter2');
       const error = failure({ BROKER_URL: 'kafkas://k1:9093', KAFKA_TLS_CA_FILE: notPem });
-      expect(error.message).toBe(`invalid configuration: KAFKA_TLS_CA_FILE ${notPem} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+      expect(error.message).toBe(
+        `invalid configuration: KAFKA_TLS_CA_FILE ${notPem} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+      );
     });
   });
 
@@ -414,7 +497,9 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     it('takes sslmode=verify-full with a readable CA file, and sslmode=disable', () => {
       const url = `postgres://paygate:pw@db:5432/paygate?schema=s&sslmode=verify-full&sslrootcert=${CA_FILE}`;
       expect(loadConfig({ STORE_URL: url }).platform.storeUrl).toBe(url);
-      expect(loadConfig({ STORE_URL: 'postgres://db/paygate?sslmode=disable' }).platform.storeUrl).toBe('postgres://db/paygate?sslmode=disable');
+      expect(loadConfig({ STORE_URL: 'postgres://db/paygate?sslmode=disable' }).platform.storeUrl).toBe(
+        'postgres://db/paygate?sslmode=disable',
+      );
     });
 
     it('never prints the password of a URL it refuses', () => {
@@ -429,7 +514,9 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
 
   it('never prints a URL credential', () => {
     const error = failure({ STORE_URL: 'mysql://paygate:hunter2@db/paygate' });
-    expect(error.message).toBe('invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://***@db/paygate"');
+    expect(error.message).toBe(
+      'invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://***@db/paygate"',
+    );
     expect(failure({ MOMO_API_URL: 'momo://user:hunter2@momo' }).message).not.toContain('hunter2');
     expect(failure({ STORE_URL: 'mysql://db/paygate?user=paygate&password=hunter2' }).message).toBe(
       'invalid configuration: STORE_URL must be pglite://<dir> or postgres://…, got "mysql://db/paygate?user=paygate&password=***"',
@@ -486,7 +573,9 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ])('BILLER_CATALOGUE_FILE %s names the bad entry', (json, problem) => {
       const path = join(dir, 'billers.json');
       writeFileSync(path, json);
-      expect(failure({ BILLER_CATALOGUE_FILE: path }).message).toBe(`invalid configuration: BILLER_CATALOGUE_FILE ${path}: ${problem}`);
+      expect(failure({ BILLER_CATALOGUE_FILE: path }).message).toBe(
+        `invalid configuration: BILLER_CATALOGUE_FILE ${path}: ${problem}`,
+      );
     });
   });
 });
@@ -513,9 +602,15 @@ describe('the loaded configuration', () => {
   });
 
   it('shows no secret when printed, logged or serialised', () => {
-    const printed = [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.merchants.masterKey), `${config.gateway.adminToken}`];
+    const printed = [
+      JSON.stringify(config),
+      inspect(config, { depth: 10 }),
+      String(config.merchants.masterKey),
+      `${config.gateway.adminToken}`,
+    ];
     for (const text of printed) {
-      for (const secret of [MASTER_KEY, ADMIN_TOKEN, 'momo-live-key', 'sandbox-card-secret']) expect(text).not.toContain(secret);
+      for (const secret of [MASTER_KEY, ADMIN_TOKEN, 'momo-live-key', 'sandbox-card-secret'])
+        expect(text).not.toContain(secret);
     }
     expect(JSON.stringify(config.merchants)).toBe('{"masterKey":"[secret]"}');
   });
@@ -550,7 +645,9 @@ describe('standalone helpers', () => {
   it('takes the standalone defaults from the schema', () => {
     expect(standaloneDefaults()).toEqual({ ALLOW_PRIVATE_CALLBACKS: 'true', SHUTDOWN_DELAY_MS: '0' });
     expect(loadConfig(withDefaults({}, standaloneDefaults())).delivery.allowPrivate).toBe(true);
-    expect(loadConfig(withDefaults({ ALLOW_PRIVATE_CALLBACKS: 'false' }, standaloneDefaults())).delivery.allowPrivate).toBe(false);
+    expect(
+      loadConfig(withDefaults({ ALLOW_PRIVATE_CALLBACKS: 'false' }, standaloneDefaults())).delivery.allowPrivate,
+    ).toBe(false);
   });
 
   it('reads one setting before the configuration is loaded', () => {
@@ -570,5 +667,7 @@ describe('parseDurationMs', () => {
     [' 2s ', 2_000],
   ])('%j is %d ms', (text, ms) => expect(parseDurationMs(text)).toBe(ms));
 
-  it.each(['', 's', '1d', '1 s', '1e3', '99999999999999999999h'])('%j is malformed', (text) => expect(parseDurationMs(text)).toBeUndefined());
+  it.each(['', 's', '1d', '1 s', '1e3', '99999999999999999999h'])('%j is malformed', (text) =>
+    expect(parseDurationMs(text)).toBeUndefined(),
+  );
 });

@@ -33,7 +33,9 @@ class FrozenMap<K, V> extends Map<K, V> {
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || value instanceof Secret) return value;
   if (value instanceof Map) {
-    return Object.freeze(new FrozenMap([...value].map(([key, entry]) => [deepFreeze(key), deepFreeze(entry)] as const))) as T;
+    return Object.freeze(
+      new FrozenMap([...value].map(([key, entry]) => [deepFreeze(key), deepFreeze(entry)] as const)),
+    ) as T;
   }
   const properties = value as Record<string | symbol, unknown>;
   for (const key of Reflect.ownKeys(properties)) {
@@ -64,11 +66,17 @@ function checkRelations({ http, shutdown, platform }: Config): void {
   checkKafkaSecurity(platform);
   // Node refuses a header deadline later than the whole request's.
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
-    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must be at most HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs}), got "${http.headersTimeoutMs}"`);
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `must be at most HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs}), got "${http.headersTimeoutMs}"`,
+    );
   }
   // A delay that uses up the whole shutdown would abandon every drain.
   if (shutdown.delayMs >= shutdown.timeoutMs) {
-    throw new ConfigError('SHUTDOWN_DELAY_MS', `must be less than SHUTDOWN_TIMEOUT_MS (${shutdown.timeoutMs}), got "${shutdown.delayMs}"`);
+    throw new ConfigError(
+      'SHUTDOWN_DELAY_MS',
+      `must be less than SHUTDOWN_TIMEOUT_MS (${shutdown.timeoutMs}), got "${shutdown.delayMs}"`,
+    );
   }
 }
 
@@ -78,19 +86,30 @@ function checkRelations({ http, shutdown, platform }: Config): void {
  */
 function checkKafkaSecurity({ brokerUrl, kafka }: Config['platform']): void {
   const tls = brokerUrl.startsWith('kafkas://');
-  if (kafka.tlsCa !== undefined && !tls) throw new ConfigError('KAFKA_TLS_CA_FILE', 'is set but BROKER_URL is not kafkas:// (TLS)');
+  if (kafka.tlsCa !== undefined && !tls)
+    throw new ConfigError('KAFKA_TLS_CA_FILE', 'is set but BROKER_URL is not kafkas:// (TLS)');
   const { saslMechanism: mechanism, saslUsername: username, saslPassword: password } = kafka;
   if (mechanism === undefined) {
     if (username !== undefined || password !== undefined) {
-      throw new ConfigError('KAFKA_SASL_MECHANISM', 'must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is');
+      throw new ConfigError(
+        'KAFKA_SASL_MECHANISM',
+        'must be set (plain, scram-sha-256 or scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
+      );
     }
     return;
   }
-  if (!brokerUrl.startsWith('kafka')) throw new ConfigError('KAFKA_SASL_MECHANISM', 'is set but BROKER_URL is not kafka:// or kafkas://');
-  if (username === undefined) throw new ConfigError('KAFKA_SASL_USERNAME', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
-  if (password === undefined) throw new ConfigError('KAFKA_SASL_PASSWORD', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
+  if (!brokerUrl.startsWith('kafka'))
+    throw new ConfigError('KAFKA_SASL_MECHANISM', 'is set but BROKER_URL is not kafka:// or kafkas://');
+  if (username === undefined)
+    throw new ConfigError('KAFKA_SASL_USERNAME', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
+  if (password === undefined)
+    throw new ConfigError('KAFKA_SASL_PASSWORD', `must be set with KAFKA_SASL_MECHANISM=${mechanism}`);
   // PLAIN sends the password itself; SCRAM proves it without sending it.
-  if (mechanism === 'plain' && !tls) throw new ConfigError('KAFKA_SASL_MECHANISM', 'plain sends the password as it is: needs BROKER_URL=kafkas:// (TLS)');
+  if (mechanism === 'plain' && !tls)
+    throw new ConfigError(
+      'KAFKA_SASL_MECHANISM',
+      'plain sends the password as it is: needs BROKER_URL=kafkas:// (TLS)',
+    );
 }
 
 /** One setting's value, for what must be known before the configuration is loaded (DATA_DIR). */
@@ -113,6 +132,8 @@ export function withDefaults(env: Env, defaults: Env): Env {
 /** What the schema says standalone fills in (e.g. ALLOW_PRIVATE_CALLBACKS=true). */
 export function standaloneDefaults(): Env {
   return Object.fromEntries(
-    settingsOf().flatMap((setting) => (setting.standaloneDefault === undefined ? [] : [[setting.variable, setting.standaloneDefault]])),
+    settingsOf().flatMap((setting) =>
+      setting.standaloneDefault === undefined ? [] : [[setting.variable, setting.standaloneDefault]],
+    ),
   );
 }

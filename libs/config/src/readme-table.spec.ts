@@ -28,6 +28,8 @@ describe("README's configuration table", () => {
 
   it('has one row per declared variable', () => {
     const rows = renderConfigTable().split('\n').slice(2);
-    expect(rows.map((row) => /^\| `([A-Z_]+)` \|/.exec(row)?.[1])).toEqual(settingsOf().map((setting) => setting.variable));
+    expect(rows.map((row) => /^\| `([A-Z_]+)` \|/.exec(row)?.[1])).toEqual(
+      settingsOf().map((setting) => setting.variable),
+    );
   });
 });

@@ -37,7 +37,8 @@ export function decodeMasterKey(encoded: string): Buffer | undefined {
 export const MASTER_KEY_EXPECTED = '32 bytes as 64 hex characters or base64';
 
 /** tcp:// with host:port, or several host:port separated by commas (instances on one machine). */
-const COMMAND_ADDRESS = /^tcp:\/\/(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5}(,(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5})*$/;
+const COMMAND_ADDRESS =
+  /^tcp:\/\/(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5}(,(\[[0-9a-fA-F:.]+\]|[^\s:,[\]/]+):\d{1,5})*$/;
 
 /** Where a serving app listens, and so where the others find it by its deployable's name (docker-compose, DNS). */
 const COMMANDS_PORT = 7000;
@@ -68,7 +69,8 @@ export const CONFIG_SCHEMA = {
       check: postgresTlsProblem,
     }),
     storePoolSize: positiveInteger('STORE_POOL_SIZE', 20, {
-      description: "PostgreSQL connections one process may hold (PGlite has one); all processes together must stay under the server's max_connections",
+      description:
+        "PostgreSQL connections one process may hold (PGlite has one); all processes together must stay under the server's max_connections",
     }),
     eventStoreUrl: driverUrl('EVENT_STORE_URL', undefined, {
       pattern: /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/.+$/,
@@ -80,21 +82,31 @@ export const CONFIG_SCHEMA = {
       pattern: /^(inproc:\/\/|kafkas?:\/\/[^\s]+)$/,
       expected: 'inproc://, kafka://host:port[,host:port] or kafkas://host:port[,host:port]',
       type: 'URL: `inproc://`, `kafka://host:port[,host:port]`, `kafkas://…`',
-      description: 'message broker: in-process (one process), or Kafka: `kafka://` plaintext, `kafkas://` TLS (the broker certificate and its name checked)',
+      description:
+        'message broker: in-process (one process), or Kafka: `kafka://` plaintext, `kafkas://` TLS (the broker certificate and its name checked)',
       // Credentials in a URL end up in process lists, shell history and manifests.
-      check: (raw) => (/^kafkas?:\/\/[^/]*@/.test(raw) ? 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD' : undefined),
+      check: (raw) =>
+        /^kafkas?:\/\/[^/]*@/.test(raw)
+          ? 'must not hold credentials: set KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD'
+          : undefined,
     }),
     kafka: {
       tlsCa: pemCertificatesFile('KAFKA_TLS_CA_FILE', {
         unsetMeans: "unset: the system's public CAs",
-        description: "with BROKER_URL=kafkas://, the CA certificates that sign the brokers' certificates (PEM; read at start)",
+        description:
+          "with BROKER_URL=kafkas://, the CA certificates that sign the brokers' certificates (PEM; read at start)",
       }),
       saslMechanism: optionalOneOf('KAFKA_SASL_MECHANISM', ['plain', 'scram-sha-256', 'scram-sha-512'], {
         unsetMeans: 'unset: no SASL',
-        description: 'SASL authentication to Kafka, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; `plain` only over `kafkas://`',
+        description:
+          'SASL authentication to Kafka, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; `plain` only over `kafkas://`',
       }),
       saslUsername: optionalText('KAFKA_SASL_USERNAME', { unsetMeans: 'unset', description: 'Kafka SASL user' }),
-      saslPassword: optionalSecret('KAFKA_SASL_PASSWORD', { type: 'text, secret', unsetMeans: 'unset', description: 'Kafka SASL password' }),
+      saslPassword: optionalSecret('KAFKA_SASL_PASSWORD', {
+        type: 'text, secret',
+        unsetMeans: 'unset',
+        description: 'Kafka SASL password',
+      }),
     },
     commandsListenUrl: driverUrl('COMMANDS_LISTEN_URL', `tcp://0.0.0.0:${COMMANDS_PORT}`, {
       pattern: COMMAND_ADDRESS,
@@ -112,7 +124,8 @@ export const CONFIG_SCHEMA = {
         "with Kafka (distributed), the folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh` makes one): every app proves itself with the certificate and accepts commands only from certificates the CA signed",
     }),
     trustProxy: proxyTrust('TRUST_PROXY', {
-      description: "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
+      description:
+        "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",
     }),
     commandTimeoutMs: milliseconds('COMMAND_TIMEOUT_MS', 10_000, {
       min: 1,
@@ -125,9 +138,12 @@ export const CONFIG_SCHEMA = {
     }),
   },
   input: {
-    maxBodyBytes: positiveInteger('MAX_BODY_BYTES', 64 * 1024, { description: 'largest request body accepted, in bytes; a larger one is answered 413' }),
+    maxBodyBytes: positiveInteger('MAX_BODY_BYTES', 64 * 1024, {
+      description: 'largest request body accepted, in bytes; a larger one is answered 413',
+    }),
     maxJsonDepth: positiveInteger('MAX_JSON_DEPTH', 32, {
-      description: 'deepest nesting of objects and arrays in a JSON body; a deeper one is answered 400 before it is parsed',
+      description:
+        'deepest nesting of objects and arrays in a JSON body; a deeper one is answered 400 before it is parsed',
     }),
   },
   http: {
@@ -143,13 +159,15 @@ export const CONFIG_SCHEMA = {
     }),
     keepAliveTimeoutMs: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, {
       min: 1,
-      description: 'an idle keep-alive connection is closed after this; longer than the 60 s idle timeout of common load balancers, so they close first',
+      description:
+        'an idle keep-alive connection is closed after this; longer than the 60 s idle timeout of common load balancers, so they close first',
     }),
   },
   shutdown: {
     timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', 15_000, {
       min: 1,
-      description: 'after SIGTERM the process exits within this, abandoning (and logging) whatever has not finished: exit code 1',
+      description:
+        'after SIGTERM the process exits within this, abandoning (and logging) whatever has not finished: exit code 1',
     }),
     delayMs: milliseconds('SHUTDOWN_DELAY_MS', 5_000, {
       standaloneDefault: '0',
@@ -169,16 +187,23 @@ export const CONFIG_SCHEMA = {
     description: 'billers Paygate pays bills at (URA PRNs): currency, connector, bill number form (read at start)',
   }),
   collections: {
-    confirmationTimeoutMs: milliseconds('CONFIRMATION_TIMEOUT_MS', 30 * MINUTE, { description: 'an unconfirmed collection is CANCELLED after this' }),
-    promptTimeoutMs: milliseconds('PROMPT_TIMEOUT_MS', 5 * MINUTE, { description: 'an unanswered PIN prompt is CANCELLED after this' }),
-    checkoutTimeoutMs: milliseconds('CHECKOUT_TIMEOUT_MS', 30 * MINUTE, { description: 'an unused card checkout is CANCELLED after this' }),
+    confirmationTimeoutMs: milliseconds('CONFIRMATION_TIMEOUT_MS', 30 * MINUTE, {
+      description: 'an unconfirmed collection is CANCELLED after this',
+    }),
+    promptTimeoutMs: milliseconds('PROMPT_TIMEOUT_MS', 5 * MINUTE, {
+      description: 'an unanswered PIN prompt is CANCELLED after this',
+    }),
+    checkoutTimeoutMs: milliseconds('CHECKOUT_TIMEOUT_MS', 30 * MINUTE, {
+      description: 'an unused card checkout is CANCELLED after this',
+    }),
     statusPollMs: milliseconds('PROVIDER_STATUS_POLL_MS', MINUTE, {
       description: 'provider status polling while a result is awaited (fallback for lost callbacks)',
     }),
     timerTickMs: milliseconds('TIMER_TICK_MS', 250, { description: 'how often due collection timers are looked for' }),
     providerCallbackUrl: httpBaseUrl('PROVIDER_CALLBACK_URL', {
       unsetMeans: "this process's URL",
-      description: 'public base URL of the collections service, for provider callbacks; the sandbox calls back there even on a private address',
+      description:
+        'public base URL of the collections service, for provider callbacks; the sandbox calls back there even on a private address',
     }),
     checkoutReturnUrl: httpBaseUrl('CHECKOUT_RETURN_URL', {
       unsetMeans: "this process's URL",
@@ -191,18 +216,25 @@ export const CONFIG_SCHEMA = {
       description: 'biller_code (in BILLER_CATALOGUE_FILE) that validates and is paid the PRNs of collect-for-payment',
     }),
     retryAttempts: positiveInteger('PAYMENT_RETRY_ATTEMPTS', 8, {
-      description: 'attempts at paying a PRN while the biller is unavailable; after the last the payment fails and the funds stay in the wallet',
+      description:
+        'attempts at paying a PRN while the biller is unavailable; after the last the payment fails and the funds stay in the wallet',
     }),
     retryBaseMs: milliseconds('PAYMENT_RETRY_BASE_MS', 30_000, {
       min: 1,
       description: 'delay after the first failed PRN payment attempt; doubles with each further attempt',
     }),
-    retryMaxDelayMs: milliseconds('PAYMENT_RETRY_MAX_DELAY_MS', 15 * MINUTE, { min: 1, description: 'longest delay between two PRN payment attempts' }),
+    retryMaxDelayMs: milliseconds('PAYMENT_RETRY_MAX_DELAY_MS', 15 * MINUTE, {
+      min: 1,
+      description: 'longest delay between two PRN payment attempts',
+    }),
     statusPollMs: milliseconds('PAYMENT_STATUS_POLL_MS', MINUTE, {
       min: 1,
-      description: 'a PRN payment requested but not yet answered (a crash, or PENDING at the biller) is sent again with its idempotency key after this',
+      description:
+        'a PRN payment requested but not yet answered (a crash, or PENDING at the biller) is sent again with its idempotency key after this',
     }),
-    timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 250, { description: 'how often due PRN payment timers are looked for' }),
+    timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 250, {
+      description: 'how often due PRN payment timers are looked for',
+    }),
   },
   connectors: {
     momo: {
@@ -215,10 +247,15 @@ export const CONFIG_SCHEMA = {
       subscriptionKey: credential('MOMO_SUBSCRIPTION_KEY', 'sandbox-subscription-key', {
         description: 'mobile money subscription key (Ocp-Apim-Subscription-Key)',
       }),
-      targetEnvironment: text('MOMO_TARGET_ENVIRONMENT', 'sandbox', { description: 'mobile money X-Target-Environment' }),
+      targetEnvironment: text('MOMO_TARGET_ENVIRONMENT', 'sandbox', {
+        description: 'mobile money X-Target-Environment',
+      }),
     },
     card: {
-      apiUrl: httpBaseUrl('CARD_API_URL', { unsetMeans: "the sandbox at this process's URL (`/sandbox/card`)", description: 'card checkout provider API' }),
+      apiUrl: httpBaseUrl('CARD_API_URL', {
+        unsetMeans: "the sandbox at this process's URL (`/sandbox/card`)",
+        description: 'card checkout provider API',
+      }),
       secretKey: credential('CARD_SECRET_KEY', 'sandbox-card-secret', { description: 'card provider secret key' }),
     },
     biller: {
@@ -226,12 +263,17 @@ export const CONFIG_SCHEMA = {
         unsetMeans: "the sandbox at this process's URL (`/sandbox/biller`)",
         description: 'biller API: PRN look-up, payment, payment status',
       }),
-      apiKey: credential('BILLER_API_KEY', 'sandbox-biller-key', { description: 'biller API key (X-Api-Key); the sandbox biller accepts this one only' }),
+      apiKey: credential('BILLER_API_KEY', 'sandbox-biller-key', {
+        description: 'biller API key (X-Api-Key); the sandbox biller accepts this one only',
+      }),
     },
     timeoutMs: milliseconds('PROVIDER_TIMEOUT_MS', 10_000, { min: 1, description: 'one provider API request' }),
   },
   delivery: {
-    timeoutMs: milliseconds('CALLBACK_TIMEOUT_MS', 10_000, { min: 1, description: 'one merchant callback attempt, connect to response' }),
+    timeoutMs: milliseconds('CALLBACK_TIMEOUT_MS', 10_000, {
+      min: 1,
+      description: 'one merchant callback attempt, connect to response',
+    }),
     retrySchedule: durationList('CALLBACK_RETRY_SCHEDULE', '0s,10s,1m,5m,30m,2h,5h,10h,14h,20h,24h', {
       description: 'delay before each callback attempt; after the last, the callback is abandoned',
     }),
@@ -240,11 +282,17 @@ export const CONFIG_SCHEMA = {
       description:
         'allow `http` callback URLs and callback targets (merchant and sandbox) on loopback, private-use, CGNAT and unique-local addresses and localhost names; link-local, metadata and other special-purpose addresses stay refused',
     }),
-    perHostConcurrency: positiveInteger('CALLBACK_CONCURRENCY_PER_HOST', 4, { description: 'callback attempts in flight per target host, across dispatchers' }),
-    maxInFlight: positiveInteger('CALLBACK_MAX_IN_FLIGHT', 256, {
-      description: 'callback attempts in flight per dispatcher process, all hosts together; a slow host holds at most CALLBACK_CONCURRENCY_PER_HOST of them',
+    perHostConcurrency: positiveInteger('CALLBACK_CONCURRENCY_PER_HOST', 4, {
+      description: 'callback attempts in flight per target host, across dispatchers',
     }),
-    tickMs: milliseconds('DISPATCH_TICK_MS', 100, { min: 1, description: 'how often a dispatcher looks for due callbacks when nothing wakes it' }),
+    maxInFlight: positiveInteger('CALLBACK_MAX_IN_FLIGHT', 256, {
+      description:
+        'callback attempts in flight per dispatcher process, all hosts together; a slow host holds at most CALLBACK_CONCURRENCY_PER_HOST of them',
+    }),
+    tickMs: milliseconds('DISPATCH_TICK_MS', 100, {
+      min: 1,
+      description: 'how often a dispatcher looks for due callbacks when nothing wakes it',
+    }),
   },
   gateway: {
     adminToken: optionalSecret('ADMIN_TOKEN', {
@@ -259,7 +307,11 @@ export const CONFIG_SCHEMA = {
       description: 'token-bucket rate limits on every HTTP route but health and metrics (`false` for benchmarks only)',
     }),
     merchant: {
-      perSecond: rate('RATE_LIMIT_MERCHANT_PER_SECOND', 50, "a merchant's requests to the merchant API, per second, sustained (all gateways together)"),
+      perSecond: rate(
+        'RATE_LIMIT_MERCHANT_PER_SECOND',
+        50,
+        "a merchant's requests to the merchant API, per second, sustained (all gateways together)",
+      ),
       burst: positiveInteger('RATE_LIMIT_MERCHANT_BURST', 100, {
         description: "a merchant's bucket: requests it may send at once before the sustained rate applies",
       }),
@@ -270,10 +322,16 @@ export const CONFIG_SCHEMA = {
         20,
         'requests per second per source address to routes without merchant credentials (checkout pages, admin, docs) and failed merchant authentications',
       ),
-      burst: positiveInteger('RATE_LIMIT_PUBLIC_BURST', 60, { description: "a source address's bucket on those routes" }),
+      burst: positiveInteger('RATE_LIMIT_PUBLIC_BURST', 60, {
+        description: "a source address's bucket on those routes",
+      }),
     },
     provider: {
-      perSecond: rate('RATE_LIMIT_PROVIDER_PER_SECOND', 100, "requests per second per source address to provider callbacks and the sandbox's provider APIs"),
+      perSecond: rate(
+        'RATE_LIMIT_PROVIDER_PER_SECOND',
+        100,
+        "requests per second per source address to provider callbacks and the sandbox's provider APIs",
+      ),
       burst: positiveInteger('RATE_LIMIT_PROVIDER_BURST', 300, {
         description: "a source address's bucket on provider callbacks and the sandbox's provider APIs",
       }),
@@ -316,7 +374,9 @@ export function settingsOf(node: Node = CONFIG_SCHEMA): Setting<unknown>[] {
 }
 
 export function isSetting(node: Node): node is Setting<unknown> {
-  return typeof (node as Setting<unknown>).parse === 'function' && typeof (node as Setting<unknown>).variable === 'string';
+  return (
+    typeof (node as Setting<unknown>).parse === 'function' && typeof (node as Setting<unknown>).variable === 'string'
+  );
 }
 
 export type { Node as SchemaNode };

@@ -41,7 +41,8 @@ function declare<T>(variable: string, declaration: Declaration<T>): Setting<T> {
     variable,
     type: declaration.type,
     description: declaration.description,
-    defaultText: declaration.defaultText ?? (declaration.fallback === undefined ? 'unset' : `\`${String(declaration.fallback)}\``),
+    defaultText:
+      declaration.defaultText ?? (declaration.fallback === undefined ? 'unset' : `\`${String(declaration.fallback)}\``),
     secret: declaration.secret ?? false,
     ...(declaration.standaloneDefault !== undefined && { standaloneDefault: declaration.standaloneDefault }),
     parse(raw: string | undefined): T {
@@ -138,7 +139,8 @@ export function httpBaseUrl(variable: string, options: Options & { unsetMeans: s
       } catch {
         protocol = undefined;
       }
-      if (/\s/.test(raw) || (protocol !== 'http:' && protocol !== 'https:')) throw new Problem(`must be an http(s) URL, got "${redactUrl(raw)}"`);
+      if (/\s/.test(raw) || (protocol !== 'http:' && protocol !== 'https:'))
+        throw new Problem(`must be an http(s) URL, got "${redactUrl(raw)}"`);
       return raw.replace(/\/+$/, '');
     },
   });
@@ -151,7 +153,8 @@ export function milliseconds(variable: string, fallback: number, options: Option
     ...options,
     type: min === 0 ? 'milliseconds' : 'milliseconds, at least 1',
     fallback,
-    defaultText: describeMs(fallback) === `${fallback} ms` ? `\`${fallback}\`` : `\`${fallback}\` (${describeMs(fallback)})`,
+    defaultText:
+      describeMs(fallback) === `${fallback} ms` ? `\`${fallback}\`` : `\`${fallback}\` (${describeMs(fallback)})`,
     read: (raw) => {
       const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(value)) throw new Problem(`must be a whole number of milliseconds, got "${raw}"`);
@@ -175,13 +178,18 @@ export function positiveInteger(variable: string, fallback: number, options: Opt
 }
 
 /** A positive decimal number (rates such as requests per second: `0.5`, `50`). */
-export function positiveNumber(variable: string, fallback: number, options: Options & { type: string }): Setting<number> {
+export function positiveNumber(
+  variable: string,
+  fallback: number,
+  options: Options & { type: string },
+): Setting<number> {
   return declare(variable, {
     ...options,
     fallback,
     read: (raw) => {
       const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-      if (!(value > 0) || !Number.isFinite(value)) throw new Problem(`must be a positive number such as 0.5 or 50, got "${raw}"`);
+      if (!(value > 0) || !Number.isFinite(value))
+        throw new Problem(`must be a positive number such as 0.5 or 50, got "${raw}"`);
       return value;
     },
   });
@@ -206,7 +214,10 @@ export function proxyTrust(variable: string, options: Options): Setting<false | 
         if (extra !== undefined || isIP(address) === 0) return false;
         return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
       };
-      if (!entries.every(valid)) throw new Problem(`must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "${raw}"`);
+      if (!entries.every(valid))
+        throw new Problem(
+          `must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "${raw}"`,
+        );
       return entries.join(',');
     },
   });
@@ -225,13 +236,19 @@ export function boolean(variable: string, fallback: boolean, options: Options): 
   });
 }
 
-export function oneOf<const T extends string>(variable: string, choices: readonly T[], fallback: T, options: Options): Setting<T> {
+export function oneOf<const T extends string>(
+  variable: string,
+  choices: readonly T[],
+  fallback: T,
+  options: Options,
+): Setting<T> {
   return declare(variable, {
     ...options,
     type: `one of ${choices.map((choice) => `\`${choice}\``).join(', ')}`,
     fallback,
     read: (raw) => {
-      if (!(choices as readonly string[]).includes(raw)) throw new Problem(`must be one of ${choices.join(', ')}, got "${raw}"`);
+      if (!(choices as readonly string[]).includes(raw))
+        throw new Problem(`must be one of ${choices.join(', ')}, got "${raw}"`);
       return raw as T;
     },
   });
@@ -253,7 +270,10 @@ export function durationList(variable: string, fallback: string, options: Option
   const read = (raw: string): number[] =>
     raw.split(',').map((entry) => {
       const ms = parseDurationMs(entry);
-      if (ms === undefined) throw new Problem(`must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "${raw}"`);
+      if (ms === undefined)
+        throw new Problem(
+          `must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "${raw}"`,
+        );
       return ms;
     });
   return declare(variable, {
@@ -271,7 +291,13 @@ export function text(variable: string, fallback: string, options: Options & { ty
 
 /** Text that may be unset (a user name). */
 export function optionalText(variable: string, options: Options & { unsetMeans: string }): Setting<string | undefined> {
-  return declare<string | undefined>(variable, { type: 'text', ...options, fallback: undefined, defaultText: options.unsetMeans, read: (raw) => raw });
+  return declare<string | undefined>(variable, {
+    type: 'text',
+    ...options,
+    fallback: undefined,
+    defaultText: options.unsetMeans,
+    read: (raw) => raw,
+  });
 }
 
 /** One of `choices`, or unset (a feature that is off until chosen). */
@@ -286,7 +312,8 @@ export function optionalOneOf<const T extends string>(
     fallback: undefined,
     defaultText: options.unsetMeans,
     read: (raw) => {
-      if (!(choices as readonly string[]).includes(raw)) throw new Problem(`must be one of ${choices.join(', ')}, got "${raw}"`);
+      if (!(choices as readonly string[]).includes(raw))
+        throw new Problem(`must be one of ${choices.join(', ')}, got "${raw}"`);
       return raw as T;
     },
   });
@@ -312,7 +339,10 @@ export function pemCertificatesProblem(path: string): string | undefined {
  * A PEM file of CA certificates, read when the configuration is loaded: the value is the PEM
  * text, so a missing or wrong file stops the start naming the variable, not the first connection.
  */
-export function pemCertificatesFile(variable: string, options: Options & { unsetMeans: string }): Setting<string | undefined> {
+export function pemCertificatesFile(
+  variable: string,
+  options: Options & { unsetMeans: string },
+): Setting<string | undefined> {
   return declare<string | undefined>(variable, {
     ...options,
     type: 'path to a PEM file (certificates)',
@@ -360,7 +390,12 @@ export function optionalSecret(
  * A JSON file (path relative to the working directory) turned into configuration by `parse`; a
  * file that cannot be read or parsed names the variable and the path.
  */
-export function jsonFile<T>(variable: string, defaultPath: string, parse: (json: unknown) => T, options: Options & { type: string }): Setting<T> {
+export function jsonFile<T>(
+  variable: string,
+  defaultPath: string,
+  parse: (json: unknown) => T,
+  options: Options & { type: string },
+): Setting<T> {
   const load = (path: string): T => {
     let json: unknown;
     try {
@@ -374,7 +409,12 @@ export function jsonFile<T>(variable: string, defaultPath: string, parse: (json:
       throw new Problem(`${path}: ${(error as Error).message}`);
     }
   };
-  const setting = declare<T | undefined>(variable, { ...options, fallback: undefined, defaultText: `\`${defaultPath}\``, read: load });
+  const setting = declare<T | undefined>(variable, {
+    ...options,
+    fallback: undefined,
+    defaultText: `\`${defaultPath}\``,
+    read: load,
+  });
   // The default file is read when the configuration is loaded, not when the schema is declared.
   return Object.freeze({ ...setting, parse: (raw: string | undefined) => setting.parse(raw || defaultPath) as T });
 }

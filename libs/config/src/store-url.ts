@@ -46,6 +46,7 @@ export function postgresTlsProblem(raw: string): string | undefined {
       return `has ${name}=${path}: cannot read it (${(error as NodeJS.ErrnoException).code})`;
     }
   }
-  if (mode === 'disable' && (root !== null || cert !== null)) return 'has sslmode=disable with sslrootcert or sslcert: say which one is meant';
+  if (mode === 'disable' && (root !== null || cert !== null))
+    return 'has sslmode=disable with sslrootcert or sslcert: say which one is meant';
   return undefined;
 }

@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { TransactionMethod } from '@paygate/contracts';
 import { ConfigError } from '@paygate/config';
-import { createConnectorRegistry, MissingCapabilityError, UnknownProviderError, type ConnectorCatalogueEntry, type ConnectorRegistry } from './index';
+import {
+  createConnectorRegistry,
+  MissingCapabilityError,
+  UnknownProviderError,
+  type ConnectorCatalogueEntry,
+  type ConnectorRegistry,
+} from './index';
 import type { CollectInitiateRequest, ProviderOutcome } from './port';
 
 /** A provider stand-in on 127.0.0.1: records each request and answers with `answer`. */
@@ -25,10 +31,17 @@ beforeAll(async () => {
     let text = '';
     request.on('data', (chunk) => (text += chunk));
     request.on('end', () => {
-      const entry = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : undefined };
+      const entry = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: text ? JSON.parse(text) : undefined,
+      };
       recorded.push(entry);
       const { status, body } = answer(entry);
-      response.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
+      response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(body === undefined ? '' : JSON.stringify(body));
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -65,7 +78,10 @@ const request = (overrides: Partial<CollectInitiateRequest> = {}): CollectInitia
   ...overrides,
 });
 
-const MOMO_TOKEN = { status: 200, body: { access_token: 'issued-token', token_type: 'access_token', expires_in: 3600 } };
+const MOMO_TOKEN = {
+  status: 200,
+  body: { access_token: 'issued-token', token_type: 'access_token', expires_in: 3600 },
+};
 const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 
 describe('the registry', () => {
@@ -96,7 +112,9 @@ describe('the registry', () => {
   it('refuses a capability the connector does not offer', () => {
     expect(registry().get('card_ug', 'collect').collect).toBeDefined();
     expect(() => registry().get('card_ug', 'billPayment')).toThrow(MissingCapabilityError);
-    expect(() => registry().get('card_ug', 'billPayment')).toThrow('the connector for provider_code "card_ug" offers no billPayment');
+    expect(() => registry().get('card_ug', 'billPayment')).toThrow(
+      'the connector for provider_code "card_ug" offers no billPayment',
+    );
   });
 
   it('refuses to build for an entry whose connector no library provides', () => {
@@ -104,11 +122,15 @@ describe('the registry', () => {
       'provider_code "x" needs a connector: one of momo, card, biller, or a transaction_method',
     );
     expect(() => registry([{ code: 'y' }])).toThrow(/provider_code "y" needs a connector/);
-    expect(() => registry([{ code: 'z', connector: 'toString' as never }])).toThrow(/provider_code "z" needs a connector/);
+    expect(() => registry([{ code: 'z', connector: 'toString' as never }])).toThrow(
+      /provider_code "z" needs a connector/,
+    );
   });
 
   it('refuses a code that two entries claim (a provider and a biller, say)', () => {
-    expect(() => registry([...CATALOGUE, { code: 'card_ug', connector: 'biller' }])).toThrow('provider_code "card_ug" appears twice');
+    expect(() => registry([...CATALOGUE, { code: 'card_ug', connector: 'biller' }])).toThrow(
+      'provider_code "card_ug" appears twice',
+    );
   });
 });
 
@@ -131,7 +153,10 @@ describe('connector configuration', () => {
     expect(token).toMatchObject({
       method: 'POST',
       path: '/sandbox/momo/collection/token/',
-      headers: { authorization: basic('sandbox-user', 'sandbox-key'), 'ocp-apim-subscription-key': 'sandbox-subscription-key' },
+      headers: {
+        authorization: basic('sandbox-user', 'sandbox-key'),
+        'ocp-apim-subscription-key': 'sandbox-subscription-key',
+      },
     });
     expect(prompt).toMatchObject({
       method: 'POST',
@@ -170,7 +195,9 @@ describe('connector configuration', () => {
 
   it('talks to the provider and with the credentials the environment names', async () => {
     answer = (r) =>
-      r.path.endsWith('/collection/token/') ? MOMO_TOKEN : { status: 200, body: r.path.includes('/card-live/') ? { status: 'open' } : { status: 'PENDING' } };
+      r.path.endsWith('/collection/token/')
+        ? MOMO_TOKEN
+        : { status: 200, body: r.path.includes('/card-live/') ? { status: 'open' } : { status: 'PENDING' } };
     const registry = createConnectorRegistry(
       CATALOGUE,
       {
@@ -196,11 +223,19 @@ describe('connector configuration', () => {
       path: '/momo-live/collection/v1_0/requesttopay/ref-1',
       headers: { 'x-target-environment': 'mtnuganda', 'ocp-apim-subscription-key': 'live-subscription' },
     });
-    expect(session).toMatchObject({ method: 'GET', path: '/card-live/v1/checkout/sessions/cs_1', headers: { authorization: 'Bearer sk_live_1' } });
+    expect(session).toMatchObject({
+      method: 'GET',
+      path: '/card-live/v1/checkout/sessions/cs_1',
+      headers: { authorization: 'Bearer sk_live_1' },
+    });
   });
 
   it.each([
-    [{ MOMO_API_URL: 'ftp://user:hunter2@momo.example' }, 'MOMO_API_URL', /must be an http\(s\) URL, got "ftp:\/\/\*\*\*@momo.example"/],
+    [
+      { MOMO_API_URL: 'ftp://user:hunter2@momo.example' },
+      'MOMO_API_URL',
+      /must be an http\(s\) URL, got "ftp:\/\/\*\*\*@momo.example"/,
+    ],
     [{ CARD_API_URL: 'card.example' }, 'CARD_API_URL', /must be an http\(s\) URL/],
     [{ PROVIDER_TIMEOUT_MS: '0' }, 'PROVIDER_TIMEOUT_MS', /must be at least 1 millisecond, got "0"/],
     [{ PROVIDER_TIMEOUT_MS: '1.5' }, 'PROVIDER_TIMEOUT_MS', /got "1.5"/],
@@ -216,7 +251,10 @@ describe('connector configuration', () => {
 
 describe('normalised outcomes', () => {
   const connector = (providerCode: string) =>
-    createConnectorRegistry(CATALOGUE, { MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl }, baseUrl).get(providerCode, 'collect').collect;
+    createConnectorRegistry(CATALOGUE, { MOMO_API_URL: baseUrl, CARD_API_URL: baseUrl }, baseUrl).get(
+      providerCode,
+      'collect',
+    ).collect;
   const answering = (body: unknown) => {
     answer = (r) => (r.path === '/collection/token/' ? MOMO_TOKEN : { status: 200, body });
   };
@@ -227,7 +265,11 @@ describe('normalised outcomes', () => {
       { status: 'SUCCESSFUL', financialTransactionId: '123', payer: { partyId: '256772000001' } },
       { status: 'SUCCESSFUL', providerTransactionId: '123', maskedAccount: '256772000001' },
     ],
-    ['SUCCESSFUL without a transaction id (the reference stands in)', { status: 'SUCCESSFUL' }, { status: 'SUCCESSFUL', providerTransactionId: 'ref-1' }],
+    [
+      'SUCCESSFUL without a transaction id (the reference stands in)',
+      { status: 'SUCCESSFUL' },
+      { status: 'SUCCESSFUL', providerTransactionId: 'ref-1' },
+    ],
     [
       'NOT_ENOUGH_FUNDS',
       { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' },
@@ -270,15 +312,27 @@ describe('normalised outcomes', () => {
       { status: 'succeeded', card: { masked: '4242424242424242' } },
       { status: 'SUCCESSFUL', providerTransactionId: 'cs_1' },
     ],
-    ['card_declined', { status: 'failed', failure_code: 'card_declined' }, { status: 'FAILED', reason: 'DECLINED', providerReason: 'card_declined' }],
+    [
+      'card_declined',
+      { status: 'failed', failure_code: 'card_declined' },
+      { status: 'FAILED', reason: 'DECLINED', providerReason: 'card_declined' },
+    ],
     [
       'insufficient_funds',
       { status: 'failed', failure_code: 'insufficient_funds' },
       { status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'insufficient_funds' },
     ],
-    ['another failure', { status: 'failed', failure_code: 'processing_error' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'processing_error' }],
+    [
+      'another failure',
+      { status: 'failed', failure_code: 'processing_error' },
+      { status: 'FAILED', reason: 'OTHER', providerReason: 'processing_error' },
+    ],
     ['a failure without a code', { status: 'failed' }, { status: 'FAILED', reason: 'OTHER', providerReason: 'failed' }],
-    ['cancelled', { status: 'cancelled' }, { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'cancelled' }],
+    [
+      'cancelled',
+      { status: 'cancelled' },
+      { status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'cancelled' },
+    ],
     ['expired', { status: 'expired' }, { status: 'CANCELLED', reason: 'EXPIRED', providerReason: 'expired' }],
   ])('card %s', async (_name, body, outcome) => {
     answering(body);
@@ -289,7 +343,9 @@ describe('normalised outcomes', () => {
     const momo = connector('mtn_momo_ug');
     const reference = 'PG0000000000000000000000AB';
     expect(momo.verifyNotification({ referenceId: 'b2c1', externalId: reference, status: 'SUCCESSFUL' })).toBe('b2c1');
-    expect(momo.verifyNotification({ externalId: reference, status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' })).toBe(momo.providerReferenceFor?.(reference));
+    expect(momo.verifyNotification({ externalId: reference, status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' })).toBe(
+      momo.providerReferenceFor?.(reference),
+    );
     expect(momo.verifyNotification({ externalId: reference, status: 'DONE' })).toBeNull();
   });
 

@@ -5,7 +5,12 @@ import { ProviderUnavailableError } from './port';
  * and 5xx become ProviderUnavailableError; any other answer is returned with its JSON body
  * (undefined when it has none or it is not JSON). Redirects are answers, never followed.
  */
-export async function callProvider(provider: string, url: string, init: RequestInit, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+export async function callProvider(
+  provider: string,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown }> {
   let status: number;
   let text: string;
   try {

@@ -54,7 +54,9 @@ export class ConnectorRegistry {
       const protocol = entry.connector ?? (entry.method && PROTOCOL_BY_METHOD[entry.method]);
       // The catalogue is checked when parsed; entries from elsewhere may still name anything.
       if (!protocol || !Object.hasOwn(FACTORIES, protocol)) {
-        throw new Error(`provider_code ${JSON.stringify(entry.code)} needs a connector: one of ${CONNECTOR_PROTOCOLS.join(', ')}, or a transaction_method`);
+        throw new Error(
+          `provider_code ${JSON.stringify(entry.code)} needs a connector: one of ${CONNECTOR_PROTOCOLS.join(', ')}, or a transaction_method`,
+        );
       }
       // Provider and biller catalogues are separate files: one code in both would be ambiguous.
       if (byProvider.has(entry.code)) throw new Error(`provider_code ${JSON.stringify(entry.code)} appears twice`);
@@ -84,7 +86,11 @@ export class ConnectorRegistry {
 }
 
 /** The registry for a catalogue, its connectors configured by the one configuration. */
-export function connectorRegistryFor(entries: Iterable<ConnectorCatalogueEntry>, section: Config['connectors'], selfUrl: string): ConnectorRegistry {
+export function connectorRegistryFor(
+  entries: Iterable<ConnectorCatalogueEntry>,
+  section: Config['connectors'],
+  selfUrl: string,
+): ConnectorRegistry {
   return ConnectorRegistry.fromCatalogue(entries, connectorsConfigFrom(section, selfUrl));
 }
 

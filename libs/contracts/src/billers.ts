@@ -45,12 +45,20 @@ export function parseBillerCatalogue(raw: unknown): BillerCatalogue {
   const catalogue = new Map<string, Biller>();
   entries.forEach((entry: unknown, index) => {
     const where = `billers[${index}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new BillerCatalogueError(`${where} must be an object`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new BillerCatalogueError(`${where} must be an object`);
     const fields = entry as Record<string, unknown>;
-    const code = text(fields, 'biller_code', where, (value) => /^[a-z0-9_]{1,64}$/.test(value), '1 to 64 lowercase letters, digits or _');
+    const code = text(
+      fields,
+      'biller_code',
+      where,
+      (value) => /^[a-z0-9_]{1,64}$/.test(value),
+      '1 to 64 lowercase letters, digits or _',
+    );
     if (catalogue.has(code)) throw new BillerCatalogueError(`${where}.biller_code ${code} appears twice`);
     const connector = fields.connector ?? 'biller';
-    if (!isBillPaymentProtocol(connector)) throw new BillerCatalogueError(`${where}.connector must be one of ${BILL_PAYMENT_PROTOCOLS.join(', ')}`);
+    if (!isBillPaymentProtocol(connector))
+      throw new BillerCatalogueError(`${where}.connector must be one of ${BILL_PAYMENT_PROTOCOLS.join(', ')}`);
     const pattern = text(fields, 'reference_pattern', where);
     let referencePattern: RegExp;
     try {

@@ -27,7 +27,15 @@ export function eventSchemaEntries(
   kind: EventSchemaEntry['kind'],
   streamPrefix: string,
 ): EventSchemaEntry[] {
-  return Object.entries(schemas).map(([type, schema]) => ({ type, version, current: version === currentVersion, currentVersion, kind, streamPrefix, schema }));
+  return Object.entries(schemas).map(([type, schema]) => ({
+    type,
+    version,
+    current: version === currentVersion,
+    currentVersion,
+    kind,
+    streamPrefix,
+    schema,
+  }));
 }
 
 /**
@@ -43,5 +51,11 @@ export const INTEGRATION_EVENT_CATALOGUE: readonly EventSchemaEntry[] = [
     'integration',
     COLLECTION_STREAM_PREFIX,
   ),
-  ...eventSchemaEntries(PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_INTEGRATION_VERSION, PAYMENTS_INTEGRATION_VERSION, 'integration', SERVICE_PAYMENT_STREAM_PREFIX),
+  ...eventSchemaEntries(
+    PAYMENTS_INTEGRATION_SCHEMAS,
+    PAYMENTS_INTEGRATION_VERSION,
+    PAYMENTS_INTEGRATION_VERSION,
+    'integration',
+    SERVICE_PAYMENT_STREAM_PREFIX,
+  ),
 ];

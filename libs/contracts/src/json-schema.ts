@@ -1,4 +1,12 @@
-import { FormatRegistry, Kind, Type, TypeRegistry, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import {
+  FormatRegistry,
+  Kind,
+  Type,
+  TypeRegistry,
+  type Static,
+  type TProperties,
+  type TSchema,
+} from '@sinclair/typebox';
 import { PRN_PATTERN } from './payments/prn';
 
 /**
@@ -39,7 +47,8 @@ export const eventData = <Properties extends TProperties>(properties: Properties
   Type.Object(properties, { $schema: DRAFT_2020_12, additionalProperties: false });
 
 /** A closed object inside an event's data. */
-export const closedObject = <Properties extends TProperties>(properties: Properties) => Type.Object(properties, { additionalProperties: false });
+export const closedObject = <Properties extends TProperties>(properties: Properties) =>
+  Type.Object(properties, { additionalProperties: false });
 
 /** The `{ type, data }` union of a context's events, from its map of event type to data declaration. */
 export type EventsOf<Declarations extends Record<string, TSchema>> = {

@@ -40,6 +40,8 @@ export type IntegrationEventsOf<Declarations extends Record<string, TSchema>> = 
 export class UnsupportedEventVersionError extends Error {
   override readonly name = 'UnsupportedEventVersionError';
   constructor(type: string, version: number, supported: number[]) {
-    super(`${type} version ${version} is not supported here (supported: ${supported.join(', ')}); upgrade this consumer`);
+    super(
+      `${type} version ${version} is not supported here (supported: ${supported.join(', ')}); upgrade this consumer`,
+    );
   }
 }

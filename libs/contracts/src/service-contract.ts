@@ -37,12 +37,17 @@ export interface MessageAddress {
   message: string;
 }
 
-export type ResultOf<Messages extends ContractMessages, Name extends keyof Messages> = CommandResult<InstanceType<Messages[Name]>>;
+export type ResultOf<Messages extends ContractMessages, Name extends keyof Messages> = CommandResult<
+  InstanceType<Messages[Name]>
+>;
 
 const addresses = new Map<MessageClass, MessageAddress>();
 
 /** Declares a service's contract; each class belongs to one contract, under one wire name. */
-export function serviceContract<Messages extends ContractMessages>(name: string, messages: Messages): ServiceContract<Messages> {
+export function serviceContract<Messages extends ContractMessages>(
+  name: string,
+  messages: Messages,
+): ServiceContract<Messages> {
   for (const [message, type] of Object.entries(messages)) {
     const known = addresses.get(type);
     if (known) throw new Error(`${type.name} is ${known.service}'s ${known.message} already`);

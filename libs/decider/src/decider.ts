@@ -46,6 +46,10 @@ export interface StreamDecider<Command, Event extends DomainEvent, State> extend
   publish?(events: Event[], after: State): PublishedEvent[];
 }
 
-export function fold<Command, Event, State>(decider: Decider<Command, Event, State>, events: readonly Event[], from: State = decider.initialState): State {
+export function fold<Command, Event, State>(
+  decider: Decider<Command, Event, State>,
+  events: readonly Event[],
+  from: State = decider.initialState,
+): State {
   return events.reduce(decider.evolve, from);
 }

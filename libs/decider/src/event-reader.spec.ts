@@ -1,6 +1,7 @@
 import { eventReader, schemaVersionOf, storedEvent, UnknownEventVersion } from './event-reader';
 
-type LedgerEvent = { type: 'Opened'; data: { owner: string } } | { type: 'Moved'; data: { amount: number; unit: string } };
+type LedgerEvent =
+  { type: 'Opened'; data: { owner: string } } | { type: 'Moved'; data: { amount: number; unit: string } };
 
 /** A family at version 3: Moved's amount was a string at 1, and gained its unit at 3; Opened never changed. */
 const readLedgerEvent = eventReader<LedgerEvent>({
@@ -23,12 +24,21 @@ describe('eventReader', () => {
   });
 
   it('upcasts an old event step by step, each step of its own type', () => {
-    expect(readLedgerEvent({ type: 'Moved', data: { amount: '12' }, schemaVersion: 1 })).toEqual({ type: 'Moved', data: { amount: 12, unit: 'minor' } });
-    expect(readLedgerEvent({ type: 'Moved', data: { amount: 7 }, schemaVersion: 2 })).toEqual({ type: 'Moved', data: { amount: 7, unit: 'minor' } });
+    expect(readLedgerEvent({ type: 'Moved', data: { amount: '12' }, schemaVersion: 1 })).toEqual({
+      type: 'Moved',
+      data: { amount: 12, unit: 'minor' },
+    });
+    expect(readLedgerEvent({ type: 'Moved', data: { amount: 7 }, schemaVersion: 2 })).toEqual({
+      type: 'Moved',
+      data: { amount: 7, unit: 'minor' },
+    });
   });
 
   it('leaves a type without upcasters as it was written at any version it reads', () => {
-    expect(readLedgerEvent({ type: 'Opened', data: { owner: 'o-1' }, schemaVersion: 1 })).toEqual({ type: 'Opened', data: { owner: 'o-1' } });
+    expect(readLedgerEvent({ type: 'Opened', data: { owner: 'o-1' }, schemaVersion: 1 })).toEqual({
+      type: 'Opened',
+      data: { owner: 'o-1' },
+    });
   });
 
   it('does not take another type as its own (a published integration event in the same stream)', () => {

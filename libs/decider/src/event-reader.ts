@@ -18,7 +18,11 @@ export function schemaVersionOf(metadata: Record<string, unknown>): number {
 }
 
 /** A recorded event (any store's) as a reader takes it. */
-export function storedEvent(recorded: { type: string; data: Record<string, unknown>; metadata: Record<string, unknown> }): StoredEvent {
+export function storedEvent(recorded: {
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}): StoredEvent {
   return { type: recorded.type, data: recorded.data, schemaVersion: schemaVersionOf(recorded.metadata) };
 }
 
@@ -46,10 +50,13 @@ export function eventReader<Event>(family: EventFamily): (stored: StoredEvent) =
   return ({ type, data, schemaVersion }) => {
     if (!types.has(type)) return undefined;
     if (!(Number.isInteger(schemaVersion) && schemaVersion >= 1 && schemaVersion <= currentVersion)) {
-      throw new UnknownEventVersion(`${type} version ${schemaVersion} is not one this service reads (1 to ${currentVersion})`);
+      throw new UnknownEventVersion(
+        `${type} version ${schemaVersion} is not one this service reads (1 to ${currentVersion})`,
+      );
     }
     let upcast = data;
-    for (let version = schemaVersion; version < currentVersion; version++) upcast = upcasters[type]?.[version]?.(upcast) ?? upcast;
+    for (let version = schemaVersion; version < currentVersion; version++)
+      upcast = upcasters[type]?.[version]?.(upcast) ?? upcast;
     const event: { type: string; data: object } = { type, data: upcast };
     return event as Event;
   };

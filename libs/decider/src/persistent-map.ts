@@ -34,7 +34,8 @@ function hashOf(key: string): number {
 }
 
 const isBranch = <V>(slot: Slot<V>): slot is Branch<V> => Array.isArray(slot);
-const isBucket = <V>(slot: Slot<V>): slot is Bucket<V> => slot !== undefined && !Array.isArray(slot) && 'bucket' in slot;
+const isBucket = <V>(slot: Slot<V>): slot is Bucket<V> =>
+  slot !== undefined && !Array.isArray(slot) && 'bucket' in slot;
 
 export class PersistentMap<V> implements ReadonlyMap<string, V> {
   private static readonly EMPTY_ROOT: Branch<never> = Object.freeze(new Array<Slot<never>>(WIDTH).fill(undefined));
@@ -73,7 +74,9 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
     return this.get(key) !== undefined;
   }
 
-  /** A new map with `key` set to `value` (undefined values are not supported: `get` could not tell them from absence). */
+  /**
+   * A new map with `key` set to `value` (undefined values are not supported: `get` could not tell them from absence).
+   */
   set(key: string, value: V): PersistentMap<V> {
     if (value === undefined) throw new TypeError('PersistentMap does not store undefined');
     const added = !this.has(key);
@@ -108,7 +111,8 @@ function setIn<V>(node: Branch<V>, entry: Entry<V>, shift: number): Branch<V> {
   if (slot === undefined) copy[index] = entry;
   else if (isBranch(slot)) copy[index] = setIn(slot, entry, shift + BITS);
   else if (isBucket(slot)) {
-    if (slot.bucket[0].hash === entry.hash) copy[index] = { bucket: [...slot.bucket.filter((other) => other.key !== entry.key), entry] };
+    if (slot.bucket[0].hash === entry.hash)
+      copy[index] = { bucket: [...slot.bucket.filter((other) => other.key !== entry.key), entry] };
     else copy[index] = setIn(setInEach(slot.bucket, shift + BITS), entry, shift + BITS);
   } else if (slot.key === entry.key) copy[index] = entry;
   // Equal 32-bit hashes can only share a bucket; different ones part at some deeper level.

@@ -59,7 +59,11 @@ describe('DeciderRuntime (PGlite)', () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 10 }, { expectNew: true });
     const handled = await runtime.handle(ref, { type: 'Add', amount: 4 });
-    expect(handled).toMatchObject({ state: { limit: 10, total: 4 }, events: [{ type: 'Added', data: { amount: 4 } }], revision: 1 });
+    expect(handled).toMatchObject({
+      state: { limit: 10, total: 4 },
+      events: [{ type: 'Added', data: { amount: 4 } }],
+      revision: 1,
+    });
     const stored = await store.readStream(`counter-${ref}`);
     expect(stored.map((event) => [event.type, event.metadata.schemaVersion])).toEqual([
       ['Opened', 2],
@@ -70,7 +74,11 @@ describe('DeciderRuntime (PGlite)', () => {
   it('writes nothing when decide returns no events, and passes a rejection on untouched', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 5 });
-    expect(await runtime.handle(ref, { type: 'Add', amount: 0 })).toMatchObject({ state: { limit: 5, total: 0 }, events: [], revision: 0 });
+    expect(await runtime.handle(ref, { type: 'Add', amount: 0 })).toMatchObject({
+      state: { limit: 5, total: 0 },
+      events: [],
+      revision: 0,
+    });
     await expect(runtime.handle(ref, { type: 'Add', amount: 6 })).rejects.toBeInstanceOf(LimitExceeded);
     expect(await store.readStream(`counter-${ref}`)).toHaveLength(1);
   });
@@ -79,11 +87,15 @@ describe('DeciderRuntime (PGlite)', () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 3 });
     const racers = await Promise.allSettled(
-      Array.from({ length: 5 }, () => new DeciderRuntime(store, counter, { maxAttempts: 10 }).handle(ref, { type: 'Add', amount: 1 })),
+      Array.from({ length: 5 }, () =>
+        new DeciderRuntime(store, counter, { maxAttempts: 10 }).handle(ref, { type: 'Add', amount: 1 }),
+      ),
     );
     expect(racers.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
     expect(
-      racers.filter((outcome) => outcome.status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof LimitExceeded),
+      racers
+        .filter((outcome) => outcome.status === 'rejected')
+        .every((outcome) => (outcome as PromiseRejectedResult).reason instanceof LimitExceeded),
     ).toBe(true);
     expect((await runtime.load(ref)).state).toEqual({ limit: 3, total: 3 });
   });
@@ -91,7 +103,10 @@ describe('DeciderRuntime (PGlite)', () => {
   it('falls back to the normal loop when a stream expected to be new exists', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 7 });
-    expect(await runtime.handle(ref, { type: 'Open', limit: 9 }, { expectNew: true })).toMatchObject({ state: { limit: 7, total: 0 }, events: [] });
+    expect(await runtime.handle(ref, { type: 'Open', limit: 9 }, { expectNew: true })).toMatchObject({
+      state: { limit: 7, total: 0 },
+      events: [],
+    });
   });
 
   it('decides against the stream as the last command left it, and against the stored one when another writer moved it on', async () => {
@@ -101,8 +116,13 @@ describe('DeciderRuntime (PGlite)', () => {
     expect(added).toMatchObject({ state: { limit: 5, total: 2 }, revision: 1 });
     await runtime.handle(ref, { type: 'Add', amount: 2 });
     // `added` is behind now: from it, 3 more would fit; from the stream, they do not.
-    await expect(runtime.handle(ref, { type: 'Add', amount: 3 }, { current: added })).rejects.toBeInstanceOf(LimitExceeded);
-    expect(await runtime.handle(ref, { type: 'Add', amount: 1 }, { current: added })).toMatchObject({ state: { limit: 5, total: 5 }, revision: 4 });
+    await expect(runtime.handle(ref, { type: 'Add', amount: 3 }, { current: added })).rejects.toBeInstanceOf(
+      LimitExceeded,
+    );
+    expect(await runtime.handle(ref, { type: 'Add', amount: 1 }, { current: added })).toMatchObject({
+      state: { limit: 5, total: 5 },
+      revision: 4,
+    });
   });
 
   it('appends published events in the same write, and never folds them', async () => {
@@ -182,9 +202,9 @@ describe('DeciderRuntime: starting a stream in a transaction of the SQL store', 
 
   it('refuses to start a stream that exists, and is not offered where the store has no SQL transaction', async () => {
     await runtime.handle('t3', { type: 'Open', limit: 1 });
-    await expect(runtime.transaction((tx) => tx.start('t3', (state) => (state ? undefined : { type: 'Open', limit: 2 })))).rejects.toBeInstanceOf(
-      WrongExpectedRevisionError,
-    );
+    await expect(
+      runtime.transaction((tx) => tx.start('t3', (state) => (state ? undefined : { type: 'Open', limit: 2 }))),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     expect(runtime.transactional).toBe(true);
     const kurrentLike: EventStore = Object.assign(Object.create(store) as EventStore, { transaction: undefined });
     const elsewhere = new DeciderRuntime(kurrentLike, counter);
@@ -239,7 +259,10 @@ describe('DeciderRuntime: streams kept between commands (cachedStreams)', () => 
     await expect(kept.handle('k2', { type: 'Add', amount: 2 })).rejects.toBeInstanceOf(LimitExceeded);
     expect(eventsRead.get('counter-k2')).toBe(1);
     // Revision 4: the counter, full, also published CounterFull.
-    expect(await kept.handle('k2', { type: 'Add', amount: 1 })).toMatchObject({ state: { limit: 5, total: 5 }, revision: 4 });
+    expect(await kept.handle('k2', { type: 'Add', amount: 1 })).toMatchObject({
+      state: { limit: 5, total: 5 },
+      revision: 4,
+    });
   });
 
   it('keeps the streams used last: one dropped is read whole again, and decided right', async () => {

@@ -1,7 +1,13 @@
 import { storedEvent, type DomainEvent, type StreamDecider } from '@paygate/decider';
 import { currentLogContext, joinFlow, type TraceMetadata } from '@paygate/logging';
 import type { SqlClient } from '@paygate/sql';
-import { WrongExpectedRevisionError, type EventStore, type EventStoreTransaction, type EventToAppend, type RecordedEvent } from './event-store';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type EventStoreTransaction,
+  type EventToAppend,
+  type RecordedEvent,
+} from './event-store';
 
 /** A stream as a load or a command left it: what the next command can be decided against without reading it again. */
 export interface StreamAt<State> {
@@ -106,11 +112,13 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
    * store has no such transaction (see `transactional`).
    */
   async transaction<T>(work: (tx: DeciderTransaction<Command, Event, State>) => Promise<T>): Promise<T> {
-    if (!this.store.transaction) throw new Error('this event store has no SQL transaction (KurrentDB): write in two steps');
+    if (!this.store.transaction)
+      throw new Error('this event store has no SQL transaction (KurrentDB): write in two steps');
     return this.store.transaction((tx: EventStoreTransaction) =>
       work({
         sql: tx.sql,
-        start: (id, next) => this.start(id, next, (streamName, toAppend, options) => tx.appendToStream(streamName, toAppend, options)),
+        start: (id, next) =>
+          this.start(id, next, (streamName, toAppend, options) => tx.appendToStream(streamName, toAppend, options)),
       }),
     );
   }
@@ -122,7 +130,9 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
    * cannot be written. A claim made before gets its stream as it is, started now if its first
    * writer died between KurrentDB's two writes (or another writer starts it: then it is loaded).
    */
-  async startClaimed<Claim>(opening: StreamOpening<Claim, Command, State>): Promise<{ claim: Claim; stream: StreamAt<State>; started: boolean }> {
+  async startClaimed<Claim>(
+    opening: StreamOpening<Claim, Command, State>,
+  ): Promise<{ claim: Claim; stream: StreamAt<State>; started: boolean }> {
     let claim: Claim;
     let started: Handled<Event, State> | undefined;
     if (this.store.transaction) {
@@ -152,12 +162,22 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     }
   }
 
-  private startNew({ id, next }: { id: string; next: (state: State) => Command | undefined }): Promise<Handled<Event, State>> {
+  private startNew({
+    id,
+    next,
+  }: {
+    id: string;
+    next: (state: State) => Command | undefined;
+  }): Promise<Handled<Event, State>> {
     return this.start(id, next);
   }
 
   /** A new stream with the events of every command `next` names, in one append; no read, the stream is new. */
-  private start(id: string, next: (state: State) => Command | undefined, appendToStream?: EventStore['appendToStream']): Promise<Handled<Event, State>> {
+  private start(
+    id: string,
+    next: (state: State) => Command | undefined,
+    appendToStream?: EventStore['appendToStream'],
+  ): Promise<Handled<Event, State>> {
     let state = this.decider.initialState;
     const events: Event[] = [];
     for (let command = next(state); command !== undefined; command = next(state)) {
@@ -191,7 +211,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     command: CommandFor<Command, State>,
     options: { expectNew?: boolean; current?: StreamAt<State> } = {},
   ): Promise<Handled<Event, State>> {
-    const commandFor = (state: State): Command => (typeof command === 'function' ? (command as (state: State) => Command)(state) : command);
+    const commandFor = (state: State): Command =>
+      typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
     const known = options.expectNew ? { state: this.decider.initialState, revision: -1 } : options.current;
     if (known) {
       const correlationId = this.oneFlowPerStream ? known.correlationId : undefined;
@@ -223,7 +244,9 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       }
       // Two writers that keep meeting (instances of a service taking one stream's commands each
       // in turn) would meet again at once: a short random wait lets the loser in.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_WAIT_MS * 2 ** attempt, MAX_CONFLICT_WAIT_MS)));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(CONFLICT_WAIT_MS * 2 ** attempt, MAX_CONFLICT_WAIT_MS)),
+      );
     }
   }
 
@@ -245,7 +268,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     if (this.cachedStreams === 0 || at.revision === -1) return at;
     this.latestStates.delete(id);
     this.latestStates.set(id, { state: at.state, revision: at.revision, correlationId: at.correlationId });
-    if (this.latestStates.size > this.cachedStreams) this.latestStates.delete(this.latestStates.keys().next().value as string);
+    if (this.latestStates.size > this.cachedStreams)
+      this.latestStates.delete(this.latestStates.keys().next().value as string);
     return at;
   }
 
@@ -254,7 +278,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     at: StreamAt<State>,
     events: Event[],
     streamCorrelationId: string | undefined,
-    appendToStream: EventStore['appendToStream'] = (streamName, toAppend, options) => this.store.appendToStream(streamName, toAppend, options),
+    appendToStream: EventStore['appendToStream'] = (streamName, toAppend, options) =>
+      this.store.appendToStream(streamName, toAppend, options),
   ): Promise<Handled<Event, State>> {
     if (events.length === 0) return { state: at.state, events, revision: at.revision, correlationId: at.correlationId };
     const after = events.reduce(this.decider.evolve, at.state);
@@ -265,10 +290,21 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       metadata: { schemaVersion: this.decider.schemaVersion, ...trace },
     }));
     for (const published of this.decider.publish?.(events, after) ?? []) {
-      toAppend.push({ type: published.type, data: { ...published.data }, metadata: { schemaVersion: published.version, ...trace } });
+      toAppend.push({
+        type: published.type,
+        data: { ...published.data },
+        metadata: { schemaVersion: published.version, ...trace },
+      });
     }
-    const written = await appendToStream(this.decider.streamName(id), toAppend, { expectedRevision: at.revision === -1 ? 'no_stream' : at.revision });
-    return { state: after, events, revision: written.nextExpectedRevision, correlationId: at.revision === -1 ? trace.correlationId : at.correlationId };
+    const written = await appendToStream(this.decider.streamName(id), toAppend, {
+      expectedRevision: at.revision === -1 ? 'no_stream' : at.revision,
+    });
+    return {
+      state: after,
+      events,
+      revision: written.nextExpectedRevision,
+      correlationId: at.revision === -1 ? trace.correlationId : at.correlationId,
+    };
   }
 
   private ownEvents(recorded: RecordedEvent[]): Event[] {

@@ -70,11 +70,19 @@ export interface EventSubscription {
 export interface EventStoreTransaction {
   /** The transaction on the store's own SQL database: rows written through it commit with the events. */
   sql: SqlClient;
-  appendToStream(streamName: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamName: string,
+    events: EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
 }
 
 export interface EventStore {
-  appendToStream(streamName: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamName: string,
+    events: EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
   /**
    * Present where the events live in the SQL database (STORE_URL), absent on KurrentDB: runs
    * `work` in one transaction of that database, so the events it appends and the rows it writes

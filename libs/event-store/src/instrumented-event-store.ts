@@ -35,7 +35,12 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
     transaction:
       transaction &&
       (<T>(work: (tx: EventStoreTransaction) => Promise<T>) =>
-        transaction((tx) => work({ sql: tx.sql, appendToStream: timed((streamName, events, options) => tx.appendToStream(streamName, events, options)) }))),
+        transaction((tx) =>
+          work({
+            sql: tx.sql,
+            appendToStream: timed((streamName, events, options) => tx.appendToStream(streamName, events, options)),
+          }),
+        )),
     readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),

@@ -12,5 +12,7 @@ export async function openEventStore(sql: SqlDatabase, eventStoreUrl?: string): 
     const { KurrentEventStore } = await import('./kurrentdb/kurrent-event-store');
     return KurrentEventStore.connect(eventStoreUrl);
   }
-  throw new Error(`unsupported EVENT_STORE_URL scheme in "${eventStoreUrl.split('://')[0]}://…" (expected kurrentdb:// or esdb://)`);
+  throw new Error(
+    `unsupported EVENT_STORE_URL scheme in "${eventStoreUrl.split('://')[0]}://…" (expected kurrentdb:// or esdb://)`,
+  );
 }

@@ -71,7 +71,10 @@ export interface PollingSource {
    * append count the page is current as of, when it is not the count as the call began (a page
    * another subscription's read brought).
    */
-  readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; asOf?: number }>;
+  readPage(
+    after: string | null,
+    live: boolean,
+  ): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; asOf?: number }>;
   /** This process's appends. Appends of other processes are found by polling. */
   appends: AppendSignal;
 }
@@ -91,7 +94,12 @@ export interface SubscriptionTiming {
  * Catch-up-then-live loop over a pull source: reads pages, hands each page's events to the
  * handler at once, and waits for a local append (or a poll tick) when caught up.
  */
-export function runSubscriptionLoop(source: PollingSource, start: string | null, timing: SubscriptionTiming, handler: PageHandler): EventSubscription {
+export function runSubscriptionLoop(
+  source: PollingSource,
+  start: string | null,
+  timing: SubscriptionTiming,
+  handler: PageHandler,
+): EventSubscription {
   const abort = new AbortController();
   const ended = (async () => {
     let after = start;

@@ -4,15 +4,27 @@ import { CLAIM, CLAIM_CAPPED, SqlJobQueue } from './job-queue';
 
 const BACKLOG = 20_000;
 
-type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Actual Rows'?: number; Plans?: PlanNode[] };
+type PlanNode = {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  Plans?: PlanNode[];
+};
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
-/** The plan PostgreSQL executed for `statement`, in a transaction rolled back afterwards so the claim leaves nothing behind. */
+/**
+ * The plan PostgreSQL executed for `statement`, in a transaction rolled back afterwards so the claim leaves nothing
+ * behind.
+ */
 async function executedPlan(db: SqlDatabase, statement: string, params: unknown[]): Promise<PlanNode[]> {
   let plan: PlanNode[] = [];
   await db
     .transaction(async (tx) => {
-      const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${statement}`, params);
+      const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${statement}`,
+        params,
+      );
       plan = nodesOf(row['QUERY PLAN'][0].Plan);
       throw new Error('rolled back');
     })
@@ -55,7 +67,9 @@ describeOnSqlEngines('the claim of a queue with a long backlog', 'jobs_plan', (o
   });
 
   it('with a cap per lane, still reads a window of the claim index, and what is in flight from the lease index', async () => {
-    await db.query(`update jobs set lease_until = now() + interval '1 minute', run_at = now() + interval '1 minute' where queue = 'backlog' and key = 'job-1'`);
+    await db.query(
+      `update jobs set lease_until = now() + interval '1 minute', run_at = now() + interval '1 minute' where queue = 'backlog' and key = 'job-1'`,
+    );
     const plan = await executedPlan(db, CLAIM_CAPPED, ['backlog', 50, 30_000, 200, 5]);
     expect(plan.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'jobs')).toBe(false);
     const due = plan.filter((node) => node['Index Name'] === 'jobs_due');

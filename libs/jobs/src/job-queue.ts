@@ -20,7 +20,10 @@ export interface ClaimedJob<Payload> {
   dueAt: Date;
   /** Claims so far, this one included. */
   attempts: number;
-  /** The lease this claim holds: completing or retrying matches it, so a job re-scheduled or claimed again meanwhile is kept. */
+  /**
+   * The lease this claim holds: completing or retrying matches it, so a job re-scheduled or claimed again meanwhile is
+   * kept.
+   */
   leaseUntil: Date;
 }
 
@@ -44,10 +47,15 @@ export interface Backoff {
  */
 export interface JobQueue<Payload> {
   readonly name: string;
-  /** Same key twice is one job: kept as it is, or with `replace` moved to the new time and payload (its lease dropped). */
+  /**
+   * Same key twice is one job: kept as it is, or with `replace` moved to the new time and payload (its lease dropped).
+   */
   schedule(client: SqlClient, jobs: readonly JobToSchedule<Payload>[], options?: { replace?: boolean }): Promise<void>;
   cancel(client: SqlClient, keys: readonly string[]): Promise<void>;
-  /** Brings jobs no claim holds forward to `at`, never later (work they waited on is done); a job under a lease is left to its claim. */
+  /**
+   * Brings jobs no claim holds forward to `at`, never later (work they waited on is done); a job under a lease is left
+   * to its claim.
+   */
   advance(client: SqlClient, moves: readonly { key: string; at: Date }[]): Promise<void>;
   /** Due jobs, oldest first, each leased to the caller; a job whose lease ran out is due again. */
   claim(client: SqlClient, options: ClaimOptions): Promise<ClaimedJob<Payload>[]>;
@@ -67,7 +75,14 @@ export function backoffDelay(backoff: Backoff, attempts: number): number {
   return Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
 }
 
-type Row = { key: string; lane: string; payload: unknown; due_at: Date | string; attempts: number; lease_until: Date | string };
+type Row = {
+  key: string;
+  lane: string;
+  payload: unknown;
+  due_at: Date | string;
+  attempts: number;
+  lease_until: Date | string;
+};
 
 // The lease is in whole milliseconds: it comes back as a JavaScript Date, and completing matches it exactly.
 const LEASE = `(select date_trunc('milliseconds', now() + $3 * interval '1 millisecond') as lease) l`;
@@ -103,7 +118,9 @@ const iso = (date: Date) => date.toISOString();
 
 /** The queue on `jobs` (libs/sql): the same statements on PGlite and PostgreSQL. */
 export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQueue<ClaimedJob<Payload>, JobVerdict> {
-  /** Applies the `jobs` migrations once per database handle; every user of a queue calls it where it opens its tables. */
+  /**
+   * Applies the `jobs` migrations once per database handle; every user of a queue calls it where it opens its tables.
+   */
   static migrate(db: SqlDatabase): Promise<unknown> {
     return migrate(db, JOBS_MIGRATIONS);
   }
@@ -115,7 +132,11 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     if (!QUEUE_NAME.test(name)) throw new Error(`job queue name "${name}" must match ${QUEUE_NAME}`);
   }
 
-  async schedule(client: SqlClient, jobs: readonly JobToSchedule<Payload>[], options: { replace?: boolean } = {}): Promise<void> {
+  async schedule(
+    client: SqlClient,
+    jobs: readonly JobToSchedule<Payload>[],
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
     if (jobs.length === 0) return;
     // One row per key: the last one wins, as scheduling them one by one would.
     const byKey = new Map(jobs.map((job) => [job.key, job]));
@@ -153,7 +174,10 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     );
   }
 
-  async claim(client: SqlClient, { limit, leaseMs = DEFAULT_LEASE_MS, laneCap }: ClaimOptions): Promise<ClaimedJob<Payload>[]> {
+  async claim(
+    client: SqlClient,
+    { limit, leaseMs = DEFAULT_LEASE_MS, laneCap }: ClaimOptions,
+  ): Promise<ClaimedJob<Payload>[]> {
     if (limit <= 0) return [];
     const rows =
       laneCap === undefined

@@ -6,7 +6,13 @@ import { JobWorker, type JobVerdict } from './job-worker';
 
 const past = (ms = 1_000) => new Date(Date.now() - ms);
 const warnings: string[] = [];
-const log: Logger = { debug: () => undefined, info: () => undefined, warn: (message) => warnings.push(message), error: () => undefined, child: () => log };
+const log: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message) => warnings.push(message),
+  error: () => undefined,
+  child: () => log,
+};
 
 /** `db`, whose statements fail while `down` is set, counting the transactions it runs. */
 function watched(db: SqlDatabase) {
@@ -43,7 +49,10 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
   });
   afterEach(() => worker?.stop());
 
-  const remaining = async () => (await db.query<{ key: string }>('select key from jobs where queue = $1 order by key', [queue.name])).map((row) => row.key);
+  const remaining = async () =>
+    (await db.query<{ key: string }>('select key from jobs where queue = $1 order by key', [queue.name])).map(
+      (row) => row.key,
+    );
   const start = (
     sql: SqlDatabase,
     run: (job: ClaimedJob<null>) => Promise<JobVerdict>,
@@ -66,11 +75,17 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
     start(counted, async (job) => {
       runs.push(job.key);
       await answered;
-      return Number(job.key.slice(4)) < 10 ? { done: true } : { done: false, retryAt: new Date(Date.now() + 3_600_000) };
+      return Number(job.key.slice(4)) < 10
+        ? { done: true }
+        : { done: false, retryAt: new Date(Date.now() + 3_600_000) };
     });
     await eventually(() => (runs.length === 20 ? true : undefined), 15_000, 'every job to start');
     answer();
-    await eventually(async () => ((await remaining()).length === 10 ? true : undefined), 15_000, 'the done jobs to be forgotten');
+    await eventually(
+      async () => ((await remaining()).length === 10 ? true : undefined),
+      15_000,
+      'the done jobs to be forgotten',
+    );
 
     expect(await remaining()).toEqual(Array.from({ length: 10 }, (_, n) => `job-${10 + n}`));
     expect(state.transactions).toBe(1);
@@ -101,7 +116,11 @@ describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
       state.down = true;
       return { done: true };
     });
-    await eventually(() => (warnings.includes('cannot settle jobs; will try again') ? true : undefined), 15_000, 'the settle to fail');
+    await eventually(
+      () => (warnings.includes('cannot settle jobs; will try again') ? true : undefined),
+      15_000,
+      'the settle to fail',
+    );
     state.down = false;
     await eventually(async () => ((await remaining()).length === 0 ? true : undefined), 15_000, 'the job to be done');
     expect(runs).toBe(1);

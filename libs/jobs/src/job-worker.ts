@@ -140,7 +140,8 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     // A batch holds many jobs' verdicts: it must not run (and log) in the context of the run that started it.
     this.settling ??= withLogContext({}, () => this.settleAll()).finally(() => {
       this.settling = undefined;
-      // Verdicts that came after the last batch was taken, but before it ended, go next (after a failure, on the next tick).
+      // Verdicts that came after the last batch was taken, but before it ended, go next (after a failure, on the next
+      // tick).
       if (this.pending.length > 0 && !this.failedToSettle) void this.settle();
     });
     return this.settling;
@@ -164,7 +165,9 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
         this.failedToSettle = true;
         return;
       }
-      await settled?.(settlement, batch).catch((error: unknown) => log.warn('cannot finish settled jobs', { queue: queue.name, error }));
+      await settled?.(settlement, batch).catch((error: unknown) =>
+        log.warn('cannot finish settled jobs', { queue: queue.name, error }),
+      );
       // Their slots are free, and what waited on them may be due.
       this.wake();
     }

@@ -45,7 +45,8 @@ export function contextOfEvent(event: { id: string; metadata: Record<string, unk
   const { requestId, correlationId } = event.metadata;
   return {
     requestId: typeof requestId === 'string' ? requestId : undefined,
-    correlationId: typeof correlationId === 'string' ? correlationId : typeof requestId === 'string' ? requestId : undefined,
+    correlationId:
+      typeof correlationId === 'string' ? correlationId : typeof requestId === 'string' ? requestId : undefined,
     eventId: event.id,
   };
 }

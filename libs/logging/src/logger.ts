@@ -39,7 +39,9 @@ export function createLogger(component: string, level: LogLevel, bound: Record<s
       ...bound,
       ...fields,
     };
-    process.stdout.write(`${JSON.stringify(entry, (_key, value) => (value instanceof Error ? value.message : value))}\n`);
+    process.stdout.write(
+      `${JSON.stringify(entry, (_key, value) => (value instanceof Error ? value.message : value))}\n`,
+    );
   };
   return {
     debug: (m, f) => write('debug', m, f),

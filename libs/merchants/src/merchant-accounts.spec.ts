@@ -17,7 +17,8 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
   });
   afterAll(() => close());
 
-  const create = (name = 'Kampala Books') => accounts.create({ name, collectionCallbackUrl: 'https://shop.example.com/collections' });
+  const create = (name = 'Kampala Books') =>
+    accounts.create({ name, collectionCallbackUrl: 'https://shop.example.com/collections' });
 
   it('issues an id and keys in the shapes the API documents, each merchant its own', async () => {
     const [first, second] = [await create(), await create()];
@@ -27,7 +28,11 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
       secretKey: expect.stringMatching(/^sk_test_[A-Za-z0-9]{40}$/),
       signingKey: expect.stringMatching(/^[A-Za-z0-9]{48}$/),
     });
-    expect(first.merchant).toMatchObject({ status: 'active', publicKey: first.keys.publicKey, servicePaymentsCallbackUrl: null });
+    expect(first.merchant).toMatchObject({
+      status: 'active',
+      publicKey: first.keys.publicKey,
+      servicePaymentsCallbackUrl: null,
+    });
     expect(second.merchant.id).not.toBe(first.merchant.id);
     expect(Object.values(second.keys)).not.toEqual(expect.arrayContaining(Object.values(first.keys)));
   });
@@ -59,14 +64,19 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
   describe('update', () => {
     it('changes only what the patch names; null removes a callback URL', async () => {
       const { merchant } = await create();
-      const withPayments = await accounts.update(merchant.id, { servicePaymentsCallbackUrl: 'https://shop.example.com/payments' });
+      const withPayments = await accounts.update(merchant.id, {
+        servicePaymentsCallbackUrl: 'https://shop.example.com/payments',
+      });
       expect(withPayments).toMatchObject({
         collectionCallbackUrl: 'https://shop.example.com/collections',
         servicePaymentsCallbackUrl: 'https://shop.example.com/payments',
         status: 'active',
       });
       const without = await accounts.update(merchant.id, { collectionCallbackUrl: null });
-      expect(without).toMatchObject({ collectionCallbackUrl: null, servicePaymentsCallbackUrl: 'https://shop.example.com/payments' });
+      expect(without).toMatchObject({
+        collectionCallbackUrl: null,
+        servicePaymentsCallbackUrl: 'https://shop.example.com/payments',
+      });
       expect(await accounts.get(merchant.id)).toEqual(without);
     });
 
@@ -93,7 +103,9 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
       expect(rotated?.keys.secretKey).not.toBe(keys.secretKey);
       expect(await accounts.authenticate(keys.publicKey)).toBeNull();
       expect(await accounts.authenticate(rotated!.keys.publicKey, keys.secretKey)).toBeNull();
-      expect(await accounts.authenticate(rotated!.keys.publicKey, rotated!.keys.secretKey)).toMatchObject({ id: merchant.id });
+      expect(await accounts.authenticate(rotated!.keys.publicKey, rotated!.keys.secretKey)).toMatchObject({
+        id: merchant.id,
+      });
     });
 
     it('signing: only the signing key changes', async () => {

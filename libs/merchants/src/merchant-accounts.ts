@@ -118,7 +118,11 @@ export class MerchantAccounts {
 
   async update(
     id: string,
-    patch: { status?: MerchantStatus; collectionCallbackUrl?: string | null; servicePaymentsCallbackUrl?: string | null },
+    patch: {
+      status?: MerchantStatus;
+      collectionCallbackUrl?: string | null;
+      servicePaymentsCallbackUrl?: string | null;
+    },
   ): Promise<Merchant | null> {
     const [row] = await this.sql.query<MerchantRow>(
       `update merchants set
@@ -177,7 +181,8 @@ export class MerchantAccounts {
   async authenticate(publicKey: string, secretKey?: string): Promise<Merchant | null> {
     const row = await this.rowByPublicKey(publicKey);
     if (!row) return null;
-    if (secretKey !== undefined && !timingSafeEqual(sha256(secretKey), Buffer.from(row.secret_key_hash, 'hex'))) return null;
+    if (secretKey !== undefined && !timingSafeEqual(sha256(secretKey), Buffer.from(row.secret_key_hash, 'hex')))
+      return null;
     return toMerchant(row);
   }
 
@@ -195,10 +200,18 @@ export class MerchantAccounts {
   }
 
   private keysOf(row: MerchantRow): MerchantKeys {
-    return { publicKey: row.public_key, secretKey: this.box.open(row.secret_key_sealed), signingKey: this.box.open(row.signing_key_sealed) };
+    return {
+      publicKey: row.public_key,
+      secretKey: this.box.open(row.secret_key_sealed),
+      signingKey: this.box.open(row.signing_key_sealed),
+    };
   }
 
   private newKeys(): MerchantKeys {
-    return { publicKey: `pk_test_${randomAlphanumeric(32)}`, secretKey: `sk_test_${randomAlphanumeric(40)}`, signingKey: randomAlphanumeric(48) };
+    return {
+      publicKey: `pk_test_${randomAlphanumeric(32)}`,
+      secretKey: `sk_test_${randomAlphanumeric(40)}`,
+      signingKey: randomAlphanumeric(48),
+    };
   }
 }

@@ -23,7 +23,9 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return ['v1', iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
   open(sealed: string): string {
@@ -40,7 +42,11 @@ export class SecretBox {
  * loadConfig), for every process that reads or writes merchant secrets; unset fails the start.
  */
 export function secretBoxFromConfig(masterKey: Secret | undefined): SecretBox {
-  if (!masterKey) throw new ConfigError('MASTER_KEY', 'must be set (32 bytes as 64 hex characters or base64): it encrypts merchant secrets at rest');
+  if (!masterKey)
+    throw new ConfigError(
+      'MASTER_KEY',
+      'must be set (32 bytes as 64 hex characters or base64): it encrypts merchant secrets at rest',
+    );
   try {
     return SecretBox.fromMasterKey(masterKey.reveal());
   } catch (error) {

@@ -11,7 +11,10 @@ export class CheckpointStore {
   }
 
   async load(name: string): Promise<string | null> {
-    const rows = await this.db.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [name]);
+    const rows = await this.db.query<{ position: string }>(
+      'select position from messaging_checkpoints where name = $1',
+      [name],
+    );
     return rows[0]?.position ?? null;
   }
 

@@ -1,4 +1,10 @@
-import { CommandRejectedError, UnavailableError, type ContractMessage, type Rejection, type ServiceContract } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  UnavailableError,
+  type ContractMessage,
+  type Rejection,
+  type ServiceContract,
+} from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
 
@@ -40,7 +46,9 @@ export type WireHandlers = Readonly<Record<string, WireHandler>>;
 
 /** A contract's messages by wire name, each turning its payload back into the contract's class. */
 export function wireHandlers(contract: ServiceContract, execute: ExecuteMessage): WireHandlers {
-  return Object.fromEntries(Object.entries(contract.messages).map(([name, type]) => [name, (payload: never) => execute(new type(payload))]));
+  return Object.fromEntries(
+    Object.entries(contract.messages).map(([name, type]) => [name, (payload: never) => execute(new type(payload))]),
+  );
 }
 
 export type CommandReply = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
@@ -64,7 +72,11 @@ export class UnknownServiceError extends Error {
  * Runs a handler and turns its outcome into a reply that can cross a process boundary; an
  * unexpected error goes to `onFailure` (the log), never into the reply.
  */
-export async function handleToReply(handler: WireHandler | undefined, payload: unknown, onFailure?: (error: unknown) => void): Promise<CommandReply> {
+export async function handleToReply(
+  handler: WireHandler | undefined,
+  payload: unknown,
+  onFailure?: (error: unknown) => void,
+): Promise<CommandReply> {
   if (!handler) return { ok: false, rejection: { code: 'unknown_command', message: 'unknown command' } };
   try {
     return { ok: true, value: (await handler(payload as never)) ?? null };
@@ -72,7 +84,10 @@ export async function handleToReply(handler: WireHandler | undefined, payload: u
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
     onFailure?.(error);
     if (error instanceof UnavailableError)
-      return { ok: false, rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' } };
+      return {
+        ok: false,
+        rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' },
+      };
     return { ok: false, rejection: { code: 'internal', message: 'the service could not handle the command' } };
   }
 }
@@ -82,7 +97,10 @@ export async function handleToReply(handler: WireHandler | undefined, payload: u
  * the sender's log context): outcome is `ok`, the rejection code, `internal` or
  * `unknown_command` (whose name is not a label, so a stray message cannot add series).
  */
-export function timedCommandHandling(metrics: Metrics, log: Logger): (handlers: WireHandlers, command: string, payload: unknown) => Promise<CommandReply> {
+export function timedCommandHandling(
+  metrics: Metrics,
+  log: Logger,
+): (handlers: WireHandlers, command: string, payload: unknown) => Promise<CommandReply> {
   const handled = metrics.histogram({
     name: 'paygate_command_duration_seconds',
     help: 'Commands and queries handled by this process, by message and outcome (ok, a rejection code, internal, unknown_command).',

@@ -23,7 +23,10 @@ export class ConsumerInstruments {
   }
 
   /** `handler`, run in the event's log context, counted, and logged (debug). */
-  handling(consumer: string, handler: (event: RecordedEvent) => Promise<void>): (event: RecordedEvent) => Promise<void> {
+  handling(
+    consumer: string,
+    handler: (event: RecordedEvent) => Promise<void>,
+  ): (event: RecordedEvent) => Promise<void> {
     const ok = { consumer, outcome: 'ok' };
     const failed = { consumer, outcome: 'failed' };
     return async (event) => {

@@ -14,6 +14,8 @@ describe('stream categories (one Kafka topic each)', () => {
   });
 
   it('refuses a stream under none of the prefixes rather than inventing a topic', () => {
-    expect(() => streamCategory('collection-PG1', ['wallet-'])).toThrow('stream collection-PG1 is not under any of wallet-');
+    expect(() => streamCategory('collection-PG1', ['wallet-'])).toThrow(
+      'stream collection-PG1 is not under any of wallet-',
+    );
   });
 });

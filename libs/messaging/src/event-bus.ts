@@ -22,7 +22,10 @@ export type ConsumerOptions = {
 );
 
 /** The stream prefixes a consumer reads and, for publications, the event types it keeps. */
-export function consumerSource(options: ConsumerOptions): { streamPrefixes: string[]; accepts: (eventType: string) => boolean } {
+export function consumerSource(options: ConsumerOptions): {
+  streamPrefixes: string[];
+  accepts: (eventType: string) => boolean;
+} {
   if ('streamPrefixes' in options) return { streamPrefixes: options.streamPrefixes, accepts: () => true };
   const contexts = new Set(options.publications.map((publication) => publication.context));
   return {
@@ -33,7 +36,14 @@ export function consumerSource(options: ConsumerOptions): { streamPrefixes: stri
 
 /** A recorded integration event as its consumers read it. */
 export function integrationEnvelope(event: RecordedEvent): IntegrationEnvelope {
-  return { id: event.id, type: event.type, version: schemaVersionOf(event.metadata), data: event.data, streamName: event.streamName, revision: event.revision };
+  return {
+    id: event.id,
+    type: event.type,
+    version: schemaVersionOf(event.metadata),
+    data: event.data,
+    streamName: event.streamName,
+    revision: event.revision,
+  };
 }
 
 export interface RunningConsumer {

@@ -20,7 +20,11 @@ import { openMessaging, type Messaging } from './open-messaging';
  */
 function recordingLogger(fields: Record<string, unknown> = {}, entries: string[] = []): Logger & { entries: string[] } {
   const record = (level: string) => (message: string, more?: Record<string, unknown>) => {
-    entries.push(JSON.stringify({ level, message, ...fields, ...more }, (_key, value: unknown) => (value instanceof Error ? value.message : value)));
+    entries.push(
+      JSON.stringify({ level, message, ...fields, ...more }, (_key, value: unknown) =>
+        value instanceof Error ? value.message : value,
+      ),
+    );
     if (entries.length > 500) entries.shift();
   };
   return {
@@ -38,7 +42,9 @@ async function withLogsOnFailure(log: { entries: string[] }, body: () => Promise
   try {
     await body();
   } catch (error) {
-    createLogger('fault-recovery-test', 'error').error('test failed; client log follows', { entries: log.entries.slice(-100) });
+    createLogger('fault-recovery-test', 'error').error('test failed; client log follows', {
+      entries: log.entries.slice(-100),
+    });
     throw error;
   }
 }
@@ -69,7 +75,12 @@ function idempotentHandler() {
  * is fixed, so an attempt whose commit succeeded but whose reply was lost with the connection
  * is recognised (the event is in the stream) instead of being written twice.
  */
-async function appendDurably(store: EventStore, stream: string, event: EventToAppend & { id: string }, timeoutMs = 30_000): Promise<number> {
+async function appendDurably(
+  store: EventStore,
+  stream: string,
+  event: EventToAppend & { id: string },
+  timeoutMs = 30_000,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -115,7 +126,8 @@ function revisionsByStream(events: RecordedEvent[]): Record<string, number[]> {
   return byStream;
 }
 
-const inOrder = (streams: string[], perStream: number) => Object.fromEntries(streams.map((s) => [s, Array.from({ length: perStream }, (_, r) => r)]));
+const inOrder = (streams: string[], perStream: number) =>
+  Object.fromEntries(streams.map((s) => [s, Array.from({ length: perStream }, (_, r) => r)]));
 
 describe('redelivery back-off', () => {
   it('retries a failing handler soon, then backs off to at most 5 s so a poisoned event cannot spin', () => {
@@ -182,7 +194,10 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
         await eventually(() => (handler.missing(first.ids).length === 0 ? true : undefined), 15_000, 'first batch');
 
         const [{ tagged }] = (
-          await admin.query<{ tagged: number }>('select count(*)::int as tagged from pg_stat_activity where application_name = $1', [applicationName])
+          await admin.query<{ tagged: number }>(
+            'select count(*)::int as tagged from pg_stat_activity where application_name = $1',
+            [applicationName],
+          )
         ).rows;
         expect(tagged).toBeGreaterThan(0); // the tag reached the server: the termination hits our pool
         expect(await terminateConnections()).toBeGreaterThan(0);
@@ -191,7 +206,11 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
         // the consumer live, so it also loses connections in the middle of reading.
         const second = await appendBatch(store, streams, 6, 'after', async () => void (await terminateConnections()));
         const all = [...first.ids, ...second.ids];
-        await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 30_000, 'every event of both batches');
+        await eventually(
+          () => (handler.missing(all).length === 0 ? true : undefined),
+          30_000,
+          'every event of both batches',
+        );
 
         // The consumer resumes from the last handled position, not from an older checkpoint:
         // nothing is delivered twice, and each stream stays in order.
@@ -203,13 +222,20 @@ describeWithService('postgres', 'in-process consumer across PostgreSQL connectio
         // The checkpoint written after the connection loss is where a new process resumes.
         await messaging.close();
         opened.splice(opened.indexOf(messaging), 1);
-        const [{ position }] = await db.query<{ position: string }>('select position from messaging_checkpoints where name = $1', [`consumer:${group.group}`]);
+        const [{ position }] = await db.query<{ position: string }>(
+          'select position from messaging_checkpoints where name = $1',
+          [`consumer:${group.group}`],
+        );
         expect(position).toBe(handler.effects[handler.effects.length - 1].position);
 
         messaging = await open();
         await messaging.events.consume(group, handler.handle);
         const third = await appendBatch(store, streams, 1, 'resumed');
-        await eventually(() => (handler.missing(third.ids).length === 0 ? true : undefined), 15_000, 'events after the restart');
+        await eventually(
+          () => (handler.missing(third.ids).length === 0 ? true : undefined),
+          15_000,
+          'events after the restart',
+        );
         await sleep(300);
         expect(handler.duplicated()).toEqual([]);
         expect(handler.deliveries.size).toBe(all.length + third.ids.length);
@@ -236,7 +262,11 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    broker = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(await freePort()), KAFKA_DATA_DIR: `/tmp/paygate-kafka-fault-${port}` };
+    broker = {
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(await freePort()),
+      KAFKA_DATA_DIR: `/tmp/paygate-kafka-fault-${port}`,
+    };
     brokerUrl = `kafka://127.0.0.1:${port}`;
     const started = await runKafkaScript('start', broker);
     if (started.status !== 0) throw new Error(`could not start the suite's Kafka broker:\n${started.output}`);
@@ -261,7 +291,11 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
         const prefix = `fk${uniqueToken()}-`;
         const streams = ['s1', 's2', 's3'].map((s) => `${prefix}${s}`);
         const handler = idempotentHandler();
-        messaging = await openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'fault-recovery-test', partitions: 3 });
+        messaging = await openMessaging(
+          brokerUrl,
+          { store, sql: db, log },
+          { clientId: 'fault-recovery-test', partitions: 3 },
+        );
         await messaging.events.publish([prefix]);
         await messaging.events.consume({ group: `${prefix}projector`, streamPrefixes: [prefix] }, handler.handle);
 
@@ -277,7 +311,11 @@ describeWithService('kafka', 'Kafka consumer across a broker restart', () => {
         expect(started).toMatchObject({ status: 0, output: expect.stringContaining('keeping existing data') });
 
         const all = [...first.ids, ...second.ids];
-        await eventually(() => (handler.missing(all).length === 0 ? true : undefined), 90_000, 'every event of both batches after the restart');
+        await eventually(
+          () => (handler.missing(all).length === 0 ? true : undefined),
+          90_000,
+          'every event of both batches after the restart',
+        );
 
         // At least once: after a broker restart Kafka may redeliver messages whose offsets were
         // not committed yet, and the relay may re-send a page whose produce it could not confirm.

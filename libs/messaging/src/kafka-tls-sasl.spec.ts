@@ -21,7 +21,11 @@ import { openMessaging, type Messaging } from './open-messaging';
 /** Every line the clients log, at every level, so a test can look for a leaked password in them. */
 function recordingLogger(fields: Record<string, unknown> = {}, lines: string[] = []): Logger & { lines: string[] } {
   const record = (level: string) => (message: string, more?: Record<string, unknown>) =>
-    void lines.push(JSON.stringify({ level, message, ...fields, ...more }, (_key, value: unknown) => (value instanceof Error ? value.message : value)));
+    void lines.push(
+      JSON.stringify({ level, message, ...fields, ...more }, (_key, value: unknown) =>
+        value instanceof Error ? value.message : value,
+      ),
+    );
   return {
     lines,
     debug: record('debug'),
@@ -75,7 +79,11 @@ describeWithService('kafka', 'Kafka over TLS with SASL (a SASL_SSL broker of its
   }, 60_000);
 
   const open = async (kafka: KafkaSecurity, log: Logger) => {
-    const messaging = await openMessaging(url, { store, sql: db, log }, { clientId: 'kafka-tls-test', partitions: 1, kafka });
+    const messaging = await openMessaging(
+      url,
+      { store, sql: db, log },
+      { clientId: 'kafka-tls-test', partitions: 1, kafka },
+    );
     opened.push(messaging);
     return messaging;
   };
@@ -84,50 +92,78 @@ describeWithService('kafka', 'Kafka over TLS with SASL (a SASL_SSL broker of its
     'authenticates with %s over TLS and carries an event from the store to a consumer',
     async (mechanism) => {
       const log = recordingLogger();
-      const messaging = await open({ tlsCa: brokerCa, saslMechanism: mechanism, saslUsername: 'paygate', saslPassword: new Secret(password) }, log);
+      const messaging = await open(
+        { tlsCa: brokerCa, saslMechanism: mechanism, saslUsername: 'paygate', saslPassword: new Secret(password) },
+        log,
+      );
       await messaging.events.ping();
       const prefix = `tls${randomUUID().replace(/-/g, '').slice(0, 10)}-`;
       const received: RecordedEvent[] = [];
       await messaging.events.publish([prefix]);
-      await messaging.events.consume({ group: `${prefix}reader`, streamPrefixes: [prefix] }, async (event) => void received.push(event));
+      await messaging.events.consume(
+        { group: `${prefix}reader`, streamPrefixes: [prefix] },
+        async (event) => void received.push(event),
+      );
       const id = randomUUID();
       await store.appendToStream(`${prefix}1`, [{ id, type: 'TlsChecked', data: { mechanism } }]);
-      const event = await eventually(() => received.find((e) => e.id === id), 60_000, 'the event through the SASL_SSL broker');
+      const event = await eventually(
+        () => received.find((e) => e.id === id),
+        60_000,
+        'the event through the SASL_SSL broker',
+      );
       expect(event).toMatchObject({ type: 'TlsChecked', data: { mechanism }, streamName: `${prefix}1` });
       expect(log.lines.join('\n')).not.toContain(password);
     },
     90_000,
   );
 
-  it.each(['scram-sha-512', 'plain'] as const)('refuses a wrong %s password, saying so without the password', async (mechanism) => {
-    const log = recordingLogger();
-    const messaging = await open({ tlsCa: brokerCa, saslMechanism: mechanism, saslUsername: 'paygate', saslPassword: new Secret(wrongPassword) }, log);
-    const error = await messaging.events.ping().then(
-      () => undefined,
-      (failure: unknown) => failure as Error,
-    );
-    expect(error?.message).toMatch(/SASL (SCRAM SHA512|PLAIN) authentication failed/);
-    for (const text of [error?.message, String(error?.stack), JSON.stringify(error), log.lines.join('\n')]) {
-      expect(text).not.toContain(wrongPassword);
-      expect(text).not.toContain(password);
-    }
-  });
+  it.each(['scram-sha-512', 'plain'] as const)(
+    'refuses a wrong %s password, saying so without the password',
+    async (mechanism) => {
+      const log = recordingLogger();
+      const messaging = await open(
+        { tlsCa: brokerCa, saslMechanism: mechanism, saslUsername: 'paygate', saslPassword: new Secret(wrongPassword) },
+        log,
+      );
+      const error = await messaging.events.ping().then(
+        () => undefined,
+        (failure: unknown) => failure as Error,
+      );
+      expect(error?.message).toMatch(/SASL (SCRAM SHA512|PLAIN) authentication failed/);
+      for (const text of [error?.message, String(error?.stack), JSON.stringify(error), log.lines.join('\n')]) {
+        expect(text).not.toContain(wrongPassword);
+        expect(text).not.toContain(password);
+      }
+    },
+  );
 
   it('refuses a broker whose certificate another CA signed', async () => {
     const log = recordingLogger();
-    const messaging = await open({ tlsCa: otherCa, saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: new Secret(password) }, log);
+    const messaging = await open(
+      { tlsCa: otherCa, saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: new Secret(password) },
+      log,
+    );
     const error = await messaging.events.ping().then(
       () => undefined,
       (failure: unknown) => failure as Error,
     );
-    expect(error?.message).toMatch(/^cannot connect to Kafka over TLS: .*(unable to verify|local issuer|self[- ]signed)/);
+    expect(error?.message).toMatch(
+      /^cannot connect to Kafka over TLS: .*(unable to verify|local issuer|self[- ]signed)/,
+    );
     // A configuration problem, not an outage: logged as an error, not left at debug.
-    expect(log.lines.some((line) => line.includes('"level":"error"') && /unable to verify|local issuer|self[- ]signed/.test(line))).toBe(true);
+    expect(
+      log.lines.some(
+        (line) => line.includes('"level":"error"') && /unable to verify|local issuer|self[- ]signed/.test(line),
+      ),
+    ).toBe(true);
     expect(log.lines.join('\n')).not.toContain(password);
   }, 30_000);
 
   it('refuses a broker certificate without the public CAs trusting it (no KAFKA_TLS_CA_FILE)', async () => {
-    const messaging = await open({ saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: new Secret(password) }, recordingLogger());
+    const messaging = await open(
+      { saslMechanism: 'scram-sha-512', saslUsername: 'paygate', saslPassword: new Secret(password) },
+      recordingLogger(),
+    );
     await expect(messaging.events.ping()).rejects.toThrow(/^cannot connect to Kafka over TLS: /);
   }, 30_000);
 });

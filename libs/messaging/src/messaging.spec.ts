@@ -2,7 +2,14 @@ import { SqlEventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
-import { CONFORMANCE_SERVICE, describeWithService, issueTestCertificates, messagingConformance, serviceUrl, uniqueSchema } from '@paygate/testing';
+import {
+  CONFORMANCE_SERVICE,
+  describeWithService,
+  issueTestCertificates,
+  messagingConformance,
+  serviceUrl,
+  uniqueSchema,
+} from '@paygate/testing';
 import { openMessaging } from './open-messaging';
 import type { CommandRoutes } from './remote/command-routes';
 import { readCommandTls, type CommandTls } from './remote/command-tls';
@@ -22,7 +29,12 @@ async function setup(brokerUrl: string, db: SqlDatabase, schema?: string) {
   const store = await SqlEventStore.create(db);
   return {
     store,
-    open: async () => openMessaging(brokerUrl, { store, sql: db, log }, { clientId: 'messaging-test', partitions: 3, commandRoutes: await ownCommandRoutes() }),
+    open: async () =>
+      openMessaging(
+        brokerUrl,
+        { store, sql: db, log },
+        { clientId: 'messaging-test', partitions: 3, commandRoutes: await ownCommandRoutes() },
+      ),
     dispose: async () => {
       if (schema) await db.query(`drop schema ${schema} cascade`);
       await db.close();
@@ -44,6 +56,8 @@ describeWithService('kafka', 'Kafka messaging', (brokerUrl) => {
   messagingConformance(async () => {
     // The relay's store: PostgreSQL when configured (as in production), else embedded.
     const storeUrl = serviceUrl('postgres');
-    return storeUrl ? setup(brokerUrl, await openSqlDatabase(storeUrl, { schema }), schema) : setup(brokerUrl, await openSqlDatabase('pglite://memory'));
+    return storeUrl
+      ? setup(brokerUrl, await openSqlDatabase(storeUrl, { schema }), schema)
+      : setup(brokerUrl, await openSqlDatabase('pglite://memory'));
   });
 });

@@ -33,7 +33,9 @@ export interface MessagingOptions {
   kafka?: KafkaSecurity;
 }
 
-/** BROKER_URL chooses the transport: `inproc://` (one process), or Kafka by `kafka://host:port,…` or `kafkas://…` (TLS). */
+/**
+ * BROKER_URL chooses the transport: `inproc://` (one process), or Kafka by `kafka://host:port,…` or `kafkas://…` (TLS).
+ */
 export async function openMessaging(
   brokerUrl: string,
   deps: { store: EventStore; sql: SqlDatabase; log: Logger; metrics?: Metrics },
@@ -56,9 +58,19 @@ export async function openMessaging(
       metrics,
       options.commandTimeoutMs ?? 10_000,
     );
-    events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions, relayPollMs: options.relayPollMs ?? 20 }, instruments);
+    events = new KafkaEventBus(
+      kafka,
+      deps.store,
+      deps.sql,
+      checkpoints,
+      deps.log,
+      { partitions, relayPollMs: options.relayPollMs ?? 20 },
+      instruments,
+    );
   } else {
-    throw new Error(`unsupported BROKER_URL "${redactUrl(brokerUrl)}" (expected inproc://, kafka://host:port or kafkas://host:port)`);
+    throw new Error(
+      `unsupported BROKER_URL "${redactUrl(brokerUrl)}" (expected inproc://, kafka://host:port or kafkas://host:port)`,
+    );
   }
   return {
     commands,

@@ -49,7 +49,9 @@ export interface Metrics {
 }
 
 /** Latency buckets in seconds, from a fast SQL statement to a slow provider. */
-export const LATENCY_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const LATENCY_BUCKETS: readonly number[] = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /** Seconds since `start` (a `performance.now()` reading). */
 export function secondsSince(start: number): number {

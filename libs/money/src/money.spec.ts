@@ -163,7 +163,11 @@ describe('parseFeeSchedule', () => {
     [{ percent: 1.15 }, 'USD', { ratePerMillion: 11500, fixedMinor: 0 }],
     [{ percent: 2.5, fixed: 500 }, 'UGX', { ratePerMillion: 25000, fixedMinor: 500 }],
     [{ percent: 3, fixed: 0.3 }, 'USD', { ratePerMillion: 30000, fixedMinor: 30 }],
-    [{ percent: 1, fixed: 0.5, min: 1.25, max: 10 }, 'KES', { ratePerMillion: 10000, fixedMinor: 50, minMinor: 125, maxMinor: 1000 }],
+    [
+      { percent: 1, fixed: 0.5, min: 1.25, max: 10 },
+      'KES',
+      { ratePerMillion: 10000, fixedMinor: 50, minMinor: 125, maxMinor: 1000 },
+    ],
     [{ percent: 1, min: 500, max: 500 }, 'UGX', { ratePerMillion: 10000, fixedMinor: 0, minMinor: 500, maxMinor: 500 }],
     [{ percent: 1, fixed: null, min: null, max: null }, 'UGX', { ratePerMillion: 10000, fixedMinor: 0 }],
     [{ percent: 1, min: 0 }, 'UGX', { ratePerMillion: 10000, fixedMinor: 0, minMinor: 0 }],
@@ -236,7 +240,12 @@ describe('computeFee', () => {
     ['min == max pins the fee', 123456, pct(10000, { minMinor: 250, maxMinor: 250 }), 250],
     ['max below fixed caps it', 100, pct(0, { fixedMinor: 300, maxMinor: 200 }), 200],
     // amount * rate beyond 2^53 needs BigInt
-    ['1.2345% of MAX_SAFE_INTEGER', Number.MAX_SAFE_INTEGER, pct(12345), Number((BigInt(Number.MAX_SAFE_INTEGER) * 12345n + 500000n) / 1000000n)],
+    [
+      '1.2345% of MAX_SAFE_INTEGER',
+      Number.MAX_SAFE_INTEGER,
+      pct(12345),
+      Number((BigInt(Number.MAX_SAFE_INTEGER) * 12345n + 500000n) / 1000000n),
+    ],
   ])('%s: amount %p, rule %j -> %p', (_label, amount, rule, fee) => {
     expect(computeFee(amount, rule)).toBe(fee);
   });

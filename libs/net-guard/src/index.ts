@@ -4,7 +4,13 @@
  * (callbackUrlRefusal) and connect time (connectRefusal before a request, guardedLookup when a
  * name resolves). Every outbound call to an address a client chose goes through it.
  */
-export { addressRefusal, canonicalAddress, specialPurposeRange, type AddressPolicy, type SpecialPurposeRange } from './special-purpose-addresses';
+export {
+  addressRefusal,
+  canonicalAddress,
+  specialPurposeRange,
+  type AddressPolicy,
+  type SpecialPurposeRange,
+} from './special-purpose-addresses';
 export {
   callbackUrlRefusal,
   connectRefusal,

@@ -159,10 +159,13 @@ const TABLE: Array<[string, string | undefined, boolean]> = [
 ];
 
 describe('addressRefusal: the one table', () => {
-  it.each(TABLE)('%s → refused as %s unless public; reachable when private targets are allowed: %s', (address, range, local) => {
-    expect(addressRefusal(address, SWITCH_OFF)).toBe(range);
-    expect(addressRefusal(address, SWITCH_ON)).toBe(local ? undefined : range);
-  });
+  it.each(TABLE)(
+    '%s → refused as %s unless public; reachable when private targets are allowed: %s',
+    (address, range, local) => {
+      expect(addressRefusal(address, SWITCH_OFF)).toBe(range);
+      expect(addressRefusal(address, SWITCH_ON)).toBe(local ? undefined : range);
+    },
+  );
 });
 
 describe('canonicalAddress', () => {

@@ -94,7 +94,8 @@ function ipv6Bits(text: string): bigint {
   const [head, tail] = text.split('::');
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const all =
+    tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return all.reduce((bits, group) => (bits << 16n) | BigInt(group), 0n);
 }
 
@@ -109,7 +110,12 @@ function compile(rows: Row[], width: 32 | 128): CompiledRow[] {
   return rows
     .map((row) => {
       const [network, prefix] = row.cidr.split('/');
-      return { ...row, prefix: Number(prefix), network: width === 32 ? ipv4Bits(network) : ipv6Bits(network), shift: BigInt(width - Number(prefix)) };
+      return {
+        ...row,
+        prefix: Number(prefix),
+        network: width === 32 ? ipv4Bits(network) : ipv6Bits(network),
+        shift: BigInt(width - Number(prefix)),
+      };
     })
     .sort((a, b) => b.prefix - a.prefix);
 }
@@ -133,7 +139,9 @@ function ipv6Range(bits: bigint): SpecialPurposeRange | undefined {
     return inner && { name: `${rangeOf(row).name} of ${inner.name}`, local: inner.local };
   }
   if (row) return rangeOf(row);
-  return contains(GLOBAL_UNICAST, bits) ? undefined : { name: 'unassigned (outside global unicast 2000::/3)', local: false };
+  return contains(GLOBAL_UNICAST, bits)
+    ? undefined
+    : { name: 'unassigned (outside global unicast 2000::/3)', local: false };
 }
 
 /**
@@ -155,7 +163,10 @@ export function canonicalAddress(text: string): string | undefined {
   }
 }
 
-/** The special-purpose range `address` lies in; undefined for a public address. Not an address at all is a range of its own. */
+/**
+ * The special-purpose range `address` lies in; undefined for a public address. Not an address at all is a range of its
+ * own.
+ */
 export function specialPurposeRange(address: string): SpecialPurposeRange | undefined {
   const canonical = canonicalAddress(address);
   if (canonical === undefined) return { name: 'not an IP address', local: false };

@@ -1,7 +1,14 @@
 import type { LookupAddress } from 'node:dns';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callbackUrlRefusal, connectRefusal, guardedLookup, isLocalhostName, TARGET_NOT_ALLOWED, type Resolver } from './target-guard';
+import {
+  callbackUrlRefusal,
+  connectRefusal,
+  guardedLookup,
+  isLocalhostName,
+  TARGET_NOT_ALLOWED,
+  type Resolver,
+} from './target-guard';
 
 const SWITCH_OFF = { allowPrivate: false };
 const SWITCH_ON = { allowPrivate: true };
@@ -50,8 +57,16 @@ describe('callbackUrlRefusal (configuration)', () => {
     ['https://%31%32%37.0.0.1/cb', LOOPBACK, undefined],
     ['https://user:pass@127.0.0.1/cb', LOOPBACK, undefined],
     ['https://[::1]/cb', 'must not point at loopback (::1/128)', undefined],
-    ['https://[::ffff:127.0.0.1]/cb', 'must not point at IPv4-mapped (::ffff:0:0/96) of loopback (127.0.0.0/8)', undefined],
-    ['https://[::127.0.0.1]/cb', 'must not point at IPv4-compatible (deprecated) (::/96)', 'must not point at IPv4-compatible (deprecated) (::/96)'],
+    [
+      'https://[::ffff:127.0.0.1]/cb',
+      'must not point at IPv4-mapped (::ffff:0:0/96) of loopback (127.0.0.0/8)',
+      undefined,
+    ],
+    [
+      'https://[::127.0.0.1]/cb',
+      'must not point at IPv4-compatible (deprecated) (::/96)',
+      'must not point at IPv4-compatible (deprecated) (::/96)',
+    ],
     ['https://localhost/cb', 'must not point at loopback (localhost)', undefined],
     ['https://LOCALHOST./cb', 'must not point at loopback (localhost.)', undefined],
     ['https://api.localhost/cb', 'must not point at loopback (api.localhost)', undefined],
@@ -60,14 +75,34 @@ describe('callbackUrlRefusal (configuration)', () => {
     ['http://192.168.1.20:8080/cb', HTTPS_ONLY, undefined],
     ['https://[fd00::1]/cb', 'must not point at unique local (fc00::/7)', undefined],
     // never, whatever the switch
-    ['https://169.254.169.254/latest/meta-data/', 'must not point at link-local (169.254.0.0/16)', 'must not point at link-local (169.254.0.0/16)'],
+    [
+      'https://169.254.169.254/latest/meta-data/',
+      'must not point at link-local (169.254.0.0/16)',
+      'must not point at link-local (169.254.0.0/16)',
+    ],
     ['http://169.254.169.254/latest/meta-data/', HTTPS_ONLY, 'must not point at link-local (169.254.0.0/16)'],
     ['https://0/cb', 'must not point at "this network" (0.0.0.0/8)', 'must not point at "this network" (0.0.0.0/8)'],
-    ['https://198.18.0.1/cb', 'must not point at benchmarking (198.18.0.0/15)', 'must not point at benchmarking (198.18.0.0/15)'],
+    [
+      'https://198.18.0.1/cb',
+      'must not point at benchmarking (198.18.0.0/15)',
+      'must not point at benchmarking (198.18.0.0/15)',
+    ],
     ['https://224.0.0.1/cb', 'must not point at multicast (224.0.0.0/4)', 'must not point at multicast (224.0.0.0/4)'],
-    ['https://255.255.255.255/cb', 'must not point at limited broadcast (255.255.255.255/32)', 'must not point at limited broadcast (255.255.255.255/32)'],
-    ['https://192.0.2.1/cb', 'must not point at documentation (192.0.2.0/24)', 'must not point at documentation (192.0.2.0/24)'],
-    ['https://[2001:db8::1]/cb', 'must not point at documentation (2001:db8::/32)', 'must not point at documentation (2001:db8::/32)'],
+    [
+      'https://255.255.255.255/cb',
+      'must not point at limited broadcast (255.255.255.255/32)',
+      'must not point at limited broadcast (255.255.255.255/32)',
+    ],
+    [
+      'https://192.0.2.1/cb',
+      'must not point at documentation (192.0.2.0/24)',
+      'must not point at documentation (192.0.2.0/24)',
+    ],
+    [
+      'https://[2001:db8::1]/cb',
+      'must not point at documentation (2001:db8::/32)',
+      'must not point at documentation (2001:db8::/32)',
+    ],
     ['https://[ff02::1]/cb', 'must not point at multicast (ff00::/8)', 'must not point at multicast (ff00::/8)'],
     ['https://[fe80::1]/cb', 'must not point at link-local (fe80::/10)', 'must not point at link-local (fe80::/10)'],
     ['https://[2001::1]/cb', 'must not point at Teredo (2001::/32)', 'must not point at Teredo (2001::/32)'],
@@ -111,7 +146,9 @@ const resolvingTo =
 
 const lookupOf = (resolver: Resolver, policy: { allowPrivate: boolean }) =>
   new Promise<{ error: Error | null; addresses: unknown }>((resolve) =>
-    guardedLookup(policy, resolver)('rebind.example', { all: true }, (error, addresses) => resolve({ error, addresses })),
+    guardedLookup(policy, resolver)('rebind.example', { all: true }, (error, addresses) =>
+      resolve({ error, addresses }),
+    ),
   );
 
 describe('guardedLookup (at connect time)', () => {
@@ -123,12 +160,15 @@ describe('guardedLookup (at connect time)', () => {
       const answers = [PUBLIC, { address: refused, family: refused.includes(':') ? 6 : 4 }];
       expect((await lookupOf(resolvingTo(...answers), SWITCH_OFF)).error?.message).toBe(TARGET_NOT_ALLOWED);
     }
-    expect((await lookupOf(resolvingTo({ address: '169.254.169.254', family: 4 }), SWITCH_ON)).error?.message).toBe(TARGET_NOT_ALLOWED);
+    expect((await lookupOf(resolvingTo({ address: '169.254.169.254', family: 4 }), SWITCH_ON)).error?.message).toBe(
+      TARGET_NOT_ALLOWED,
+    );
     expect((await lookupOf(resolvingTo(), SWITCH_ON)).error?.message).toBe(TARGET_NOT_ALLOWED);
   });
 
   it('passes resolver errors on', async () => {
-    const failing: Resolver = (_hostname, _options, callback) => callback(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []);
+    const failing: Resolver = (_hostname, _options, callback) =>
+      callback(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []);
     expect((await lookupOf(failing, SWITCH_OFF)).error?.message).toBe('getaddrinfo ENOTFOUND');
   });
 

@@ -4,7 +4,9 @@ import { addressRefusal, type AddressPolicy } from './special-purpose-addresses'
 
 export const TARGET_NOT_ALLOWED = 'target address not allowed';
 
-/** Names resolvers answer with a loopback address without asking DNS (RFC 6761 `.localhost`, common hosts-file names). */
+/**
+ * Names resolvers answer with a loopback address without asking DNS (RFC 6761 `.localhost`, common hosts-file names).
+ */
 const LOCALHOST_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
 
 export function isLocalhostName(hostname: string): boolean {
@@ -38,7 +40,8 @@ export function callbackUrlRefusal(value: string, policy: AddressPolicy): string
     return 'must be an absolute URL';
   }
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return policy.allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
+  if (!schemes.includes(url.protocol))
+    return policy.allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
   const refused = hostRefusal(url.hostname, policy);
   return refused && `must not point at ${refused}`;
 }

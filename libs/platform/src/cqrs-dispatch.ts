@@ -7,5 +7,6 @@ import type { ExecuteMessage } from '@paygate/messaging';
  * Each message goes to the handler @nestjs/cqrs holds for its class (`@CommandHandler(TheClass)`).
  */
 export function executeWithCqrs(commandBus: CommandBus, queryBus: QueryBus): ExecuteMessage {
-  return (message: ContractMessage) => (message instanceof Query ? queryBus.execute(message) : commandBus.execute(message));
+  return (message: ContractMessage) =>
+    message instanceof Query ? queryBus.execute(message) : commandBus.execute(message);
 }

@@ -71,7 +71,11 @@ export class Dependencies {
    * when `stop()` is called meanwhile, or with an error that `isFinal` says no retry can fix
    * (a bad configuration).
    */
-  async until<T>(name: string, attempt: () => Promise<T>, isFinal: (error: unknown) => boolean = () => false): Promise<T> {
+  async until<T>(
+    name: string,
+    attempt: () => Promise<T>,
+    isFinal: (error: unknown) => boolean = () => false,
+  ): Promise<T> {
     for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
       if (this.stopped) throw new Error(`stopped while waiting for ${name}`);
       try {
@@ -98,13 +102,17 @@ export class Dependencies {
           ),
         ),
       );
-      if (!this.stopped && watching === this.watching) this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
+      if (!this.stopped && watching === this.watching)
+        this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
     };
     // Never what keeps a process alive: the server and the consumers are.
     this.monitor = setTimeout(() => void tick(), CHECK_EVERY_MS).unref();
   }
 
-  /** Ends the checks of the last watch() only: infrastructure closed to start again (an undone start), whose waits go on. */
+  /**
+   * Ends the checks of the last watch() only: infrastructure closed to start again (an undone start), whose waits go
+   * on.
+   */
   unwatch(): void {
     this.watching++;
     clearTimeout(this.monitor);

@@ -3,7 +3,13 @@ import type { Logger } from '@paygate/logging';
 import { Dependencies } from './dependencies';
 import { openInfrastructure } from './infrastructure';
 
-const log: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => log };
+const log: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => log,
+};
 
 /**
  * A start that fails after its infrastructure opened (a consumer group that does not answer while

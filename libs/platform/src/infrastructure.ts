@@ -57,7 +57,11 @@ function commandRoutes(config: PlatformConfig): CommandRoutes {
   ];
   const services: Record<string, string> = {};
   for (const [service, variable, url] of routes) services[service] = checked(variable, url, parseCommandAddress);
-  return { listenUrl: checked('COMMANDS_LISTEN_URL', config.commandsListenUrl, listenAddress), services, tls: readCommandTls(config.commandsTlsDir) };
+  return {
+    listenUrl: checked('COMMANDS_LISTEN_URL', config.commandsListenUrl, listenAddress),
+    services,
+    tls: readCommandTls(config.commandsTlsDir),
+  };
 }
 
 function checked(variable: string, url: string, parse: (url: string) => unknown): string {
@@ -85,7 +89,12 @@ function openOnce<T>(name: string, open: () => Promise<T>): Promise<T> {
  * it (tests, tools), the first failure throws naming the dependency. Either way the returned
  * infrastructure keeps checking each dependency for readiness.
  */
-export async function openInfrastructure(config: PlatformConfig, clientId: string, log: Logger, wait?: Dependencies): Promise<Infrastructure> {
+export async function openInfrastructure(
+  config: PlatformConfig,
+  clientId: string,
+  log: Logger,
+  wait?: Dependencies,
+): Promise<Infrastructure> {
   // kafka:// or kafkas://: the apps are separate processes, and commands cross the network.
   const distributed = config.brokerUrl.startsWith('kafka');
   if (distributed) {
@@ -97,13 +106,19 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
   }
   // Read before anything is opened: a missing certificate is a configuration error, not a dependency to wait for.
   const routes = distributed ? commandRoutes(config) : undefined;
-  const opening: Opener = wait ? (name, open) => wait.until(name, open, (error) => error instanceof ConfigError) : openOnce;
+  const opening: Opener = wait
+    ? (name, open) => wait.until(name, open, (error) => error instanceof ConfigError)
+    : openOnce;
   const dependencies = wait ?? new Dependencies(log);
   const storeName = `STORE_URL ${redactUrl(config.storeUrl)}`;
   const brokerName = `BROKER_URL ${redactUrl(config.brokerUrl)}`;
-  const eventStoreName = config.eventStoreUrl ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}` : 'the event store (STORE_URL)';
+  const eventStoreName = config.eventStoreUrl
+    ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}`
+    : 'the event store (STORE_URL)';
   const metrics = new PrometheusMetrics(log);
-  const sql = await opening(storeName, () => openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize }));
+  const sql = await opening(storeName, () =>
+    openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize }),
+  );
   if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
     const store = instrumentEventStore(
@@ -160,7 +175,10 @@ export async function openInfrastructure(config: PlatformConfig, clientId: strin
 }
 
 /** Opens something and checks that it answers; closes it again when it does not. */
-async function openChecked<T extends { close(): Promise<void> }>(open: () => Promise<T>, check: (opened: T) => Promise<unknown>): Promise<T> {
+async function openChecked<T extends { close(): Promise<void> }>(
+  open: () => Promise<T>,
+  check: (opened: T) => Promise<unknown>,
+): Promise<T> {
   const opened = await open();
   try {
     await check(opened);

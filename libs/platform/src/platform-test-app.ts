@@ -49,8 +49,12 @@ export interface LogEntry {
 }
 
 /** A logger that keeps its entries for the test to read. */
-export function recordingLogger(entries: LogEntry[] = [], bound: Record<string, unknown> = {}): Logger & { entries: LogEntry[] } {
-  const record = (level: string) => (message: string, fields?: Record<string, unknown>) => void entries.push({ level, message, ...bound, ...fields });
+export function recordingLogger(
+  entries: LogEntry[] = [],
+  bound: Record<string, unknown> = {},
+): Logger & { entries: LogEntry[] } {
+  const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void entries.push({ level, message, ...bound, ...fields });
   return {
     entries,
     debug: record('debug'),
@@ -70,7 +74,10 @@ export interface TestApp {
   log: Logger & { entries: LogEntry[] };
 }
 
-/** The platform with `features`, on an embedded store and the in-process broker unless `env` says otherwise, listening on loopback. */
+/**
+ * The platform with `features`, on an embedded store and the in-process broker unless `env` says otherwise, listening
+ * on loopback.
+ */
 export async function startTestApp(features: Type[], env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', SHUTDOWN_DELAY_MS: '0', ...env });
   const log = recordingLogger();
@@ -110,7 +117,9 @@ export function parseResponses(text: string): { status: number; headers: Record<
     const end = rest.indexOf('\r\n\r\n');
     if (end === -1) break;
     const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     responses.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
     rest = rest.slice(end + 4 + length);

@@ -19,7 +19,9 @@ import { INFRASTRUCTURE } from './tokens';
 describe('shutDown', () => {
   it('turns unready, stops accepting, answers the request in flight and closes every connection', async () => {
     const gate = new Gate();
-    const { app, infrastructure, config, log, url, port } = await startTestApp([heldRoute(gate)], { SHUTDOWN_DELAY_MS: '300' });
+    const { app, infrastructure, config, log, url, port } = await startTestApp([heldRoute(gate)], {
+      SHUTDOWN_DELAY_MS: '300',
+    });
     const idle = await rawConnection(port);
     idle.socket.write('GET /health/live HTTP/1.1\r\nhost: test\r\n\r\n');
     const inFlight = await rawConnection(port);
@@ -28,7 +30,8 @@ describe('shutDown', () => {
     expect(await getOnNewConnection(url, '/health/ready')).toBe(200);
 
     const stopped = shutDown(app, infrastructure, config.shutdown, log);
-    // Unready at once, while the listener still accepts for SHUTDOWN_DELAY_MS (load balancers probe on new connections).
+    // Unready at once, while the listener still accepts for SHUTDOWN_DELAY_MS (load balancers probe on new
+    // connections).
     expect(await getOnNewConnection(url, '/health/ready')).toBe(503);
     // Then the listener closes while the request is still in flight.
     await waitFor(() => !app.getHttpServer().listening);
@@ -64,7 +67,9 @@ describe('shutDown', () => {
       await restarted.infrastructure.store.appendToStream(`${prefix}2`, [{ id: randomUUID(), type: 'Next', data: {} }]);
       await waitFor(() => handled.length === 2);
       expect(handled).toEqual(['Held', 'Next']);
-      expect(await shutDown(restarted.app, restarted.infrastructure, restarted.config.shutdown, restarted.log)).toBe(true);
+      expect(await shutDown(restarted.app, restarted.infrastructure, restarted.config.shutdown, restarted.log)).toBe(
+        true,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -84,14 +89,20 @@ describe('shutDown', () => {
 
   it('abandons what is still running after SHUTDOWN_TIMEOUT_MS and logs what it was', async () => {
     const gate = new Gate();
-    const { app, infrastructure, config, log, port } = await startTestApp([heldRoute(gate)], { SHUTDOWN_TIMEOUT_MS: '500' });
+    const { app, infrastructure, config, log, port } = await startTestApp([heldRoute(gate)], {
+      SHUTDOWN_TIMEOUT_MS: '500',
+    });
     const held = await rawConnection(port);
     held.socket.write('GET /test/held HTTP/1.1\r\nhost: test\r\n\r\n');
     await gate.reached;
 
     expect(await shutDown(app, infrastructure, config.shutdown, log)).toBe(false);
     expect(log.entries.filter((entry) => entry.level === 'error')).toEqual([
-      expect.objectContaining({ message: 'shutdown abandoned', abandoned: 'the HTTP server: 1 requests in flight', shutdown_timeout_ms: 500 }),
+      expect.objectContaining({
+        message: 'shutdown abandoned',
+        abandoned: 'the HTTP server: 1 requests in flight',
+        shutdown_timeout_ms: 500,
+      }),
     ]);
     gate.release();
     held.socket.destroy();
@@ -101,7 +112,9 @@ describe('shutDown', () => {
   it('names the consumer group whose handler never finished', async () => {
     const prefix = `stuck${randomUUID().slice(0, 8)}-`;
     const gate = new Gate();
-    const { app, infrastructure, config, log } = await startTestApp([consumerFeature(prefix, [], gate)], { SHUTDOWN_TIMEOUT_MS: '500' });
+    const { app, infrastructure, config, log } = await startTestApp([consumerFeature(prefix, [], gate)], {
+      SHUTDOWN_TIMEOUT_MS: '500',
+    });
     await infrastructure.store.appendToStream(`${prefix}1`, [{ id: randomUUID(), type: 'Stuck', data: {} }]);
     await gate.reached;
 
@@ -118,7 +131,8 @@ describe('shutDown', () => {
     // A broker that has gone away: closing it never finishes.
     const hanging: Infrastructure = {
       ...infrastructure,
-      close: (closing) => infrastructure.close((what) => closing?.(what)).then(() => new Promise<void>(() => undefined)),
+      close: (closing) =>
+        infrastructure.close((what) => closing?.(what)).then(() => new Promise<void>(() => undefined)),
     };
     expect(await shutDown(app, hanging, config.shutdown, log)).toBe(false);
     expect(log.entries.find((entry) => entry.message === 'shutdown abandoned')).toMatchObject({
@@ -135,10 +149,13 @@ function consumerFeature(prefix: string, handled: string[], gate: Gate): Type {
     constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
     async onApplicationBootstrap() {
-      this.consumer = await this.infrastructure.events.consume({ group: `${prefix}group`, streamPrefixes: [prefix] }, async (event: RecordedEvent) => {
-        if (handled.length === 0) await gate.pass();
-        handled.push(event.type);
-      });
+      this.consumer = await this.infrastructure.events.consume(
+        { group: `${prefix}group`, streamPrefixes: [prefix] },
+        async (event: RecordedEvent) => {
+          if (handled.length === 0) await gate.pass();
+          handled.push(event.type);
+        },
+      );
     }
 
     async onApplicationShutdown() {

@@ -17,7 +17,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * close. Whatever has not finished SHUTDOWN_TIMEOUT_MS after the start is abandoned, with an
  * error line naming it. True when everything finished.
  */
-export async function shutDown(app: INestApplication, infrastructure: Infrastructure, limits: Config['shutdown'], log: Logger): Promise<boolean> {
+export async function shutDown(
+  app: INestApplication,
+  infrastructure: Infrastructure,
+  limits: Config['shutdown'],
+  log: Logger,
+): Promise<boolean> {
   const drain = app.get<Drain>(DRAIN);
   let waitingFor = () => 'the shutdown delay';
   let clean = true;
@@ -28,7 +33,8 @@ export async function shutDown(app: INestApplication, infrastructure: Infrastruc
     waitingFor = () => 'commands in hand';
     await infrastructure.commands.stopServing();
     waitingFor = () => `the HTTP server: ${drain.requestsInFlight} requests in flight`;
-    // Nest closes the HTTP server (which waits for requests in flight) before its shutdown hooks, where features stop their consumers.
+    // Nest closes the HTTP server (which waits for requests in flight) before its shutdown hooks, where features stop
+    // their consumers.
     const appClosed = app.close();
     const serverClosed = once(app.getHttpServer(), 'close');
     try {

@@ -19,7 +19,12 @@ onBothEngines('Projection', (t) => {
         ['Added', { amount: '7' }, 1],
       ]),
     );
-    expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
+    expect(await t.row('a')).toEqual({
+      owner: 'ann',
+      total: 12,
+      state: { owner: 'ann', total: 12, open: true },
+      revision: 3,
+    });
     expect(await t.log('a')).toEqual(['Opened', 'Added', 'Added']);
   });
 
@@ -79,7 +84,9 @@ onBothEngines('Projection', (t) => {
       both,
     );
     expect(await t.row('1')).toMatchObject({ total: 3, revision: 1 });
-    expect(await t.db.query('select owner, total::int, revision from owner_credits')).toEqual([{ owner: 'ann', total: 42, revision: 1 }]);
+    expect(await t.db.query('select owner, total::int, revision from owner_credits')).toEqual([
+      { owner: 'ann', total: 42, revision: 1 },
+    ]);
   });
 
   it("follows its streams as its consumer group, from the group's checkpoint after a restart", async () => {

@@ -15,7 +15,12 @@ onBothEngines('Projection, a missing row', (t) => {
       ['Added', { amount: '7' }, 1],
     ]);
     await t.projection.apply(events[3]);
-    expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
+    expect(await t.row('a')).toEqual({
+      owner: 'ann',
+      total: 12,
+      state: { owner: 'ann', total: 12, open: true },
+      revision: 3,
+    });
     expect(await t.log('a')).toEqual(['Added']);
   });
 

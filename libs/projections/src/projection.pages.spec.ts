@@ -1,7 +1,10 @@
 import type { RecordedEvent } from '@paygate/event-store';
 import { failingOnClose, onBothEngines } from './projections-test-setup';
 
-/** A page of events (what one read of the store brings) applied at once: the same rows as one event at a time, in one transaction. */
+/**
+ * A page of events (what one read of the store brings) applied at once: the same rows as one event at a time, in one
+ * transaction.
+ */
 onBothEngines('Projection, a page at a time', (t) => {
   /** Two streams' events interleaved, as they sit in the store's global order. */
   const interleaved = async (): Promise<RecordedEvent[]> => {
@@ -20,7 +23,12 @@ onBothEngines('Projection, a page at a time', (t) => {
 
   it('gives each row what one event at a time gives, and writes alongside for every change', async () => {
     await t.projection.applyPage(await interleaved());
-    expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
+    expect(await t.row('a')).toEqual({
+      owner: 'ann',
+      total: 12,
+      state: { owner: 'ann', total: 12, open: true },
+      revision: 3,
+    });
     expect(await t.row('b')).toMatchObject({ owner: 'bob', state: { open: false }, revision: 1 });
     expect(await t.log('a')).toEqual(['Opened', 'Added', 'Added']);
     expect(await t.log('b')).toEqual(['Opened', 'Closed']);
@@ -41,7 +49,12 @@ onBothEngines('Projection, a page at a time', (t) => {
     await t.projection.applyPage(page.slice(0, 3));
     expect(await t.row('a')).toMatchObject({ total: 5, revision: 1 });
     await t.projection.applyPage(page);
-    expect(await t.row('a')).toEqual({ owner: 'ann', total: 12, state: { owner: 'ann', total: 12, open: true }, revision: 3 });
+    expect(await t.row('a')).toEqual({
+      owner: 'ann',
+      total: 12,
+      state: { owner: 'ann', total: 12, open: true },
+      revision: 3,
+    });
     expect(await t.log('a')).toEqual(['Opened', 'Added', 'Added']);
     expect(await t.log('b')).toEqual(['Opened', 'Closed']);
   });

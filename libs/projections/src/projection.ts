@@ -14,7 +14,10 @@ export type ColumnType = 'text' | 'integer' | 'bigint' | 'jsonb';
  */
 export interface StreamReadModel<Event, Row> {
   streamPrefix: string;
-  /** The stream's own events, upcast (the context's event reader); anything else there, such as published integration events, changes nothing. */
+  /**
+   * The stream's own events, upcast (the context's event reader); anything else there, such as published integration
+   * events, changes nothing.
+   */
   read(stored: StoredEvent): Event | undefined;
   /** The row after `event` (pure); `row` is null before the stream's first event. Null leaves no row. */
   evolve(row: Row | null, event: Event): Row | null;
@@ -76,7 +79,9 @@ export class Projection {
 
   /** Subscribes the projection to its streams, from its consumer group's checkpoint. */
   start(events: EventBus): Promise<RunningConsumer> {
-    return events.consumePages({ group: this.name, streamPrefixes: this.streamPrefixes }, (page) => this.applyPage(page));
+    return events.consumePages({ group: this.name, streamPrefixes: this.streamPrefixes }, (page) =>
+      this.applyPage(page),
+    );
   }
 
   apply(recorded: RecordedEvent): Promise<void> {
@@ -104,7 +109,9 @@ export class Projection {
     for (const run of unfolded) {
       const first = run.events[0].revision;
       let folded: unknown = null;
-      for (const stored of await this.store.readStream(`${run.model.streamPrefix}${run.streamId}`, { maxCount: first })) {
+      for (const stored of await this.store.readStream(`${run.model.streamPrefix}${run.streamId}`, {
+        maxCount: first,
+      })) {
         const own = run.model.read(storedEvent(stored));
         if (own) folded = run.model.evolve(folded, own);
       }
@@ -119,7 +126,11 @@ export class Projection {
       const model = this.readModels.find((candidate) => recorded.streamName.startsWith(candidate.streamPrefix));
       const event = model?.read(storedEvent(recorded));
       if (!model || !event) continue;
-      const run = runs.get(recorded.streamName) ?? { model, streamId: recorded.streamName.slice(model.streamPrefix.length), events: [] };
+      const run = runs.get(recorded.streamName) ?? {
+        model,
+        streamId: recorded.streamName.slice(model.streamPrefix.length),
+        events: [],
+      };
       run.events.push({ event, revision: recorded.revision });
       runs.set(recorded.streamName, run);
     }
@@ -158,14 +169,24 @@ async function applyRuns<Event, Row>(
   model: StreamReadModel<Event, Row>,
   runs: readonly { run: StreamRun<unknown>; folded: Row | null | undefined }[],
 ): Promise<StreamRun<unknown>[]> {
-  const keyed = runs.map(({ run, folded }) => ({ run, folded, key: model.key(run.streamId, run.events[0].event as Event) }));
-  const toRead = keyed.filter(({ run, folded }) => run.events[0].revision !== 0 && folded === undefined).map(({ key }) => key);
+  const keyed = runs.map(({ run, folded }) => ({
+    run,
+    folded,
+    key: model.key(run.streamId, run.events[0].event as Event),
+  }));
+  const toRead = keyed
+    .filter(({ run, folded }) => run.events[0].revision !== 0 && folded === undefined)
+    .map(({ key }) => key);
   const stored = toRead.length > 0 ? await storedRows(tx, model, toRead) : new Map<string, RowBefore<Row>>();
   const missing: StreamRun<unknown>[] = [];
   const folded: FoldedRun<Event, Row>[] = [];
   for (const { run, folded: earlier, key } of keyed) {
     const before: RowBefore<Row> | undefined =
-      run.events[0].revision === 0 ? { row: null, revision: -1 } : earlier !== undefined ? { row: earlier, revision: -1 } : stored.get(keyText(key));
+      run.events[0].revision === 0
+        ? { row: null, revision: -1 }
+        : earlier !== undefined
+          ? { row: earlier, revision: -1 }
+          : stored.get(keyText(key));
     if (!before) {
       missing.push(run);
       continue;
@@ -186,7 +207,8 @@ async function applyRuns<Event, Row>(
   for (const wave of onePerKey(folded)) {
     const had = await upsert(tx, model, wave);
     wave.forEach((written, i) => {
-      for (const { event, revision: at } of written.changedBy) if (at > had[i]) changes.push({ streamId: written.streamId, event });
+      for (const { event, revision: at } of written.changedBy)
+        if (at > had[i]) changes.push({ streamId: written.streamId, event });
     });
   }
   if (changes.length > 0) await model.alongside?.(tx, changes);
@@ -195,7 +217,10 @@ async function applyRuns<Event, Row>(
 
 const keyText = (key: Record<string, string>) => JSON.stringify(Object.values(key));
 
-/** Splits rows into statements that write each key at most once (two streams keyed alike are written one after the other). */
+/**
+ * Splits rows into statements that write each key at most once (two streams keyed alike are written one after the
+ * other).
+ */
 function onePerKey<R extends { key: Record<string, string> }>(rows: R[]): R[][] {
   const waves: { keys: Set<string>; rows: R[] }[] = [];
   for (const row of rows) {
@@ -211,7 +236,11 @@ function onePerKey<R extends { key: Record<string, string> }>(rows: R[]): R[][] 
 const arrayType = (type: ColumnType) => (type === 'jsonb' ? 'text[]' : `${type}[]`);
 
 /** The rows of these keys and their revisions, locked for this transaction; a key without a row is absent. */
-async function storedRows<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, keys: Record<string, string>[]): Promise<Map<string, RowBefore<Row>>> {
+async function storedRows<Event, Row>(
+  tx: SqlClient,
+  model: StreamReadModel<Event, Row>,
+  keys: Record<string, string>[],
+): Promise<Map<string, RowBefore<Row>>> {
   const keyColumns = Object.keys(keys[0]);
   const found = await tx.query<Record<string, unknown>>(
     `select ${[...keyColumns, ...Object.keys(model.columns), 'revision'].map((column) => `t.${column}`).join(', ')}
@@ -231,16 +260,26 @@ async function storedRows<Event, Row>(tx: SqlClient, model: StreamReadModel<Even
  * Writes each row at its revision, never over a row already past it; returns, row by row, the
  * revision the row had (-1: none). The rows' keys are distinct.
  */
-async function upsert<Event, Row>(tx: SqlClient, model: StreamReadModel<Event, Row>, rows: readonly FoldedRun<Event, Row>[]): Promise<number[]> {
+async function upsert<Event, Row>(
+  tx: SqlClient,
+  model: StreamReadModel<Event, Row>,
+  rows: readonly FoldedRun<Event, Row>[],
+): Promise<number[]> {
   const keyColumns = Object.keys(rows[0].key);
   const columns = Object.keys(model.columns);
   const values = rows.map(({ row }) => model.toColumns(row));
   const params: unknown[] = [
     ...keyColumns.map((column) => rows.map(({ key }) => key[column])),
-    ...columns.map((column) => values.map((value) => (model.columns[column] === 'jsonb' ? JSON.stringify(value[column]) : value[column]))),
+    ...columns.map((column) =>
+      values.map((value) => (model.columns[column] === 'jsonb' ? JSON.stringify(value[column]) : value[column])),
+    ),
     rows.map(({ revision }) => revision),
   ];
-  const types = [...keyColumns.map(() => 'text[]'), ...columns.map((column) => arrayType(model.columns[column])), 'integer[]'];
+  const types = [
+    ...keyColumns.map(() => 'text[]'),
+    ...columns.map((column) => arrayType(model.columns[column])),
+    'integer[]',
+  ];
   const all = [...keyColumns, ...columns, 'revision'];
   const selected = all.map((column) => (model.columns[column] === 'jsonb' ? `u.${column}::jsonb` : `u.${column}`));
   // `had` reads the statement's snapshot, so it is each row before this write whatever order the parts run in.

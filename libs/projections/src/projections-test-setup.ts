@@ -11,7 +11,9 @@ import { Projection, type StreamReadModel } from './projection';
  * logged alongside in `tally_log`, in the row's transaction.
  */
 export type TallyEvent =
-  { type: 'Opened'; data: { owner: string } } | { type: 'Added'; data: { amount: number } } | { type: 'Closed'; data: Record<string, never> };
+  | { type: 'Opened'; data: { owner: string } }
+  | { type: 'Added'; data: { amount: number } }
+  | { type: 'Closed'; data: Record<string, never> };
 export interface Tally {
   owner: string;
   total: number;
@@ -41,7 +43,8 @@ export function tallyView(streamPrefix: string): StreamReadModel<TallyEvent, Tal
     toColumns: (tally) => ({ owner: tally.owner, total: tally.total, state: tally }),
     fromColumns: (values) => values.state as Tally,
     async alongside(tx, changes) {
-      for (const { streamId, event } of changes) await tx.query('insert into tally_log (tally_id, event_type) values ($1, $2)', [streamId, event.type]);
+      for (const { streamId, event } of changes)
+        await tx.query('insert into tally_log (tally_id, event_type) values ($1, $2)', [streamId, event.type]);
     },
   };
 }
@@ -53,14 +56,19 @@ export function failingOnClose(t: ProjectionUnderTest): { projection: Projection
   const flakyView: StreamReadModel<TallyEvent, Tally> = {
     ...base,
     alongside: (tx, changes) =>
-      failing && changes.some(({ event }) => event.type === 'Closed') ? Promise.reject(new Error('disk full')) : base.alongside!(tx, changes),
+      failing && changes.some(({ event }) => event.type === 'Closed')
+        ? Promise.reject(new Error('disk full'))
+        : base.alongside!(tx, changes),
   };
   return { projection: new Projection('flaky', [flakyView], t.db, t.store), recover: () => (failing = false) };
 }
 
 type Credited = { type: 'Credited'; data: { owner: string; amount: number } };
 
-/** Credits per owner, one stream each: a row keyed by what the event says rather than by the stream's name (as wallet balances are). */
+/**
+ * Credits per owner, one stream each: a row keyed by what the event says rather than by the stream's name (as wallet
+ * balances are).
+ */
 export function ownerCredits(streamPrefix: string): StreamReadModel<Credited, { total: number }> {
   return {
     streamPrefix,
@@ -83,10 +91,15 @@ const TABLES = [
 export interface ProjectionUnderTest {
   db: SqlDatabase;
   store: EventStore;
-  /** Each test's streams start with this prefix, so none reads another's from the shared store; the tables start empty. */
+  /**
+   * Each test's streams start with this prefix, so none reads another's from the shared store; the tables start empty.
+   */
   prefix: string;
   projection: Projection;
-  append(streamId: string, events: Array<[type: string, data: Record<string, unknown>, version?: number]>): Promise<RecordedEvent[]>;
+  append(
+    streamId: string,
+    events: Array<[type: string, data: Record<string, unknown>, version?: number]>,
+  ): Promise<RecordedEvent[]>;
   row(tallyId: string): Promise<{ owner: string; total: number; state: Tally; revision: number } | undefined>;
   log(tallyId: string): Promise<string[]>;
 }
@@ -101,7 +114,12 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
     for (const statement of TABLES) await t.db.query(statement);
     t.store = await SqlEventStore.create(t.db);
     t.append = async (streamId, events) => {
-      const toAppend: EventToAppend[] = events.map(([type, data, version = 2]) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: version } }));
+      const toAppend: EventToAppend[] = events.map(([type, data, version = 2]) => ({
+        id: randomUUID(),
+        type,
+        data,
+        metadata: { schemaVersion: version },
+      }));
       await t.store.appendToStream(`${t.prefix}${streamId}`, toAppend);
       return (await t.store.readStream(`${t.prefix}${streamId}`)).slice(-events.length);
     };
@@ -113,7 +131,9 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
       return row && { ...row, total: Number(row.total) };
     };
     t.log = async (tallyId) =>
-      (await t.db.query<{ event_type: string }>('select event_type from tally_log where tally_id = $1', [tallyId])).map((row) => row.event_type);
+      (await t.db.query<{ event_type: string }>('select event_type from tally_log where tally_id = $1', [tallyId])).map(
+        (row) => row.event_type,
+      );
   });
   beforeEach(async () => {
     for (const table of ['tally_view', 'tally_log', 'owner_credits']) await t.db.query(`delete from ${table}`);

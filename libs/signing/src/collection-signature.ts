@@ -5,7 +5,14 @@ export interface RedirectFields extends CollectionSignatureFields {
   status_message: string;
 }
 
-const REDIRECT_PARAMS = ['id', 'merchant_reference', 'internal_reference', 'transaction_status', 'status_message', 'hmac_signature'] as const;
+const REDIRECT_PARAMS = [
+  'id',
+  'merchant_reference',
+  'internal_reference',
+  'transaction_status',
+  'status_message',
+  'hmac_signature',
+] as const;
 
 /**
  * The merchant's redirect URL with the collection outcome and its signature appended.

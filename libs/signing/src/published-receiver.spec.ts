@@ -14,7 +14,10 @@ function publishedVerifiers(): { verifyPaygateWebhook: VerifyWebhook; verifyPayg
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
   if (!code) throw new Error('docs/webhooks.md has no node:crypto verification block');
   const sandbox = { require, Buffer, exports: {} as Record<string, unknown> };
-  runInNewContext(`${code}\nexports.verifyPaygateWebhook = verifyPaygateWebhook; exports.verifyPaygateHmac = verifyPaygateHmac;`, sandbox);
+  runInNewContext(
+    `${code}\nexports.verifyPaygateWebhook = verifyPaygateWebhook; exports.verifyPaygateHmac = verifyPaygateHmac;`,
+    sandbox,
+  );
   return sandbox.exports as ReturnType<typeof publishedVerifiers>;
 }
 
@@ -39,24 +42,43 @@ describe('the receiver code in docs/webhooks.md', () => {
     expect(verifyPaygateWebhook('sk_test_other', vectorHeaders, body, 1700000000)).toBe(false);
     expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-id': 'msg_other' }, body, 1700000000)).toBe(false);
     expect(
-      verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-signature': vectorHeaders['webhook-signature'].replace('v1,', 'v2,') }, body, 1700000000),
+      verifyPaygateWebhook(
+        key,
+        { ...vectorHeaders, 'webhook-signature': vectorHeaders['webhook-signature'].replace('v1,', 'v2,') },
+        body,
+        1700000000,
+      ),
     ).toBe(false);
-    expect(verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-timestamp': '1700000000abc' }, body, 1700000000)).toBe(false);
+    expect(
+      verifyPaygateWebhook(key, { ...vectorHeaders, 'webhook-timestamp': '1700000000abc' }, body, 1700000000),
+    ).toBe(false);
   });
 
   it('accepts what Paygate sends, including a non-ASCII body and a rotated key list', () => {
     const sent = '{"event":"transaction.completed","payload":{"customer_name":"Ñandú Ōkami 😀"}}';
     const headers = standardWebhookHeaders(key, 'msg_receiver', 1700000100, sent);
     expect(verifyPaygateWebhook(key, { ...headers }, sent, 1700000100)).toBe(true);
-    expect(verifyPaygateWebhook(key, { ...headers, 'webhook-signature': `v1,c29tZXRoaW5nIGVsc2U= ${headers['webhook-signature']}` }, sent, 1700000100)).toBe(
-      true,
-    );
+    expect(
+      verifyPaygateWebhook(
+        key,
+        { ...headers, 'webhook-signature': `v1,c29tZXRoaW5nIGVsc2U= ${headers['webhook-signature']}` },
+        sent,
+        1700000100,
+      ),
+    ).toBe(true);
   });
 
   it('checks hmac-signature as Paygate computes it, in either case, and refuses a malformed one', () => {
-    const payload = { id: 42, internal_reference: 'PGTESTREF0000001', transaction_status: 'COMPLETED', merchant_reference: 'order-1001' };
+    const payload = {
+      id: 42,
+      internal_reference: 'PGTESTREF0000001',
+      transaction_status: 'COMPLETED',
+      merchant_reference: 'order-1001',
+    };
     const signature = collectionSignature(key, payload);
-    expect(verifyPaygateHmac(key, payload, 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7')).toBe(true);
+    expect(verifyPaygateHmac(key, payload, 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7')).toBe(
+      true,
+    );
     expect(verifyPaygateHmac(key, payload, signature.toUpperCase())).toBe(true);
     expect(verifyPaygateHmac(key, { ...payload, transaction_status: 'FAILED' }, signature)).toBe(false);
     expect(verifyPaygateHmac(key, payload, `${signature.slice(0, 62)}zz`)).toBe(false);

@@ -34,7 +34,9 @@ describe('published test vectors (docs/webhooks.md)', () => {
     const { payload } = JSON.parse(body);
     const hmac = collectionSignature(key, payload);
     expect(hmac).toBe('0427a543db8de08a79bc86ef86a3fd0db2bcbbe653f19c0b8d4303baea228e52');
-    expect(collectionSignature(key, { ...payload, transaction_status: 'FAILED' })).toBe('58242b7c2ef34a363d446911da59d033b205ab830b55c2cdb5d13e0e96fa9155');
+    expect(collectionSignature(key, { ...payload, transaction_status: 'FAILED' })).toBe(
+      '58242b7c2ef34a363d446911da59d033b205ab830b55c2cdb5d13e0e96fa9155',
+    );
     const signature = standardWebhookSignature(key, 'msg_0b6f4c1e-6a4e-4a59-9d44-2f1c3e0a7b21', 1700000000, body);
     expect(signature).toBe('v1,ReNjf/uSmnt0Hd/mvERvoJS4iVVzUjIOLnGkmRhvpgU=');
     expect(doc).toContain(`${body}\n\`\`\``);

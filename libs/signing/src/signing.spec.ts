@@ -30,7 +30,9 @@ describe('collectionSignature', () => {
   });
 
   it('keys with the UTF-8 bytes of the signing key (openssl vector)', () => {
-    expect(collectionSignature('clé-secrète-🔑', RECORD)).toBe('91bf4e5c7c342965a4a517433bf8c5117857cad691c840785fad03fbab4c48e2');
+    expect(collectionSignature('clé-secrète-🔑', RECORD)).toBe(
+      '91bf4e5c7c342965a4a517433bf8c5117857cad691c840785fad03fbab4c48e2',
+    );
   });
 
   it('is lowercase hex', () => {
@@ -93,11 +95,24 @@ describe('signedRedirectUrl', () => {
     const url = new URL(signedRedirectUrl('https://shop.example/return#done', redirect, KEY));
     expect(url.hash).toBe('#done');
     expect(url.pathname).toBe('/return');
-    expect([...url.searchParams.keys()]).toEqual(['id', 'merchant_reference', 'internal_reference', 'transaction_status', 'status_message', 'hmac_signature']);
+    expect([...url.searchParams.keys()]).toEqual([
+      'id',
+      'merchant_reference',
+      'internal_reference',
+      'transaction_status',
+      'status_message',
+      'hmac_signature',
+    ]);
   });
 
   it('replaces merchant parameters that clash with ours, duplicates included', () => {
-    const url = new URL(signedRedirectUrl('https://shop.example/r?id=1&order=7&hmac_signature=forged&id=2&transaction_status=X', redirect, KEY));
+    const url = new URL(
+      signedRedirectUrl(
+        'https://shop.example/r?id=1&order=7&hmac_signature=forged&id=2&transaction_status=X',
+        redirect,
+        KEY,
+      ),
+    );
     expect(url.searchParams.getAll('id')).toEqual(['42']);
     expect(url.searchParams.getAll('hmac_signature')).toEqual([VECTOR]);
     expect(url.searchParams.getAll('transaction_status')).toEqual(['COMPLETED']);
@@ -130,7 +145,9 @@ describe('signedRedirectUrl', () => {
   });
 
   it('throws on a relative or malformed URL', () => {
-    expect(() => signedRedirectUrl('/return?order=7', redirect, KEY)).toThrow('Invalid redirect URL: "/return?order=7"');
+    expect(() => signedRedirectUrl('/return?order=7', redirect, KEY)).toThrow(
+      'Invalid redirect URL: "/return?order=7"',
+    );
     expect(() => signedRedirectUrl('not a url', redirect, KEY)).toThrow(TypeError);
   });
 });
@@ -194,7 +211,8 @@ describe('Standard Webhooks', () => {
 
   describe('verifyStandardWebhook', () => {
     const headers = standardWebhookHeaders(KEY, MSG_ID, TS, BODY);
-    const verify = (h: Record<string, string | undefined>, body = BODY, now = TS) => verifyStandardWebhook(KEY, h, body, { nowSeconds: now });
+    const verify = (h: Record<string, string | undefined>, body = BODY, now = TS) =>
+      verifyStandardWebhook(KEY, h, body, { nowSeconds: now });
 
     it('accepts valid headers', () => {
       expect(verify(headers)).toBe(true);
@@ -218,7 +236,12 @@ describe('Standard Webhooks', () => {
 
     it('accepts any matching entry of a space-separated list', () => {
       const other = standardWebhookSignature('old key', MSG_ID, TS, BODY);
-      for (const list of [`${other} ${WEBHOOK_VECTOR}`, `${WEBHOOK_VECTOR} ${other}`, `v2,abc ${WEBHOOK_VECTOR}`, `v1a,xyz  ${WEBHOOK_VECTOR}`]) {
+      for (const list of [
+        `${other} ${WEBHOOK_VECTOR}`,
+        `${WEBHOOK_VECTOR} ${other}`,
+        `v2,abc ${WEBHOOK_VECTOR}`,
+        `v1a,xyz  ${WEBHOOK_VECTOR}`,
+      ]) {
         expect(verify({ ...headers, 'webhook-signature': list })).toBe(true);
       }
       expect(verify({ ...headers, 'webhook-signature': `${other} v1,bogus` })).toBe(false);

@@ -8,12 +8,25 @@ const ledger = (extra: string[] = []) =>
   defineMigrations('ledger', [
     {
       name: '0001_entries',
-      statements: ['create table ledger_entries (id int primary key, amount bigint not null)', "insert into ran (what) values ('ledger/1')"],
+      statements: [
+        'create table ledger_entries (id int primary key, amount bigint not null)',
+        "insert into ran (what) values ('ledger/1')",
+      ],
     },
-    { name: '0002_memo', statements: ['alter table ledger_entries add column memo text', "insert into ran (what) values ('ledger/2')", ...extra] },
+    {
+      name: '0002_memo',
+      statements: [
+        'alter table ledger_entries add column memo text',
+        "insert into ran (what) values ('ledger/2')",
+        ...extra,
+      ],
+    },
   ]);
 const audit = defineMigrations('audit', [
-  { name: '0001_audit_log', statements: ['create table audit_log (at timestamptz not null)', "insert into ran (what) values ('audit/1')"] },
+  {
+    name: '0001_audit_log',
+    statements: ['create table audit_log (at timestamptz not null)', "insert into ran (what) values ('audit/1')"],
+  },
 ]);
 
 interface Engine {
@@ -84,7 +97,9 @@ function runnerSuite(engine: () => Engine) {
     const restarted = await handle();
     expect(await migrate(restarted, [...ledger(), ...audit])).toEqual([]);
     expect(await runs(restarted)).toEqual(['audit/1', 'ledger/1', 'ledger/2']);
-    expect(await restarted.query('select id, amount::int, memo from ledger_entries')).toEqual([{ id: 1, amount: 500, memo: 'kept' }]);
+    expect(await restarted.query('select id, amount::int, memo from ledger_entries')).toEqual([
+      { id: 1, amount: 500, memo: 'kept' },
+    ]);
   });
 
   it('applies only what a newer release adds', async () => {
@@ -145,7 +160,9 @@ function runnerSuite(engine: () => Engine) {
     await expect(migrate(db, broken)).rejects.toThrow(/^migration ledger\/0002_memo failed: .*no_such_column/);
     expect(await runs(db)).toEqual([]);
     expect(
-      await db.query("select 1 from information_schema.tables where table_name in ('ledger_entries', 'schema_migrations') and table_schema = current_schema()"),
+      await db.query(
+        "select 1 from information_schema.tables where table_name in ('ledger_entries', 'schema_migrations') and table_schema = current_schema()",
+      ),
     ).toEqual([]);
     // Fixed in the next build, it applies.
     expect((await migrate(db, ledger())).map((m) => m.id)).toEqual(['ledger/0001_entries', 'ledger/0002_memo']);
@@ -164,7 +181,9 @@ function runnerSuite(engine: () => Engine) {
     await closeAll();
     const upgraded = await handle();
     verifyMigrationsOnly(upgraded);
-    await expect(migrate(upgraded, ledger())).rejects.toThrow('the database lacks migration ledger/0002_memo: run "paygate migrate" first');
+    await expect(migrate(upgraded, ledger())).rejects.toThrow(
+      'the database lacks migration ledger/0002_memo: run "paygate migrate" first',
+    );
     await expect(migrate(upgraded, audit)).resolves.toEqual([]);
   });
 }
@@ -206,7 +225,9 @@ describeWithService('postgres', 'migrations on PostgreSQL', (url) => {
 
 describe('defineMigrations', () => {
   it('refuses a list that is not numbered 0001, 0002, … in order', () => {
-    expect(() => defineMigrations('ledger', [{ name: '0002_entries', statements: [] }])).toThrow('migration ledger/0002_entries must be named 0001_<words>');
+    expect(() => defineMigrations('ledger', [{ name: '0002_entries', statements: [] }])).toThrow(
+      'migration ledger/0002_entries must be named 0001_<words>',
+    );
     expect(() =>
       defineMigrations('ledger', [
         { name: '0001_a', statements: [] },

@@ -31,12 +31,23 @@ function checksumOf(statements: readonly string[]): string {
  * A library's migrations, in order: `0001_…`, `0002_…`, numbered without gaps. Each runs in one
  * transaction with its record in `schema_migrations`, so it is all applied or not at all.
  */
-export function defineMigrations(owner: string, migrations: ReadonlyArray<{ name: string; statements: readonly string[] }>): readonly Migration[] {
+export function defineMigrations(
+  owner: string,
+  migrations: ReadonlyArray<{ name: string; statements: readonly string[] }>,
+): readonly Migration[] {
   if (!OWNER.test(owner)) throw new Error(`migration owner "${owner}" must match ${OWNER}`);
   return migrations.map(({ name, statements }, index) => {
     const version = Number(NAME.exec(name)?.[1]);
-    if (version !== index + 1) throw new Error(`migration ${owner}/${name} must be named ${String(index + 1).padStart(4, '0')}_<words>`);
-    return Object.freeze({ id: `${owner}/${name}`, owner, version, name, statements: Object.freeze([...statements]), checksum: checksumOf(statements) });
+    if (version !== index + 1)
+      throw new Error(`migration ${owner}/${name} must be named ${String(index + 1).padStart(4, '0')}_<words>`);
+    return Object.freeze({
+      id: `${owner}/${name}`,
+      owner,
+      version,
+      name,
+      statements: Object.freeze([...statements]),
+      checksum: checksumOf(statements),
+    });
   });
 }
 
@@ -86,7 +97,9 @@ function pendingOf(wanted: readonly Migration[], applied: Applied): Migration[] 
     const recorded = applied.get(`${migration.owner}/${migration.version}`);
     if (!recorded) return true;
     if (recorded.name !== migration.name) {
-      throw new MigrationError(`migration ${migration.id} was applied as ${migration.owner}/${recorded.name}: a released migration is never renamed`);
+      throw new MigrationError(
+        `migration ${migration.id} was applied as ${migration.owner}/${recorded.name}: a released migration is never renamed`,
+      );
     }
     if (recorded.checksum !== migration.checksum) {
       throw new MigrationError(
@@ -139,7 +152,9 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
       try {
         for (const statement of migration.statements) await tx.query(statement);
       } catch (error) {
-        throw new MigrationError(`migration ${migration.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new MigrationError(
+          `migration ${migration.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       await tx.query('insert into schema_migrations (owner, version, name, checksum) values ($1, $2, $3, $4)', [
         migration.owner,
@@ -150,7 +165,8 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
     }
     return { applied: current, done: todo };
   });
-  for (const migration of done) applied.set(`${migration.owner}/${migration.version}`, { name: migration.name, checksum: migration.checksum });
+  for (const migration of done)
+    applied.set(`${migration.owner}/${migration.version}`, { name: migration.name, checksum: migration.checksum });
   state.applied = Promise.resolve(applied);
   return done;
 }

@@ -91,7 +91,9 @@ describe('PGlite adapter: transactions waiting together', () => {
       await db.query('create table paid (n int not null)');
       const seen = await Promise.all(
         ['a', 'b', 'c'].map((caller, n) =>
-          context.run(caller, () => db.transaction(async (tx) => (await tx.query('insert into paid (n) values ($1)', [n]), context.getStore()))),
+          context.run(caller, () =>
+            db.transaction(async (tx) => (await tx.query('insert into paid (n) values ($1)', [n]), context.getStore())),
+          ),
         ),
       );
       expect(seen).toEqual(['a', 'b', 'c']);
@@ -112,7 +114,14 @@ describe('PGlite adapter: transactions waiting together', () => {
         inGroup(db, 5),
         inGroup(db, 6, 'throw'),
       ]);
-      expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected']);
+      expect(results.map((r) => r.status)).toEqual([
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'fulfilled',
+        'rejected',
+      ]);
       expect((results[0] as PromiseRejectedResult).reason).toEqual(new Error('transaction 1 failed'));
       expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/null value/);
       expect((await db.query<{ n: number }>('select n from paid order by n')).map((r) => r.n)).toEqual([2, 5]);
@@ -125,7 +134,11 @@ describe('PGlite adapter: transactions waiting together', () => {
     const db = await open();
     try {
       await db.query('create table paid (n int not null)');
-      const counted = [inGroup(db, 1), db.query<{ count: number }>('select count(*)::int as count from paid'), inGroup(db, 2)];
+      const counted = [
+        inGroup(db, 1),
+        db.query<{ count: number }>('select count(*)::int as count from paid'),
+        inGroup(db, 2),
+      ];
       await Promise.all(counted);
       expect(await counted[1]).toEqual([{ count: 1 }]);
     } finally {

@@ -11,13 +11,17 @@ export interface PgliteOptions {
 }
 
 /** `dataDir` undefined keeps the database in memory (tests). */
-export async function openPglite(dataDir: string | undefined, { turnBudgetMs = 5 }: PgliteOptions = {}): Promise<SqlDatabase> {
+export async function openPglite(
+  dataDir: string | undefined,
+  { turnBudgetMs = 5 }: PgliteOptions = {},
+): Promise<SqlDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = new PGlite(dataDir);
   await db.waitReady;
 
-  const query = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows;
+  const query = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) =>
+    (await client.query<Row>(text, params)).rows;
 
   /*
    * PGlite runs one statement at a time. The adapter queues statements and transactions itself,
@@ -38,7 +42,11 @@ export async function openPglite(dataDir: string | undefined, { turnBudgetMs = 5
    * of its own. A caller hears its result once the group has committed.
    */
   type Statement = { run: () => Promise<void> };
-  type Member = { work: (tx: SqlClient) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+  type Member = {
+    work: (tx: SqlClient) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  };
   type Job = Statement | Member;
   const ahead: Job[] = [];
   const behind: Job[] = [];
@@ -94,7 +102,8 @@ export async function openPglite(dataDir: string | undefined, { turnBudgetMs = 5
   /** The next queued transaction, when it waits right behind the group and the group is within a turn's budget. */
   const nextMember = (groupStarted: number): Member | undefined => {
     const next = behind[0];
-    if (ahead.length > 0 || !next || !('work' in next) || performance.now() - groupStarted >= turnBudgetMs) return undefined;
+    if (ahead.length > 0 || !next || !('work' in next) || performance.now() - groupStarted >= turnBudgetMs)
+      return undefined;
     behind.shift();
     return next;
   };
@@ -133,7 +142,9 @@ export async function openPglite(dataDir: string | undefined, { turnBudgetMs = 5
     transaction: <T>(work: (tx: SqlClient) => Promise<T>) =>
       // Bound to the caller's async context: a group runs it from another caller's, and what it
       // writes (an event's request and correlation ids) must be its own.
-      new Promise<T>((resolve, reject) => push(behind, { work: AsyncResource.bind(work), resolve: resolve as (value: unknown) => void, reject })),
+      new Promise<T>((resolve, reject) =>
+        push(behind, { work: AsyncResource.bind(work), resolve: resolve as (value: unknown) => void, reject }),
+      ),
     withDedicatedConnection: (work) => work(client),
     close: () => db.close(),
   };

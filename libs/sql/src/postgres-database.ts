@@ -18,10 +18,22 @@ export function postgresUrlInSchema(url: string, schema: string): string {
 }
 /** SQLSTATEs that mean "the server is not there right now", not "this statement is wrong". */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
-const UNAVAILABLE_SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
+const UNAVAILABLE_SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
 
-/** A lost or refused connection becomes UnavailableError (callers answer "try again"); anything else is left as it is. */
+/**
+ * A lost or refused connection becomes UnavailableError (callers answer "try again"); anything else is left as it is.
+ */
 function unavailableOr(error: unknown): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const lost =
@@ -81,15 +93,18 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   }
 
   const clientOf = (client: PoolClient): SqlClient => ({
-    query: async <Row>(text: string, params?: unknown[]) => (await client.query(prepared(text, params)).catch(rethrow)).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) =>
+      (await client.query(prepared(text, params)).catch(rethrow)).rows as Row[],
   });
   const connect = () => pool.connect().catch(rethrow);
 
   return {
     engine: 'postgres',
     oneStatementAtATime: false,
-    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
-    queryAhead: async <Row>(text: string, params?: unknown[]) => (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) =>
+      (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
+    queryAhead: async <Row>(text: string, params?: unknown[]) =>
+      (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
     async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
       const client = await connect();
       try {

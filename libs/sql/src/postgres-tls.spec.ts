@@ -1,6 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@paygate/config';
@@ -19,8 +29,12 @@ import type { SqlDatabase } from './sql-database';
 /** PostgreSQL's server programs: PG_BIN, or the newest Debian install. */
 function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
-  const bin = versions.map((version) => `/usr/lib/postgresql/${version}/bin`).find((dir) => existsSync(join(dir, 'pg_ctl')));
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
+    : [];
+  const bin = versions
+    .map((version) => `/usr/lib/postgresql/${version}/bin`)
+    .find((dir) => existsSync(join(dir, 'pg_ctl')));
   if (!bin) throw new Error('no PostgreSQL server programs in /usr/lib/postgresql/*/bin: set PG_BIN');
   return bin;
 }
@@ -31,7 +45,8 @@ const asRoot = userInfo().uid === 0;
 function run(command: string, args: string[]): void {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stdout}${result.stderr}`);
 }
 
 /** Hands `path` (and what is under it) to the cluster's user, so the server can read its files. */
@@ -42,7 +57,8 @@ function giveToServer(path: string): void {
   const [uid, gid] = [Number(owner.stdout), Number(group.stdout)];
   const walk = (entry: string) => {
     chownSync(entry, uid, gid);
-    if (!entry.endsWith('.crt') && !entry.endsWith('.key') && !entry.endsWith('password')) readdirSync(entry).forEach((name) => walk(join(entry, name)));
+    if (!entry.endsWith('.crt') && !entry.endsWith('.key') && !entry.endsWith('password'))
+      readdirSync(entry).forEach((name) => walk(join(entry, name)));
   };
   walk(path);
 }
@@ -79,7 +95,17 @@ describeWithService('postgres', 'PostgreSQL over TLS (a cluster of its own that 
     chmodSync(join(dir, 'server.key'), 0o600);
     giveToServer(dir);
     port = await freePort();
-    run(join(bin, 'initdb'), ['-D', data, '-U', 'paygate', `--pwfile=${join(dir, 'password')}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync']);
+    run(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'paygate',
+      `--pwfile=${join(dir, 'password')}`,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ]);
     appendFileSync(
       join(data, 'postgresql.conf'),
       [
@@ -97,7 +123,12 @@ describeWithService('postgres', 'PostgreSQL over TLS (a cluster of its own that 
     // TLS or nothing over TCP: a connection without it meets the reject line.
     writeFileSync(
       join(data, 'pg_hba.conf'),
-      ['local all all scram-sha-256', 'hostssl all all 127.0.0.1/32 scram-sha-256', 'hostnossl all all 127.0.0.1/32 reject', ''].join('\n'),
+      [
+        'local all all scram-sha-256',
+        'hostssl all all 127.0.0.1/32 scram-sha-256',
+        'hostnossl all all 127.0.0.1/32 reject',
+        '',
+      ].join('\n'),
     );
     run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
     started = true;
@@ -121,13 +152,17 @@ describeWithService('postgres', 'PostgreSQL over TLS (a cluster of its own that 
     });
     expect(await db.query('select id from checked')).toEqual([{ id: 1 }]);
     expect(await db.query('select current_schema() as schema')).toEqual([{ schema: 'tls_store' }]);
-    const [session] = await db.query<{ ssl: boolean; version: string }>('select ssl, version from pg_stat_ssl where pid = pg_backend_pid()');
+    const [session] = await db.query<{ ssl: boolean; version: string }>(
+      'select ssl, version from pg_stat_ssl where pid = pg_backend_pid()',
+    );
     expect(session.ssl).toBe(true);
     expect(session.version).toMatch(/^TLSv1\.[23]$/);
   });
 
   it('refuses the server when the CA file is another CA, without printing the password', async () => {
-    const error = await failureOf(openSqlDatabase(url(`sslmode=verify-full&sslrootcert=${join(dir, 'other/ca.crt')}`), { maxConnections: 1 }));
+    const error = await failureOf(
+      openSqlDatabase(url(`sslmode=verify-full&sslrootcert=${join(dir, 'other/ca.crt')}`), { maxConnections: 1 }),
+    );
     expect(error?.message).toMatch(/self[- ]signed|unable to verify|local issuer/);
     expect(`${error?.message} ${String(error?.stack)}`).not.toContain(password);
   });

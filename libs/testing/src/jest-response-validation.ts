@@ -12,12 +12,14 @@ if (/[\\/]e2e[\\/]/.test(expect.getState().testPath ?? '')) {
     const refused = validation.refused.splice(0);
     if (refused.length > 0) throw new Error(`answers the OpenAPI document does not allow:\n${refused.join('\n')}`);
     const callbacks = undocumentedCallbacks.splice(0);
-    if (callbacks.length > 0) throw new Error(`callbacks the OpenAPI document's webhooks do not describe:\n${callbacks.join('\n')}`);
+    if (callbacks.length > 0)
+      throw new Error(`callbacks the OpenAPI document's webhooks do not describe:\n${callbacks.join('\n')}`);
   });
   afterAll(() => {
     validation.uninstall();
     // Callbacks that came after the last test.
     const callbacks = undocumentedCallbacks.splice(0);
-    if (callbacks.length > 0) throw new Error(`callbacks the OpenAPI document's webhooks do not describe:\n${callbacks.join('\n')}`);
+    if (callbacks.length > 0)
+      throw new Error(`callbacks the OpenAPI document's webhooks do not describe:\n${callbacks.join('\n')}`);
   });
 }

@@ -35,7 +35,11 @@ export async function recordRun<Input, State, Command, Call>(
     return executed;
   };
   try {
-    ({ state } = await runProcess(recording, first, start, { ...effects, execute, rejection: ({ message }) => new RunRejected(message) }));
+    ({ state } = await runProcess(recording, first, start, {
+      ...effects,
+      execute,
+      rejection: ({ message }) => new RunRejected(message),
+    }));
   } catch (error) {
     const failed = outputs.some((output) => output.type === 'Fail' && output.error === error);
     if (!(error instanceof RunRejected) && !failed) throw error;
@@ -43,7 +47,10 @@ export async function recordRun<Input, State, Command, Call>(
   return { outputs, state };
 }
 
-/** A run's outline: each output by its type, a command or a call with its own type ('Execute Confirm', 'Call LookUpPrn', 'Done'). */
+/**
+ * A run's outline: each output by its type, a command or a call with its own type ('Execute Confirm', 'Call LookUpPrn',
+ * 'Done').
+ */
 export function outline(outputs: ProcessOutput<{ type: string }, { type: string }>[]): string[] {
   return outputs.map((output) => {
     if (output.type === 'Execute') return `Execute ${output.command.type}`;
@@ -51,8 +58,14 @@ export function outline(outputs: ProcessOutput<{ type: string }, { type: string 
   });
 }
 
-/** The events `commands` record, decided one after another from the decider's initial state: the history a process spec is given. */
-export function decidedEvents<Command, Event, State>(decider: Decider<Command, Event, State>, commands: Command[]): Event[] {
+/**
+ * The events `commands` record, decided one after another from the decider's initial state: the history a process spec
+ * is given.
+ */
+export function decidedEvents<Command, Event, State>(
+  decider: Decider<Command, Event, State>,
+  commands: Command[],
+): Event[] {
   const events: Event[] = [];
   commands.reduce((state, command) => {
     const decided = decider.decide(command, state);

@@ -49,7 +49,8 @@ const configured: Record<ExternalService, () => string | undefined> = {
   chromium: () => (isExecutable(chromiumPath()) ? chromiumPath() : undefined),
   // Not a server: scripts/helm.sh runs Helm in Java and fetches it with Maven; the url is java's path.
   helm: () => (onPath('mvn') ? onPath('java') : undefined),
-  // Not a server: openapi-generator (Java, fetched with Maven) and what builds and runs its clients; the url is java's path.
+  // Not a server: openapi-generator (Java, fetched with Maven) and what builds and runs its clients; the url is java's
+  // path.
   'client-generators': () => (onPath('mvn') && onPath('javac') && pythonForClients() ? onPath('java') : undefined),
 };
 
@@ -57,7 +58,8 @@ const howToConfigure: Record<ExternalService, () => string> = {
   postgres: () => 'STORE_URL=postgres://…',
   kafka: () => 'BROKER_URL=kafka://host:port',
   kurrentdb: () => 'KURRENTDB_URL=kurrentdb://…',
-  chromium: () => `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
+  chromium: () =>
+    `CHROMIUM_PATH=/path/to/chromium, or install it (apt-get install chromium); no executable at ${chromiumPath()}`,
   helm: () =>
     'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
   'client-generators': () =>

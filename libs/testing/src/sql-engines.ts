@@ -11,7 +11,11 @@ export interface SqlEngineUnderTest {
  * Declares `suite` on PGlite (in memory) and, when STORE_URL names one, on PostgreSQL, in a
  * schema of its own so suites share the server safely. `suite` opens its database with `open`.
  */
-export function describeOnSqlEngines(title: string, schemaPrefix: string, suite: (open: () => Promise<SqlEngineUnderTest>) => void): void {
+export function describeOnSqlEngines(
+  title: string,
+  schemaPrefix: string,
+  suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+): void {
   describe(`${title} on PGlite`, () =>
     suite(async () => {
       const db = await openSqlDatabase('pglite://memory');

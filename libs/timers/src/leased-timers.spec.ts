@@ -16,7 +16,11 @@ onBothEngines('leased timers', (t) => {
     const references = Array.from({ length: 20 }, (_, i) => `ref-${String(i).padStart(2, '0')}`);
     for (const reference of references) await t.timers.schedule(t.db, reference, 'expiry', past());
 
-    const claims = await Promise.all([t.timers.claimDue(t.db, 20), t.timers.claimDue(t.db, 20), t.timers.claimDue(t.db, 20)]);
+    const claims = await Promise.all([
+      t.timers.claimDue(t.db, 20),
+      t.timers.claimDue(t.db, 20),
+      t.timers.claimDue(t.db, 20),
+    ]);
     expect(
       claims
         .flat()
@@ -70,7 +74,8 @@ onBothEngines('leased timers', (t) => {
     await t.timers.schedule(t.db, 'again-now', 'poll', dueAt);
     await t.timers.schedule(t.db, 'again-later', 'poll', dueAt);
     const claimed = await t.timers.claimDue(t.db, 10);
-    for (const timer of claimed) await t.timers.retryAt(t.db, timer, timer.internalReference === 'again-now' ? past() : future());
+    for (const timer of claimed)
+      await t.timers.retryAt(t.db, timer, timer.internalReference === 'again-now' ? past() : future());
 
     const [again, ...others] = await t.timers.claimDue(t.db, 10);
     expect(others).toEqual([]);
@@ -93,7 +98,11 @@ onBothEngines('leased timers', (t) => {
       }
     });
     await t.db.transaction((tx) => t.timers.cancel(tx, 'a', ['expiry']));
-    expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual(['a:poll', 'b:expiry', 'b:poll']);
+    expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual([
+      'a:poll',
+      'b:expiry',
+      'b:poll',
+    ]);
     await t.db.transaction((tx) => t.timers.cancel(tx, 'b'));
     expect((await t.rows()).map(({ internalReference, kind }) => `${internalReference}:${kind}`)).toEqual(['a:poll']);
   });
@@ -137,7 +146,11 @@ onBothEngines('leased timers', (t) => {
         { internalReference: 'moved', changes: [{ type: 'Schedule', kind: 'poll', at: later.toISOString() }] },
       ]),
     );
-    expect((await t.rows()).map(({ internalReference, kind, dueAt }) => `${internalReference}:${kind}@${dueAt.toISOString()}`).sort()).toEqual([
+    expect(
+      (await t.rows())
+        .map(({ internalReference, kind, dueAt }) => `${internalReference}:${kind}@${dueAt.toISOString()}`)
+        .sort(),
+    ).toEqual([
       `fresh:poll@${later.toISOString()}`,
       `kept:poll@${soon.toISOString()}`,
       `moved:poll@${later.toISOString()}`,
@@ -149,7 +162,12 @@ onBothEngines('leased timers', (t) => {
     const [claimed] = await t.timers.claimDue(t.db, 10);
     const again = future();
     await t.db.transaction((tx) =>
-      t.timers.apply(tx, [{ internalReference: 'ref', changes: [{ type: 'Cancel' }, { type: 'Schedule', kind: 'expiry', at: again.toISOString() }] }]),
+      t.timers.apply(tx, [
+        {
+          internalReference: 'ref',
+          changes: [{ type: 'Cancel' }, { type: 'Schedule', kind: 'expiry', at: again.toISOString() }],
+        },
+      ]),
     );
     await t.timers.complete(t.db, claimed);
     expect(await t.rows()).toEqual([{ internalReference: 'ref', kind: 'expiry', dueAt: again }]);

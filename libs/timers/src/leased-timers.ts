@@ -73,7 +73,8 @@ export function timerAdoptionStatements(table: string): readonly string[] {
 }
 
 /** What an event does to its aggregate's timers, as a context's process says it (applied by `apply`). */
-export type TimerChange<Kind extends string> = { type: 'Schedule'; kind: Kind; at: string } | { type: 'Cancel'; kinds?: readonly Kind[] };
+export type TimerChange<Kind extends string> =
+  { type: 'Schedule'; kind: Kind; at: string } | { type: 'Cancel'; kinds?: readonly Kind[] };
 
 /** One aggregate's timer changes, in order. */
 export interface AggregateTimerChanges<Kind extends string> {
@@ -93,7 +94,9 @@ export class LeasedTimers<Kind extends string> {
   readonly queue: SqlJobQueue<TimerPayload<Kind>>;
   private readonly kinds: readonly Kind[];
 
-  /** `table` names the queue, and the table an older release kept these timers in (created by its owner's migration). */
+  /**
+   * `table` names the queue, and the table an older release kept these timers in (created by its owner's migration).
+   */
   constructor(
     readonly table: string,
     kinds: Record<Kind, true>,
@@ -104,7 +107,11 @@ export class LeasedTimers<Kind extends string> {
   }
 
   async schedule(tx: SqlClient, internalReference: string, kind: Kind, dueAt: Date): Promise<void> {
-    await this.queue.schedule(tx, [{ key: keyOf(internalReference, kind), runAt: dueAt, payload: { internalReference, kind } }], { replace: true });
+    await this.queue.schedule(
+      tx,
+      [{ key: keyOf(internalReference, kind), runAt: dueAt, payload: { internalReference, kind } }],
+      { replace: true },
+    );
   }
 
   /** Every timer of the reference, or those of `kinds`. */
@@ -125,8 +132,11 @@ export class LeasedTimers<Kind extends string> {
     const last = new Map<string, { internalReference: string; kind: Kind; at?: string }>();
     for (const { internalReference, changes: own } of changes) {
       for (const change of own) {
-        if (change.type === 'Schedule') last.set(keyOf(internalReference, change.kind), { internalReference, kind: change.kind, at: change.at });
-        else for (const kind of change.kinds ?? this.kinds) last.set(keyOf(internalReference, kind), { internalReference, kind });
+        if (change.type === 'Schedule')
+          last.set(keyOf(internalReference, change.kind), { internalReference, kind: change.kind, at: change.at });
+        else
+          for (const kind of change.kinds ?? this.kinds)
+            last.set(keyOf(internalReference, kind), { internalReference, kind });
       }
     }
     const outcomes = [...last.entries()];
@@ -163,10 +173,22 @@ const keyOf = (internalReference: string, kind: string) => `${internalReference}
 
 /** The timer a claimed job is. */
 export function dueTimerOf<Kind extends string>(job: ClaimedJob<TimerPayload<Kind>>): DueTimer<Kind> {
-  return { internalReference: job.payload.internalReference, kind: job.payload.kind, dueAt: job.dueAt, leaseUntil: job.leaseUntil };
+  return {
+    internalReference: job.payload.internalReference,
+    kind: job.payload.kind,
+    dueAt: job.dueAt,
+    leaseUntil: job.leaseUntil,
+  };
 }
 
 function jobOf<Kind extends string>(timer: DueTimer<Kind>): ClaimedJob<TimerPayload<Kind>> {
   const payload = { internalReference: timer.internalReference, kind: timer.kind };
-  return { key: keyOf(timer.internalReference, timer.kind), lane: '', payload, dueAt: timer.dueAt, attempts: 0, leaseUntil: timer.leaseUntil };
+  return {
+    key: keyOf(timer.internalReference, timer.kind),
+    lane: '',
+    payload,
+    dueAt: timer.dueAt,
+    attempts: 0,
+    leaseUntil: timer.leaseUntil,
+  };
 }

@@ -4,7 +4,13 @@ import { timerAdoptionStatements } from './leased-timers';
 import { TimerWorker } from './timer-worker';
 import { future, onBothEngines, past } from './timers-test-setup';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => quiet,
+};
 
 /**
  * Before the job queue, timers were rows of their own table; the upgrade's migration moves them
@@ -22,7 +28,12 @@ onBothEngines('timers an older release left in the timer table', (t) => {
   // Each test upgrades anew: a migration applies once per owner, so each gets an owner of its own.
   let upgrades = 0;
   const upgrade = () =>
-    migrate(t.db, defineMigrations(`test-timers-${++upgrades}`, [{ name: '0001_onto_job_queue', statements: timerAdoptionStatements('test_timers') }]));
+    migrate(
+      t.db,
+      defineMigrations(`test-timers-${++upgrades}`, [
+        { name: '0001_onto_job_queue', statements: timerAdoptionStatements('test_timers') },
+      ]),
+    );
   let worker: TimerWorker<'expiry' | 'poll'> | undefined;
   afterEach(async () => {
     await worker?.stop();
@@ -37,7 +48,13 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     await legacy('old-later', 'poll', future());
     await upgrade();
     const fired: { internalReference: string; kind: string; dueAt: Date }[] = [];
-    worker = new TimerWorker({ timers: t.timers, sql: t.db, fire: async (timer) => (fired.push(timer), { done: true }), tickMs: 10, log: quiet });
+    worker = new TimerWorker({
+      timers: t.timers,
+      sql: t.db,
+      fire: async (timer) => (fired.push(timer), { done: true }),
+      tickMs: 10,
+      log: quiet,
+    });
     worker.start();
 
     await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the adopted timer to fire');
@@ -58,7 +75,9 @@ onBothEngines('timers an older release left in the timer table', (t) => {
   it('can be cancelled once adopted, as the events that follow ask', async () => {
     await legacy('cancelled', 'expiry', future());
     await upgrade();
-    await t.db.transaction((tx) => t.timers.apply(tx, [{ internalReference: 'cancelled', changes: [{ type: 'Cancel' }] }]));
+    await t.db.transaction((tx) =>
+      t.timers.apply(tx, [{ internalReference: 'cancelled', changes: [{ type: 'Cancel' }] }]),
+    );
     expect(await t.rows()).toEqual([]);
   });
 
@@ -75,7 +94,13 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     ]);
 
     const fired: { internalReference: string; kind: string }[] = [];
-    worker = new TimerWorker({ timers: t.timers, sql: t.db, fire: async (timer) => (fired.push(timer), { done: true }), tickMs: 10, log: quiet });
+    worker = new TimerWorker({
+      timers: t.timers,
+      sql: t.db,
+      fire: async (timer) => (fired.push(timer), { done: true }),
+      tickMs: 10,
+      log: quiet,
+    });
     worker.start();
     await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the timer an older pod scheduled to fire');
     expect(fired).toEqual([expect.objectContaining({ internalReference: 'rolling', kind: 'poll', dueAt })]);

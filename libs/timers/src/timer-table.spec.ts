@@ -20,6 +20,8 @@ describe('timerTableStatements', () => {
   });
 
   it('refuses a table name that is not a plain SQL identifier', () => {
-    expect(() => timerTableStatements('timers; drop table x')).toThrow('timer table name "timers; drop table x" is not a plain SQL identifier');
+    expect(() => timerTableStatements('timers; drop table x')).toThrow(
+      'timer table name "timers; drop table x" is not a plain SQL identifier',
+    );
   });
 });

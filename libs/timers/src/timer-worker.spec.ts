@@ -48,7 +48,11 @@ onBothEngines('timer worker', (t) => {
     await t.timers.schedule(t.db, 'later', 'expiry', future());
     startWorker(async () => ({ done: true }));
 
-    await eventually(async () => ((await t.rows()).length === 1 ? true : undefined), 15_000, 'the fired timer to be deleted');
+    await eventually(
+      async () => ((await t.rows()).length === 1 ? true : undefined),
+      15_000,
+      'the fired timer to be deleted',
+    );
     expect(fired).toEqual([expect.objectContaining({ internalReference: 'due', kind: 'expiry', dueAt })]);
     expect((await t.rows()).map((row) => row.internalReference)).toEqual(['later']);
   });
@@ -57,7 +61,11 @@ onBothEngines('timer worker', (t) => {
     await t.timers.schedule(t.db, 'polled', 'poll', past());
     startWorker(async () => (fired.length < 3 ? { done: false, retryAt: past() } : { done: true }));
 
-    await eventually(async () => ((await t.rows()).length === 0 ? true : undefined), 15_000, 'the polled timer to be done');
+    await eventually(
+      async () => ((await t.rows()).length === 0 ? true : undefined),
+      15_000,
+      'the polled timer to be done',
+    );
     expect(fired.map((timer) => timer.internalReference)).toEqual(['polled', 'polled', 'polled']);
   });
 
@@ -71,7 +79,12 @@ onBothEngines('timer worker', (t) => {
     await worker?.stop();
     expect(warnings[0]).toEqual({
       message: 'timer failed; will retry',
-      fields: { table: 'test_timers', internal_reference: 'failing', kind: 'expiry', error: expect.objectContaining({ message: 'provider unreachable' }) },
+      fields: {
+        table: 'test_timers',
+        internal_reference: 'failing',
+        kind: 'expiry',
+        error: expect.objectContaining({ message: 'provider unreachable' }),
+      },
     });
     expect((await t.rows()).map((row) => row.internalReference)).toEqual(['failing']);
   });
@@ -80,7 +93,10 @@ onBothEngines('timer worker', (t) => {
     // The database stops answering for a while, as during a cut: the claims fail, the worker goes on.
     let down = true;
     const flaky: SqlDatabase = Object.create(t.db, {
-      query: { value: (text: string, params?: unknown[]) => (down ? Promise.reject(new Error('connection terminated')) : t.db.query(text, params)) },
+      query: {
+        value: (text: string, params?: unknown[]) =>
+          down ? Promise.reject(new Error('connection terminated')) : t.db.query(text, params),
+      },
     });
     worker = new TimerWorker({
       timers: t.timers,
@@ -90,8 +106,14 @@ onBothEngines('timer worker', (t) => {
       log: recordingLogger(warnings),
     });
     worker.start();
-    await eventually(() => (warnings.some((warning) => warning.message === 'cannot claim due jobs') ? true : undefined), 15_000, 'a claim warning');
-    expect(warnings.find((warning) => warning.message === 'cannot claim due jobs')?.fields).toMatchObject({ queue: 'test_timers' });
+    await eventually(
+      () => (warnings.some((warning) => warning.message === 'cannot claim due jobs') ? true : undefined),
+      15_000,
+      'a claim warning',
+    );
+    expect(warnings.find((warning) => warning.message === 'cannot claim due jobs')?.fields).toMatchObject({
+      queue: 'test_timers',
+    });
 
     await t.timers.schedule(t.db, 'after-outage', 'expiry', past());
     down = false;

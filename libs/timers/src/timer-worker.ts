@@ -39,7 +39,12 @@ export class TimerWorker<Kind extends string> {
         try {
           return await fire(timer);
         } catch (error) {
-          log.warn('timer failed; will retry', { table: timers.table, internal_reference: timer.internalReference, kind: timer.kind, error });
+          log.warn('timer failed; will retry', {
+            table: timers.table,
+            internal_reference: timer.internalReference,
+            kind: timer.kind,
+            error,
+          });
           return { done: false, retryAt: new Date(Date.now() + RETRY_AFTER_FAILURE_MS) };
         }
       },

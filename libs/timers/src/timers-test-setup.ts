@@ -10,7 +10,10 @@ export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
 export const KINDS: Record<Kind, true> = { expiry: true, poll: true };
 
-/** Timers of a queue named `table`, with the table an older release kept them in, as its owners' migrations create one (timerTableStatements). */
+/**
+ * Timers of a queue named `table`, with the table an older release kept them in, as its owners' migrations create one
+ * (timerTableStatements).
+ */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
   for (const statement of timerTableStatements(table)) await db.query(statement);
   await SqlJobQueue.migrate(db);

@@ -16,14 +16,30 @@ describe('the generated API types', () => {
       const generated = join(dir, 'api-types.ts');
       execFileSync(
         process.execPath,
-        [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(root, 'docs/openapi.json'), '--default-non-nullable=false', '-o', generated],
+        [
+          join(root, 'node_modules/openapi-typescript/bin/cli.js'),
+          join(root, 'docs/openapi.json'),
+          '--default-non-nullable=false',
+          '-o',
+          generated,
+        ],
         {
           stdio: 'pipe',
         },
       );
-      execFileSync(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--write', generated, '--config', join(root, '.prettierrc.json')], {
-        stdio: 'pipe',
-      });
+      execFileSync(
+        process.execPath,
+        [
+          join(root, 'node_modules/prettier/bin/prettier.cjs'),
+          '--write',
+          generated,
+          '--config',
+          join(root, '.prettierrc.json'),
+        ],
+        {
+          stdio: 'pipe',
+        },
+      );
       expect(readFileSync(join(__dirname, 'api-types.ts'), 'utf8')).toBe(readFileSync(generated, 'utf8'));
     } finally {
       rmSync(dir, { recursive: true, force: true });

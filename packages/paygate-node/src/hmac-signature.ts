@@ -21,7 +21,11 @@ export function collectionSignature(signingKey: string, record: CollectionSignat
 }
 
 /** Constant-time check of a hex signature (either case); false for anything malformed. */
-export function verifyCollectionSignature(signingKey: string, record: CollectionSignatureFields, signature: string): boolean {
+export function verifyCollectionSignature(
+  signingKey: string,
+  record: CollectionSignatureFields,
+  signature: string,
+): boolean {
   // Buffer.from(…, 'hex') silently drops bad characters, so validate the shape first.
   if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) return false;
   const expected = Buffer.from(collectionSignature(signingKey, record), 'hex');

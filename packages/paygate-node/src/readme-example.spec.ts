@@ -33,7 +33,10 @@ describe("the package README's TypeScript example", () => {
             typeRoots: [join(root, 'node_modules/@types')],
             skipLibCheck: true,
             // The package as its own source: what `npm pack` would ship is built from it.
-            paths: { 'paygate-node': [join(__dirname, 'index.ts')], 'openapi-fetch': [join(root, 'node_modules/openapi-fetch')] },
+            paths: {
+              'paygate-node': [join(__dirname, 'index.ts')],
+              'openapi-fetch': [join(root, 'node_modules/openapi-fetch')],
+            },
           },
           include: ['*.ts'],
         }),

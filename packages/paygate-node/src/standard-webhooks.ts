@@ -21,7 +21,12 @@ export interface VerifyStandardWebhookOptions {
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** "v1,<base64 HMAC-SHA256 of `${webhookId}.${timestampSeconds}.${body}`>". */
-export function standardWebhookSignature(signingKey: string, webhookId: string, timestampSeconds: number, body: string): string {
+export function standardWebhookSignature(
+  signingKey: string,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   // A fractional or exponent-formatted timestamp would sign a string no receiver reconstructs.
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError(`timestampSeconds must be a non-negative integer, got ${timestampSeconds}`);
@@ -29,7 +34,12 @@ export function standardWebhookSignature(signingKey: string, webhookId: string, 
   return `v1,${hmacBase64(signingKey, webhookId, String(timestampSeconds), body)}`;
 }
 
-export function standardWebhookHeaders(signingKey: string, webhookId: string, timestampSeconds: number, body: string): StandardWebhookHeaders {
+export function standardWebhookHeaders(
+  signingKey: string,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): StandardWebhookHeaders {
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),
@@ -38,7 +48,8 @@ export function standardWebhookHeaders(signingKey: string, webhookId: string, ti
 }
 
 /** Why a callback's Standard Webhooks headers did not verify. */
-export type StandardWebhookFailure = 'missing_headers' | 'bad_timestamp' | 'timestamp_outside_tolerance' | 'no_matching_signature';
+export type StandardWebhookFailure =
+  'missing_headers' | 'bad_timestamp' | 'timestamp_outside_tolerance' | 'no_matching_signature';
 
 /**
  * Null when the headers carry a valid v1 signature for `body` and a timestamp within
@@ -82,7 +93,9 @@ export function verifyStandardWebhook(
 }
 
 function hmacBase64(signingKey: string, webhookId: string, timestamp: string, body: string): string {
-  return createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(`${webhookId}.${timestamp}.${body}`, 'utf8').digest('base64');
+  return createHmac('sha256', Buffer.from(signingKey, 'utf8'))
+    .update(`${webhookId}.${timestamp}.${body}`, 'utf8')
+    .digest('base64');
 }
 
 function header(headers: Record<string, string | undefined>, name: string): string | undefined {

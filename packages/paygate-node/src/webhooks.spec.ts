@@ -29,7 +29,12 @@ describe('constructEvent', () => {
       id: 'msg_2Nq7test',
       type: 'transaction.completed',
       timestamp: new Date('2023-11-14T22:13:20.000Z'),
-      payload: { id: 42, internal_reference: 'PGTESTREF0000001', transaction_status: 'COMPLETED', merchant_reference: 'order-1001' },
+      payload: {
+        id: 42,
+        internal_reference: 'PGTESTREF0000001',
+        transaction_status: 'COMPLETED',
+        merchant_reference: 'order-1001',
+      },
     });
     expect(constructEvent(Buffer.from(BODY), HEADERS, KEY, AT_SIGNING).id).toBe('msg_2Nq7test');
   });
@@ -46,11 +51,21 @@ describe('constructEvent', () => {
   });
 
   it('refuses a changed body, another key, a missing header and a replay outside the tolerance, saying which', () => {
-    expect(refusal(() => constructEvent(BODY.replace('42', '43'), HEADERS, KEY, AT_SIGNING))).toBe('no_matching_signature');
-    expect(refusal(() => constructEvent(BODY, HEADERS, 'sk_test_another_key', AT_SIGNING))).toBe('no_matching_signature');
-    expect(refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-id': undefined }, KEY, AT_SIGNING))).toBe('missing_headers');
-    expect(refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-timestamp': '1700000000.5' }, KEY, AT_SIGNING))).toBe('bad_timestamp');
-    expect(refusal(() => constructEvent(BODY, HEADERS, KEY, { nowSeconds: 1_700_000_301 }))).toBe('timestamp_outside_tolerance');
+    expect(refusal(() => constructEvent(BODY.replace('42', '43'), HEADERS, KEY, AT_SIGNING))).toBe(
+      'no_matching_signature',
+    );
+    expect(refusal(() => constructEvent(BODY, HEADERS, 'sk_test_another_key', AT_SIGNING))).toBe(
+      'no_matching_signature',
+    );
+    expect(refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-id': undefined }, KEY, AT_SIGNING))).toBe(
+      'missing_headers',
+    );
+    expect(
+      refusal(() => constructEvent(BODY, { ...HEADERS, 'webhook-timestamp': '1700000000.5' }, KEY, AT_SIGNING)),
+    ).toBe('bad_timestamp');
+    expect(refusal(() => constructEvent(BODY, HEADERS, KEY, { nowSeconds: 1_700_000_301 }))).toBe(
+      'timestamp_outside_tolerance',
+    );
     expect(refusal(() => constructEvent(BODY, HEADERS, KEY))).toBe('timestamp_outside_tolerance');
   });
 
@@ -61,7 +76,10 @@ describe('constructEvent', () => {
 
   it('refuses a signed body that is not a callback', () => {
     const body = '["not", "a", "callback"]';
-    const headers = { ...HEADERS, 'webhook-signature': standardWebhookSignature(KEY, HEADERS['webhook-id'], 1_700_000_000, body) };
+    const headers = {
+      ...HEADERS,
+      'webhook-signature': standardWebhookSignature(KEY, HEADERS['webhook-id'], 1_700_000_000, body),
+    };
     expect(refusal(() => constructEvent(body, headers, KEY, AT_SIGNING))).toBe('malformed_body');
   });
 });

@@ -1,14 +1,22 @@
 import type { webhooks } from './api-types';
 import { verifyCollectionSignature } from './hmac-signature';
-import { checkStandardWebhook, type StandardWebhookFailure, type VerifyStandardWebhookOptions } from './standard-webhooks';
+import {
+  checkStandardWebhook,
+  type StandardWebhookFailure,
+  type VerifyStandardWebhookOptions,
+} from './standard-webhooks';
 
 /** The callback events Paygate sends: the document's `webhooks` (docs/webhooks.md). */
 export type PaygateEventType = keyof webhooks;
 
-type CallbackBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;
+type CallbackBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
 
 /** A callback's body (`{ event, payload }`), for each event as the document describes it. */
-export type PaygateCallbackBody = { [Event in PaygateEventType]: CallbackBody<webhooks[Event]['post']> }[PaygateEventType];
+export type PaygateCallbackBody = {
+  [Event in PaygateEventType]: CallbackBody<webhooks[Event]['post']>;
+}[PaygateEventType];
 
 /** A verified callback; `type` tells which payload it carries (the collection's, or the service payment's). */
 export type PaygateEvent = PaygateCallbackBody extends infer Body
@@ -44,8 +52,10 @@ const MESSAGES: Record<WebhookVerificationFailure, string> = {
   missing_headers: 'webhook-id, webhook-timestamp and webhook-signature are required',
   bad_timestamp: 'webhook-timestamp is not unix seconds',
   timestamp_outside_tolerance: 'webhook-timestamp is too far from now (a replay, or a clock that is off)',
-  no_matching_signature: 'no webhook-signature matches the body and your signing key (verify the raw body, before any JSON parsing)',
-  bad_hmac_signature: "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference",
+  no_matching_signature:
+    'no webhook-signature matches the body and your signing key (verify the raw body, before any JSON parsing)',
+  bad_hmac_signature:
+    "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference",
   malformed_body: 'the body is not a Paygate callback',
 };
 

@@ -46,7 +46,11 @@ describe('what the collection publishes for other contexts', () => {
     });
     expect(published[1].data).toEqual({
       settledAt: at(40),
-      collection: expect.objectContaining({ status: 'COMPLETED', statusMessage: 'Transaction completed successfully', totalCredit: 79785 }),
+      collection: expect.objectContaining({
+        status: 'COMPLETED',
+        statusMessage: 'Transaction completed successfully',
+        totalCredit: 79785,
+      }),
     });
   });
 
@@ -66,10 +70,14 @@ describe('what the collection publishes for other contexts', () => {
 
   it('reads its own events back and nothing else; a version from the future stops the read', () => {
     expect(collectionDecider.read({ type: PUBLISHED.opened, data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(collectionDecider.read({ type: EVENTS.confirmed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({
+    expect(
+      collectionDecider.read({ type: EVENTS.confirmed, data: { internalReference: 'x' }, schemaVersion: 1 }),
+    ).toEqual({
       type: EVENTS.confirmed,
       data: { internalReference: 'x' },
     });
-    expect(() => collectionDecider.read({ type: EVENTS.confirmed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
+    expect(() => collectionDecider.read({ type: EVENTS.confirmed, data: {}, schemaVersion: 2 })).toThrow(
+      UnknownEventVersion,
+    );
   });
 });

@@ -1,10 +1,18 @@
 import { eventReader, type StreamDecider } from '@paygate/decider';
-import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, COLLECTION_INTEGRATION_VERSION, collectionStream, type PublishedCollectionV1 } from '@paygate/contracts';
+import {
+  COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
+  COLLECTION_INTEGRATION_VERSION,
+  collectionStream,
+  type PublishedCollectionV1,
+} from '@paygate/contracts';
 import { COLLECTION_EVENT_SCHEMA_VERSION, COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent } from './events';
 import { decide, evolve, type Collection, type CollectionCommand, type CollectionState } from './collection';
 
 /** Version 1 is the only shape written so far; a later version adds its upcasters here. */
-const readCollectionEvent = eventReader<CollectionEvent>({ types: Object.values(EVENTS), currentVersion: COLLECTION_EVENT_SCHEMA_VERSION });
+const readCollectionEvent = eventReader<CollectionEvent>({
+  types: Object.values(EVENTS),
+  currentVersion: COLLECTION_EVENT_SCHEMA_VERSION,
+});
 
 /** What other contexts learn about a collection (COLLECTIONS_PUBLICATION). */
 export function toPublishedCollection(collection: Collection): PublishedCollectionV1 {
@@ -55,10 +63,19 @@ export const collectionDecider: StreamDecider<CollectionCommand, CollectionEvent
         });
       } else if (event.type === EVENTS.initiated || event.type === EVENTS.prnAccepted) {
         const openedAt = event.type === EVENTS.initiated ? event.data.initiatedAt : event.data.acceptedAt;
-        published.push({ type: PUBLISHED.opened, version: COLLECTION_INTEGRATION_VERSION, data: { collection: toPublishedCollection(after), openedAt } });
+        published.push({
+          type: PUBLISHED.opened,
+          version: COLLECTION_INTEGRATION_VERSION,
+          data: { collection: toPublishedCollection(after), openedAt },
+        });
       }
     }
-    if (after.phase === 'FINAL' && events.some((event) => event.type === EVENTS.completed || event.type === EVENTS.failed || event.type === EVENTS.cancelled)) {
+    if (
+      after.phase === 'FINAL' &&
+      events.some(
+        (event) => event.type === EVENTS.completed || event.type === EVENTS.failed || event.type === EVENTS.cancelled,
+      )
+    ) {
       published.push({
         type: PUBLISHED.settled,
         version: COLLECTION_INTEGRATION_VERSION,

@@ -10,23 +10,38 @@ import { fold, type ProcessOutput } from '@paygate/decider';
 import { recordRun } from '@paygate/testing';
 import type { CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 import { collectionDecider } from './collection-decider';
-import { collectionProcess, type CollectionCall, type CollectionPolicy, type CollectionProcessContext, type CollectionTrigger } from './collection-process';
+import {
+  collectionProcess,
+  type CollectionCall,
+  type CollectionPolicy,
+  type CollectionProcessContext,
+  type CollectionTrigger,
+} from './collection-process';
 import type { CollectionEvent } from './events';
 import { decideChecked } from './collection-test-setup';
 
 export { outline } from '@paygate/testing';
 
-export const POLICY: CollectionPolicy = { confirmationTimeoutMs: 1_800_000, promptTimeoutMs: 300_000, checkoutTimeoutMs: 900_000, statusPollMs: 60_000 };
+export const POLICY: CollectionPolicy = {
+  confirmationTimeoutMs: 1_800_000,
+  promptTimeoutMs: 300_000,
+  checkoutTimeoutMs: 900_000,
+  statusPollMs: 60_000,
+};
 
 /** The reference MoMo derives from ours; the card protocol derives none. */
 export const fixedReference = (internalReference: string) => `x-reference-${internalReference}`;
 
 export const CONTEXT: CollectionProcessContext = {
   policy: POLICY,
-  providerReferenceFor: (providerCode, internalReference) => (providerCode === 'mtn_momo_ug' ? fixedReference(internalReference) : undefined),
+  providerReferenceFor: (providerCode, internalReference) =>
+    providerCode === 'mtn_momo_ug' ? fixedReference(internalReference) : undefined,
 };
 
-/** What the scripted provider answers: the request, then each status query in turn; 'unreachable' fails the call. A call it has no answer for fails the spec. */
+/**
+ * What the scripted provider answers: the request, then each status query in turn; 'unreachable' fails the call. A call
+ * it has no answer for fails the spec.
+ */
 export interface ProviderScript {
   request?: { providerReference: string; paymentUrl?: string } | 'unreachable';
   status?: Array<ProviderOutcome | 'unreachable'>;
@@ -65,7 +80,9 @@ export function given(history: CollectionEvent[]) {
             const answer = (call.type === 'RequestProvider' ? answers.request : answers.status).shift();
             if (!answer) throw new Error(`the provider has no scripted answer to ${call.type}`);
             if (answer === 'unreachable') return { type: 'ProviderUnreachable', error: UNREACHABLE };
-            return 'status' in answer ? { type: 'ProviderAnswered', outcome: answer } : { type: 'ProviderAccepted', ...answer };
+            return 'status' in answer
+              ? { type: 'ProviderAnswered', outcome: answer }
+              : { type: 'ProviderAccepted', ...answer };
           },
         },
       );

@@ -9,17 +9,27 @@ const CONFIRM = { type: 'ConfirmRequested' } as const;
 
 describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
   const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
-  const answer = method === 'CARD' ? { providerReference: 'sess_123', paymentUrl: PAYMENT_URL } : { providerReference: 'momo-ref-1' };
+  const answer =
+    method === 'CARD'
+      ? { providerReference: 'sess_123', paymentUrl: PAYMENT_URL }
+      : { providerReference: 'momo-ref-1' };
   const { internalReference } = initiatedData(method);
 
   it('awaiting confirmation: confirms explicitly, the provider deadline counted from now, asks the provider and records the answer', async () => {
     const run = await given(eventsTo(method, 'AWAITING_CONFIRMATION')).when(CONFIRM, at(60), { request: answer });
-    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    expect(outline(run.outputs)).toEqual([
+      'Execute Confirm',
+      'Call RequestProvider',
+      'Execute RecordProviderRequest',
+      'Done',
+    ]);
     expect(run.outputs[0]).toEqual({
       type: 'Execute',
       command: { type: 'Confirm', at: at(60), implicit: false, providerExpiresAt: at(60 + timeoutMs / 1000) },
     });
-    expect(run.outputs[1]).toMatchObject({ call: { type: 'RequestProvider', request: { expiresAt: at(60 + timeoutMs / 1000) } } });
+    expect(run.outputs[1]).toMatchObject({
+      call: { type: 'RequestProvider', request: { expiresAt: at(60 + timeoutMs / 1000) } },
+    });
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', ...answer });
   });
 
@@ -35,7 +45,9 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
   });
 
   it('when the provider cannot be reached: the merchant is told to confirm again, and the collection still owes the request', async () => {
-    const run = await given(eventsTo(method, 'AWAITING_CONFIRMATION')).when(CONFIRM, at(60), { request: 'unreachable' });
+    const run = await given(eventsTo(method, 'AWAITING_CONFIRMATION')).when(CONFIRM, at(60), {
+      request: 'unreachable',
+    });
     expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Reject']);
     expect(run.outputs[2]).toEqual({
       type: 'Reject',
@@ -48,7 +60,12 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
 
   it('again while the request is owed (the provider was unreachable): asks the provider again', async () => {
     const run = await given(eventsTo(method, 'AWAITING_PROVIDER')).when(CONFIRM, at(90), { request: answer });
-    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    expect(outline(run.outputs)).toEqual([
+      'Execute Confirm',
+      'Call RequestProvider',
+      'Execute RecordProviderRequest',
+      'Done',
+    ]);
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 

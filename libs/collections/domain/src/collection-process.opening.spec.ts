@@ -2,15 +2,27 @@
  * The collection process at the start: the Initiate command a planned request becomes, and the
  * rule for a merchant reference used before.
  */
-import { CommandRejectedError, parseProviderCatalogue, planCollection, type CollectionRequest } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  parseProviderCatalogue,
+  planCollection,
+  type CollectionRequest,
+} from '@paygate/contracts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { assertSameRequest, openCollection, type ReservedCollection } from './collection-process';
 import { POLICY } from './collection-process-test-setup';
 
-const catalogue = parseProviderCatalogue(JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8')));
+const catalogue = parseProviderCatalogue(
+  JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8')),
+);
 const AT = '2026-03-01T10:00:00.000Z';
-const RESERVED: ReservedCollection = { id: 42, internalReference: 'PGOPEN0000000000000000001', requestHash: 'a'.repeat(64), fresh: true };
+const RESERVED: ReservedCollection = {
+  id: 42,
+  internalReference: 'PGOPEN0000000000000000001',
+  requestHash: 'a'.repeat(64),
+  fresh: true,
+};
 
 function request(overrides: Partial<CollectionRequest> = {}): CollectionRequest {
   return {
@@ -31,7 +43,14 @@ function opened(req: CollectionRequest) {
   const planned = planCollection(req, catalogue);
   if (!planned.ok) throw new Error(planned.errors.map((e) => e.message).join('; '));
   return openCollection(
-    { merchantId: 'mer_1', request: req, plan: planned.plan, merchantReference: req.merchant_reference, reserved: RESERVED, at: AT },
+    {
+      merchantId: 'mer_1',
+      request: req,
+      plan: planned.plan,
+      merchantReference: req.merchant_reference,
+      reserved: RESERVED,
+      at: AT,
+    },
     POLICY,
   );
 }
@@ -63,7 +82,14 @@ describe('the collection process at the start', () => {
   });
 
   it('given a card request, then the collection is a card collection and has no msisdn', async () => {
-    const command = opened(request({ transaction_method: 'CARD', provider_code: 'card_ug', msisdn: undefined, redirect_url: 'https://shop.example/return' }));
+    const command = opened(
+      request({
+        transaction_method: 'CARD',
+        provider_code: 'card_ug',
+        msisdn: undefined,
+        redirect_url: 'https://shop.example/return',
+      }),
+    );
     expect(command).toMatchObject({ type: 'Initiate', data: { transactionMethod: 'CARD' } });
     if (command.type !== 'Initiate') throw new Error('not Initiate');
     expect(command.data.msisdn).toBeUndefined();
@@ -74,7 +100,9 @@ describe('the collection process at the start', () => {
     const withPrn = opened(request({ require_confirmation: false, prn: '2250000123456' }));
     if (plain.type !== 'Initiate' || withPrn.type !== 'Initiate') throw new Error('not Initiate');
     expect(plain.data.confirmationExpiresAt).toBeUndefined();
-    expect(withPrn.data.confirmationExpiresAt).toBe(new Date(Date.parse(AT) + POLICY.confirmationTimeoutMs).toISOString());
+    expect(withPrn.data.confirmationExpiresAt).toBe(
+      new Date(Date.parse(AT) + POLICY.confirmationTimeoutMs).toISOString(),
+    );
   });
 
   it('given a merchant reference used before for the same request, then it is that request again; for another request, then it is refused', async () => {
@@ -88,6 +116,9 @@ describe('the collection process at the start', () => {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(CommandRejectedError);
-    expect(refusal).toMatchObject({ code: 'duplicate_reference', message: 'merchant_reference order-42 was already used for a different request' });
+    expect(refusal).toMatchObject({
+      code: 'duplicate_reference',
+      message: 'merchant_reference order-42 was already used for a different request',
+    });
   });
 });

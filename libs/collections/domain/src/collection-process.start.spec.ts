@@ -11,7 +11,10 @@ import { at, CONFIRMATION_DEADLINE, eventsOf, eventsTo, initiatedData, METHODS, 
 
 const PRN = '2250000001301';
 const OPENED = { type: 'Opened' } as const;
-const withoutDeadline = (...args: Parameters<typeof initiatedData>) => ({ ...initiatedData(...args), confirmationExpiresAt: undefined });
+const withoutDeadline = (...args: Parameters<typeof initiatedData>) => ({
+  ...initiatedData(...args),
+  confirmationExpiresAt: undefined,
+});
 const initiate = (method: TransactionMethod, requireConfirmation: boolean, prn?: string): CollectionCommand =>
   initiateCollection(withoutDeadline(method, requireConfirmation, { prn }), POLICY);
 const ACCEPT_PRN: CollectionCommand = { type: 'AcceptPrn', at: at(2) };
@@ -24,25 +27,42 @@ describe('a new collection', () => {
     ['needing no confirmation and no PRN verdict', false, undefined, undefined],
   ])('%s gets its confirmation deadline, or none', (_name, requireConfirmation, prn, deadline) => {
     const command = initiateCollection(withoutDeadline('MOBILE_MONEY', requireConfirmation, { prn }), POLICY);
-    expect(command).toEqual({ type: 'Initiate', data: initiatedData('MOBILE_MONEY', requireConfirmation, { prn, confirmationExpiresAt: deadline }) });
+    expect(command).toEqual({
+      type: 'Initiate',
+      data: initiatedData('MOBILE_MONEY', requireConfirmation, { prn, confirmationExpiresAt: deadline }),
+    });
   });
 });
 
 describe.each(METHODS)('opening a %s collection', (method) => {
   const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
   const answer =
-    method === 'CARD' ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' } : { providerReference: 'momo-ref-1' };
+    method === 'CARD'
+      ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' }
+      : { providerReference: 'momo-ref-1' };
 
   it('that needs no confirmation confirms it implicitly, with its own time-out, asks the provider and records the answer', async () => {
     const run = await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer });
-    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
-    expect(run.outputs[0]).toEqual({ type: 'Execute', command: { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(1 + timeoutMs / 1000) } });
-    expect(run.outputs[2]).toEqual({ type: 'Execute', command: { type: 'RecordProviderRequest', at: at(1), ...answer } });
+    expect(outline(run.outputs)).toEqual([
+      'Execute Confirm',
+      'Call RequestProvider',
+      'Execute RecordProviderRequest',
+      'Done',
+    ]);
+    expect(run.outputs[0]).toEqual({
+      type: 'Execute',
+      command: { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(1 + timeoutMs / 1000) },
+    });
+    expect(run.outputs[2]).toEqual({
+      type: 'Execute',
+      command: { type: 'RecordProviderRequest', at: at(1), ...answer },
+    });
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER', providerReference: answer.providerReference });
   });
 
   it('asks the provider for the amount in major units, with what the customer and the payee read and the provider deadline', async () => {
-    const [, request] = (await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer })).outputs;
+    const [, request] = (await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer }))
+      .outputs;
     const data = initiatedData(method);
     expect(request).toEqual({
       type: 'Call',
@@ -76,8 +96,15 @@ describe.each(METHODS)('opening a %s collection', (method) => {
   });
 
   it('whose PRN is accepted, needing no confirmation, starts then', async () => {
-    const run = await given(eventsOf(initiate(method, false, PRN), ACCEPT_PRN)).when(OPENED, at(2), { request: answer });
-    expect(outline(run.outputs)).toEqual(['Execute Confirm', 'Call RequestProvider', 'Execute RecordProviderRequest', 'Done']);
+    const run = await given(eventsOf(initiate(method, false, PRN), ACCEPT_PRN)).when(OPENED, at(2), {
+      request: answer,
+    });
+    expect(outline(run.outputs)).toEqual([
+      'Execute Confirm',
+      'Call RequestProvider',
+      'Execute RecordProviderRequest',
+      'Done',
+    ]);
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 
@@ -96,7 +123,11 @@ describe.each(METHODS)('opening a %s collection', (method) => {
   it('found again by a retried request does not start it twice', async () => {
     const confirmed: CollectionCommand = { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(301) };
     const requestOwed = eventsOf(initiate(method, false), confirmed);
-    const withProvider = eventsOf(initiate(method, false), confirmed, { type: 'RecordProviderRequest', at: at(1), ...answer });
+    const withProvider = eventsOf(initiate(method, false), confirmed, {
+      type: 'RecordProviderRequest',
+      at: at(1),
+      ...answer,
+    });
     for (const history of [requestOwed, withProvider, eventsTo(method, 'COMPLETED')]) {
       const run = await given(history).when(OPENED, at(5));
       expect({ outline: outline(run.outputs), events: run.events }).toEqual({ outline: ['Done'], events: [] });

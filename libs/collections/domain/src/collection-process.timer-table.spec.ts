@@ -13,11 +13,16 @@ describe('the collection timer table', () => {
   it('given a collection that needs confirmation (or a PRN verdict), when it is initiated, then its confirmation deadline is scheduled', async () => {
     const event: CollectionEvent = { type: EVENTS.initiated, data: initiatedData('MOBILE_MONEY', true) };
     expect(event.data.confirmationExpiresAt).toBe(CONFIRMATION_DEADLINE);
-    expect(timerChanges(event, POLL_MS)).toEqual([{ type: 'Schedule', kind: 'confirmation', at: CONFIRMATION_DEADLINE }]);
+    expect(timerChanges(event, POLL_MS)).toEqual([
+      { type: 'Schedule', kind: 'confirmation', at: CONFIRMATION_DEADLINE },
+    ]);
   });
 
   it('given a collection with no deadline, when it is initiated, then no timer starts', async () => {
-    const event: CollectionEvent = { type: EVENTS.initiated, data: initiatedData('CARD', false, { confirmationExpiresAt: undefined }) };
+    const event: CollectionEvent = {
+      type: EVENTS.initiated,
+      data: initiatedData('CARD', false, { confirmationExpiresAt: undefined }),
+    };
     expect(timerChanges(event, POLL_MS)).toEqual([]);
   });
 
@@ -33,11 +38,17 @@ describe('the collection timer table', () => {
     ]);
   });
 
-  it.each([EVENTS.completed, EVENTS.failed, EVENTS.cancelled])('when it becomes final (%s), then every timer of the collection is cancelled', async (type) => {
-    expect(timerChanges({ type, data: {} } as unknown as CollectionEvent, POLL_MS)).toEqual([{ type: 'Cancel' }]);
-  });
+  it.each([EVENTS.completed, EVENTS.failed, EVENTS.cancelled])(
+    'when it becomes final (%s), then every timer of the collection is cancelled',
+    async (type) => {
+      expect(timerChanges({ type, data: {} } as unknown as CollectionEvent, POLL_MS)).toEqual([{ type: 'Cancel' }]);
+    },
+  );
 
-  it.each([EVENTS.pinPromptSent, EVENTS.cardCheckoutOpened, EVENTS.prnAccepted])('when %s is recorded, then the timers stay as they are', async (type) => {
-    expect(timerChanges({ type, data: {} } as unknown as CollectionEvent, POLL_MS)).toEqual([]);
-  });
+  it.each([EVENTS.pinPromptSent, EVENTS.cardCheckoutOpened, EVENTS.prnAccepted])(
+    'when %s is recorded, then the timers stay as they are',
+    async (type) => {
+      expect(timerChanges({ type, data: {} } as unknown as CollectionEvent, POLL_MS)).toEqual([]);
+    },
+  );
 });

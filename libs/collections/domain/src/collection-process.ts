@@ -18,11 +18,15 @@ import type { Collection, CollectionCommand, CollectionState, ProviderOutcome } 
  * libs/decider's runProcess carries it out and feeds back what came of it until the run ends.
  */
 
-/** The durable timers of a collection: the two time-outs, and status polling (which also retries a failed provider request). */
+/**
+ * The durable timers of a collection: the two time-outs, and status polling (which also retries a failed provider
+ * request).
+ */
 export type CollectionTimerKind = 'confirmation' | 'provider' | 'status';
 
 /** What an event does to the collection's durable timers (the projection applies it in the event's transaction). */
-export type TimerChange = { type: 'Schedule'; kind: CollectionTimerKind; at: string } | { type: 'Cancel'; kinds?: CollectionTimerKind[] };
+export type TimerChange =
+  { type: 'Schedule'; kind: CollectionTimerKind; at: string } | { type: 'Cancel'; kinds?: CollectionTimerKind[] };
 
 /**
  * The timer table: the confirmation deadline runs from initiation (when the event carries one);
@@ -32,12 +36,18 @@ export type TimerChange = { type: 'Schedule'; kind: CollectionTimerKind; at: str
 export function timerChanges(event: CollectionEvent, statusPollMs: number): TimerChange[] {
   switch (event.type) {
     case EVENTS.initiated:
-      return event.data.confirmationExpiresAt ? [{ type: 'Schedule', kind: 'confirmation', at: event.data.confirmationExpiresAt }] : [];
+      return event.data.confirmationExpiresAt
+        ? [{ type: 'Schedule', kind: 'confirmation', at: event.data.confirmationExpiresAt }]
+        : [];
     case EVENTS.confirmed:
       return [
         { type: 'Cancel', kinds: ['confirmation'] },
         { type: 'Schedule', kind: 'provider', at: event.data.providerExpiresAt },
-        { type: 'Schedule', kind: 'status', at: new Date(Date.parse(event.data.confirmedAt) + statusPollMs).toISOString() },
+        {
+          type: 'Schedule',
+          kind: 'status',
+          at: new Date(Date.parse(event.data.confirmedAt) + statusPollMs).toISOString(),
+        },
       ];
     case EVENTS.completed:
     case EVENTS.failed:
@@ -60,7 +70,10 @@ export interface CollectionPolicy {
   statusPollMs: number;
 }
 
-/** What the process knows of the provider's protocol: where our reference fixes the provider's (MoMo's X-Reference-Id), that reference. */
+/**
+ * What the process knows of the provider's protocol: where our reference fixes the provider's (MoMo's X-Reference-Id),
+ * that reference.
+ */
 export type ProviderReferenceFor = (providerCode: string, internalReference: string) => string | undefined;
 
 export interface CollectionProcessContext {
@@ -94,11 +107,16 @@ export interface CollectionRun {
   now: string;
 }
 
-/** The prompt or checkout to ask for, and of which provider; the service adds the URLs the provider calls and returns to. */
+/**
+ * The prompt or checkout to ask for, and of which provider; the service adds the URLs the provider calls and returns
+ * to.
+ */
 export type ProviderRequest = CollectRequest & { providerCode: string };
 
 /** The provider calls a collection makes. */
-export type CollectionCall = { type: 'RequestProvider'; request: ProviderRequest } | { type: 'QueryProvider'; providerCode: string; reference: string };
+export type CollectionCall =
+  | { type: 'RequestProvider'; request: ProviderRequest }
+  | { type: 'QueryProvider'; providerCode: string; reference: string };
 
 export type CollectionOutput = ProcessOutput<CollectionCommand, CollectionCall>;
 export type CollectionProcess = Process<CollectionStep, CollectionRun, CollectionCommand, CollectionCall>;
@@ -111,8 +129,14 @@ const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOS
  * The Initiate command for a new collection. It gets a confirmation deadline when it waits for
  * one, and a collect-for-payment collection gets it even without: its PRN verdict must come by then.
  */
-export function initiateCollection(data: Omit<CollectionInitiatedV1, 'confirmationExpiresAt'>, policy: CollectionPolicy): CollectionCommand {
-  const deadline = data.requireConfirmation || data.prn !== undefined ? later(data.initiatedAt, policy.confirmationTimeoutMs) : undefined;
+export function initiateCollection(
+  data: Omit<CollectionInitiatedV1, 'confirmationExpiresAt'>,
+  policy: CollectionPolicy,
+): CollectionCommand {
+  const deadline =
+    data.requireConfirmation || data.prn !== undefined
+      ? later(data.initiatedAt, policy.confirmationTimeoutMs)
+      : undefined;
   return { type: 'Initiate', data: { ...data, confirmationExpiresAt: deadline } };
 }
 
@@ -126,11 +150,19 @@ export interface ReservedCollection {
 }
 
 /** A merchant reference used before names the same request again (same hash), or is refused. */
-export function assertSameRequest<Reserved extends ReservedCollection>(reserved: Reserved, requestHash: string, merchantReference: string): Reserved {
+export function assertSameRequest<Reserved extends ReservedCollection>(
+  reserved: Reserved,
+  requestHash: string,
+  merchantReference: string,
+): Reserved {
   if (!reserved.fresh && reserved.requestHash !== requestHash) {
-    throw new CommandRejectedError('duplicate_reference', `merchant_reference ${merchantReference} was already used for a different request`, {
-      merchant_reference: merchantReference,
-    });
+    throw new CommandRejectedError(
+      'duplicate_reference',
+      `merchant_reference ${merchantReference} was already used for a different request`,
+      {
+        merchant_reference: merchantReference,
+      },
+    );
   }
   return reserved;
 }
@@ -145,7 +177,10 @@ export interface CollectionOpening {
   at: string;
 }
 
-/** An initialize request as planned: the merchant reference (made for `auto`), the request's hash, and its Initiate once reserved. */
+/**
+ * An initialize request as planned: the merchant reference (made for `auto`), the request's hash, and its Initiate once
+ * reserved.
+ */
 export interface PlannedOpening {
   merchantReference: string;
   hash: string;
@@ -164,17 +199,28 @@ export function planOpening(
   rules: { prnRequired?: boolean } = {},
 ): PlannedOpening {
   const planned = planCollection(request, policy.catalogue, rules);
-  if (!planned.ok) throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), { errors: planned.errors });
-  const merchantReference = request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
+  if (!planned.ok)
+    throw new CommandRejectedError('invalid_request', planned.errors.map((e) => e.message).join('; '), {
+      errors: planned.errors,
+    });
+  const merchantReference =
+    request.merchant_reference === AUTO_MERCHANT_REFERENCE ? newMerchantReference() : request.merchant_reference;
   return {
     merchantReference,
     hash: requestHash({ ...request, merchant_reference: merchantReference }),
-    initiate: (reserved) => openCollection({ merchantId, request, plan: planned.plan, merchantReference, reserved, at }, policy),
+    initiate: (reserved) =>
+      openCollection({ merchantId, request, plan: planned.plan, merchantReference, reserved, at }, policy),
   };
 }
 
-/** The Initiate command for a planned request: the plan's provider and charges, the request's customer details (a msisdn only for mobile money). */
-export function openCollection({ merchantId, request, plan, merchantReference, reserved, at }: CollectionOpening, policy: CollectionPolicy): CollectionCommand {
+/**
+ * The Initiate command for a planned request: the plan's provider and charges, the request's customer details (a msisdn
+ * only for mobile money).
+ */
+export function openCollection(
+  { merchantId, request, plan, merchantReference, reserved, at }: CollectionOpening,
+  policy: CollectionPolicy,
+): CollectionCommand {
   return initiateCollection(
     {
       id: reserved.id,
@@ -212,12 +258,22 @@ export function collectionProcess(context: CollectionProcessContext): Collection
   return { decide: (last, run) => [nextOutput(last, run, context)] };
 }
 
-function nextOutput(last: CollectionStep, { trigger, collection, now }: CollectionRun, context: CollectionProcessContext): CollectionOutput {
+function nextOutput(
+  last: CollectionStep,
+  { trigger, collection, now }: CollectionRun,
+  context: CollectionProcessContext,
+): CollectionOutput {
   if (!collection) return DONE;
   if (last.type === 'ProviderAccepted') {
-    return execute({ type: 'RecordProviderRequest', at: now, providerReference: last.providerReference, paymentUrl: last.paymentUrl });
+    return execute({
+      type: 'RecordProviderRequest',
+      at: now,
+      providerReference: last.providerReference,
+      paymentUrl: last.paymentUrl,
+    });
   }
-  if (last.type === 'ProviderAnswered' && last.outcome.status !== 'PENDING') return execute({ type: 'RecordProviderOutcome', at: now, outcome: last.outcome });
+  if (last.type === 'ProviderAnswered' && last.outcome.status !== 'PENDING')
+    return execute({ type: 'RecordProviderOutcome', at: now, outcome: last.outcome });
   switch (trigger.type) {
     case 'Opened':
       return opened(last, collection, now, context.policy);
@@ -232,16 +288,26 @@ function nextOutput(last: CollectionStep, { trigger, collection, now }: Collecti
   }
 }
 
-/** A collection that needs no confirmation is confirmed implicitly and goes to the provider at once (after its PRN verdict, for collect-for-payment). */
+/**
+ * A collection that needs no confirmation is confirmed implicitly and goes to the provider at once (after its PRN
+ * verdict, for collect-for-payment).
+ */
 function opened(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionOutput {
   if (last.type === 'Triggered') {
-    return collection.phase === 'AWAITING_CONFIRMATION' && !collection.initiated.requireConfirmation ? confirm(collection, now, true, policy) : DONE;
+    return collection.phase === 'AWAITING_CONFIRMATION' && !collection.initiated.requireConfirmation
+      ? confirm(collection, now, true, policy)
+      : DONE;
   }
   // An unreachable provider leaves the collection PENDING: its status timer asks again.
   return last.type === 'ProviderUnreachable' ? DONE : afterConfirm(last, collection);
 }
 
-function confirmRequested(last: CollectionStep, collection: Collection, now: string, policy: CollectionPolicy): CollectionOutput {
+function confirmRequested(
+  last: CollectionStep,
+  collection: Collection,
+  now: string,
+  policy: CollectionPolicy,
+): CollectionOutput {
   if (last.type === 'Triggered') return confirm(collection, now, false, policy);
   // The confirmation came too late: the decider cancelled the collection, and the merchant hears why.
   if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'FINAL') {
@@ -263,14 +329,25 @@ function confirmRequested(last: CollectionStep, collection: Collection, now: str
   return afterConfirm(last, collection);
 }
 
-/** After a Confirm the prompt or checkout is asked for, once per confirmation (a confirm while the request is still owed asks again). */
+/**
+ * After a Confirm the prompt or checkout is asked for, once per confirmation (a confirm while the request is still owed
+ * asks again).
+ */
 function afterConfirm(last: CollectionStep, collection: Collection): CollectionOutput {
-  if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'AWAITING_PROVIDER') return requestProvider(collection);
+  if (last.type === 'Executed' && last.command === 'Confirm' && collection.phase === 'AWAITING_PROVIDER')
+    return requestProvider(collection);
   return DONE;
 }
 
-/** A callback only says when to ask: the provider's status API gives the answer, so a forged callback changes nothing. */
-function calledBack(referenceHint: string | undefined, last: CollectionStep, collection: Collection, context: CollectionProcessContext): CollectionOutput {
+/**
+ * A callback only says when to ask: the provider's status API gives the answer, so a forged callback changes nothing.
+ */
+function calledBack(
+  referenceHint: string | undefined,
+  last: CollectionStep,
+  collection: Collection,
+  context: CollectionProcessContext,
+): CollectionOutput {
   if (last.type === 'ProviderUnreachable') return { type: 'Fail', error: last.error };
   // Only a collection that went to the provider and is not final has anything to learn.
   if (last.type !== 'Triggered' || !isWithProvider(collection)) return DONE;
@@ -279,12 +356,18 @@ function calledBack(referenceHint: string | undefined, last: CollectionStep, col
 }
 
 function confirmationDue(last: CollectionStep, collection: Collection, at: string): CollectionOutput {
-  if (last.type === 'Triggered' && collection.phase !== 'FINAL') return execute({ type: 'Expire', at, timer: 'confirmation' });
+  if (last.type === 'Triggered' && collection.phase !== 'FINAL')
+    return execute({ type: 'Expire', at, timer: 'confirmation' });
   return DONE;
 }
 
 /** The provider's deadline: one last question for a result whose callback never came, then the collection expires. */
-function providerDue(last: CollectionStep, collection: Collection, at: string, context: CollectionProcessContext): CollectionOutput {
+function providerDue(
+  last: CollectionStep,
+  collection: Collection,
+  at: string,
+  context: CollectionProcessContext,
+): CollectionOutput {
   const expire = execute({ type: 'Expire', at, timer: 'provider' });
   if (collection.phase === 'FINAL') return DONE;
   switch (last.type) {
@@ -300,8 +383,16 @@ function providerDue(last: CollectionStep, collection: Collection, at: string, c
   }
 }
 
-/** Polling: a provider request still owed is made again, a result not yet called back is asked for; until the collection is final. */
-function statusDue(last: CollectionStep, collection: Collection, now: string, context: CollectionProcessContext): CollectionOutput {
+/**
+ * Polling: a provider request still owed is made again, a result not yet called back is asked for; until the collection
+ * is final.
+ */
+function statusDue(
+  last: CollectionStep,
+  collection: Collection,
+  now: string,
+  context: CollectionProcessContext,
+): CollectionOutput {
   if (collection.phase === 'FINAL') return DONE;
   if (last.type === 'ProviderUnreachable') return { type: 'Fail', error: last.error };
   if (last.type === 'Triggered') {
@@ -314,13 +405,15 @@ function statusDue(last: CollectionStep, collection: Collection, now: string, co
 
 /** The prompt (mobile money) or the checkout (card) has its own time-out, counted from the confirmation. */
 function confirm(collection: Collection, now: string, implicit: boolean, policy: CollectionPolicy): CollectionOutput {
-  const timeoutMs = collection.initiated.transactionMethod === 'CARD' ? policy.checkoutTimeoutMs : policy.promptTimeoutMs;
+  const timeoutMs =
+    collection.initiated.transactionMethod === 'CARD' ? policy.checkoutTimeoutMs : policy.promptTimeoutMs;
   return execute({ type: 'Confirm', at: now, implicit, providerExpiresAt: later(now, timeoutMs) });
 }
 
 function requestProvider(collection: Collection): CollectionOutput {
   const data = collection.initiated;
-  if (!collection.providerExpiresAt) throw new Error(`collection ${data.internalReference} is with the provider without a deadline`);
+  if (!collection.providerExpiresAt)
+    throw new Error(`collection ${data.internalReference} is with the provider without a deadline`);
   return {
     type: 'Call',
     call: {
@@ -345,15 +438,21 @@ const query = (collection: Collection, reference: string): CollectionOutput => (
   call: { type: 'QueryProvider', providerCode: collection.initiated.providerCode, reference },
 });
 
-const isWithProvider = (collection: Collection) => collection.phase === 'AWAITING_PROVIDER' || collection.phase === 'WITH_PROVIDER';
+const isWithProvider = (collection: Collection) =>
+  collection.phase === 'AWAITING_PROVIDER' || collection.phase === 'WITH_PROVIDER';
 
 /**
  * The reference the provider knows the collection by: the one it answered with, or, once the
  * collection went to the provider, the one our reference fixes where the protocol has one.
  */
-function providerReference(collection: Collection, { providerReferenceFor }: CollectionProcessContext): string | undefined {
+function providerReference(
+  collection: Collection,
+  { providerReferenceFor }: CollectionProcessContext,
+): string | undefined {
   if (collection.providerReference) return collection.providerReference;
-  return isWithProvider(collection) ? providerReferenceFor(collection.initiated.providerCode, collection.initiated.internalReference) : undefined;
+  return isWithProvider(collection)
+    ? providerReferenceFor(collection.initiated.providerCode, collection.initiated.internalReference)
+    : undefined;
 }
 
 /** A time-out acts at its due time at the earliest, however early the timer fires. */

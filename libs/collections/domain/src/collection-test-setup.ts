@@ -8,11 +8,20 @@
  */
 import { type CollectionStatus, type TransactionMethod } from '@paygate/contracts';
 import { COLLECTION_EVENT_SCHEMAS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
-import { CollectionRejected, decide, evolve, type Collection, type CollectionCommand, type CollectionState, type ProviderOutcome } from './collection';
+import {
+  CollectionRejected,
+  decide,
+  evolve,
+  type Collection,
+  type CollectionCommand,
+  type CollectionState,
+  type ProviderOutcome,
+} from './collection';
 import { decidedEvents, eventSchemaErrors as checkEvent } from '@paygate/testing';
 
 /** The event as it is stored, checked against its type's declaration. */
-export const eventSchemaErrors = (event: { type: string; data: unknown }) => checkEvent(COLLECTION_EVENT_SCHEMAS, event);
+export const eventSchemaErrors = (event: { type: string; data: unknown }) =>
+  checkEvent(COLLECTION_EVENT_SCHEMAS, event);
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -27,7 +36,11 @@ export const MASKED_CARD = '424242******4242';
 export const PAYMENT_URL = 'https://checkout.sandbox.test/pay/sess_123';
 const HASH = 'a'.repeat(64);
 
-export function initiatedData(method: TransactionMethod, requireConfirmation = true, overrides: Partial<CollectionInitiatedV1> = {}): CollectionInitiatedV1 {
+export function initiatedData(
+  method: TransactionMethod,
+  requireConfirmation = true,
+  overrides: Partial<CollectionInitiatedV1> = {},
+): CollectionInitiatedV1 {
   const card = method === 'CARD';
   return {
     id: 42,
@@ -56,7 +69,9 @@ export function initiatedData(method: TransactionMethod, requireConfirmation = t
   };
 }
 
-/** Every event decideChecked() emitted in this spec file (jest loads this module once per file), for a coverage check. */
+/**
+ * Every event decideChecked() emitted in this spec file (jest loads this module once per file), for a coverage check.
+ */
 export const emitted: CollectionEvent[] = [];
 
 /** decide(), with every emitted event checked against its JSON schema. */
@@ -90,13 +105,26 @@ export const providerRequest = (method: TransactionMethod, seconds = 61): Collec
   providerReference: method === 'CARD' ? 'sess_123' : '3f1c0e7a-1111-4222-8333-444455556666',
   paymentUrl: method === 'CARD' ? PAYMENT_URL : undefined,
 });
-export const outcome = (result: ProviderOutcome, seconds = 120): CollectionCommand => ({ type: 'RecordProviderOutcome', at: at(seconds), outcome: result });
-export const expire = (timer: 'confirmation' | 'provider', when: string): CollectionCommand => ({ type: 'Expire', at: when, timer });
+export const outcome = (result: ProviderOutcome, seconds = 120): CollectionCommand => ({
+  type: 'RecordProviderOutcome',
+  at: at(seconds),
+  outcome: result,
+});
+export const expire = (timer: 'confirmation' | 'provider', when: string): CollectionCommand => ({
+  type: 'Expire',
+  at: when,
+  timer,
+});
 
 export const SUCCESS_MOMO: ProviderOutcome = { status: 'SUCCESSFUL', providerTransactionId: 'mtn-tx-1' };
-export const SUCCESS_CARD: ProviderOutcome = { status: 'SUCCESSFUL', providerTransactionId: 'card-tx-1', maskedAccount: MASKED_CARD };
+export const SUCCESS_CARD: ProviderOutcome = {
+  status: 'SUCCESSFUL',
+  providerTransactionId: 'card-tx-1',
+  maskedAccount: MASKED_CARD,
+};
 
-export type Situation = 'AWAITING_CONFIRMATION' | 'AWAITING_PROVIDER' | 'WITH_PROVIDER' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type Situation =
+  'AWAITING_CONFIRMATION' | 'AWAITING_PROVIDER' | 'WITH_PROVIDER' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 /** The commands that drive a collection (require_confirmation=true) from nothing to `situation`. */
 export function commandsTo(method: TransactionMethod, situation: Situation): CollectionCommand[] {
@@ -104,8 +132,10 @@ export function commandsTo(method: TransactionMethod, situation: Situation): Col
   if (situation !== 'AWAITING_CONFIRMATION') commands.push(confirm());
   if (!['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER'].includes(situation)) commands.push(providerRequest(method));
   if (situation === 'COMPLETED') commands.push(outcome(method === 'CARD' ? SUCCESS_CARD : SUCCESS_MOMO));
-  if (situation === 'FAILED') commands.push(outcome({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }));
-  if (situation === 'CANCELLED') commands.push(outcome({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'REJECTED' }));
+  if (situation === 'FAILED')
+    commands.push(outcome({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS', providerReason: 'NOT_ENOUGH_FUNDS' }));
+  if (situation === 'CANCELLED')
+    commands.push(outcome({ status: 'CANCELLED', reason: 'CUSTOMER_DECLINED', providerReason: 'REJECTED' }));
   return commands;
 }
 
@@ -117,10 +147,12 @@ export function stateIn(method: TransactionMethod, situation: Situation): Collec
 }
 
 /** The events `commands` record, decided one after another from nothing (each checked against its schema). */
-export const eventsOf = (...commands: CollectionCommand[]): CollectionEvent[] => decidedEvents({ decide: decideChecked, evolve, initialState: null }, commands);
+export const eventsOf = (...commands: CollectionCommand[]): CollectionEvent[] =>
+  decidedEvents({ decide: decideChecked, evolve, initialState: null }, commands);
 
 /** The events that reach `situation` (require_confirmation=true). */
-export const eventsTo = (method: TransactionMethod, situation: Situation): CollectionEvent[] => eventsOf(...commandsTo(method, situation));
+export const eventsTo = (method: TransactionMethod, situation: Situation): CollectionEvent[] =>
+  eventsOf(...commandsTo(method, situation));
 
 export function rejection(run: () => unknown): CollectionRejected {
   try {

@@ -12,7 +12,10 @@ describe('the collection event declarations', () => {
   });
 
   const good = { type: EVENTS.initiated, data: initiatedData('MOBILE_MONEY') };
-  const goodCancel = { type: EVENTS.cancelled, data: { internalReference: 'PG1', reason: 'CUSTOMER_DECLINED', statusMessage: 'x', cancelledAt: T0 } };
+  const goodCancel = {
+    type: EVENTS.cancelled,
+    data: { internalReference: 'PG1', reason: 'CUSTOMER_DECLINED', statusMessage: 'x', cancelledAt: T0 },
+  };
 
   it('accepts well-formed events', () => {
     expect(eventSchemaErrors(good)).toEqual([]);

@@ -58,7 +58,15 @@ describe('evolve', () => {
     expect(state).toMatchObject({ status: 'PENDING', statusMessage: 'Transaction initiated. Pending processing' });
     expect(state?.phase).toBe('AWAITING_CONFIRMATION');
     expect(() =>
-      decide({ type: 'Confirm', at: state!.initiated.initiatedAt, implicit: false, providerExpiresAt: state!.initiated.initiatedAt }, state),
+      decide(
+        {
+          type: 'Confirm',
+          at: state!.initiated.initiatedAt,
+          implicit: false,
+          providerExpiresAt: state!.initiated.initiatedAt,
+        },
+        state,
+      ),
     ).toThrow(CollectionRejected);
     expect(state?.transactionAccount).toBeUndefined();
   });
@@ -67,7 +75,10 @@ describe('evolve', () => {
     [
       'CollectionConfirmed',
       base,
-      { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } },
+      {
+        type: EVENTS.confirmed,
+        data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) },
+      },
       'PENDING',
       'AWAITING_PROVIDER',
       MESSAGES.initiatedAwaitingConfirmation,
@@ -85,7 +96,12 @@ describe('evolve', () => {
       { ...cardBase, phase: 'AWAITING_PROVIDER' },
       {
         type: EVENTS.cardCheckoutOpened,
-        data: { internalReference: card.internalReference, providerReference: 's-1', paymentUrl: PAYMENT_URL, openedAt: at(1) },
+        data: {
+          internalReference: card.internalReference,
+          providerReference: 's-1',
+          paymentUrl: PAYMENT_URL,
+          openedAt: at(1),
+        },
       },
       'PENDING',
       'WITH_PROVIDER',
@@ -96,7 +112,13 @@ describe('evolve', () => {
       { ...base, phase: 'WITH_PROVIDER' },
       {
         type: EVENTS.completed,
-        data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MSISDN, statusMessage: 'done', completedAt: at(1) },
+        data: {
+          internalReference: ref,
+          providerTransactionId: 't',
+          transactionAccount: MSISDN,
+          statusMessage: 'done',
+          completedAt: at(1),
+        },
       },
       'COMPLETED',
       'FINAL',
@@ -105,7 +127,10 @@ describe('evolve', () => {
     [
       'CollectionFailed',
       { ...base, phase: 'WITH_PROVIDER' },
-      { type: EVENTS.failed, data: { internalReference: ref, reason: 'DECLINED', statusMessage: 'Card declined', failedAt: at(1) } },
+      {
+        type: EVENTS.failed,
+        data: { internalReference: ref, reason: 'DECLINED', statusMessage: 'Card declined', failedAt: at(1) },
+      },
       'FAILED',
       'FINAL',
       'Card declined',
@@ -113,7 +138,10 @@ describe('evolve', () => {
     [
       'CollectionCancelled',
       base,
-      { type: EVENTS.cancelled, data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'too late', cancelledAt: at(1) } },
+      {
+        type: EVENTS.cancelled,
+        data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'too late', cancelledAt: at(1) },
+      },
       'CANCELLED',
       'FINAL',
       'too late',
@@ -126,8 +154,10 @@ describe('evolve', () => {
 
   it('records what each event carries', () => {
     expect(
-      evolve(base, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) } })
-        ?.providerExpiresAt,
+      evolve(base, {
+        type: EVENTS.confirmed,
+        data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(301) },
+      })?.providerExpiresAt,
     ).toBe(at(301));
     expect(
       evolve(cardBase, {
@@ -141,20 +171,32 @@ describe('evolve', () => {
     expect(
       evolve(cardBase, {
         type: EVENTS.completed,
-        data: { internalReference: ref, providerTransactionId: 't', transactionAccount: MASKED_CARD, statusMessage: 'ok', completedAt: at(1) },
+        data: {
+          internalReference: ref,
+          providerTransactionId: 't',
+          transactionAccount: MASKED_CARD,
+          statusMessage: 'ok',
+          completedAt: at(1),
+        },
       })?.transactionAccount,
     ).toBe(MASKED_CARD);
   });
 
   it('does not mutate the state it is given', () => {
     const before = JSON.stringify(base);
-    evolve(base, { type: EVENTS.cancelled, data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'x', cancelledAt: at(1) } });
+    evolve(base, {
+      type: EVENTS.cancelled,
+      data: { internalReference: ref, reason: 'CONFIRMATION_TIMEOUT', statusMessage: 'x', cancelledAt: at(1) },
+    });
     expect(JSON.stringify(base)).toBe(before);
   });
 
   it('ignores anything but CollectionInitiated without a state', () => {
     expect(
-      evolve(null, { type: EVENTS.confirmed, data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(2) } }),
+      evolve(null, {
+        type: EVENTS.confirmed,
+        data: { internalReference: ref, confirmedAt: at(1), implicit: false, providerExpiresAt: at(2) },
+      }),
     ).toBeNull();
   });
 });
@@ -213,16 +255,27 @@ describe('acknowledgedState: what a retried initialize replays', () => {
 
   it('is the state right after CollectionInitiated when the merchant confirms', () => {
     const initiated = { type: EVENTS.initiated, data: initiatedData('MOBILE_MONEY', true) } as const;
-    const confirmed = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: false, providerExpiresAt: at } } as const;
+    const confirmed = {
+      type: EVENTS.confirmed,
+      data: { internalReference: 'PGREF', confirmedAt: at, implicit: false, providerExpiresAt: at },
+    } as const;
     expect(acknowledgedState([initiated, confirmed, completed])).toEqual(evolve(null, initiated));
   });
 
   it('includes the checkout (payment_url) when initialize confirmed it', () => {
     const initiated = { type: EVENTS.initiated, data: initiatedData('CARD', false) } as const;
-    const confirmed = { type: EVENTS.confirmed, data: { internalReference: 'PGREF', confirmedAt: at, implicit: true, providerExpiresAt: at } } as const;
+    const confirmed = {
+      type: EVENTS.confirmed,
+      data: { internalReference: 'PGREF', confirmedAt: at, implicit: true, providerExpiresAt: at },
+    } as const;
     const opened = {
       type: EVENTS.cardCheckoutOpened,
-      data: { internalReference: 'PGREF', providerReference: 'cs_1', paymentUrl: 'https://pay.example/cs_1', openedAt: at },
+      data: {
+        internalReference: 'PGREF',
+        providerReference: 'cs_1',
+        paymentUrl: 'https://pay.example/cs_1',
+        openedAt: at,
+      },
     } as const;
     const state = acknowledgedState([initiated, confirmed, opened, completed]);
     expect(state).toMatchObject({ status: 'PENDING', phase: 'WITH_PROVIDER', paymentUrl: 'https://pay.example/cs_1' });

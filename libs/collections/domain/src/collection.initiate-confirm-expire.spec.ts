@@ -30,7 +30,9 @@ import {
 describe('Initiate', () => {
   it.each(METHODS)('on no state emits CollectionInitiated with the command data (%s)', (method) => {
     const command = initiate(method);
-    expect(decideChecked(command, null)).toEqual([{ type: EVENTS.initiated, data: (command as { data: CollectionInitiatedV1 }).data }]);
+    expect(decideChecked(command, null)).toEqual([
+      { type: EVENTS.initiated, data: (command as { data: CollectionInitiatedV1 }).data },
+    ]);
   });
 
   it.each<Situation>(['AWAITING_CONFIRMATION', 'AWAITING_PROVIDER', 'WITH_PROVIDER', ...FINAL_STATES])(
@@ -49,18 +51,31 @@ describe('Confirm', () => {
     expect(rejection(() => decide(confirm(), null))).toMatchObject({ code: 'not_found' });
   });
 
-  it.each(METHODS)('in AWAITING_CONFIRMATION emits CollectionConfirmed and moves to AWAITING_PROVIDER (%s)', (method) => {
-    const state = stateIn(method, 'AWAITING_CONFIRMATION');
-    const events = decideChecked(confirm(60), state);
-    expect(events).toEqual([
-      {
-        type: EVENTS.confirmed,
-        data: { internalReference: state.initiated.internalReference, confirmedAt: at(60), implicit: false, providerExpiresAt: PROVIDER_DEADLINE },
-      },
-    ]);
-    const after = events.reduce(evolve, state);
-    expect(after).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER', providerExpiresAt: PROVIDER_DEADLINE, updatedAt: at(60) });
-  });
+  it.each(METHODS)(
+    'in AWAITING_CONFIRMATION emits CollectionConfirmed and moves to AWAITING_PROVIDER (%s)',
+    (method) => {
+      const state = stateIn(method, 'AWAITING_CONFIRMATION');
+      const events = decideChecked(confirm(60), state);
+      expect(events).toEqual([
+        {
+          type: EVENTS.confirmed,
+          data: {
+            internalReference: state.initiated.internalReference,
+            confirmedAt: at(60),
+            implicit: false,
+            providerExpiresAt: PROVIDER_DEADLINE,
+          },
+        },
+      ]);
+      const after = events.reduce(evolve, state);
+      expect(after).toMatchObject({
+        status: 'PENDING',
+        phase: 'AWAITING_PROVIDER',
+        providerExpiresAt: PROVIDER_DEADLINE,
+        updatedAt: at(60),
+      });
+    },
+  );
 
   it.each<[TransactionMethod, Situation]>([
     ['MOBILE_MONEY', 'AWAITING_PROVIDER'],
@@ -71,41 +86,75 @@ describe('Confirm', () => {
     expect(decideChecked(confirm(90), stateIn(method, situation))).toEqual([]);
   });
 
-  it.each(METHODS)('explicitly on a require_confirmation=false collection is rejected as not_awaiting_confirmation (%s)', (method) => {
-    const state = apply(null, initiate(method, false));
-    const error = rejection(() => decide(confirm(1, false), state));
-    expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
-    expect(error.message).toMatch(/require_confirmation=false/);
-  });
+  it.each(METHODS)(
+    'explicitly on a require_confirmation=false collection is rejected as not_awaiting_confirmation (%s)',
+    (method) => {
+      const state = apply(null, initiate(method, false));
+      const error = rejection(() => decide(confirm(1, false), state));
+      expect(error).toMatchObject({ code: 'not_awaiting_confirmation' });
+      expect(error.message).toMatch(/require_confirmation=false/);
+    },
+  );
 
   it('explicitly on a require_confirmation=false collection is refused for that reason in any phase, final or waiting for its PRN', () => {
-    const completed = [initiate('MOBILE_MONEY', false), confirm(1, true), providerRequest('MOBILE_MONEY', 2), outcome(SUCCESS_MOMO, 3)].reduce(apply, null);
-    const waitingForPrn = apply(null, { type: 'Initiate', data: initiatedData('MOBILE_MONEY', false, { prn: '2250000001301' }) });
+    const completed = [
+      initiate('MOBILE_MONEY', false),
+      confirm(1, true),
+      providerRequest('MOBILE_MONEY', 2),
+      outcome(SUCCESS_MOMO, 3),
+    ].reduce(apply, null);
+    const waitingForPrn = apply(null, {
+      type: 'Initiate',
+      data: initiatedData('MOBILE_MONEY', false, { prn: '2250000001301' }),
+    });
     expect(completed?.phase).toBe('FINAL');
     expect(waitingForPrn?.phase).toBe('AWAITING_PRN');
     for (const state of [completed, waitingForPrn]) {
-      expect(rejection(() => decide(confirm(10, false), state)).message).toMatch(/require_confirmation=false and needs no confirmation/);
+      expect(rejection(() => decide(confirm(10, false), state)).message).toMatch(
+        /require_confirmation=false and needs no confirmation/,
+      );
     }
   });
 
-  // The prompt/checkout time-out (docs/api.md, Timers) needs the CollectionConfirmed{implicit: true} that carries providerExpiresAt.
-  it.each(METHODS)('implicitly on a require_confirmation=false collection emits CollectionConfirmed{implicit: true} (%s)', (method) => {
-    const state = apply(null, initiate(method, false));
-    const events = decideChecked(confirm(0, true), state);
-    expect(events).toEqual([
-      {
-        type: EVENTS.confirmed,
-        data: { internalReference: state?.initiated.internalReference, confirmedAt: at(0), implicit: true, providerExpiresAt: PROVIDER_DEADLINE },
-      },
-    ]);
-    expect(events.reduce(evolve, state)).toMatchObject({ status: 'PENDING', phase: 'AWAITING_PROVIDER', providerExpiresAt: PROVIDER_DEADLINE });
-  });
+  // The prompt/checkout time-out (docs/api.md, Timers) needs the CollectionConfirmed{implicit: true} that carries
+  // providerExpiresAt.
+  it.each(METHODS)(
+    'implicitly on a require_confirmation=false collection emits CollectionConfirmed{implicit: true} (%s)',
+    (method) => {
+      const state = apply(null, initiate(method, false));
+      const events = decideChecked(confirm(0, true), state);
+      expect(events).toEqual([
+        {
+          type: EVENTS.confirmed,
+          data: {
+            internalReference: state?.initiated.internalReference,
+            confirmedAt: at(0),
+            implicit: true,
+            providerExpiresAt: PROVIDER_DEADLINE,
+          },
+        },
+      ]);
+      expect(events.reduce(evolve, state)).toMatchObject({
+        status: 'PENDING',
+        phase: 'AWAITING_PROVIDER',
+        providerExpiresAt: PROVIDER_DEADLINE,
+      });
+    },
+  );
 
   it('implicitly again once implicitly confirmed emits nothing', () => {
     const data = initiatedData('MOBILE_MONEY', false);
     const state = rebuild([
       { type: EVENTS.initiated, data },
-      { type: EVENTS.confirmed, data: { internalReference: data.internalReference, confirmedAt: T0, implicit: true, providerExpiresAt: PROVIDER_DEADLINE } },
+      {
+        type: EVENTS.confirmed,
+        data: {
+          internalReference: data.internalReference,
+          confirmedAt: T0,
+          implicit: true,
+          providerExpiresAt: PROVIDER_DEADLINE,
+        },
+      },
     ]);
     expect(decideChecked(confirm(5, true), state)).toEqual([]);
   });
@@ -189,7 +238,9 @@ describe('Expire', () => {
           ['before', justBefore(PROVIDER_DEADLINE), false],
           ['at', PROVIDER_DEADLINE, true],
           ['after', at(3600), true],
-        ].map(([name, when, cancels]) => [method, situation, name as string, when as string, cancels as boolean] as const),
+        ].map(
+          ([name, when, cancels]) => [method, situation, name as string, when as string, cancels as boolean] as const,
+        ),
       ),
     ),
   )('the provider timer on %s in %s %s providerExpiresAt', (method, situation, _name, when, cancels) => {
@@ -202,10 +253,19 @@ describe('Expire', () => {
     expect(events).toEqual([
       {
         type: EVENTS.cancelled,
-        data: { internalReference: state.initiated.internalReference, reason: 'PROVIDER_TIMEOUT', statusMessage: promptExpired[method], cancelledAt: when },
+        data: {
+          internalReference: state.initiated.internalReference,
+          reason: 'PROVIDER_TIMEOUT',
+          statusMessage: promptExpired[method],
+          cancelledAt: when,
+        },
       },
     ]);
-    expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL', statusMessage: promptExpired[method] });
+    expect(events.reduce(evolve, state)).toMatchObject({
+      status: 'CANCELLED',
+      phase: 'FINAL',
+      statusMessage: promptExpired[method],
+    });
   });
 
   it.each<[string, 'confirmation' | 'provider', Situation]>([
@@ -213,14 +273,20 @@ describe('Expire', () => {
     ['confirmation timer with the provider', 'confirmation', 'WITH_PROVIDER'],
     ['provider timer before confirmation', 'provider', 'AWAITING_CONFIRMATION'],
   ])('the %s emits nothing, however late', (_name, timer, situation) => {
-    for (const method of METHODS) expect(decideChecked(expire(timer, at(999_999)), stateIn(method, situation))).toEqual([]);
+    for (const method of METHODS)
+      expect(decideChecked(expire(timer, at(999_999)), stateIn(method, situation))).toEqual([]);
   });
 
   it('the confirmation timer of a require_confirmation=false collection emits nothing', () => {
-    expect(decideChecked(expire('confirmation', at(999_999)), apply(null, initiate('MOBILE_MONEY', false)))).toEqual([]);
+    expect(decideChecked(expire('confirmation', at(999_999)), apply(null, initiate('MOBILE_MONEY', false)))).toEqual(
+      [],
+    );
   });
 
-  it.each(['confirmation', 'provider'] as const)('the %s timer of an unknown collection is rejected as not_found', (timer) => {
-    expect(rejection(() => decide(expire(timer, at(1)), null))).toMatchObject({ code: 'not_found' });
-  });
+  it.each(['confirmation', 'provider'] as const)(
+    'the %s timer of an unknown collection is rejected as not_found',
+    (timer) => {
+      expect(rejection(() => decide(expire(timer, at(1)), null))).toMatchObject({ code: 'not_found' });
+    },
+  );
 });

@@ -5,7 +5,17 @@
  */
 import { planCollection, type Provider, type ProviderCatalogue, type TransactionMethod } from '@paygate/contracts';
 import type { Collection } from './collection';
-import { apply, at, FINAL_STATES, initiatedData, MASKED_CARD, PAYMENT_URL, type Situation, stateIn, T0 } from './collection-test-setup';
+import {
+  apply,
+  at,
+  FINAL_STATES,
+  initiatedData,
+  MASKED_CARD,
+  PAYMENT_URL,
+  type Situation,
+  stateIn,
+  T0,
+} from './collection-test-setup';
 import { toCollectionDetails, toCollectionRecord } from './record';
 
 describe('toCollectionRecord', () => {
@@ -45,7 +55,9 @@ describe('toCollectionRecord', () => {
   };
   const catalogue: ProviderCatalogue = new Map([[usdCard.code, usdCard]]);
 
-  it.each<[boolean, { request_amount: number; transaction_amount: number; transaction_fee: number; total_credit: number }]>([
+  it.each<
+    [boolean, { request_amount: number; transaction_amount: number; transaction_fee: number; total_credit: number }]
+  >([
     // 2.5 % of 12.34 = 0.3085 -> 31 cents (half-up)
     [false, { request_amount: 12.34, transaction_amount: 12.34, transaction_fee: 0.31, total_credit: 12.03 }],
     [true, { request_amount: 12.34, transaction_amount: 12.65, transaction_fee: 0.31, total_credit: 12.34 }],

@@ -1,4 +1,9 @@
-import { CommandRejectedError, type CollectionCancellationReason, type CollectionStatus, type ProviderOutcome } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  type CollectionCancellationReason,
+  type CollectionStatus,
+  type ProviderOutcome,
+} from '@paygate/contracts';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionEvent, type CollectionInitiatedV1 } from './events';
 import { cancellationMessage, failureMessage, MESSAGES } from './messages';
 
@@ -62,7 +67,11 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
       initiated: data,
       status: 'PENDING',
       phase: data.prn ? 'AWAITING_PRN' : 'AWAITING_CONFIRMATION',
-      statusMessage: data.prn ? MESSAGES.validatingPrn : data.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+      statusMessage: data.prn
+        ? MESSAGES.validatingPrn
+        : data.requireConfirmation
+          ? MESSAGES.initiatedAwaitingConfirmation
+          : MESSAGES.initiatedProcessing,
       transactionAccount: data.msisdn,
       updatedAt: data.initiatedAt,
     };
@@ -70,7 +79,12 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
   if (!state) return state;
   switch (event.type) {
     case EVENTS.confirmed:
-      return { ...state, phase: 'AWAITING_PROVIDER', providerExpiresAt: event.data.providerExpiresAt, updatedAt: event.data.confirmedAt };
+      return {
+        ...state,
+        phase: 'AWAITING_PROVIDER',
+        providerExpiresAt: event.data.providerExpiresAt,
+        updatedAt: event.data.confirmedAt,
+      };
     case EVENTS.pinPromptSent:
       return {
         ...state,
@@ -98,7 +112,13 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
         updatedAt: event.data.completedAt,
       };
     case EVENTS.failed:
-      return { ...state, phase: 'FINAL', status: 'FAILED', statusMessage: event.data.statusMessage, updatedAt: event.data.failedAt };
+      return {
+        ...state,
+        phase: 'FINAL',
+        status: 'FAILED',
+        statusMessage: event.data.statusMessage,
+        updatedAt: event.data.failedAt,
+      };
     case EVENTS.cancelled:
       return {
         ...state,
@@ -112,7 +132,9 @@ export function evolve(state: CollectionState, event: CollectionEvent): Collecti
       return {
         ...state,
         phase: 'AWAITING_CONFIRMATION',
-        statusMessage: state.initiated.requireConfirmation ? MESSAGES.initiatedAwaitingConfirmation : MESSAGES.initiatedProcessing,
+        statusMessage: state.initiated.requireConfirmation
+          ? MESSAGES.initiatedAwaitingConfirmation
+          : MESSAGES.initiatedProcessing,
         updatedAt: event.data.acceptedAt,
       };
   }
@@ -131,14 +153,20 @@ export function acknowledgedState(events: CollectionEvent[]): CollectionState {
   let state: CollectionState = null;
   for (const event of events) {
     state = evolve(state, event);
-    if (state?.initiated.requireConfirmation || event.type === EVENTS.pinPromptSent || event.type === EVENTS.cardCheckoutOpened) break;
+    if (
+      state?.initiated.requireConfirmation ||
+      event.type === EVENTS.pinPromptSent ||
+      event.type === EVENTS.cardCheckoutOpened
+    )
+      break;
   }
   return state;
 }
 
 export function decide(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
   if (command.type === 'Initiate') {
-    if (state) throw new CollectionRejected('already_exists', `transaction ${command.data.internalReference} already exists`);
+    if (state)
+      throw new CollectionRejected('already_exists', `transaction ${command.data.internalReference} already exists`);
     return [{ type: EVENTS.initiated, data: command.data }];
   }
   if (!state) throw new CollectionRejected('not_found', 'transaction not found');
@@ -152,13 +180,18 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
   }
   if (state.phase === 'FINAL') {
     if (command.type === 'Confirm') {
-      throw new CollectionRejected('not_awaiting_confirmation', `transaction ${internalReference} is ${state.status} and cannot be confirmed`);
+      throw new CollectionRejected(
+        'not_awaiting_confirmation',
+        `transaction ${internalReference} is ${state.status} and cannot be confirmed`,
+      );
     }
     return [];
   }
   switch (command.type) {
     case 'AcceptPrn':
-      return state.phase === 'AWAITING_PRN' ? [{ type: EVENTS.prnAccepted, data: { internalReference, acceptedAt: command.at } }] : [];
+      return state.phase === 'AWAITING_PRN'
+        ? [{ type: EVENTS.prnAccepted, data: { internalReference, acceptedAt: command.at } }]
+        : [];
     case 'RejectPrn':
       if (state.phase !== 'AWAITING_PRN') return [];
       return [
@@ -186,7 +219,12 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
       return [
         {
           type: EVENTS.confirmed,
-          data: { internalReference, confirmedAt: command.at, implicit: command.implicit, providerExpiresAt: command.providerExpiresAt },
+          data: {
+            internalReference,
+            confirmedAt: command.at,
+            implicit: command.implicit,
+            providerExpiresAt: command.providerExpiresAt,
+          },
         },
       ];
     case 'RecordProviderRequest':
@@ -196,11 +234,21 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
         return [
           {
             type: EVENTS.cardCheckoutOpened,
-            data: { internalReference, providerReference: command.providerReference, paymentUrl: command.paymentUrl, openedAt: command.at },
+            data: {
+              internalReference,
+              providerReference: command.providerReference,
+              paymentUrl: command.paymentUrl,
+              openedAt: command.at,
+            },
           },
         ];
       }
-      return [{ type: EVENTS.pinPromptSent, data: { internalReference, providerReference: command.providerReference, sentAt: command.at } }];
+      return [
+        {
+          type: EVENTS.pinPromptSent,
+          data: { internalReference, providerReference: command.providerReference, sentAt: command.at },
+        },
+      ];
     case 'RecordProviderOutcome':
       // A result can overtake the append of PinPromptSent, so AWAITING_PROVIDER accepts it too.
       if (state.phase === 'AWAITING_CONFIRMATION' || state.phase === 'AWAITING_PRN') return [];
@@ -210,8 +258,11 @@ export function decide(command: CollectionCommand, state: CollectionState): Coll
         // The same deadline covers a collect-for-payment collection still waiting for its PRN verdict.
         const deadline = state.initiated.confirmationExpiresAt;
         if (!deadline || command.at < deadline) return [];
-        if (state.phase === 'AWAITING_PRN') return [cancelled(internalReference, method, 'PRN_VALIDATION_TIMEOUT', command.at)];
-        return state.phase === 'AWAITING_CONFIRMATION' ? [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)] : [];
+        if (state.phase === 'AWAITING_PRN')
+          return [cancelled(internalReference, method, 'PRN_VALIDATION_TIMEOUT', command.at)];
+        return state.phase === 'AWAITING_CONFIRMATION'
+          ? [cancelled(internalReference, method, 'CONFIRMATION_TIMEOUT', command.at)]
+          : [];
       }
       return state.phase !== 'AWAITING_CONFIRMATION' && state.providerExpiresAt && command.at >= state.providerExpiresAt
         ? [cancelled(internalReference, method, 'PROVIDER_TIMEOUT', command.at)]
@@ -239,10 +290,22 @@ function outcomeEvents(state: Collection, outcome: ProviderOutcome, at: string):
       ];
     case 'FAILED': {
       const reason = outcome.reason === 'OTHER' ? 'PROVIDER_ERROR' : outcome.reason;
-      return [{ type: EVENTS.failed, data: { internalReference, reason, statusMessage: failureMessage(method, reason), failedAt: at } }];
+      return [
+        {
+          type: EVENTS.failed,
+          data: { internalReference, reason, statusMessage: failureMessage(method, reason), failedAt: at },
+        },
+      ];
     }
     case 'CANCELLED':
-      return [cancelled(internalReference, method, outcome.reason === 'EXPIRED' ? 'PROVIDER_TIMEOUT' : 'CUSTOMER_DECLINED', at)];
+      return [
+        cancelled(
+          internalReference,
+          method,
+          outcome.reason === 'EXPIRED' ? 'PROVIDER_TIMEOUT' : 'CUSTOMER_DECLINED',
+          at,
+        ),
+      ];
   }
 }
 
@@ -252,5 +315,8 @@ function cancelled(
   reason: Exclude<CollectionCancellationReason, 'PRN_NOT_ELIGIBLE'>,
   at: string,
 ): CollectionEvent {
-  return { type: EVENTS.cancelled, data: { internalReference, reason, statusMessage: cancellationMessage(method, reason), cancelledAt: at } };
+  return {
+    type: EVENTS.cancelled,
+    data: { internalReference, reason, statusMessage: cancellationMessage(method, reason), cancelledAt: at },
+  };
 }

@@ -1,4 +1,11 @@
-import { COLLECTION_CANCELLATION_REASONS, eventData, enumOf, SCHEMA, TRANSACTION_METHODS, type EventsOf } from '@paygate/contracts';
+import {
+  COLLECTION_CANCELLATION_REASONS,
+  eventData,
+  enumOf,
+  SCHEMA,
+  TRANSACTION_METHODS,
+  type EventsOf,
+} from '@paygate/contracts';
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
@@ -73,7 +80,12 @@ export const PinPromptSentV1 = eventData({
 });
 export type PinPromptSentV1 = Static<typeof PinPromptSentV1>;
 
-export const CardCheckoutOpenedV1 = eventData({ internalReference: text, providerReference: text, paymentUrl: text, openedAt: instant });
+export const CardCheckoutOpenedV1 = eventData({
+  internalReference: text,
+  providerReference: text,
+  paymentUrl: text,
+  openedAt: instant,
+});
 export type CardCheckoutOpenedV1 = Static<typeof CardCheckoutOpenedV1>;
 
 export const CollectionCompletedV1 = eventData({

@@ -13,11 +13,13 @@ export const MESSAGES = {
   completed: 'Transaction completed successfully',
   confirmPrompt: (currency: string, amount: number) =>
     `You will receive a prompt to pay ${formatMoney(amount, currency)} on your mobile. Enter PIN to approve payment`,
-  confirmRedirect: (currency: string, amount: number) => `Redirect to URL for the payment of ${formatMoney(amount, currency)}`,
+  confirmRedirect: (currency: string, amount: number) =>
+    `Redirect to URL for the payment of ${formatMoney(amount, currency)}`,
 };
 
 export function failureMessage(method: TransactionMethod, reason: CollectionFailureReason): string {
-  if (reason === 'INSUFFICIENT_FUNDS') return method === 'CARD' ? 'Insufficient funds' : 'Balance Insufficient for the transaction';
+  if (reason === 'INSUFFICIENT_FUNDS')
+    return method === 'CARD' ? 'Insufficient funds' : 'Balance Insufficient for the transaction';
   if (reason === 'DECLINED') return 'Card declined';
   return 'The provider could not complete the transaction';
 }
@@ -27,6 +29,10 @@ export function cancellationMessage(method: TransactionMethod, reason: Collectio
   if (reason === 'PRN_NOT_ELIGIBLE') return 'PRN not eligible';
   if (reason === 'PRN_VALIDATION_TIMEOUT') return 'Transaction cancelled: the PRN could not be validated in time';
   if (reason === 'CUSTOMER_DECLINED')
-    return method === 'CARD' ? 'Transaction cancelled by the customer on the checkout page' : 'Transaction declined by the customer';
-  return method === 'CARD' ? 'Transaction cancelled: card checkout expired before payment' : 'Transaction cancelled: payment prompt not answered in time';
+    return method === 'CARD'
+      ? 'Transaction cancelled by the customer on the checkout page'
+      : 'Transaction declined by the customer';
+  return method === 'CARD'
+    ? 'Transaction cancelled: card checkout expired before payment'
+    : 'Transaction cancelled: payment prompt not answered in time';
 }

@@ -100,7 +100,12 @@ describe('requestHash', () => {
       return copy as unknown as CollectionRequest;
     };
     expect(
-      requestHash({ ...without('customer_email', 'description', 'redirect_url'), customer_email: undefined, description: undefined, redirect_url: undefined }),
+      requestHash({
+        ...without('customer_email', 'description', 'redirect_url'),
+        customer_email: undefined,
+        description: undefined,
+        redirect_url: undefined,
+      }),
     ).toBe(requestHash(without('customer_email', 'description', 'redirect_url')));
     expect(requestHash({ ...request, msisdn: undefined })).toBe(requestHash(without('msisdn')));
     expect(requestHash({ ...request, msisdn: undefined })).not.toBe(requestHash(request));

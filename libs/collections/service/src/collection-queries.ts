@@ -12,16 +12,22 @@ export interface CollectionQueriesDeps {
   projection: CollectionProjection;
 }
 
-/** The collections service's read side: the projection first; the stream where the projection trails a write just made. */
+/**
+ * The collections service's read side: the projection first; the stream where the projection trails a write just made.
+ */
 export class CollectionQueries {
   constructor(private readonly deps: CollectionQueriesDeps) {}
 
   async find({ merchantId, internalReference, merchantReference }: FindCollectionQuery): Promise<FoundCollection> {
     const { projection, references } = this.deps;
     let state: CollectionState = null;
-    if (internalReference !== undefined) state = await projection.findByInternalReference(merchantId, internalReference);
-    else if (merchantReference !== undefined) state = await projection.findByMerchantReference(merchantId, merchantReference);
-    const reference = internalReference ?? (merchantReference && (await references.find(merchantId, merchantReference))?.internalReference);
+    if (internalReference !== undefined)
+      state = await projection.findByInternalReference(merchantId, internalReference);
+    else if (merchantReference !== undefined)
+      state = await projection.findByMerchantReference(merchantId, merchantReference);
+    const reference =
+      internalReference ??
+      (merchantReference && (await references.find(merchantId, merchantReference))?.internalReference);
     if (!state && reference) state = (await this.deps.collections.load(reference)).state;
     if (state?.initiated.merchantId !== merchantId) throw notFound();
     return { record: toCollectionDetails(state), redirectUrl: state.initiated.redirectUrl };
@@ -31,6 +37,10 @@ export class CollectionQueries {
   async current(internalReference: string): Promise<FoundCollection & { merchantId: string }> {
     const { state } = await this.deps.collections.load(internalReference);
     if (!state) throw notFound();
-    return { record: toCollectionDetails(state), redirectUrl: state.initiated.redirectUrl, merchantId: state.initiated.merchantId };
+    return {
+      record: toCollectionDetails(state),
+      redirectUrl: state.initiated.redirectUrl,
+      merchantId: state.initiated.merchantId,
+    };
   }
 }

@@ -6,7 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { collectionDecider } from '@paygate/collections-domain';
-import { ProviderUnavailableError, type CollectInitiateRequest, type CollectOperations, type ProviderOutcome } from '@paygate/connectors';
+import {
+  ProviderUnavailableError,
+  type CollectInitiateRequest,
+  type CollectOperations,
+  type ProviderOutcome,
+} from '@paygate/connectors';
 import { parseProviderCatalogue, type CollectionRequest } from '@paygate/contracts';
 import { DeciderRuntime, SqlEventStore, type EventStore } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
@@ -26,12 +31,17 @@ export const CONFIG: CollectionsConfig = {
   timerTickMs: 250,
   providerCallbackUrl: undefined,
   checkoutReturnUrl: undefined,
-  catalogue: parseProviderCatalogue(JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8'))),
+  catalogue: parseProviderCatalogue(
+    JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8')),
+  ),
 };
 export const CALLBACK_URL = 'https://collections.paygate.test';
 export const GATEWAY_URL = 'https://api.paygate.test';
 
-/** A provider's connector that answers as the spec tells it; `unreachable` makes every call fail as a network error would. */
+/**
+ * A provider's connector that answers as the spec tells it; `unreachable` makes every call fail as a network error
+ * would.
+ */
 export class FakeCollector implements CollectOperations {
   readonly requests: CollectInitiateRequest[] = [];
   readonly queries: string[] = [];
@@ -119,7 +129,8 @@ export async function openHarness({ eventStore = (store) => store, engine }: Har
     warnings,
     advance: (ms) => (clock = new Date(clock.getTime() + ms)),
     now: () => clock,
-    eventTypes: async (internalReference) => (await collections.load(internalReference)).events.map((event) => event.type),
+    eventTypes: async (internalReference) =>
+      (await collections.load(internalReference)).events.map((event) => event.type),
     close: async () => {
       await store.close();
       await (opened ? opened.close() : sql.close());
@@ -165,4 +176,5 @@ export function cardRequest(overrides: Partial<CollectionRequest> = {}): Collect
 export const MERCHANT = 'merchant-1';
 
 /** The internal_reference an acknowledgement names. */
-export const internalReferenceOf = (acknowledgement: { data: unknown }) => (acknowledgement.data as { internal_reference: string }).internal_reference;
+export const internalReferenceOf = (acknowledgement: { data: unknown }) =>
+  (acknowledgement.data as { internal_reference: string }).internal_reference;

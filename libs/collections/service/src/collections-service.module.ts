@@ -13,7 +13,16 @@ import {
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import type { Config } from '@paygate/config';
-import { APP_URL, CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure } from '@paygate/platform';
+import {
+  APP_URL,
+  CONFIG,
+  executeWithCqrs,
+  INFRASTRUCTURE,
+  LOGGER,
+  METRICS,
+  type AppUrl,
+  type Infrastructure,
+} from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import { TimerWorker } from '@paygate/timers';
@@ -37,7 +46,8 @@ const PROJECTION = Symbol('CollectionProjection');
     {
       provide: PROJECTION,
       inject: [INFRASTRUCTURE, CONFIG],
-      useFactory: (infra: Infrastructure, config: Config) => CollectionProjection.open(infra.sql, infra.store, config.collections.statusPollMs),
+      useFactory: (infra: Infrastructure, config: Config) =>
+        CollectionProjection.open(infra.sql, infra.store, config.collections.statusPollMs),
     },
     {
       // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
@@ -99,12 +109,16 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await this.projection.start(events);
     // Collect-for-payment: service-payments' verdict on a PRN lets the collection proceed or cancels it.
-    this.verdicts = await events.consume({ group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] }, async (recorded) => {
-      const event = readPaymentsIntegrationEvent(integrationEnvelope(recorded));
-      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnValidated) await this.commandBus.execute(new AcceptPrn(event.data.payment.internalReference));
-      if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected)
-        await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
-    });
+    this.verdicts = await events.consume(
+      { group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] },
+      async (recorded) => {
+        const event = readPaymentsIntegrationEvent(integrationEnvelope(recorded));
+        if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnValidated)
+          await this.commandBus.execute(new AcceptPrn(event.data.payment.internalReference));
+        if (event?.type === PAYMENTS_INTEGRATION_EVENTS.prnRejected)
+          await this.commandBus.execute(new RejectPrn(event.data.payment.internalReference, event.data.reason));
+      },
+    );
     this.timerWorker = new TimerWorker({
       timers: COLLECTION_TIMERS,
       sql,
@@ -115,7 +129,10 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
     this.timerWorker.start();
   }
 
-  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  /**
+   * Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can
+   * start more.
+   */
   async onApplicationShutdown(): Promise<void> {
     await this.timerWorker?.stop();
     await this.verdicts?.stop();

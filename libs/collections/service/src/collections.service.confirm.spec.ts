@@ -4,7 +4,15 @@
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { CommandRejectedError, type CollectionRequest } from '@paygate/contracts';
-import { cardRequest, GATEWAY_URL, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
+import {
+  cardRequest,
+  GATEWAY_URL,
+  internalReferenceOf,
+  MERCHANT,
+  momoRequest,
+  openHarness,
+  type Harness,
+} from './collections-service-test-setup';
 
 describe('CollectionsService: confirm', () => {
   let h: Harness;
@@ -16,7 +24,8 @@ describe('CollectionsService: confirm', () => {
     h.card.unreachable = false;
   });
 
-  const open = async (request: CollectionRequest) => internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request }));
+  const open = async (request: CollectionRequest) =>
+    internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request }));
   const rejection = (promise: Promise<unknown>) =>
     promise.then(
       () => {
@@ -32,7 +41,10 @@ describe('CollectionsService: confirm', () => {
     const ref = await open(cardRequest());
     const now = h.advance(1_000);
     const acknowledgement = await h.service.confirm({ merchantId: MERCHANT, internalReference: ref });
-    expect(acknowledgement).toEqual({ message: MESSAGES.confirmRedirect('UGX', 25000), data: { payment_url: `https://checkout.test/pay/${ref}` } });
+    expect(acknowledgement).toEqual({
+      message: MESSAGES.confirmRedirect('UGX', 25000),
+      data: { payment_url: `https://checkout.test/pay/${ref}` },
+    });
     expect(h.card.requests.at(-1)).toMatchObject({
       reference: ref,
       amount: '25000',
@@ -44,7 +56,10 @@ describe('CollectionsService: confirm', () => {
 
   it('asks for a mobile money prompt and tells the merchant what the customer will see', async () => {
     const ref = await open(momoRequest({ require_confirmation: true }));
-    expect(await h.service.confirm({ merchantId: MERCHANT, internalReference: ref })).toEqual({ message: MESSAGES.confirmPrompt('UGX', 81000), data: {} });
+    expect(await h.service.confirm({ merchantId: MERCHANT, internalReference: ref })).toEqual({
+      message: MESSAGES.confirmPrompt('UGX', 81000),
+      data: {},
+    });
   });
 
   it('answers provider_unavailable when the provider cannot be reached, and a second confirm asks again', async () => {
@@ -67,7 +82,10 @@ describe('CollectionsService: confirm', () => {
     const ref = await open(cardRequest());
     h.advance(1_800_000);
     const error = await rejection(h.service.confirm({ merchantId: MERCHANT, internalReference: ref }));
-    expect(error).toMatchObject({ code: 'not_awaiting_confirmation', message: `transaction ${ref} is CANCELLED and cannot be confirmed` });
+    expect(error).toMatchObject({
+      code: 'not_awaiting_confirmation',
+      message: `transaction ${ref} is CANCELLED and cannot be confirmed`,
+    });
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.cancelled]);
   });
 
@@ -82,7 +100,11 @@ describe('CollectionsService: confirm', () => {
 
   it("of another merchant's collection, or of none, is not_found", async () => {
     const ref = await open(cardRequest());
-    expect(await rejection(h.service.confirm({ merchantId: 'merchant-2', internalReference: ref }))).toMatchObject({ code: 'not_found' });
-    expect(await rejection(h.service.confirm({ merchantId: MERCHANT, internalReference: 'PG000000000000000000000000' }))).toMatchObject({ code: 'not_found' });
+    expect(await rejection(h.service.confirm({ merchantId: 'merchant-2', internalReference: ref }))).toMatchObject({
+      code: 'not_found',
+    });
+    expect(
+      await rejection(h.service.confirm({ merchantId: MERCHANT, internalReference: 'PG000000000000000000000000' })),
+    ).toMatchObject({ code: 'not_found' });
   });
 });

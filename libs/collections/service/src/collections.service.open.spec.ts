@@ -67,13 +67,21 @@ describe('CollectionsService: opening a collection', () => {
     h.momo.unreachable = true;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     const ref = internalReferenceOf(acknowledgement);
-    expect(recordOf(acknowledgement)).toMatchObject({ transaction_status: 'PENDING', status_message: MESSAGES.initiatedProcessing });
+    expect(recordOf(acknowledgement)).toMatchObject({
+      transaction_status: 'PENDING',
+      status_message: MESSAGES.initiatedProcessing,
+    });
     expect(h.warnings).toContain('provider request failed');
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.confirmed]);
 
     h.momo.unreachable = false;
     const now = h.advance(60_000);
-    const verdict = await h.service.fireTimer({ internalReference: ref, kind: 'status', dueAt: now, leaseUntil: new Date(now.getTime() + 30_000) });
+    const verdict = await h.service.fireTimer({
+      internalReference: ref,
+      kind: 'status',
+      dueAt: now,
+      leaseUntil: new Date(now.getTime() + 30_000),
+    });
     expect(verdict).toEqual({ done: false, retryAt: new Date(now.getTime() + 60_000) });
     expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
   });
@@ -94,17 +102,24 @@ describe('CollectionsService: opening a collection', () => {
   it('a merchant reference used again for another request is refused', async () => {
     const request = momoRequest();
     await h.service.initialize({ merchantId: MERCHANT, request });
-    await expect(h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } })).rejects.toMatchObject({ code: 'duplicate_reference' });
+    await expect(
+      h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } }),
+    ).rejects.toMatchObject({ code: 'duplicate_reference' });
   });
 
   describe('collect-for-payment', () => {
     const open = async () => {
-      const acknowledgement = await h.service.collectForPayment({ merchantId: MERCHANT, request: momoRequest({ prn: PRN }) });
+      const acknowledgement = await h.service.collectForPayment({
+        merchantId: MERCHANT,
+        request: momoRequest({ prn: PRN }),
+      });
       return internalReferenceOf(acknowledgement);
     };
 
     it('needs a PRN', async () => {
-      await expect(h.service.collectForPayment({ merchantId: MERCHANT, request: momoRequest() })).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(h.service.collectForPayment({ merchantId: MERCHANT, request: momoRequest() })).rejects.toMatchObject(
+        { code: 'invalid_request' },
+      );
     });
 
     it('waits for the PRN verdict, then starts the collection that needs no confirmation', async () => {
@@ -114,7 +129,12 @@ describe('CollectionsService: opening a collection', () => {
       expect(h.momo.requests).toHaveLength(asked);
 
       await h.service.acceptPrn(ref);
-      expect(await h.eventTypes(ref)).toEqual([EVENTS.initiated, EVENTS.prnAccepted, EVENTS.confirmed, EVENTS.pinPromptSent]);
+      expect(await h.eventTypes(ref)).toEqual([
+        EVENTS.initiated,
+        EVENTS.prnAccepted,
+        EVENTS.confirmed,
+        EVENTS.pinPromptSent,
+      ]);
       expect(h.momo.requests.at(-1)).toMatchObject({ reference: ref });
     });
 
@@ -128,7 +148,10 @@ describe('CollectionsService: opening a collection', () => {
     it('a rejected PRN cancels the collection before anything reaches the customer', async () => {
       const ref = await open();
       await h.service.rejectPrn(ref, 'PRN already paid');
-      expect((await h.service.current(ref)).record).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'PRN not eligible: PRN already paid' });
+      expect((await h.service.current(ref)).record).toMatchObject({
+        transaction_status: 'CANCELLED',
+        status_message: 'PRN not eligible: PRN already paid',
+      });
     });
   });
 });

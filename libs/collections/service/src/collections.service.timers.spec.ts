@@ -4,7 +4,14 @@
  */
 import type { CollectionTimerKind } from '@paygate/collections-domain';
 import { ProviderUnavailableError } from '@paygate/connectors';
-import { cardRequest, internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
+import {
+  cardRequest,
+  internalReferenceOf,
+  MERCHANT,
+  momoRequest,
+  openHarness,
+  type Harness,
+} from './collections-service-test-setup';
 
 describe('CollectionsService: timers and callbacks', () => {
   let h: Harness;
@@ -18,7 +25,8 @@ describe('CollectionsService: timers and callbacks', () => {
   });
 
   /** A MoMo collection whose customer has the prompt. */
-  const withPrompt = async () => internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() }));
+  const withPrompt = async () =>
+    internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() }));
   const fire = (internalReference: string, kind: CollectionTimerKind, dueAt = h.now()) =>
     h.service.fireTimer({ internalReference, kind, dueAt, leaseUntil: new Date(dueAt.getTime() + 30_000) });
   const statusOf = async (ref: string) => (await h.service.current(ref)).record;
@@ -46,22 +54,28 @@ describe('CollectionsService: timers and callbacks', () => {
   it.each([
     ['has no result', false],
     ['cannot be reached', true],
-  ])('provider deadline: the provider %s, so the collection is cancelled and the timer done', async (_name, unreachable) => {
-    const ref = await withPrompt();
-    h.momo.unreachable = unreachable;
-    const dueAt = h.advance(300_000);
-    expect(await fire(ref, 'provider', dueAt)).toEqual({ done: true });
-    expect(await statusOf(ref)).toMatchObject({
-      transaction_status: 'CANCELLED',
-      status_message: 'Transaction cancelled: payment prompt not answered in time',
-    });
-  });
+  ])(
+    'provider deadline: the provider %s, so the collection is cancelled and the timer done',
+    async (_name, unreachable) => {
+      const ref = await withPrompt();
+      h.momo.unreachable = unreachable;
+      const dueAt = h.advance(300_000);
+      expect(await fire(ref, 'provider', dueAt)).toEqual({ done: true });
+      expect(await statusOf(ref)).toMatchObject({
+        transaction_status: 'CANCELLED',
+        status_message: 'Transaction cancelled: payment prompt not answered in time',
+      });
+    },
+  );
 
   it('confirmation deadline: an unconfirmed collection is cancelled and the timer done', async () => {
     const ref = internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request: cardRequest() }));
     const dueAt = h.advance(1_800_000);
     expect(await fire(ref, 'confirmation', dueAt)).toEqual({ done: true });
-    expect(await statusOf(ref)).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: confirmation not received in time' });
+    expect(await statusOf(ref)).toMatchObject({
+      transaction_status: 'CANCELLED',
+      status_message: 'Transaction cancelled: confirmation not received in time',
+    });
   });
 
   it('a timer of a collection that does not exist is done', async () => {

@@ -57,7 +57,13 @@ export class CollectionsService {
     const providerReferenceFor = (code: string, ref: string) => deps.collectors(code).providerReferenceFor?.(ref);
     this.process = collectionProcess({ policy: deps.config, providerReferenceFor });
     const changed = finishedCollections(deps.metrics, deps.log);
-    this.runs = new CollectionRuns({ ...deps, process: this.process, call: providerCalls(deps), changed, now: this.now });
+    this.runs = new CollectionRuns({
+      ...deps,
+      process: this.process,
+      call: providerCalls(deps),
+      changed,
+      now: this.now,
+    });
     this.queries = new CollectionQueries(deps);
   }
 
@@ -65,7 +71,9 @@ export class CollectionsService {
   async initialize(command: InitializeCollectionCommand): Promise<Acknowledgement> {
     const { collection, fresh } = await this.open(command);
     if (fresh) return initializeAcknowledgement(collection);
-    return initializeAcknowledgement(acknowledgedState((await this.load(collection.initiated.internalReference)).events) ?? collection);
+    return initializeAcknowledgement(
+      acknowledgedState((await this.load(collection.initiated.internalReference)).events) ?? collection,
+    );
   }
 
   /** A collection that pays a PRN: accepted now, it waits for service-payments' verdict on the PRN. */
@@ -76,10 +84,15 @@ export class CollectionsService {
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {
     const loaded = await this.load(internalReference);
     if (loaded.state?.initiated.merchantId !== merchantId) throw notFound();
-    return confirmAcknowledgement((await this.runs.run({ type: 'ConfirmRequested' }, internalReference, loaded)).collection ?? loaded.state);
+    return confirmAcknowledgement(
+      (await this.runs.run({ type: 'ConfirmRequested' }, internalReference, loaded)).collection ?? loaded.state,
+    );
   }
 
-  /** service-payments found the PRN eligible: the collection proceeds; or not: it ends CANCELLED before reaching the customer. */
+  /**
+   * service-payments found the PRN eligible: the collection proceeds; or not: it ends CANCELLED before reaching the
+   * customer.
+   */
   async acceptPrn(internalReference: string): Promise<void> {
     const accepted = await this.runs.execute({ type: 'AcceptPrn', at: this.now().toISOString() }, internalReference);
     await this.runs.run({ type: 'Opened' }, internalReference, accepted);
@@ -89,9 +102,16 @@ export class CollectionsService {
     await this.runs.execute({ type: 'RejectPrn', at: this.now().toISOString(), reason }, internalReference);
   }
 
-  /** A provider says something changed: the process asks the provider's status API, which a forged callback cannot answer. */
+  /**
+   * A provider says something changed: the process asks the provider's status API, which a forged callback cannot
+   * answer.
+   */
   async refreshFromProvider(internalReference: string, referenceHint?: string): Promise<void> {
-    await this.runs.run({ type: 'ProviderCalledBack', referenceHint }, internalReference, await this.load(internalReference));
+    await this.runs.run(
+      { type: 'ProviderCalledBack', referenceHint },
+      internalReference,
+      await this.load(internalReference),
+    );
   }
 
   async fireTimer(timer: DueTimer<CollectionTimerKind>): Promise<TimerVerdict> {
@@ -115,19 +135,35 @@ export class CollectionsService {
    * request finds the collection, or only the reservation when the first attempt died between
    * KurrentDB's two writes, and starts it then.
    */
-  private async open(command: InitializeCollectionCommand, rules = {}): Promise<{ collection: Collection; fresh: boolean }> {
+  private async open(
+    command: InitializeCollectionCommand,
+    rules = {},
+  ): Promise<{ collection: Collection; fresh: boolean }> {
     const { merchantId } = command;
     const now = this.now().toISOString();
     const { merchantReference: ref, hash, initiate } = planOpening(command, this.deps.config, now, rules);
     let start: ReturnType<typeof collectionStart> | undefined;
     const opened = await this.deps.collections.startClaimed({
-      claim: async (sql) => assertSameRequest(await this.deps.references.reserve(merchantId, ref, newInternalReference(), hash, sql), hash, ref),
+      claim: async (sql) =>
+        assertSameRequest(
+          await this.deps.references.reserve(merchantId, ref, newInternalReference(), hash, sql),
+          hash,
+          ref,
+        ),
       isNew: (reserved) => reserved.fresh,
-      stream: (reserved) => ({ id: reserved.internalReference, next: (start ??= collectionStart(this.process, initiate(reserved), now)).next }),
+      stream: (reserved) => ({
+        id: reserved.internalReference,
+        next: (start ??= collectionStart(this.process, initiate(reserved), now)).next,
+      }),
       release: (reserved) => this.deps.references.release(merchantId, ref, reserved.internalReference),
     });
     const { claim: reserved, stream } = opened;
-    const { collection } = await this.runs.run({ type: 'Opened' }, reserved.internalReference, stream, (opened.started && start?.last()) || TRIGGERED);
+    const { collection } = await this.runs.run(
+      { type: 'Opened' },
+      reserved.internalReference,
+      stream,
+      (opened.started && start?.last()) || TRIGGERED,
+    );
     return { collection: (collection ?? stream.state) as Collection, fresh: reserved.fresh };
   }
 

@@ -9,7 +9,13 @@ import { UnavailableError, type CollectionRecord } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import type { SqlEventStore } from '@paygate/event-store';
 import { describeOnSqlEngines } from '@paygate/testing';
-import { internalReferenceOf, MERCHANT, momoRequest, openHarness, type Harness } from './collections-service-test-setup';
+import {
+  internalReferenceOf,
+  MERCHANT,
+  momoRequest,
+  openHarness,
+  type Harness,
+} from './collections-service-test-setup';
 
 /** Counts what reaches the store and fails, as an outage would, every append that carries `failing`. */
 class StoreProbe {
@@ -24,7 +30,8 @@ class StoreProbe {
     const failable =
       (append: EventStore['appendToStream']): EventStore['appendToStream'] =>
       async (streamName, events, options) => {
-        if (events.some((event) => event.type === this.failing)) throw new UnavailableError('the database is not reachable');
+        if (events.some((event) => event.type === this.failing))
+          throw new UnavailableError('the database is not reachable');
         return append(streamName, events, options);
       };
     return Object.assign(Object.create(store) as EventStore, {
@@ -39,7 +46,9 @@ class StoreProbe {
       transaction: this.sqlTransactions
         ? <T>(work: Parameters<SqlEventStore['transaction']>[0]) => {
             this.transactions++;
-            return store.transaction((tx) => work({ sql: tx.sql, appendToStream: failable(tx.appendToStream) })) as Promise<T>;
+            return store.transaction((tx) =>
+              work({ sql: tx.sql, appendToStream: failable(tx.appendToStream) }),
+            ) as Promise<T>;
           }
         : undefined,
     });
@@ -61,36 +70,68 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 
   it('initialize with confirmation is one transaction and reads no stream', async () => {
     const before = { ...probe };
-    const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest({ require_confirmation: true }) });
+    const acknowledgement = await h.service.initialize({
+      merchantId: MERCHANT,
+      request: momoRequest({ require_confirmation: true }),
+    });
     expect(acknowledgement.message).toBe(MESSAGES.initiatedAwaitingConfirmation);
-    expect([probe.transactions - before.transactions, probe.appends - before.appends, probe.streamReads - before.streamReads]).toEqual([1, 0, 0]);
+    expect([
+      probe.transactions - before.transactions,
+      probe.appends - before.appends,
+      probe.streamReads - before.streamReads,
+    ]).toEqual([1, 0, 0]);
   });
 
   it('initialize without confirmation records the implicit confirmation in that transaction, then only what the provider answered', async () => {
     const before = { ...probe };
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect([probe.transactions - before.transactions, probe.appends - before.appends, probe.streamReads - before.streamReads]).toEqual([1, 1, 0]);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
+    expect([
+      probe.transactions - before.transactions,
+      probe.appends - before.appends,
+      probe.streamReads - before.streamReads,
+    ]).toEqual([1, 1, 0]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      EVENTS.pinPromptSent,
+    ]);
   });
 
   it('confirm reads the collection once, then writes the confirmation and what the provider answered', async () => {
-    const opened = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest({ require_confirmation: true }) });
+    const opened = await h.service.initialize({
+      merchantId: MERCHANT,
+      request: momoRequest({ require_confirmation: true }),
+    });
     const before = { ...probe };
     await h.service.confirm({ merchantId: MERCHANT, internalReference: internalReferenceOf(opened) });
-    expect([probe.transactions - before.transactions, probe.appends - before.appends, probe.streamReads - before.streamReads]).toEqual([0, 2, 1]);
-    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
+    expect([
+      probe.transactions - before.transactions,
+      probe.appends - before.appends,
+      probe.streamReads - before.streamReads,
+    ]).toEqual([0, 2, 1]);
+    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      EVENTS.pinPromptSent,
+    ]);
   });
 
   it('an outage while opening leaves nothing: the merchant_reference stays free and the same request succeeds later', async () => {
     const request = momoRequest();
     probe.failing = EVENTS.confirmed;
     await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
+    ).rejects.toMatchObject({ code: 'not_found' });
 
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      EVENTS.pinPromptSent,
+    ]);
   });
 
   it('an outage after the opening fails the initialize with 503; the retry acknowledges the collection the status timer will take on', async () => {
@@ -102,7 +143,10 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(recordOf(acknowledgement)).toMatchObject({ transaction_status: 'PENDING', status_message: MESSAGES.initiatedProcessing });
+    expect(recordOf(acknowledgement)).toMatchObject({
+      transaction_status: 'PENDING',
+      status_message: MESSAGES.initiatedProcessing,
+    });
     expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([EVENTS.initiated, EVENTS.confirmed]);
   });
 });
@@ -121,9 +165,15 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
   it('opens in two steps: a retry replays the acknowledgement, a reused reference with another body is refused', async () => {
     const request = momoRequest();
     const first = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(first))).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
+    expect(await h.eventTypes(internalReferenceOf(first))).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      EVENTS.pinPromptSent,
+    ]);
     expect(await h.service.initialize({ merchantId: MERCHANT, request })).toEqual(first);
-    await expect(h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } })).rejects.toMatchObject({ code: 'duplicate_reference' });
+    await expect(
+      h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } }),
+    ).rejects.toMatchObject({ code: 'duplicate_reference' });
     expect(probe.transactions).toBe(0);
   });
 
@@ -131,9 +181,13 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
     const request = momoRequest();
     probe.failing = EVENTS.initiated;
     await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     probe.failing = undefined;
-    expect(recordOf(await h.service.initialize({ merchantId: MERCHANT, request })).merchant_reference).toBe(request.merchant_reference);
+    expect(recordOf(await h.service.initialize({ merchantId: MERCHANT, request })).merchant_reference).toBe(
+      request.merchant_reference,
+    );
   });
 
   it('an outage at the implicit confirmation fails the initialize with 503, and the retry starts the collection', async () => {
@@ -146,7 +200,11 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
+      EVENTS.initiated,
+      EVENTS.confirmed,
+      EVENTS.pinPromptSent,
+    ]);
     expect(h.momo.requests).toHaveLength(asked + 1);
   });
 });
@@ -160,7 +218,9 @@ describeOnSqlEngines('CollectionsService: one merchant_reference at once', 'coll
 
   it('the same request five times at once makes one collection and five identical acknowledgements', async () => {
     const request = momoRequest({ require_confirmation: true });
-    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => h.service.initialize({ merchantId: MERCHANT, request })));
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => h.service.initialize({ merchantId: MERCHANT, request })),
+    );
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     expect(await h.eventTypes(internalReferenceOf(answers[0]))).toEqual([EVENTS.initiated]);
   });
@@ -168,10 +228,15 @@ describeOnSqlEngines('CollectionsService: one merchant_reference at once', 'coll
   it('different requests with one merchant_reference at once: one is accepted, the others refused', async () => {
     const request = momoRequest({ require_confirmation: true });
     const outcomes = await Promise.allSettled(
-      [81000, 82000, 83000].map((amount) => h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount } })),
+      [81000, 82000, 83000].map((amount) =>
+        h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount } }),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const refusals = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    expect(refusals.map((refusal) => (refusal.reason as { code?: string }).code)).toEqual(['duplicate_reference', 'duplicate_reference']);
+    expect(refusals.map((refusal) => (refusal.reason as { code?: string }).code)).toEqual([
+      'duplicate_reference',
+      'duplicate_reference',
+    ]);
   });
 });

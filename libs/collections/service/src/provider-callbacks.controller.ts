@@ -1,4 +1,14 @@
-import { Body, Controller, HttpCode, Inject, NotFoundException, Param, Post, Put, ServiceUnavailableException } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import type { ConnectorRegistry } from '@paygate/connectors';
 import { LOGGER, RateLimitedAs } from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
@@ -26,14 +36,22 @@ export class ProviderCallbacksController {
   /** MoMo calls back with PUT. */
   @Put(':providerCode/:internalReference')
   @HttpCode(200)
-  put(@Param('providerCode') providerCode: string, @Param('internalReference') internalReference: string, @Body() body: unknown) {
+  put(
+    @Param('providerCode') providerCode: string,
+    @Param('internalReference') internalReference: string,
+    @Body() body: unknown,
+  ) {
     return this.notify(providerCode, internalReference, body);
   }
 
   /** The card provider notifies with POST. */
   @Post(':providerCode/:internalReference')
   @HttpCode(200)
-  post(@Param('providerCode') providerCode: string, @Param('internalReference') internalReference: string, @Body() body: unknown) {
+  post(
+    @Param('providerCode') providerCode: string,
+    @Param('internalReference') internalReference: string,
+    @Body() body: unknown,
+  ) {
     return this.notify(providerCode, internalReference, body);
   }
 
@@ -46,7 +64,10 @@ export class ProviderCallbacksController {
     try {
       await this.collections.refreshFromProvider(internalReference, hint);
     } catch (error) {
-      this.log.warn('provider callback not processed; the provider will retry', { internal_reference: internalReference, error });
+      this.log.warn('provider callback not processed; the provider will retry', {
+        internal_reference: internalReference,
+        error,
+      });
       throw new ServiceUnavailableException('try again later');
     }
     return {};

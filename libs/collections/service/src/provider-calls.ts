@@ -17,14 +17,19 @@ export interface ProviderCallsDeps {
  */
 export function providerCalls({ collectors, urls, log }: ProviderCallsDeps) {
   const carryOut = async (call: CollectionCall): Promise<CollectionStep> => {
-    if (call.type === 'QueryProvider') return { type: 'ProviderAnswered', outcome: await collectors(call.providerCode).status(call.reference) };
+    if (call.type === 'QueryProvider')
+      return { type: 'ProviderAnswered', outcome: await collectors(call.providerCode).status(call.reference) };
     const { providerCode, ...request } = call.request;
     const initiation = await collectors(providerCode).initiate({
       ...request,
       notifyUrl: `${urls.providerCallback()}/provider-callbacks/${encodeURIComponent(providerCode)}/${request.reference}`,
       returnUrl: `${urls.checkoutReturn()}/v1/checkout/return/${request.reference}`,
     });
-    return { type: 'ProviderAccepted', providerReference: initiation.providerReference, paymentUrl: initiation.paymentUrl };
+    return {
+      type: 'ProviderAccepted',
+      providerReference: initiation.providerReference,
+      paymentUrl: initiation.paymentUrl,
+    };
   };
   return (call: CollectionCall, internalReference: string): Promise<CollectionStep> =>
     carryOut(call).catch((error: unknown) => {

@@ -14,5 +14,11 @@ export const COLLECTIONS_READ_MODEL: RebuildableReadModel = {
     const projection = await CollectionProjection.open(target, store, 60_000);
     return (event) => projection.apply(event);
   },
-  tables: [{ table: 'collection_view', key: ['internal_reference'], derived: ['merchant_id', 'merchant_reference', 'revision', 'state'] }],
+  tables: [
+    {
+      table: 'collection_view',
+      key: ['internal_reference'],
+      derived: ['merchant_id', 'merchant_reference', 'revision', 'state'],
+    },
+  ],
 };

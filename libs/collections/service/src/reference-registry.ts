@@ -44,18 +44,23 @@ export class ReferenceRegistry {
 
   /** Frees a fresh reservation whose collection could not be written, so the reference stays usable. */
   async release(merchantId: string, merchantReference: string, internalReference: string): Promise<void> {
-    await this.sql.query('delete from collection_references where merchant_id = $1 and merchant_reference = $2 and internal_reference = $3', [
-      merchantId,
-      merchantReference,
-      internalReference,
-    ]);
+    await this.sql.query(
+      'delete from collection_references where merchant_id = $1 and merchant_reference = $2 and internal_reference = $3',
+      [merchantId, merchantReference, internalReference],
+    );
   }
 
-  async find(merchantId: string, merchantReference: string, client: SqlClient = this.sql): Promise<Omit<ReservedReference, 'fresh'> | null> {
+  async find(
+    merchantId: string,
+    merchantReference: string,
+    client: SqlClient = this.sql,
+  ): Promise<Omit<ReservedReference, 'fresh'> | null> {
     const [row] = await client.query<{ id: string; internal_reference: string; request_hash: string }>(
       'select id, internal_reference, request_hash from collection_references where merchant_id = $1 and merchant_reference = $2',
       [merchantId, merchantReference],
     );
-    return row ? { id: Number(row.id), internalReference: row.internal_reference, requestHash: row.request_hash } : null;
+    return row
+      ? { id: Number(row.id), internalReference: row.internal_reference, requestHash: row.request_hash }
+      : null;
   }
 }

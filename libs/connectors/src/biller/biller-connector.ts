@@ -1,7 +1,14 @@
 import { toMajorUnits } from '@paygate/money';
 import { callProvider } from '../http';
 import { isRecord, plainCode } from '../json';
-import { ProviderRequestError, type BillPayment, type BillPaymentOperations, type BillPaymentRequest, type BillValidation, type Connector } from '../port';
+import {
+  ProviderRequestError,
+  type BillPayment,
+  type BillPaymentOperations,
+  type BillPaymentRequest,
+  type BillValidation,
+  type Connector,
+} from '../port';
 import { billFrom, paymentFrom } from './biller-protocol';
 
 const PROVIDER = 'biller';
@@ -37,7 +44,11 @@ class BillerPayments implements BillPaymentOperations {
   async pay(request: BillPaymentRequest): Promise<BillPayment> {
     const { status, body } = await this.call('POST', `/v1/prns/${encodeURIComponent(request.prn)}/payments`, {
       headers: { 'idempotency-key': request.idempotencyKey },
-      body: { amount: toMajorUnits(request.amount, request.currency), currency: request.currency, reference: request.reference },
+      body: {
+        amount: toMajorUnits(request.amount, request.currency),
+        currency: request.currency,
+        reference: request.reference,
+      },
     });
     const payment = status >= 200 && status < 300 ? paymentFrom(body) : undefined;
     // A payment of something else than what was asked for is no answer to this request.
@@ -59,13 +70,21 @@ class BillerPayments implements BillPaymentOperations {
     return payment;
   }
 
-  private call(method: string, path: string, options: { headers?: Record<string, string>; body?: Record<string, unknown> } = {}) {
+  private call(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ) {
     return callProvider(
       PROVIDER,
       `${this.config.baseUrl}${path}`,
       {
         method,
-        headers: { 'x-api-key': this.config.apiKey, ...options.headers, ...(options.body && { 'content-type': 'application/json' }) },
+        headers: {
+          'x-api-key': this.config.apiKey,
+          ...options.headers,
+          ...(options.body && { 'content-type': 'application/json' }),
+        },
         body: options.body && JSON.stringify(options.body),
       },
       this.config.timeoutMs,

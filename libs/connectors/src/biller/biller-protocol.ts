@@ -4,7 +4,10 @@ import type { Bill, BillPayment } from '../port';
 
 const BILL_STATUSES: ReadonlySet<unknown> = new Set(['AVAILABLE', 'SUBMITTED', 'PAID', 'EXPIRED']);
 
-/** The biller's JSON amount (a number in major units) in minor units; undefined when it is not a valid amount of `currency`. */
+/**
+ * The biller's JSON amount (a number in major units) in minor units; undefined when it is not a valid amount of
+ * `currency`.
+ */
 function minorAmount(amount: unknown, currency: unknown): number | undefined {
   if (typeof amount !== 'number' || typeof currency !== 'string') return undefined;
   const converted = toMinorUnits(amount, currency);
@@ -24,9 +27,24 @@ export function billFrom(body: unknown): Bill | undefined {
   const amount = minorAmount(body.amount, body.currency);
   const expiresAt = isoTime(body.expires_at);
   const { status, payer_name: payerName, service_name: serviceName } = body;
-  if (!prn || amount === undefined || !expiresAt || !BILL_STATUSES.has(status) || typeof payerName !== 'string' || typeof serviceName !== 'string')
+  if (
+    !prn ||
+    amount === undefined ||
+    !expiresAt ||
+    !BILL_STATUSES.has(status) ||
+    typeof payerName !== 'string' ||
+    typeof serviceName !== 'string'
+  )
     return undefined;
-  return { prn, amount, currency: body.currency as string, status: status as Bill['status'], expiresAt, payerName, serviceName };
+  return {
+    prn,
+    amount,
+    currency: body.currency as string,
+    status: status as Bill['status'],
+    expiresAt,
+    payerName,
+    serviceName,
+  };
 }
 
 /** The biller's payment representation, normalised; undefined when the body is not one. */

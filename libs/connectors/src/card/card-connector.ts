@@ -19,7 +19,11 @@ export interface CardConnectorConfig {
 }
 
 function rejected(status: number, body: unknown): ProviderRequestError {
-  return new ProviderRequestError(PROVIDER, status, isRecord(body) && isRecord(body.error) ? plainCode(body.error.code) : undefined);
+  return new ProviderRequestError(
+    PROVIDER,
+    status,
+    isRecord(body) && isRecord(body.error) ? plainCode(body.error.code) : undefined,
+  );
 }
 
 /** The card provider's checkout-session API (or the sandbox speaking it) over HTTP. */
@@ -40,7 +44,8 @@ class CardCollection implements CollectOperations {
     const sessionId = isRecord(body) ? nonEmpty(body.id) : undefined;
     const paymentUrl = isRecord(body) ? nonEmpty(body.payment_url) : undefined;
     // The payer's browser is sent to paymentUrl: only an http(s) page will do.
-    if (status < 200 || status > 299 || !sessionId || !paymentUrl || !/^https?:\/\//.test(paymentUrl)) throw rejected(status, body);
+    if (status < 200 || status > 299 || !sessionId || !paymentUrl || !/^https?:\/\//.test(paymentUrl))
+      throw rejected(status, body);
     return { providerReference: sessionId, paymentUrl };
   }
 
@@ -61,7 +66,10 @@ class CardCollection implements CollectOperations {
       `${this.config.baseUrl}${path}`,
       {
         method,
-        headers: { authorization: `Bearer ${this.config.secretKey}`, ...(body && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.config.secretKey}`,
+          ...(body && { 'content-type': 'application/json' }),
+        },
         body: body && JSON.stringify(body),
       },
       this.config.timeoutMs,

@@ -3,7 +3,9 @@ import { isRecord, nonEmpty } from '../json';
 
 /** Only a properly masked number is kept (at most the first six and last four digits). */
 function maskedCard(card: unknown): string | undefined {
-  return isRecord(card) && typeof card.masked === 'string' && /^\d{6}\*+\d{4}$/.test(card.masked) ? card.masked : undefined;
+  return isRecord(card) && typeof card.masked === 'string' && /^\d{6}\*+\d{4}$/.test(card.masked)
+    ? card.masked
+    : undefined;
 }
 
 function failed(failureCode: unknown): ProviderOutcome {

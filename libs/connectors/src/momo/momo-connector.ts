@@ -36,7 +36,11 @@ class MomoCollection implements CollectOperations {
   async initiate(request: CollectInitiateRequest): Promise<CollectInitiation> {
     const referenceId = momoReferenceId(request.reference);
     const { status, body } = await this.authorized('POST', '/collection/v1_0/requesttopay', {
-      headers: { 'content-type': 'application/json', 'x-reference-id': referenceId, 'x-callback-url': request.notifyUrl },
+      headers: {
+        'content-type': 'application/json',
+        'x-reference-id': referenceId,
+        'x-callback-url': request.notifyUrl,
+      },
       body: JSON.stringify({
         amount: request.amount,
         currency: request.currency,
@@ -51,7 +55,11 @@ class MomoCollection implements CollectOperations {
   }
 
   async status(referenceId: string): Promise<ProviderOutcome> {
-    const { status, body } = await this.authorized('GET', `/collection/v1_0/requesttopay/${encodeURIComponent(referenceId)}`, {});
+    const { status, body } = await this.authorized(
+      'GET',
+      `/collection/v1_0/requesttopay/${encodeURIComponent(referenceId)}`,
+      {},
+    );
     const outcome = status === 200 ? momoOutcome(body, referenceId) : undefined;
     if (!outcome) throw rejected(status, body);
     return outcome;
@@ -102,10 +110,14 @@ class MomoCollection implements CollectOperations {
     const { status, body } = await callProvider(
       PROVIDER,
       `${this.config.baseUrl}/collection/token/`,
-      { method: 'POST', headers: { authorization: `Basic ${credentials}`, 'ocp-apim-subscription-key': this.config.subscriptionKey } },
+      {
+        method: 'POST',
+        headers: { authorization: `Basic ${credentials}`, 'ocp-apim-subscription-key': this.config.subscriptionKey },
+      },
       this.config.timeoutMs,
     );
-    if (status !== 200 || !isRecord(body) || typeof body.access_token !== 'string' || body.access_token === '') throw rejected(status, body);
+    if (status !== 200 || !isRecord(body) || typeof body.access_token !== 'string' || body.access_token === '')
+      throw rejected(status, body);
     const token = body.access_token;
     const lifetimeMs = (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600) * 1000;
     // Renewed a minute early (half-way for short-lived tokens), so no request carries one about to lapse.

@@ -34,7 +34,13 @@ export class CatalogueError extends Error {
   override readonly name = 'CatalogueError';
 }
 
-function field<T>(entry: Record<string, unknown>, key: string, check: (value: unknown) => value is T, what: string, where: string): T {
+function field<T>(
+  entry: Record<string, unknown>,
+  key: string,
+  check: (value: unknown) => value is T,
+  what: string,
+  where: string,
+): T {
   const value = entry[key];
   if (!check(value)) throw new CatalogueError(`${where}.${key} must be ${what}`);
   return value;
@@ -43,18 +49,34 @@ function field<T>(entry: Record<string, unknown>, key: string, check: (value: un
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** Validates the configured catalogue (PROVIDER_CATALOGUE_FILE, read by loadConfig at start-up); a bad entry stops the process. */
+/**
+ * Validates the configured catalogue (PROVIDER_CATALOGUE_FILE, read by loadConfig at start-up); a bad entry stops the
+ * process.
+ */
 export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
   const entries = (raw as { providers?: unknown } | null)?.providers;
   if (!Array.isArray(entries) || entries.length === 0) throw new CatalogueError('providers must be a non-empty array');
   const catalogue = new Map<string, Provider>();
   entries.forEach((entry: Record<string, unknown>, index) => {
     const where = `providers[${index}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CatalogueError(`${where} must be an object`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new CatalogueError(`${where} must be an object`);
     const code = field(entry, 'provider_code', isText, 'a non-empty string', where);
     if (catalogue.has(code)) throw new CatalogueError(`${where}.provider_code ${code} appears twice`);
-    const method = field(entry, 'transaction_method', (v): v is TransactionMethod => v === 'MOBILE_MONEY' || v === 'CARD', 'MOBILE_MONEY or CARD', where);
-    const currency = field(entry, 'transaction_currency', (v): v is string => typeof v === 'string' && isSupportedCurrency(v), 'a supported currency', where);
+    const method = field(
+      entry,
+      'transaction_method',
+      (v): v is TransactionMethod => v === 'MOBILE_MONEY' || v === 'CARD',
+      'MOBILE_MONEY or CARD',
+      where,
+    );
+    const currency = field(
+      entry,
+      'transaction_currency',
+      (v): v is string => typeof v === 'string' && isSupportedCurrency(v),
+      'a supported currency',
+      where,
+    );
     const minor = (key: string) => {
       const converted = toMinorUnits(field(entry, key, isNumber, 'a number', where), currency);
       if (!converted.ok) throw new CatalogueError(`${where}.${key}: ${converted.reason}`);
@@ -65,11 +87,15 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       throw new CatalogueError(`${where}.prefixes must be an array of digit strings`);
     }
     const callingCode = entry.calling_code;
-    if (method === 'MOBILE_MONEY' && (typeof callingCode !== 'string' || !/^[0-9]{1,4}$/.test(callingCode) || prefixes.length === 0)) {
+    if (
+      method === 'MOBILE_MONEY' &&
+      (typeof callingCode !== 'string' || !/^[0-9]{1,4}$/.test(callingCode) || prefixes.length === 0)
+    ) {
       throw new CatalogueError(`${where}: a MOBILE_MONEY provider needs calling_code and prefixes`);
     }
     const connector = entry.connector;
-    if (connector !== undefined && !isCollectProtocol(connector)) throw new CatalogueError(`${where}.connector must be one of ${COLLECT_PROTOCOLS.join(', ')}`);
+    if (connector !== undefined && !isCollectProtocol(connector))
+      throw new CatalogueError(`${where}.connector must be one of ${COLLECT_PROTOCOLS.join(', ')}`);
     let fee: FeeRule;
     try {
       fee = parseFeeSchedule(entry.fee, currency);
@@ -81,13 +107,25 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       name: field(entry, 'provider_name', isText, 'a non-empty string', where),
       method,
       currency,
-      countryCode: field(entry, 'country_code', (v): v is string => typeof v === 'string' && /^[A-Z]{2}$/.test(v), 'an ISO 3166 alpha-2 code', where),
+      countryCode: field(
+        entry,
+        'country_code',
+        (v): v is string => typeof v === 'string' && /^[A-Z]{2}$/.test(v),
+        'an ISO 3166 alpha-2 code',
+        where,
+      ),
       callingCode: typeof callingCode === 'string' ? callingCode : undefined,
       prefixes: prefixes as string[],
       nationalNumberLength:
         entry.national_number_length === undefined
           ? 9
-          : field(entry, 'national_number_length', (v): v is number => Number.isInteger(v) && (v as number) > 0, 'a positive integer', where),
+          : field(
+              entry,
+              'national_number_length',
+              (v): v is number => Number.isInteger(v) && (v as number) > 0,
+              'a positive integer',
+              where,
+            ),
       minAmount: minor('min_amount'),
       maxAmount: minor('max_amount'),
       fee,

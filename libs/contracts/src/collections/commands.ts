@@ -88,7 +88,10 @@ export class ConfirmCollection extends ContractCommand<ConfirmCollectionCommand,
 export class CollectForPayment extends ContractCommand<InitializeCollectionCommand, Acknowledgement> {}
 export class FindCollection extends ContractQuery<FindCollectionQuery, FoundCollection> {}
 /** The authoritative state by internal reference alone (the card return page, before the redirect). */
-export class CurrentCollection extends ContractQuery<CurrentCollectionQuery, FoundCollection & { merchantId: string }> {}
+export class CurrentCollection extends ContractQuery<
+  CurrentCollectionQuery,
+  FoundCollection & { merchantId: string }
+> {}
 
 /** The collections service's request-reply surface (gateway → collections). */
 export const COLLECTIONS_SERVICE = serviceContract('collections', {

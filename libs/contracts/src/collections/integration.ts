@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closedObject, eventData, enumOf, SCHEMA } from '../json-schema';
-import { UnsupportedEventVersionError, type IntegrationEnvelope, type IntegrationEventsOf, type Publication } from '../publication';
+import {
+  UnsupportedEventVersionError,
+  type IntegrationEnvelope,
+  type IntegrationEventsOf,
+  type Publication,
+} from '../publication';
 import { COLLECTION_CANCELLATION_REASONS, COLLECTION_STATUSES, TRANSACTION_METHODS } from './vocabulary';
 
 /** The collections context publishes from its collection streams. */
@@ -57,7 +62,10 @@ export type CollectionOpenedV1 = Static<typeof CollectionOpenedV1>;
 export const CollectionSettledV1 = eventData({ collection: PublishedCollectionV1, settledAt: instant });
 export type CollectionSettledV1 = Static<typeof CollectionSettledV1>;
 
-export const CollectionServicePaymentRequestedV1 = eventData({ collection: PublishedCollectionV1, requestedAt: instant });
+export const CollectionServicePaymentRequestedV1 = eventData({
+  collection: PublishedCollectionV1,
+  requestedAt: instant,
+});
 export type CollectionServicePaymentRequestedV1 = Static<typeof CollectionServicePaymentRequestedV1>;
 
 /** The collections integration events at COLLECTION_INTEGRATION_VERSION: the catalogue's and the type's one source. */
@@ -78,6 +86,7 @@ export const COLLECTION_INTEGRATION_VERSION = 1;
  */
 export function readCollectionIntegrationEvent(event: IntegrationEnvelope): CollectionIntegrationEvent | undefined {
   if (!(Object.values(COLLECTION_INTEGRATION_EVENTS) as string[]).includes(event.type)) return undefined;
-  if (event.version !== COLLECTION_INTEGRATION_VERSION) throw new UnsupportedEventVersionError(event.type, event.version, [COLLECTION_INTEGRATION_VERSION]);
+  if (event.version !== COLLECTION_INTEGRATION_VERSION)
+    throw new UnsupportedEventVersionError(event.type, event.version, [COLLECTION_INTEGRATION_VERSION]);
   return event as CollectionIntegrationEvent;
 }

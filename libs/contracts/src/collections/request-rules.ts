@@ -26,7 +26,9 @@ export function msisdnBelongsTo(provider: Provider, msisdn: string): boolean {
   const callingCode = provider.callingCode ?? '';
   if (!/^[0-9]+$/.test(msisdn) || !msisdn.startsWith(callingCode)) return false;
   const national = msisdn.slice(callingCode.length);
-  return national.length === provider.nationalNumberLength && provider.prefixes.some((prefix) => national.startsWith(prefix));
+  return (
+    national.length === provider.nationalNumberLength && provider.prefixes.some((prefix) => national.startsWith(prefix))
+  );
 }
 
 /**
@@ -34,16 +36,29 @@ export function msisdnBelongsTo(provider: Provider, msisdn: string): boolean {
  * shape is already valid. The gateway runs it to answer 400 before anything is written; the
  * service runs it again because it owns the charges.
  */
-export function planCollection(request: CollectionRequest, catalogue: ProviderCatalogue, { prnRequired = false } = {}): PlanResult {
+export function planCollection(
+  request: CollectionRequest,
+  catalogue: ProviderCatalogue,
+  { prnRequired = false } = {},
+): PlanResult {
   // Collect-for-payment pays a PRN from what it collects: without one there is nothing to plan.
-  if (prnRequired && request.prn === undefined) return { ok: false, errors: [{ field: 'prn', message: 'prn is required' }] };
+  if (prnRequired && request.prn === undefined)
+    return { ok: false, errors: [{ field: 'prn', message: 'prn is required' }] };
   const provider = catalogue.get(request.provider_code);
   if (!provider || !provider.enabled) {
-    return { ok: false, errors: [{ field: 'provider_code', message: `provider_code ${request.provider_code} is not an available provider` }] };
+    return {
+      ok: false,
+      errors: [
+        { field: 'provider_code', message: `provider_code ${request.provider_code} is not an available provider` },
+      ],
+    };
   }
   const errors: FieldError[] = [];
   if (request.transaction_method !== provider.method) {
-    errors.push({ field: 'transaction_method', message: `transaction_method must be ${provider.method} for provider ${provider.code}` });
+    errors.push({
+      field: 'transaction_method',
+      message: `transaction_method must be ${provider.method} for provider ${provider.code}`,
+    });
   }
   if (request.currency !== provider.currency) {
     errors.push({ field: 'currency', message: `currency must be ${provider.currency} for provider ${provider.code}` });
@@ -58,7 +73,10 @@ export function planCollection(request: CollectionRequest, catalogue: ProviderCa
   } else {
     const charges = computeCharges(amount.minor, provider.fee, request.charge_customer);
     if (!chargesLeaveCredit(charges)) {
-      errors.push({ field: 'amount', message: `amount does not cover the fee of ${formatMoney(charges.fee, provider.currency)}` });
+      errors.push({
+        field: 'amount',
+        message: `amount does not cover the fee of ${formatMoney(charges.fee, provider.currency)}`,
+      });
     } else {
       plan = { provider, requestAmount: amount.minor, charges };
     }

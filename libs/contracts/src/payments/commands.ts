@@ -41,7 +41,10 @@ export interface FindServicePaymentQuery {
 
 export class WalletBalances extends ContractQuery<WalletBalancesQuery, { balances: WalletBalance[] }> {}
 export class TopUpWallet extends ContractCommand<TopUpWalletCommand, { balance: WalletBalance }> {}
-export class FindServicePayment extends ContractQuery<FindServicePaymentQuery, { servicePayment: ServicePaymentSummary | null }> {}
+export class FindServicePayment extends ContractQuery<
+  FindServicePaymentQuery,
+  { servicePayment: ServicePaymentSummary | null }
+> {}
 
 /** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
 export const PAYMENTS_SERVICE = serviceContract('payments', {

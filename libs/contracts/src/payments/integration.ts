@@ -1,6 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import { closedObject, eventData, enumOf, SCHEMA } from '../json-schema';
-import { UnsupportedEventVersionError, type IntegrationEnvelope, type IntegrationEventsOf, type Publication } from '../publication';
+import {
+  UnsupportedEventVersionError,
+  type IntegrationEnvelope,
+  type IntegrationEventsOf,
+  type Publication,
+} from '../publication';
 import { PRN_REJECTION_REASONS } from './prn';
 import { SERVICE_PAYMENT_STATUSES, SERVICE_PAYMENT_STREAM_PREFIX } from './vocabulary';
 
@@ -8,7 +13,10 @@ import { SERVICE_PAYMENT_STATUSES, SERVICE_PAYMENT_STREAM_PREFIX } from './vocab
  * The payments context publishes from its service-payment streams only; wallet streams publish
  * nothing (balances stay inside the context).
  */
-export const PAYMENTS_PUBLICATION: Publication = { context: 'payments', streamPrefixes: [SERVICE_PAYMENT_STREAM_PREFIX] };
+export const PAYMENTS_PUBLICATION: Publication = {
+  context: 'payments',
+  streamPrefixes: [SERVICE_PAYMENT_STREAM_PREFIX],
+};
 
 export const PAYMENTS_INTEGRATION_EVENTS = {
   /** The PRN may be paid: collections proceeds with the collection. */
@@ -62,7 +70,10 @@ export const PrnRejectedV1 = eventData({
 });
 export type PrnRejectedV1 = Static<typeof PrnRejectedV1>;
 
-export const ServicePaymentCompletedIntegrationV1 = eventData({ payment: PublishedServicePaymentV1, completedAt: instant });
+export const ServicePaymentCompletedIntegrationV1 = eventData({
+  payment: PublishedServicePaymentV1,
+  completedAt: instant,
+});
 export type ServicePaymentCompletedIntegrationV1 = Static<typeof ServicePaymentCompletedIntegrationV1>;
 
 export const ServicePaymentFailedIntegrationV1 = eventData({ payment: PublishedServicePaymentV1, failedAt: instant });
@@ -89,6 +100,7 @@ const PAYMENTS_INTEGRATION_TYPES = new Set<string>(Object.values(PAYMENTS_INTEGR
  */
 export function readPaymentsIntegrationEvent(event: IntegrationEnvelope): PaymentsIntegrationEvent | undefined {
   if (!PAYMENTS_INTEGRATION_TYPES.has(event.type)) return undefined;
-  if (event.version !== PAYMENTS_INTEGRATION_VERSION) throw new UnsupportedEventVersionError(event.type, event.version, [PAYMENTS_INTEGRATION_VERSION]);
+  if (event.version !== PAYMENTS_INTEGRATION_VERSION)
+    throw new UnsupportedEventVersionError(event.type, event.version, [PAYMENTS_INTEGRATION_VERSION]);
   return event as PaymentsIntegrationEvent;
 }

@@ -5,7 +5,8 @@
  * context's own (libs/payments/domain, events.ts).
  */
 export const SERVICE_PAYMENT_STREAM_PREFIX = 'service-payment-';
-export const servicePaymentStream = (internalReference: string) => `${SERVICE_PAYMENT_STREAM_PREFIX}${internalReference}`;
+export const servicePaymentStream = (internalReference: string) =>
+  `${SERVICE_PAYMENT_STREAM_PREFIX}${internalReference}`;
 
 export const WALLET_STREAM_PREFIX = 'wallet-';
 
@@ -14,7 +15,9 @@ export interface WalletRef {
   currency: string;
 }
 
-/** A wallet's id on the decider runtime, `<merchantId>-<currency>`: the currency is always the last three characters. */
+/**
+ * A wallet's id on the decider runtime, `<merchantId>-<currency>`: the currency is always the last three characters.
+ */
 export const walletId = ({ merchantId, currency }: WalletRef) => `${merchantId}-${currency}`;
 export const walletStream = (wallet: WalletRef) => `${WALLET_STREAM_PREFIX}${walletId(wallet)}`;
 

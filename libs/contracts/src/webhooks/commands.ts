@@ -56,7 +56,9 @@ export interface StreamCallbacksQuery {
   limit: number;
 }
 
-/** One callback as it was signed for the merchant: the exact body and the headers it was (or would have been) sent with. */
+/**
+ * One callback as it was signed for the merchant: the exact body and the headers it was (or would have been) sent with.
+ */
 export interface StreamedCallback {
   /** Position in the stream: resume after it. */
   cursor: string;
@@ -67,7 +69,10 @@ export interface StreamedCallback {
   body: string;
   /** webhook-id, webhook-timestamp, webhook-signature (Standard Webhooks) and hmac-signature. */
   headers: Record<string, string>;
-  /** True when this copy was also sent to the merchant's callback URL; false when it has none (signed for the stream only). */
+  /**
+   * True when this copy was also sent to the merchant's callback URL; false when it has none (signed for the stream
+   * only).
+   */
   sent_to_callback_url: boolean;
 }
 

@@ -115,9 +115,14 @@ export class KurrentEventStore implements EventStore {
     return { nextExpectedRevision: Number(result.nextExpectedRevision), position: encodePosition(result.position) };
   }
 
-  async readStream(streamName: string, { fromRevision = 0, maxCount }: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamName: string,
+    { fromRevision = 0, maxCount }: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
     try {
-      const resolved = await collect(this.client.readStream(streamName, { fromRevision: BigInt(fromRevision), maxCount }));
+      const resolved = await collect(
+        this.client.readStream(streamName, { fromRevision: BigInt(fromRevision), maxCount }),
+      );
       return resolved.flatMap(({ event }) => (event ? [toRecordedEvent(event)] : []));
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -129,7 +134,9 @@ export class KurrentEventStore implements EventStore {
    * Pages until `maxCount` events are kept or $all ends: the start position is inclusive and
    * system events matching a prefix are dropped here, so one server page may keep fewer.
    */
-  async readAll({ after = null, maxCount = DEFAULT_READ_ALL_COUNT, streamPrefixes }: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll({ after = null, maxCount = DEFAULT_READ_ALL_COUNT, streamPrefixes }: ReadAllOptions = {}): Promise<
+    RecordedEvent[]
+  > {
     const filter = allFilter(streamPrefixes);
     const kept: RecordedEvent[] = [];
     let cursor = after ? parsePosition(after) : null;
@@ -138,7 +145,8 @@ export class KurrentEventStore implements EventStore {
       const page = await this.readAllPage(cursor ?? START, pageSize, filter);
       for (const event of page) {
         if (kept.length === maxCount) break;
-        if (!isSystemEvent(event.streamId, event.type) && isAfter(event.position, cursor)) kept.push(toRecordedEvent(event));
+        if (!isSystemEvent(event.streamId, event.type) && isAfter(event.position, cursor))
+          kept.push(toRecordedEvent(event));
       }
       if (page.length < pageSize) break;
       cursor = page[page.length - 1].position;

@@ -18,7 +18,8 @@ describe('KurrentDB positions', () => {
   });
 
   it('rejects strings that are not positions of this store', () => {
-    for (const bad of ['', '12', '1/2/3', '-1/2', 'a/b', '1/2 ']) expect(() => parsePosition(bad)).toThrow('not a position');
+    for (const bad of ['', '12', '1/2/3', '-1/2', 'a/b', '1/2 '])
+      expect(() => parsePosition(bad)).toThrow('not a position');
   });
 
   it('orders by commit, then prepare', () => {
@@ -72,7 +73,10 @@ describe('KurrentDB system events', () => {
   });
 
   it('filters on stream prefixes when given, else excludes system event types server-side', () => {
-    expect(allFilter(['payment-', 'refund-'])).toMatchObject({ filterOn: STREAM_NAME, prefixes: ['payment-', 'refund-'] });
+    expect(allFilter(['payment-', 'refund-'])).toMatchObject({
+      filterOn: STREAM_NAME,
+      prefixes: ['payment-', 'refund-'],
+    });
     expect(allFilter([])).toMatchObject({ filterOn: EVENT_TYPE, regex: '^[^$].*' });
     expect(allFilter()).toMatchObject({ filterOn: EVENT_TYPE, regex: '^[^$].*' });
   });

@@ -38,17 +38,30 @@ describe('SqlEventStore: live subscriptions of one process', () => {
     );
     try {
       await store.appendToStream('live-a', [{ type: 'First', data: {} }]);
-      await eventually(() => (seen.every((events) => events.length === 1) ? true : undefined), 15_000, 'every subscription to see the first event');
+      await eventually(
+        () => (seen.every((events) => events.length === 1) ? true : undefined),
+        15_000,
+        'every subscription to see the first event',
+      );
 
       const before = reads;
       await store.appendToStream('live-b', [{ type: 'Second', data: {} }]);
-      await eventually(() => (seen.every((events) => events.length === 2) ? true : undefined), 15_000, 'every subscription to see the second event');
+      await eventually(
+        () => (seen.every((events) => events.length === 2) ? true : undefined),
+        15_000,
+        'every subscription to see the second event',
+      );
       expect(reads - before).toBe(1);
 
       await store.appendToStream('live-a', [{ type: 'Third', data: {} }]);
       await store.appendToStream('live-c', [{ type: 'Fourth', data: {} }]);
-      await eventually(() => (seen.every((events) => events.length === 4) ? true : undefined), 15_000, 'every subscription to see all four');
-      for (const events of seen) expect(events).toEqual(['live-a:First', 'live-b:Second', 'live-a:Third', 'live-c:Fourth']);
+      await eventually(
+        () => (seen.every((events) => events.length === 4) ? true : undefined),
+        15_000,
+        'every subscription to see all four',
+      );
+      for (const events of seen)
+        expect(events).toEqual(['live-a:First', 'live-b:Second', 'live-a:Third', 'live-c:Fourth']);
     } finally {
       await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     }
@@ -76,14 +89,26 @@ describe('SqlEventStore: live subscriptions of one process', () => {
     ];
     try {
       await store.appendToStream('behind-a', [{ type: 'First', data: {} }]);
-      await eventually(() => (fast.every((events) => events.length === 1) && slow.length === 1 ? true : undefined), 15_000, 'all to see the first event');
+      await eventually(
+        () => (fast.every((events) => events.length === 1) && slow.length === 1 ? true : undefined),
+        15_000,
+        'all to see the first event',
+      );
 
       // The slow one is still handling First while Second and Third are read by the others.
       const before = reads;
       await store.appendToStream('behind-b', [{ type: 'Second', data: {} }]);
-      await eventually(() => (fast.every((events) => events.length === 2) ? true : undefined), 15_000, 'the fast ones to see the second event');
+      await eventually(
+        () => (fast.every((events) => events.length === 2) ? true : undefined),
+        15_000,
+        'the fast ones to see the second event',
+      );
       await store.appendToStream('behind-a', [{ type: 'Third', data: {} }]);
-      await eventually(() => (fast.every((events) => events.length === 3) ? true : undefined), 15_000, 'the fast ones to see the third event');
+      await eventually(
+        () => (fast.every((events) => events.length === 3) ? true : undefined),
+        15_000,
+        'the fast ones to see the third event',
+      );
       const readsByTheFast = reads - before;
       release();
       await eventually(() => (slow.length === 3 ? true : undefined), 15_000, 'the slow one to catch up');
@@ -91,7 +116,11 @@ describe('SqlEventStore: live subscriptions of one process', () => {
 
       // Appended while the slow one caught up from memory: its wait still counts it.
       await store.appendToStream('behind-c', [{ type: 'Fourth', data: {} }]);
-      await eventually(() => (slow.length === 4 && fast.every((events) => events.length === 4) ? true : undefined), 15_000, 'all to see the fourth event');
+      await eventually(
+        () => (slow.length === 4 && fast.every((events) => events.length === 4) ? true : undefined),
+        15_000,
+        'all to see the fourth event',
+      );
       for (const events of [...fast, slow]) expect(events).toEqual(['First', 'Second', 'Third', 'Fourth']);
     } finally {
       release();
@@ -119,9 +148,17 @@ describe('SqlEventStore: live subscriptions of one process', () => {
         ['E1', 'E2', 'E3', 'E4', 'E5'].map((type) => ({ type, data: {} })),
       );
       // The one ahead read E3 and E4, a full page, and waits in E4; the one behind waits in E1.
-      await eventually(() => (seen.ahead.length === 4 && seen.behind.length === 1 ? true : undefined), 15_000, 'both to reach their gates');
+      await eventually(
+        () => (seen.ahead.length === 4 && seen.behind.length === 1 ? true : undefined),
+        15_000,
+        'both to reach their gates',
+      );
       gates.behind.resolve();
-      await eventually(() => (seen.behind.length === 5 ? true : undefined), 15_000, 'the one behind to read past the full page');
+      await eventually(
+        () => (seen.behind.length === 5 ? true : undefined),
+        15_000,
+        'the one behind to read past the full page',
+      );
       gates.ahead.resolve();
       await eventually(() => (seen.ahead.length === 5 ? true : undefined), 15_000, 'the one ahead to see E5');
       expect(seen).toEqual({ ahead: ['E1', 'E2', 'E3', 'E4', 'E5'], behind: ['E1', 'E2', 'E3', 'E4', 'E5'] });

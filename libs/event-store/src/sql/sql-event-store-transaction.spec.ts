@@ -56,7 +56,9 @@ describeOnSqlEngines('SqlEventStore transactions', 'es_tx', (open) => {
   it('answers an unmet expected revision with the typed conflict', async () => {
     const name = stream();
     await store.appendToStream(name, [event('A')]);
-    const conflicting = store.transaction((tx) => tx.appendToStream(name, [event('B')], { expectedRevision: 'no_stream' }));
+    const conflicting = store.transaction((tx) =>
+      tx.appendToStream(name, [event('B')], { expectedRevision: 'no_stream' }),
+    );
     await expect(conflicting).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     expect((await store.readStream(name)).map((e) => e.type)).toEqual(['A']);
   });

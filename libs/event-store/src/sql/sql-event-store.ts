@@ -63,7 +63,8 @@ function claimRevisions(expected: ExpectedRevision): string {
           where stream_name = $1 ${revisionMatches} returning revision`;
 }
 
-const RETURNING = 'stream_revision::text as stream_revision, global_position::text as global_position, transaction_id::text as transaction_id';
+const RETURNING =
+  'stream_revision::text as stream_revision, global_position::text as global_position, transaction_id::text as transaction_id';
 
 /** Appends events $3..$6 (arrays) to stream $1 claiming $2 revisions. */
 const appendManyStatement = (expected: ExpectedRevision) =>
@@ -92,7 +93,8 @@ const appendOneStatement = (expected: ExpectedRevision) =>
 /** How many pages of the log's tail a process keeps for its subscriptions that are behind. */
 const TAIL_PAGES = 2;
 
-const toPosition = (row: Pick<EventRow, 'transaction_id' | 'global_position'>) => `${row.transaction_id}/${row.global_position}`;
+const toPosition = (row: Pick<EventRow, 'transaction_id' | 'global_position'>) =>
+  `${row.transaction_id}/${row.global_position}`;
 
 function parsePosition(position: string): [string, string] {
   const match = /^(\d+)\/(\d+)$/.exec(position);
@@ -175,7 +177,11 @@ export class SqlEventStore implements EventStore {
     });
   }
 
-  async appendToStream(streamName: string, events: EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async appendToStream(
+    streamName: string,
+    events: EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     // Where statements run one at a time (PGlite), a transaction joins the others waiting and shares their commit.
     const result = this.db.oneStatementAtATime
       ? await this.db.transaction((tx) => this.appendWith(tx, streamName, events, options))
@@ -216,7 +222,14 @@ export class SqlEventStore implements EventStore {
     const rows = await client.query<{ stream_revision: string; global_position: string; transaction_id: string }>(
       single ? appendOneStatement(expectedRevision) : appendManyStatement(expectedRevision),
       single
-        ? [streamName, 1, single.id ?? randomUUID(), single.type, JSON.stringify(single.data), JSON.stringify(single.metadata ?? {})]
+        ? [
+            streamName,
+            1,
+            single.id ?? randomUUID(),
+            single.type,
+            JSON.stringify(single.data),
+            JSON.stringify(single.metadata ?? {}),
+          ]
         : [
             streamName,
             events.length,
@@ -227,7 +240,11 @@ export class SqlEventStore implements EventStore {
           ],
     );
     if (rows.length === 0) {
-      throw new WrongExpectedRevisionError(streamName, expectedRevision, await this.currentRevision(client, streamName));
+      throw new WrongExpectedRevisionError(
+        streamName,
+        expectedRevision,
+        await this.currentRevision(client, streamName),
+      );
     }
     return { nextExpectedRevision: Number(rows[0].stream_revision), position: toPosition(rows[0]) };
   }
@@ -250,14 +267,18 @@ export class SqlEventStore implements EventStore {
     { after = null, maxCount = this.options.pageSize, streamPrefixes }: ReadAllOptions,
   ): Promise<RecordedEvent[]> {
     const [afterTransaction, afterPosition] = after ? parsePosition(after) : ['0', '0'];
-    const prefixFilter = streamPrefixes?.length ? 'and exists (select 1 from unnest($4::text[]) as p(prefix) where starts_with(stream_name, p.prefix))' : '';
+    const prefixFilter = streamPrefixes?.length
+      ? 'and exists (select 1 from unnest($4::text[]) as p(prefix) where starts_with(stream_name, p.prefix))'
+      : '';
     const rows = await query<EventRow>(
       `select ${COLUMNS} from es_events
        where (es_events.transaction_id, es_events.global_position) > ($1::xid8, $2::bigint)
          and es_events.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          ${prefixFilter}
        order by es_events.transaction_id, es_events.global_position limit $3`,
-      streamPrefixes?.length ? [afterTransaction, afterPosition, maxCount, streamPrefixes] : [afterTransaction, afterPosition, maxCount],
+      streamPrefixes?.length
+        ? [afterTransaction, afterPosition, maxCount, streamPrefixes]
+        : [afterTransaction, afterPosition, maxCount],
     );
     return rows.map(toRecordedEvent);
   }
@@ -269,7 +290,9 @@ export class SqlEventStore implements EventStore {
           const page = this.fromTail(after) ?? (await this.readPage(after, live));
           const prefixes = options.streamPrefixes;
           return {
-            events: prefixes?.length ? page.events.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix))) : page.events,
+            events: prefixes?.length
+              ? page.events.filter((event) => prefixes.some((prefix) => event.streamName.startsWith(prefix)))
+              : page.events,
             end: page.events.length > 0 ? page.events[page.events.length - 1].position : after,
             full: page.full,
             asOf: page.asOf,
@@ -284,7 +307,10 @@ export class SqlEventStore implements EventStore {
   }
 
   /** The page after `after` from the database, remembered in the tail segment. */
-  private async readPage(after: string | null, live: boolean): Promise<{ events: RecordedEvent[]; full: boolean; asOf: number }> {
+  private async readPage(
+    after: string | null,
+    live: boolean,
+  ): Promise<{ events: RecordedEvent[]; full: boolean; asOf: number }> {
     const asOf = this.appends.changeCount;
     // A live subscription's read is short and everything downstream waits for it: where
     // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
@@ -299,7 +325,8 @@ export class SqlEventStore implements EventStore {
     const tail = this.tail;
     if (!tail || isAfter(tail.from, after) || !isAfter(tailEnd(tail), after)) return undefined;
     const first = after === tail.from ? 0 : tail.events.findIndex((event) => event.position === after) + 1;
-    // A position inside the segment that is none of its events (another process's skipped rows cannot be: positions come from events).
+    // A position inside the segment that is none of its events (another process's skipped rows cannot be: positions
+    // come from events).
     if (first === 0 && after !== tail.from) return undefined;
     const events = tail.events.slice(first, first + this.options.pageSize);
     return { events, full: first + events.length < tail.events.length || tail.endFull, asOf: tail.asOf };
@@ -332,7 +359,10 @@ export class SqlEventStore implements EventStore {
     const key = after ?? '';
     const shared = this.liveReads.get(key);
     if (shared && shared.changeCount === this.appends.changeCount) return shared.page;
-    const read = { changeCount: this.appends.changeCount, page: this.readAllWith(this.db.queryAhead.bind(this.db), { after }) };
+    const read = {
+      changeCount: this.appends.changeCount,
+      page: this.readAllWith(this.db.queryAhead.bind(this.db), { after }),
+    };
     this.liveReads.set(key, read);
     const forget = () => {
       if (this.liveReads.get(key) === read) this.liveReads.delete(key);
@@ -349,7 +379,10 @@ export class SqlEventStore implements EventStore {
   async close(): Promise<void> {}
 
   private async currentRevision(client: SqlClient, streamName: string): Promise<number | 'no_stream'> {
-    const rows = await client.query<{ revision: string }>('select revision::text as revision from es_streams where stream_name = $1', [streamName]);
+    const rows = await client.query<{ revision: string }>(
+      'select revision::text as revision from es_streams where stream_name = $1',
+      [streamName],
+    );
     return rows.length ? Number(rows[0].revision) : 'no_stream';
   }
 }

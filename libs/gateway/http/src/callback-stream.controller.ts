@@ -38,14 +38,18 @@ export class CallbackStreams implements OnModuleDestroy {
   private draining = false;
 
   constructor(@Inject(DRAIN) drain: Drain) {
-    // A draining gateway ends its streams at once (clients reconnect to another instance) rather than holding the drain.
+    // A draining gateway ends its streams at once (clients reconnect to another instance) rather than holding the
+    // drain.
     drain.onBegin(() => {
       this.draining = true;
       this.endAll();
     });
   }
 
-  /** Takes a slot for the merchant, or refuses with 429 (503 while draining); `end` is called on shutdown. Returns the release. */
+  /**
+   * Takes a slot for the merchant, or refuses with 429 (503 while draining); `end` is called on shutdown. Returns the
+   * release.
+   */
   take(merchantId: string, end: () => void): () => void {
     if (this.draining) throw new ServiceUnavailableException('the gateway is shutting down; reconnect');
     const streams = this.open.get(merchantId) ?? new Set();
@@ -117,7 +121,11 @@ export class CallbackStreamController {
       'The stream: a `ready` event with the cursor it reads from, then a `callback` event per callback sent (data: event, webhook id, body, headers)',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
-  async stream(@CurrentMerchant() merchant: Merchant, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async stream(
+    @CurrentMerchant() merchant: Merchant,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const lastEventId = request.headers['last-event-id'];
     if (lastEventId !== undefined && (typeof lastEventId !== 'string' || !CURSOR.test(lastEventId)))
       throw new BadRequestException('Last-Event-ID is not an event id of this stream');
@@ -129,7 +137,8 @@ export class CallbackStreamController {
       closed = true;
       wake?.();
       if (!streaming) return;
-      // The socket goes with the stream: one the client left half-open would otherwise hold the server's close until keep-alive runs out.
+      // The socket goes with the stream: one the client left half-open would otherwise hold the server's close until
+      // keep-alive runs out.
       if (reply.raw.writableEnded) request.raw.socket?.destroy();
       else reply.raw.end(() => request.raw.socket?.destroy());
     };
@@ -137,7 +146,8 @@ export class CallbackStreamController {
     try {
       release = this.streams.take(merchant.id, end);
     } catch (error) {
-      if (error instanceof HttpException && error.getStatus() === 429) void reply.header('retry-after', String(STREAM_SLOT_RETRY_SECONDS));
+      if (error instanceof HttpException && error.getStatus() === 429)
+        void reply.header('retry-after', String(STREAM_SLOT_RETRY_SECONDS));
       throw error;
     }
     let first;
@@ -163,7 +173,8 @@ export class CallbackStreamController {
       'cache-control': 'no-cache, no-transform',
       // Proxies that buffer responses (nginx) pass this one through as it comes.
       'x-accel-buffering': 'no',
-      // The connection ends with the stream (a client reconnects anyway), so shutting down never waits for it to go idle.
+      // The connection ends with the stream (a client reconnects anyway), so shutting down never waits for it to go
+      // idle.
       connection: 'close',
     });
     const write = (text: string) => {
@@ -190,7 +201,10 @@ export class CallbackStreamController {
         } catch (error) {
           if (closed) break;
           // The dispatcher went away: the stream stays open and asks again; the client's cursor is unchanged.
-          this.log.warn('callback stream: the webhook dispatcher did not answer; asking again', { merchant_id: merchant.id, error });
+          this.log.warn('callback stream: the webhook dispatcher did not answer; asking again', {
+            merchant_id: merchant.id,
+            error,
+          });
           await new Promise<void>((resolve) => {
             wake = resolve;
             setTimeout(resolve, RETRY_MS);
@@ -205,7 +219,9 @@ export class CallbackStreamController {
   }
 
   private poll(merchantId: string, after: string | undefined, waitMs: number) {
-    return this.infrastructure.commands.send(new StreamCallbacks({ merchantId, after, waitMs, limit: PAGE }), { timeoutMs: waitMs + this.commandTimeoutMs });
+    return this.infrastructure.commands.send(new StreamCallbacks({ merchantId, after, waitMs, limit: PAGE }), {
+      timeoutMs: waitMs + this.commandTimeoutMs,
+    });
   }
 }
 

@@ -46,14 +46,21 @@ export class CallbacksController {
     const { deliveries } = await this.infrastructure.commands.send(new ResendCallbacks(command));
     // Another merchant's transaction has no deliveries for this merchant: the same 404 as an unknown one.
     if (deliveries === 0) throw new NotFoundException('transaction not found');
-    return envelope(202, 'Callbacks will be delivered again', { internal_reference: value.internal_reference, deliveries });
+    return envelope(202, 'Callbacks will be delivered again', {
+      internal_reference: value.internal_reference,
+      deliveries,
+    });
   }
 
   @Get('admin/v1/deliveries')
   @UseGuards(ApiRequestGuard, AdminGuard)
   @ApiQuery({ name: 'state', required: false, enum: DELIVERY_STATES })
   @ApiQuery({ name: 'merchant_id', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } })
-  @ApiQuery({ name: 'internal_reference', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } })
+  @ApiQuery({
+    name: 'internal_reference',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
+  })
   @AdminOperation({
     id: 'listDeliveries',
     summary: 'Callback deliveries with their attempts, by state',
@@ -62,7 +69,11 @@ export class CallbacksController {
     invalid: 'a filter that is not one of its values, or given twice',
   })
   @ApiAnswer(200, 'The deliveries', DeliveriesDto)
-  async list(@Query('state') state: unknown, @Query('merchant_id') merchantId: unknown, @Query('internal_reference') internalReference: unknown) {
+  async list(
+    @Query('state') state: unknown,
+    @Query('merchant_id') merchantId: unknown,
+    @Query('internal_reference') internalReference: unknown,
+  ) {
     const errors: FieldError[] = [];
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
       errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
@@ -91,7 +102,8 @@ export class CallbacksController {
   @AdminOperation({
     id: 'retryDeliveries',
     summary: 'Retry abandoned deliveries',
-    description: 'Every abandoned delivery, or those of the given webhook ids, is scheduled again from the start of the retry schedule.',
+    description:
+      'Every abandoned delivery, or those of the given webhook ids, is scheduled again from the start of the retry schedule.',
     body: true,
     invalid: 'webhook_ids not an array of at most 1000 strings, or another field',
   })
@@ -99,7 +111,9 @@ export class CallbacksController {
   async retry(@Body() body: unknown) {
     const { value, errors } = await validateBody(RetryDeliveriesDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
-    const { deliveries } = await this.infrastructure.commands.send(new RetryAbandonedDeliveries({ webhookIds: value.webhook_ids }));
+    const { deliveries } = await this.infrastructure.commands.send(
+      new RetryAbandonedDeliveries({ webhookIds: value.webhook_ids }),
+    );
     return envelope(202, 'Abandoned deliveries will be retried', { deliveries });
   }
 }

@@ -23,8 +23,14 @@ export class CheckoutReturnController {
 
   @Get(':internal_reference')
   async returnFromCheckout(@Param('internal_reference') internalReference: string, @Res() reply: FastifyReply) {
-    const found = await this.infrastructure.commands.send(new CurrentCollection({ internalReference }), { key: internalReference }).catch(() => null);
-    if (!found) return reply.status(404).type('text/html; charset=utf-8').send(this.page('Payment not found', 'This payment link is not valid.'));
+    const found = await this.infrastructure.commands
+      .send(new CurrentCollection({ internalReference }), { key: internalReference })
+      .catch(() => null);
+    if (!found)
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(this.page('Payment not found', 'This payment link is not valid.'));
     const { record } = found;
     const keys = await this.merchants.keys(found.merchantId);
     if (found.redirectUrl && keys) {

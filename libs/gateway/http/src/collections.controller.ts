@@ -34,7 +34,15 @@ import { GATEWAY_CONFIG } from './tokens';
 import { validateBody, ValidationFailed } from './validation';
 
 /** Fields the catalogue rules read: they are checked only once their shape is valid. */
-const PLANNED_FIELDS = ['provider_code', 'transaction_method', 'currency', 'amount', 'msisdn', 'redirect_url', 'charge_customer'];
+const PLANNED_FIELDS = [
+  'provider_code',
+  'transaction_method',
+  'currency',
+  'amount',
+  'msisdn',
+  'redirect_url',
+  'charge_customer',
+];
 
 /**
  * References in a body or query that cannot exist (wrong characters, too long) are answered like
@@ -62,7 +70,10 @@ function accepted(reply: FastifyReply, ack: Acknowledgement) {
   return envelope(202, ack.message, ack.data);
 }
 
-const CONDITIONALLY_REQUIRED = { msisdn: 'msisdn is required for MOBILE_MONEY', redirect_url: 'redirect_url is required for CARD' };
+const CONDITIONALLY_REQUIRED = {
+  msisdn: 'msisdn is required for MOBILE_MONEY',
+  redirect_url: 'redirect_url is required for CARD',
+};
 
 @ApiTags('collections')
 @Controller()
@@ -84,9 +95,17 @@ export class CollectionsController {
     invalid: 'data.errors names each bad field',
   })
   @ApiBody({ type: InitializeCollectionDto })
-  @ApiAnswer(202, 'Accepted: data is the transaction record (PENDING); payment_url too for a card collection without confirmation', CollectionRecordDto)
+  @ApiAnswer(
+    202,
+    'Accepted: data is the transaction record (PENDING); payment_url too for a card collection without confirmation',
+    CollectionRecordDto,
+  )
   @ApiConflict('merchant_reference already used for a different request')
-  async initialize(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async initialize(
+    @CurrentMerchant() merchant: Merchant,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const command = await this.validCollection(InitializeCollectionDto, merchant, body);
     const ack = await this.infrastructure.commands.send(new InitializeCollection(command));
     return accepted(reply, ack);
@@ -105,7 +124,11 @@ export class CollectionsController {
   @ApiBody({ type: CollectForPaymentDto })
   @ApiAnswer(202, 'Accepted; the PRN is validated before the customer is asked to pay', CollectForPaymentAcceptedDto)
   @ApiConflict('merchant_reference already used for a different request')
-  async collectForPayment(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async collectForPayment(
+    @CurrentMerchant() merchant: Merchant,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const command = await this.validCollection(CollectForPaymentDto, merchant, body);
     const ack = await this.infrastructure.commands.send(new CollectForPayment(command));
     return accepted(reply, ack);
@@ -122,16 +145,27 @@ export class CollectionsController {
     invalid: 'a missing, empty or non-string internal_reference, or another field',
   })
   @ApiBody({ type: ConfirmCollectionDto })
-  @ApiAnswer(202, 'Accepted: mobile money data is empty (the message names the amount); card data has payment_url', ConfirmAcceptedDto)
+  @ApiAnswer(
+    202,
+    'Accepted: mobile money data is empty (the message names the amount); card data has payment_url',
+    ConfirmAcceptedDto,
+  )
   @ApiNotFound("Unknown internal_reference, or another merchant's")
   @ApiConflict('Not awaiting confirmation: already final, started without confirmation, or its PRN not yet accepted')
-  async confirm(@CurrentMerchant() merchant: Merchant, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async confirm(
+    @CurrentMerchant() merchant: Merchant,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const reference = (body as { internal_reference?: unknown } | null)?.internal_reference;
-    if (typeof reference === 'string' && reference.length > 0 && !INTERNAL_REFERENCE.test(reference)) throw unknownTransaction();
+    if (typeof reference === 'string' && reference.length > 0 && !INTERNAL_REFERENCE.test(reference))
+      throw unknownTransaction();
     const { value, errors } = await validateBody(ConfirmCollectionDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const command: ConfirmCollectionCommand = { merchantId: merchant.id, internalReference: value.internal_reference };
-    const ack = await this.infrastructure.commands.send(new ConfirmCollection(command), { key: command.internalReference });
+    const ack = await this.infrastructure.commands.send(new ConfirmCollection(command), {
+      key: command.internalReference,
+    });
     return accepted(reply, ack);
   }
 
@@ -140,7 +174,8 @@ export class CollectionsController {
   @MerchantOperation({
     id: 'getCollection',
     summary: 'A collection by internal_reference',
-    description: 'The transaction record with its current status; a collect-for-payment also shows prn and service_payment.',
+    description:
+      'The transaction record with its current status; a collect-for-payment also shows prn and service_payment.',
     secretKey: true,
     body: false,
   })
@@ -153,33 +188,49 @@ export class CollectionsController {
 
   @Get(['v1/collections', 'collections'])
   @RequireSecretKey()
-  @ApiQuery({ name: 'merchant_reference', required: true, schema: { type: 'string', pattern: MERCHANT_REFERENCE_PATTERN }, example: 'order-1001' })
+  @ApiQuery({
+    name: 'merchant_reference',
+    required: true,
+    schema: { type: 'string', pattern: MERCHANT_REFERENCE_PATTERN },
+    example: 'order-1001',
+  })
   @MerchantOperation({
     id: 'findCollectionByMerchantReference',
     summary: 'A collection by merchant_reference',
-    description: 'The same record as by internal_reference, found by the reference the merchant gave (or was given for `auto`).',
+    description:
+      'The same record as by internal_reference, found by the reference the merchant gave (or was given for `auto`).',
     secretKey: true,
     body: false,
     invalid: 'merchant_reference missing or empty',
   })
   @ApiAnswer(200, 'The collection', CollectionDetailsDto)
   @ApiNotFound('No collection of this merchant has this merchant_reference')
-  async findByMerchantReference(@CurrentMerchant() merchant: Merchant, @Query('merchant_reference') merchantReference: unknown) {
+  async findByMerchantReference(
+    @CurrentMerchant() merchant: Merchant,
+    @Query('merchant_reference') merchantReference: unknown,
+  ) {
     if (typeof merchantReference !== 'string' || merchantReference.length === 0) {
-      throw new ValidationFailed([{ field: 'merchant_reference', message: 'the merchant_reference query parameter is required' }]);
+      throw new ValidationFailed([
+        { field: 'merchant_reference', message: 'the merchant_reference query parameter is required' },
+      ]);
     }
     if (!MERCHANT_REFERENCE.test(merchantReference)) throw unknownTransaction();
     return this.find({ merchantId: merchant.id, merchantReference });
   }
 
   private async find(query: FindCollectionQuery) {
-    const { record } = await this.infrastructure.commands.send(new FindCollection(query), { key: query.internalReference ?? query.merchantReference });
+    const { record } = await this.infrastructure.commands.send(new FindCollection(query), {
+      key: query.internalReference ?? query.merchantReference,
+    });
     if (record.prn === undefined) return envelope(200, 'Transaction found', record);
     // A collect-for-payment collection shows its PRN payment, which service-payments owns.
     const { servicePayment } = await this.infrastructure.commands.send(
       new FindServicePayment({ merchantId: query.merchantId, internalReference: record.internal_reference }),
     );
-    return envelope(200, 'Transaction found', { ...record, service_payment: servicePayment && presentServicePayment(servicePayment) });
+    return envelope(200, 'Transaction found', {
+      ...record,
+      service_payment: servicePayment && presentServicePayment(servicePayment),
+    });
   }
 
   /** Shape, then the contract-level catalogue rules: every bad field is named before anything is sent. */
@@ -188,11 +239,20 @@ export class CollectionsController {
     merchant: Merchant,
     body: unknown,
   ): Promise<InitializeCollectionCommand> {
-    const { value, errors } = await validateBody<InitializeCollectionDto & Partial<CollectForPaymentDto>>(dto, body, CONDITIONALLY_REQUIRED);
-    const request: CollectionRequest = { ...value, charge_customer: value.charge_customer ?? false, require_confirmation: value.require_confirmation ?? true };
+    const { value, errors } = await validateBody<InitializeCollectionDto & Partial<CollectForPaymentDto>>(
+      dto,
+      body,
+      CONDITIONALLY_REQUIRED,
+    );
+    const request: CollectionRequest = {
+      ...value,
+      charge_customer: value.charge_customer ?? false,
+      require_confirmation: value.require_confirmation ?? true,
+    };
     if (!errors.some((error) => PLANNED_FIELDS.includes(error.field))) {
       const planned = planCollection(request, this.config.catalogue);
-      if (!planned.ok) errors.push(...planned.errors.filter((error) => !errors.some((known) => known.field === error.field)));
+      if (!planned.ok)
+        errors.push(...planned.errors.filter((error) => !errors.some((known) => known.field === error.field)));
     }
     if (errors.length > 0) throw new ValidationFailed(errors);
     return { merchantId: merchant.id, request };

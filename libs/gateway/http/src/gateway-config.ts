@@ -9,7 +9,10 @@ export interface GatewayConfig {
   /** Bearer token of the admin API; unset disables it. */
   adminToken?: Secret;
   secretBox: SecretBox;
-  /** What a merchant's callback URLs may name (ALLOW_PRIVATE_CALLBACKS): the dispatcher's rule, applied when they are configured. */
+  /**
+   * What a merchant's callback URLs may name (ALLOW_PRIVATE_CALLBACKS): the dispatcher's rule, applied when they are
+   * configured.
+   */
   callbackTargets: AddressPolicy;
 }
 

@@ -36,10 +36,12 @@ export class ApiRequestGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const version = header(request, 'x-api-version');
-    if (version !== undefined && version.trim() !== '1') throw new BadRequestException(`x-api-version ${version} is not supported; this API serves version 1`);
+    if (version !== undefined && version.trim() !== '1')
+      throw new BadRequestException(`x-api-version ${version} is not supported; this API serves version 1`);
     if (request.method === 'POST') {
       const type = header(request, 'content-type') ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(type)) throw new UnsupportedMediaTypeException('request bodies must be application/json');
+      if (!/^application\/json\s*(;|$)/i.test(type))
+        throw new UnsupportedMediaTypeException('request bodies must be application/json');
     }
     return true;
   }
@@ -63,9 +65,17 @@ export class MerchantAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ApiRequest>();
     try {
-      request.merchant = await this.authenticate(request, this.reflector.get<boolean>(SECRET_KEY_REQUIRED, context.getHandler()) === true);
+      request.merchant = await this.authenticate(
+        request,
+        this.reflector.get<boolean>(SECRET_KEY_REQUIRED, context.getHandler()) === true,
+      );
     } catch (error) {
-      await enforceRateLimit(this.limiter, context.switchToHttp().getResponse<FastifyReply>(), 'public', sourceAddress(request));
+      await enforceRateLimit(
+        this.limiter,
+        context.switchToHttp().getResponse<FastifyReply>(),
+        'public',
+        sourceAddress(request),
+      );
       throw error;
     }
     return true;
@@ -77,7 +87,8 @@ export class MerchantAuthGuard implements CanActivate {
     const secretKey = header(request, 'secret-key');
     if (needsSecret && !secretKey) throw new UnauthorizedException('the secret-key header is required');
     const merchant = await this.merchants.authenticate(publicKey, needsSecret ? secretKey : undefined);
-    if (!merchant) throw new UnauthorizedException(needsSecret ? 'unknown public-key or wrong secret-key' : 'unknown public-key');
+    if (!merchant)
+      throw new UnauthorizedException(needsSecret ? 'unknown public-key or wrong secret-key' : 'unknown public-key');
     if (merchant.status !== 'active') throw new ForbiddenException('this merchant account is suspended');
     return merchant;
   }
@@ -98,7 +109,8 @@ export class MerchantRateLimitGuard implements CanActivate {
 }
 
 /** A merchant API route: request rules, then authentication, then the merchant's rate limit. */
-export const MerchantApi = () => applyDecorators(RateLimitedAs('merchant'), UseGuards(ApiRequestGuard, MerchantAuthGuard, MerchantRateLimitGuard));
+export const MerchantApi = () =>
+  applyDecorators(RateLimitedAs('merchant'), UseGuards(ApiRequestGuard, MerchantAuthGuard, MerchantRateLimitGuard));
 
 export const CurrentMerchant = createParamDecorator((_: unknown, context: ExecutionContext): Merchant => {
   const merchant = context.switchToHttp().getRequest<ApiRequest>().merchant;

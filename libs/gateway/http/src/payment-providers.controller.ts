@@ -33,7 +33,9 @@ function paymentOption(provider: Provider) {
 
 /** The enabled providers, of `currency` when given, as the merchant API lists them: amounts in major units. */
 export function paymentOptions(catalogue: ProviderCatalogue, currency?: string) {
-  return [...catalogue.values()].filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency)).map(paymentOption);
+  return [...catalogue.values()]
+    .filter((provider) => provider.enabled && (currency === undefined || provider.currency === currency))
+    .map(paymentOption);
 }
 
 @ApiTags('payment options')
@@ -61,6 +63,8 @@ export class PaymentProvidersController {
     if (transactionType !== undefined && transactionType !== 'COLLECTION')
       errors.push({ field: 'transaction_type', message: 'transaction_type must be COLLECTION' });
     if (errors.length > 0) throw new ValidationFailed(errors);
-    return envelope(200, 'Payment options', { payment_providers: paymentOptions(this.config.catalogue, currency as string | undefined) });
+    return envelope(200, 'Payment options', {
+      payment_providers: paymentOptions(this.config.catalogue, currency as string | undefined),
+    });
   }
 }

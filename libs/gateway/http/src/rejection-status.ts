@@ -18,7 +18,11 @@ export const STATUS_BY_REJECTION: Readonly<Record<RejectionCode, number>> = {
 };
 
 /** A refused command in the envelope, with the status its code maps to; a 503 says when to try again. */
-export function rejectionAnswer(error: CommandRejectedError): { status: number; headers: Record<string, string>; body: Envelope<unknown> } {
+export function rejectionAnswer(error: CommandRejectedError): {
+  status: number;
+  headers: Record<string, string>;
+  body: Envelope<unknown>;
+} {
   const status = STATUS_BY_REJECTION[error.code] ?? 500;
   const headers: Record<string, string> = status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {};
   return { status, headers, body: envelope(status, error.message, error.details ?? {}) };

@@ -9,7 +9,8 @@ import { validateBody, ValidationFailed } from './validation';
 
 const collection = mobileMoneyRequest();
 
-const fieldErrors = async (body: unknown, required: Record<string, string> = {}) => (await validateBody(InitializeCollectionDto, body, required)).errors;
+const fieldErrors = async (body: unknown, required: Record<string, string> = {}) =>
+  (await validateBody(InitializeCollectionDto, body, required)).errors;
 
 describe('validateBody', () => {
   it('accepts a valid body as sent', async () => {

@@ -37,14 +37,19 @@ export async function validateBody<T extends object>(
   );
   const unknown = Object.keys(body).filter((key) => !known.has(key));
   const value = plainToInstance(dto, body, { enableImplicitConversion: false });
-  const problems = await validate(value, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } });
+  const problems = await validate(value, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    validationError: { target: false, value: true },
+  });
   const errors: FieldError[] = unknown.map((field) => ({ field, message: `${field} is not a field of this request` }));
   const reported = new Set(errors.map((error) => error.field));
   const shapeErrors = problems
     .filter((problem) => !reported.has(problem.property))
     .map((problem) => {
       const field = problem.property;
-      if (problem.constraints?.whitelistValidation) return { field, message: `${field} is not a field of this request` };
+      if (problem.constraints?.whitelistValidation)
+        return { field, message: `${field} is not a field of this request` };
       if (problem.value === undefined) return { field, message: requiredMessages[field] ?? `${field} is required` };
       // class-validator lists constraints bottom-up; the first decorator states the basic rule.
       const messages = Object.values(problem.constraints ?? {});

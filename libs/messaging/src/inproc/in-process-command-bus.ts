@@ -1,7 +1,15 @@
 import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { replyValue, timedCommandHandling, UnknownServiceError, wireHandlers, type CommandBus, type ExecuteMessage, type WireHandlers } from '../command-bus';
+import {
+  replyValue,
+  timedCommandHandling,
+  UnknownServiceError,
+  wireHandlers,
+  type CommandBus,
+  type ExecuteMessage,
+  type WireHandlers,
+} from '../command-bus';
 
 /**
  * Standalone mode: every service lives in this process, so a command is a function call (which

@@ -71,18 +71,21 @@ export class InProcessEventBus implements EventBus {
 
     const loop = (async () => {
       while (!stopped) {
-        subscription = this.store.subscribeToAll({ after: position, streamPrefixes: source.streamPrefixes }, async (page) => {
-          const accepted = page.filter((event) => source.accepts(event.type));
-          if (accepted.length > 0) {
-            await runPage(accepted, async (index) => {
-              position = accepted[index].position;
-              scheduleFlush();
-            });
-          }
-          failures = 0;
-          position = page[page.length - 1].position;
-          scheduleFlush();
-        });
+        subscription = this.store.subscribeToAll(
+          { after: position, streamPrefixes: source.streamPrefixes },
+          async (page) => {
+            const accepted = page.filter((event) => source.accepts(event.type));
+            if (accepted.length > 0) {
+              await runPage(accepted, async (index) => {
+                position = accepted[index].position;
+                scheduleFlush();
+              });
+            }
+            failures = 0;
+            position = page[page.length - 1].position;
+            scheduleFlush();
+          },
+        );
         try {
           await subscription.ended;
         } catch (error) {

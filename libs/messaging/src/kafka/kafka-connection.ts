@@ -31,16 +31,24 @@ export interface KafkaSecurity {
  * broker's certificate and name), SASL when a mechanism is set. The password is revealed here
  * only, into the client; kafkajs logs that SASL is on, never its settings.
  */
-export function kafkaConnection(url: string, security: KafkaSecurity = {}): Pick<KafkaConfig, 'brokers' | 'ssl' | 'sasl'> {
+export function kafkaConnection(
+  url: string,
+  security: KafkaSecurity = {},
+): Pick<KafkaConfig, 'brokers' | 'ssl' | 'sasl'> {
   const brokers = parseKafkaUrl(url);
   const tls = url.startsWith('kafkas://');
   if (security.tlsCa !== undefined && !tls) throw new Error('a TLS CA (KAFKA_TLS_CA_FILE) needs BROKER_URL=kafkas://');
-  const ssl = tls ? (security.tlsCa !== undefined ? { ca: [security.tlsCa], rejectUnauthorized: true } : { rejectUnauthorized: true }) : undefined;
+  const ssl = tls
+    ? security.tlsCa !== undefined
+      ? { ca: [security.tlsCa], rejectUnauthorized: true }
+      : { rejectUnauthorized: true }
+    : undefined;
   const { saslMechanism: mechanism, saslUsername: username, saslPassword: password } = security;
   if (mechanism === undefined) return { brokers, ssl };
   if (username === undefined || password === undefined)
     throw new Error(`SASL ${mechanism} needs a user name and a password (KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD)`);
-  if (mechanism === 'plain' && !tls) throw new Error('SASL plain sends the password as it is: it needs BROKER_URL=kafkas://');
+  if (mechanism === 'plain' && !tls)
+    throw new Error('SASL plain sends the password as it is: it needs BROKER_URL=kafkas://');
   // kafkajs types each mechanism apart; one object of the union is the same for all three.
   return { brokers, ssl, sasl: { mechanism, username, password: password.reveal() } as SASLOptions };
 }
@@ -53,9 +61,9 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 };
 
 /**
- * kafkajs logs every failed retry; while the broker is away that is several lines per attempt.
- * Connection failures and error answers to single requests go to debug (the readiness monitor
- * logs the broker going away and coming back, once each; callers report what fails for good), and any other line is written once a minute per distinct message.
+ * kafkajs logs every failed retry; while the broker is away that is several lines per attempt. Connection failures and
+ * error answers to single requests go to debug (the readiness monitor logs the broker going away and coming back, once
+ * each; callers report what fails for good), and any other line is written once a minute per distinct message.
  */
 const REPEAT_QUIET_MS = 60_000;
 const CONNECTION_FAILURE =
@@ -116,19 +124,27 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * topic has a leader, since producing to or subscribing to a partition without one fails with
  * "This server does not host this topic-partition".
  */
-export async function ensureTopics(admin: Admin, topics: string[], numPartitions: number, timeoutMs = 60_000): Promise<void> {
+export async function ensureTopics(
+  admin: Admin,
+  topics: string[],
+  numPartitions: number,
+  timeoutMs = 60_000,
+): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((topic) => !existing.has(topic));
   if (missing.length > 0) {
-    await admin.createTopics({ waitForLeaders: false, topics: missing.map((topic) => ({ topic, numPartitions })) }).catch((error: unknown) => {
-      if (!createdElsewhere(error)) throw error;
-    });
+    await admin
+      .createTopics({ waitForLeaders: false, topics: missing.map((topic) => ({ topic, numPartitions })) })
+      .catch((error: unknown) => {
+        if (!createdElsewhere(error)) throw error;
+      });
   }
   const deadline = Date.now() + timeoutMs;
   for (let pause = 100; ; pause = Math.min(pause * 2, 1_000)) {
     const leaderless = await topicsWithoutLeaders(admin, topics);
     if (leaderless.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`Kafka topics without a partition leader after ${timeoutMs} ms: ${leaderless.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`Kafka topics without a partition leader after ${timeoutMs} ms: ${leaderless.join(', ')}`);
     await sleep(pause);
   }
 }
@@ -137,7 +153,10 @@ export async function ensureTopics(admin: Admin, topics: string[], numPartitions
 function createdElsewhere(error: unknown): boolean {
   const errors = (error as { errors?: { type?: string }[] })?.errors;
   if (Array.isArray(errors) && errors.length > 0) return errors.every((inner) => inner.type === 'TOPIC_ALREADY_EXISTS');
-  return (error as { type?: string })?.type === 'TOPIC_ALREADY_EXISTS' || (error instanceof Error && /already exists/i.test(error.message));
+  return (
+    (error as { type?: string })?.type === 'TOPIC_ALREADY_EXISTS' ||
+    (error instanceof Error && /already exists/i.test(error.message))
+  );
 }
 
 async function topicsWithoutLeaders(admin: Admin, topics: string[]): Promise<string[]> {
@@ -145,7 +164,11 @@ async function topicsWithoutLeaders(admin: Admin, topics: string[]): Promise<str
     const metadata = await admin.fetchTopicMetadata({ topics });
     const ready = new Set(
       metadata.topics
-        .filter(({ partitions }) => partitions.length > 0 && partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0))
+        .filter(
+          ({ partitions }) =>
+            partitions.length > 0 &&
+            partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0),
+        )
         .map(({ name }) => name),
     );
     return topics.filter((topic) => !ready.has(topic));

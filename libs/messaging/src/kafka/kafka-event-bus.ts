@@ -109,7 +109,12 @@ export class KafkaEventBus implements EventBus {
             const offsets: string[] = [];
             for (const message of batch.messages) {
               const event = message.value && (JSON.parse(message.value.toString('utf8')) as RecordedEvent);
-              if (!event || !source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) || !source.accepts(event.type)) continue;
+              if (
+                !event ||
+                !source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) ||
+                !source.accepts(event.type)
+              )
+                continue;
               page.push(event);
               offsets.push(message.offset);
             }
@@ -127,7 +132,12 @@ export class KafkaEventBus implements EventBus {
             } catch (error) {
               if (error instanceof BatchCutShort) return;
               failures += 1;
-              this.log.warn('consumer handler failed; redelivering', { group: options.group, eventId: page[handledUpTo + 1]?.id, failures, error });
+              this.log.warn('consumer handler failed; redelivering', {
+                group: options.group,
+                eventId: page[handledUpTo + 1]?.id,
+                failures,
+                error,
+              });
               await new Promise((resolve) => setTimeout(resolve, redeliveryDelayMs(failures)));
               // The offsets not resolved make kafkajs fetch those messages again.
               throw error;
@@ -176,7 +186,8 @@ export class KafkaEventBus implements EventBus {
     while (!signal.aborted) {
       try {
         await this.sql.withDedicatedConnection(async (lockConnection) => {
-          // Advisory locks are per database: the schema is part of the key, so deployments in other schemas of the same database lead their own relays.
+          // Advisory locks are per database: the schema is part of the key, so deployments in other schemas of the same
+          // database lead their own relays.
           const [{ leader }] = await lockConnection.query<{ leader: boolean }>(
             "select pg_try_advisory_lock(hashtext(current_schema() || ':' || $1)) as leader",
             [name],
@@ -197,7 +208,10 @@ export class KafkaEventBus implements EventBus {
                 await pause(this.options.relayPollMs);
                 continue;
               }
-              await this.producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(page, streamPrefixes, publication) });
+              await this.producer.sendBatch({
+                acks: -1,
+                topicMessages: toTopicMessages(page, streamPrefixes, publication),
+              });
               if (interrupted) this.log.info('relay forwarding again', { relay: name });
               interrupted = false;
               this.instruments.forwarded(name, page.length);
@@ -206,7 +220,9 @@ export class KafkaEventBus implements EventBus {
             }
           } finally {
             stopReportingLag();
-            await lockConnection.query("select pg_advisory_unlock(hashtext(current_schema() || ':' || $1))", [name]).catch(() => undefined);
+            await lockConnection
+              .query("select pg_advisory_unlock(hashtext(current_schema() || ':' || $1))", [name])
+              .catch(() => undefined);
           }
         });
       } catch (error) {
@@ -243,12 +259,22 @@ export class KafkaEventBus implements EventBus {
   }
 }
 
-/** A stop or a rebalance came while a batch was being handled: the rest is left for the next fetch, by whichever member owns it. */
+/**
+ * A stop or a rebalance came while a batch was being handled: the rest is left for the next fetch, by whichever member
+ * owns it.
+ */
 class BatchCutShort extends Error {}
 
-/** One event as the relay produces it (and `paygate events replay` again): keyed by stream name, so each stream stays in order; its id and type as headers. */
+/**
+ * One event as the relay produces it (and `paygate events replay` again): keyed by stream name, so each stream stays in
+ * order; its id and type as headers.
+ */
 export function relayMessage(event: RecordedEvent): { key: string; value: string; headers: Record<string, string> } {
-  return { key: event.streamName, value: JSON.stringify(event), headers: { 'event-id': event.id, 'event-type': event.type } };
+  return {
+    key: event.streamName,
+    value: JSON.stringify(event),
+    headers: { 'event-id': event.id, 'event-type': event.type },
+  };
 }
 
 /**
@@ -256,7 +282,11 @@ export function relayMessage(event: RecordedEvent): { key: string; value: string
  * streams there); an integration event of the publishing context also goes to that context's
  * integration topic, which is all other contexts subscribe to. Keyed by stream name, so each stream stays in order.
  */
-function toTopicMessages(events: RecordedEvent[], streamPrefixes: readonly string[], publication: Publication | undefined) {
+function toTopicMessages(
+  events: RecordedEvent[],
+  streamPrefixes: readonly string[],
+  publication: Publication | undefined,
+) {
   const byTopic = new Map<string, ReturnType<typeof relayMessage>[]>();
   const add = (topic: string, message: ReturnType<typeof relayMessage>) => {
     const messages = byTopic.get(topic) ?? [];
@@ -266,7 +296,8 @@ function toTopicMessages(events: RecordedEvent[], streamPrefixes: readonly strin
   for (const event of events) {
     const message = relayMessage(event);
     add(eventTopic(streamCategory(event.streamName, streamPrefixes)), message);
-    if (publication && publishingContext(event.type) === publication.context) add(integrationTopic(publication.context), message);
+    if (publication && publishingContext(event.type) === publication.context)
+      add(integrationTopic(publication.context), message);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

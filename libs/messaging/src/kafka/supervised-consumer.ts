@@ -20,7 +20,12 @@ const MAX_RESTART_DELAY_MS = 30_000;
 
 function newConsumer(kafka: Kafka, spec: ConsumerSpec): Consumer {
   // Topics are created by ensureTopics with our partition count, never by a subscription.
-  return kafka.consumer({ groupId: spec.groupId, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
+  return kafka.consumer({
+    groupId: spec.groupId,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1_000,
+    allowAutoTopicCreation: false,
+  });
 }
 
 async function join(consumer: Consumer, spec: ConsumerSpec): Promise<void> {
@@ -38,7 +43,11 @@ async function join(consumer: Consumer, spec: ConsumerSpec): Promise<void> {
  * its group silently unconsumed. This one is replaced, with capped backoff, until it joins.
  * The first join is awaited (and throws), so a process start fails and is retried as a whole.
  */
-export async function startSupervisedConsumer(kafka: Kafka, spec: ConsumerSpec, log: Logger): Promise<SupervisedConsumer> {
+export async function startSupervisedConsumer(
+  kafka: Kafka,
+  spec: ConsumerSpec,
+  log: Logger,
+): Promise<SupervisedConsumer> {
   let stopping = false;
   let current = newConsumer(kafka, spec);
   let restartTimer: NodeJS.Timeout | undefined;
@@ -46,7 +55,10 @@ export async function startSupervisedConsumer(kafka: Kafka, spec: ConsumerSpec, 
   const watch = (consumer: Consumer) =>
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || stopping) return;
-      log.warn('consumer stopped by a non-retriable error; replacing it', { group: spec.description, error: payload.error });
+      log.warn('consumer stopped by a non-retriable error; replacing it', {
+        group: spec.description,
+        error: payload.error,
+      });
       void replace(consumer, 1_000);
     });
 

@@ -2,7 +2,9 @@ import { CommandAddressError, listenAddress, parseCommandAddress } from './comma
 
 describe('command addresses', () => {
   it('names its instances: one DNS name, or a list of IP addresses', () => {
-    expect(parseCommandAddress('tcp://collections-commands:7000')).toEqual({ hosts: [{ host: 'collections-commands', port: 7000 }] });
+    expect(parseCommandAddress('tcp://collections-commands:7000')).toEqual({
+      hosts: [{ host: 'collections-commands', port: 7000 }],
+    });
     expect(parseCommandAddress('tcp://127.0.0.1:5001,127.0.0.1:5002').hosts).toHaveLength(2);
     expect(parseCommandAddress('tcp://[::1]:5001').hosts).toEqual([{ host: '::1', port: 5001 }]);
   });

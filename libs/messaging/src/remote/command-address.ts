@@ -16,7 +16,10 @@ export interface CommandAddress {
 /** `tcp://host:port[,host:port…]`: one DNS name, or the instances' IP addresses. */
 export function parseCommandAddress(url: string): CommandAddress {
   const match = /^tcp:\/\/(.*?)\/?$/.exec(url);
-  if (!match) throw new CommandAddressError(`"${url}" is not a command address (expected tcp://host:port, or a list of host:port)`);
+  if (!match)
+    throw new CommandAddressError(
+      `"${url}" is not a command address (expected tcp://host:port, or a list of host:port)`,
+    );
   if (!match[1]) throw new CommandAddressError(`"${url}" names no host`);
   const hosts = match[1].split(',').map((entry) => {
     const hostPort = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(entry.trim());
@@ -26,7 +29,9 @@ export function parseCommandAddress(url: string): CommandAddress {
   });
   const families = new Set(hosts.map((h) => isIP(h.host)));
   if (hosts.length > 1 && families.has(0))
-    throw new CommandAddressError(`"${url}": a list of instances must be IP addresses; give one DNS name to reach every address it resolves to`);
+    throw new CommandAddressError(
+      `"${url}": a list of instances must be IP addresses; give one DNS name to reach every address it resolves to`,
+    );
   if (families.size > 1) throw new CommandAddressError(`"${url}": mixes IPv4 and IPv6 addresses`);
   return { hosts };
 }

@@ -35,7 +35,8 @@ function observed() {
     ...NO_METRICS,
     counter: (spec) => ({
       inc: (labels: Record<string, string>, by = 1) => {
-        if (spec.name === 'paygate_command_connections_refused_total') refused[labels.reason] = (refused[labels.reason] ?? 0) + by;
+        if (spec.name === 'paygate_command_connections_refused_total')
+          refused[labels.reason] = (refused[labels.reason] ?? 0) + by;
       },
     }),
   };
@@ -98,7 +99,10 @@ describe('a service takes commands only from peers with a certificate from the p
     expect(balance).toBe(0);
     expect(seen.refused).toEqual({ not_tls: 1 });
     expect(seen.warnings).toEqual([
-      { message: 'command connection refused: no certificate from the private CA', fields: { peer: '127.0.0.1', reason: 'not_tls' } },
+      {
+        message: 'command connection refused: no certificate from the private CA',
+        fields: { peer: '127.0.0.1', reason: 'not_tls' },
+      },
     ]);
   });
 
@@ -109,7 +113,9 @@ describe('a service takes commands only from peers with a certificate from the p
   });
 
   it('refuses a certificate that another CA signed', async () => {
-    expect(await forgedTopUp({ ...readCommandTlsFiles(foreign), ca: paygate.ca, checkServerIdentity: () => undefined })).toHaveProperty('refused');
+    expect(
+      await forgedTopUp({ ...readCommandTlsFiles(foreign), ca: paygate.ca, checkServerIdentity: () => undefined }),
+    ).toHaveProperty('refused');
     expect(balance).toBe(0);
     expect(seen.refused).toEqual({ untrusted_certificate: 1 });
   });
@@ -131,19 +137,34 @@ describe('a service takes commands only from peers with a certificate from the p
   it('never sends a command to a server that cannot prove the private CA signed it', async () => {
     const impostorUrl = `tcp://127.0.0.1:${await freePort()}`;
     let impostorRan = false;
-    const impostor = new TcpCommandBus({ listenUrl: impostorUrl, services: {}, tls: readCommandTls(foreign) }, seen.log, NO_METRICS, 2_000);
+    const impostor = new TcpCommandBus(
+      { listenUrl: impostorUrl, services: {}, tls: readCommandTls(foreign) },
+      seen.log,
+      NO_METRICS,
+      2_000,
+    );
     await impostor.serve(WALLETS, async () => {
       impostorRan = true;
       return { balance: 0 };
     });
-    const gateway = new TcpCommandBus({ services: { wallets: impostorUrl }, tls: paygate }, seen.log, NO_METRICS, 1_000);
+    const gateway = new TcpCommandBus(
+      { services: { wallets: impostorUrl }, tls: paygate },
+      seen.log,
+      NO_METRICS,
+      1_000,
+    );
     opened.push({ close: () => gateway.close() }, { close: () => impostor.close() });
     await expect(gateway.send(new TopUp({ amount: 500 }))).rejects.toBeInstanceOf(UnavailableError);
     expect(impostorRan).toBe(false);
   });
 
   it('cannot send or serve without credentials: the start stops naming COMMANDS_TLS_DIR', async () => {
-    const bare = new TcpCommandBus({ listenUrl: `tcp://127.0.0.1:${await freePort()}`, services: {} }, seen.log, NO_METRICS, 1_000);
+    const bare = new TcpCommandBus(
+      { listenUrl: `tcp://127.0.0.1:${await freePort()}`, services: {} },
+      seen.log,
+      NO_METRICS,
+      1_000,
+    );
     await expect(bare.serve(WALLETS, async () => ({ balance: 0 }))).rejects.toThrow(/COMMANDS_TLS_DIR is not set/);
   });
 });
@@ -163,9 +184,19 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
     const url = `tcp://127.0.0.1:${await freePort()}`;
     let served = 0;
     const topUp = async (message: unknown) => ({ balance: (served += (message as TopUp).payload.amount) });
-    const server = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, seen.metrics, 2_000);
+    const server = new TcpCommandBus(
+      { listenUrl: url, services: {}, tls: readCommandTls(serverDir) },
+      seen.log,
+      seen.metrics,
+      2_000,
+    );
     await server.serve(WALLETS, topUp);
-    const gateway = new TcpCommandBus({ services: { wallets: url }, tls: readCommandTls(gatewayDir) }, seen.log, NO_METRICS, 3_000);
+    const gateway = new TcpCommandBus(
+      { services: { wallets: url }, tls: readCommandTls(gatewayDir) },
+      seen.log,
+      NO_METRICS,
+      3_000,
+    );
     let restarted: TcpCommandBus | undefined;
     try {
       await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 1 });
@@ -179,12 +210,20 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
       const oldCredentials = new ClientTCP({
         host: '127.0.0.1',
         port: Number(new URL(url).port),
-        tlsOptions: { ...readCommandTlsFiles(first), ca: readCommandTlsFiles(second).ca, checkServerIdentity: () => undefined },
+        tlsOptions: {
+          ...readCommandTlsFiles(first),
+          ca: readCommandTlsFiles(second).ca,
+          checkServerIdentity: () => undefined,
+        },
       });
       const outcome = await oldCredentials
         .connect()
         .then(() =>
-          firstValueFrom(oldCredentials.send('paygate.command.v1', { service: 'wallets', command: 'topUp', payload: { amount: 1_000 } }).pipe(timeout(1_500))),
+          firstValueFrom(
+            oldCredentials
+              .send('paygate.command.v1', { service: 'wallets', command: 'topUp', payload: { amount: 1_000 } })
+              .pipe(timeout(1_500)),
+          ),
         )
         .then(
           () => 'answered',
@@ -196,16 +235,24 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
 
       // A service restarted on the new files: the gateway's next connection presents its renewed certificate.
       await server.close();
-      // The gateway learns the old connection closed (a send in that instant is answered unavailable; remote-command-bus.spec.ts).
+      // The gateway learns the old connection closed (a send in that instant is answered unavailable;
+      // remote-command-bus.spec.ts).
       await new Promise((resolve) => setTimeout(resolve, 50));
-      restarted = new TcpCommandBus({ listenUrl: url, services: {}, tls: readCommandTls(serverDir) }, seen.log, NO_METRICS, 2_000);
+      restarted = new TcpCommandBus(
+        { listenUrl: url, services: {}, tls: readCommandTls(serverDir) },
+        seen.log,
+        NO_METRICS,
+        2_000,
+      );
       await restarted.serve(WALLETS, topUp);
       await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 2 });
 
       // A folder caught half-written keeps the certificate in use.
       rmSync(join(gatewayDir, 'tls.key'));
       expect(await gateway.renewTls()).toBe(false);
-      expect(seen.warnings.map((warning) => warning.message)).toContain('command certificate not renewed: keeping the one in use');
+      expect(seen.warnings.map((warning) => warning.message)).toContain(
+        'command certificate not renewed: keeping the one in use',
+      );
       await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 3 });
     } finally {
       await gateway.close();

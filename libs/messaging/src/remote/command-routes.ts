@@ -29,6 +29,9 @@ export function commandRouteMissing(service: string): UnavailableError {
 /** A process that serves a service's commands needs somewhere to listen. */
 export function listenUrlOf(routes: CommandRoutes, service: string): string {
   if (!routes.listenUrl)
-    throw new ConfigError('COMMANDS_LISTEN_URL', `is not set, and this app serves the ${service} service's commands (the gateway has command addresses)`);
+    throw new ConfigError(
+      'COMMANDS_LISTEN_URL',
+      `is not set, and this app serves the ${service} service's commands (the gateway has command addresses)`,
+    );
   return routes.listenUrl;
 }

@@ -25,14 +25,20 @@ export function readCommandTls(dir: string): CommandTls {
     try {
       return readFileSync(join(dir, file));
     } catch (error) {
-      throw new ConfigError('COMMANDS_TLS_DIR', `cannot read ${join(dir, file)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new ConfigError(
+        'COMMANDS_TLS_DIR',
+        `cannot read ${join(dir, file)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
   });
   try {
     createSecureContext({ ca, cert, key });
   } catch (error) {
     // OpenSSL's reason names the problem (a key that does not match, not PEM), never the key's bytes.
-    throw new ConfigError('COMMANDS_TLS_DIR', `${dir}: ca.crt, tls.crt and tls.key are not a usable certificate and key (${(error as Error).message})`);
+    throw new ConfigError(
+      'COMMANDS_TLS_DIR',
+      `${dir}: ca.crt, tls.crt and tls.key are not a usable certificate and key (${(error as Error).message})`,
+    );
   }
   return { dir, ca, cert, key: new Secret(key.toString('utf8')) };
 }
@@ -48,10 +54,24 @@ export function sameCommandTls(a: CommandTls, b: CommandTls): boolean {
  * commands go to addresses that DNS expands to pod IPs.
  */
 export function serverTlsOptions(tls: CommandTls): TlsOptions {
-  return { ca: tls.ca, cert: tls.cert, key: tls.key.reveal(), requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.3' };
+  return {
+    ca: tls.ca,
+    cert: tls.cert,
+    key: tls.key.reveal(),
+    requestCert: true,
+    rejectUnauthorized: true,
+    minVersion: 'TLSv1.3',
+  };
 }
 
 /** The sending side: it presents its certificate and accepts only a server the same CA signed. */
 export function clientTlsOptions(tls: CommandTls): ConnectionOptions {
-  return { ca: tls.ca, cert: tls.cert, key: tls.key.reveal(), rejectUnauthorized: true, minVersion: 'TLSv1.3', checkServerIdentity: () => undefined };
+  return {
+    ca: tls.ca,
+    cert: tls.cert,
+    key: tls.key.reveal(),
+    rejectUnauthorized: true,
+    minVersion: 'TLSv1.3',
+    checkServerIdentity: () => undefined,
+  };
 }

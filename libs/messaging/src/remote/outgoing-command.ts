@@ -7,9 +7,21 @@ import type { CommandEnvelope } from './served-commands';
  * The sending side every remote transport shares: what a command carries besides its payload
  * (the sender's log context, its order key) and what a failed send means to the caller.
  */
-export function outgoingCommand(service: string, command: string, payload: unknown, options: SendOptions): CommandEnvelope {
+export function outgoingCommand(
+  service: string,
+  command: string,
+  payload: unknown,
+  options: SendOptions,
+): CommandEnvelope {
   const context = currentLogContext();
-  return { service, command, payload, requestId: context?.requestId, correlationId: context?.correlationId, key: options.key };
+  return {
+    service,
+    command,
+    payload,
+    requestId: context?.requestId,
+    correlationId: context?.correlationId,
+    key: options.key,
+  };
 }
 
 /**

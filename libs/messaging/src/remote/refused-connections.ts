@@ -8,14 +8,16 @@ const LOG_AGAIN_AFTER_MS = 60_000;
 const REMEMBERED_PEERS = 1_000;
 
 /** Why a connection to the command port did not become a command connection (a metric label, so a short fixed set). */
-export type RefusalReason = 'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed';
+export type RefusalReason =
+  'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed';
 
 /** `authorizationError`: the verdict on the certificate the peer did present, when it got that far. */
 export function refusalReason(error: Error & { code?: string }, authorizationError?: Error | string): RefusalReason {
   if (authorizationError) return 'untrusted_certificate';
   const code = error.code ?? '';
   const text = `${code} ${error.message}`.toLowerCase();
-  if (text.includes('did_not_return_a_certificate') || text.includes('peer did not return a certificate')) return 'no_certificate';
+  if (text.includes('did_not_return_a_certificate') || text.includes('peer did not return a certificate'))
+    return 'no_certificate';
   if (code === 'ERR_TLS_HANDSHAKE_TIMEOUT') return 'handshake_timeout';
   if (
     text.includes('wrong_version_number') ||
@@ -24,7 +26,8 @@ export function refusalReason(error: Error & { code?: string }, authorizationErr
     text.includes('unsupported_protocol')
   )
     return 'not_tls';
-  if (text.includes('certificate') || text.includes('unknown_ca') || text.includes('verify')) return 'untrusted_certificate';
+  if (text.includes('certificate') || text.includes('unknown_ca') || text.includes('verify'))
+    return 'untrusted_certificate';
   return 'handshake_failed';
 }
 

@@ -1,4 +1,10 @@
-import { CommandRejectedError, ContractCommand, ContractQuery, serviceContract, UnavailableError } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  ContractCommand,
+  ContractQuery,
+  serviceContract,
+  UnavailableError,
+} from '@paygate/contracts';
 import type { StreamDecider } from '@paygate/decider';
 import { DeciderRuntime, SqlEventStore } from '@paygate/event-store';
 import { createLogger, currentLogContext, withLogContext } from '@paygate/logging';
@@ -57,7 +63,9 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     const instance = new TcpCommandBus(
       {
         listenUrl: listenPort === undefined ? undefined : `tcp://127.0.0.1:${listenPort}`,
-        services: servicePorts.length ? { counters: `tcp://${servicePorts.map((port) => `127.0.0.1:${port}`).join(',')}` } : {},
+        services: servicePorts.length
+          ? { counters: `tcp://${servicePorts.map((port) => `127.0.0.1:${port}`).join(',')}` }
+          : {},
         tls,
       },
       log,
@@ -74,7 +82,8 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     await served.serve(SERVICE, async (message) => {
       if (message instanceof WhoAmI) return { instance: name, requestId: currentLogContext()?.requestId ?? null };
       if (message instanceof Add) return { total: (await counters.handle(message.payload.counter, 'add')).state };
-      if (message instanceof Refuse) throw new CommandRejectedError('duplicate_reference', 'already used', { field: 'merchant_reference' });
+      if (message instanceof Refuse)
+        throw new CommandRejectedError('duplicate_reference', 'already used', { field: 'merchant_reference' });
       if (message instanceof Slow) {
         await new Promise((resolve) => setTimeout(resolve, message.payload.ms));
         return { done: true };
@@ -159,8 +168,12 @@ describe('commands between processes (TCP, mutual TLS)', () => {
     await instance('a', a);
     await instance('b', b);
     const gateway = bus(undefined, [a, b]);
-    const totals = await Promise.all(Array.from({ length: 16 }, () => gateway.send(new Add({ counter: 'shared' }), { key: 'shared' })));
-    expect([...totals.map((reply) => reply.total)].sort((x, y) => x - y)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    const totals = await Promise.all(
+      Array.from({ length: 16 }, () => gateway.send(new Add({ counter: 'shared' }), { key: 'shared' })),
+    );
+    expect([...totals.map((reply) => reply.total)].sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
     expect((await counters.load('shared')).state).toBe(16);
   });
 });

@@ -6,7 +6,14 @@ import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { replyValue, wireHandlers, type CommandBus, type CommandReply, type ExecuteMessage, type SendOptions } from '../command-bus';
+import {
+  replyValue,
+  wireHandlers,
+  type CommandBus,
+  type CommandReply,
+  type ExecuteMessage,
+  type SendOptions,
+} from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
 import { commandRouteMissing, commandTlsOf, listenUrlOf, type CommandRoutes } from './command-routes';
 import { clientTlsOptions, readCommandTls, sameCommandTls, serverTlsOptions, type CommandTls } from './command-tls';
@@ -111,7 +118,9 @@ class ServiceInstances {
       found = (
         await Promise.all(
           this.hosts.map(async ({ host, port }) =>
-            isIP(host) ? [{ host, port }] : (await lookup(host, { all: true })).map(({ address }) => ({ host: address, port })),
+            isIP(host)
+              ? [{ host, port }]
+              : (await lookup(host, { all: true })).map(({ address }) => ({ host: address, port })),
           ),
         )
       ).flat();
@@ -201,7 +210,9 @@ export class TcpCommandBus implements CommandBus {
     try {
       while (!reply) {
         const instance = await this.instancesOf(service).pick(deadline);
-        const answer = await firstValueFrom(instance.send<TcpAnswer>(PATTERN, envelope).pipe(timeout({ first: Math.max(1, deadline - Date.now()) })));
+        const answer = await firstValueFrom(
+          instance.send<TcpAnswer>(PATTERN, envelope).pipe(timeout({ first: Math.max(1, deadline - Date.now()) })),
+        );
         if ('reply' in answer) reply = answer.reply;
         // An instance shutting down did not run it: another one may.
         else instance.passOver();
@@ -239,15 +250,23 @@ export class TcpCommandBus implements CommandBus {
     const server = new ServerTCP({
       host,
       port,
-      tlsOptions: { ...serverTlsOptions(this.tls ?? commandTlsOf(this.routes)), handshakeTimeout: HANDSHAKE_TIMEOUT_MS },
+      tlsOptions: {
+        ...serverTlsOptions(this.tls ?? commandTlsOf(this.routes)),
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+      },
     });
     server.addHandler(PATTERN, async (envelope: CommandEnvelope): Promise<TcpAnswer> => {
       if (this.draining) return { draining: true };
       return { reply: await this.served.receive(envelope) };
     });
-    await new Promise<void>((resolve, reject) => void server.listen((error?: unknown) => (error ? reject(error) : resolve())));
-    // A peer without a certificate from the private CA never gets past the handshake, so no frame of its reaches a handler.
-    server.unwrap<TlsServer>().on('tlsClientError', (error: Error, socket: TLSSocket) => this.refused.record(error, socket));
+    await new Promise<void>(
+      (resolve, reject) => void server.listen((error?: unknown) => (error ? reject(error) : resolve())),
+    );
+    // A peer without a certificate from the private CA never gets past the handshake, so no frame of its reaches a
+    // handler.
+    server
+      .unwrap<TlsServer>()
+      .on('tlsClientError', (error: Error, socket: TLSSocket) => this.refused.record(error, socket));
     this.log.info('serving commands', { url, services: this.served.services });
     return server;
   }

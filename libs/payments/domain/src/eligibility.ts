@@ -10,7 +10,11 @@ export interface PrnPaymentRequest {
   amount: number;
 }
 
-const refuse = (reasonCode: PrnRejectionReason, reason: string): PrnVerdict => ({ eligible: false, reasonCode, reason });
+const refuse = (reasonCode: PrnRejectionReason, reason: string): PrnVerdict => ({
+  eligible: false,
+  reasonCode,
+  reason,
+});
 
 /**
  * The biller's view of a PRN (null: the biller does not know it) against the request, at `now`.
@@ -30,9 +34,12 @@ export function checkPrnEligibility(details: PrnDetails | null, request: PrnPaym
       break;
   }
   // The biller's status can lag its own expiry, so the date is checked too.
-  if (details.expiresAt && Date.parse(now) >= Date.parse(details.expiresAt)) return refuse('PRN_EXPIRED', PRN_REASONS.expiredAt(details.expiresAt));
-  if (details.currency !== request.currency) return refuse('CURRENCY_MISMATCH', PRN_REASONS.currency(request.currency, details.currency));
-  if (details.amount !== request.amount) return refuse('AMOUNT_MISMATCH', PRN_REASONS.amount(request.amount, details.amount, request.currency));
+  if (details.expiresAt && Date.parse(now) >= Date.parse(details.expiresAt))
+    return refuse('PRN_EXPIRED', PRN_REASONS.expiredAt(details.expiresAt));
+  if (details.currency !== request.currency)
+    return refuse('CURRENCY_MISMATCH', PRN_REASONS.currency(request.currency, details.currency));
+  if (details.amount !== request.amount)
+    return refuse('AMOUNT_MISMATCH', PRN_REASONS.amount(request.amount, details.amount, request.currency));
   return { eligible: true };
 }
 

@@ -131,7 +131,11 @@ export const ServicePaymentCompletedV1 = eventData({
 });
 export type ServicePaymentCompletedV1 = Static<typeof ServicePaymentCompletedV1>;
 
-export const SERVICE_PAYMENT_FAILURE_REASONS = ['BILLER_REFUSED', 'RETRIES_EXHAUSTED', 'COLLECTION_NOT_COMPLETED'] as const;
+export const SERVICE_PAYMENT_FAILURE_REASONS = [
+  'BILLER_REFUSED',
+  'RETRIES_EXHAUSTED',
+  'COLLECTION_NOT_COMPLETED',
+] as const;
 export type ServicePaymentFailureReason = (typeof SERVICE_PAYMENT_FAILURE_REASONS)[number];
 
 export const ServicePaymentFailedV1 = eventData({
@@ -144,7 +148,9 @@ export const ServicePaymentFailedV1 = eventData({
 });
 export type ServicePaymentFailedV1 = Static<typeof ServicePaymentFailedV1>;
 
-/** Each ServicePayment event type's data at PAYMENTS_EVENT_SCHEMA_VERSION: the catalogue's and the type's one source. */
+/**
+ * Each ServicePayment event type's data at PAYMENTS_EVENT_SCHEMA_VERSION: the catalogue's and the type's one source.
+ */
 export const SERVICE_PAYMENT_EVENT_SCHEMAS = {
   [SERVICE_PAYMENT_EVENT_TYPES.opened]: ServicePaymentOpenedV1,
   [SERVICE_PAYMENT_EVENT_TYPES.prnValidationDeferred]: PrnValidationDeferredV1,
@@ -179,7 +185,9 @@ export const LEDGER_ACCOUNTS = {
   topUp: (currency: string) => `top_up:${currency}`,
 };
 
-const account = Type.String({ pattern: '^(merchant_wallet:.+|customer_funds|biller_settlement|fee_revenue|top_up):[A-Z]{3}$' });
+const account = Type.String({
+  pattern: '^(merchant_wallet:.+|customer_funds|biller_settlement|fee_revenue|top_up):[A-Z]{3}$',
+});
 
 export const Transfer = closedObject({
   /** Unique in the ledger; a second transfer with the same id is the same transfer. */
@@ -221,11 +229,16 @@ export type WalletToppedUpV1 = Static<typeof WalletToppedUpV1>;
 
 const holdPlaced = { merchantId: text, currency, holdId: text, amount: positiveMinorUnits, placedAt: instant };
 
-/** Reserves part of the wallet's balance: available = balance − held. Moves no money. Version 1: written until WalletHoldPlacedV2. */
+/**
+ * Reserves part of the wallet's balance: available = balance − held. Moves no money. Version 1: written until
+ * WalletHoldPlacedV2.
+ */
 export const WalletHoldPlacedV1 = eventData(holdPlaced);
 export type WalletHoldPlacedV1 = Static<typeof WalletHoldPlacedV1>;
 
-/** FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid. */
+/**
+ * FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid.
+ */
 export const WALLET_HOLD_PURPOSES = ['FEE', 'PRN_PAYMENT', 'OTHER'] as const;
 export type WalletHoldPurpose = (typeof WALLET_HOLD_PURPOSES)[number];
 
@@ -237,7 +250,13 @@ export const WalletHoldPlacedV2 = eventData({
 });
 export type WalletHoldPlacedV2 = Static<typeof WalletHoldPlacedV2>;
 
-export const WalletHoldReleasedV1 = eventData({ merchantId: text, currency, holdId: text, amount: positiveMinorUnits, releasedAt: instant });
+export const WalletHoldReleasedV1 = eventData({
+  merchantId: text,
+  currency,
+  holdId: text,
+  amount: positiveMinorUnits,
+  releasedAt: instant,
+});
 export type WalletHoldReleasedV1 = Static<typeof WalletHoldReleasedV1>;
 
 export const WalletHoldCapturedV1 = eventData({
@@ -259,7 +278,10 @@ export const WALLET_EVENT_SCHEMAS = {
   [WALLET_EVENT_TYPES.holdCaptured]: WalletHoldCapturedV1,
 };
 
-/** Wallet events as written at version 1: the same but for WalletHoldPlaced, which had no purpose. Read upcast to version 2. */
+/**
+ * Wallet events as written at version 1: the same but for WalletHoldPlaced, which had no purpose. Read upcast to
+ * version 2.
+ */
 export const WALLET_EVENT_SCHEMAS_V1 = { ...WALLET_EVENT_SCHEMAS, [WALLET_EVENT_TYPES.holdPlaced]: WalletHoldPlacedV1 };
 
 export type WalletEvent = EventsOf<typeof WALLET_EVENT_SCHEMAS>;

@@ -29,7 +29,8 @@ export const PRN_REASONS = {
 /** The status message of a payment whose PRN was rejected (payment.failed) and of the cancelled collection. */
 export const prnNotEligibleMessage = (reason: string) => `PRN not eligible: ${reason}`;
 
-export const paymentRetryMessage = (attempt: number, nextAttemptAt: string) => `Paying the PRN: attempt ${attempt} failed, retrying at ${nextAttemptAt}`;
+export const paymentRetryMessage = (attempt: number, nextAttemptAt: string) =>
+  `Paying the PRN: attempt ${attempt} failed, retrying at ${nextAttemptAt}`;
 
 /** A biller's reason as recorded: never empty (events require text), whatever the biller sent. */
 export const billerReason = (reason: string) => reason.trim() || 'no reason given';

@@ -15,7 +15,12 @@ import {
   type PublishedCollectionV1,
   type WalletRef,
 } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_SCHEMAS, WALLET_EVENT_SCHEMAS, type ServicePaymentEvent, type WalletEvent } from './events';
+import {
+  SERVICE_PAYMENT_EVENT_SCHEMAS,
+  WALLET_EVENT_SCHEMAS,
+  type ServicePaymentEvent,
+  type WalletEvent,
+} from './events';
 import type { PublishedEvent } from '@paygate/decider';
 import { decidedEvents, eventSchemaErrors as checkEvent, publishedCollection } from '@paygate/testing';
 import type { PrnVerdict } from './eligibility';
@@ -53,12 +58,25 @@ export const REF = 'PGPAY00000000000000000001';
 
 /** A collect-for-payment collection as collections publishes it: UGX 81,000, fee 1,215 borne by the merchant. */
 export function collection(overrides: Partial<PublishedCollectionV1> = {}): PublishedCollectionV1 {
-  return publishedCollection({ merchantId: 'merchant-1', merchantReference: 'tax-2025-03', internalReference: REF, ...overrides });
+  return publishedCollection({
+    merchantId: 'merchant-1',
+    merchantReference: 'tax-2025-03',
+    internalReference: REF,
+    ...overrides,
+  });
 }
 
 /** The biller's view of PRN: due UGX 81,000, available until the end of March. */
 export function prnDetails(overrides: Partial<PrnDetails> = {}): PrnDetails {
-  return { prn: PRN, status: 'AVAILABLE', amount: 81000, currency: 'UGX', expiresAt: '2025-03-31T23:59:59.000Z', taxpayerName: 'Jane Doe', ...overrides };
+  return {
+    prn: PRN,
+    status: 'AVAILABLE',
+    amount: 81000,
+    currency: 'UGX',
+    expiresAt: '2025-03-31T23:59:59.000Z',
+    taxpayerName: 'Jane Doe',
+    ...overrides,
+  };
 }
 
 export const ELIGIBLE: PrnVerdict = { eligible: true };
@@ -78,7 +96,11 @@ export const deferValidation = (attempt = 1, seconds = 5): ServicePaymentCommand
   nextAttemptAt: at(seconds + 30),
   at: at(seconds),
 });
-export const recordEligibility = (verdict: PrnVerdict, feeHold: FeeHoldOutcome = 'HELD', seconds = 5): ServicePaymentCommand => ({
+export const recordEligibility = (
+  verdict: PrnVerdict,
+  feeHold: FeeHoldOutcome = 'HELD',
+  seconds = 5,
+): ServicePaymentCommand => ({
   type: 'RecordEligibility',
   verdict,
   feeHold,
@@ -87,15 +109,29 @@ export const recordEligibility = (verdict: PrnVerdict, feeHold: FeeHoldOutcome =
 export const settled = (collectionStatus: CollectionStatus, seconds = 60): ServicePaymentCommand => ({
   type: 'RecordCollectionSettled',
   collectionStatus,
-  collectionStatusMessage: collectionStatus === 'COMPLETED' ? 'Transaction completed successfully' : 'Transaction declined by the customer',
+  collectionStatusMessage:
+    collectionStatus === 'COMPLETED' ? 'Transaction completed successfully' : 'Transaction declined by the customer',
   at: at(seconds),
 });
-export const attempt = (outcome: PaymentAttemptOutcome, seconds = 90): ServicePaymentCommand => ({ type: 'RecordPaymentAttempt', outcome, at: at(seconds) });
+export const attempt = (outcome: PaymentAttemptOutcome, seconds = 90): ServicePaymentCommand => ({
+  type: 'RecordPaymentAttempt',
+  outcome,
+  at: at(seconds),
+});
 export const retryable = (n: number, seconds = 90): ServicePaymentCommand =>
-  attempt({ result: 'RETRYABLE_FAILURE', attempt: n, reason: 'biller unavailable (503)', nextAttemptAt: at(seconds + 30 * 2 ** (n - 1)) }, seconds);
+  attempt(
+    {
+      result: 'RETRYABLE_FAILURE',
+      attempt: n,
+      reason: 'biller unavailable (503)',
+      nextAttemptAt: at(seconds + 30 * 2 ** (n - 1)),
+    },
+    seconds,
+  );
 export const succeeded = (seconds = 120): ServicePaymentCommand =>
   attempt({ result: 'SUCCEEDED', billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1' }, seconds);
-export const refused = (seconds = 120): ServicePaymentCommand => attempt({ result: 'REFUSED', reason: 'PRN cancelled by URA' }, seconds);
+export const refused = (seconds = 120): ServicePaymentCommand =>
+  attempt({ result: 'REFUSED', reason: 'PRN cancelled by URA' }, seconds);
 export const giveUp = (seconds = 3600): ServicePaymentCommand => ({ type: 'GiveUp', at: at(seconds) });
 
 /** Every event decideChecked() emitted in this spec file, for a coverage check. */
@@ -119,8 +155,18 @@ export function apply(state: ServicePaymentState, command: ServicePaymentCommand
   return decideChecked(command, state).reduce(evolveServicePayment, state);
 }
 
-export type Situation = 'OPENED' | 'OPENED_COLLECTED' | 'ELIGIBLE' | 'PAYING' | 'PAYING_RETRIED' | 'REJECTED' | 'COMPLETED' | 'FAILED';
-export const SITUATIONS: Situation[] = ['OPENED', 'OPENED_COLLECTED', 'ELIGIBLE', 'PAYING', 'PAYING_RETRIED', 'REJECTED', 'COMPLETED', 'FAILED'];
+export type Situation =
+  'OPENED' | 'OPENED_COLLECTED' | 'ELIGIBLE' | 'PAYING' | 'PAYING_RETRIED' | 'REJECTED' | 'COMPLETED' | 'FAILED';
+export const SITUATIONS: Situation[] = [
+  'OPENED',
+  'OPENED_COLLECTED',
+  'ELIGIBLE',
+  'PAYING',
+  'PAYING_RETRIED',
+  'REJECTED',
+  'COMPLETED',
+  'FAILED',
+];
 export const FINAL_SITUATIONS: Situation[] = ['REJECTED', 'COMPLETED', 'FAILED'];
 
 /** The commands that reach `situation` from nothing (charge_customer=false, so the fee is held). */
@@ -174,8 +220,19 @@ export function rejection(run: () => unknown): CommandRejectedError {
 
 export const WALLET: WalletRef = { merchantId: 'merchant-1', currency: 'UGX' };
 
-export const topUp = (reference: string, amount: number, wallet = WALLET): WalletCommand => ({ type: 'TopUp', wallet, reference, amount, at: T0 });
-export const credit = (internalReference: string, totalCredit: number, fee: number, wallet = WALLET): WalletCommand => ({
+export const topUp = (reference: string, amount: number, wallet = WALLET): WalletCommand => ({
+  type: 'TopUp',
+  wallet,
+  reference,
+  amount,
+  at: T0,
+});
+export const credit = (
+  internalReference: string,
+  totalCredit: number,
+  fee: number,
+  wallet = WALLET,
+): WalletCommand => ({
   type: 'CreditCollection',
   wallet,
   internalReference,
@@ -191,7 +248,12 @@ export const hold = (holdId: string, amount: number, replaces?: string, wallet =
   ...(replaces ? { replaces } : {}),
   at: T0,
 });
-export const release = (holdId: string, wallet = WALLET): WalletCommand => ({ type: 'ReleaseHold', wallet, holdId, at: T0 });
+export const release = (holdId: string, wallet = WALLET): WalletCommand => ({
+  type: 'ReleaseHold',
+  wallet,
+  holdId,
+  at: T0,
+});
 export const capture = (holdId: string, transferId: string, wallet = WALLET): WalletCommand => ({
   type: 'CaptureHold',
   wallet,

@@ -6,7 +6,9 @@ const POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 5_
 
 describe('retry schedule', () => {
   it('doubles from the base and stops at the cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, POLICY))).toEqual([1_000, 2_000, 4_000, 5_000, 5_000, 5_000]);
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, POLICY))).toEqual([
+      1_000, 2_000, 4_000, 5_000, 5_000, 5_000,
+    ]);
   });
 
   it('stays at the cap for absurd attempt numbers', () => {
@@ -31,7 +33,10 @@ describe('retry schedule', () => {
   });
 
   it('by default: 30 s doubling to 15 min, 8 attempts', () => {
-    const delays = Array.from({ length: DEFAULT_PAYMENT_RETRY.maxAttempts - 1 }, (_, index) => retryDelayMs(index + 1, DEFAULT_PAYMENT_RETRY) / 1000);
+    const delays = Array.from(
+      { length: DEFAULT_PAYMENT_RETRY.maxAttempts - 1 },
+      (_, index) => retryDelayMs(index + 1, DEFAULT_PAYMENT_RETRY) / 1000,
+    );
     expect(delays).toEqual([30, 60, 120, 240, 480, 900, 900]);
     expect(nextPaymentAttemptAt(8, '2025-03-01T10:00:00.000Z')).toBeNull();
   });
@@ -48,6 +53,10 @@ describe('references', () => {
   });
 
   it('names the holds and the capture after the internal reference', () => {
-    expect([feeHoldId(REF), prnHoldId(REF), prnTransferId(REF)]).toEqual([`fee:${REF}`, `prn:${REF}`, `prn-payment:${REF}`]);
+    expect([feeHoldId(REF), prnHoldId(REF), prnTransferId(REF)]).toEqual([
+      `fee:${REF}`,
+      `prn:${REF}`,
+      `prn-payment:${REF}`,
+    ]);
   });
 });

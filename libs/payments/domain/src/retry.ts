@@ -15,14 +15,19 @@ export const DEFAULT_PAYMENT_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs:
 
 /** Delay after failed attempt `attempt` (1-based). */
 export function retryDelayMs(attempt: number, policy: RetryPolicy): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${attempt}`);
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new RangeError(`attempt must be a positive integer, got ${attempt}`);
   // Capping the exponent first keeps 2 ** n finite for any attempt number.
   const exponent = Math.min(attempt - 1, 52);
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** exponent);
 }
 
 /** After failed attempt `attempt` at `failedAt`: when to try again, or null when the attempts are spent (GiveUp). */
-export function nextPaymentAttemptAt(attempt: number, failedAt: string, policy: RetryPolicy = DEFAULT_PAYMENT_RETRY): string | null {
+export function nextPaymentAttemptAt(
+  attempt: number,
+  failedAt: string,
+  policy: RetryPolicy = DEFAULT_PAYMENT_RETRY,
+): string | null {
   if (attempt >= policy.maxAttempts) return null;
   return new Date(Date.parse(failedAt) + retryDelayMs(attempt, policy)).toISOString();
 }

@@ -6,12 +6,25 @@ import {
   type PublishedServicePaymentV1,
   type ServicePaymentStatus,
 } from '@paygate/contracts';
-import { PAYMENTS_EVENT_SCHEMA_VERSION, SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent } from './events';
+import {
+  PAYMENTS_EVENT_SCHEMA_VERSION,
+  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
+  type ServicePaymentEvent,
+} from './events';
 import { MESSAGES } from './messages';
-import { decideServicePayment, evolveServicePayment, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
+import {
+  decideServicePayment,
+  evolveServicePayment,
+  type ServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentState,
+} from './service-payment';
 
 /** Version 1 is the only shape written so far; a later version adds its upcasters here. */
-const readServicePaymentEvent = eventReader<ServicePaymentEvent>({ types: Object.values(EVENTS), currentVersion: PAYMENTS_EVENT_SCHEMA_VERSION });
+const readServicePaymentEvent = eventReader<ServicePaymentEvent>({
+  types: Object.values(EVENTS),
+  currentVersion: PAYMENTS_EVENT_SCHEMA_VERSION,
+});
 
 /** What other contexts learn about a service payment (PAYMENTS_PUBLICATION). */
 export function toPublishedServicePayment(
@@ -63,7 +76,10 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
           published.push({
             type: PUBLISHED.prnValidated,
             version,
-            data: { payment: toPublishedServicePayment(after, 'PENDING', MESSAGES.prnValidated), validatedAt: event.data.validatedAt },
+            data: {
+              payment: toPublishedServicePayment(after, 'PENDING', MESSAGES.prnValidated),
+              validatedAt: event.data.validatedAt,
+            },
           });
           break;
         case EVENTS.prnRejected: {
@@ -71,7 +87,12 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
           published.push({
             type: PUBLISHED.prnRejected,
             version,
-            data: { payment: toPublishedServicePayment(after, 'FAILED', statusMessage), reasonCode, reason, rejectedAt },
+            data: {
+              payment: toPublishedServicePayment(after, 'FAILED', statusMessage),
+              reasonCode,
+              reason,
+              rejectedAt,
+            },
           });
           break;
         }
@@ -79,14 +100,20 @@ export const servicePaymentDecider: StreamDecider<ServicePaymentCommand, Service
           published.push({
             type: PUBLISHED.completed,
             version,
-            data: { payment: toPublishedServicePayment(after, 'COMPLETED', event.data.statusMessage), completedAt: event.data.completedAt },
+            data: {
+              payment: toPublishedServicePayment(after, 'COMPLETED', event.data.statusMessage),
+              completedAt: event.data.completedAt,
+            },
           });
           break;
         case EVENTS.failed:
           published.push({
             type: PUBLISHED.failed,
             version,
-            data: { payment: toPublishedServicePayment(after, 'FAILED', event.data.statusMessage), failedAt: event.data.failedAt },
+            data: {
+              payment: toPublishedServicePayment(after, 'FAILED', event.data.statusMessage),
+              failedAt: event.data.failedAt,
+            },
           });
           break;
       }

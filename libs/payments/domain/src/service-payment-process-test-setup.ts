@@ -8,7 +8,13 @@
  *
  * Test code: jest does not collect it (not *.spec.ts) and the build leaves it out.
  */
-import { CommandRejectedError, type CollectionStatus, type PrnDetails, type PublishedCollectionV1, type RejectionCode } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  type CollectionStatus,
+  type PrnDetails,
+  type PublishedCollectionV1,
+  type RejectionCode,
+} from '@paygate/contracts';
 import { fold, type ProcessOutput } from '@paygate/decider';
 import { recordRun } from '@paygate/testing';
 import type { ServicePaymentEvent, WalletHoldPurpose } from './events';
@@ -31,7 +37,11 @@ import type { WalletCommand } from './wallet-ledger';
 
 export { outline } from '@paygate/testing';
 
-export const POLICY: PaymentPolicy = { retry: DEFAULT_PAYMENT_RETRY, statusPollMs: 2_000, billerName: 'Configured biller' };
+export const POLICY: PaymentPolicy = {
+  retry: DEFAULT_PAYMENT_RETRY,
+  statusPollMs: 2_000,
+  billerName: 'Configured biller',
+};
 
 // ---- the triggers ----
 
@@ -42,7 +52,10 @@ export const verdictRequested = (overrides: Partial<PublishedCollectionV1> = {})
 });
 
 /** That collection settled with `status` (credit 79,785 and fee 1,215 unless overridden). */
-export const collectionSettled = (status: CollectionStatus, overrides: Partial<PublishedCollectionV1> = {}): PaymentTrigger => ({
+export const collectionSettled = (
+  status: CollectionStatus,
+  overrides: Partial<PublishedCollectionV1> = {},
+): PaymentTrigger => ({
   type: 'CollectionSettled',
   collection: collection({
     prn: PRN,
@@ -74,7 +87,11 @@ export type LedgerScript = Partial<Record<WalletHoldPurpose, RejectionCode>>;
 export const NO_FUNDS_FOR_FEE: LedgerScript = { FEE: 'insufficient_funds' };
 export const NO_FUNDS_FOR_PRN: LedgerScript = { PRN_PAYMENT: 'insufficient_funds' };
 
-export const PAID = { status: 'SUCCESSFUL', billerPaymentId: 'ura-pay-7', receiptNumber: 'RCPT-7' } as const satisfies BillerPaymentAnswer;
+export const PAID = {
+  status: 'SUCCESSFUL',
+  billerPaymentId: 'ura-pay-7',
+  receiptNumber: 'RCPT-7',
+} as const satisfies BillerPaymentAnswer;
 export const PROCESSING: BillerPaymentAnswer = { status: 'PENDING' };
 
 export interface Script {
@@ -101,34 +118,56 @@ const isWalletCommand = (command: PaymentCommand): command is WalletCommand => '
 /** given(events).when(trigger, now, script): the run from `trigger` until it ends, every step at `now`. */
 export function given(history: ServicePaymentEvent[]) {
   return {
-    async when(trigger: PaymentTrigger, now: string, { biller = {}, ledger = {}, retry = POLICY.retry }: Script = {}): Promise<Run> {
-      const answers = { lookup: [...(biller.lookup ?? [])], pay: [...(biller.pay ?? [])], ask: [...(biller.ask ?? [])] };
+    async when(
+      trigger: PaymentTrigger,
+      now: string,
+      { biller = {}, ledger = {}, retry = POLICY.retry }: Script = {},
+    ): Promise<Run> {
+      const answers = {
+        lookup: [...(biller.lookup ?? [])],
+        pay: [...(biller.pay ?? [])],
+        ask: [...(biller.ask ?? [])],
+      };
       const events: ServicePaymentEvent[] = [];
       const start: PaymentRun = { trigger, payment: fold(servicePaymentDecider, history), now };
-      const { outputs, state } = await recordRun(servicePaymentProcess({ ...POLICY, retry }), { type: 'Triggered' }, start, {
-        async execute(command, run) {
-          if (isWalletCommand(command)) return ledgerAnswer(command, run, ledger);
-          const decided = decideChecked(command, run.payment);
-          events.push(...decided);
-          const payment = decided.reduce(servicePaymentDecider.evolve, run.payment);
-          return { state: { ...run, payment }, input: { type: 'Executed', command: command.type, changed: decided.length > 0 } };
+      const { outputs, state } = await recordRun(
+        servicePaymentProcess({ ...POLICY, retry }),
+        { type: 'Triggered' },
+        start,
+        {
+          async execute(command, run) {
+            if (isWalletCommand(command)) return ledgerAnswer(command, run, ledger);
+            const decided = decideChecked(command, run.payment);
+            events.push(...decided);
+            const payment = decided.reduce(servicePaymentDecider.evolve, run.payment);
+            return {
+              state: { ...run, payment },
+              input: { type: 'Executed', command: command.type, changed: decided.length > 0 },
+            };
+          },
+          // Each answer as the biller's connector (libs/payments/service biller-calls.ts) gives it to the process.
+          async call(call) {
+            switch (call.type) {
+              case 'LookUpPrn':
+                return next(call, answers.lookup, (details) =>
+                  details
+                    ? { type: 'PrnLookedUp', details, serviceName: biller.serviceName }
+                    : { type: 'PrnLookedUp', details },
+                );
+              case 'PayBiller':
+                return next(call, answers.pay, (answer) =>
+                  'refused' in answer
+                    ? { type: 'BillerRefused', reason: answer.refused }
+                    : { type: 'BillerAnswered', answer },
+                );
+              case 'AskBiller':
+                return next(call, answers.ask, (answer) =>
+                  answer === 'no payment' ? { type: 'BillerKnowsNoPayment' } : { type: 'BillerAnswered', answer },
+                );
+            }
+          },
         },
-        // Each answer as the biller's connector (libs/payments/service biller-calls.ts) gives it to the process.
-        async call(call) {
-          switch (call.type) {
-            case 'LookUpPrn':
-              return next(call, answers.lookup, (details) =>
-                details ? { type: 'PrnLookedUp', details, serviceName: biller.serviceName } : { type: 'PrnLookedUp', details },
-              );
-            case 'PayBiller':
-              return next(call, answers.pay, (answer) =>
-                'refused' in answer ? { type: 'BillerRefused', reason: answer.refused } : { type: 'BillerAnswered', answer },
-              );
-            case 'AskBiller':
-              return next(call, answers.ask, (answer) => (answer === 'no payment' ? { type: 'BillerKnowsNoPayment' } : { type: 'BillerAnswered', answer }));
-          }
-        },
-      });
+      );
       return { outputs, events, payment: state.payment };
     },
   };
@@ -138,12 +177,22 @@ function ledgerAnswer(command: WalletCommand, run: PaymentRun, ledger: LedgerScr
   const refusal = command.type === 'Hold' ? ledger[describeHold(command.holdId).purpose] : undefined;
   if (!refusal) return { state: run, input: { type: 'Executed', command: command.type, changed: true } as const };
   const error = new CommandRejectedError(refusal, 'the scripted ledger refuses the hold');
-  return { state: run, input: { type: 'Refused', command: command.type, code: refusal, error } as const, refused: true };
+  return {
+    state: run,
+    input: { type: 'Refused', command: command.type, code: refusal, error } as const,
+    refused: true,
+  };
 }
 
 /** The biller's next scripted answer to `call` as the process's input. */
-function next<Answer>(call: PaymentCall, answers: Array<Answer | 'unreachable'>, input: (answer: Answer) => PaymentInput): PaymentInput {
+function next<Answer>(
+  call: PaymentCall,
+  answers: Array<Answer | 'unreachable'>,
+  input: (answer: Answer) => PaymentInput,
+): PaymentInput {
   if (answers.length === 0) throw new Error(`the biller has no scripted answer to ${call.type}`);
   const answer = answers.shift() as Answer | 'unreachable';
-  return answer === 'unreachable' ? { type: 'BillerUnreachable', call: call.type, reason: 'biller unavailable (503)', error: UNREACHABLE } : input(answer);
+  return answer === 'unreachable'
+    ? { type: 'BillerUnreachable', call: call.type, reason: 'biller unavailable (503)', error: UNREACHABLE }
+    : input(answer);
 }

@@ -37,13 +37,19 @@ describe('service payment process: a collection settles', () => {
   });
 
   it('given no payment, when a completed collection leaves nothing to credit, then nothing is credited', async () => {
-    const run = await given([]).when(collectionSettled('COMPLETED', { prn: undefined, totalCredit: 0, fee: 500 }), at(60));
+    const run = await given([]).when(
+      collectionSettled('COMPLETED', { prn: undefined, totalCredit: 0, fee: 500 }),
+      at(60),
+    );
     expect(run.outputs).toEqual([{ type: 'Done' }]);
   });
 
   it('given no payment, when a collect-for-payment collection settles, then the wallet is credited and the missing payment noted', async () => {
     const run = await given([]).when(collectionSettled('COMPLETED'), at(60));
-    expect(run.outputs).toEqual([credit(79785, 1215), { type: 'Done', note: 'a collect-for-payment collection settled without a service payment' }]);
+    expect(run.outputs).toEqual([
+      credit(79785, 1215),
+      { type: 'Done', note: 'a collect-for-payment collection settled without a service payment' },
+    ]);
   });
 
   it('given a payment awaiting its verdict, when the collection completes, then the wallet is credited and the settlement recorded: it pays once eligible', async () => {
@@ -51,7 +57,12 @@ describe('service payment process: a collection settles', () => {
     expect(outline(run.outputs)).toEqual(['Execute CreditCollection', 'Execute RecordCollectionSettled', 'Done']);
     expect(run.outputs[1]).toEqual({
       type: 'Execute',
-      command: { type: 'RecordCollectionSettled', collectionStatus: 'COMPLETED', collectionStatusMessage: 'Transaction completed successfully', at: at(60) },
+      command: {
+        type: 'RecordCollectionSettled',
+        collectionStatus: 'COMPLETED',
+        collectionStatusMessage: 'Transaction completed successfully',
+        at: at(60),
+      },
     });
     expect(run.events.map((event) => event.type)).toEqual([EVENTS.collectionSettled]);
     expect(run.payment).toMatchObject({ phase: 'OPENED', collectionStatus: 'COMPLETED' });
@@ -62,7 +73,15 @@ describe('service payment process: a collection settles', () => {
     async (status) => {
       const run = await given(eventsTo('ELIGIBLE')).when(collectionSettled(status), at(60));
       expect(run.outputs).toEqual([
-        { type: 'Execute', command: { type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: 'Transaction failed', at: at(60) } },
+        {
+          type: 'Execute',
+          command: {
+            type: 'RecordCollectionSettled',
+            collectionStatus: status,
+            collectionStatusMessage: 'Transaction failed',
+            at: at(60),
+          },
+        },
         { type: 'Execute', command: release(`fee:${REF}`) },
         { type: 'Done' },
       ]);
@@ -84,7 +103,9 @@ describe('what a payment that ended without paying gives back', () => {
   };
 
   it('when the collection did not complete, only the fee hold: no PRN hold was placed', () => {
-    expect(holdsToRelease(payment(...commandsTo('ELIGIBLE'), settled('FAILED')), { now: at(60) })).toEqual([release(`fee:${REF}`)]);
+    expect(holdsToRelease(payment(...commandsTo('ELIGIBLE'), settled('FAILED')), { now: at(60) })).toEqual([
+      release(`fee:${REF}`),
+    ]);
   });
 
   it('when the PRN was rejected, the fee hold (releasing one never placed changes nothing)', () => {
@@ -96,10 +117,15 @@ describe('what a payment that ended without paying gives back', () => {
   });
 
   it('when the customer paid the fee, only the PRN hold', () => {
-    const customerPays = payment(open({ chargeCustomer: true }), recordEligibility({ eligible: true }, 'NOT_NEEDED'), settled('COMPLETED'), {
-      type: 'GiveUp',
-      at: at(99),
-    });
+    const customerPays = payment(
+      open({ chargeCustomer: true }),
+      recordEligibility({ eligible: true }, 'NOT_NEEDED'),
+      settled('COMPLETED'),
+      {
+        type: 'GiveUp',
+        at: at(99),
+      },
+    );
     expect(holdsToRelease(customerPays, { now: at(60) })).toEqual([release(`prn:${REF}`)]);
   });
 
@@ -108,7 +134,11 @@ describe('what a payment that ended without paying gives back', () => {
   });
 
   it('when the PRN was rejected and the customer paid the fee, nothing', () => {
-    expect(holdsToRelease(payment(open({ chargeCustomer: true }), recordEligibility(ALREADY_PAID, 'NOT_NEEDED')), { now: at(60) })).toEqual([]);
+    expect(
+      holdsToRelease(payment(open({ chargeCustomer: true }), recordEligibility(ALREADY_PAID, 'NOT_NEEDED')), {
+        now: at(60),
+      }),
+    ).toEqual([]);
   });
 
   it('the final phases are the decider’s: REJECTED, COMPLETED, FAILED', () => {

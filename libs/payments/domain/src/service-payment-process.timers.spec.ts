@@ -13,7 +13,9 @@ describe('service payment process: a due payment timer', () => {
   });
 
   it('given a deferred lookup whose time has come, then the biller is asked about the PRN again and the verdict recorded', async () => {
-    const run = await given(eventsOf(open(), deferValidation(1, 5))).when(TIMER_DUE, at(35), { biller: { lookup: [prnDetails()] } });
+    const run = await given(eventsOf(open(), deferValidation(1, 5))).when(TIMER_DUE, at(35), {
+      biller: { lookup: [prnDetails()] },
+    });
     expect(outline(run.outputs)).toEqual(['Call LookUpPrn', 'Execute Hold', 'Execute RecordEligibility', 'Done']);
     expect(run.payment).toMatchObject({ phase: 'ELIGIBLE' });
   });
@@ -26,8 +28,21 @@ describe('service payment process: a due payment timer', () => {
   it('given a PAYING payment, then the PRN amount is held and the biller paid again with the same key: the biller makes one payment', async () => {
     const run = await given(eventsTo('PAYING')).when(TIMER_DUE, at(100), { biller: { pay: [PAID] } });
     expect(run.outputs.slice(0, 2)).toEqual([
-      { type: 'Execute', command: { type: 'Hold', wallet: WALLET, holdId: `prn:${REF}`, amount: 81000, replaces: `fee:${REF}`, at: at(100) } },
-      { type: 'Call', call: { type: 'PayBiller', request: expect.objectContaining({ idempotencyKey: paymentIdempotencyKey(REF) }) } },
+      {
+        type: 'Execute',
+        command: {
+          type: 'Hold',
+          wallet: WALLET,
+          holdId: `prn:${REF}`,
+          amount: 81000,
+          replaces: `fee:${REF}`,
+          at: at(100),
+        },
+      },
+      {
+        type: 'Call',
+        call: { type: 'PayBiller', request: expect.objectContaining({ idempotencyKey: paymentIdempotencyKey(REF) }) },
+      },
     ]);
     expect(outline(run.outputs).slice(2)).toEqual(['Execute CaptureHold', 'Execute RecordPaymentAttempt', 'Done']);
     expect(run.payment).toMatchObject({ phase: 'COMPLETED' });

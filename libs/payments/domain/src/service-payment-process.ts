@@ -1,17 +1,32 @@
-import { isPrn, type BillPaymentRequest, type PrnDetails, type PublishedCollectionV1, type WalletRef } from '@paygate/contracts';
+import {
+  isPrn,
+  type BillPaymentRequest,
+  type PrnDetails,
+  type PublishedCollectionV1,
+  type WalletRef,
+} from '@paygate/contracts';
 import type { Process, ProcessOutput } from '@paygate/decider';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, type ServicePaymentEvent, type ServicePaymentOpenedV1 } from './events';
 import { checkPrnEligibility, type PrnVerdict } from './eligibility';
 import { feeHoldId, prnHoldId, prnTransferId } from './references';
 import { nextPaymentAttemptAt, type RetryPolicy } from './retry';
-import { FINAL_PHASES, type PaymentAttemptOutcome, type ServicePayment, type ServicePaymentCommand, type ServicePaymentState } from './service-payment';
+import {
+  FINAL_PHASES,
+  type PaymentAttemptOutcome,
+  type ServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentState,
+} from './service-payment';
 import type { WalletCommand } from './wallet-ledger';
 
-/** `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key. */
+/**
+ * `validation`: ask the biller about the PRN again; `payment`: pay the PRN (again) with the payment's idempotency key.
+ */
 export type PaymentTimerKind = 'validation' | 'payment';
 
 /** What an event does to the payment's durable timers (the projection applies it in the event's transaction). */
-export type PaymentTimerChange = { type: 'Schedule'; kind: PaymentTimerKind; at: string } | { type: 'Cancel'; kinds?: PaymentTimerKind[] };
+export type PaymentTimerChange =
+  { type: 'Schedule'; kind: PaymentTimerKind; at: string } | { type: 'Cancel'; kinds?: PaymentTimerKind[] };
 
 /**
  * The timer table: a payment request schedules a safety-net payment timer one poll interval
@@ -23,7 +38,13 @@ export type PaymentTimerChange = { type: 'Schedule'; kind: PaymentTimerKind; at:
 export function paymentTimerChanges(event: ServicePaymentEvent, statusPollMs: number): PaymentTimerChange[] {
   switch (event.type) {
     case EVENTS.paymentRequested:
-      return [{ type: 'Schedule', kind: 'payment', at: new Date(Date.parse(event.data.requestedAt) + statusPollMs).toISOString() }];
+      return [
+        {
+          type: 'Schedule',
+          kind: 'payment',
+          at: new Date(Date.parse(event.data.requestedAt) + statusPollMs).toISOString(),
+        },
+      ];
     case EVENTS.attemptFailed:
       return [{ type: 'Schedule', kind: 'payment', at: event.data.nextAttemptAt }];
     case EVENTS.prnValidationDeferred:
@@ -71,7 +92,8 @@ export type PaymentCall =
   | { type: 'AskBiller'; idempotencyKey: string };
 
 /** What the biller says of a payment made with the payment's key. */
-export type BillerPaymentAnswer = { status: 'SUCCESSFUL'; billerPaymentId: string; receiptNumber?: string } | { status: 'PENDING' };
+export type BillerPaymentAnswer =
+  { status: 'SUCCESSFUL'; billerPaymentId: string; receiptNumber?: string } | { status: 'PENDING' };
 
 export type PaymentCommand = ServicePaymentCommand | WalletCommand;
 
@@ -92,7 +114,10 @@ export type PaymentInput =
   /** The biller could not be reached, or answered 5xx. */
   | { type: 'BillerUnreachable'; call: PaymentCall['type']; reason: string; error: unknown };
 
-/** What a run decides against: what started it, the payment as the last command left it, the time, and what the biller said in this run. */
+/**
+ * What a run decides against: what started it, the payment as the last command left it, the time, and what the biller
+ * said in this run.
+ */
 export interface PaymentRun {
   trigger: PaymentTrigger;
   payment: ServicePaymentState;
@@ -107,15 +132,23 @@ export type PaymentOutput = ProcessOutput<PaymentCommand, PaymentCall>;
 export type PaymentProcess = Process<PaymentInput, PaymentRun, PaymentCommand, PaymentCall>;
 
 /** charge_customer=false with a fee: the merchant bears the fee, so its wallet holds it while the collection runs. */
-export const merchantBearsFee = ({ chargeCustomer, fee }: Pick<ServicePaymentOpenedV1, 'chargeCustomer' | 'fee'>): boolean => !chargeCustomer && fee > 0;
+export const merchantBearsFee = ({
+  chargeCustomer,
+  fee,
+}: Pick<ServicePaymentOpenedV1, 'chargeCustomer' | 'fee'>): boolean => !chargeCustomer && fee > 0;
 
 /** Final: the decider decides nothing more for it (FINAL_PHASES of service-payment.ts). */
-export const isFinal = (payment: ServicePaymentState): payment is ServicePayment => payment !== null && FINAL_PHASES.has(payment.phase);
+export const isFinal = (payment: ServicePaymentState): payment is ServicePayment =>
+  payment !== null && FINAL_PHASES.has(payment.phase);
 
 /** The payment's name for the service: the biller's, or the configured biller's when the biller did not say. */
-export const serviceNameOf = (billerServiceName: string | undefined, configuredName: string) => billerServiceName?.trim() || configuredName;
+export const serviceNameOf = (billerServiceName: string | undefined, configuredName: string) =>
+  billerServiceName?.trim() || configuredName;
 
-const walletOf = (payment: ServicePayment): WalletRef => ({ merchantId: payment.opened.merchantId, currency: payment.opened.currency });
+const walletOf = (payment: ServicePayment): WalletRef => ({
+  merchantId: payment.opened.merchantId,
+  currency: payment.opened.currency,
+});
 const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 const DONE: PaymentOutput = { type: 'Done' };
 const execute = (command: PaymentCommand): PaymentOutput => ({ type: 'Execute', command });
@@ -123,8 +156,10 @@ const execute = (command: PaymentCommand): PaymentOutput => ({ type: 'Execute', 
 export function servicePaymentProcess(policy: PaymentPolicy): PaymentProcess {
   return {
     evolve(run, input) {
-      if (input.type === 'PrnLookedUp') return { ...run, lookup: { details: input.details, serviceName: input.serviceName } };
-      if (input.type === 'BillerUnreachable' && input.call === 'LookUpPrn') return { ...run, lookup: { unreachable: input.reason } };
+      if (input.type === 'PrnLookedUp')
+        return { ...run, lookup: { details: input.details, serviceName: input.serviceName } };
+      if (input.type === 'BillerUnreachable' && input.call === 'LookUpPrn')
+        return { ...run, lookup: { unreachable: input.reason } };
       if (input.type === 'BillerRefused') return { ...run, refusal: input.reason };
       return run;
     },
@@ -139,7 +174,8 @@ function decide(input: PaymentInput, run: PaymentRun, policy: PaymentPolicy): Pa
       return triggered(run);
     case 'PrnLookedUp':
     case 'BillerUnreachable':
-      if (input.type === 'BillerUnreachable' && input.call !== 'LookUpPrn') return billerUnreachable(input, run, policy);
+      if (input.type === 'BillerUnreachable' && input.call !== 'LookUpPrn')
+        return billerUnreachable(input, run, policy);
       // A payment is opened once the biller was asked, so it carries the biller's name for the service.
       if (!payment) return run.trigger.type === 'VerdictRequested' ? [execute(openPayment(run, policy))] : [DONE];
       return recordLookup(payment, run, policy);
@@ -176,7 +212,8 @@ function triggered(run: PaymentRun): PaymentOutput[] {
  * not have accepted (1 to 32 digits) is not a request this service made.
  */
 function verdictRequested(collection: PublishedCollectionV1, payment: ServicePaymentState): PaymentOutput[] {
-  if (!isPrn(collection.prn)) return [{ type: 'Done', note: 'collect-for-payment collection without a valid PRN: no service payment opened' }];
+  if (!isPrn(collection.prn))
+    return [{ type: 'Done', note: 'collect-for-payment collection without a valid PRN: no service payment opened' }];
   if (payment && (payment.phase !== 'OPENED' || payment.validationAttempts)) return [DONE];
   return [{ type: 'Call', call: { type: 'LookUpPrn', prn: collection.prn } }];
 }
@@ -184,7 +221,13 @@ function verdictRequested(collection: PublishedCollectionV1, payment: ServicePay
 function openPayment(run: PaymentRun, policy: PaymentPolicy): ServicePaymentCommand {
   const collection = (run.trigger as Extract<PaymentTrigger, { type: 'VerdictRequested' }>).collection;
   const serviceName = run.lookup && 'details' in run.lookup ? run.lookup.serviceName : undefined;
-  return { type: 'Open', collection, prn: collection.prn as string, serviceName: serviceNameOf(serviceName, policy.billerName), at: run.now };
+  return {
+    type: 'Open',
+    collection,
+    prn: collection.prn as string,
+    serviceName: serviceNameOf(serviceName, policy.billerName),
+    at: run.now,
+  };
 }
 
 /**
@@ -203,14 +246,26 @@ function recordLookup(payment: ServicePayment, run: PaymentRun, { retry }: Payme
   const verdict = verdictOf(payment, run);
   if (verdict.eligible && merchantBearsFee(payment.opened)) {
     const { internalReference, fee } = payment.opened;
-    return [execute({ type: 'Hold', wallet: walletOf(payment), holdId: feeHoldId(internalReference), amount: fee, at: run.now })];
+    return [
+      execute({
+        type: 'Hold',
+        wallet: walletOf(payment),
+        holdId: feeHoldId(internalReference),
+        amount: fee,
+        at: run.now,
+      }),
+    ];
   }
   return [execute({ type: 'RecordEligibility', verdict, feeHold: 'NOT_NEEDED', at: run.now })];
 }
 
 function verdictOf(payment: ServicePayment, run: PaymentRun): PrnVerdict {
   const details = run.lookup && 'details' in run.lookup ? run.lookup.details : null;
-  return checkPrnEligibility(details, { currency: payment.opened.currency, amount: payment.opened.requestAmount }, run.now);
+  return checkPrnEligibility(
+    details,
+    { currency: payment.opened.currency, amount: payment.opened.requestAmount },
+    run.now,
+  );
 }
 
 // ---- a settled collection ----
@@ -220,20 +275,39 @@ function verdictOf(payment: ServicePayment, run: PaymentRun): PrnVerdict {
  * transfer id is the collection's); a collect-for-payment one then records the settlement on its
  * payment, whose decider pays the PRN (completed) or fails the payment. PENDING has not settled.
  */
-function collectionSettled(collection: PublishedCollectionV1, payment: ServicePaymentState, now: string): PaymentOutput[] {
+function collectionSettled(
+  collection: PublishedCollectionV1,
+  payment: ServicePaymentState,
+  now: string,
+): PaymentOutput[] {
   const { internalReference, status, merchantId, currency, totalCredit, fee } = collection;
   if (status === 'PENDING') return [DONE];
   const wallet = { merchantId, currency };
   const credit: PaymentOutput[] =
-    status === 'COMPLETED' && totalCredit > 0 ? [execute({ type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: now })] : [];
+    status === 'COMPLETED' && totalCredit > 0
+      ? [execute({ type: 'CreditCollection', wallet, internalReference, totalCredit, fee, at: now })]
+      : [];
   if (collection.prn === undefined) return [...credit, DONE];
-  if (!payment) return [...credit, { type: 'Done', note: 'a collect-for-payment collection settled without a service payment' }];
-  return [...credit, execute({ type: 'RecordCollectionSettled', collectionStatus: status, collectionStatusMessage: collection.statusMessage, at: now })];
+  if (!payment)
+    return [...credit, { type: 'Done', note: 'a collect-for-payment collection settled without a service payment' }];
+  return [
+    ...credit,
+    execute({
+      type: 'RecordCollectionSettled',
+      collectionStatus: status,
+      collectionStatusMessage: collection.statusMessage,
+      at: now,
+    }),
+  ];
 }
 
 // ---- after a recorded step ----
 
-function executed(input: Extract<PaymentInput, { type: 'Executed' }>, run: PaymentRun, policy: PaymentPolicy): PaymentOutput[] {
+function executed(
+  input: Extract<PaymentInput, { type: 'Executed' }>,
+  run: PaymentRun,
+  policy: PaymentPolicy,
+): PaymentOutput[] {
   const { payment, now } = run;
   if (!payment) return [DONE];
   switch (input.command) {
@@ -241,8 +315,11 @@ function executed(input: Extract<PaymentInput, { type: 'Executed' }>, run: Payme
       return recordLookup(payment, run, policy);
     case 'Hold':
       // The fee is held: the verdict is recorded. The PRN amount is held: the biller is paid.
-      if (payment.phase === 'OPENED') return [execute({ type: 'RecordEligibility', verdict: verdictOf(payment, run), feeHold: 'HELD', at: now })];
-      return payment.phase === 'PAYING' ? [{ type: 'Call', call: { type: 'PayBiller', request: billerRequest(payment) } }] : [DONE];
+      if (payment.phase === 'OPENED')
+        return [execute({ type: 'RecordEligibility', verdict: verdictOf(payment, run), feeHold: 'HELD', at: now })];
+      return payment.phase === 'PAYING'
+        ? [{ type: 'Call', call: { type: 'PayBiller', request: billerRequest(payment) } }]
+        : [DONE];
     case 'DeferValidation':
       return [
         {
@@ -258,35 +335,68 @@ function executed(input: Extract<PaymentInput, { type: 'Executed' }>, run: Payme
       return [DONE];
     default:
       // Only the command that moved the payment to PAYING pays; after a crash, or a redelivery, its timer does.
-      return afterRecorded(payment, run, policy, input.command === 'RecordEligibility' || (input.command === 'RecordCollectionSettled' && input.changed));
+      return afterRecorded(
+        payment,
+        run,
+        policy,
+        input.command === 'RecordEligibility' || (input.command === 'RecordCollectionSettled' && input.changed),
+      );
   }
 }
 
-/** PAYING pays (when `payNow`) or waits for its next attempt or the biller's answer; a payment that ended without paying releases its holds. */
-function afterRecorded(payment: ServicePayment, run: PaymentRun, policy: PaymentPolicy, payNow: boolean): PaymentOutput[] {
+/**
+ * PAYING pays (when `payNow`) or waits for its next attempt or the biller's answer; a payment that ended without paying
+ * releases its holds.
+ */
+function afterRecorded(
+  payment: ServicePayment,
+  run: PaymentRun,
+  policy: PaymentPolicy,
+  payNow: boolean,
+): PaymentOutput[] {
   if (payment.phase === 'PAYING')
-    return payNow ? pay(payment, run.now) : [{ type: 'RetryAt', at: payment.nextAttemptAt ?? later(run.now, policy.statusPollMs) }];
+    return payNow
+      ? pay(payment, run.now)
+      : [{ type: 'RetryAt', at: payment.nextAttemptAt ?? later(run.now, policy.statusPollMs) }];
   return isFinal(payment) ? release(payment, run.now) : [DONE];
 }
 
 // ---- the payment timer ----
 
-/** A due payment timer: ask the biller about the PRN again, pay again (the same key makes it the same payment), or finish. */
+/**
+ * A due payment timer: ask the biller about the PRN again, pay again (the same key makes it the same payment), or
+ * finish.
+ */
 function timerDue({ payment, now }: PaymentRun): PaymentOutput[] {
   if (!payment) return [DONE];
   if (payment.phase === 'OPENED' || payment.phase === 'PAYING') {
-    if (payment.nextAttemptAt && Date.parse(payment.nextAttemptAt) > Date.parse(now)) return [{ type: 'RetryAt', at: payment.nextAttemptAt }];
-    return payment.phase === 'OPENED' ? [{ type: 'Call', call: { type: 'LookUpPrn', prn: payment.opened.prn } }] : pay(payment, now);
+    if (payment.nextAttemptAt && Date.parse(payment.nextAttemptAt) > Date.parse(now))
+      return [{ type: 'RetryAt', at: payment.nextAttemptAt }];
+    return payment.phase === 'OPENED'
+      ? [{ type: 'Call', call: { type: 'LookUpPrn', prn: payment.opened.prn } }]
+      : pay(payment, now);
   }
   return isFinal(payment) ? release(payment, now) : [DONE];
 }
 
 // ---- paying ----
 
-/** Holds the PRN amount (giving back the fee hold in the same append); the hold's outcome decides whether the biller is paid. */
+/**
+ * Holds the PRN amount (giving back the fee hold in the same append); the hold's outcome decides whether the biller is
+ * paid.
+ */
 function pay(payment: ServicePayment, now: string): PaymentOutput[] {
   const { internalReference: ref, requestAmount: amount } = payment.opened;
-  return [execute({ type: 'Hold', wallet: walletOf(payment), holdId: prnHoldId(ref), amount, replaces: feeHoldId(ref), at: now })];
+  return [
+    execute({
+      type: 'Hold',
+      wallet: walletOf(payment),
+      holdId: prnHoldId(ref),
+      amount,
+      replaces: feeHoldId(ref),
+      at: now,
+    }),
+  ];
 }
 
 function billerRequest(payment: ServicePayment): BillPaymentRequest {
@@ -296,22 +406,38 @@ function billerRequest(payment: ServicePayment): BillPaymentRequest {
 }
 
 const askBiller = (payment: ServicePaymentState): PaymentOutput =>
-  payment?.idempotencyKey ? { type: 'Call', call: { type: 'AskBiller', idempotencyKey: payment.idempotencyKey } } : DONE;
+  payment?.idempotencyKey
+    ? { type: 'Call', call: { type: 'AskBiller', idempotencyKey: payment.idempotencyKey } }
+    : DONE;
 
 /** The ledger refused a hold for want of funds: an answer, not an error. Never pay what the wallet does not hold. */
 function holdRefused(input: Extract<PaymentInput, { type: 'Refused' }>, run: PaymentRun): PaymentOutput[] {
   const { payment, now } = run;
-  if (input.command !== 'Hold' || input.code !== 'insufficient_funds' || !payment) return [{ type: 'Fail', error: input.error }];
-  if (payment.phase === 'OPENED') return [execute({ type: 'RecordEligibility', verdict: verdictOf(payment, run), feeHold: 'REFUSED', at: now })];
+  if (input.command !== 'Hold' || input.code !== 'insufficient_funds' || !payment)
+    return [{ type: 'Fail', error: input.error }];
+  if (payment.phase === 'OPENED')
+    return [execute({ type: 'RecordEligibility', verdict: verdictOf(payment, run), feeHold: 'REFUSED', at: now })];
   return [execute(refused('the wallet balance cannot cover the PRN amount', now))];
 }
 
-/** Paid: capture the PRN hold, then record the success. Still processed by the biller: ask again (same key) a poll interval later. */
-function billerAnswered(payment: ServicePaymentState, answer: BillerPaymentAnswer, { now }: PaymentRun, { statusPollMs }: PaymentPolicy): PaymentOutput[] {
+/**
+ * Paid: capture the PRN hold, then record the success. Still processed by the biller: ask again (same key) a poll
+ * interval later.
+ */
+function billerAnswered(
+  payment: ServicePaymentState,
+  answer: BillerPaymentAnswer,
+  { now }: PaymentRun,
+  { statusPollMs }: PaymentPolicy,
+): PaymentOutput[] {
   if (!payment) return [DONE];
   if (answer.status !== 'SUCCESSFUL') return [{ type: 'RetryAt', at: later(now, statusPollMs) }];
   const ref = payment.opened.internalReference;
-  const outcome: PaymentAttemptOutcome = { result: 'SUCCEEDED', billerPaymentId: answer.billerPaymentId, receiptNumber: answer.receiptNumber };
+  const outcome: PaymentAttemptOutcome = {
+    result: 'SUCCEEDED',
+    billerPaymentId: answer.billerPaymentId,
+    receiptNumber: answer.receiptNumber,
+  };
   const capture: WalletCommand = {
     type: 'CaptureHold',
     wallet: walletOf(payment),
@@ -330,7 +456,11 @@ function billerAnswered(payment: ServicePaymentState, answer: BillerPaymentAnswe
  * refusal: the run fails and whoever started it tries again (a timer fires again; an event's
  * payment is its timer's to retry).
  */
-function billerUnreachable(input: Extract<PaymentInput, { type: 'BillerUnreachable' }>, run: PaymentRun, { retry }: PaymentPolicy): PaymentOutput[] {
+function billerUnreachable(
+  input: Extract<PaymentInput, { type: 'BillerUnreachable' }>,
+  run: PaymentRun,
+  { retry }: PaymentPolicy,
+): PaymentOutput[] {
   const { payment, now } = run;
   if (!payment) return [DONE];
   if (input.call === 'AskBiller') {
@@ -342,11 +472,21 @@ function billerUnreachable(input: Extract<PaymentInput, { type: 'BillerUnreachab
   const attempt = payment.attempts + 1;
   const nextAttemptAt = nextPaymentAttemptAt(attempt, now, retry);
   if (nextAttemptAt === null) return [askBiller(payment)];
-  return [execute({ type: 'RecordPaymentAttempt', outcome: { result: 'RETRYABLE_FAILURE', attempt, reason: input.reason, nextAttemptAt }, at: now })];
+  return [
+    execute({
+      type: 'RecordPaymentAttempt',
+      outcome: { result: 'RETRYABLE_FAILURE', attempt, reason: input.reason, nextAttemptAt },
+      at: now,
+    }),
+  ];
 }
 
 /** The biller refused the payment for good (and knows no payment for the key). */
-const refused = (reason: string, now: string): ServicePaymentCommand => ({ type: 'RecordPaymentAttempt', outcome: { result: 'REFUSED', reason }, at: now });
+const refused = (reason: string, now: string): ServicePaymentCommand => ({
+  type: 'RecordPaymentAttempt',
+  outcome: { result: 'REFUSED', reason },
+  at: now,
+});
 
 function release(payment: ServicePayment, now: string): PaymentOutput[] {
   return [...holdsToRelease(payment, { now }).map(execute), DONE];
@@ -360,6 +500,9 @@ function release(payment: ServicePayment, now: string): PaymentOutput[] {
 export function holdsToRelease(payment: ServicePayment, { now }: { now: string }): WalletCommand[] {
   if (payment.phase !== 'FAILED' && payment.phase !== 'REJECTED') return [];
   const ref = payment.opened.internalReference;
-  const holdIds = [...(merchantBearsFee(payment.opened) ? [feeHoldId(ref)] : []), ...(payment.collectionStatus === 'COMPLETED' ? [prnHoldId(ref)] : [])];
+  const holdIds = [
+    ...(merchantBearsFee(payment.opened) ? [feeHoldId(ref)] : []),
+    ...(payment.collectionStatus === 'COMPLETED' ? [prnHoldId(ref)] : []),
+  ];
   return holdIds.map((holdId) => ({ type: 'ReleaseHold', wallet: walletOf(payment), holdId, at: now }));
 }

@@ -5,7 +5,12 @@
  */
 import { PAYMENTS_INTEGRATION_EVENTS as PUBLISHED } from '@paygate/contracts';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
-import { evolveServicePayment, type ServicePaymentCommand, type ServicePaymentPhase, type ServicePaymentState } from './service-payment';
+import {
+  evolveServicePayment,
+  type ServicePaymentCommand,
+  type ServicePaymentPhase,
+  type ServicePaymentState,
+} from './service-payment';
 import {
   deferValidation,
   ALREADY_PAID,
@@ -44,15 +49,25 @@ const COMMANDS: Record<string, ServicePaymentCommand> = {
 type Outcome = [events: string[], phase: ServicePaymentPhase];
 const same = (situation: Situation): Outcome => [
   [],
-  (situation.startsWith('OPENED') ? 'OPENED' : situation.startsWith('PAYING') ? 'PAYING' : situation) as ServicePaymentPhase,
+  (situation.startsWith('OPENED')
+    ? 'OPENED'
+    : situation.startsWith('PAYING')
+      ? 'PAYING'
+      : situation) as ServicePaymentPhase,
 ];
 const rejected: Outcome = [[EVENTS.prnRejected], 'REJECTED'];
 
 /** What each command decides where it decides something; every other cell decides nothing. */
 const DECIDES: Record<string, Partial<Record<Situation, Outcome>>> = {
   'Open again': {},
-  'RecordEligibility eligible': { OPENED: [[EVENTS.prnConfirmed], 'ELIGIBLE'], OPENED_COLLECTED: [[EVENTS.prnConfirmed, EVENTS.paymentRequested], 'PAYING'] },
-  'DeferValidation #1': { OPENED: [[EVENTS.prnValidationDeferred], 'OPENED'], OPENED_COLLECTED: [[EVENTS.prnValidationDeferred], 'OPENED'] },
+  'RecordEligibility eligible': {
+    OPENED: [[EVENTS.prnConfirmed], 'ELIGIBLE'],
+    OPENED_COLLECTED: [[EVENTS.prnConfirmed, EVENTS.paymentRequested], 'PAYING'],
+  },
+  'DeferValidation #1': {
+    OPENED: [[EVENTS.prnValidationDeferred], 'OPENED'],
+    OPENED_COLLECTED: [[EVENTS.prnValidationDeferred], 'OPENED'],
+  },
   'RecordEligibility already paid': { OPENED: rejected, OPENED_COLLECTED: rejected },
   'RecordEligibility fee hold refused': { OPENED: rejected, OPENED_COLLECTED: rejected },
   'RecordCollectionSettled COMPLETED': {
@@ -63,9 +78,15 @@ const DECIDES: Record<string, Partial<Record<Situation, Outcome>>> = {
     OPENED: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'],
     ELIGIBLE: [[EVENTS.collectionSettled, EVENTS.failed], 'FAILED'],
   },
-  'RecordPaymentAttempt succeeded': { PAYING: [[EVENTS.completed], 'COMPLETED'], PAYING_RETRIED: [[EVENTS.completed], 'COMPLETED'] },
+  'RecordPaymentAttempt succeeded': {
+    PAYING: [[EVENTS.completed], 'COMPLETED'],
+    PAYING_RETRIED: [[EVENTS.completed], 'COMPLETED'],
+  },
   'RecordPaymentAttempt retryable #1': { PAYING: [[EVENTS.attemptFailed], 'PAYING'] },
-  'RecordPaymentAttempt retryable #2': { PAYING: [[EVENTS.attemptFailed], 'PAYING'], PAYING_RETRIED: [[EVENTS.attemptFailed], 'PAYING'] },
+  'RecordPaymentAttempt retryable #2': {
+    PAYING: [[EVENTS.attemptFailed], 'PAYING'],
+    PAYING_RETRIED: [[EVENTS.attemptFailed], 'PAYING'],
+  },
   'RecordPaymentAttempt refused': { PAYING: [[EVENTS.failed], 'FAILED'], PAYING_RETRIED: [[EVENTS.failed], 'FAILED'] },
   GiveUp: { PAYING: [[EVENTS.failed], 'FAILED'], PAYING_RETRIED: [[EVENTS.failed], 'FAILED'] },
 };
@@ -88,13 +109,16 @@ describe('every command in every situation', () => {
     expect(events.map((event) => event.type)).toEqual(expectedEvents);
     const after = events.reduce(evolveServicePayment, before);
     expect(after?.phase).toBe(expectedPhase);
-    expect(publishOf(events, before).map((event) => event.type)).toEqual(events.flatMap((event) => PUBLISHES[event.type] ?? []));
+    expect(publishOf(events, before).map((event) => event.type)).toEqual(
+      events.flatMap((event) => PUBLISHES[event.type] ?? []),
+    );
     // Whatever was decided, deciding the same command again decides nothing.
     expect(decideChecked(COMMANDS[name], after)).toEqual([]);
   });
 
   it('covers every situation and every command in the table', () => {
-    for (const outcomes of Object.values(DECIDES)) for (const situation of Object.keys(outcomes)) expect(SITUATIONS).toContain(situation);
+    for (const outcomes of Object.values(DECIDES))
+      for (const situation of Object.keys(outcomes)) expect(SITUATIONS).toContain(situation);
     expect(Object.keys(DECIDES).sort()).toEqual(Object.keys(COMMANDS).sort());
   });
 
@@ -109,7 +133,10 @@ describe('every command in every situation', () => {
     expect(state).toBe(frozen);
   });
 
-  it.each(Object.entries(COMMANDS).filter(([name]) => name !== 'Open again'))('%s for a payment never opened is not_found', (_name, command) => {
-    expect(rejection(() => decideChecked(command, null)).code).toBe('not_found');
-  });
+  it.each(Object.entries(COMMANDS).filter(([name]) => name !== 'Open again'))(
+    '%s for a payment never opened is not_found',
+    (_name, command) => {
+      expect(rejection(() => decideChecked(command, null)).code).toBe('not_found');
+    },
+  );
 });

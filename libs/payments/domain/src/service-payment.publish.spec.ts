@@ -72,7 +72,12 @@ describe('what a service payment publishes', () => {
       [PUBLISHED.completed, 1],
     ]);
     expect(published[0].data).toEqual({
-      payment: { ...record, status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection', billerPaymentId: null },
+      payment: {
+        ...record,
+        status: 'PENDING',
+        statusMessage: 'PRN validated. Awaiting the collection',
+        billerPaymentId: null,
+      },
       validatedAt: at(5),
     });
     expect(published[1].data).toEqual({
@@ -88,7 +93,12 @@ describe('what a service payment publishes', () => {
         type: PUBLISHED.prnRejected,
         version: 1,
         data: {
-          payment: { ...record, status: 'FAILED', statusMessage: 'PRN not eligible: already paid', billerPaymentId: null },
+          payment: {
+            ...record,
+            status: 'FAILED',
+            statusMessage: 'PRN not eligible: already paid',
+            billerPaymentId: null,
+          },
           reasonCode: 'PRN_ALREADY_PAID',
           reason: 'already paid',
           rejectedAt: at(5),
@@ -101,7 +111,12 @@ describe('what a service payment publishes', () => {
     const { published } = run(twice('FAILED'));
     expect(published.map((event) => event.type)).toEqual([PUBLISHED.prnValidated, PUBLISHED.failed]);
     expect(published[1].data).toEqual({
-      payment: { ...record, status: 'FAILED', statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA', billerPaymentId: null },
+      payment: {
+        ...record,
+        status: 'FAILED',
+        statusMessage: 'PRN payment refused by the biller: PRN cancelled by URA',
+        billerPaymentId: null,
+      },
       failedAt: at(120),
     });
   });
@@ -109,7 +124,9 @@ describe('what a service payment publishes', () => {
   it('a collection that did not complete: ServicePaymentFailed only', () => {
     const { published } = run([open(), settled('CANCELLED', 60), recordEligibility(ELIGIBLE, 'HELD', 70)]);
     expect(published.map((event) => event.type)).toEqual([PUBLISHED.failed]);
-    expect(published[0].data).toMatchObject({ payment: { status: 'FAILED', statusMessage: 'PRN not paid: the collection did not complete (CANCELLED)' } });
+    expect(published[0].data).toMatchObject({
+      payment: { status: 'FAILED', statusMessage: 'PRN not paid: the collection did not complete (CANCELLED)' },
+    });
   });
 
   it('a PrnValidated appended with the payment request still describes the validation', () => {
@@ -118,7 +135,13 @@ describe('what a service payment publishes', () => {
       {
         type: PUBLISHED.prnValidated,
         version: 1,
-        data: { payment: expect.objectContaining({ status: 'PENDING', statusMessage: 'PRN validated. Awaiting the collection' }), validatedAt: at(40) },
+        data: {
+          payment: expect.objectContaining({
+            status: 'PENDING',
+            statusMessage: 'PRN validated. Awaiting the collection',
+          }),
+          validatedAt: at(40),
+        },
       },
     ]);
   });
@@ -130,13 +153,19 @@ describe('what a service payment publishes', () => {
   });
 
   it('publishes payloads their JSON Schemas accept, with every field the schema requires', () => {
-    const all = [...run(twice('COMPLETED')).published, ...run(twice('REJECTED')).published, ...run(twice('FAILED')).published];
+    const all = [
+      ...run(twice('COMPLETED')).published,
+      ...run(twice('REJECTED')).published,
+      ...run(twice('FAILED')).published,
+    ];
     expect([...new Set(all.map((event) => event.type))].sort()).toEqual(Object.values(PUBLISHED).sort());
     for (const event of all) {
       expectSchemaValid(event);
       const schema = PAYMENTS_INTEGRATION_SCHEMAS[event.type as keyof typeof PAYMENTS_INTEGRATION_SCHEMAS];
       expect(Object.keys(event.data).sort()).toEqual([...(schema.required ?? [])].sort());
-      expect(Object.keys((event.data as { payment: object }).payment).sort()).toEqual([...(schema.properties.payment.required ?? [])].sort());
+      expect(Object.keys((event.data as { payment: object }).payment).sort()).toEqual(
+        [...(schema.properties.payment.required ?? [])].sort(),
+      );
     }
   });
 });
@@ -152,11 +181,15 @@ describe('streams and reading back', () => {
   it('reads its own events back and nothing else; a version from the future stops the read', () => {
     expect(servicePaymentDecider.read({ type: PUBLISHED.prnValidated, data: {}, schemaVersion: 1 })).toBeUndefined();
     expect(servicePaymentDecider.read({ type: 'CollectionInitiated', data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(servicePaymentDecider.read({ type: EVENTS.completed, data: { internalReference: 'x' }, schemaVersion: 1 })).toEqual({
+    expect(
+      servicePaymentDecider.read({ type: EVENTS.completed, data: { internalReference: 'x' }, schemaVersion: 1 }),
+    ).toEqual({
       type: EVENTS.completed,
       data: { internalReference: 'x' },
     });
-    expect(() => servicePaymentDecider.read({ type: EVENTS.completed, data: {}, schemaVersion: 2 })).toThrow(UnknownEventVersion);
+    expect(() => servicePaymentDecider.read({ type: EVENTS.completed, data: {}, schemaVersion: 2 })).toThrow(
+      UnknownEventVersion,
+    );
   });
 });
 
@@ -171,7 +204,8 @@ describe('readPaymentsIntegrationEvent', () => {
   });
 
   it('recognises the four payments events at version 1', () => {
-    for (const type of Object.values(PUBLISHED)) expect(readPaymentsIntegrationEvent(envelope(type))).toEqual(envelope(type));
+    for (const type of Object.values(PUBLISHED))
+      expect(readPaymentsIntegrationEvent(envelope(type))).toEqual(envelope(type));
   });
 
   it('is not about other contexts’ or domain events', () => {

@@ -7,7 +7,12 @@ import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { FEE_NOT_COVERED } from './eligibility';
 import { MESSAGES } from './messages';
 import { feeHoldId, paymentIdempotencyKey } from './references';
-import { decideServicePayment, evolveServicePayment, rebuildServicePayment, type ServicePaymentState } from './service-payment';
+import {
+  decideServicePayment,
+  evolveServicePayment,
+  rebuildServicePayment,
+  type ServicePaymentState,
+} from './service-payment';
 import {
   ALREADY_PAID,
   apply,
@@ -54,14 +59,23 @@ describe('Open', () => {
         openedAt: T0,
       },
     });
-    expect(evolveServicePayment(null, event)).toMatchObject({ phase: 'OPENED', status: 'PENDING', statusMessage: MESSAGES.opened, attempts: 0, updatedAt: T0 });
+    expect(evolveServicePayment(null, event)).toMatchObject({
+      phase: 'OPENED',
+      status: 'PENDING',
+      statusMessage: MESSAGES.opened,
+      attempts: 0,
+      updatedAt: T0,
+    });
   });
 
-  it.each(['1'.repeat(33), '225000012345A', ' 2250000123456', ''])('refuses a PRN that is not 1 to 32 digits (%j) as invalid_request', (prn) => {
-    const error = rejection(() => decideServicePayment(open({}, prn), null));
-    expect(error.code).toBe('invalid_request');
-    expect(error.details).toEqual({ errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
-  });
+  it.each(['1'.repeat(33), '225000012345A', ' 2250000123456', ''])(
+    'refuses a PRN that is not 1 to 32 digits (%j) as invalid_request',
+    (prn) => {
+      const error = rejection(() => decideServicePayment(open({}, prn), null));
+      expect(error.code).toBe('invalid_request');
+      expect(error.details).toEqual({ errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
+    },
+  );
 });
 
 describe('DeferValidation', () => {
@@ -70,7 +84,13 @@ describe('DeferValidation', () => {
     expect(events).toEqual([
       {
         type: EVENTS.prnValidationDeferred,
-        data: { internalReference: REF, attempt: 1, reason: 'biller unavailable: 503', nextAttemptAt: at(35), deferredAt: at(5) },
+        data: {
+          internalReference: REF,
+          attempt: 1,
+          reason: 'biller unavailable: 503',
+          nextAttemptAt: at(35),
+          deferredAt: at(5),
+        },
       },
     ]);
     const deferred = events.reduce(evolveServicePayment, stateIn('OPENED'));
@@ -82,8 +102,13 @@ describe('DeferValidation', () => {
       statusMessage: MESSAGES.validationDeferred,
     });
     expect(decideChecked(deferValidation(1, 6), deferred)).toEqual([]);
-    expect(decideChecked(deferValidation(2, 40), deferred).map((event) => event.type)).toEqual([EVENTS.prnValidationDeferred]);
-    const validated = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 40), deferred).reduce(evolveServicePayment, deferred);
+    expect(decideChecked(deferValidation(2, 40), deferred).map((event) => event.type)).toEqual([
+      EVENTS.prnValidationDeferred,
+    ]);
+    const validated = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 40), deferred).reduce(
+      evolveServicePayment,
+      deferred,
+    );
     expect(validated).toMatchObject({ phase: 'ELIGIBLE', nextAttemptAt: undefined });
   });
 });
@@ -91,7 +116,12 @@ describe('DeferValidation', () => {
 describe('RecordEligibility', () => {
   it('an eligible PRN with the fee held: PrnEligibilityConfirmed naming the fee hold', () => {
     const events = decideChecked(recordEligibility(ELIGIBLE, 'HELD', 5), stateIn('OPENED'));
-    expect(events).toEqual([{ type: EVENTS.prnConfirmed, data: { internalReference: REF, prn: PRN, feeHoldId: feeHoldId(REF), validatedAt: at(5) } }]);
+    expect(events).toEqual([
+      {
+        type: EVENTS.prnConfirmed,
+        data: { internalReference: REF, prn: PRN, feeHoldId: feeHoldId(REF), validatedAt: at(5) },
+      },
+    ]);
     expect(events.reduce(evolveServicePayment, stateIn('OPENED'))).toMatchObject({
       phase: 'ELIGIBLE',
       status: 'PENDING',
@@ -108,12 +138,16 @@ describe('RecordEligibility', () => {
 
   it('no fee needs no hold either, even when the merchant would bear it', () => {
     const state = apply(null, open({ fee: 0, totalCredit: 81000 }));
-    expect(decideChecked(recordEligibility(ELIGIBLE, 'NOT_NEEDED'), state).map((event) => event.type)).toEqual([EVENTS.prnConfirmed]);
+    expect(decideChecked(recordEligibility(ELIGIBLE, 'NOT_NEEDED'), state).map((event) => event.type)).toEqual([
+      EVENTS.prnConfirmed,
+    ]);
   });
 
   it('a hold placed although charge_customer=true is recorded, so it is released like any other', () => {
     const state = apply(null, open({ chargeCustomer: true }));
-    expect(decideChecked(recordEligibility(ELIGIBLE, 'HELD'), state)[0].data).toMatchObject({ feeHoldId: feeHoldId(REF) });
+    expect(decideChecked(recordEligibility(ELIGIBLE, 'HELD'), state)[0].data).toMatchObject({
+      feeHoldId: feeHoldId(REF),
+    });
   });
 
   it('an ineligible PRN: PrnEligibilityRejected with the reason, final and FAILED', () => {
@@ -141,7 +175,11 @@ describe('RecordEligibility', () => {
 
   it('an eligible PRN whose fee the wallet cannot hold is rejected: "wallet balance cannot cover the fee"', () => {
     const [event] = decideChecked(recordEligibility(ELIGIBLE, 'REFUSED'), stateIn('OPENED'));
-    expect(FEE_NOT_COVERED).toEqual({ eligible: false, reasonCode: 'FEE_NOT_COVERED', reason: 'wallet balance cannot cover the fee' });
+    expect(FEE_NOT_COVERED).toEqual({
+      eligible: false,
+      reasonCode: 'FEE_NOT_COVERED',
+      reason: 'wallet balance cannot cover the fee',
+    });
     expect(event.data).toMatchObject({
       reasonCode: 'FEE_NOT_COVERED',
       reason: 'wallet balance cannot cover the fee',
@@ -150,8 +188,12 @@ describe('RecordEligibility', () => {
   });
 
   it('refuses, as programming errors, a merchant-borne fee not held and a fee held for an ineligible PRN', () => {
-    expect(() => decideServicePayment(recordEligibility(ELIGIBLE, 'NOT_NEEDED'), stateIn('OPENED'))).toThrow(/hold it before recording eligibility/);
-    expect(() => decideServicePayment(recordEligibility(ALREADY_PAID, 'HELD'), stateIn('OPENED'))).toThrow(/would never be released/);
+    expect(() => decideServicePayment(recordEligibility(ELIGIBLE, 'NOT_NEEDED'), stateIn('OPENED'))).toThrow(
+      /hold it before recording eligibility/,
+    );
+    expect(() => decideServicePayment(recordEligibility(ALREADY_PAID, 'HELD'), stateIn('OPENED'))).toThrow(
+      /would never be released/,
+    );
   });
 });
 
@@ -161,11 +203,23 @@ describe('RecordCollectionSettled', () => {
     expect(events).toEqual([
       {
         type: EVENTS.collectionSettled,
-        data: { internalReference: REF, collectionStatus: 'COMPLETED', collectionStatusMessage: 'Transaction completed successfully', recordedAt: at(60) },
+        data: {
+          internalReference: REF,
+          collectionStatus: 'COMPLETED',
+          collectionStatusMessage: 'Transaction completed successfully',
+          recordedAt: at(60),
+        },
       },
       {
         type: EVENTS.paymentRequested,
-        data: { internalReference: REF, prn: PRN, amount: 81000, currency: 'UGX', idempotencyKey: paymentIdempotencyKey(REF), requestedAt: at(60) },
+        data: {
+          internalReference: REF,
+          prn: PRN,
+          amount: 81000,
+          currency: 'UGX',
+          idempotencyKey: paymentIdempotencyKey(REF),
+          requestedAt: at(60),
+        },
       },
     ]);
     expect(events.reduce(evolveServicePayment, stateIn('ELIGIBLE'))).toMatchObject({
@@ -219,7 +273,13 @@ describe('RecordPaymentAttempt and GiveUp', () => {
     expect(events).toEqual([
       {
         type: EVENTS.completed,
-        data: { internalReference: REF, billerPaymentId: 'ura-pay-1', receiptNumber: 'RCPT-1', statusMessage: MESSAGES.completed, completedAt: at(120) },
+        data: {
+          internalReference: REF,
+          billerPaymentId: 'ura-pay-1',
+          receiptNumber: 'RCPT-1',
+          statusMessage: MESSAGES.completed,
+          completedAt: at(120),
+        },
       },
     ]);
     expect(events.reduce(evolveServicePayment, stateIn('PAYING_RETRIED'))).toMatchObject({
@@ -241,7 +301,13 @@ describe('RecordPaymentAttempt and GiveUp', () => {
     expect(first).toEqual([
       {
         type: EVENTS.attemptFailed,
-        data: { internalReference: REF, attempt: 1, reason: 'biller unavailable (503)', nextAttemptAt: at(100), failedAt: at(70) },
+        data: {
+          internalReference: REF,
+          attempt: 1,
+          reason: 'biller unavailable (503)',
+          nextAttemptAt: at(100),
+          failedAt: at(70),
+        },
       },
     ]);
     state = first.reduce(evolveServicePayment, state);
@@ -276,7 +342,10 @@ describe('RecordPaymentAttempt and GiveUp', () => {
   });
 
   it('an empty biller reason is recorded as "no reason given"', () => {
-    const retry = decideChecked(attempt({ result: 'RETRYABLE_FAILURE', attempt: 1, reason: ' ', nextAttemptAt: at(100) }), stateIn('PAYING'));
+    const retry = decideChecked(
+      attempt({ result: 'RETRYABLE_FAILURE', attempt: 1, reason: ' ', nextAttemptAt: at(100) }),
+      stateIn('PAYING'),
+    );
     expect(retry[0].data).toMatchObject({ reason: 'no reason given' });
     const refusal = decideChecked(attempt({ result: 'REFUSED', reason: '' }), stateIn('PAYING'));
     expect(refusal[0].data).toMatchObject({ statusMessage: 'PRN payment refused by the biller: no reason given' });
@@ -294,25 +363,33 @@ describe('RecordPaymentAttempt and GiveUp', () => {
       failedAt: at(3600),
     });
     const [single] = decideChecked(giveUp(), stateIn('PAYING_RETRIED'));
-    expect(single.data).toMatchObject({ statusMessage: 'PRN payment failed: the biller did not accept it after 1 attempt' });
+    expect(single.data).toMatchObject({
+      statusMessage: 'PRN payment failed: the biller did not accept it after 1 attempt',
+    });
   });
 });
 
 describe('rebuild', () => {
-  it.each(['REJECTED', 'COMPLETED', 'FAILED', 'PAYING_RETRIED'] as const)('folding the events of %s gives the state decided step by step', (situation) => {
-    let state: ServicePaymentState = null;
-    const events = [];
-    for (const command of commandsTo(situation)) {
-      const decided = decideChecked(command, state);
-      events.push(...decided);
-      state = decided.reduce(evolveServicePayment, state);
-    }
-    expect(rebuildServicePayment(JSON.parse(JSON.stringify(events)))).toEqual(JSON.parse(JSON.stringify(state)));
-  });
+  it.each(['REJECTED', 'COMPLETED', 'FAILED', 'PAYING_RETRIED'] as const)(
+    'folding the events of %s gives the state decided step by step',
+    (situation) => {
+      let state: ServicePaymentState = null;
+      const events = [];
+      for (const command of commandsTo(situation)) {
+        const decided = decideChecked(command, state);
+        events.push(...decided);
+        state = decided.reduce(evolveServicePayment, state);
+      }
+      expect(rebuildServicePayment(JSON.parse(JSON.stringify(events)))).toEqual(JSON.parse(JSON.stringify(state)));
+    },
+  );
 
   it('ignores events for a payment never opened', () => {
     expect(
-      evolveServicePayment(null, { type: EVENTS.completed, data: { internalReference: REF, billerPaymentId: 'x', statusMessage: 'x', completedAt: T0 } }),
+      evolveServicePayment(null, {
+        type: EVENTS.completed,
+        data: { internalReference: REF, billerPaymentId: 'x', statusMessage: 'x', completedAt: T0 },
+      }),
     ).toBeNull();
   });
 });

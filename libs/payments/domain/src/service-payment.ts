@@ -91,13 +91,26 @@ export type ServicePaymentCommand =
 
 export function evolveServicePayment(state: ServicePaymentState, event: ServicePaymentEvent): ServicePaymentState {
   if (event.type === EVENTS.opened) {
-    return { opened: event.data, phase: 'OPENED', status: 'PENDING', statusMessage: MESSAGES.opened, attempts: 0, updatedAt: event.data.openedAt };
+    return {
+      opened: event.data,
+      phase: 'OPENED',
+      status: 'PENDING',
+      statusMessage: MESSAGES.opened,
+      attempts: 0,
+      updatedAt: event.data.openedAt,
+    };
   }
   if (!state) return state;
   switch (event.type) {
     case EVENTS.prnValidationDeferred: {
       const { attempt, nextAttemptAt, deferredAt } = event.data;
-      return { ...state, validationAttempts: attempt, nextAttemptAt, statusMessage: MESSAGES.validationDeferred, updatedAt: deferredAt };
+      return {
+        ...state,
+        validationAttempts: attempt,
+        nextAttemptAt,
+        statusMessage: MESSAGES.validationDeferred,
+        updatedAt: deferredAt,
+      };
     }
     case EVENTS.prnConfirmed:
       return {
@@ -123,10 +136,22 @@ export function evolveServicePayment(state: ServicePaymentState, event: ServiceP
     case EVENTS.collectionSettled:
       return { ...state, collectionStatus: event.data.collectionStatus, updatedAt: event.data.recordedAt };
     case EVENTS.paymentRequested:
-      return { ...state, phase: 'PAYING', idempotencyKey: event.data.idempotencyKey, statusMessage: MESSAGES.paying, updatedAt: event.data.requestedAt };
+      return {
+        ...state,
+        phase: 'PAYING',
+        idempotencyKey: event.data.idempotencyKey,
+        statusMessage: MESSAGES.paying,
+        updatedAt: event.data.requestedAt,
+      };
     case EVENTS.attemptFailed: {
       const { attempt, nextAttemptAt, failedAt } = event.data;
-      return { ...state, attempts: attempt, nextAttemptAt, statusMessage: paymentRetryMessage(attempt, nextAttemptAt), updatedAt: failedAt };
+      return {
+        ...state,
+        attempts: attempt,
+        nextAttemptAt,
+        statusMessage: paymentRetryMessage(attempt, nextAttemptAt),
+        updatedAt: failedAt,
+      };
     }
     case EVENTS.completed: {
       const { billerPaymentId, receiptNumber, statusMessage, completedAt } = event.data;
@@ -158,7 +183,10 @@ export function rebuildServicePayment(events: ServicePaymentEvent[]): ServicePay
   return events.reduce<ServicePaymentState>(evolveServicePayment, null);
 }
 
-export function decideServicePayment(command: ServicePaymentCommand, state: ServicePaymentState): ServicePaymentEvent[] {
+export function decideServicePayment(
+  command: ServicePaymentCommand,
+  state: ServicePaymentState,
+): ServicePaymentEvent[] {
   if (command.type === 'Open') {
     // A redelivered CollectionOpened opens nothing new.
     if (state) return [];
@@ -172,7 +200,10 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
       // The same attempt recorded twice (a timer fired twice) is one deferral.
       if (state.phase !== 'OPENED' || attempt <= (state.validationAttempts ?? 0)) return [];
       return [
-        { type: EVENTS.prnValidationDeferred, data: { internalReference: state.opened.internalReference, attempt, reason, nextAttemptAt, deferredAt: at } },
+        {
+          type: EVENTS.prnValidationDeferred,
+          data: { internalReference: state.opened.internalReference, attempt, reason, nextAttemptAt, deferredAt: at },
+        },
       ];
     }
     case 'RecordEligibility':
@@ -182,13 +213,22 @@ export function decideServicePayment(command: ServicePaymentCommand, state: Serv
     case 'RecordPaymentAttempt':
       return state.phase === 'PAYING' ? attemptEvents(state, command.outcome, command.at) : [];
     case 'GiveUp':
-      return state.phase === 'PAYING' ? [failed(state, 'RETRIES_EXHAUSTED', retriesExhaustedMessage(state.attempts), command.at)] : [];
+      return state.phase === 'PAYING'
+        ? [failed(state, 'RETRIES_EXHAUSTED', retriesExhaustedMessage(state.attempts), command.at)]
+        : [];
   }
 }
 
-function openedData({ collection, prn, serviceName, at }: Extract<ServicePaymentCommand, { type: 'Open' }>): ServicePaymentOpenedV1 {
+function openedData({
+  collection,
+  prn,
+  serviceName,
+  at,
+}: Extract<ServicePaymentCommand, { type: 'Open' }>): ServicePaymentOpenedV1 {
   if (!isPrn(prn))
-    throw new CommandRejectedError('invalid_request', 'prn must be 1 to 32 digits', { errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }] });
+    throw new CommandRejectedError('invalid_request', 'prn must be 1 to 32 digits', {
+      errors: [{ field: 'prn', message: 'prn must be 1 to 32 digits' }],
+    });
   return {
     id: collection.id,
     merchantId: collection.merchantId,
@@ -207,15 +247,33 @@ function openedData({ collection, prn, serviceName, at }: Extract<ServicePayment
   };
 }
 
-function eligibilityEvents(state: ServicePayment, given: PrnVerdict, feeHold: FeeHoldOutcome, at: string): ServicePaymentEvent[] {
+function eligibilityEvents(
+  state: ServicePayment,
+  given: PrnVerdict,
+  feeHold: FeeHoldOutcome,
+  at: string,
+): ServicePaymentEvent[] {
   const { internalReference, prn, chargeCustomer, fee } = state.opened;
-  if (!given.eligible && feeHold === 'HELD') throw new Error('a fee hold for an ineligible PRN would never be released: hold the fee only for an eligible PRN');
+  if (!given.eligible && feeHold === 'HELD')
+    throw new Error('a fee hold for an ineligible PRN would never be released: hold the fee only for an eligible PRN');
   if (given.eligible && !chargeCustomer && fee > 0 && feeHold === 'NOT_NEEDED')
     throw new Error('charge_customer=false: the merchant bears the fee, so hold it before recording eligibility');
   const verdict = given.eligible && feeHold === 'REFUSED' ? FEE_NOT_COVERED : given;
   if (!verdict.eligible) {
     const { reasonCode, reason } = verdict;
-    return [{ type: EVENTS.prnRejected, data: { internalReference, prn, reasonCode, reason, statusMessage: prnNotEligibleMessage(reason), rejectedAt: at } }];
+    return [
+      {
+        type: EVENTS.prnRejected,
+        data: {
+          internalReference,
+          prn,
+          reasonCode,
+          reason,
+          statusMessage: prnNotEligibleMessage(reason),
+          rejectedAt: at,
+        },
+      },
+    ];
   }
   // A hold placed although charge_customer=true is still recorded, so it is released like any other.
   const data: PrnEligibilityConfirmedV1 = { internalReference, prn, validatedAt: at };
@@ -225,7 +283,12 @@ function eligibilityEvents(state: ServicePayment, given: PrnVerdict, feeHold: Fe
   return state.collectionStatus === 'COMPLETED' ? [confirmed, requested(state, at)] : [confirmed];
 }
 
-function settlementEvents(state: ServicePayment, collectionStatus: CollectionStatus, collectionStatusMessage: string, at: string): ServicePaymentEvent[] {
+function settlementEvents(
+  state: ServicePayment,
+  collectionStatus: CollectionStatus,
+  collectionStatusMessage: string,
+  at: string,
+): ServicePaymentEvent[] {
   if (collectionStatus === 'PENDING') throw new Error('a PENDING collection has not settled');
   // Recorded once (PAYING implies it was): a redelivered CollectionSettled changes nothing.
   if (state.collectionStatus) return [];
@@ -234,7 +297,8 @@ function settlementEvents(state: ServicePayment, collectionStatus: CollectionSta
     type: EVENTS.collectionSettled,
     data: { internalReference, collectionStatus, collectionStatusMessage, recordedAt: at },
   };
-  if (collectionStatus !== 'COMPLETED') return [recorded, failed(state, 'COLLECTION_NOT_COMPLETED', collectionNotCompletedMessage(collectionStatus), at)];
+  if (collectionStatus !== 'COMPLETED')
+    return [recorded, failed(state, 'COLLECTION_NOT_COMPLETED', collectionNotCompletedMessage(collectionStatus), at)];
   return state.phase === 'ELIGIBLE' ? [recorded, requested(state, at)] : [recorded];
 }
 
@@ -253,13 +317,20 @@ function attemptEvents(state: ServicePayment, outcome: PaymentAttemptOutcome, at
       return [{ type: EVENTS.completed, data }];
     }
     case 'RETRYABLE_FAILURE':
-      if (!Number.isInteger(outcome.attempt) || outcome.attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${outcome.attempt}`);
+      if (!Number.isInteger(outcome.attempt) || outcome.attempt < 1)
+        throw new RangeError(`attempt must be a positive integer, got ${outcome.attempt}`);
       // A redelivered report of an attempt already recorded changes nothing.
       if (outcome.attempt <= state.attempts) return [];
       return [
         {
           type: EVENTS.attemptFailed,
-          data: { internalReference, attempt: outcome.attempt, reason: billerReason(outcome.reason), nextAttemptAt: outcome.nextAttemptAt, failedAt: at },
+          data: {
+            internalReference,
+            attempt: outcome.attempt,
+            reason: billerReason(outcome.reason),
+            nextAttemptAt: outcome.nextAttemptAt,
+            failedAt: at,
+          },
         },
       ];
     case 'REFUSED':
@@ -271,10 +342,31 @@ function requested(state: ServicePayment, at: string): ServicePaymentEvent {
   const { internalReference, prn, requestAmount, currency } = state.opened;
   return {
     type: EVENTS.paymentRequested,
-    data: { internalReference, prn, amount: requestAmount, currency, idempotencyKey: paymentIdempotencyKey(internalReference), requestedAt: at },
+    data: {
+      internalReference,
+      prn,
+      amount: requestAmount,
+      currency,
+      idempotencyKey: paymentIdempotencyKey(internalReference),
+      requestedAt: at,
+    },
   };
 }
 
-function failed(state: ServicePayment, reason: ServicePaymentFailedV1['reason'], statusMessage: string, at: string): ServicePaymentEvent {
-  return { type: EVENTS.failed, data: { internalReference: state.opened.internalReference, reason, statusMessage, attempts: state.attempts, failedAt: at } };
+function failed(
+  state: ServicePayment,
+  reason: ServicePaymentFailedV1['reason'],
+  statusMessage: string,
+  at: string,
+): ServicePaymentEvent {
+  return {
+    type: EVENTS.failed,
+    data: {
+      internalReference: state.opened.internalReference,
+      reason,
+      statusMessage,
+      attempts: state.attempts,
+      failedAt: at,
+    },
+  };
 }

@@ -19,7 +19,17 @@ import {
   type WalletCommand,
   type WalletState,
 } from './wallet-ledger';
-import { applyWallet, capture, credit, decideWalletChecked, hold, rejection, release, T0, topUp } from './payments-test-setup';
+import {
+  applyWallet,
+  capture,
+  credit,
+  decideWalletChecked,
+  hold,
+  rejection,
+  release,
+  T0,
+  topUp,
+} from './payments-test-setup';
 
 /** Period numbers count from T0's period; `inPeriod(n, ms)` is `ms` after the first instant of period n. */
 const P0 = Math.floor(Date.parse(T0) / PERIOD);
@@ -70,11 +80,17 @@ describe('within the window a redelivery or retry changes nothing', () => {
       on(inPeriod(0), capture('h1', 'pay-1')),
       on(inPeriod(1), hold('h2', 100)),
     ]);
-    expect(rejection(() => decideWallet(on(inPeriod(1, LAST_MS), capture('h2', 'pay-1')), state)).code).toBe('duplicate_reference');
+    expect(rejection(() => decideWallet(on(inPeriod(1, LAST_MS), capture('h2', 'pay-1')), state)).code).toBe(
+      'duplicate_reference',
+    );
   });
 
   it('a hold still held is never forgotten, however many periods pass', () => {
-    const state = run([on(inPeriod(0), topUp('top-1', 10_000)), on(inPeriod(0), hold('prn:PG1', 4000)), on(inPeriod(5), topUp('top-2', 1))]);
+    const state = run([
+      on(inPeriod(0), topUp('top-1', 10_000)),
+      on(inPeriod(0), hold('prn:PG1', 4000)),
+      on(inPeriod(5), topUp('top-2', 1)),
+    ]);
     expect(holdOf(state, 'prn:PG1')).toEqual({ amount: 4000, status: 'HELD' });
     expect(decideWalletChecked(on(inPeriod(9), hold('prn:PG1', 4000)), state)).toEqual([]);
     expect(decideWalletChecked(on(inPeriod(9), capture('prn:PG1', 'pay:PG1')), state)).toHaveLength(1);
@@ -82,7 +98,12 @@ describe('within the window a redelivery or retry changes nothing', () => {
 
   it('an event stamped earlier than the window’s period (a clock behind) is remembered in the current generation', () => {
     const state = run([on(inPeriod(3), topUp('top-1', 100)), on(inPeriod(2), credit('PG1', 500, 0))]);
-    expect(idsOf(state)).toEqual({ period: P0 + 3, current: ['collection:PG1', 'top-up:top-1'], previous: [], held: [] });
+    expect(idsOf(state)).toEqual({
+      period: P0 + 3,
+      current: ['collection:PG1', 'top-up:top-1'],
+      previous: [],
+      held: [],
+    });
     expect(decideWalletChecked(on(inPeriod(4), credit('PG1', 500, 0)), state)).toEqual([]);
   });
 });
@@ -99,7 +120,11 @@ describe('after the window an id is forgotten', () => {
   });
 
   it('a period without events drops both generations', () => {
-    const state = run([on(inPeriod(0), credit('PG1', 500, 0)), on(inPeriod(1), credit('PG2', 500, 0)), on(inPeriod(3), topUp('top-1', 100))]);
+    const state = run([
+      on(inPeriod(0), credit('PG1', 500, 0)),
+      on(inPeriod(1), credit('PG2', 500, 0)),
+      on(inPeriod(3), topUp('top-1', 100)),
+    ]);
     expect(idsOf(state)).toEqual({ period: P0 + 3, current: ['top-up:top-1'], previous: [], held: [] });
     expect(state).toMatchObject({ balance: 1100, available: 1100 });
   });
@@ -114,14 +139,22 @@ describe('the state is bounded', () => {
       on(inPeriod(n, 2), hold(`fee:PGX${n}`, 5)),
       ...(n > 0 ? [on(inPeriod(n, 3), release(`fee:PGX${n - 1}`))] : []),
     ];
-    const state = run([on(inPeriod(0), topUp('top-1', 100)), ...Array.from({ length: 12 }, (_, n) => busyPeriod(n)).flat()]);
+    const state = run([
+      on(inPeriod(0), topUp('top-1', 100)),
+      ...Array.from({ length: 12 }, (_, n) => busyPeriod(n)).flat(),
+    ]);
     expect(idsOf(state)).toEqual({
       period: P0 + 11,
       current: ['collection-fee:PG11', 'collection:PG11', 'fee:PGX10', 'pay:PG11', 'prn:PG11'],
       previous: ['collection-fee:PG10', 'collection:PG10', 'fee:PGX9', 'pay:PG10', 'prn:PG10'],
       held: ['fee:PGX11'],
     });
-    expect(state).toMatchObject({ balance: 100, held: 5, available: 95, accounts: { 'fee_revenue:UGX': 120, 'biller_settlement:UGX': 12_000 } });
+    expect(state).toMatchObject({
+      balance: 100,
+      held: 5,
+      available: 95,
+      accounts: { 'fee_revenue:UGX': 120, 'biller_settlement:UGX': 12_000 },
+    });
   });
 });
 
@@ -129,7 +162,9 @@ describe('replaying the stream gives the state kept step by step', () => {
   const wallet = { merchantId: 'merchant-1', currency: 'UGX' };
   const ref = fc.integer({ min: 1, max: 5 }).map((n) => `PG${n}`);
   const command: fc.Arbitrary<WalletCommand> = fc.oneof(
-    fc.tuple(ref, fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 100 })).map(([r, total, fee]) => credit(r, total, fee, wallet)),
+    fc
+      .tuple(ref, fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 100 }))
+      .map(([r, total, fee]) => credit(r, total, fee, wallet)),
     fc.tuple(ref, fc.integer({ min: 1, max: 5000 })).map(([r, amount]) => topUp(r, amount, wallet)),
     fc.tuple(ref, fc.integer({ min: 1, max: 3000 })).map(([r, amount]) => hold(`prn:${r}`, amount, undefined, wallet)),
     ref.map((r) => release(`prn:${r}`, wallet)),
@@ -173,7 +208,8 @@ describe('replaying the stream gives the state kept step by step', () => {
         );
         assert.deepEqual(fold(walletLedgerDecider, stored), state);
         // The previous generation is exactly the period before the current one: nothing older survives a rotation.
-        for (const id of idsOf(state)?.previous ?? []) assert.equal(lastCurrent.get(id), (state?.remembered.period ?? 0) - 1, `${id} outlived the window`);
+        for (const id of idsOf(state)?.previous ?? [])
+          assert.equal(lastCurrent.get(id), (state?.remembered.period ?? 0) - 1, `${id} outlived the window`);
       }),
       { seed: 20250302, numRuns: 200 },
     );

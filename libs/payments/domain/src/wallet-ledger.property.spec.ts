@@ -26,7 +26,9 @@ import {
 import { walletLedgerDecider } from './wallet-ledger-decider';
 import { capture, credit, hold, release, topUp } from './payments-test-setup';
 
-const WALLETS: WalletRef[] = ['merchant-1', 'merchant-2'].flatMap((merchantId) => ['UGX', 'USD'].map((currency) => ({ merchantId, currency })));
+const WALLETS: WalletRef[] = ['merchant-1', 'merchant-2'].flatMap((merchantId) =>
+  ['UGX', 'USD'].map((currency) => ({ merchantId, currency })),
+);
 const ids = (prefix: string, count: number) => fc.integer({ min: 1, max: count }).map((n) => `${prefix}${n}`);
 const wallet = fc.constantFrom(...WALLETS);
 
@@ -34,22 +36,44 @@ const wallet = fc.constantFrom(...WALLETS);
 const ref = ids('PG', 4);
 const holdId = fc.tuple(fc.constantFrom('prn:', 'fee:'), ref).map(([kind, r]) => kind + r);
 const amount = (max: number) => fc.integer({ min: 1, max });
-/** One step: a single command (a fee hold among them), or a PRN payment (hold replacing the fee hold, then capture) in a row. */
+/**
+ * One step: a single command (a fee hold among them), or a PRN payment (hold replacing the fee hold, then capture) in a
+ * row.
+ */
 const step: fc.Arbitrary<WalletCommand[]> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(wallet, ref, amount(20_000), fc.integer({ min: 0, max: 2_000 })).map(([w, r, total, fee]) => [credit(r, total, fee, w)]) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(wallet, ref, amount(20_000), fc.integer({ min: 0, max: 2_000 }))
+      .map(([w, r, total, fee]) => [credit(r, total, fee, w)]),
+  },
   { weight: 1, arbitrary: fc.tuple(wallet, ids('top-', 4), amount(20_000)).map(([w, id, a]) => [topUp(id, a, w)]) },
   {
     weight: 3,
-    arbitrary: fc.tuple(wallet, holdId, amount(15_000), fc.option(holdId, { nil: undefined })).map(([w, id, a, replaces]) => [hold(id, a, replaces, w)]),
+    arbitrary: fc
+      .tuple(wallet, holdId, amount(15_000), fc.option(holdId, { nil: undefined }))
+      .map(([w, id, a, replaces]) => [hold(id, a, replaces, w)]),
   },
   { weight: 2, arbitrary: fc.tuple(wallet, holdId).map(([w, id]) => [release(id, w)]) },
-  { weight: 2, arbitrary: fc.tuple(wallet, holdId, ids('pay-', 6)).map(([w, id, transferId]) => [capture(id, transferId, w)]) },
-  { weight: 2, arbitrary: fc.tuple(wallet, ref, amount(2_000)).map(([w, r, fee]) => [hold(`fee:${r}`, fee, undefined, w)]) },
-  { weight: 2, arbitrary: fc.tuple(wallet, ref, amount(15_000)).map(([w, r, a]) => [hold(`prn:${r}`, a, `fee:${r}`, w), capture(`prn:${r}`, `pay:${r}`, w)]) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(wallet, holdId, ids('pay-', 6)).map(([w, id, transferId]) => [capture(id, transferId, w)]),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(wallet, ref, amount(2_000)).map(([w, r, fee]) => [hold(`fee:${r}`, fee, undefined, w)]),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(wallet, ref, amount(15_000))
+      .map(([w, r, a]) => [hold(`prn:${r}`, a, `fee:${r}`, w), capture(`prn:${r}`, `pay:${r}`, w)]),
+  },
 );
 
 /** A state as plain data, to prove decide() never touches the state it is given. */
-const snapshot = (state: WalletState) => JSON.stringify(state, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value));
+const snapshot = (state: WalletState) =>
+  JSON.stringify(state, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value));
 
 /** Balances computed the obvious way from a list of transfers: the oracle for the ledger's own bookkeeping. */
 function sumTransfers(transfers: Transfer[]): Record<string, number> {
@@ -61,7 +85,8 @@ function sumTransfers(transfers: Transfer[]): Record<string, number> {
   return balances;
 }
 
-const nonZero = (balances: Record<string, number>) => Object.fromEntries(Object.entries(balances).filter(([, balance]) => balance !== 0));
+const nonZero = (balances: Record<string, number>) =>
+  Object.fromEntries(Object.entries(balances).filter(([, balance]) => balance !== 0));
 
 /** Would this Hold, by its own arithmetic, fit? (New hold id only.) */
 function holdFits(state: Wallet | null, command: Extract<WalletCommand, { type: 'Hold' }>): boolean {
@@ -114,22 +139,32 @@ function checkRun(commands: WalletCommand[]): void {
     // Every wallet: never negative, available = balance − what is still held, balance = the transfers of its stream.
     for (const [walletKey, state] of states) {
       if (!state) continue;
-      assert.ok(state.balance >= 0 && state.available >= 0, `negative wallet ${state.account}: ${state.balance}/${state.available}`);
+      assert.ok(
+        state.balance >= 0 && state.available >= 0,
+        `negative wallet ${state.account}: ${state.balance}/${state.available}`,
+      );
       const stillHeld = [...state.heldHolds.values()].reduce((sum, amount) => sum + amount, 0);
       assert.deepEqual([state.held, state.available], [stillHeld, state.balance - stillHeld]);
-      assert.equal(state.balance, sumTransfers((stored.get(walletKey) as WalletEvent[]).flatMap(transfersOf))[state.account] ?? 0);
+      assert.equal(
+        state.balance,
+        sumTransfers((stored.get(walletKey) as WalletEvent[]).flatMap(transfersOf))[state.account] ?? 0,
+      );
     }
 
     // Every account: the incrementally kept balances, the ledger view and the oracle agree; all sum to zero.
     const oracle = sumTransfers(allEvents.flatMap(transfersOf));
     const incremental: Record<string, number> = {};
     for (const state of states.values())
-      for (const [account, balance] of Object.entries(state?.accounts ?? {})) incremental[account] = (incremental[account] ?? 0) + balance;
+      for (const [account, balance] of Object.entries(state?.accounts ?? {}))
+        incremental[account] = (incremental[account] ?? 0) + balance;
     assert.deepEqual(nonZero(incremental), nonZero(oracle));
     assert.deepEqual(nonZero(ledgerBalances(allEvents)), nonZero(oracle));
     assert.equal(accountSum(oracle), 0);
     for (const currency of ['UGX', 'USD'])
-      assert.equal(accountSum(Object.fromEntries(Object.entries(oracle).filter(([account]) => account.endsWith(`:${currency}`)))), 0);
+      assert.equal(
+        accountSum(Object.fromEntries(Object.entries(oracle).filter(([account]) => account.endsWith(`:${currency}`)))),
+        0,
+      );
 
     // Folding the stored stream from scratch gives the incremental state.
     const readBack = (stored.get(id) ?? []).map((raw) => {

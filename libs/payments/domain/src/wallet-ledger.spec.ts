@@ -19,12 +19,24 @@ import {
   type WalletState,
 } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
-import { applyWallet, capture, credit, decideWalletChecked, hold, rejection, release, T0, topUp, WALLET } from './payments-test-setup';
+import {
+  applyWallet,
+  capture,
+  credit,
+  decideWalletChecked,
+  hold,
+  rejection,
+  release,
+  T0,
+  topUp,
+  WALLET,
+} from './payments-test-setup';
 
 const WALLET_ACCOUNT = ACCOUNTS.merchantWallet('merchant-1', 'UGX');
 const run = (commands: WalletCommand[], from: WalletState = null) => commands.reduce(applyWallet, from);
 const funded = (amount = 10_000) => run([topUp('top-1', amount)]);
-const summary = (state: WalletState) => state && { balance: state.balance, held: state.held, available: state.available };
+const summary = (state: WalletState) =>
+  state && { balance: state.balance, held: state.held, available: state.available };
 
 describe('TopUp and CreditCollection', () => {
   it('a top-up moves top_up → wallet', () => {
@@ -35,7 +47,13 @@ describe('TopUp and CreditCollection', () => {
         data: {
           merchantId: 'merchant-1',
           currency: 'UGX',
-          transfer: { transferId: 'top-up:top-1', debitAccount: 'top_up:UGX', creditAccount: WALLET_ACCOUNT, amount: 5000, currency: 'UGX' },
+          transfer: {
+            transferId: 'top-up:top-1',
+            debitAccount: 'top_up:UGX',
+            creditAccount: WALLET_ACCOUNT,
+            amount: 5000,
+            currency: 'UGX',
+          },
           toppedUpAt: T0,
         },
       },
@@ -46,10 +64,26 @@ describe('TopUp and CreditCollection', () => {
   it('a collection credit moves customer_funds → wallet and customer_funds → fee_revenue', () => {
     const [event] = decideWalletChecked(credit('PG1', 79785, 1215), null);
     expect(transfersOf(event)).toEqual([
-      { transferId: 'collection:PG1', debitAccount: 'customer_funds:UGX', creditAccount: WALLET_ACCOUNT, amount: 79785, currency: 'UGX' },
-      { transferId: 'collection-fee:PG1', debitAccount: 'customer_funds:UGX', creditAccount: 'fee_revenue:UGX', amount: 1215, currency: 'UGX' },
+      {
+        transferId: 'collection:PG1',
+        debitAccount: 'customer_funds:UGX',
+        creditAccount: WALLET_ACCOUNT,
+        amount: 79785,
+        currency: 'UGX',
+      },
+      {
+        transferId: 'collection-fee:PG1',
+        debitAccount: 'customer_funds:UGX',
+        creditAccount: 'fee_revenue:UGX',
+        amount: 1215,
+        currency: 'UGX',
+      },
     ]);
-    expect(run([credit('PG1', 79785, 1215)])?.accounts).toEqual({ 'customer_funds:UGX': -81000, [WALLET_ACCOUNT]: 79785, 'fee_revenue:UGX': 1215 });
+    expect(run([credit('PG1', 79785, 1215)])?.accounts).toEqual({
+      'customer_funds:UGX': -81000,
+      [WALLET_ACCOUNT]: 79785,
+      'fee_revenue:UGX': 1215,
+    });
   });
 
   it('a credit without a fee posts no zero transfer', () => {
@@ -59,11 +93,14 @@ describe('TopUp and CreditCollection', () => {
   it.each<[string, WalletCommand, WalletCommand]>([
     ['top-up', topUp('top-1', 10_000), topUp('top-1', 10_001)],
     ['collection credit', credit('PG1', 79785, 1215), credit('PG1', 79785, 1000)],
-  ])('a redelivered %s changes nothing; the same id with other amounts is duplicate_reference', (_name, command, other) => {
-    const state = run([command]);
-    expect(decideWalletChecked(command, state)).toEqual([]);
-    expect(rejection(() => decideWallet(other, state)).code).toBe('duplicate_reference');
-  });
+  ])(
+    'a redelivered %s changes nothing; the same id with other amounts is duplicate_reference',
+    (_name, command, other) => {
+      const state = run([command]);
+      expect(decideWalletChecked(command, state)).toEqual([]);
+      expect(rejection(() => decideWallet(other, state)).code).toBe('duplicate_reference');
+    },
+  );
 
   it.each<[string, WalletCommand, string]>([
     ['no merchant', topUp('t', 100, { merchantId: '', currency: 'UGX' }), 'merchantId'],
@@ -94,7 +131,10 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
   it('a hold reduces what is available, not the balance', () => {
     const events = decideWalletChecked(hold('h1', 4000), funded());
     expect(events).toEqual([
-      { type: EVENTS.holdPlaced, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0, purpose: 'OTHER' } },
+      {
+        type: EVENTS.holdPlaced,
+        data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, placedAt: T0, purpose: 'OTHER' },
+      },
     ]);
     expect(summary(run([hold('h1', 4000)], funded()))).toEqual({ balance: 10_000, held: 4000, available: 6000 });
   });
@@ -118,7 +158,10 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
   it('a release gives the amount back once; unknown and settled holds release nothing', () => {
     const held = run([hold('h1', 4000)], funded());
     expect(decideWalletChecked(release('h1'), held)).toEqual([
-      { type: EVENTS.holdReleased, data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, releasedAt: T0 } },
+      {
+        type: EVENTS.holdReleased,
+        data: { merchantId: 'merchant-1', currency: 'UGX', holdId: 'h1', amount: 4000, releasedAt: T0 },
+      },
     ]);
     const released = run([release('h1')], held);
     expect(summary(released)).toEqual({ balance: 10_000, held: 0, available: 10_000 });
@@ -136,7 +179,13 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
         merchantId: 'merchant-1',
         currency: 'UGX',
         holdId: 'h1',
-        transfer: { transferId: 'pay-1', debitAccount: WALLET_ACCOUNT, creditAccount: 'biller_settlement:UGX', amount: 4000, currency: 'UGX' },
+        transfer: {
+          transferId: 'pay-1',
+          debitAccount: WALLET_ACCOUNT,
+          creditAccount: 'biller_settlement:UGX',
+          amount: 4000,
+          currency: 'UGX',
+        },
         capturedAt: T0,
       },
     });
@@ -156,18 +205,27 @@ describe('Hold, ReleaseHold, CaptureHold', () => {
   it('a hold that replaces another releases it in the same decision, so the freed amount counts', () => {
     const state = run([hold('fee', 1000)], funded(1500));
     expect(rejection(() => decideWallet(hold('prn', 1500), state)).code).toBe('insufficient_funds');
-    expect(decideWalletChecked(hold('prn', 1500, 'fee'), state).map((event) => [event.type, 'holdId' in event.data ? event.data.holdId : undefined])).toEqual([
+    expect(
+      decideWalletChecked(hold('prn', 1500, 'fee'), state).map((event) => [
+        event.type,
+        'holdId' in event.data ? event.data.holdId : undefined,
+      ]),
+    ).toEqual([
       [EVENTS.holdReleased, 'fee'],
       [EVENTS.holdPlaced, 'prn'],
     ]);
     // Refused even with the replaced hold released: nothing changes, the replaced hold stays.
     expect(rejection(() => decideWallet(hold('prn', 1501, 'fee'), state)).code).toBe('insufficient_funds');
     // Replacing a hold that is not held places only the new one.
-    expect(decideWalletChecked(hold('other', 100, 'nope'), state).map((event) => event.type)).toEqual([EVENTS.holdPlaced]);
+    expect(decideWalletChecked(hold('other', 100, 'nope'), state).map((event) => event.type)).toEqual([
+      EVENTS.holdPlaced,
+    ]);
   });
 
   it('a command routed to another wallet’s stream is a programming error', () => {
-    expect(() => decideWallet(topUp('t', 1, { merchantId: 'merchant-2', currency: 'UGX' }), funded())).toThrow(/reached wallet merchant-1\/UGX/);
+    expect(() => decideWallet(topUp('t', 1, { merchantId: 'merchant-2', currency: 'UGX' }), funded())).toThrow(
+      /reached wallet merchant-1\/UGX/,
+    );
   });
 });
 
@@ -195,11 +253,17 @@ describe('collect-for-payment, end to end on the ledger', () => {
   });
 
   it('charge_customer=false with a wallet that cannot hold the fee: refused before anything is collected', () => {
-    expect(rejection(() => decideWallet(hold(feeHoldId(REF), 1215), run([topUp('top-1', 1214)]))).code).toBe('insufficient_funds');
+    expect(rejection(() => decideWallet(hold(feeHoldId(REF), 1215), run([topUp('top-1', 1214)]))).code).toBe(
+      'insufficient_funds',
+    );
   });
 
   it('charge_customer=true: the credit alone covers the PRN', () => {
-    const state = run([credit(REF, 81000, 1215), hold(prnHoldId(REF), 81000), capture(prnHoldId(REF), prnTransferId(REF))]);
+    const state = run([
+      credit(REF, 81000, 1215),
+      hold(prnHoldId(REF), 81000),
+      capture(prnHoldId(REF), prnTransferId(REF)),
+    ]);
     expect(summary(state)).toEqual({ balance: 0, held: 0, available: 0 });
   });
 
@@ -220,7 +284,10 @@ describe('collect-for-payment, end to end on the ledger', () => {
 describe('ledger views and the decider', () => {
   it('ledgerBalances sums the transfers of any number of wallet streams; the sum over accounts is zero', () => {
     const other = { merchantId: 'merchant-2', currency: 'UGX' };
-    const events = [...decideWalletChecked(topUp('a', 700), null), ...decideWalletChecked(credit('PG9', 90, 10, other), null)];
+    const events = [
+      ...decideWalletChecked(topUp('a', 700), null),
+      ...decideWalletChecked(credit('PG9', 90, 10, other), null),
+    ];
     const balances = ledgerBalances(events);
     expect(balances).toEqual({
       'top_up:UGX': -700,
@@ -233,7 +300,14 @@ describe('ledger views and the decider', () => {
   });
 
   it('rebuilding from the events gives the state decided step by step', () => {
-    const commands = [topUp('top-1', 5000), hold('h1', 1000), credit('PG1', 100, 1), capture('h1', 'pay-1'), hold('h2', 50), release('h2')];
+    const commands = [
+      topUp('top-1', 5000),
+      hold('h1', 1000),
+      credit('PG1', 100, 1),
+      capture('h1', 'pay-1'),
+      hold('h2', 50),
+      release('h2'),
+    ];
     const events = commands.reduce<{ state: WalletState; events: ReturnType<typeof decideWallet> }>(
       ({ state, events }, command) => {
         const decided = decideWalletChecked(command, state);
@@ -253,6 +327,8 @@ describe('ledger views and the decider', () => {
       data: { holdId: 'h' },
     });
     expect(walletLedgerDecider.read({ type: 'ServicePaymentOpened', data: {}, schemaVersion: 1 })).toBeUndefined();
-    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(UnknownEventVersion);
+    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: {}, schemaVersion: 3 })).toThrow(
+      UnknownEventVersion,
+    );
   });
 });

@@ -81,7 +81,10 @@ export interface Wallet {
   available: number;
   /** The holds still HELD: id → amount. As many as the payments in flight, so copied per hold event. */
   heldHolds: ReadonlyMap<string, number>;
-  /** The holds settled and the transfers posted in the last two periods (a busy wallet posts many, hence persistent maps). */
+  /**
+   * The holds settled and the transfers posted in the last two periods (a busy wallet posts many, hence persistent
+   * maps).
+   */
   remembered: IdempotencyWindow;
   /** Balance (credits − debits) of every account this stream's transfers touched. */
   accounts: Readonly<Record<string, number>>;
@@ -91,18 +94,36 @@ export type WalletState = Wallet | null;
 
 export type WalletCommand =
   /** The collection completed: customer_funds → wallet (totalCredit) and customer_funds → fee_revenue (fee). */
-  | { type: 'CreditCollection'; wallet: WalletRef; internalReference: string; totalCredit: number; fee: number; at: string }
+  | {
+      type: 'CreditCollection';
+      wallet: WalletRef;
+      internalReference: string;
+      totalCredit: number;
+      fee: number;
+      at: string;
+    }
   /** Admin top-up: top_up → wallet; the same reference is the same top-up. */
   | { type: 'TopUp'; wallet: WalletRef; reference: string; amount: number; at: string }
   /** Reserve `amount` of the available balance; `replaces` names a hold released in the same append. */
   | { type: 'Hold'; wallet: WalletRef; holdId: string; amount: number; replaces?: string; at: string }
   | { type: 'ReleaseHold'; wallet: WalletRef; holdId: string; at: string }
   /** Pay the held amount out of the wallet: wallet → biller_settlement. */
-  | { type: 'CaptureHold'; wallet: WalletRef; holdId: string; transferId: string; toAccount: 'biller_settlement'; at: string };
+  | {
+      type: 'CaptureHold';
+      wallet: WalletRef;
+      holdId: string;
+      transferId: string;
+      toAccount: 'biller_settlement';
+      at: string;
+    };
 
 /** A refused ledger command, with a stable code and what the merchant's wallet had. */
 export class WalletRejected extends CommandRejectedError {
-  constructor(code: 'insufficient_funds' | 'duplicate_reference' | 'not_found' | 'invalid_request', message: string, details?: Record<string, unknown>) {
+  constructor(
+    code: 'insufficient_funds' | 'duplicate_reference' | 'not_found' | 'invalid_request',
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
     super(code, message, details);
   }
 }
@@ -113,7 +134,10 @@ export const topUpTransferId = (reference: string) => `top-up:${reference}`;
 export const collectionTransferId = (internalReference: string) => `collection:${internalReference}`;
 export const collectionFeeTransferId = (internalReference: string) => `collection-fee:${internalReference}`;
 
-const emptyGeneration = (): IdempotencyGeneration => ({ holds: PersistentMap.empty(), transfers: PersistentMap.empty() });
+const emptyGeneration = (): IdempotencyGeneration => ({
+  holds: PersistentMap.empty(),
+  transfers: PersistentMap.empty(),
+});
 
 export function emptyWallet({ merchantId, currency }: WalletRef): Wallet {
   return {
@@ -232,7 +256,9 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
   // The events decided carry command.at, so their evolve rotates the window the same way first.
   const wallet = rotatedTo(state ?? emptyWallet(command.wallet), idempotencyPeriodOf(command.at));
   if (wallet.merchantId !== command.wallet.merchantId || wallet.currency !== command.wallet.currency) {
-    throw new Error(`a command for wallet ${command.wallet.merchantId}/${command.wallet.currency} reached wallet ${wallet.merchantId}/${wallet.currency}`);
+    throw new Error(
+      `a command for wallet ${command.wallet.merchantId}/${command.wallet.currency} reached wallet ${wallet.merchantId}/${wallet.currency}`,
+    );
   }
   const events = decideFor(command, wallet);
   // The invariant, checked on the outcome whatever the command: nothing is appended that breaks it.
@@ -273,10 +299,16 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
         });
       if (alreadyPosted(wallet, transfers[0])) {
         const recordedFee = postedTransfer(wallet, collectionFeeTransferId(internalReference))?.amount ?? 0;
-        if (recordedFee !== fee) throw duplicate(`collection ${internalReference} was credited with a fee of ${recordedFee}, not ${fee}`);
+        if (recordedFee !== fee)
+          throw duplicate(`collection ${internalReference} was credited with a fee of ${recordedFee}, not ${fee}`);
         return [];
       }
-      return [{ type: EVENTS.collectionCredited, data: { merchantId, currency, internalReference, transfers, creditedAt: at } }];
+      return [
+        {
+          type: EVENTS.collectionCredited,
+          data: { merchantId, currency, internalReference, transfers, creditedAt: at },
+        },
+      ];
     }
     case 'TopUp': {
       assertTopUp(command);
@@ -287,7 +319,9 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
         amount: command.amount,
         currency,
       };
-      return alreadyPosted(wallet, transfer) ? [] : [{ type: EVENTS.toppedUp, data: { merchantId, currency, transfer, toppedUpAt: command.at } }];
+      return alreadyPosted(wallet, transfer)
+        ? []
+        : [{ type: EVENTS.toppedUp, data: { merchantId, currency, transfer, toppedUpAt: command.at } }];
     }
     case 'Hold': {
       const { holdId, amount, replaces, at } = command;
@@ -301,33 +335,55 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       let available = wallet.available;
       const replaced = replaces === undefined ? undefined : wallet.heldHolds.get(replaces);
       if (replaces !== undefined && replaced !== undefined) {
-        events.push({ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: replaces, amount: replaced, releasedAt: at } });
+        events.push({
+          type: EVENTS.holdReleased,
+          data: { merchantId, currency, holdId: replaces, amount: replaced, releasedAt: at },
+        });
         available += replaced;
       }
       if (available < amount) {
-        throw new WalletRejected('insufficient_funds', `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`, {
-          holdId,
-          amount,
-          available,
-          balance: wallet.balance,
-        });
+        throw new WalletRejected(
+          'insufficient_funds',
+          `wallet ${account} has ${available} available, hold ${holdId} needs ${amount}`,
+          {
+            holdId,
+            amount,
+            available,
+            balance: wallet.balance,
+          },
+        );
       }
-      events.push({ type: EVENTS.holdPlaced, data: { merchantId, currency, holdId, amount, placedAt: at, ...describeHold(holdId) } });
+      events.push({
+        type: EVENTS.holdPlaced,
+        data: { merchantId, currency, holdId, amount, placedAt: at, ...describeHold(holdId) },
+      });
       return events;
     }
     case 'ReleaseHold': {
       const amount = wallet.heldHolds.get(command.holdId);
       return amount === undefined
         ? []
-        : [{ type: EVENTS.holdReleased, data: { merchantId, currency, holdId: command.holdId, amount, releasedAt: command.at } }];
+        : [
+            {
+              type: EVENTS.holdReleased,
+              data: { merchantId, currency, holdId: command.holdId, amount, releasedAt: command.at },
+            },
+          ];
     }
     case 'CaptureHold': {
       const { holdId, transferId, at } = command;
       const hold = holdOf(wallet, holdId);
       if (!hold) throw new WalletRejected('not_found', `wallet ${account} has no hold ${holdId}`, { holdId });
       if (hold.status === 'CAPTURED') return [];
-      if (hold.status === 'RELEASED') throw new WalletRejected('not_found', `hold ${holdId} was released and can no longer be captured`, { holdId });
-      const transfer: Transfer = { transferId, debitAccount: account, creditAccount: ACCOUNTS.billerSettlement(currency), amount: hold.amount, currency };
+      if (hold.status === 'RELEASED')
+        throw new WalletRejected('not_found', `hold ${holdId} was released and can no longer be captured`, { holdId });
+      const transfer: Transfer = {
+        transferId,
+        debitAccount: account,
+        creditAccount: ACCOUNTS.billerSettlement(currency),
+        amount: hold.amount,
+        currency,
+      };
       if (postedTransfer(wallet, transferId)) throw duplicate(`transfer ${transferId} exists already`);
       return [{ type: EVENTS.holdCaptured, data: { merchantId, currency, holdId, transfer, capturedAt: at } }];
     }
@@ -338,7 +394,10 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
 function alreadyPosted(wallet: Wallet, transfer: Transfer): boolean {
   const recorded = postedTransfer(wallet, transfer.transferId);
   if (!recorded) return false;
-  const same = recorded.debitAccount === transfer.debitAccount && recorded.creditAccount === transfer.creditAccount && recorded.amount === transfer.amount;
+  const same =
+    recorded.debitAccount === transfer.debitAccount &&
+    recorded.creditAccount === transfer.creditAccount &&
+    recorded.amount === transfer.amount;
   if (!same) throw duplicate(`transfer ${transfer.transferId} exists with different accounts or amount`);
   return true;
 }
@@ -351,21 +410,33 @@ function duplicate(message: string): WalletRejected {
  * What a top-up must be, every refusal naming its field: it arrives over the command bus
  * (payments.topUp) as JSON, so even the types are checked.
  */
-function assertTopUp({ wallet: { merchantId, currency }, reference, amount }: Extract<WalletCommand, { type: 'TopUp' }>): void {
+function assertTopUp({
+  wallet: { merchantId, currency },
+  reference,
+  amount,
+}: Extract<WalletCommand, { type: 'TopUp' }>): void {
   const errors: { field: string; message: string }[] = [];
-  if (typeof merchantId !== 'string' || merchantId.length === 0) errors.push({ field: 'merchantId', message: 'merchantId is required' });
-  if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code' });
-  if (!Number.isSafeInteger(amount) || amount < 1) errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
+  if (typeof merchantId !== 'string' || merchantId.length === 0)
+    errors.push({ field: 'merchantId', message: 'merchantId is required' });
+  if (!isSupportedCurrency(currency))
+    errors.push({ field: 'currency', message: 'currency must be a supported currency code' });
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
   if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100)
     errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
-  if (errors.length > 0) throw new WalletRejected('invalid_request', errors.map((error) => error.message).join('; '), { errors });
+  if (errors.length > 0)
+    throw new WalletRejected('invalid_request', errors.map((error) => error.message).join('; '), { errors });
 }
 
 function assertAmount(value: number, name: string, minimum: 0 | 1): void {
   if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new WalletRejected('invalid_request', `${name} must be an integer of minor units ≥ ${minimum}, got ${value}`, {
-      errors: { [name]: `must be an integer ≥ ${minimum}` },
-    });
+    throw new WalletRejected(
+      'invalid_request',
+      `${name} must be an integer of minor units ≥ ${minimum}, got ${value}`,
+      {
+        errors: { [name]: `must be an integer ≥ ${minimum}` },
+      },
+    );
   }
 }
 

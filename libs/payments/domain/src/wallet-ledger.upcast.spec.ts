@@ -30,15 +30,28 @@ describe('reading wallet events of version 1', () => {
 
   it('reads the same hold as the ledger writes it today', () => {
     const [written] = decideWallet(hold(feeHoldId(REF), 1_500), applyWallet(null, topUp('top-1', 5_000)));
-    expect(walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold(feeHoldId(REF)), schemaVersion: 1 })).toEqual(written);
+    expect(
+      walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold(feeHoldId(REF)), schemaVersion: 1 }),
+    ).toEqual(written);
   });
 
   it('leaves the other wallet events as they were', () => {
-    const released = { merchantId: 'merchant-1', currency: 'UGX', holdId: feeHoldId(REF), amount: 1_500, releasedAt: T0 };
-    expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: released, schemaVersion: 1 })).toEqual({ type: EVENTS.holdReleased, data: released });
+    const released = {
+      merchantId: 'merchant-1',
+      currency: 'UGX',
+      holdId: feeHoldId(REF),
+      amount: 1_500,
+      releasedAt: T0,
+    };
+    expect(walletLedgerDecider.read({ type: EVENTS.holdReleased, data: released, schemaVersion: 1 })).toEqual({
+      type: EVENTS.holdReleased,
+      data: released,
+    });
   });
 
   it('refuses a version written by a newer release rather than misread it', () => {
-    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold('x'), schemaVersion: 3 })).toThrow(UnknownEventVersion);
+    expect(() => walletLedgerDecider.read({ type: EVENTS.holdPlaced, data: v1Hold('x'), schemaVersion: 3 })).toThrow(
+      UnknownEventVersion,
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { ProviderRequestError, ProviderUnavailableError, type Bill, type BillPayment, type BillPaymentOperations } from '@paygate/connectors';
+import {
+  ProviderRequestError,
+  ProviderUnavailableError,
+  type Bill,
+  type BillPayment,
+  type BillPaymentOperations,
+} from '@paygate/connectors';
 import type { BillerPaymentAnswer, PaymentCall, PaymentInput } from '@paygate/payments-domain';
 
 const answerOf = (payment: BillPayment): BillerPaymentAnswer =>
@@ -33,12 +39,15 @@ export function billerCalls(biller: () => BillPaymentOperations) {
         try {
           return { type: 'BillerAnswered', answer: answerOf(await biller().pay(call.request)) };
         } catch (error) {
-          if (error instanceof ProviderRequestError) return { type: 'BillerRefused', reason: error.code ?? error.message };
+          if (error instanceof ProviderRequestError)
+            return { type: 'BillerRefused', reason: error.code ?? error.message };
           throw error;
         }
       case 'AskBiller': {
         const made = await biller().status(call.idempotencyKey);
-        return made.status === 'NOT_FOUND' ? { type: 'BillerKnowsNoPayment' } : { type: 'BillerAnswered', answer: answerOf(made) };
+        return made.status === 'NOT_FOUND'
+          ? { type: 'BillerKnowsNoPayment' }
+          : { type: 'BillerAnswered', answer: answerOf(made) };
       }
     }
   };
@@ -46,7 +55,12 @@ export function billerCalls(biller: () => BillPaymentOperations) {
     carryOut(call).catch((error: unknown) => {
       // Asking what became of a payment: any failure to say counts as not knowing, for the process to weigh.
       if (error instanceof ProviderUnavailableError || call.type === 'AskBiller') {
-        return { type: 'BillerUnreachable', call: call.type, reason: error instanceof Error ? error.message : String(error), error };
+        return {
+          type: 'BillerUnreachable',
+          call: call.type,
+          reason: error instanceof Error ? error.message : String(error),
+          error,
+        };
       }
       throw error;
     });

@@ -17,6 +17,14 @@ export function paymentsConfig(config: Config): PaymentsConfig {
   const { billerCode, retryAttempts, retryBaseMs, retryMaxDelayMs, statusPollMs, timerTickMs } = config.payments;
   const biller = config.billers.get(billerCode);
   if (!biller)
-    throw new ConfigError('PRN_BILLER_CODE', `must be a biller_code of the biller catalogue (${[...config.billers.keys()].join(', ')}), got "${billerCode}"`);
-  return { biller, retry: { maxAttempts: retryAttempts, baseDelayMs: retryBaseMs, maxDelayMs: retryMaxDelayMs }, statusPollMs, timerTickMs };
+    throw new ConfigError(
+      'PRN_BILLER_CODE',
+      `must be a biller_code of the biller catalogue (${[...config.billers.keys()].join(', ')}), got "${billerCode}"`,
+    );
+  return {
+    biller,
+    retry: { maxAttempts: retryAttempts, baseDelayMs: retryBaseMs, maxDelayMs: retryMaxDelayMs },
+    statusPollMs,
+    timerTickMs,
+  };
 }

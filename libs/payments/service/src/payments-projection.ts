@@ -1,4 +1,9 @@
-import { SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX, type ServicePaymentSummary, type WalletBalance } from '@paygate/contracts';
+import {
+  SERVICE_PAYMENT_STREAM_PREFIX,
+  WALLET_STREAM_PREFIX,
+  type ServicePaymentSummary,
+  type WalletBalance,
+} from '@paygate/contracts';
 import {
   LEDGER_ACCOUNTS,
   WALLET_EVENT_TYPES,
@@ -19,8 +24,8 @@ import { LeasedTimers } from '@paygate/timers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 
 /**
- * The payment timers (the PRN lookup deferred, the biller's retries), on the job queue (queue `payment_timers`, the table they had
- * before); what schedules or cancels them is the process's paymentTimerChanges.
+ * The payment timers (the PRN lookup deferred, the biller's retries), on the job queue (queue `payment_timers`, the
+ * table they had before); what schedules or cancels them is the process's paymentTimerChanges.
  */
 export const PAYMENT_TIMERS = new LeasedTimers<PaymentTimerKind>('payment_timers', { validation: true, payment: true });
 
@@ -71,7 +76,10 @@ const WALLET_BALANCES: StreamReadModel<WalletEvent, Balance> = {
   fromColumns: (values) => ({ balance: Number(values.balance), available: Number(values.available) }),
 };
 
-/** `service_payment_view`: one row per service payment, with the summary the contract answers; the payment timers go with it. */
+/**
+ * `service_payment_view`: one row per service payment, with the summary the contract answers; the payment timers go
+ * with it.
+ */
 function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymentEvent, ServicePayment> {
   return {
     streamPrefix: SERVICE_PAYMENT_STREAM_PREFIX,
@@ -80,23 +88,38 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
     table: 'service_payment_view',
     key: (internalReference) => ({ internal_reference: internalReference }),
     columns: { merchant_id: 'text', summary: 'jsonb', state: 'jsonb' },
-    toColumns: (payment) => ({ merchant_id: payment.opened.merchantId, summary: toServicePaymentSummary(payment), state: payment }),
+    toColumns: (payment) => ({
+      merchant_id: payment.opened.merchantId,
+      summary: toServicePaymentSummary(payment),
+      state: payment,
+    }),
     fromColumns: (values) => values.state as ServicePayment,
     async alongside(tx, changes) {
       await PAYMENT_TIMERS.apply(
         tx,
-        changes.map(({ streamId, event }) => ({ internalReference: streamId, changes: paymentTimerChanges(event, statusPollMs) })),
+        changes.map(({ streamId, event }) => ({
+          internalReference: streamId,
+          changes: paymentTimerChanges(event, statusPollMs),
+        })),
       );
     },
   };
 }
 
-/** The service-payments projection (wallet_balances, service_payment_view and the payment timers) and the reads the contract makes of it. */
+/**
+ * The service-payments projection (wallet_balances, service_payment_view and the payment timers) and the reads the
+ * contract makes of it.
+ */
 export class PaymentsProjection extends Projection {
   static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<PaymentsProjection> {
     // payments/0002 moves timers onto the job queue: the `jobs` table comes first.
     await migrate(sql, [...JOBS_MIGRATIONS, ...PAYMENTS_MIGRATIONS]);
-    return new PaymentsProjection('service-payments-projection', [servicePaymentView(statusPollMs), WALLET_BALANCES], sql, store);
+    return new PaymentsProjection(
+      'service-payments-projection',
+      [servicePaymentView(statusPollMs), WALLET_BALANCES],
+      sql,
+      store,
+    );
   }
 
   async walletBalances(merchantId: string): Promise<WalletBalance[]> {
@@ -104,7 +127,11 @@ export class PaymentsProjection extends Projection {
       'select currency, balance, available from wallet_balances where merchant_id = $1 order by currency',
       [merchantId],
     );
-    return rows.map((row) => ({ currency: row.currency, balance: Number(row.balance), available: Number(row.available) }));
+    return rows.map((row) => ({
+      currency: row.currency,
+      balance: Number(row.balance),
+      available: Number(row.available),
+    }));
   }
 
   async findServicePayment(merchantId: string, internalReference: string): Promise<ServicePaymentSummary | null> {

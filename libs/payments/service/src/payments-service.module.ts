@@ -2,11 +2,26 @@ import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { connectorRegistryFor, type BillPaymentOperations } from '@paygate/connectors';
-import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, PAYMENTS_SERVICE, SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import {
+  COLLECTIONS_PUBLICATION,
+  PAYMENTS_PUBLICATION,
+  PAYMENTS_SERVICE,
+  SERVICE_PAYMENT_STREAM_PREFIX,
+  WALLET_STREAM_PREFIX,
+} from '@paygate/contracts';
 import { DeciderRuntime } from '@paygate/event-store';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { servicePaymentDecider, walletLedgerDecider, type PaymentTimerKind } from '@paygate/payments-domain';
-import { APP_URL, CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type AppUrl, type Infrastructure } from '@paygate/platform';
+import {
+  APP_URL,
+  CONFIG,
+  executeWithCqrs,
+  INFRASTRUCTURE,
+  LOGGER,
+  METRICS,
+  type AppUrl,
+  type Infrastructure,
+} from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import { TimerWorker } from '@paygate/timers';
@@ -33,7 +48,8 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
     {
       provide: PROJECTION,
       inject: [INFRASTRUCTURE, PAYMENTS_CONFIG],
-      useFactory: (infra: Infrastructure, config: PaymentsConfig) => PaymentsProjection.open(infra.sql, infra.store, config.statusPollMs),
+      useFactory: (infra: Infrastructure, config: PaymentsConfig) =>
+        PaymentsProjection.open(infra.sql, infra.store, config.statusPollMs),
     },
     {
       provide: PaymentsService,
@@ -51,11 +67,15 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
         let biller: BillPaymentOperations | undefined;
         return new PaymentsService({
           payments: new DeciderRuntime(infra.store, servicePaymentDecider, { oneFlowPerStream: true }),
-          // A wallet stream grows with every collection its merchant settles: kept, it is read from where the last command left it.
+          // A wallet stream grows with every collection its merchant settles: kept, it is read from where the last
+          // command left it.
           wallets: new DeciderRuntime(infra.store, walletLedgerDecider, { cachedStreams: WALLETS_KEPT }),
           projection,
           biller: () =>
-            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(config.biller.code, 'billPayment').billPayment),
+            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(
+              config.biller.code,
+              'billPayment',
+            ).billPayment),
           config,
           log,
           metrics,
@@ -98,7 +118,10 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
     this.timerWorker.start();
   }
 
-  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  /**
+   * Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can
+   * start more.
+   */
   async onApplicationShutdown(): Promise<void> {
     await this.timerWorker?.stop();
     for (const consumer of this.consumers) await consumer.stop();

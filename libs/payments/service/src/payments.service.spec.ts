@@ -1,6 +1,21 @@
-import { ProviderUnavailableError, type Bill, type BillPayment, type BillPaymentOperations, type BillPaymentRequest } from '@paygate/connectors';
-import { COLLECTION_INTEGRATION_EVENTS, COLLECTION_INTEGRATION_VERSION, type IntegrationEnvelope, type PublishedCollectionV1 } from '@paygate/contracts';
-import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS, servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
+import {
+  ProviderUnavailableError,
+  type Bill,
+  type BillPayment,
+  type BillPaymentOperations,
+  type BillPaymentRequest,
+} from '@paygate/connectors';
+import {
+  COLLECTION_INTEGRATION_EVENTS,
+  COLLECTION_INTEGRATION_VERSION,
+  type IntegrationEnvelope,
+  type PublishedCollectionV1,
+} from '@paygate/contracts';
+import {
+  SERVICE_PAYMENT_EVENT_TYPES as EVENTS,
+  servicePaymentDecider,
+  walletLedgerDecider,
+} from '@paygate/payments-domain';
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
@@ -39,7 +54,11 @@ const envelope = (type: string, data: object): IntegrationEnvelope => ({
   streamName: `collection-${REF}`,
   revision,
 });
-const verdictRequested = () => envelope(COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, { collection: collection(), requestedAt: NOW.toISOString() });
+const verdictRequested = () =>
+  envelope(COLLECTION_INTEGRATION_EVENTS.servicePaymentRequested, {
+    collection: collection(),
+    requestedAt: NOW.toISOString(),
+  });
 const settled = () =>
   envelope(COLLECTION_INTEGRATION_EVENTS.settled, {
     collection: collection({ status: 'COMPLETED', statusMessage: 'Completed' }),
@@ -107,7 +126,8 @@ describe('PaymentsService (no NestJS)', () => {
   });
 
   const wallet = async () => (await new DeciderRuntime(store, walletLedgerDecider).load('mer_1-UGX')).state;
-  const paymentEvents = async () => (await new DeciderRuntime(store, servicePaymentDecider).load(REF)).events.map((event) => event.type);
+  const paymentEvents = async () =>
+    (await new DeciderRuntime(store, servicePaymentDecider).load(REF)).events.map((event) => event.type);
 
   it('validates the PRN holding the fee, then pays it from the wallet once the collection completes', async () => {
     await service.topUp({ merchantId: 'mer_1', currency: 'UGX', amount: 2_000, reference: 'fund-1' });
@@ -115,7 +135,13 @@ describe('PaymentsService (no NestJS)', () => {
     expect(await wallet()).toMatchObject({ balance: 2_000, held: 1_215 });
     await service.handleCollectionEvent(settled());
     expect(biller.payments).toEqual([expect.objectContaining({ prn: PRN, amount: 81_000, reference: REF })]);
-    expect(await paymentEvents()).toEqual([EVENTS.opened, EVENTS.prnConfirmed, EVENTS.collectionSettled, EVENTS.paymentRequested, EVENTS.completed]);
+    expect(await paymentEvents()).toEqual([
+      EVENTS.opened,
+      EVENTS.prnConfirmed,
+      EVENTS.collectionSettled,
+      EVENTS.paymentRequested,
+      EVENTS.completed,
+    ]);
     // 2,000 topped up + 79,785 credited − 81,000 paid; nothing left on hold.
     expect(await wallet()).toMatchObject({ balance: 785, held: 0, available: 785 });
     // A redelivered settlement pays nothing more.
@@ -128,14 +154,24 @@ describe('PaymentsService (no NestJS)', () => {
     await service.handleCollectionEvent(verdictRequested());
     biller.unreachable = true;
     await service.handleCollectionEvent(settled());
-    expect(await paymentEvents()).toEqual([EVENTS.opened, EVENTS.prnConfirmed, EVENTS.collectionSettled, EVENTS.paymentRequested, EVENTS.failed]);
+    expect(await paymentEvents()).toEqual([
+      EVENTS.opened,
+      EVENTS.prnConfirmed,
+      EVENTS.collectionSettled,
+      EVENTS.paymentRequested,
+      EVENTS.failed,
+    ]);
     expect(await wallet()).toMatchObject({ balance: 81_785, held: 0, available: 81_785 });
   });
 
   it('refuses an invalid top-up through the wallet ledger, naming the fields', async () => {
-    await expect(service.topUp({ merchantId: 'mer_1', currency: 'XXX', amount: 1.5, reference: 'bad' })).rejects.toMatchObject({
+    await expect(
+      service.topUp({ merchantId: 'mer_1', currency: 'XXX', amount: 1.5, reference: 'bad' }),
+    ).rejects.toMatchObject({
       code: 'invalid_request',
-      details: { errors: [expect.objectContaining({ field: 'currency' }), expect.objectContaining({ field: 'amount' })] },
+      details: {
+        errors: [expect.objectContaining({ field: 'currency' }), expect.objectContaining({ field: 'amount' })],
+      },
     });
   });
 });

@@ -75,19 +75,35 @@ export class PaymentsService {
     this.noteFinished = finishedPayments(deps.metrics, deps.log);
   }
 
-  async walletBalances({ merchantId }: WalletBalancesQuery): Promise<ResultOf<PaymentsContract, 'payments.walletBalances'>> {
+  async walletBalances({
+    merchantId,
+  }: WalletBalancesQuery): Promise<ResultOf<PaymentsContract, 'payments.walletBalances'>> {
     return { balances: await this.deps.projection.walletBalances(merchantId) };
   }
 
   /** The wallet ledger validates the top-up (and refuses it with invalid_request naming each field). */
-  async topUp({ merchantId, currency, amount, reference }: TopUpWalletCommand): Promise<ResultOf<PaymentsContract, 'payments.topUp'>> {
+  async topUp({
+    merchantId,
+    currency,
+    amount,
+    reference,
+  }: TopUpWalletCommand): Promise<ResultOf<PaymentsContract, 'payments.topUp'>> {
     const wallet = { merchantId, currency };
-    const { state } = await this.deps.wallets.handle(walletId(wallet), { type: 'TopUp', wallet, reference, amount, at: this.now().toISOString() });
+    const { state } = await this.deps.wallets.handle(walletId(wallet), {
+      type: 'TopUp',
+      wallet,
+      reference,
+      amount,
+      at: this.now().toISOString(),
+    });
     if (!state) throw new Error('wallet missing after a top-up');
     return { balance: { currency, balance: state.balance, available: state.available } };
   }
 
-  async findServicePayment({ merchantId, internalReference }: FindServicePaymentQuery): Promise<ResultOf<PaymentsContract, 'payments.findServicePayment'>> {
+  async findServicePayment({
+    merchantId,
+    internalReference,
+  }: FindServicePaymentQuery): Promise<ResultOf<PaymentsContract, 'payments.findServicePayment'>> {
     if (typeof internalReference !== 'string' || internalReference.length === 0) return { servicePayment: null };
     const found = await this.deps.projection.findServicePayment(merchantId, internalReference);
     if (found) return { servicePayment: found };
@@ -99,8 +115,10 @@ export class PaymentsService {
   /** The collections context's published events: a PRN verdict requested, a collection settled. */
   async handleCollectionEvent(published: IntegrationEnvelope): Promise<void> {
     const event = readCollectionIntegrationEvent(published);
-    if (event?.type === COLLECTION_EVENTS.servicePaymentRequested) await this.run({ type: 'VerdictRequested', collection: event.data.collection });
-    else if (event?.type === COLLECTION_EVENTS.settled) await this.run({ type: 'CollectionSettled', collection: event.data.collection });
+    if (event?.type === COLLECTION_EVENTS.servicePaymentRequested)
+      await this.run({ type: 'VerdictRequested', collection: event.data.collection });
+    else if (event?.type === COLLECTION_EVENTS.settled)
+      await this.run({ type: 'CollectionSettled', collection: event.data.collection });
   }
 
   async fireTimer(timer: DueTimer<string>): Promise<TimerVerdict> {
@@ -109,7 +127,10 @@ export class PaymentsService {
   }
 
   /** One run of the service payment process for the payment of `internalReference` (the collection's). */
-  private async run(trigger: PaymentTrigger, internalReference = 'collection' in trigger ? trigger.collection.internalReference : '') {
+  private async run(
+    trigger: PaymentTrigger,
+    internalReference = 'collection' in trigger ? trigger.collection.internalReference : '',
+  ) {
     const now = () => this.now().toISOString();
     const effects: ProcessEffects<PaymentInput, PaymentRun, PaymentCommand, PaymentCall> = {
       execute: async (command, run) => {
@@ -118,7 +139,11 @@ export class PaymentsService {
             await this.deps.wallets.handle(walletId(command.wallet), command);
           } catch (error) {
             if (!(error instanceof CommandRejectedError)) throw error;
-            return { state: run, input: { type: 'Refused', command: command.type, code: error.code, error }, refused: true };
+            return {
+              state: run,
+              input: { type: 'Refused', command: command.type, code: error.code, error },
+              refused: true,
+            };
           }
           return { state: { ...run, now: now() }, input: { type: 'Executed', command: command.type, changed: true } };
         }

@@ -16,6 +16,10 @@ export const PAYMENTS_READ_MODEL: RebuildableReadModel = {
   },
   tables: [
     { table: 'wallet_balances', key: ['merchant_id', 'currency'], derived: ['balance', 'available', 'revision'] },
-    { table: 'service_payment_view', key: ['internal_reference'], derived: ['merchant_id', 'summary', 'state', 'revision'] },
+    {
+      table: 'service_payment_view',
+      key: ['internal_reference'],
+      derived: ['merchant_id', 'summary', 'state', 'revision'],
+    },
   ],
 };

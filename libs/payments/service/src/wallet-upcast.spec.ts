@@ -26,12 +26,22 @@ describe('a version 1 wallet stream in the store', () => {
         type: EVENTS.toppedUp,
         data: {
           ...WALLET,
-          transfer: { transferId: 'top-1', debitAccount: 'top_up:UGX', creditAccount: 'merchant_wallet:merchant-upcast:UGX', amount: 5_000, currency: 'UGX' },
+          transfer: {
+            transferId: 'top-1',
+            debitAccount: 'top_up:UGX',
+            creditAccount: 'merchant_wallet:merchant-upcast:UGX',
+            amount: 5_000,
+            currency: 'UGX',
+          },
           toppedUpAt: T0,
         },
         metadata: { schemaVersion: 1 },
       },
-      { type: EVENTS.holdPlaced, data: { ...WALLET, holdId: feeHoldId(REF), amount: 1_500, placedAt: T0 }, metadata: { schemaVersion: 1 } },
+      {
+        type: EVENTS.holdPlaced,
+        data: { ...WALLET, holdId: feeHoldId(REF), amount: 1_500, placedAt: T0 },
+        metadata: { schemaVersion: 1 },
+      },
     ]);
   });
   afterAll(() => sql.close());
@@ -39,7 +49,14 @@ describe('a version 1 wallet stream in the store', () => {
   it('is read upcast, decided on, and appended to at version 2', async () => {
     const runtime = new DeciderRuntime(store, walletLedgerDecider);
     const loaded = await runtime.load(walletId(WALLET));
-    expect(loaded.events[1].data).toEqual({ ...WALLET, holdId: feeHoldId(REF), amount: 1_500, placedAt: T0, purpose: 'FEE', internalReference: REF });
+    expect(loaded.events[1].data).toEqual({
+      ...WALLET,
+      holdId: feeHoldId(REF),
+      amount: 1_500,
+      placedAt: T0,
+      purpose: 'FEE',
+      internalReference: REF,
+    });
     expect(loaded.state).toMatchObject({ balance: 5_000, held: 1_500, available: 3_500 });
 
     await runtime.handle(walletId(WALLET), { type: 'ReleaseHold', wallet: WALLET, holdId: feeHoldId(REF), at: T0 });
@@ -54,6 +71,8 @@ describe('a version 1 wallet stream in the store', () => {
   it('is projected to the balances it always meant', async () => {
     const projection = await PaymentsProjection.open(sql, store, 60_000);
     for (const event of await store.readStream(walletStream(WALLET))) await projection.apply(event);
-    expect(await projection.walletBalances(WALLET.merchantId)).toEqual([{ currency: 'UGX', balance: 5_000, available: 5_000 }]);
+    expect(await projection.walletBalances(WALLET.merchantId)).toEqual([
+      { currency: 'UGX', balance: 5_000, available: 5_000 },
+    ]);
   });
 });

@@ -89,7 +89,10 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
       routerOptions: { maxParamLength: 1024 },
       // Errors of Fastify's router (a URL that is not valid UTF-8) get the envelope too.
       frameworkErrors: (error: { statusCode?: number }, _request: unknown, reply: FastifyReply) => {
-        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+        const status =
+          typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+            ? error.statusCode
+            : 400;
         void reply.status(status).send(envelope(status, 'the request URL is not valid', {}));
       },
     }),

@@ -30,7 +30,10 @@ export class Drain {
     });
   }
 
-  /** `listener` runs when the drain begins: work that waits on its own (a long poll) answers now, so the drain need not wait for it. */
+  /**
+   * `listener` runs when the drain begins: work that waits on its own (a long poll) answers now, so the drain need not
+   * wait for it.
+   */
   onBegin(listener: () => void): void {
     this.beginning.push(listener);
   }

@@ -52,7 +52,12 @@ describe('answers at the HTTP edge', () => {
       expect(response.status).toBe(405);
       expect(allowed(response.headers.get('allow'))).toEqual(methods);
       expect(response.headers.get('x-request-id')).toEqual(expect.any(String));
-      expect(await response.json()).toEqual({ code: 405, status: 'error', message: expect.stringContaining(`${method} is not served at this path`), data: {} });
+      expect(await response.json()).toEqual({
+        code: 405,
+        status: 'error',
+        message: expect.stringContaining(`${method} is not served at this path`),
+        data: {},
+      });
     });
 
     it('answers HEAD wherever GET is served, and 405 with Allow where it is not', async () => {
@@ -85,7 +90,12 @@ describe('answers at the HTTP edge', () => {
       expect(response.status).toBe(417);
       expect(response.headers['x-request-id']).toBe('edge-417');
       expect(response.headers.connection).toBe('close');
-      expect(JSON.parse(response.body)).toEqual({ code: 417, status: 'error', message: 'the only expectation served is Expect: 100-continue', data: {} });
+      expect(JSON.parse(response.body)).toEqual({
+        code: 417,
+        status: 'error',
+        message: 'the only expectation served is Expect: 100-continue',
+        data: {},
+      });
     });
 
     it('still serves Expect: 100-continue', async () => {
@@ -102,7 +112,12 @@ describe('answers at the HTTP edge', () => {
       expect(response.status).toBe(400);
       expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.headers.connection).toBe('close');
-      expect(JSON.parse(response.body)).toEqual({ code: 400, status: 'error', message: 'an HTTP/1.1 request must carry a Host header', data: {} });
+      expect(JSON.parse(response.body)).toEqual({
+        code: 400,
+        status: 'error',
+        message: 'an HTTP/1.1 request must carry a Host header',
+        data: {},
+      });
     });
 
     it('serves an HTTP/1.0 request without Host, which HTTP allows', async () => {

@@ -3,7 +3,8 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope } from '../envelope';
 
-const answer = (reply: FastifyReply, status: number, message: string) => reply.status(status).send(envelope(status, message, {}));
+const answer = (reply: FastifyReply, status: number, message: string) =>
+  reply.status(status).send(envelope(status, message, {}));
 
 /**
  * HTTP's own refusals that Node would send bare (no body, no request id) go through Fastify
@@ -62,7 +63,8 @@ export class ServedRoutes {
 
   constructor(private readonly fastify: FastifyInstance) {
     fastify.addHook('onRoute', (route) => {
-      const patterns = (route.config as Record<string, unknown> | undefined)?.[PATH_PATTERNS] as Record<string, string> | undefined;
+      const patterns = (route.config as Record<string, unknown> | undefined)?.[PATH_PATTERNS] as
+        Record<string, string> | undefined;
       if (!patterns) return;
       const names = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]);
       const shape = new RegExp(`^${route.url.split(/:\w+/).map(escapeRegExp).join('[^/]+')}$`);
@@ -92,7 +94,9 @@ export class ServedRoutes {
   private fits(method: string, path: string, params: Record<string, string>): boolean {
     const verb = method === 'HEAD' ? 'GET' : method;
     const names = namesOf(params);
-    const route = this.patterned.find((candidate) => candidate.method === verb && candidate.names === names && candidate.shape.test(path));
+    const route = this.patterned.find(
+      (candidate) => candidate.method === verb && candidate.names === names && candidate.shape.test(path),
+    );
     return route === undefined || route.patterns.every(([name, pattern]) => pattern.test(params[name]));
   }
 }
@@ -136,6 +140,10 @@ export function answerUnservedRequests(fastify: FastifyInstance, routes: ServedR
     const allowed = routes.methodsAt(request.url);
     if (allowed.length === 0) return answer(reply, 404, `Cannot ${request.method} ${request.url}`);
     const served = allowed.join(', ');
-    return answer(reply.header('allow', served), 405, `${request.method} is not served at this path; ${served} ${allowed.length === 1 ? 'is' : 'are'}`);
+    return answer(
+      reply.header('allow', served),
+      405,
+      `${request.method} is not served at this path; ${served} ${allowed.length === 1 ? 'is' : 'are'}`,
+    );
   });
 }

@@ -28,8 +28,13 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       if (typeof response === 'string') return [error.getStatus(), response, {}];
       // An exception may carry envelope data, e.g. `errors` of a validation failure.
       const { message, data } = response as { message?: unknown; data?: unknown };
-      const envelopeData = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-      return [error.getStatus(), Array.isArray(message) ? message.join('; ') : String(message ?? error.message), envelopeData];
+      const envelopeData =
+        typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+      return [
+        error.getStatus(),
+        Array.isArray(message) ? message.join('; ') : String(message ?? error.message),
+        envelopeData,
+      ];
     }
     // Fastify's own client errors (body parsing, content type, size) carry a 4xx statusCode.
     const statusCode = (error as { statusCode?: unknown })?.statusCode;
@@ -37,7 +42,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       return [statusCode, (error as Error).message, {}];
     }
     // Says which kind of dependency, never its address: the message reaches merchants.
-    if (error instanceof UnavailableError) return [503, `temporarily unavailable: ${error.message}; try again shortly`, {}];
+    if (error instanceof UnavailableError)
+      return [503, `temporarily unavailable: ${error.message}; try again shortly`, {}];
     return [500, 'internal error', {}];
   }
 }

@@ -27,7 +27,11 @@ export class HealthController {
   ready() {
     if (this.drain.draining) throw new ServiceUnavailableException('shutting down');
     const waiting = this.infrastructure.waitingFor();
-    if (waiting.length > 0) throw new ServiceUnavailableException({ message: `waiting for ${waiting.join(', ')}`, data: { waiting_for: waiting } });
+    if (waiting.length > 0)
+      throw new ServiceUnavailableException({
+        message: `waiting for ${waiting.join(', ')}`,
+        data: { waiting_for: waiting },
+      });
     return { status: 'ready' };
   }
 }

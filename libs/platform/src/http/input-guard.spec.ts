@@ -63,11 +63,21 @@ describe('unstorableTextPaths', () => {
 
 describe('unstorableInput', () => {
   it('names each refused field, and in the message where it was', () => {
-    const request = { params: { id: 'x\u0000' }, query: { merchant_reference: ['a', '\ud800'] }, body: { customer_name: 'ok', customer_email: '\udc00' } };
+    const request = {
+      params: { id: 'x\u0000' },
+      query: { merchant_reference: ['a', '\ud800'] },
+      body: { customer_name: 'ok', customer_email: '\udc00' },
+    };
     expect(unstorableInput(request)).toEqual([
       { field: 'id', message: 'path parameter id must not contain NUL characters or unpaired UTF-16 surrogates' },
-      { field: 'merchant_reference[1]', message: 'query parameter merchant_reference[1] must not contain NUL characters or unpaired UTF-16 surrogates' },
-      { field: 'customer_email', message: 'customer_email must not contain NUL characters or unpaired UTF-16 surrogates' },
+      {
+        field: 'merchant_reference[1]',
+        message: 'query parameter merchant_reference[1] must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
+      {
+        field: 'customer_email',
+        message: 'customer_email must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
     ]);
   });
 

@@ -85,13 +85,20 @@ const WHERE: Record<InputLocation, string> = { body: '', query: 'query parameter
 function problemsIn(value: unknown, location: InputLocation): InputProblem[] {
   return unstorableTextPaths(value).map((path) => {
     const field = path === '' ? location : path;
-    return { field, message: `${WHERE[location]}${field} must not contain NUL characters or unpaired UTF-16 surrogates` };
+    return {
+      field,
+      message: `${WHERE[location]}${field} must not contain NUL characters or unpaired UTF-16 surrogates`,
+    };
   });
 }
 
 /** Every problem of a parsed request's path parameters, query string and body. */
 export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body'>): InputProblem[] {
-  return [...problemsIn(request.params, 'path'), ...problemsIn(request.query, 'query'), ...problemsIn(request.body, 'body')];
+  return [
+    ...problemsIn(request.params, 'path'),
+    ...problemsIn(request.query, 'query'),
+    ...problemsIn(request.body, 'body'),
+  ];
 }
 
 /** The refusal of a body whose bytes are not UTF-8 (invalid sequences, overlong forms, encoded surrogates). */
@@ -104,10 +111,12 @@ type Parsed = (error: Error | null, body?: unknown) => void;
  * text to `parse`. Decoding as Fastify does (`parseAs: 'string'`) would turn each bad byte into
  * U+FFFD, which no longer matches the Content-Length and is refused as a size mismatch instead.
  */
-const utf8Text = (parse: (request: FastifyRequest, text: string, done: Parsed) => void) => (request: FastifyRequest, bytes: Buffer, done: Parsed) => {
-  if (!isUtf8(bytes)) return done(NOT_UTF8());
-  parse(request, bytes.toString('utf8'), done);
-};
+const utf8Text =
+  (parse: (request: FastifyRequest, text: string, done: Parsed) => void) =>
+  (request: FastifyRequest, bytes: Buffer, done: Parsed) => {
+    if (!isUtf8(bytes)) return done(NOT_UTF8());
+    parse(request, bytes.toString('utf8'), done);
+  };
 
 /**
  * The one input-sanitising layer, in front of every route of every app: bodies are parsed

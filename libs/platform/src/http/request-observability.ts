@@ -18,10 +18,10 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 const isRoutine = (route: string) => route === '/metrics' || route.startsWith('/health/');
 
 /**
- * Every request runs in a log context holding its request id (returned in `x-request-id`), is
- * logged when answered, and is counted and timed by route pattern (never the raw URL, which
- * would make a series per path and may carry a signed query), method and status. GET /metrics is a plain Fastify route: no guard (authentication, rate
- * limits) applies to it; keep it off public networks (docs/operations.md).
+ * Every request runs in a log context holding its request id (returned in `x-request-id`), is logged when answered, and
+ * is counted and timed by route pattern (never the raw URL, which would make a series per path and may carry a signed
+ * query), method and status. GET /metrics is a plain Fastify route: no guard (authentication, rate limits) applies to
+ * it; keep it off public networks (docs/operations.md).
  */
 export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMetrics, log: Logger): void {
   const requests = metrics.histogram({
@@ -51,9 +51,16 @@ export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMet
     if (status === undefined) statusLabels.set(reply.statusCode, (status = String(reply.statusCode)));
     const route = request.routeOptions.url ?? 'unmatched';
     requests.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
-    const fields = { method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) };
+    const fields = {
+      method: request.method,
+      route,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+    };
     // The response finishes on the socket's async context: log in the request's.
-    withLogContext(contexts.get(request) ?? {}, () => (isRoutine(route) ? log.debug('request', fields) : log.info('request', fields)));
+    withLogContext(contexts.get(request) ?? {}, () =>
+      isRoutine(route) ? log.debug('request', fields) : log.info('request', fields),
+    );
     done();
   });
 

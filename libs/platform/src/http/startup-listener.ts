@@ -19,7 +19,11 @@ export interface StartupListener {
  * listens on this very socket (Node's `listen({ handle })`), so there is no moment when
  * connections are refused; answers here close their connection, so no client stays attached.
  */
-export async function openStartupListener(port: number, host: string, waitingFor: () => string[]): Promise<StartupListener> {
+export async function openStartupListener(
+  port: number,
+  host: string,
+  waitingFor: () => string[],
+): Promise<StartupListener> {
   const server = createServer((request, response) => answer(request, response, waitingFor()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -54,7 +58,11 @@ function answer(request: IncomingMessage, response: ServerResponse, waiting: str
       ? [200, { status: 'ok' }, {}]
       : path === '/health/ready'
         ? [503, envelope(503, waitingText, { waiting_for: waiting }), {}]
-        : [503, envelope(503, `the service is starting (${waitingText}); try again shortly`, {}), { 'retry-after': String(RETRY_AFTER_SECONDS) }];
+        : [
+            503,
+            envelope(503, `the service is starting (${waitingText}); try again shortly`, {}),
+            { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          ];
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

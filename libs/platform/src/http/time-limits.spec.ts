@@ -29,12 +29,19 @@ describe('HTTP time limits', () => {
     expect(more).toEqual([]);
     expect(response.status).toBe(408);
     expect(response.headers.connection).toBe('close');
-    expect(JSON.parse(response.body)).toEqual({ code: 408, status: 'error', message: 'the request did not arrive in time', data: {} });
+    expect(JSON.parse(response.body)).toEqual({
+      code: 408,
+      status: 'error',
+      message: 'the request did not arrive in time',
+      data: {},
+    });
   };
 
   it('answers 408 and closes the connection when the body stops short of its Content-Length', async () => {
     const connection = await rawConnection(server.port);
-    connection.socket.write('POST /health/live HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"started":');
+    connection.socket.write(
+      'POST /health/live HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"started":',
+    );
     expectTimedOut(await connection.closed);
   });
 
@@ -73,8 +80,18 @@ describe('HTTP time limits', () => {
 
   it.each([
     ['a request that is not HTTP', 'HELLO\r\n\r\n', 400, 'the request is not valid HTTP'],
-    ['a header value holding a control character', 'GET /health/live HTTP/1.1\r\nhost: test\r\nx-bad: a\u0001b\r\n\r\n', 400, 'the request is not valid HTTP'],
-    ['headers over 16 KiB', `GET /health/live HTTP/1.1\r\nhost: test\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431, 'the request headers are too large'],
+    [
+      'a header value holding a control character',
+      'GET /health/live HTTP/1.1\r\nhost: test\r\nx-bad: a\u0001b\r\n\r\n',
+      400,
+      'the request is not valid HTTP',
+    ],
+    [
+      'headers over 16 KiB',
+      `GET /health/live HTTP/1.1\r\nhost: test\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+      431,
+      'the request headers are too large',
+    ],
   ])('answers %s in the envelope too, and closes the connection', async (_case, request, status, message) => {
     const connection = await rawConnection(server.port);
     connection.socket.write(request);

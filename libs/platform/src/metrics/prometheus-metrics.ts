@@ -1,6 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '@paygate/logging';
-import type { Counter as CounterPort, GaugeSpec, Histogram as HistogramPort, HistogramSpec, InstrumentSpec, Metrics } from '@paygate/metrics';
+import type {
+  Counter as CounterPort,
+  GaugeSpec,
+  Histogram as HistogramPort,
+  HistogramSpec,
+  InstrumentSpec,
+  Metrics,
+} from '@paygate/metrics';
 
 type GaugeSource = GaugeSpec<string>['read'];
 
@@ -24,7 +31,10 @@ export class PrometheusMetrics implements Metrics {
   }
 
   counter<Name extends string>(spec: InstrumentSpec<Name>): CounterPort<Name> {
-    return this.declared(spec.name, () => new Counter({ name: spec.name, help: spec.help, labelNames: spec.labelNames, registers: [this.registry] }));
+    return this.declared(
+      spec.name,
+      () => new Counter({ name: spec.name, help: spec.help, labelNames: spec.labelNames, registers: [this.registry] }),
+    );
   }
 
   histogram<Name extends string>(spec: HistogramSpec<Name>): HistogramPort<Name> {

@@ -7,7 +7,9 @@ import type { BucketPolicy } from './token-bucket';
 const NO_REFILL: BucketPolicy = { perSecond: 0.001, burst: 5 };
 
 async function takeConcurrently(stores: RateLimitStore[], key: string, count: number, policy = NO_REFILL) {
-  const results = await Promise.all(Array.from({ length: count }, (_, i) => stores[i % stores.length].take(key, policy)));
+  const results = await Promise.all(
+    Array.from({ length: count }, (_, i) => stores[i % stores.length].take(key, policy)),
+  );
   return results.filter((result) => result.allowed).length;
 }
 
@@ -26,7 +28,10 @@ function storeConformance(open: () => Promise<{ stores: RateLimitStore[]; close(
   it('keeps keys apart: a drained key leaves another one full', async () => {
     const drained = key('drained');
     const other = key('other');
-    const [drainedAllowed, otherAllowed] = await Promise.all([takeConcurrently(stores, drained, 30), takeConcurrently(stores, other, 5)]);
+    const [drainedAllowed, otherAllowed] = await Promise.all([
+      takeConcurrently(stores, drained, 30),
+      takeConcurrently(stores, other, 5),
+    ]);
     expect([drainedAllowed, otherAllowed]).toEqual([5, 5]);
   });
 
@@ -34,7 +39,11 @@ function storeConformance(open: () => Promise<{ stores: RateLimitStore[]; close(
     const refilling = key('refill');
     const policy: BucketPolicy = { perSecond: 20, burst: 2 };
     while ((await stores[0].take(refilling, policy)).allowed);
-    await eventually(async () => ((await stores[stores.length - 1].take(refilling, policy)).allowed ? true : undefined), 10_000, 'a token to come back');
+    await eventually(
+      async () => ((await stores[stores.length - 1].take(refilling, policy)).allowed ? true : undefined),
+      10_000,
+      'a token to come back',
+    );
   });
 
   it('forgets only full buckets when pruned', async () => {

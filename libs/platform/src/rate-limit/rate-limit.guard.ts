@@ -1,4 +1,11 @@
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext, type INestApplication } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  SetMetadata,
+  type CanActivate,
+  type ExecutionContext,
+  type INestApplication,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMITER } from '../tokens';
@@ -21,7 +28,12 @@ export const NotRateLimited = () => SetMetadata(RATE_LIMIT_CLASS, false);
 export const sourceAddress = (request: FastifyRequest) => sourceAddressKey(request.ip);
 
 /** Takes a token for `key` from `limitClass`; headers go on the response, a refusal is a 429. */
-export async function enforceRateLimit(limiter: RateLimiter, reply: FastifyReply, limitClass: RateLimitClass, key: string): Promise<void> {
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  limitClass: RateLimitClass,
+  key: string,
+): Promise<void> {
   const verdict = await limiter.check(limitClass, key);
   void reply.headers(verdict.headers);
   if (!verdict.allowed) throw new TooManyRequests(verdict.headers['Retry-After']);
@@ -37,10 +49,18 @@ export class SourceRateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const declared = this.reflector.getAllAndOverride<RateLimitClass | false | undefined>(RATE_LIMIT_CLASS, [context.getHandler(), context.getClass()]);
+    const declared = this.reflector.getAllAndOverride<RateLimitClass | false | undefined>(RATE_LIMIT_CLASS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (declared === false || declared === 'merchant') return true;
     const http = context.switchToHttp();
-    await enforceRateLimit(this.limiter, http.getResponse<FastifyReply>(), declared ?? 'public', sourceAddress(http.getRequest<FastifyRequest>()));
+    await enforceRateLimit(
+      this.limiter,
+      http.getResponse<FastifyReply>(),
+      declared ?? 'public',
+      sourceAddress(http.getRequest<FastifyRequest>()),
+    );
     return true;
   }
 }

@@ -21,7 +21,12 @@ const PRUNE_EVERY_MS = 10_000;
  * after this request, seconds until it is full again, and the policy (capacity; w = seconds to
  * refill from empty).
  */
-function rateLimitHeaders(fullAtMs: number, policy: BucketPolicy, nowMs: number, allowed: boolean): Record<string, string> {
+function rateLimitHeaders(
+  fullAtMs: number,
+  policy: BucketPolicy,
+  nowMs: number,
+  allowed: boolean,
+): Record<string, string> {
   const quota = quotaAt(fullAtMs, policy, nowMs);
   return {
     'RateLimit-Limit': String(quota.limit),
@@ -42,7 +47,10 @@ export interface RateLimitVerdict {
 export class TooManyRequests extends HttpException {
   constructor(retryAfterSeconds: string | undefined) {
     super(
-      { message: `too many requests: retry in ${retryAfterSeconds ?? 1} s`, data: { retry_after: Number(retryAfterSeconds ?? 1) } },
+      {
+        message: `too many requests: retry in ${retryAfterSeconds ?? 1} s`,
+        data: { retry_after: Number(retryAfterSeconds ?? 1) },
+      },
       HttpStatus.TOO_MANY_REQUESTS,
     );
   }
@@ -56,7 +64,8 @@ export class RateLimiter implements OnModuleDestroy {
     private readonly config: RateLimitConfig,
     private readonly store: RateLimitStore,
   ) {
-    if (config.enabled) this.pruning = setInterval(() => void store.prune().catch(() => undefined), PRUNE_EVERY_MS).unref();
+    if (config.enabled)
+      this.pruning = setInterval(() => void store.prune().catch(() => undefined), PRUNE_EVERY_MS).unref();
   }
 
   /**
@@ -64,7 +73,8 @@ export class RateLimiter implements OnModuleDestroy {
    * and every statement would delay the others), in the SQL store otherwise.
    */
   static async open(config: RateLimitConfig, sql: SqlDatabase): Promise<RateLimiter> {
-    const store = !config.enabled || sql.oneStatementAtATime ? new MemoryRateLimitStore() : await SqlRateLimitStore.open(sql);
+    const store =
+      !config.enabled || sql.oneStatementAtATime ? new MemoryRateLimitStore() : await SqlRateLimitStore.open(sql);
     return new RateLimiter(config, store);
   }
 

@@ -9,7 +9,8 @@ export function sourceAddressKey(address: string): string {
   if (mapped && isIPv4(mapped[1])) return mapped[1];
   const bare = address.split('%')[0];
   if (!isIPv6(bare)) return address;
-  const groups = (part: string) => (part === '' ? [] : part.split(':')).flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
+  const groups = (part: string) =>
+    (part === '' ? [] : part.split(':')).flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
   const [head, tail] = bare.split('::');
   const headGroups = groups(head);
   const tailGroups = tail === undefined ? [] : groups(tail);

@@ -49,11 +49,29 @@ describe('token bucket', () => {
 
   it('describes the bucket for the RateLimit headers', () => {
     const { state } = burst(undefined, 1, 0);
-    expect(quotaAt(state, policy, 0)).toEqual({ limit: 3, remaining: 2, resetSeconds: 1, retryAfterSeconds: 1, windowSeconds: 2 });
+    expect(quotaAt(state, policy, 0)).toEqual({
+      limit: 3,
+      remaining: 2,
+      resetSeconds: 1,
+      retryAfterSeconds: 1,
+      windowSeconds: 2,
+    });
     const empty = burst(undefined, 3, 0).state;
-    expect(quotaAt(empty, policy, 0)).toEqual({ limit: 3, remaining: 0, resetSeconds: 2, retryAfterSeconds: 1, windowSeconds: 2 });
+    expect(quotaAt(empty, policy, 0)).toEqual({
+      limit: 3,
+      remaining: 0,
+      resetSeconds: 2,
+      retryAfterSeconds: 1,
+      windowSeconds: 2,
+    });
     const slow: BucketPolicy = { perSecond: 0.1, burst: 2 };
     const drained = takeToken(takeToken(undefined, slow, 0).fullAtMs, slow, 0).fullAtMs;
-    expect(quotaAt(drained, slow, 2_500)).toEqual({ limit: 2, remaining: 0, resetSeconds: 18, retryAfterSeconds: 8, windowSeconds: 20 });
+    expect(quotaAt(drained, slow, 2_500)).toEqual({
+      limit: 2,
+      remaining: 0,
+      resetSeconds: 18,
+      retryAfterSeconds: 8,
+      windowSeconds: 20,
+    });
   });
 });

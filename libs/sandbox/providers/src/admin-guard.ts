@@ -19,10 +19,12 @@ export class SandboxAdminGuard implements CanActivate {
   constructor(@Inject(SANDBOX_CONFIG) private readonly config: SandboxConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.config.adminToken) throw new UnauthorizedException('the sandbox admin API is disabled: ADMIN_TOKEN is not set');
+    if (!this.config.adminToken)
+      throw new UnauthorizedException('the sandbox admin API is disabled: ADMIN_TOKEN is not set');
     const value = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
     const match = /^Bearer\s+(.+)$/i.exec(typeof value === 'string' ? value : '');
-    if (!match || !sameSecret(match[1].trim(), this.config.adminToken.reveal())) throw new UnauthorizedException('a valid admin bearer token is required');
+    if (!match || !sameSecret(match[1].trim(), this.config.adminToken.reveal()))
+      throw new UnauthorizedException('a valid admin bearer token is required');
     return true;
   }
 }

@@ -61,20 +61,32 @@ export class Background implements OnModuleDestroy {
     await this.attempt(method, url, JSON.stringify(body), subject, 0);
   }
 
-  private async attempt(method: string, url: string, body: string, subject: Record<string, unknown>, retry: number): Promise<void> {
+  private async attempt(
+    method: string,
+    url: string,
+    body: string,
+    subject: Record<string, unknown>,
+    retry: number,
+  ): Promise<void> {
     const target = new URL(url);
     const policy = this.targetPolicy(target);
     const refused = connectRefusal(target, policy);
     const outcome = refused === undefined ? await this.send(method, target, body, policy) : { refused: true };
     // A refused target stays refused: no retry.
-    if (outcome.refused) return this.log.warn('provider callback refused: target address not allowed', { ...subject, host: target.host });
+    if (outcome.refused)
+      return this.log.warn('provider callback refused: target address not allowed', { ...subject, host: target.host });
     const { status } = outcome;
     if ((status !== undefined && status >= 200 && status < 300) || this.closing.signal.aborted) return;
     if (retry < CALLBACK_RETRIES) {
       this.later(CALLBACK_RETRY_DELAY_MS, () => this.attempt(method, url, body, subject, retry + 1));
       return;
     }
-    this.log.warn('provider callback abandoned', { ...subject, host: target.host, attempts: retry + 1, lastStatus: status ?? 'no response' });
+    this.log.warn('provider callback abandoned', {
+      ...subject,
+      host: target.host,
+      attempts: retry + 1,
+      lastStatus: status ?? 'no response',
+    });
   }
 
   /**
@@ -85,11 +97,21 @@ export class Background implements OnModuleDestroy {
   private targetPolicy(target: URL): AddressPolicy {
     const { callbackTargets, providerCallbackUrl } = this.config;
     if (callbackTargets.allowPrivate) return callbackTargets;
-    return target.origin === new URL(providerCallbackUrl ?? this.appUrl.get()).origin ? { allowPrivate: true } : callbackTargets;
+    return target.origin === new URL(providerCallbackUrl ?? this.appUrl.get()).origin
+      ? { allowPrivate: true }
+      : callbackTargets;
   }
 
-  /** One attempt: the status, or none when no response came; `refused` when the name resolved to an address the guard refuses. */
-  private send(method: string, target: URL, body: string, policy: AddressPolicy): Promise<{ status?: number; refused?: boolean }> {
+  /**
+   * One attempt: the status, or none when no response came; `refused` when the name resolved to an address the guard
+   * refuses.
+   */
+  private send(
+    method: string,
+    target: URL,
+    body: string,
+    policy: AddressPolicy,
+  ): Promise<{ status?: number; refused?: boolean }> {
     return new Promise((resolve) => {
       const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]);
       const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };

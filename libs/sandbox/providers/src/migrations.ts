@@ -1,7 +1,9 @@
 import { defineMigrations } from '@paygate/sql';
 import { SEEDED_PRN } from './biller/biller-store';
 
-/** The simulated providers' state: mobile money (MomoStore), card checkout (CardStore), the PRN biller (BillerStore). */
+/**
+ * The simulated providers' state: mobile money (MomoStore), card checkout (CardStore), the PRN biller (BillerStore).
+ */
 export const SANDBOX_MIGRATIONS = defineMigrations('sandbox', [
   {
     name: '0001_momo_card_and_biller',
@@ -44,7 +46,8 @@ export const SANDBOX_MIGRATIONS = defineMigrations('sandbox', [
          created_at timestamptz not null default now()
        )`,
       'create index if not exists sandbox_card_sessions_reference on sandbox_card_sessions (reference)',
-      // Amounts in integer minor units; `payment_calls` counts every payment call for the PRN, whatever it was answered.
+      // Amounts in integer minor units; `payment_calls` counts every payment call for the PRN, whatever it was
+      // answered.
       `create table if not exists sandbox_biller_prns (
          prn text primary key,
          amount bigint not null,

@@ -10,7 +10,12 @@ import type { AddressPolicy } from '@paygate/net-guard';
  * (ALLOW_PRIVATE_CALLBACKS) is what its callbacks may reach, except at providerCallbackUrl
  * (PROVIDER_CALLBACK_URL, undefined: this process), Paygate's own callback base.
  */
-export type SandboxConfig = Config['sandbox'] & { adminToken?: Secret; billerApiKey: Secret; callbackTargets: AddressPolicy; providerCallbackUrl?: string };
+export type SandboxConfig = Config['sandbox'] & {
+  adminToken?: Secret;
+  billerApiKey: Secret;
+  callbackTargets: AddressPolicy;
+  providerCallbackUrl?: string;
+};
 
 export const SANDBOX_CONFIG = Symbol('SandboxConfig');
 

@@ -64,7 +64,8 @@ const MISMATCHED = {
  * it paid. The same key twice is two calls and one payment, answered the same both times.
  */
 export function billPaymentConnectorConformance(target: BillPaymentConformanceTarget): void {
-  const bills = (registry = target.registry()): BillPaymentOperations => registry.get(target.providerCode, 'billPayment').billPayment;
+  const bills = (registry = target.registry()): BillPaymentOperations =>
+    registry.get(target.providerCode, 'billPayment').billPayment;
   const newKey = () => `key-${randomUUID()}`;
   const payRequest = (bill: Bill, overrides: Partial<BillPaymentRequest> = {}): BillPaymentRequest => ({
     prn: bill.prn,
@@ -95,7 +96,12 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    const shown = [String(error), (error as Error).stack ?? '', String((error as Error).cause ?? ''), JSON.stringify(error)].join('\n');
+    const shown = [
+      String(error),
+      (error as Error).stack ?? '',
+      String((error as Error).cause ?? ''),
+      JSON.stringify(error),
+    ].join('\n');
     for (const secret of target.secrets) expect(shown).not.toContain(secret);
     return error as Error;
   }
@@ -126,11 +132,14 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
     expect(await bills().validate('../prns?x=1')).toEqual({ found: false });
   });
 
-  it.each(['AVAILABLE', 'SUBMITTED', 'PAID', 'EXPIRED'] as const)('reports a bill in status %s as such', async (status) => {
-    const bill = await target.createBill({ status });
-    expect(bill.status).toBe(status);
-    expect(await bills().validate(bill.prn)).toEqual({ found: true, bill });
-  });
+  it.each(['AVAILABLE', 'SUBMITTED', 'PAID', 'EXPIRED'] as const)(
+    'reports a bill in status %s as such',
+    async (status) => {
+      const bill = await target.createBill({ status });
+      expect(bill.status).toBe(status);
+      expect(await bills().validate(bill.prn)).toEqual({ found: true, bill });
+    },
+  );
 
   it('reports an AVAILABLE bill past its expiry as EXPIRED, and refuses to pay it', async () => {
     const bill = await target.createBill({ expiresAt: new Date(Date.now() - 1000).toISOString() });
@@ -168,7 +177,11 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
   it('refuses an amount or currency other than the bill’s, an unknown PRN and a key reused for another payment', async () => {
     const bill = await target.createBill({ amount: 50_000, currency: 'UGX' });
     await refusal(() => bills().pay(payRequest(bill, { amount: 49_999 })), 422, 'AMOUNT_MISMATCH');
-    await refusal(() => bills().pay(payRequest(bill, { currency: 'KES', amount: 5_000_000 })), 422, 'CURRENCY_MISMATCH');
+    await refusal(
+      () => bills().pay(payRequest(bill, { currency: 'KES', amount: 5_000_000 })),
+      422,
+      'CURRENCY_MISMATCH',
+    );
     await refusal(() => bills().pay(payRequest(bill, { prn: `8${randomInt(1e11, 1e12)}` })), 404, 'PRN_NOT_FOUND');
     expect(await target.paymentCalls(bill.prn)).toEqual({ calls: 2, payments: 0 });
     const request = payRequest(bill);
@@ -265,20 +278,25 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
   });
 
   const malformedCases = [
-    ...MALFORMED_BODIES.flatMap((body) => (['validate', 'pay', 'status'] as const).map((operation) => [operation, body] as const)),
+    ...MALFORMED_BODIES.flatMap((body) =>
+      (['validate', 'pay', 'status'] as const).map((operation) => [operation, body] as const),
+    ),
     ['validate', MISMATCHED.validate] as const,
     ['pay', MISMATCHED.pay] as const,
   ];
-  it.each(malformedCases)('rejects %s answered with the malformed body %j as a request error', async (operation, body) => {
-    const malformed = await fakeProvider(() => ({ status: 200, body }));
-    try {
-      const error = await failure(operations(bills(target.registryAt(malformed.url, 5_000)))[operation]);
-      expect(error).toBeInstanceOf(ProviderRequestError);
-      expect(error.message).toMatch(/ answered HTTP 200 with a body that is not the expected answer$/);
-    } finally {
-      await malformed.close();
-    }
-  });
+  it.each(malformedCases)(
+    'rejects %s answered with the malformed body %j as a request error',
+    async (operation, body) => {
+      const malformed = await fakeProvider(() => ({ status: 200, body }));
+      try {
+        const error = await failure(operations(bills(target.registryAt(malformed.url, 5_000)))[operation]);
+        expect(error).toBeInstanceOf(ProviderRequestError);
+        expect(error.message).toMatch(/ answered HTTP 200 with a body that is not the expected answer$/);
+      } finally {
+        await malformed.close();
+      }
+    },
+  );
 
   it('takes a 404 that is not the biller’s own "not found" for an error, not an unknown bill or payment', async () => {
     const wrongPath = await fakeProvider(() => ({ status: 404, body: '{"message":"Cannot GET /nowhere"}' }));

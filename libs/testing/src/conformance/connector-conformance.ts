@@ -89,7 +89,8 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
   let receiver: HttpServer;
   let notifyBase: string;
 
-  const collect = (registry = target.registry()): CollectOperations => registry.get(target.providerCode, 'collect').collect;
+  const collect = (registry = target.registry()): CollectOperations =>
+    registry.get(target.providerCode, 'collect').collect;
   const request = (reference: string, overrides: Partial<CollectInitiateRequest> = {}): CollectInitiateRequest => ({
     ...target.request(),
     ...overrides,
@@ -100,7 +101,10 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
   const newReference = () => `PGTEST${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
 
   /** Both operations that reach the provider, each started only when the previous one is over. */
-  const operations = (connector: CollectOperations) => [() => connector.initiate(request(newReference())), () => connector.status(randomUUID())];
+  const operations = (connector: CollectOperations) => [
+    () => connector.initiate(request(newReference())),
+    () => connector.status(randomUUID()),
+  ];
 
   /** The error `operation` fails with; it must fail, and name no credential. */
   async function failure(operation: () => Promise<unknown>): Promise<Error> {
@@ -109,7 +113,12 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    const shown = [String(error), (error as Error).stack ?? '', String((error as Error).cause ?? ''), JSON.stringify(error)].join('\n');
+    const shown = [
+      String(error),
+      (error as Error).stack ?? '',
+      String((error as Error).cause ?? ''),
+      JSON.stringify(error),
+    ].join('\n');
     for (const secret of target.secrets) expect(shown).not.toContain(secret);
     return error as Error;
   }
@@ -138,33 +147,36 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
-  it.each(target.scenarios.map((scenario) => [scenario.name, scenario] as const))('initiate and status reach %s', async (_name, scenario) => {
-    const reference = newReference();
-    const initiation = await collect().initiate(request(reference, scenario.request?.()));
-    expect(initiation.providerReference).toEqual(expect.any(String));
-    expect(initiation.providerReference).not.toBe('');
-    await scenario.act?.(initiation);
-    const expected = typeof scenario.expected === 'function' ? scenario.expected(initiation) : scenario.expected;
-    const outcome = await eventually(
-      async () => {
-        const current = await collect().status(initiation.providerReference);
-        expect(current).toEqual(expected);
-        return current;
-      },
-      10_000,
-      `the ${scenario.name} outcome`,
-    );
-    expect(outcome).toEqual(expected);
-    if (scenario.notifies) {
-      const [notification] = await eventually(
-        () => (notificationsFor(reference).length > 0 ? notificationsFor(reference) : undefined),
+  it.each(target.scenarios.map((scenario) => [scenario.name, scenario] as const))(
+    'initiate and status reach %s',
+    async (_name, scenario) => {
+      const reference = newReference();
+      const initiation = await collect().initiate(request(reference, scenario.request?.()));
+      expect(initiation.providerReference).toEqual(expect.any(String));
+      expect(initiation.providerReference).not.toBe('');
+      await scenario.act?.(initiation);
+      const expected = typeof scenario.expected === 'function' ? scenario.expected(initiation) : scenario.expected;
+      const outcome = await eventually(
+        async () => {
+          const current = await collect().status(initiation.providerReference);
+          expect(current).toEqual(expected);
+          return current;
+        },
         10_000,
-        'the notification',
+        `the ${scenario.name} outcome`,
       );
-      // The notification names the collection initiate started; the service then asks status.
-      expect(collect().verifyNotification(notification.body)).toBe(initiation.providerReference);
-    }
-  });
+      expect(outcome).toEqual(expected);
+      if (scenario.notifies) {
+        const [notification] = await eventually(
+          () => (notificationsFor(reference).length > 0 ? notificationsFor(reference) : undefined),
+          10_000,
+          'the notification',
+        );
+        // The notification names the collection initiate started; the service then asks status.
+        expect(collect().verifyNotification(notification.body)).toBe(initiation.providerReference);
+      }
+    },
+  );
 
   it('treats a retried initiate with the same reference as the same collection', async () => {
     const reference = newReference();
@@ -172,7 +184,9 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     const retried = await collect().initiate(request(reference));
     expect(retried).toEqual(first);
     expect(await target.sandboxInitiations(reference)).toBe(1);
-    expect(await collect().status(first.providerReference)).toEqual(expect.objectContaining({ status: expect.any(String) }));
+    expect(await collect().status(first.providerReference)).toEqual(
+      expect.objectContaining({ status: expect.any(String) }),
+    );
   });
 
   it('rejects a status query for a reference the provider does not know as a request error', async () => {
@@ -211,7 +225,9 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
   it.each([500, 502, 503, 504])('reports HTTP %i as unavailable', async (status) => {
     const failing = await fakeProvider((method, path) => {
       const handshake = target.handshake?.(method, path);
-      return handshake ? { status: handshake.status, body: JSON.stringify(handshake.body) } : { status, body: '{"error":"try later"}' };
+      return handshake
+        ? { status: handshake.status, body: JSON.stringify(handshake.body) }
+        : { status, body: '{"error":"try later"}' };
     });
     try {
       const connector = collect(target.registryAt(failing.url, 5_000));
@@ -230,22 +246,25 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     [body, 'the operation'] as const,
     ...(target.handshake ? [[body, 'the handshake'] as const] : []),
   ]);
-  it.each(malformedCases)('rejects the malformed body %j answering %s with a request error', async (body, answering) => {
-    const malformed = await fakeProvider((method, path) => {
-      const handshake = answering === 'the operation' ? target.handshake?.(method, path) : undefined;
-      return handshake ? { status: handshake.status, body: JSON.stringify(handshake.body) } : { status: 200, body };
-    });
-    try {
-      const connector = collect(target.registryAt(malformed.url, 5_000));
-      for (const operation of operations(connector)) {
-        const error = await failure(operation);
-        expect(error).toBeInstanceOf(ProviderRequestError);
-        expect(error.message).toMatch(/ answered HTTP 200 with a body that is not the expected answer$/);
+  it.each(malformedCases)(
+    'rejects the malformed body %j answering %s with a request error',
+    async (body, answering) => {
+      const malformed = await fakeProvider((method, path) => {
+        const handshake = answering === 'the operation' ? target.handshake?.(method, path) : undefined;
+        return handshake ? { status: handshake.status, body: JSON.stringify(handshake.body) } : { status: 200, body };
+      });
+      try {
+        const connector = collect(target.registryAt(malformed.url, 5_000));
+        for (const operation of operations(connector)) {
+          const error = await failure(operation);
+          expect(error).toBeInstanceOf(ProviderRequestError);
+          expect(error.message).toMatch(/ answered HTTP 200 with a body that is not the expected answer$/);
+        }
+      } finally {
+        await malformed.close();
       }
-    } finally {
-      await malformed.close();
-    }
-  });
+    },
+  );
 
   it('finds no provider reference in a body that is not its notification, without throwing', () => {
     const connector = collect();

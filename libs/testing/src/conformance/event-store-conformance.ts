@@ -75,7 +75,9 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
   describe('optimistic concurrency', () => {
     it('rejects no_stream on an existing stream with a typed conflict and writes nothing', async () => {
       await store.appendToStream(stream('c'), [event('A')]);
-      const error = await store.appendToStream(stream('c'), [event('B'), event('C')], { expectedRevision: 'no_stream' }).catch((e) => e);
+      const error = await store
+        .appendToStream(stream('c'), [event('B'), event('C')], { expectedRevision: 'no_stream' })
+        .catch((e) => e);
       expect(error).toBeInstanceOf(WrongExpectedRevisionError);
       expect(error).toMatchObject({ streamName: stream('c'), expected: 'no_stream', actual: 0 });
       expect((await store.readStream(stream('c'))).map((e) => e.type)).toEqual(['A']);
@@ -83,22 +85,30 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
 
     it('rejects a stale exact revision and writes none of the batch', async () => {
       await store.appendToStream(stream('s'), [event('A'), event('B')]);
-      const error = await store.appendToStream(stream('s'), [event('X'), event('Y'), event('Z')], { expectedRevision: 0 }).catch((e) => e);
+      const error = await store
+        .appendToStream(stream('s'), [event('X'), event('Y'), event('Z')], { expectedRevision: 0 })
+        .catch((e) => e);
       expect(error).toBeInstanceOf(WrongExpectedRevisionError);
       expect(error).toMatchObject({ expected: 0, actual: 1 });
       expect((await store.readStream(stream('s'))).map((e) => e.type)).toEqual(['A', 'B']);
     });
 
     it('rejects an exact revision or stream_exists on a stream that does not exist', async () => {
-      await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 0 })).rejects.toMatchObject({ actual: 'no_stream' });
-      await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.appendToStream(stream('n'), [event('A')], { expectedRevision: 0 })).rejects.toMatchObject({
+        actual: 'no_stream',
+      });
+      await expect(
+        store.appendToStream(stream('n'), [event('A')], { expectedRevision: 'stream_exists' }),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
       expect(await store.readStream(stream('n'))).toEqual([]);
     });
 
     it('lets exactly one of two racing writers with the same expected revision win', async () => {
       await store.appendToStream(stream('race'), [event('A')]);
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 5 }, (_, i) => store.appendToStream(stream('race'), [event(`W${i}`)], { expectedRevision: 0 })),
+        Array.from({ length: 5 }, (_, i) =>
+          store.appendToStream(stream('race'), [event(`W${i}`)], { expectedRevision: 0 }),
+        ),
       );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       for (const o of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
@@ -220,7 +230,10 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
         );
         const stoppedBySubscriber = !writing;
         writing = false;
-        expect({ seenWhileWriting, stoppedBySubscriber }).toEqual({ seenWhileWriting: wanted, stoppedBySubscriber: true });
+        expect({ seenWhileWriting, stoppedBySubscriber }).toEqual({
+          seenWhileWriting: wanted,
+          stoppedBySubscriber: true,
+        });
         expect(appended).toBeLessThan(writers * bound);
       } finally {
         writing = false;
@@ -251,7 +264,8 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
             }
           }),
         );
-        const expectedCount = writers * Array.from({ length: appendsPerWriter }, (_, i) => 1 + (i % 3)).reduce((a, b) => a + b, 0);
+        const expectedCount =
+          writers * Array.from({ length: appendsPerWriter }, (_, i) => 1 + (i % 3)).reduce((a, b) => a + b, 0);
         await eventually(() => (seen.length >= expectedCount ? true : undefined), 30_000, `${expectedCount} events`);
         await new Promise((resolve) => setTimeout(resolve, 200));
 

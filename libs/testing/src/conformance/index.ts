@@ -1,4 +1,5 @@
-// Suites every adapter of a port runs against itself: event store, messaging, provider and biller connectors, job queue.
+// Suites every adapter of a port runs against itself: event store, messaging, provider and biller connectors, job
+// queue.
 export * from './event-store-conformance';
 export * from './messaging-conformance';
 export * from './connector-conformance';

@@ -148,7 +148,9 @@ export function jobQueueConformance(setup: () => Promise<JobQueueUnderTest>): vo
       await queue.schedule(db, [{ key: 'a', runAt: past(), payload: { n: 2 } }], { replace: true });
       await queue.complete(db, claimed);
 
-      expect(await queue.claim(db, { limit: 10 })).toEqual([expect.objectContaining({ key: 'a', payload: { n: 2 }, attempts: 1 })]);
+      expect(await queue.claim(db, { limit: 10 })).toEqual([
+        expect.objectContaining({ key: 'a', payload: { n: 2 }, attempts: 1 }),
+      ]);
     });
 
     it('runs a job again at the time a retry asks for, counting its attempts', async () => {

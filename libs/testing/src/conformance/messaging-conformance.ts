@@ -54,13 +54,16 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
 
   describe('commands', () => {
     it('replies with the handler result', async () => {
-      await messaging.commands.serve(TEST_CONTRACT, async (message) => (message instanceof Add ? { sum: message.payload.a + message.payload.b } : null));
+      await messaging.commands.serve(TEST_CONTRACT, async (message) =>
+        message instanceof Add ? { sum: message.payload.a + message.payload.b } : null,
+      );
       await expect(messaging.commands.send(new Add({ a: 2, b: 40 }))).resolves.toEqual({ sum: 42 });
     });
 
     it('carries a rejection back with its code, message and details, and hides internal errors', async () => {
       await messaging.commands.serve(TEST_CONTRACT, async (message) => {
-        if (message instanceof Reject) throw new CommandRejectedError('duplicate_reference', 'already exists', { field: 'merchant_reference' });
+        if (message instanceof Reject)
+          throw new CommandRejectedError('duplicate_reference', 'already exists', { field: 'merchant_reference' });
         throw new Error('secret internals');
       });
       await expect(messaging.commands.send(new Reject({}))).rejects.toMatchObject({
@@ -81,8 +84,14 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
       await messaging.events.publish([prefix]);
       const groupA: RecordedEvent[] = [];
       const groupB: RecordedEvent[] = [];
-      await messaging.events.consume({ group: `${prefix}a`, streamPrefixes: [prefix] }, async (e) => void groupA.push(e));
-      await messaging.events.consume({ group: `${prefix}b`, streamPrefixes: [prefix] }, async (e) => void groupB.push(e));
+      await messaging.events.consume(
+        { group: `${prefix}a`, streamPrefixes: [prefix] },
+        async (e) => void groupA.push(e),
+      );
+      await messaging.events.consume(
+        { group: `${prefix}b`, streamPrefixes: [prefix] },
+        async (e) => void groupB.push(e),
+      );
       await append('s1', 'A1', 'A2');
       await append('s2', 'B1');
       await append('s1', 'A3');
@@ -92,7 +101,11 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
         const ofStream = (s: string) => seen.filter((e) => e.streamName === `${prefix}${s}`).map((e) => e.type);
         expect(ofStream('s1')).toEqual(['A1', 'A2', 'A3']);
         expect(ofStream('s2')).toEqual(['B1', 'B2', 'B3']);
-        expect(seen[0]).toMatchObject({ data: expect.any(Object), id: expect.any(String), revision: expect.any(Number) });
+        expect(seen[0]).toMatchObject({
+          data: expect.any(Object),
+          id: expect.any(String),
+          revision: expect.any(Number),
+        });
       }
     });
 
@@ -115,7 +128,10 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
       const types = Array.from({ length: 20 }, (_, i) => `E${i}`);
       await append('s', ...types); // one append: one read of the store, one fetch of its partition
       const pages: string[][] = [];
-      await messaging.events.consumePages({ group: `${prefix}pages`, streamPrefixes: [prefix] }, async (page) => void pages.push(page.map((e) => e.type)));
+      await messaging.events.consumePages(
+        { group: `${prefix}pages`, streamPrefixes: [prefix] },
+        async (page) => void pages.push(page.map((e) => e.type)),
+      );
       await eventually(() => (pages.flat().length >= 20 ? true : undefined), 30_000, 'twenty events');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(pages.flat()).toEqual(types);
@@ -131,7 +147,11 @@ export function messagingConformance(setup: () => Promise<MessagingUnderTest>): 
         if (page.some((e) => e.type === 'Flaky') && failuresLeft-- > 0) throw new Error('transient');
       });
       await append('s', 'Before', 'Flaky', 'After');
-      await eventually(() => (attempts.flat().filter((type) => type === 'Flaky').length === 2 ? true : undefined), 30_000, 'the page again');
+      await eventually(
+        () => (attempts.flat().filter((type) => type === 'Flaky').length === 2 ? true : undefined),
+        30_000,
+        'the page again',
+      );
       await append('s', 'Later');
       await eventually(() => (attempts.flat().includes('Later') ? true : undefined), 30_000, 'a later event');
       const failed = attempts.findIndex((page) => page.includes('Flaky'));

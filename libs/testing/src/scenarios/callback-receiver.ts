@@ -33,7 +33,13 @@ export class CallbackReceiver {
         } catch {
           // Recorded as is; the test looking at it will say what is wrong.
         }
-        received.push({ path: request.url ?? '', headers: request.headers, body, event: parsed.event ?? '', payload: parsed.payload ?? {} });
+        received.push({
+          path: request.url ?? '',
+          headers: request.headers,
+          body,
+          event: parsed.event ?? '',
+          payload: parsed.payload ?? {},
+        });
         undocumentedCallbacks.push(...ResponseValidator.ofDocument().callbackProblems(request.headers, body));
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       });
@@ -54,13 +60,19 @@ export class CallbackReceiver {
   /** Waits until the transaction's callbacks include `event`; returns them all. */
   async waitFor(internalReference: string, event: string, timeoutMs = 30_000): Promise<ReceivedCallback[]> {
     return eventually(
-      () => (this.about(internalReference).some((callback) => callback.event === event) ? this.about(internalReference) : undefined),
+      () =>
+        this.about(internalReference).some((callback) => callback.event === event)
+          ? this.about(internalReference)
+          : undefined,
       timeoutMs,
       `callback ${event} for ${internalReference}`,
     );
   }
 
-  /** Both signatures (docs/webhooks.md) verify against the merchant's signing key, as the merchant package (paygate-node) verifies them. */
+  /**
+   * Both signatures (docs/webhooks.md) verify against the merchant's signing key, as the merchant package
+   * (paygate-node) verifies them.
+   */
   static verify(callback: ReceivedCallback, signingKey: string): boolean {
     if (callback.headers['hmac-signature'] === undefined) return false;
     try {

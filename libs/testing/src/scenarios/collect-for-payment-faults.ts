@@ -29,7 +29,9 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
   });
 
   const collectForPayment = async (body: Record<string, unknown>): Promise<string> => {
-    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest(body) });
+    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+      body: mobileMoneyRequest(body),
+    });
     expect(accepted.status).toBe(202);
     return String(accepted.body.data.internal_reference);
   };
@@ -46,7 +48,9 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
       transaction_status: 'FAILED',
       status_message: expect.stringContaining('wallet balance cannot cover the fee'),
     });
-    expect(callbacks[1].payload).toMatchObject({ status_message: 'PRN not eligible: wallet balance cannot cover the fee' });
+    expect(callbacks[1].payload).toMatchObject({
+      status_message: 'PRN not eligible: wallet balance cannot cover the fee',
+    });
     expect(await admin.paymentCalls(prn)).toBe(0);
     expect(await walletOf(client)).toEqual({ currency: 'UGX', balance: 0, available_balance: 0 });
   });
@@ -55,7 +59,13 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     await topUpWallet(context.gateway(), client.merchant.id, 5_000);
     await walletShows(client, { balance: 5_000, available_balance: 5_000 }, 'the top-up to show');
     const prn = await admin.createPrn(25_000);
-    const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: false, require_confirmation: false, msisdn: '256772000002' });
+    const ref = await collectForPayment({
+      amount: 25_000,
+      prn,
+      charge_customer: false,
+      require_confirmation: false,
+      msisdn: '256772000002',
+    });
     const callbacks = await receiver.waitFor(ref, 'payment.failed', 60_000);
     expect(eventsOf(callbacks)).toEqual(['transaction.failed', 'payment.failed']);
     expect(callbacks[1].payload).toMatchObject({ transaction_status: 'FAILED', account_number: prn });
@@ -71,10 +81,22 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
       const ref = await collectForPayment({ amount: 25_000, prn, charge_customer: true, require_confirmation: false });
       const callbacks = await receiver.waitFor(ref, 'payment.failed', 60_000);
       expect(eventsOf(callbacks)).toEqual(['transaction.completed', 'payment.failed']);
-      expect(callbacks[1].payload).toMatchObject({ transaction_status: 'FAILED', account_number: prn, request_amount: 25_000 });
-      expect(await admin.prn(prn)).toMatchObject({ status: 'AVAILABLE', payment_calls: PAYMENT_CALLS_UNTIL_GIVING_UP, payments: [] });
+      expect(callbacks[1].payload).toMatchObject({
+        transaction_status: 'FAILED',
+        account_number: prn,
+        request_amount: 25_000,
+      });
+      expect(await admin.prn(prn)).toMatchObject({
+        status: 'AVAILABLE',
+        payment_calls: PAYMENT_CALLS_UNTIL_GIVING_UP,
+        payments: [],
+      });
       // charge_customer=true: the merchant is credited the full 25,000, and none of it went to the biller.
-      await walletShows(client, { balance: before.balance + 25_000, available_balance: before.available_balance + 25_000 }, 'the credit to show');
+      await walletShows(
+        client,
+        { balance: before.balance + 25_000, available_balance: before.available_balance + 25_000 },
+        'the credit to show',
+      );
     } finally {
       await admin.billerFaults({});
     }
@@ -105,11 +127,16 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     const refs = await Promise.all([1, 2].map(() => collectForPayment({ amount: 25_000, prn, charge_customer: true })));
     // Both validated while the PRN was still AVAILABLE; then both customers pay.
     await Promise.all(refs.map((ref) => receiver.waitFor(ref, 'transaction.charges', 60_000)));
-    expect((await Promise.all(refs.map((ref) => client.confirm(ref)))).map((answer) => answer.status)).toEqual([202, 202]);
+    expect((await Promise.all(refs.map((ref) => client.confirm(ref)))).map((answer) => answer.status)).toEqual([
+      202, 202,
+    ]);
     const outcomes = await Promise.all(
       refs.map((ref) =>
         eventually(
-          () => receiver.about(ref).find((callback) => callback.event === 'payment.completed' || callback.event === 'payment.failed'),
+          () =>
+            receiver
+              .about(ref)
+              .find((callback) => callback.event === 'payment.completed' || callback.event === 'payment.failed'),
           60_000,
           `the payment outcome of ${ref}`,
         ),
@@ -117,7 +144,11 @@ export function collectForPaymentFaultSuite(context: CollectForPaymentContext): 
     );
     expect(outcomes.map((callback) => callback.event).sort()).toEqual(['payment.completed', 'payment.failed']);
     for (const ref of refs)
-      expect(eventsOf(receiver.about(ref))).toEqual(['transaction.charges', 'transaction.completed', expect.stringMatching(/^payment\./)]);
+      expect(eventsOf(receiver.about(ref))).toEqual([
+        'transaction.charges',
+        'transaction.completed',
+        expect.stringMatching(/^payment\./),
+      ]);
     const atBiller = await admin.prn(prn);
     expect(atBiller.status).toBe('PAID');
     expect(atBiller.payments).toHaveLength(1);

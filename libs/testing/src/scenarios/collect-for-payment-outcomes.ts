@@ -44,12 +44,18 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     // A fresh merchant: the top-up is all there is (the read model may trail the command briefly).
     const before = await walletShows(client, { balance: 2_000, available_balance: 2_000 }, 'the top-up to show');
     const prn = await admin.createPrn(25_000);
-    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount: 25_000, prn }) });
+    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+      body: mobileMoneyRequest({ amount: 25_000, prn }),
+    });
     expect(accepted.status).toBe(202);
     const ref = String(accepted.body.data.internal_reference);
     await receiver.waitFor(ref, 'transaction.charges', 30_000);
     expect((await client.confirm(ref)).status).toBe(202);
-    const [charges, completed, paid] = await expectSigned(ref, ['transaction.charges', 'transaction.completed', 'payment.completed']);
+    const [charges, completed, paid] = await expectSigned(ref, [
+      'transaction.charges',
+      'transaction.completed',
+      'payment.completed',
+    ]);
     expect(charges.payload).toMatchObject({ transaction_status: 'PENDING', transaction_amount: 25_000 });
     expect(completed.payload).toMatchObject({ transaction_status: 'COMPLETED' });
     expect(paid.payload).toEqual({
@@ -71,9 +77,16 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     await admin.expectPaidOnce(prn);
     // Credited total_credit (25,000 − fee), then debited the PRN's 25,000: the fee came from the wallet.
     const fee = Number(completed.payload.transaction_charge);
-    await walletShows(client, { balance: before.balance - fee, available_balance: before.balance - fee }, 'the wallet to show the payment');
+    await walletShows(
+      client,
+      { balance: before.balance - fee, available_balance: before.balance - fee },
+      'the wallet to show the payment',
+    );
     const record = await client.collection(ref);
-    expect(record.body.data).toMatchObject({ prn, service_payment: { account_number: prn, transaction_status: 'COMPLETED' } });
+    expect(record.body.data).toMatchObject({
+      prn,
+      service_payment: { account_number: prn, transaction_status: 'COMPLETED' },
+    });
   });
 
   it('card without redirect_url: the customer ends on the hosted result page, the PRN is paid', async () => {
@@ -90,7 +103,9 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
       30_000,
       'the checkout to open after the PRN verdict',
     );
-    const page = await fetch(await payOnCheckoutPage(paymentUrl, { number: '4242424242424242' }), { redirect: 'manual' });
+    const page = await fetch(await payOnCheckoutPage(paymentUrl, { number: '4242424242424242' }), {
+      redirect: 'manual',
+    });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Payment completed');
     await expectSigned(ref, ['transaction.completed', 'payment.completed']);
@@ -101,18 +116,30 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
     ['already paid', { status: 'PAID' }, 25_000],
     ['expired', { status: 'EXPIRED' }, 25_000],
     ['of another amount', {}, 30_000],
-  ])('a PRN %s: payment.failed, then transaction.cancelled, and nothing reaches the customer', async (_case, prnOverrides, amount) => {
-    const prn = await admin.createPrn(25_000, prnOverrides);
-    const before = await walletOf(client);
-    const accepted = await client.request('POST', '/v1/collections/collect-for-payment', { body: mobileMoneyRequest({ amount, prn, charge_customer: true }) });
-    const ref = String(accepted.body.data.internal_reference);
-    const [failed, cancelled] = await expectSigned(ref, ['payment.failed', 'transaction.cancelled']);
-    expect(failed.payload).toMatchObject({ transaction_type: 'SERVICE_PAYMENT', transaction_status: 'FAILED', account_number: prn });
-    expect(cancelled.payload).toMatchObject({ transaction_status: 'CANCELLED', status_message: expect.stringMatching(/^PRN not eligible: /) });
-    expect((await client.confirm(ref)).status).toBe(409);
-    expect(await admin.paymentCalls(prn)).toBe(0);
-    expect(await walletOf(client)).toEqual(before);
-  });
+  ])(
+    'a PRN %s: payment.failed, then transaction.cancelled, and nothing reaches the customer',
+    async (_case, prnOverrides, amount) => {
+      const prn = await admin.createPrn(25_000, prnOverrides);
+      const before = await walletOf(client);
+      const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {
+        body: mobileMoneyRequest({ amount, prn, charge_customer: true }),
+      });
+      const ref = String(accepted.body.data.internal_reference);
+      const [failed, cancelled] = await expectSigned(ref, ['payment.failed', 'transaction.cancelled']);
+      expect(failed.payload).toMatchObject({
+        transaction_type: 'SERVICE_PAYMENT',
+        transaction_status: 'FAILED',
+        account_number: prn,
+      });
+      expect(cancelled.payload).toMatchObject({
+        transaction_status: 'CANCELLED',
+        status_message: expect.stringMatching(/^PRN not eligible: /),
+      });
+      expect((await client.confirm(ref)).status).toBe(409);
+      expect(await admin.paymentCalls(prn)).toBe(0);
+      expect(await walletOf(client)).toEqual(before);
+    },
+  );
 
   it('an unknown PRN is not eligible either', async () => {
     const accepted = await client.request('POST', '/v1/collections/collect-for-payment', {

@@ -7,12 +7,20 @@ export interface OutcomeContext {
 }
 
 /** Submits the sandbox's card form like a browser would; returns where the checkout sends the customer. */
-export async function payOnCheckoutPage(paymentUrl: string, card: { number?: string; cancel?: boolean }): Promise<string> {
+export async function payOnCheckoutPage(
+  paymentUrl: string,
+  card: { number?: string; cancel?: boolean },
+): Promise<string> {
   const page = await fetch(paymentUrl);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('name="card_number"');
   const response = card.cancel
-    ? await fetch(`${paymentUrl}/cancel`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })
+    ? await fetch(`${paymentUrl}/cancel`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      })
     : await fetch(paymentUrl, {
         method: 'POST',
         redirect: 'manual',
@@ -89,7 +97,10 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     const confirm = await client.confirm(ref);
     expect(confirm).toMatchObject({
       status: 202,
-      body: { message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment', data: {} },
+      body: {
+        message: 'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment',
+        data: {},
+      },
     });
     return ref;
   }
@@ -100,12 +111,19 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     ['256752000003', 'CANCELLED', 'Transaction declined by the customer'],
     ['256772000004', 'CANCELLED', 'Transaction cancelled: payment prompt not answered in time'],
   ])('mobile money %s ends %s', async (msisdn, status, message) => {
-    const init = await client.initialize(mobileMoneyRequest({ msisdn, provider_code: msisdn.startsWith('25675') ? 'airtel_money_ug' : 'mtn_momo_ug' }));
+    const init = await client.initialize(
+      mobileMoneyRequest({ msisdn, provider_code: msisdn.startsWith('25675') ? 'airtel_money_ug' : 'mtn_momo_ug' }),
+    );
     expect(init.status).toBe(202);
     const ref = init.body.data.internal_reference as string;
     expect((await client.confirm(ref)).status).toBe(202);
     const final = await client.finalState(ref);
-    expect(final).toMatchObject({ transaction_status: status, status_message: message, internal_reference: ref, transaction_account: msisdn });
+    expect(final).toMatchObject({
+      transaction_status: status,
+      status_message: message,
+      internal_reference: ref,
+      transaction_account: msisdn,
+    });
     await expectCallbacks(ref, ['transaction.charges', `transaction.${status.toLowerCase()}`], final);
   });
 
@@ -128,7 +146,10 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     ['256772000004', 'CANCELLED'],
   ])('with require_confirmation=false prompts %s at once and ends %s', async (msisdn, status) => {
     const init = await client.initialize(mobileMoneyRequest({ msisdn, require_confirmation: false }));
-    expect(init).toMatchObject({ status: 202, body: { message: 'Transaction initiated. Pending processing', data: { transaction_status: 'PENDING' } } });
+    expect(init).toMatchObject({
+      status: 202,
+      body: { message: 'Transaction initiated. Pending processing', data: { transaction_status: 'PENDING' } },
+    });
     const ref = init.body.data.internal_reference as string;
     expect((await client.confirm(ref)).status).toBe(409);
     const final = await client.finalState(ref);
@@ -140,7 +161,10 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     const init = await client.initialize(mobileMoneyRequest());
     const ref = init.body.data.internal_reference as string;
     const final = await client.finalState(ref);
-    expect(final).toMatchObject({ transaction_status: 'CANCELLED', status_message: 'Transaction cancelled: confirmation not received in time' });
+    expect(final).toMatchObject({
+      transaction_status: 'CANCELLED',
+      status_message: 'Transaction cancelled: confirmation not received in time',
+    });
     expect((await client.confirm(ref)).status).toBe(409);
     await expectCallbacks(ref, ['transaction.charges', 'transaction.cancelled'], final);
   });
@@ -157,12 +181,22 @@ export function collectionOutcomeSuite(context: OutcomeContext): void {
     const confirm = await client.confirm(ref);
     expect(confirm).toMatchObject({
       status: 202,
-      body: { message: 'Redirect to URL for the payment of UGX 25,000', data: { payment_url: expect.stringMatching(/^http/) } },
+      body: {
+        message: 'Redirect to URL for the payment of UGX 25,000',
+        data: { payment_url: expect.stringMatching(/^http/) },
+      },
     });
-    const returnUrl = await payOnCheckoutPage(confirm.body.data.payment_url as string, card === 'cancel' ? { cancel: true } : { number: card });
+    const returnUrl = await payOnCheckoutPage(
+      confirm.body.data.payment_url as string,
+      card === 'cancel' ? { cancel: true } : { number: card },
+    );
     const redirect = client.verifyRedirect(await followReturn(returnUrl));
     expect(redirect.get('order')).toBe('7');
-    expect(Object.fromEntries(redirect)).toMatchObject({ internal_reference: ref, transaction_status: status, status_message: message });
+    expect(Object.fromEntries(redirect)).toMatchObject({
+      internal_reference: ref,
+      transaction_status: status,
+      status_message: message,
+    });
     const final = await client.finalState(ref);
     expect(final).toMatchObject({ transaction_status: status, status_message: message });
     if (status === 'COMPLETED') expect(final.transaction_account).toBe('424242******4242');

@@ -1,4 +1,5 @@
-// Driving a running Paygate from outside: the merchant's client, a callback receiver, the sandbox's admin routes, waits and whole outcomes.
+// Driving a running Paygate from outside: the merchant's client, a callback receiver, the sandbox's admin routes, waits
+// and whole outcomes.
 export * from './wait';
 export * from './paygate-client';
 export * from './callback-receiver';

@@ -61,14 +61,25 @@ export class PaygateClient {
     readonly merchant: MerchantCredentials,
   ) {}
 
-  static async withNewMerchant(baseUrl: string, adminToken = TEST_ADMIN_TOKEN, name = 'Test merchant', callbackUrl?: string): Promise<PaygateClient> {
+  static async withNewMerchant(
+    baseUrl: string,
+    adminToken = TEST_ADMIN_TOKEN,
+    name = 'Test merchant',
+    callbackUrl?: string,
+  ): Promise<PaygateClient> {
     const response = await fetch(`${baseUrl}/admin/v1/merchants`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
       body: JSON.stringify({ name, collection_callback_url: callbackUrl, service_payments_callback_url: callbackUrl }),
     });
-    const body = (await response.json()) as ApiResponse<{ id: string; public_key: string; secret_key: string; signing_key: string }>['body'];
-    if (response.status !== 201) throw new Error(`cannot create a merchant: ${response.status} ${JSON.stringify(body)}`);
+    const body = (await response.json()) as ApiResponse<{
+      id: string;
+      public_key: string;
+      secret_key: string;
+      signing_key: string;
+    }>['body'];
+    if (response.status !== 201)
+      throw new Error(`cannot create a merchant: ${response.status} ${JSON.stringify(body)}`);
     return new PaygateClient(baseUrl, {
       id: body.data.id,
       publicKey: body.data.public_key,
@@ -86,14 +97,17 @@ export class PaygateClient {
     if (options.secret) headers['secret-key'] = this.merchant.secretKey;
     let body: string | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: ApiResponse<Data>['body'];
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+      throw new Error(
+        `${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+      );
     }
     return { status: response.status, body: parsed };
   }

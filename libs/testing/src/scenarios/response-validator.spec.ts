@@ -24,7 +24,8 @@ const record = {
   transaction_status: 'PENDING',
   status_message: 'Transaction initiated. Pending customer confirmation',
 };
-const accepted = (data: object) => JSON.stringify({ code: 202, status: 'accepted', message: 'Transaction initiated', data });
+const accepted = (data: object) =>
+  JSON.stringify({ code: 202, status: 'accepted', message: 'Transaction initiated', data });
 const error = (code: number, data: object = {}) => JSON.stringify({ code, status: 'error', message: 'refused', data });
 
 describe('the response validator', () => {
@@ -36,9 +37,14 @@ describe('the response validator', () => {
     expect(problems('POST', '/v1/collections/initialize', 202, accepted(record))).toEqual([]);
     expect(problems('POST', '/collections/initialize', 202, accepted(record))).toEqual([]);
     expect(problems('GET', `/v1/collections/${REFERENCE}`, 404, error(404))).toEqual([]);
-    expect(problems('POST', '/v1/collections/initialize', 400, error(400, { errors: [{ field: 'amount', message: 'amount must be a JSON number' }] }))).toEqual(
-      [],
-    );
+    expect(
+      problems(
+        'POST',
+        '/v1/collections/initialize',
+        400,
+        error(400, { errors: [{ field: 'amount', message: 'amount must be a JSON number' }] }),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a status the operation does not document', () => {
@@ -52,13 +58,19 @@ describe('the response validator', () => {
     expect(problems('GET', '/v1/collections/confirm', 405, error(405))).toEqual([]);
     expect(problems('GET', '/collections/initialize', 405, error(405))).toEqual([]);
     expect(problems('GET', '/admin/v1/merchants/nobody', 404, error(404))).toEqual([]);
-    expect(problems('GET', '/v1/collections/confirm', 409, error(409))).toEqual([expect.stringContaining('a status the OpenAPI document does not list')]);
-    expect(problems('GET', `/v1/collections/${REFERENCE}`, 405, error(405))).toEqual([expect.stringContaining('a status the OpenAPI document does not list')]);
+    expect(problems('GET', '/v1/collections/confirm', 409, error(409))).toEqual([
+      expect.stringContaining('a status the OpenAPI document does not list'),
+    ]);
+    expect(problems('GET', `/v1/collections/${REFERENCE}`, 405, error(405))).toEqual([
+      expect.stringContaining('a status the OpenAPI document does not list'),
+    ]);
   });
 
   it('checks an event stream by its status and media type, without reading it', () => {
     expect(problems('GET', '/v1/callbacks/stream', 200, null)).toEqual([]);
-    expect(problems('GET', '/v1/collections/PG7K3M9Q2X4T8V6B1N5R0D2F3H', 200, null)).toEqual([expect.stringContaining('with an event stream')]);
+    expect(problems('GET', '/v1/collections/PG7K3M9Q2X4T8V6B1N5R0D2F3H', 200, null)).toEqual([
+      expect.stringContaining('with an event stream'),
+    ]);
   });
 
   it('refuses a field the schema does not name, in data and in the envelope', () => {
@@ -73,15 +85,32 @@ describe('the response validator', () => {
     const missing: Partial<typeof record> = { ...record };
     delete missing.status_message;
     expect(problems('POST', '/v1/collections/initialize', 202, accepted(missing))).toHaveLength(1);
-    expect(problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, request_amount: '81000' }))).toHaveLength(1);
-    expect(problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, internal_reference: 'pg-1' }))).toHaveLength(1);
-    expect(problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, payment_url: 'not a url' }))).toHaveLength(1);
-    expect(problems('POST', '/v1/collections/initialize', 202, JSON.stringify({ code: 200, status: 'accepted', message: 'm', data: record }))).toHaveLength(1);
-    expect(problems('POST', '/v1/collections/initialize', 202, '<html></html>')).toEqual([expect.stringContaining('not JSON')]);
+    expect(
+      problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, request_amount: '81000' })),
+    ).toHaveLength(1);
+    expect(
+      problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, internal_reference: 'pg-1' })),
+    ).toHaveLength(1);
+    expect(
+      problems('POST', '/v1/collections/initialize', 202, accepted({ ...record, payment_url: 'not a url' })),
+    ).toHaveLength(1);
+    expect(
+      problems(
+        'POST',
+        '/v1/collections/initialize',
+        202,
+        JSON.stringify({ code: 200, status: 'accepted', message: 'm', data: record }),
+      ),
+    ).toHaveLength(1);
+    expect(problems('POST', '/v1/collections/initialize', 202, '<html></html>')).toEqual([
+      expect.stringContaining('not JSON'),
+    ]);
   });
 
   it('refuses an answer from a route the document lacks, and leaves the platform’s 404 and 405 and other paths alone', () => {
-    expect(problems('POST', '/v1/refunds', 202, accepted({}))).toEqual([expect.stringContaining('has no POST operation for this path')]);
+    expect(problems('POST', '/v1/refunds', 202, accepted({}))).toEqual([
+      expect.stringContaining('has no POST operation for this path'),
+    ]);
     expect(problems('GET', '/v1/no/such/route', 404, error(404))).toEqual([]);
     expect(problems('DELETE', '/v1/collections/initialize', 405, error(405))).toEqual([]);
     expect(problems('GET', '/v1/no/such/route', 429, error(429, { retry_after: 1 }))).toEqual([]);
@@ -91,20 +120,33 @@ describe('the response validator', () => {
 
   it('accepts a callback as the webhooks section describes it, and refuses an unknown event, an extra field or a missing signature header', () => {
     const { transaction_fee: charge, ...rest } = record;
-    const payload = { ...rest, transaction_charge: charge, transaction_account: '256772000001', customer_name: 'Jane Doe', transaction_status: 'COMPLETED' };
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,abc=', 'hmac-signature': 'a'.repeat(64) };
+    const payload = {
+      ...rest,
+      transaction_charge: charge,
+      transaction_account: '256772000001',
+      customer_name: 'Jane Doe',
+      transaction_status: 'COMPLETED',
+    };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': 'v1,abc=',
+      'hmac-signature': 'a'.repeat(64),
+    };
     const body = (event: string, fields: object = {}) => JSON.stringify({ event, payload: { ...payload, ...fields } });
     expect(validator.callbackProblems(headers, body('transaction.completed'))).toEqual([]);
-    expect(validator.callbackProblems(headers, body('transaction.refunded'))).toEqual([expect.stringContaining('do not list')]);
+    expect(validator.callbackProblems(headers, body('transaction.refunded'))).toEqual([
+      expect.stringContaining('do not list'),
+    ]);
     expect(validator.callbackProblems(headers, body('transaction.completed', { loyalty_points: 3 }))).toEqual([
       expect.stringContaining('additional properties'),
     ]);
-    expect(validator.callbackProblems({ ...headers, 'webhook-signature': undefined }, body('transaction.completed'))).toEqual([
-      'callback transaction.completed without its webhook-signature header',
-    ]);
-    expect(validator.callbackProblems({ ...headers, 'webhook-signature': 'sha256=abc' }, body('transaction.completed'))).toEqual([
-      expect.stringContaining('webhook-signature header not matching'),
-    ]);
+    expect(
+      validator.callbackProblems({ ...headers, 'webhook-signature': undefined }, body('transaction.completed')),
+    ).toEqual(['callback transaction.completed without its webhook-signature header']);
+    expect(
+      validator.callbackProblems({ ...headers, 'webhook-signature': 'sha256=abc' }, body('transaction.completed')),
+    ).toEqual([expect.stringContaining('webhook-signature header not matching')]);
   });
 
   describe('around fetch', () => {
@@ -113,7 +155,12 @@ describe('the response validator', () => {
     let answer: { status: number; body: string; foreign?: boolean };
     beforeAll(async () => {
       server = createServer((_, response) =>
-        response.writeHead(answer.status, { 'content-type': 'application/json', ...(!answer.foreign && { 'x-request-id': 'r1' }) }).end(answer.body),
+        response
+          .writeHead(answer.status, {
+            'content-type': 'application/json',
+            ...(!answer.foreign && { 'x-request-id': 'r1' }),
+          })
+          .end(answer.body),
       );
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -127,7 +174,9 @@ describe('the response validator', () => {
         const response = await fetch(`${base}/v1/collections/initialize`, { method: 'POST', body: '{}' });
         expect(await response.json()).toEqual(JSON.parse(answer.body));
         answer = { status: 201, body: accepted(record) };
-        await expect(fetch(`${base}/v1/collections/initialize`, { method: 'POST', body: '{}' })).rejects.toThrow(UndocumentedResponseError);
+        await expect(fetch(`${base}/v1/collections/initialize`, { method: 'POST', body: '{}' })).rejects.toThrow(
+          UndocumentedResponseError,
+        );
         expect(validation.refused).toEqual([expect.stringContaining('POST /v1/collections/initialize answered 201')]);
         // Another host's API (a fake provider has /v1 paths too) is not Paygate's: no x-request-id, not checked.
         answer = { status: 201, body: '{}', foreign: true };

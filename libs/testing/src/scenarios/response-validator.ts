@@ -3,7 +3,10 @@ import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** docs/openapi.json: what `npm run openapi` generates, lint checks and the gateway serves (a spec keeps the three equal). */
+/**
+ * docs/openapi.json: what `npm run openapi` generates, lint checks and the gateway serves (a spec keeps the three
+ * equal).
+ */
 export const OPENAPI_DOCUMENT_PATH = join(__dirname, '../../../../docs/openapi.json');
 
 type Json = Record<string, unknown>;
@@ -25,7 +28,10 @@ interface Parameter {
 /** The API's own prefixes: a path under them that no operation documents may only answer as no route does. */
 const API_NAMESPACE = /^\/(admin\/)?v1(\/|$)/;
 const NO_ROUTE_STATUSES = [404, 405, 429];
-/** Under the namespace but not the merchant API: the card checkout sends the customer's browser back here (an HTML page or a redirect). */
+/**
+ * Under the namespace but not the merchant API: the card checkout sends the customer's browser back here (an HTML page
+ * or a redirect).
+ */
 const NOT_API = [/^\/v1\/checkout\/return(\/|$)/];
 /** Paths served at two places, documented once: the unprefixed merchant aliases and top-up's old sandbox path. */
 const ALIASES: [RegExp, (path: string) => string][] = [
@@ -58,7 +64,8 @@ export class ResponseValidator {
         .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
         .map(([method, operation]) => {
           const parameters = (operation.parameters as Parameter[] | undefined) ?? [];
-          const pathPattern = (name: string) => parameters.find((parameter) => parameter.in === 'path' && parameter.name === name)?.schema?.pattern;
+          const pathPattern = (name: string) =>
+            parameters.find((parameter) => parameter.in === 'path' && parameter.name === name)?.schema?.pattern;
           return {
             method: method.toUpperCase(),
             template,
@@ -88,7 +95,9 @@ export class ResponseValidator {
   /** The documented operation a request reaches, the aliases included. */
   operation(method: string, path: string): Operation | undefined {
     const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-    return this.operations.find((operation) => operation.method === verb && operation.pattern.test(documentedPath(path)));
+    return this.operations.find(
+      (operation) => operation.method === verb && operation.pattern.test(documentedPath(path)),
+    );
   }
 
   /**
@@ -109,28 +118,36 @@ export class ResponseValidator {
     });
   }
 
-  /** What is wrong with an answer, per the document: empty when nothing is (or when no operation of the API was asked). */
-  /** `body` is null for a server-sent events stream, which is never read to its end: its status and media type are checked. */
+  /**
+   * What is wrong with an answer, per the document: empty when nothing is (or when no operation of the API was asked).
+   */
+  /**
+   * `body` is null for a server-sent events stream, which is never read to its end: its status and media type are
+   * checked.
+   */
   problems(method: string, url: string, status: number, body: string | null): string[] {
     const path = new URL(url, 'http://localhost').pathname;
     const operation = this.operation(method, path);
     const where = `${method.toUpperCase()} ${path} answered ${status}`;
     if (!operation) {
       const underApi = API_NAMESPACE.test(path) || ALIASES.some(([alias]) => alias.test(path));
-      // No route there: the platform's 404 or 405, or the 429 of the address's bucket that such a request takes from first.
-      // Anything else is a route the document lacks.
+      // No route there: the platform's 404 or 405, or the 429 of the address's bucket that such a request takes from
+      // first. Anything else is a route the document lacks.
       if (!underApi || NOT_API.some((excluded) => excluded.test(path)) || NO_ROUTE_STATUSES.includes(status)) return [];
       return [`${where}, but the OpenAPI document has no ${method.toUpperCase()} operation for this path`];
     }
     if (NO_ROUTE_STATUSES.includes(status) && !this.fitsPathPatterns(operation, path)) return [];
     const key = String(status);
-    if (!operation.responses[key]) return [`${where}, a status the OpenAPI document does not list for ${operation.method} ${operation.template}`];
+    if (!operation.responses[key])
+      return [`${where}, a status the OpenAPI document does not list for ${operation.method} ${operation.template}`];
     if (method.toUpperCase() === 'HEAD') return [];
     if (body === null) {
       const media = Object.keys((operation.responses[key].content as Record<string, unknown> | undefined) ?? {});
       return media.includes(EVENT_STREAM)
         ? []
-        : [`${where} with an event stream, which the OpenAPI document does not list for ${operation.method} ${operation.template}`];
+        : [
+            `${where} with an event stream, which the OpenAPI document does not list for ${operation.method} ${operation.template}`,
+          ];
     }
     let parsed: unknown;
     try {
@@ -141,14 +158,17 @@ export class ResponseValidator {
     const validate = this.validator(operation, key);
     if (!validate || validate(parsed)) return [];
     const errors = (validate.errors ?? []).map(
-      (error) => `${error.instancePath || '(body)'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+      (error) =>
+        `${error.instancePath || '(body)'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
     );
     return [
       `${where} with a body the OpenAPI document does not allow for ${operation.method} ${operation.template}: ${errors.join('; ')} — body ${body.slice(0, 500)}`,
     ];
   }
 
-  /** What is wrong with a callback Paygate sent, per the document's `webhooks`: its event, signature headers and body. */
+  /**
+   * What is wrong with a callback Paygate sent, per the document's `webhooks`: its event, signature headers and body.
+   */
   callbackProblems(headers: Record<string, string | string[] | undefined>, body: string): string[] {
     let parsed: { event?: unknown };
     try {
@@ -159,17 +179,24 @@ export class ResponseValidator {
     const event = String(parsed.event);
     const webhook = (this.document.webhooks as Record<string, { post: Json }> | undefined)?.[event]?.post;
     if (!webhook) return [`a callback ${event}, which the OpenAPI document's webhooks do not list`];
-    const problems = (webhook.parameters as { name: string; required?: boolean; schema?: { pattern?: string } }[]).flatMap((parameter) => {
+    const problems = (
+      webhook.parameters as { name: string; required?: boolean; schema?: { pattern?: string } }[]
+    ).flatMap((parameter) => {
       const value = headers[parameter.name];
-      if (value === undefined) return parameter.required ? [`callback ${event} without its ${parameter.name} header`] : [];
+      if (value === undefined)
+        return parameter.required ? [`callback ${event} without its ${parameter.name} header`] : [];
       const pattern = parameter.schema?.pattern;
       return pattern && !new RegExp(pattern).test(String(value))
         ? [`callback ${event} with a ${parameter.name} header not matching ${pattern}: ${String(value)}`]
         : [];
     });
-    const validate = this.ajv.getSchema(`openapi.json#/${pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema')}`);
+    const validate = this.ajv.getSchema(
+      `openapi.json#/${pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema')}`,
+    );
     if (validate && !validate(parsed))
-      problems.push(`callback ${event} with a body the OpenAPI document does not allow: ${this.ajv.errorsText(validate.errors)} — body ${body.slice(0, 500)}`);
+      problems.push(
+        `callback ${event} with a body the OpenAPI document does not allow: ${this.ajv.errorsText(validate.errors)} — body ${body.slice(0, 500)}`,
+      );
     return problems;
   }
 
@@ -193,7 +220,10 @@ export class ResponseValidator {
   }
 }
 
-/** Callbacks the receivers got that the document does not describe; the e2e suites fail on any (jest-response-validation.ts). */
+/**
+ * Callbacks the receivers got that the document does not describe; the e2e suites fail on any
+ * (jest-response-validation.ts).
+ */
 export const undocumentedCallbacks: string[] = [];
 
 const EVENT_STREAM = 'text/event-stream';
@@ -202,7 +232,8 @@ export class UndocumentedResponseError extends Error {
   override name = 'UndocumentedResponseError';
 }
 
-const requestMethod = (input: Parameters<typeof fetch>[0], init?: RequestInit) => init?.method ?? (input instanceof Request ? input.method : 'GET');
+const requestMethod = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+  init?.method ?? (input instanceof Request ? input.method : 'GET');
 const requestUrl = (input: Parameters<typeof fetch>[0]) => (input instanceof Request ? input.url : String(input));
 
 /**
@@ -210,7 +241,10 @@ const requestUrl = (input: Parameters<typeof fetch>[0]) => (input instanceof Req
  * suite's afterEach can fail on it even where a test swallowed the thrown error. The answer
  * itself is handed back unchanged (read through a clone).
  */
-export function installResponseValidation(validator = ResponseValidator.ofDocument()): { refused: string[]; uninstall(): void } {
+export function installResponseValidation(validator = ResponseValidator.ofDocument()): {
+  refused: string[];
+  uninstall(): void;
+} {
   const original = globalThis.fetch;
   const refused: string[] = [];
   globalThis.fetch = async (input, init) => {
@@ -218,9 +252,11 @@ export function installResponseValidation(validator = ResponseValidator.ofDocume
     const method = requestMethod(input, init);
     const url = requestUrl(input);
     // Only Paygate's answers to API paths are checked: every Paygate app answers with x-request-id, which the fake
-    // providers of the connector suites (serving /v1 paths of their own) do not; sandbox, health and metrics are not the API.
+    // providers of the connector suites (serving /v1 paths of their own) do not; sandbox, health and metrics are not
+    // the API.
     if (!response.headers.has('x-request-id')) return response;
-    if (!validator.operation(method, new URL(url).pathname) && !API_NAMESPACE.test(new URL(url).pathname)) return response;
+    if (!validator.operation(method, new URL(url).pathname) && !API_NAMESPACE.test(new URL(url).pathname))
+      return response;
     const stream = response.headers.get('content-type')?.startsWith(EVENT_STREAM) ?? false;
     const problems = validator.problems(method, url, response.status, stream ? null : await response.clone().text());
     if (problems.length > 0) {

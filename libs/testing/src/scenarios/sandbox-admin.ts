@@ -5,10 +5,17 @@ import { eventually } from './wait';
 export class SandboxAdmin {
   constructor(private readonly baseUrl: string) {}
 
-  async request<Data = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiResponse<Data>> {
+  async request<Data = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<ApiResponse<Data>> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as ApiResponse<Data>['body'] };
@@ -22,13 +29,19 @@ export class SandboxAdmin {
       service_name: 'URA - Domestic Tax',
       ...overrides,
     });
-    if (created.status !== 201) throw new Error(`cannot create a PRN: ${created.status} ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`cannot create a PRN: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body.data.prn;
   }
 
   /** The PRN as the biller holds it: status, payment calls received, payments made. */
   async prn(prn: string): Promise<{ status: string; payment_calls: number; payments: { payment_id: string }[] }> {
-    return (await this.request<{ status: string; payment_calls: number; payments: { payment_id: string }[] }>('GET', `/sandbox/v1/prns/${prn}`)).body.data;
+    return (
+      await this.request<{ status: string; payment_calls: number; payments: { payment_id: string }[] }>(
+        'GET',
+        `/sandbox/v1/prns/${prn}`,
+      )
+    ).body.data;
   }
 
   /**
@@ -37,7 +50,8 @@ export class SandboxAdmin {
    */
   async expectPaidOnce(prn: string): Promise<void> {
     const atBiller = await this.prn(prn);
-    if (atBiller.status !== 'PAID' || atBiller.payments.length !== 1) throw new Error(`PRN ${prn} not paid exactly once: ${JSON.stringify(atBiller)}`);
+    if (atBiller.status !== 'PAID' || atBiller.payments.length !== 1)
+      throw new Error(`PRN ${prn} not paid exactly once: ${JSON.stringify(atBiller)}`);
   }
 
   async paymentCalls(prn: string): Promise<number> {
@@ -73,18 +87,26 @@ export async function topUpWallet(gatewayUrl: string, merchantId: string, amount
 }
 
 /** Waits until the wallet read model shows `expected` (it trails the ledger briefly), then answers it. */
-export async function walletShows(client: PaygateClient, expected: Omit<WalletBalance, 'currency'>, what: string): Promise<WalletBalance> {
+export async function walletShows(
+  client: PaygateClient,
+  expected: Omit<WalletBalance, 'currency'>,
+  what: string,
+): Promise<WalletBalance> {
   let last: WalletBalance | undefined;
   try {
     return await eventually(
       async () => {
         last = await walletOf(client);
-        return last.balance === expected.balance && last.available_balance === expected.available_balance ? last : undefined;
+        return last.balance === expected.balance && last.available_balance === expected.available_balance
+          ? last
+          : undefined;
       },
       30_000,
       what,
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}: expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(last)}`);
+    throw new Error(
+      `${(error as Error).message}: expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(last)}`,
+    );
   }
 }

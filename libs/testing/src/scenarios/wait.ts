@@ -1,5 +1,9 @@
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -10,7 +14,9 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

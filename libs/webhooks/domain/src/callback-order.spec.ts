@@ -36,12 +36,17 @@ const opened = (revision: number): CollectionIntegrationEvent => ({
 });
 const paymentEvent = (type: PaymentsIntegrationEvent['type'], revision: number): PaymentsIntegrationEvent => {
   const base = { id: `p${revision}`, version: 1, streamName: 'service-payment-PGREF', revision };
-  const record = (status: PublishedServicePaymentV1['status']) => publishedServicePayment({ status, statusMessage: 'x' });
+  const record = (status: PublishedServicePaymentV1['status']) =>
+    publishedServicePayment({ status, statusMessage: 'x' });
   switch (type) {
     case PAYMENTS.prnValidated:
       return { ...base, type, data: { payment: record('PENDING'), validatedAt: at } };
     case PAYMENTS.prnRejected:
-      return { ...base, type, data: { payment: record('FAILED'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at } };
+      return {
+        ...base,
+        type,
+        data: { payment: record('FAILED'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at },
+      };
     case PAYMENTS.completed:
       return { ...base, type, data: { payment: record('COMPLETED'), completedAt: at } };
     case PAYMENTS.failed:
@@ -52,11 +57,17 @@ const paymentEvent = (type: PaymentsIntegrationEvent['type'], revision: number):
 describe('the order of a transaction’s callbacks across the collection and payment streams', () => {
   it('orders collection callbacks by their stream revision and makes them wait for nothing', () => {
     expect(collectionCallbackOrder(opened(3))).toEqual({ sequence: 3, awaits: [] });
-    expect(collectionCallbackOrder(settled(9, { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' }))).toEqual({
+    expect(
+      collectionCallbackOrder(settled(9, { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' })),
+    ).toEqual({
       sequence: 9,
       awaits: [],
     });
-    expect(collectionCallbackOrder(settled(9, { status: 'CANCELLED', statusMessage: 'Transaction declined by the customer' }))).toEqual({
+    expect(
+      collectionCallbackOrder(
+        settled(9, { status: 'CANCELLED', statusMessage: 'Transaction declined by the customer' }),
+      ),
+    ).toEqual({
       sequence: 9,
       awaits: [],
     });
@@ -69,14 +80,21 @@ describe('the order of a transaction’s callbacks across the collection and pay
 
   it('puts payment.failed of a settled collection after every collection callback, once its final callback is queued', () => {
     const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.failed, 5));
-    expect(order).toEqual({ sequence: PAYMENT_AFTER_COLLECTION + 5, awaits: ['transaction.completed', 'transaction.failed', 'transaction.cancelled'] });
+    expect(order).toEqual({
+      sequence: PAYMENT_AFTER_COLLECTION + 5,
+      awaits: ['transaction.completed', 'transaction.failed', 'transaction.cancelled'],
+    });
   });
 
   it('puts payment.failed of a rejected PRN before every collection callback, and the cancellation it causes waits for it', () => {
     const order = servicePaymentCallbackOrder(paymentEvent(PAYMENTS.prnRejected, 1));
     expect(order).toEqual({ sequence: PAYMENT_BEFORE_COLLECTION + 1, awaits: [] });
     expect(order.sequence).toBeLessThan(0);
-    const cancelled = settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid', cancellationReason: 'PRN_NOT_ELIGIBLE' });
+    const cancelled = settled(3, {
+      status: 'CANCELLED',
+      statusMessage: 'PRN not eligible: already paid',
+      cancellationReason: 'PRN_NOT_ELIGIBLE',
+    });
     expect(isCancelledBeforeVerdict(cancelled)).toBe(true);
     expect(collectionCallbackOrder(cancelled)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
   });
@@ -88,7 +106,8 @@ describe('the order of a transaction’s callbacks across the collection and pay
       cancellationReason: 'PRN_VALIDATION_TIMEOUT',
     });
     expect(collectionCallbackOrder(timedOut)).toEqual({ sequence: 3, awaits: ['payment.failed'] });
-    // The refusal that came too late sorts before it; the failure the cancellation causes sorts after it (and awaits it).
+    // The refusal that came too late sorts before it; the failure the cancellation causes sorts after it (and awaits
+    // it).
     expect(servicePaymentCallbackOrder(paymentEvent(PAYMENTS.prnRejected, 1)).sequence).toBeLessThan(3);
     expect(servicePaymentCallbackOrder(paymentEvent(PAYMENTS.failed, 2))).toEqual({
       sequence: PAYMENT_AFTER_COLLECTION + 2,
@@ -97,7 +116,9 @@ describe('the order of a transaction’s callbacks across the collection and pay
   });
 
   it('tells a cancellation before the verdict by the published cancellation reason, not by the message', () => {
-    expect(isCancelledBeforeVerdict(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' }))).toBe(false);
+    expect(
+      isCancelledBeforeVerdict(settled(3, { status: 'CANCELLED', statusMessage: 'PRN not eligible: already paid' })),
+    ).toBe(false);
     expect(
       isCancelledBeforeVerdict(
         settled(3, {

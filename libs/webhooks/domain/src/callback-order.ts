@@ -39,7 +39,10 @@ export interface CallbackOrder {
 const BAND = 1_000_000_000;
 /** A payment callback that precedes every collection callback: payment.failed for a rejected PRN. */
 export const PAYMENT_BEFORE_COLLECTION = -BAND;
-/** A payment callback that follows every collection callback: payment.completed, payment.failed once the collection settled. */
+/**
+ * A payment callback that follows every collection callback: payment.completed, payment.failed once the collection
+ * settled.
+ */
 export const PAYMENT_AFTER_COLLECTION = BAND;
 
 const COLLECTION_FINAL_CALLBACKS = [CALLBACK_EVENTS.completed, CALLBACK_EVENTS.failed, CALLBACK_EVENTS.cancelled];

@@ -1,15 +1,38 @@
-import { COLLECTION_INTEGRATION_EVENTS as PUBLISHED, type CollectionIntegrationEvent, type PublishedCollectionV1 } from '@paygate/contracts';
+import {
+  COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
+  type CollectionIntegrationEvent,
+  type PublishedCollectionV1,
+} from '@paygate/contracts';
 import { publishedCollection } from '@paygate/testing';
 import { callbackBody, collectionCallbackFor } from './collection-callbacks';
 
 const at = '2026-01-01T00:00:00.000Z';
 let revision = 0;
-const published = (type: typeof PUBLISHED.opened | typeof PUBLISHED.settled, data: PublishedCollectionV1): CollectionIntegrationEvent =>
+const published = (
+  type: typeof PUBLISHED.opened | typeof PUBLISHED.settled,
+  data: PublishedCollectionV1,
+): CollectionIntegrationEvent =>
   type === PUBLISHED.opened
-    ? { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, openedAt: at } }
-    : { id: `e${revision}`, type, version: 1, streamName: 'collection-PGREF', revision: revision++, data: { collection: data, settledAt: at } };
-const opened = (overrides: Partial<PublishedCollectionV1> = {}) => published(PUBLISHED.opened, publishedCollection(overrides));
-const settled = (overrides: Partial<PublishedCollectionV1>) => published(PUBLISHED.settled, publishedCollection(overrides));
+    ? {
+        id: `e${revision}`,
+        type,
+        version: 1,
+        streamName: 'collection-PGREF',
+        revision: revision++,
+        data: { collection: data, openedAt: at },
+      }
+    : {
+        id: `e${revision}`,
+        type,
+        version: 1,
+        streamName: 'collection-PGREF',
+        revision: revision++,
+        data: { collection: data, settledAt: at },
+      };
+const opened = (overrides: Partial<PublishedCollectionV1> = {}) =>
+  published(PUBLISHED.opened, publishedCollection(overrides));
+const settled = (overrides: Partial<PublishedCollectionV1>) =>
+  published(PUBLISHED.settled, publishedCollection(overrides));
 
 function callbacksOf(events: CollectionIntegrationEvent[]) {
   return events.map((event) => collectionCallbackFor(event)).filter((message) => message !== null);
@@ -42,13 +65,18 @@ describe('collection callbacks', () => {
       },
     });
     expect(final?.event).toBe('transaction.completed');
-    expect(final?.payload).toMatchObject({ transaction_status: 'COMPLETED', status_message: 'Transaction completed successfully' });
+    expect(final?.payload).toMatchObject({
+      transaction_status: 'COMPLETED',
+      status_message: 'Transaction completed successfully',
+    });
     expect(final?.payload).not.toHaveProperty('institution_name');
     expect(final?.payload).not.toHaveProperty('transaction_fee');
   });
 
   it('sends no charges callback when initialize confirmed by itself', () => {
-    expect(callbacksOf([opened({ requireConfirmation: false, statusMessage: 'Transaction initiated. Pending processing' })])).toEqual([]);
+    expect(
+      callbacksOf([opened({ requireConfirmation: false, statusMessage: 'Transaction initiated. Pending processing' })]),
+    ).toEqual([]);
   });
 
   it.each([
@@ -61,7 +89,9 @@ describe('collection callbacks', () => {
   });
 
   it('shows amounts in major units of two-decimal currencies', () => {
-    const [charges] = callbacksOf([opened({ currency: 'USD', requestAmount: 1250, transactionAmount: 1250, fee: 31, totalCredit: 1219 })]);
+    const [charges] = callbacksOf([
+      opened({ currency: 'USD', requestAmount: 1250, transactionAmount: 1250, fee: 31, totalCredit: 1219 }),
+    ]);
     expect(charges.payload).toMatchObject({ request_amount: 12.5, transaction_charge: 0.31, total_credit: 12.19 });
   });
 

@@ -81,7 +81,10 @@ export function collectionCallbackFor(event: CollectionIntegrationEvent): Callba
   if (event.type === PUBLISHED.opened) {
     // Charges go to merchants who confirm themselves: they show them before confirming.
     return collection.requireConfirmation
-      ? { event: CALLBACK_EVENTS.charges, payload: { ...payloadOf(collection), institution_name: collection.institutionName } }
+      ? {
+          event: CALLBACK_EVENTS.charges,
+          payload: { ...payloadOf(collection), institution_name: collection.institutionName },
+        }
       : null;
   }
   // A collect-for-payment collection is announced to service-payments first; its charges

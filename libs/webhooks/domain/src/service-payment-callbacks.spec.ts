@@ -9,8 +9,17 @@ import { callbackBody } from './collection-callbacks';
 import { servicePaymentCallbackFor } from './service-payment-callbacks';
 
 const at = '2026-01-01T00:00:00.000Z';
-const payment = (status: ServicePaymentStatus, statusMessage: string, overrides: Partial<PublishedServicePaymentV1> = {}): PublishedServicePaymentV1 =>
-  publishedServicePayment({ status, statusMessage, billerPaymentId: status === 'COMPLETED' ? 'ura-pay-1' : null, ...overrides });
+const payment = (
+  status: ServicePaymentStatus,
+  statusMessage: string,
+  overrides: Partial<PublishedServicePaymentV1> = {},
+): PublishedServicePaymentV1 =>
+  publishedServicePayment({
+    status,
+    statusMessage,
+    billerPaymentId: status === 'COMPLETED' ? 'ura-pay-1' : null,
+    ...overrides,
+  });
 const envelope = { id: 'e1', version: 1, streamName: 'service-payment-PGREF', revision: 3 };
 const completed = (overrides: Partial<PublishedServicePaymentV1> = {}): PaymentsIntegrationEvent => ({
   ...envelope,
@@ -20,12 +29,20 @@ const completed = (overrides: Partial<PublishedServicePaymentV1> = {}): Payments
 const failed = (overrides: Partial<PublishedServicePaymentV1> = {}): PaymentsIntegrationEvent => ({
   ...envelope,
   type: PUBLISHED.failed,
-  data: { payment: payment('FAILED', 'PRN payment refused by the biller: PRN cancelled by URA', overrides), failedAt: at },
+  data: {
+    payment: payment('FAILED', 'PRN payment refused by the biller: PRN cancelled by URA', overrides),
+    failedAt: at,
+  },
 });
 const rejected = (): PaymentsIntegrationEvent => ({
   ...envelope,
   type: PUBLISHED.prnRejected,
-  data: { payment: payment('FAILED', 'PRN not eligible: already paid'), reasonCode: 'PRN_ALREADY_PAID', reason: 'already paid', rejectedAt: at },
+  data: {
+    payment: payment('FAILED', 'PRN not eligible: already paid'),
+    reasonCode: 'PRN_ALREADY_PAID',
+    reason: 'already paid',
+    rejectedAt: at,
+  },
 });
 const validated = (): PaymentsIntegrationEvent => ({
   ...envelope,
@@ -111,8 +128,15 @@ describe('service payment callbacks', () => {
   });
 
   it('shows amounts in major units of two-decimal currencies', () => {
-    const message = servicePaymentCallbackFor(completed({ currency: 'USD', requestAmount: 1250, fee: 31, transactionAmount: 1281 }));
-    expect(message?.payload).toMatchObject({ request_currency: 'USD', request_amount: 12.5, transaction_charge: 0.31, transaction_amount: 12.81 });
+    const message = servicePaymentCallbackFor(
+      completed({ currency: 'USD', requestAmount: 1250, fee: 31, transactionAmount: 1281 }),
+    );
+    expect(message?.payload).toMatchObject({
+      request_currency: 'USD',
+      request_amount: 12.5,
+      transaction_charge: 0.31,
+      transaction_amount: 12.81,
+    });
   });
 
   it('serialises the body as {event, payload} with additional_details as an empty object', () => {

@@ -1,4 +1,8 @@
-import { PAYMENTS_INTEGRATION_EVENTS as PAYMENTS, type PaymentsIntegrationEvent, type PublishedServicePaymentV1 } from '@paygate/contracts';
+import {
+  PAYMENTS_INTEGRATION_EVENTS as PAYMENTS,
+  type PaymentsIntegrationEvent,
+  type PublishedServicePaymentV1,
+} from '@paygate/contracts';
 import { toMajorUnits } from '@paygate/money';
 
 /** Callback event names of a collect-for-payment's service payment (docs/webhooks.md). */
@@ -39,7 +43,10 @@ export interface ServicePaymentCallbackMessage {
 }
 
 /** The published service payment in the callback's field names; amounts back in major units. */
-function payloadOf(payment: PublishedServicePaymentV1, transactionStatus: ServicePaymentCallbackPayload['transaction_status']): ServicePaymentCallbackPayload {
+function payloadOf(
+  payment: PublishedServicePaymentV1,
+  transactionStatus: ServicePaymentCallbackPayload['transaction_status'],
+): ServicePaymentCallbackPayload {
   const major = (minor: number) => toMajorUnits(minor, payment.currency);
   return {
     id: payment.id,

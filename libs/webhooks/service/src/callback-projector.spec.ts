@@ -73,9 +73,19 @@ function transaction() {
     revision,
     data,
   });
-  const settled = (revision: number, collectionStatus: CollectionStatus, statusMessage: string, cancellationReason?: CollectionCancellationReason) =>
+  const settled = (
+    revision: number,
+    collectionStatus: CollectionStatus,
+    statusMessage: string,
+    cancellationReason?: CollectionCancellationReason,
+  ) =>
     fromCollection(COLLECTIONS.settled, revision, {
-      collection: { ...record, status: collectionStatus, statusMessage, ...(cancellationReason && { cancellationReason }) },
+      collection: {
+        ...record,
+        status: collectionStatus,
+        statusMessage,
+        ...(cancellationReason && { cancellationReason }),
+      },
       settledAt: at,
     });
   return {
@@ -87,7 +97,10 @@ function transaction() {
     }),
     completed: settled(8, 'COMPLETED', 'Transaction completed successfully'),
     cancelled: settled(3, 'CANCELLED', 'PRN not eligible: already paid', 'PRN_NOT_ELIGIBLE'),
-    prnValidated: fromPayment(PAYMENTS.prnValidated, 2, { payment: payment('PENDING', 'PRN validated. Awaiting the collection'), validatedAt: at }),
+    prnValidated: fromPayment(PAYMENTS.prnValidated, 2, {
+      payment: payment('PENDING', 'PRN validated. Awaiting the collection'),
+      validatedAt: at,
+    }),
     // Revisions of two streams say nothing about each other: this one is above the cancellation's.
     prnRejected: fromPayment(PAYMENTS.prnRejected, 5, {
       payment: payment('FAILED', 'PRN not eligible: already paid'),
@@ -95,7 +108,10 @@ function transaction() {
       reason: 'already paid',
       rejectedAt: at,
     }),
-    paid: fromPayment(PAYMENTS.completed, 6, { payment: payment('COMPLETED', 'PRN paid successfully'), completedAt: at }),
+    paid: fromPayment(PAYMENTS.completed, 6, {
+      payment: payment('COMPLETED', 'PRN paid successfully'),
+      completedAt: at,
+    }),
   };
 }
 
@@ -109,7 +125,8 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   }
 
   /** What arrived, as `event status`, where `answered` records the endpoint's answers. */
-  const arrivals = (answered: Array<{ event: string; status: number }>) => answered.map((entry) => `${entry.event} ${entry.status}`);
+  const arrivals = (answered: Array<{ event: string; status: number }>) =>
+    answered.map((entry) => `${entry.event} ${entry.status}`);
 
   async function recordingEndpoint(answer: (event: string, seen: number) => number = () => 200) {
     const answered: Array<{ event: string; status: number }> = [];
@@ -137,9 +154,17 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     startWorker();
 
     const paid = await settled(webhookId(events.paid), 'delivered');
-    expect(paid).toMatchObject({ eventName: 'payment.completed', targetUrl: payments.url('/payments'), internalReference: events.ref, merchantId: MERCHANT });
+    expect(paid).toMatchObject({
+      eventName: 'payment.completed',
+      targetUrl: payments.url('/payments'),
+      internalReference: events.ref,
+      merchantId: MERCHANT,
+    });
     await settled(webhookId(events.completed), 'delivered');
-    expect(collections.received.map((request) => JSON.parse(request.body.toString('utf8')).event)).toEqual(['transaction.charges', 'transaction.completed']);
+    expect(collections.received.map((request) => JSON.parse(request.body.toString('utf8')).event)).toEqual([
+      'transaction.charges',
+      'transaction.completed',
+    ]);
     expect(payments.received).toHaveLength(1);
 
     const [request] = payments.received;
@@ -155,13 +180,20 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
       additional_details: {},
     });
     expect(request.webhookId).toBe(webhookId(events.paid));
-    const fields = { id: 7, internal_reference: events.ref, transaction_status: 'COMPLETED', merchant_reference: `tax-${events.ref}` };
+    const fields = {
+      id: 7,
+      internal_reference: events.ref,
+      transaction_status: 'COMPLETED',
+      merchant_reference: `tax-${events.ref}`,
+    };
     expect(request.headers['hmac-signature']).toBe(collectionSignature(KEY, fields));
     expect(verifyStandardWebhook(KEY, flat(request.headers), body)).toBe(true);
   });
 
   it('one URL for both: payment.completed that overtakes its collection waits until transaction.completed is queued and delivered', async () => {
-    const { target, answered } = await recordingEndpoint((event, seen) => (event === 'transaction.completed' && seen < 2 ? 500 : 200));
+    const { target, answered } = await recordingEndpoint((event, seen) =>
+      event === 'transaction.completed' && seen < 2 ? 500 : 200,
+    );
     const { queue, startWorker } = await dispatcher();
     const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
     const events = transaction();
@@ -183,7 +215,9 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   });
 
   it('one URL for both: a rejected PRN’s payment.failed goes before the cancellation it caused, even when the cancellation is queued first', async () => {
-    const { target, answered } = await recordingEndpoint((event, seen) => (event === 'payment.failed' && seen < 1 ? 503 : 200));
+    const { target, answered } = await recordingEndpoint((event, seen) =>
+      event === 'payment.failed' && seen < 1 ? 503 : 200,
+    );
     const { queue, startWorker } = await dispatcher();
     const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
     const events = transaction();
@@ -195,7 +229,11 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     await settled(webhookId(events.cancelled), 'delivered');
     expect(arrivals(answered)).toEqual(['payment.failed 503', 'payment.failed 200', 'transaction.cancelled 200']);
     const failed = JSON.parse(target.received[0].body.toString('utf8')).payload;
-    expect(failed).toMatchObject({ transaction_status: 'FAILED', status_message: 'PRN not eligible: already paid', additional_details: {} });
+    expect(failed).toMatchObject({
+      transaction_status: 'FAILED',
+      status_message: 'PRN not eligible: already paid',
+      additional_details: {},
+    });
   });
 
   it('two URLs: a payment callback waits for its cause to be queued, not delivered, so a failing collection URL does not hold it', async () => {
@@ -210,7 +248,8 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
     await project(projector, events.completed);
     await settled(webhookId(events.paid), 'delivered');
-    // The collection's callback is still hanging at its URL (claimed now or on the next tick): payment.completed did not wait for it.
+    // The collection's callback is still hanging at its URL (claimed now or on the next tick): payment.completed did
+    // not wait for it.
     await settled(webhookId(events.completed), 'delivering');
   });
 
@@ -263,7 +302,11 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     expect(await history.resend(MERCHANT, events.ref)).toBe(3);
     worker.notify();
     await eventually(() => (target.received.length === 6 ? true : undefined), 10_000, 'three callbacks resent');
-    expect(arrivals(answered).slice(3)).toEqual(['transaction.charges 200', 'transaction.completed 200', 'payment.completed 200']);
+    expect(arrivals(answered).slice(3)).toEqual([
+      'transaction.charges 200',
+      'transaction.completed 200',
+      'payment.completed 200',
+    ]);
     expect(target.received.slice(3).map((request) => request.webhookId)).toEqual(ids);
     expect(ids).toEqual([webhookId(events.opened), webhookId(events.completed), webhookId(events.paid)]);
   });

@@ -1,6 +1,16 @@
-import { readCollectionIntegrationEvent, readPaymentsIntegrationEvent, type IntegrationEnvelope } from '@paygate/contracts';
+import {
+  readCollectionIntegrationEvent,
+  readPaymentsIntegrationEvent,
+  type IntegrationEnvelope,
+} from '@paygate/contracts';
 import type { Merchant, MerchantAccounts } from '@paygate/merchants';
-import { callbackBody, collectionCallbackFor, collectionCallbackOrder, servicePaymentCallbackFor, servicePaymentCallbackOrder } from '@paygate/webhooks-domain';
+import {
+  callbackBody,
+  collectionCallbackFor,
+  collectionCallbackOrder,
+  servicePaymentCallbackFor,
+  servicePaymentCallbackOrder,
+} from '@paygate/webhooks-domain';
 import type { DeliveryQueue, NewDelivery } from './delivery';
 
 /** A changed callback URL reaches new deliveries within this long. */
@@ -81,7 +91,10 @@ export class CallbackProjector {
     const cached = this.urlCache.get(merchantId);
     if (cached && cached.until > Date.now()) return cached.urls;
     const merchant = await this.merchants.get(merchantId);
-    const urls = merchant && { collectionCallbackUrl: merchant.collectionCallbackUrl, servicePaymentsCallbackUrl: merchant.servicePaymentsCallbackUrl };
+    const urls = merchant && {
+      collectionCallbackUrl: merchant.collectionCallbackUrl,
+      servicePaymentsCallbackUrl: merchant.servicePaymentsCallbackUrl,
+    };
     if (this.urlCache.size > 10_000) this.urlCache.clear();
     this.urlCache.set(merchantId, { urls, until: Date.now() + MERCHANT_CACHE_MS });
     return urls;

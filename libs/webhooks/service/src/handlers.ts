@@ -1,6 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ListDeliveries, ResendCallbacks, RetryAbandonedDeliveries, StreamCallbacks, type DeliveryView } from '@paygate/contracts';
+import {
+  ListDeliveries,
+  ResendCallbacks,
+  RetryAbandonedDeliveries,
+  StreamCallbacks,
+  type DeliveryView,
+} from '@paygate/contracts';
 import type { CallbackStream, DeliveryHistory, DeliveryRecord, DeliveryWorker } from './delivery';
 
 export const DISPATCHER = Symbol('Dispatcher');
@@ -37,7 +43,11 @@ export class RetryAbandonedDeliveriesHandler implements ICommandHandler<RetryAba
 export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
   async execute({ payload }: ListDeliveries) {
-    return { deliveries: (await this.dispatcher.history.list({ ...payload, limit: payload.limit ?? 100 })).map(presentDelivery) };
+    return {
+      deliveries: (await this.dispatcher.history.list({ ...payload, limit: payload.limit ?? 100 })).map(
+        presentDelivery,
+      ),
+    };
   }
 }
 
@@ -49,7 +59,12 @@ export class StreamCallbacksHandler implements IQueryHandler<StreamCallbacks> {
   }
 }
 
-export const DISPATCHER_HANDLERS = [ResendCallbacksHandler, RetryAbandonedDeliveriesHandler, ListDeliveriesHandler, StreamCallbacksHandler];
+export const DISPATCHER_HANDLERS = [
+  ResendCallbacksHandler,
+  RetryAbandonedDeliveriesHandler,
+  ListDeliveriesHandler,
+  StreamCallbacksHandler,
+];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

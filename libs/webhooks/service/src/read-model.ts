@@ -31,5 +31,11 @@ export const DELIVERIES_READ_MODEL: RebuildableReadModel = {
       if (CONTEXTS.has(publishingContext(event.type) ?? '')) await projector.project([integrationEnvelope(event)]);
     };
   },
-  tables: [{ table: 'webhook_deliveries', key: ['webhook_id'], derived: ['merchant_id', 'internal_reference', 'sequence', 'event_name', 'awaits', 'body'] }],
+  tables: [
+    {
+      table: 'webhook_deliveries',
+      key: ['webhook_id'],
+      derived: ['merchant_id', 'internal_reference', 'sequence', 'event_name', 'awaits', 'body'],
+    },
+  ],
 };

@@ -1,4 +1,10 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
@@ -8,7 +14,14 @@ import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure } from '@paygate/platform';
 import type { Metrics } from '@paygate/metrics';
 import { CallbackProjector, webhookIdFor } from './callback-projector';
-import { CallbackSender, CallbackStream, DeliveryHistory, DeliveryQueue, DeliveryWorker, reportQueue } from './delivery';
+import {
+  CallbackSender,
+  CallbackStream,
+  DeliveryHistory,
+  DeliveryQueue,
+  DeliveryWorker,
+  reportQueue,
+} from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, type Dispatcher } from './handlers';
 
 /** How often the callback stream is pruned of entries past its retention. */
@@ -16,7 +29,11 @@ const STREAM_PRUNE_MS = 60_000;
 
 const PROJECTOR = Symbol('CallbackProjector');
 
-type DispatcherParts = Dispatcher & { queue: DeliveryQueue; merchants: MerchantAccounts; stopReportingQueue: () => void };
+type DispatcherParts = Dispatcher & {
+  queue: DeliveryQueue;
+  merchants: MerchantAccounts;
+  stopReportingQueue: () => void;
+};
 
 /**
  * The webhook dispatcher: consumes the events other contexts publish, schedules a signed
@@ -27,7 +44,12 @@ type DispatcherParts = Dispatcher & { queue: DeliveryQueue; merchants: MerchantA
     {
       provide: DISPATCHER,
       inject: [INFRASTRUCTURE, LOGGER, METRICS, CONFIG],
-      useFactory: async (infra: Infrastructure, log: Logger, metrics: Metrics, appConfig: Config): Promise<DispatcherParts> => {
+      useFactory: async (
+        infra: Infrastructure,
+        log: Logger,
+        metrics: Metrics,
+        appConfig: Config,
+      ): Promise<DispatcherParts> => {
         const config = appConfig.delivery;
         // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
         const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
@@ -36,8 +58,25 @@ type DispatcherParts = Dispatcher & { queue: DeliveryQueue; merchants: MerchantA
         const stream = await CallbackStream.open(infra.sql);
         const signingKey = async (merchantId: string) => (await merchants.keys(merchantId))?.signingKey ?? null;
         const sender = new CallbackSender(config);
-        const worker = new DeliveryWorker({ queue, sql: infra.sql, sender, keys: signingKey, stream, config, log, metrics });
-        return { queue, history, worker, stream, signingKey, merchants, stopReportingQueue: reportQueue(metrics, infra.sql) };
+        const worker = new DeliveryWorker({
+          queue,
+          sql: infra.sql,
+          sender,
+          keys: signingKey,
+          stream,
+          config,
+          log,
+          metrics,
+        });
+        return {
+          queue,
+          history,
+          worker,
+          stream,
+          signingKey,
+          merchants,
+          stopReportingQueue: reportQueue(metrics, infra.sql),
+        };
       },
     },
     {
@@ -72,20 +111,28 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     // group until the dispatcher is upgraded, as a collections one does). Kafka reads a topic new
     // to the group from the beginning, so no payment event is skipped.
     const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
-    this.consumer = await this.infrastructure.events.consumePages({ group: 'webhook-dispatcher', publications }, async (page) => {
-      const scheduled = new Set((await this.projector.project(page.map(integrationEnvelope))).map((delivery) => delivery.webhookId));
-      if (scheduled.size === 0) return;
-      for (const event of page) {
-        const webhookId = webhookIdFor(event.id);
-        if (scheduled.has(webhookId)) withLogContext(contextOfEvent(event), () => this.log.info('callback scheduled', { webhook_id: webhookId }));
-      }
-      this.dispatcher.worker.notify();
-      // Callbacks without a URL are in the stream already: listeners waiting in this process hear them now.
-      this.dispatcher.stream.wake();
-    });
+    this.consumer = await this.infrastructure.events.consumePages(
+      { group: 'webhook-dispatcher', publications },
+      async (page) => {
+        const scheduled = new Set(
+          (await this.projector.project(page.map(integrationEnvelope))).map((delivery) => delivery.webhookId),
+        );
+        if (scheduled.size === 0) return;
+        for (const event of page) {
+          const webhookId = webhookIdFor(event.id);
+          if (scheduled.has(webhookId))
+            withLogContext(contextOfEvent(event), () => this.log.info('callback scheduled', { webhook_id: webhookId }));
+        }
+        this.dispatcher.worker.notify();
+        // Callbacks without a URL are in the stream already: listeners waiting in this process hear them now.
+        this.dispatcher.stream.wake();
+      },
+    );
     this.dispatcher.worker.start();
     this.pruning = setInterval(() => {
-      this.dispatcher.stream.prune().catch((error: unknown) => this.log.warn('cannot prune the callback stream', { error }));
+      this.dispatcher.stream
+        .prune()
+        .catch((error: unknown) => this.log.warn('cannot prune the callback stream', { error }));
     }, STREAM_PRUNE_MS);
     this.pruning.unref();
   }
@@ -99,7 +146,10 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     this.dispatcher.stream.stop();
   }
 
-  /** Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can start more. */
+  /**
+   * Runs after Nest has closed the HTTP server (which waits for requests in flight): work stops once no request can
+   * start more.
+   */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.pruning);
     await this.consumer?.stop();

@@ -1,7 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { CollectionTimerKind } from '@paygate/collections-domain';
-import { CollectForPayment, ConfirmCollection, CurrentCollection, FindCollection, InitializeCollection } from '@paygate/contracts';
+import {
+  CollectForPayment,
+  ConfirmCollection,
+  CurrentCollection,
+  FindCollection,
+  InitializeCollection,
+} from '@paygate/contracts';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { CollectionsService } from '../collections.service';
 

@@ -1,4 +1,15 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Patch,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
 import { callbackUrlRefusal, type AddressPolicy } from '@paygate/net-guard';
@@ -27,7 +38,8 @@ async function validMerchantBody<T extends Partial<Record<(typeof CALLBACK_URL_F
   const malformed = new Set(errors.map((error) => error.field));
   const refused = CALLBACK_URL_FIELDS.flatMap((field): FieldError[] => {
     const url = value[field];
-    const refusal = typeof url === 'string' && !malformed.has(field) ? callbackUrlRefusal(url, callbackTargets) : undefined;
+    const refusal =
+      typeof url === 'string' && !malformed.has(field) ? callbackUrlRefusal(url, callbackTargets) : undefined;
     return refusal === undefined ? [] : [{ field, message: `${field} ${refusal}` }];
   });
   if (errors.length > 0 || refused.length > 0) throw new ValidationFailed([...errors, ...refused]);
@@ -81,7 +93,12 @@ export class MerchantsAdminController {
   }
 
   @Get(':id')
-  @AdminOperation({ id: 'getMerchant', summary: 'A merchant', description: 'The merchant without its secret and signing keys.', body: false })
+  @AdminOperation({
+    id: 'getMerchant',
+    summary: 'A merchant',
+    description: 'The merchant without its secret and signing keys.',
+    body: false,
+  })
   @PathParam('id', MERCHANT_ID_PATTERN, 'mer_7Hc2kq9Z')
   @ApiAnswer(200, 'The merchant', MerchantDto)
   @ApiNotFound('No merchant has this id')
@@ -119,7 +136,8 @@ export class MerchantsAdminController {
   @AdminOperation({
     id: 'issueMerchantKeys',
     summary: 'Issue new keys; the old ones stop working',
-    description: '`api` replaces the public and secret keys together, `signing` the signing key; the replaced keys stop working at once.',
+    description:
+      '`api` replaces the public and secret keys together, `signing` the signing key; the replaced keys stop working at once.',
     body: true,
     invalid: 'keys not a non-empty array of "api" and "signing"',
   })

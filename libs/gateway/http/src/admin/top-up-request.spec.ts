@@ -45,12 +45,11 @@ describe('a wallet top-up request', () => {
   });
 
   it('names every bad field at once', () => {
-    expect(fieldErrors({ merchant_id: ' ', currency: 'EUR', amount: 10, reference: 'has spaces', note: 'x' }).map((error) => error.field)).toEqual([
-      'note',
-      'merchant_id',
-      'currency',
-      'reference',
-    ]);
+    expect(
+      fieldErrors({ merchant_id: ' ', currency: 'EUR', amount: 10, reference: 'has spaces', note: 'x' }).map(
+        (error) => error.field,
+      ),
+    ).toEqual(['note', 'merchant_id', 'currency', 'reference']);
   });
 
   it.each([

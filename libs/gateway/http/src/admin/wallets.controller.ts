@@ -37,14 +37,17 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
     throw new ValidationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
   const errors: FieldError[] = [];
   const fields = body as Record<string, unknown>;
-  for (const field of Object.keys(fields)) if (!FIELDS.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
+  for (const field of Object.keys(fields))
+    if (!FIELDS.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
   const { merchant_id: merchantId, currency, amount, reference } = fields;
   if (typeof merchantId !== 'string' || merchantId.trim() === '' || merchantId.length > 64)
     errors.push({ field: 'merchant_id', message: 'merchant_id must be a merchant id' });
   let minor: number | undefined;
   // Major units only mean something in a known currency.
-  if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
-  else if (typeof amount !== 'number') errors.push({ field: 'amount', message: 'amount must be a number in major units' });
+  if (!isSupportedCurrency(currency))
+    errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
+  else if (typeof amount !== 'number')
+    errors.push({ field: 'amount', message: 'amount must be a number in major units' });
   else {
     const converted = toMinorUnits(amount, currency);
     if (converted.ok) minor = converted.minor;
@@ -83,7 +86,8 @@ export class WalletsAdminController {
   @AdminOperation({
     id: 'topUpWallet',
     summary: "Top up a merchant's wallet",
-    description: 'amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up.',
+    description:
+      'amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up.',
     body: true,
     invalid: 'data.errors names each bad field',
   })

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ABOVE_ZERO, HTTP_URL_PATTERN, NO_NUL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
-import { IsBoolean, IsEmail, IsIn, IsNumber, IsPositive, IsString, IsUrl, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsNumber,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 
 const present = (field: string) => (dto: Record<string, unknown>) => dto[field] !== undefined;
 
@@ -16,14 +28,22 @@ abstract class CollectionFieldsDto {
     example: 'order-1001',
   })
   @IsString({ message: 'merchant_reference must be a string' })
-  @Matches(/^(auto|[A-Za-z0-9._:/-]{1,64})$/, { message: 'merchant_reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / - or "auto"' })
+  @Matches(/^(auto|[A-Za-z0-9._:/-]{1,64})$/, {
+    message: 'merchant_reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / - or "auto"',
+  })
   merchant_reference!: string;
 
   @ApiProperty({ enum: ['MOBILE_MONEY', 'CARD'], example: 'MOBILE_MONEY' })
   @IsIn(['MOBILE_MONEY', 'CARD'], { message: 'transaction_method must be MOBILE_MONEY or CARD' })
   transaction_method!: 'MOBILE_MONEY' | 'CARD';
 
-  @ApiProperty({ description: 'From GET /v1/payment-providers', minLength: 1, maxLength: 64, pattern: NO_NUL_PATTERN, example: 'mtn_momo_ug' })
+  @ApiProperty({
+    description: 'From GET /v1/payment-providers',
+    minLength: 1,
+    maxLength: 64,
+    pattern: NO_NUL_PATTERN,
+    example: 'mtn_momo_ug',
+  })
   @IsString({ message: 'provider_code must be a string' })
   @Length(1, 64, { message: 'provider_code must be 1 to 64 characters' })
   provider_code!: string;
@@ -35,7 +55,8 @@ abstract class CollectionFieldsDto {
 
   @ApiProperty({
     ...ABOVE_ZERO,
-    description: "Above 0, in major units, no more decimals than the currency has (UGX: none), within the provider's limits",
+    description:
+      "Above 0, in major units, no more decimals than the currency has (UGX: none), within the provider's limits",
     example: 81000,
   })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a JSON number' })
@@ -82,7 +103,10 @@ abstract class CollectionFieldsDto {
 
 const REDIRECT_URL_RULES = [
   IsString({ message: 'redirect_url must be an absolute http(s) URL' }),
-  IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'redirect_url must be an absolute http(s) URL' }),
+  IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'redirect_url must be an absolute http(s) URL' },
+  ),
   MaxLength(2048, { message: 'redirect_url must be at most 2048 characters' }),
 ];
 
@@ -114,7 +138,8 @@ export class CollectForPaymentDto extends CollectionFieldsDto {
   prn!: string;
 
   @ApiPropertyOptional({
-    description: 'CARD: where the customer returns after the checkout (absolute http or https); without it the customer ends on a hosted result page',
+    description:
+      'CARD: where the customer returns after the checkout (absolute http or https); without it the customer ends on a hosted result page',
     format: 'uri',
     maxLength: 2048,
     pattern: HTTP_URL_PATTERN,

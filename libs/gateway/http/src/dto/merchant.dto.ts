@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HTTP_URL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
 import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
-/** Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal), applied by the controller. */
+/**
+ * Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal),
+ * applied by the controller.
+ */
 const CALLBACK_URL_MAX = 2048;
 /** A string (not `object`, which `string | null` reflects as): the URL or null. */
 const CALLBACK_URL = {
@@ -22,29 +25,43 @@ export class CreateMerchantDto {
   name!: string;
 
   @ApiPropertyOptional({ ...CALLBACK_URL, example: 'https://shop.example.com/paygate/collections' })
-  @ValidateIf((dto: CreateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
+  @ValidateIf(
+    (dto: CreateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null,
+  )
   @IsString({ message: 'collection_callback_url must be a string (an absolute https URL)' })
   @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
   @ApiPropertyOptional({ ...CALLBACK_URL, example: 'https://shop.example.com/paygate/payments' })
-  @ValidateIf((dto: CreateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
+  @ValidateIf(
+    (dto: CreateMerchantDto) =>
+      dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null,
+  )
   @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL)' })
-  @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
+  @MaxLength(CALLBACK_URL_MAX, {
+    message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters`,
+  })
   service_payments_callback_url?: string | null;
 }
 
 export class UpdateMerchantDto {
   @ApiPropertyOptional({ ...CALLBACK_URL, description: 'An absolute https URL, or null to remove it' })
-  @ValidateIf((dto: UpdateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null)
+  @ValidateIf(
+    (dto: UpdateMerchantDto) => dto.collection_callback_url !== undefined && dto.collection_callback_url !== null,
+  )
   @IsString({ message: 'collection_callback_url must be a string (an absolute https URL) or null' })
   @MaxLength(CALLBACK_URL_MAX, { message: `collection_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
   collection_callback_url?: string | null;
 
   @ApiPropertyOptional({ ...CALLBACK_URL, description: 'An absolute https URL, or null to remove it' })
-  @ValidateIf((dto: UpdateMerchantDto) => dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null)
+  @ValidateIf(
+    (dto: UpdateMerchantDto) =>
+      dto.service_payments_callback_url !== undefined && dto.service_payments_callback_url !== null,
+  )
   @IsString({ message: 'service_payments_callback_url must be a string (an absolute https URL) or null' })
-  @MaxLength(CALLBACK_URL_MAX, { message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
+  @MaxLength(CALLBACK_URL_MAX, {
+    message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters`,
+  })
   service_payments_callback_url?: string | null;
 
   @ApiPropertyOptional({ enum: ['active', 'suspended'] })

@@ -5,7 +5,10 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { CONFIG, DRAIN, INFRASTRUCTURE, LOGGER, RATE_LIMITER } from '@paygate/platform';
 import { webhookBodySchemas, webhooks, WEBHOOK_PAYLOADS, WEBHOOKS_TAG } from './webhooks';
 
-/** Versioned paths only: the unprefixed aliases (and /sandbox/v1/wallets/top-up) keep working but are documented once, under /v1. */
+/**
+ * Versioned paths only: the unprefixed aliases (and /sandbox/v1/wallets/top-up) keep working but are documented once,
+ * under /v1.
+ */
 const DOCUMENTED = /^\/(admin\/)?v1\//;
 
 const DESCRIPTION = [
@@ -43,7 +46,9 @@ function nullableToTypeArrays(node: unknown): unknown {
 function exclusiveBoundsToNumbers(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(exclusiveBoundsToNumbers);
   if (typeof node !== 'object' || node === null) return node;
-  const out: Json = Object.fromEntries(Object.entries(node as Json).map(([key, value]) => [key, exclusiveBoundsToNumbers(value)]));
+  const out: Json = Object.fromEntries(
+    Object.entries(node as Json).map(([key, value]) => [key, exclusiveBoundsToNumbers(value)]),
+  );
   if (out.exclusiveMinimum === true && typeof out.minimum === 'number') {
     const { minimum, ...rest } = out;
     return { ...rest, exclusiveMinimum: minimum };
@@ -57,7 +62,10 @@ function allKeysRequired(operation: Json): void {
   if (requirements && requirements.length > 1) operation.security = [Object.assign({}, ...requirements)];
 }
 
-/** Request and response objects have exactly their fields: the API refuses unknown request fields and adds none to answers. */
+/**
+ * Request and response objects have exactly their fields: the API refuses unknown request fields and adds none to
+ * answers.
+ */
 function closeObjects(schemas: Record<string, Json>): void {
   for (const schema of Object.values(schemas)) {
     if (schema.type === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
@@ -72,26 +80,52 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
     .setDescription(DESCRIPTION)
     .setVersion('1')
     .addServer('http://127.0.0.1:3000', 'npm start (PORT changes the port); point a client at your gateway’s base URL')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'public-key', description: 'The merchant’s public key (pk_test_…)' }, 'public-key')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'secret-key', description: 'The merchant’s secret key (sk_test_…)' }, 'secret-key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque (ADMIN_TOKEN)', description: 'authorization: Bearer <ADMIN_TOKEN>' }, 'admin')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'public-key', description: 'The merchant’s public key (pk_test_…)' },
+      'public-key',
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'secret-key', description: 'The merchant’s secret key (sk_test_…)' },
+      'secret-key',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque (ADMIN_TOKEN)',
+        description: 'authorization: Bearer <ADMIN_TOKEN>',
+      },
+      'admin',
+    )
     .addTag('collections', 'Collections by mobile money and card, and collect-for-payment')
     .addTag('payment options', 'Providers, limits and fees')
     .addTag('wallet', 'The merchant’s wallet')
     .addTag('callbacks', 'Asking for callbacks again, their deliveries, and the callback stream')
-    .addTag(WEBHOOKS_TAG, 'The signed callbacks Paygate POSTs to the merchant’s URLs (the `webhooks`): what a receiver gets')
+    .addTag(
+      WEBHOOKS_TAG,
+      'The signed callbacks Paygate POSTs to the merchant’s URLs (the `webhooks`): what a receiver gets',
+    )
     .addTag('admin', 'Operators: merchants, deliveries, wallet top-ups')
     .build();
   const generated = SwaggerModule.createDocument(app, config, { include: [gateway], extraModels: WEBHOOK_PAYLOADS });
   const paths = Object.fromEntries(Object.entries(generated.paths).filter(([path]) => DOCUMENTED.test(path)));
-  for (const item of Object.values(paths)) for (const operation of Object.values(item)) if (typeof operation === 'object') allKeysRequired(operation as Json);
-  const schemas = { ...(generated.components?.schemas as Record<string, Json>), ...(webhookBodySchemas() as Record<string, Json>) };
+  for (const item of Object.values(paths))
+    for (const operation of Object.values(item)) if (typeof operation === 'object') allKeysRequired(operation as Json);
+  const schemas = {
+    ...(generated.components?.schemas as Record<string, Json>),
+    ...(webhookBodySchemas() as Record<string, Json>),
+  };
   closeObjects(schemas);
   const components = { ...generated.components, schemas };
   // Client generators (openapi-generator) refuse a 3.1 license without an SPDX identifier; a
   // LicenseRef- identifier is SPDX's form for a license of one's own.
-  const info = { ...generated.info, license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Paygate-Proprietary' } };
-  return exclusiveBoundsToNumbers(nullableToTypeArrays({ ...generated, info, paths, components, webhooks: webhooks() })) as OpenAPIObject;
+  const info = {
+    ...generated.info,
+    license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Paygate-Proprietary' },
+  };
+  return exclusiveBoundsToNumbers(
+    nullableToTypeArrays({ ...generated, info, paths, components, webhooks: webhooks() }),
+  ) as OpenAPIObject;
 }
 
 /** Tokens the gateway's providers ask for; a preview application never builds them. */
@@ -102,7 +136,10 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
 })
 class PreviewTokens {}
 
-/** The document without a running gateway (`paygate openapi`): a preview application reads the routes and builds nothing. */
+/**
+ * The document without a running gateway (`paygate openapi`): a preview application reads the routes and builds
+ * nothing.
+ */
 export async function openApiDocument(gateway: Type<unknown>): Promise<OpenAPIObject> {
   @Module({ imports: [PreviewTokens, gateway] })
   class Preview {}

@@ -9,7 +9,8 @@ export { buildOpenApiDocument, openApiDocument } from './document';
 export * from './responses';
 
 /** The page (with its assets under it) and the documents, as Fastify route patterns. */
-const isOpenApiRoute = (route = '') => route === '/docs' || route.startsWith('/docs/') || route === '/openapi.json' || route === '/openapi.yaml';
+const isOpenApiRoute = (route = '') =>
+  route === '/docs' || route.startsWith('/docs/') || route === '/openapi.json' || route === '/openapi.yaml';
 
 /** A host name or address with an optional port: anything else in Host is not put in the document. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -30,7 +31,9 @@ export function serveOpenApi(app: INestApplication, gateway: Type<unknown>): voi
     // gateway, so "Try it out" and generated clients reach it whatever its PORT or public URL.
     patchDocumentOnRequest: <Incoming>(request: Incoming, _reply: unknown, document: OpenAPIObject): OpenAPIObject => ({
       ...document,
-      servers: [{ url: publicUrl ?? requestBaseUrl(request as FastifyRequest) ?? appUrl.get(), description: 'this gateway' }],
+      servers: [
+        { url: publicUrl ?? requestBaseUrl(request as FastifyRequest) ?? appUrl.get(), description: 'this gateway' },
+      ],
     }),
   });
 }

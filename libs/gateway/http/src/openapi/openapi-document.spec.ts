@@ -29,7 +29,13 @@ describe('the OpenAPI document', () => {
     expect(document.servers.length).toBeGreaterThan(0);
     const paths = Object.keys(document.paths);
     expect(paths.every((path) => /^\/(admin\/)?v1\/[^]*[^/]$/.test(path))).toBe(true);
-    expect(paths).toEqual(expect.arrayContaining(['/v1/collections/initialize', '/v1/collections/{internal_reference}', '/admin/v1/wallets/top-up']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/v1/collections/initialize',
+        '/v1/collections/{internal_reference}',
+        '/admin/v1/wallets/top-up',
+      ]),
+    );
     expect(paths).not.toContain('/v1/checkout/return/{internal_reference}');
   });
 
@@ -63,12 +69,33 @@ describe('the OpenAPI document', () => {
         const schema = response.content['application/json'].schema;
         expect(schema).toMatchObject({ required: ['code', 'status', 'message', 'data'], additionalProperties: false });
         expect(schema.properties.code).toEqual({ type: 'integer', enum: [Number(status)] });
-        expect(schema.properties.data).toEqual(expect.objectContaining(schema.properties.data.$ref ? { $ref: expect.any(String) } : { type: 'array' }));
+        expect(schema.properties.data).toEqual(
+          expect.objectContaining(schema.properties.data.$ref ? { $ref: expect.any(String) } : { type: 'array' }),
+        );
       }
     }
     const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses).sort();
-    expect(statuses('/v1/collections/confirm', 'post')).toEqual(['202', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
-    expect(statuses('/v1/collections/{internal_reference}', 'get')).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+    expect(statuses('/v1/collections/confirm', 'post')).toEqual([
+      '202',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '429',
+      '503',
+    ]);
+    expect(statuses('/v1/collections/{internal_reference}', 'get')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '503',
+    ]);
   });
 
   it('types merchant URLs as uri strings (or null), and references, PRN and msisdn by their patterns', () => {
@@ -83,13 +110,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives the license an SPDX identifier, which client generators (openapi-generator) require of 3.1', () => {
-    expect(document.info.license).toEqual({ name: 'Proprietary (UNLICENSED)', identifier: expect.stringMatching(/^LicenseRef-[A-Za-z0-9.-]+$/) });
+    expect(document.info.license).toEqual({
+      name: 'Proprietary (UNLICENSED)',
+      identifier: expect.stringMatching(/^LicenseRef-[A-Za-z0-9.-]+$/),
+    });
   });
 
   it('tags the webhooks apart from the operations, each tag declared, so a generator writes one class per tag without overwriting one', () => {
     const declared = (document.tags as Json[]).map((tag) => tag.name);
     const operationTags = new Set(operations().flatMap(({ operation }) => operation.tags as string[]));
-    const webhookTags = new Set(Object.values(document.webhooks as Record<string, Json>).flatMap((item) => item.post.tags as string[]));
+    const webhookTags = new Set(
+      Object.values(document.webhooks as Record<string, Json>).flatMap((item) => item.post.tags as string[]),
+    );
     expect([...operationTags, ...webhookTags].every((tag) => declared.includes(tag))).toBe(true);
     expect([...webhookTags].filter((tag) => operationTags.has(tag))).toEqual([]);
     const callbackRoutes = operations().filter(({ operation }) => operation.tags[0] === 'callbacks');
@@ -105,7 +137,10 @@ describe('the OpenAPI document', () => {
     const { schemas } = document.components;
     for (const dto of ['InitializeCollectionDto', 'CollectForPaymentDto', 'TopUpRequestDto'])
       expect(schemas[dto].properties.amount).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
-    expect(schemas.IssueKeysDto.properties.keys).toMatchObject({ minItems: 1, items: { type: 'string', enum: ['api', 'signing'] } });
+    expect(schemas.IssueKeysDto.properties.keys).toMatchObject({
+      minItems: 1,
+      items: { type: 'string', enum: ['api', 'signing'] },
+    });
 
     const requestSchemas = operations()
       .map(({ operation }) => operation.requestBody?.content['application/json'].schema.$ref as string | undefined)
@@ -113,14 +148,22 @@ describe('the OpenAPI document', () => {
       .map((ref) => ref.split('/').pop()!);
     expect(requestSchemas.length).toBeGreaterThanOrEqual(8);
     const strings = (property: Json): Json[] =>
-      property.type === 'array' ? strings(property.items) : [property].filter((p) => [p.type].flat().includes('string'));
+      property.type === 'array'
+        ? strings(property.items)
+        : [property].filter((p) => [p.type].flat().includes('string'));
     for (const name of new Set(requestSchemas))
       for (const [field, property] of Object.entries(schemas[name].properties as Record<string, Json>))
         for (const string of strings(property)) {
           if (string.enum || string.format === 'email') continue;
-          expect({ field: `${name}.${field}`, pattern: typeof string.pattern }).toEqual({ field: `${name}.${field}`, pattern: 'string' });
+          expect({ field: `${name}.${field}`, pattern: typeof string.pattern }).toEqual({
+            field: `${name}.${field}`,
+            pattern: 'string',
+          });
           const pattern = new RegExp(string.pattern, 'u');
-          expect({ field: `${name}.${field}`, nul: pattern.test(`${string.example ?? 'x'}\u0000`) }).toEqual({ field: `${name}.${field}`, nul: false });
+          expect({ field: `${name}.${field}`, nul: pattern.test(`${string.example ?? 'x'}\u0000`) }).toEqual({
+            field: `${name}.${field}`,
+            nul: false,
+          });
         }
     expect(new RegExp(schemas.InitializeCollectionDto.properties.customer_name.pattern, 'u').test(' \t ')).toBe(false);
   });
@@ -156,7 +199,9 @@ describe('the OpenAPI document', () => {
       expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
       // Left out of generated clients (Paygate sends it), its body schema still generated as a model.
       expect(item.post['x-internal']).toBe(true);
-      expect(body.properties.payload.$ref).toMatch(event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/);
+      expect(body.properties.payload.$ref).toMatch(
+        event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/,
+      );
     }
   });
 });

@@ -1,8 +1,22 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiSecurity,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { PathPatterns } from '@paygate/platform';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ConflictDataDto, EmptyDataDto, RateLimitedDataDto, UnavailableDataDto, ValidationErrorDataDto } from './schemas';
+import {
+  ConflictDataDto,
+  EmptyDataDto,
+  RateLimitedDataDto,
+  UnavailableDataDto,
+  ValidationErrorDataDto,
+} from './schemas';
 
 type Data = Type<unknown> | [Type<unknown>];
 
@@ -10,7 +24,9 @@ const envelopeStatus = (code: number) => (code >= 400 ? 'error' : code === 202 ?
 
 /** The one envelope (docs/api.md, Conventions) around `data`: `code` repeats the HTTP status. */
 function envelope(code: number, data: Data): SchemaObject {
-  const dataSchema = Array.isArray(data) ? { type: 'array', items: { $ref: getSchemaPath(data[0]) } } : { $ref: getSchemaPath(data) };
+  const dataSchema = Array.isArray(data)
+    ? { type: 'array', items: { $ref: getSchemaPath(data[0]) } }
+    : { $ref: getSchemaPath(data) };
   return {
     type: 'object',
     required: ['code', 'status', 'message', 'data'],
@@ -34,7 +50,12 @@ export const PathParam = (name: string, pattern: string, example: string) =>
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
 /** A status the route answers, in the envelope with a typed `data`. */
-export function ApiAnswer(status: number, description: string, data: Data, headers?: Record<string, { description: string; schema: SchemaObject }>) {
+export function ApiAnswer(
+  status: number,
+  description: string,
+  data: Data,
+  headers?: Record<string, { description: string; schema: SchemaObject }>,
+) {
   return applyDecorators(
     ApiExtraModels(Array.isArray(data) ? data[0] : data),
     ApiResponse({ status, description, schema: envelope(status, data), ...(headers && { headers }) }),
@@ -66,17 +87,24 @@ const REFUSALS = {
       RATE_LIMIT_HEADERS,
     ),
   503: (detail: string) =>
-    ApiAnswer(503, `${detail}; retry after Retry-After seconds`, UnavailableDataDto, { 'Retry-After': integerHeader('Seconds to wait before retrying') }),
+    ApiAnswer(503, `${detail}; retry after Retry-After seconds`, UnavailableDataDto, {
+      'Retry-After': integerHeader('Seconds to wait before retrying'),
+    }),
 };
 
-const BAD_REQUEST = 'malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1';
+const BAD_REQUEST =
+  'malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1';
 const UNAVAILABLE = 'A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS';
 
 /** What every merchant API route may answer besides its own statuses. */
 export const MerchantRefusals = (options: { secretKey: boolean; body: boolean; invalid?: string }) =>
   applyDecorators(
     REFUSALS[400](options.invalid ? `${options.invalid}; or ${BAD_REQUEST}` : BAD_REQUEST),
-    REFUSALS[401](options.secretKey ? 'a missing or unknown public-key, or a missing or wrong secret-key' : 'a missing or unknown public-key'),
+    REFUSALS[401](
+      options.secretKey
+        ? 'a missing or unknown public-key, or a missing or wrong secret-key'
+        : 'a missing or unknown public-key',
+    ),
     REFUSALS[403](),
     REFUSALS[429]("the merchant's bucket (a failed authentication: the source address's public bucket)"),
     REFUSALS[503](UNAVAILABLE),
@@ -112,10 +140,19 @@ export const MerchantOperation = (doc: OperationDoc & { secretKey: boolean }) =>
   applyDecorators(
     ApiOperation({ operationId: doc.id, summary: doc.summary, description: doc.description }),
     ApiSecurity(doc.secretKey ? { 'public-key': [], 'secret-key': [] } : { 'public-key': [] }),
-    ApiHeader({ name: 'x-api-version', required: false, description: 'Only 1 (any other value answers 400)', schema: { type: 'string', enum: ['1'] } }),
+    ApiHeader({
+      name: 'x-api-version',
+      required: false,
+      description: 'Only 1 (any other value answers 400)',
+      schema: { type: 'string', enum: ['1'] },
+    }),
     MerchantRefusals(doc),
   );
 
 /** An admin route: `authorization: Bearer <ADMIN_TOKEN>`. */
 export const AdminOperation = (doc: OperationDoc) =>
-  applyDecorators(ApiOperation({ operationId: doc.id, summary: doc.summary, description: doc.description }), ApiSecurity({ admin: [] }), AdminRefusals(doc));
+  applyDecorators(
+    ApiOperation({ operationId: doc.id, summary: doc.summary, description: doc.description }),
+    ApiSecurity({ admin: [] }),
+    AdminRefusals(doc),
+  );

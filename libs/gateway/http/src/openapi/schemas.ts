@@ -13,17 +13,24 @@ export const PRN_PATTERN = '^[0-9]{1,32}$';
 export const MSISDN_PATTERN = '^[0-9]{8,15}$';
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
 export const MERCHANT_ID_PATTERN = '^mer_[A-Za-z0-9]{1,64}$';
-/** The gateway refuses NUL in any string it is sent (input-guard): said in the schema so generated test data respects it. */
+/**
+ * The gateway refuses NUL in any string it is sent (input-guard): said in the schema so generated test data respects
+ * it.
+ */
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 /** Not blank (a non-space character, as class-validator's `\S`) and no NUL. */
 export const NOT_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 /** An absolute http(s) URL without NUL; `format: uri` beside it says the rest. */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\u0000]+$';
-/** Amounts the gateway is sent are above 0: Nest writes 3.0's form, the document turns it into 3.1's `exclusiveMinimum: 0`. */
+/**
+ * Amounts the gateway is sent are above 0: Nest writes 3.0's form, the document turns it into 3.1's `exclusiveMinimum:
+ * 0`.
+ */
 export const ABOVE_ZERO = { minimum: 0, exclusiveMinimum: true } as const;
 
 const STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'];
-const nullableString = (description?: string, format?: string) => ({ type: 'string', nullable: true, description, format }) as const;
+const nullableString = (description?: string, format?: string) =>
+  ({ type: 'string', nullable: true, description, format }) as const;
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'msisdn', description: 'The refused field, `body` for the body as a whole' })
@@ -40,17 +47,28 @@ export class ValidationErrorDataDto {
 }
 
 export class RateLimitedDataDto {
-  @ApiProperty({ type: 'integer', minimum: 1, example: 1, description: 'Seconds until a request will be accepted again (as Retry-After)' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    example: 1,
+    description: 'Seconds until a request will be accepted again (as Retry-After)',
+  })
   retry_after!: number;
 }
 
 export class ConflictDataDto {
-  @ApiPropertyOptional({ pattern: MERCHANT_REFERENCE_PATTERN, description: 'The merchant_reference used before for another request' })
+  @ApiPropertyOptional({
+    pattern: MERCHANT_REFERENCE_PATTERN,
+    description: 'The merchant_reference used before for another request',
+  })
   merchant_reference?: string;
 }
 
 export class UnavailableDataDto {
-  @ApiPropertyOptional({ pattern: INTERNAL_REFERENCE_PATTERN, description: 'The collection a provider could not be reached for (confirm again)' })
+  @ApiPropertyOptional({
+    pattern: INTERNAL_REFERENCE_PATTERN,
+    description: 'The collection a provider could not be reached for (confirm again)',
+  })
   internal_reference?: string;
 }
 
@@ -61,7 +79,11 @@ export class CollectionRecordDto {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id!: number;
 
-  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN, example: 'order-1001', description: 'As sent, or the generated one (`MCTREF…`) for `auto`' })
+  @ApiProperty({
+    pattern: MERCHANT_REFERENCE_PATTERN,
+    example: 'order-1001',
+    description: 'As sent, or the generated one (`MCTREF…`) for `auto`',
+  })
   merchant_reference!: string;
 
   @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
@@ -88,7 +110,11 @@ export class CollectionRecordDto {
   @ApiProperty({ example: false })
   charge_customer!: boolean;
 
-  @ApiProperty({ example: 79785, minimum: 0, description: 'What the merchant is credited: transaction_amount − transaction_fee' })
+  @ApiProperty({
+    example: 79785,
+    minimum: 0,
+    description: 'What the merchant is credited: transaction_amount − transaction_fee',
+  })
   total_credit!: number;
 
   @ApiProperty({ example: 'mtn_momo_ug' })
@@ -100,7 +126,10 @@ export class CollectionRecordDto {
   @ApiProperty({ example: 'Transaction initiated. Pending customer confirmation' })
   status_message!: string;
 
-  @ApiPropertyOptional({ format: 'uri', description: 'Card: the checkout page to send the customer to, while it is open' })
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Card: the checkout page to send the customer to, while it is open',
+  })
   payment_url?: string;
 }
 
@@ -128,16 +157,28 @@ export class CollectionDetailsDto extends CollectionRecordDto {
   @ApiProperty({ enum: ['MOBILE_MONEY', 'CARD'], example: 'MOBILE_MONEY' })
   transaction_method!: string;
 
-  @ApiProperty({ ...nullableString('Mobile money: the paying msisdn (or the masked number reported on completion); card: the masked card number once paid') })
+  @ApiProperty({
+    ...nullableString(
+      'Mobile money: the paying msisdn (or the masked number reported on completion); card: the masked card number once paid',
+    ),
+  })
   transaction_account!: string | null;
 
   @ApiProperty({ example: 'Jane Doe' })
   customer_name!: string;
 
-  @ApiPropertyOptional({ pattern: PRN_PATTERN, example: '2250000001301', description: 'Collect-for-payment: the PRN the collection pays' })
+  @ApiPropertyOptional({
+    pattern: PRN_PATTERN,
+    example: '2250000001301',
+    description: 'Collect-for-payment: the PRN the collection pays',
+  })
   prn?: string;
 
-  @ApiPropertyOptional({ type: ServicePaymentDto, nullable: true, description: 'Collect-for-payment: the PRN payment, null before service-payments knows it' })
+  @ApiPropertyOptional({
+    type: ServicePaymentDto,
+    nullable: true,
+    description: 'Collect-for-payment: the PRN payment, null before service-payments knows it',
+  })
   service_payment?: ServicePaymentDto | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -156,7 +197,10 @@ export class CollectForPaymentAcceptedDto {
 }
 
 export class ConfirmAcceptedDto {
-  @ApiPropertyOptional({ format: 'uri', description: 'Card: the checkout page to send the customer to (mobile money: data is empty)' })
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Card: the checkout page to send the customer to (mobile money: data is empty)',
+  })
   payment_url?: string;
 }
 
@@ -196,7 +240,11 @@ export class PaymentProviderDto {
   @ApiProperty({ example: 5000000, minimum: 0 })
   max_amount!: number;
 
-  @ApiProperty({ type: [String], example: ['25676', '25677'], description: 'Mobile money: number prefixes with the calling code; card: empty' })
+  @ApiProperty({
+    type: [String],
+    example: ['25676', '25677'],
+    description: 'Mobile money: number prefixes with the calling code; card: empty',
+  })
   prefixes!: string[];
 
   @ApiProperty({ type: FeeScheduleDto })
@@ -215,7 +263,10 @@ export class WalletBalanceDto {
   @ApiProperty({ example: 79785 })
   balance!: number;
 
-  @ApiProperty({ example: 78570, description: 'balance less holds (fees of PRNs being validated, PRN payments under way)' })
+  @ApiProperty({
+    example: 78570,
+    description: 'balance less holds (fees of PRNs being validated, PRN payments under way)',
+  })
   available_balance!: number;
 }
 
@@ -337,7 +388,10 @@ export class TopUpDto {
   @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX' })
   currency!: string;
 
-  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN, description: 'As sent, or generated: the same reference is the same top-up' })
+  @ApiProperty({
+    pattern: MERCHANT_REFERENCE_PATTERN,
+    description: 'As sent, or generated: the same reference is the same top-up',
+  })
   reference!: string;
 
   @ApiProperty({ example: 50000 })
@@ -355,9 +409,16 @@ export class TopUpRequestDto {
   @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX', description: 'A supported currency' })
   currency!: string;
 
-  @ApiProperty({ ...ABOVE_ZERO, example: 50000, description: 'Above 0, in major units, no more decimals than the currency has' })
+  @ApiProperty({
+    ...ABOVE_ZERO,
+    example: 50000,
+    description: 'Above 0, in major units, no more decimals than the currency has',
+  })
   amount!: number;
 
-  @ApiPropertyOptional({ pattern: MERCHANT_REFERENCE_PATTERN, description: 'The same reference is the same top-up; generated when absent' })
+  @ApiPropertyOptional({
+    pattern: MERCHANT_REFERENCE_PATTERN,
+    description: 'The same reference is the same top-up; generated when absent',
+  })
   reference?: string;
 }

@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  ParameterObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENCY_PATTERN, INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN, PRN_PATTERN } from './schemas';
 
 /*
@@ -101,7 +105,11 @@ export class PaymentCallbackPayloadDto {
   @ApiProperty()
   status_message!: string;
 
-  @ApiProperty({ type: 'object', description: 'Reserved for biller-specific details: `{}`', additionalProperties: false })
+  @ApiProperty({
+    type: 'object',
+    description: 'Reserved for biller-specific details: `{}`',
+    additionalProperties: false,
+  })
   additional_details!: Record<string, never>;
 }
 
@@ -124,10 +132,18 @@ const SIGNATURE_HEADERS = [
     '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md)',
     '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$',
   ),
-  header('hmac-signature', 'Hex HMAC-SHA256 of `<id>:<internal_reference>:<transaction_status>:<merchant_reference>`', '^[0-9a-f]{64}$'),
+  header(
+    'hmac-signature',
+    'Hex HMAC-SHA256 of `<id>:<internal_reference>:<transaction_status>:<merchant_reference>`',
+    '^[0-9a-f]{64}$',
+  ),
 ];
 
-const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | typeof PaymentCallbackPayloadDto; when: string }[] = [
+const EVENTS: {
+  event: string;
+  payload: typeof CollectionCallbackPayloadDto | typeof PaymentCallbackPayloadDto;
+  when: string;
+}[] = [
   {
     event: 'transaction.charges',
     payload: CollectionCallbackPayloadDto,
@@ -136,8 +152,16 @@ const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | ty
   { event: 'transaction.completed', payload: CollectionCallbackPayloadDto, when: 'The collection is COMPLETED' },
   { event: 'transaction.failed', payload: CollectionCallbackPayloadDto, when: 'The collection FAILED' },
   { event: 'transaction.cancelled', payload: CollectionCallbackPayloadDto, when: 'The collection was CANCELLED' },
-  { event: 'payment.completed', payload: PaymentCallbackPayloadDto, when: 'The biller accepted the payment of a collect-for-payment’s PRN' },
-  { event: 'payment.failed', payload: PaymentCallbackPayloadDto, when: 'A collect-for-payment’s PRN was not eligible, or was not paid' },
+  {
+    event: 'payment.completed',
+    payload: PaymentCallbackPayloadDto,
+    when: 'The biller accepted the payment of a collect-for-payment’s PRN',
+  },
+  {
+    event: 'payment.failed',
+    payload: PaymentCallbackPayloadDto,
+    when: 'A collect-for-payment’s PRN was not eligible, or was not paid',
+  },
 ];
 
 /**
@@ -146,10 +170,12 @@ const EVENTS: { event: string; payload: typeof CollectionCallbackPayloadDto | ty
  */
 export const WEBHOOKS_TAG = 'callback events';
 
-const operationId = (event: string) => event.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase()) + 'Callback';
+const operationId = (event: string) =>
+  event.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase()) + 'Callback';
 
 /** `transaction.charges` → `TransactionChargesEvent`: the name of the body's schema in components. */
-const bodySchemaName = (event: string) => event.replace(/(^|\.)(\w)/g, (_, __: string, letter: string) => letter.toUpperCase()) + 'Event';
+const bodySchemaName = (event: string) =>
+  event.replace(/(^|\.)(\w)/g, (_, __: string, letter: string) => letter.toUpperCase()) + 'Event';
 
 /**
  * Each callback body as a named schema (for components.schemas): an inline body gives
@@ -170,7 +196,10 @@ export function webhookBodySchemas(): Record<string, SchemaObject> {
   );
 }
 
-/** One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*) callback URL. */
+/**
+ * One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*)
+ * callback URL.
+ */
 export function webhooks(): Record<string, { post: OperationObject }> {
   return Object.fromEntries(
     EVENTS.map(({ event, when }) => [
@@ -187,8 +216,14 @@ export function webhooks(): Record<string, { post: OperationObject }> {
           'x-internal': true,
           security: [],
           parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchemaName(event)}` } } } },
-          responses: { '200': { description: 'Any 2xx acknowledges the callback' }, '410': { description: 'Gone: stops this delivery at once' } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchemaName(event)}` } } },
+          },
+          responses: {
+            '200': { description: 'Any 2xx acknowledges the callback' },
+            '410': { description: 'Gone: stops this delivery at once' },
+          },
         },
       },
     ]),

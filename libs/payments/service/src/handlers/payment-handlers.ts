@@ -60,4 +60,10 @@ export class FirePaymentTimerHandler implements ICommandHandler<FirePaymentTimer
   }
 }
 
-export const PAYMENT_HANDLERS = [WalletBalancesHandler, TopUpWalletHandler, FindServicePaymentHandler, HandleCollectionEventHandler, FirePaymentTimerHandler];
+export const PAYMENT_HANDLERS = [
+  WalletBalancesHandler,
+  TopUpWalletHandler,
+  FindServicePaymentHandler,
+  HandleCollectionEventHandler,
+  FirePaymentTimerHandler,
+];

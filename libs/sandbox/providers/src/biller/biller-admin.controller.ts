@@ -1,4 +1,16 @@
-import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, NotFoundException, Param, Post, Put, UseGuards } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isSupportedCurrency, toMinorUnits } from '@paygate/money';
 import { envelope } from '@paygate/platform';
@@ -19,7 +31,8 @@ function validationFailed(errors: FieldError[]): BadRequestException {
 function objectBody(body: unknown, allowed: readonly string[], errors: FieldError[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw validationFailed([{ field: 'body', message: 'the request body must be a JSON object' }]);
-  for (const field of Object.keys(body)) if (!allowed.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
+  for (const field of Object.keys(body))
+    if (!allowed.includes(field)) errors.push({ field, message: `${field} is not a field of this request` });
   return body as Record<string, unknown>;
 }
 
@@ -29,17 +42,29 @@ const DEFAULT_LIFETIME_MS = 30 * 24 * 3600_000;
 function parseNewPrn(body: unknown): NewPrn {
   const errors: FieldError[] = [];
   const fields = objectBody(body, PRN_FIELDS, errors);
-  const { prn, amount, currency, status = 'AVAILABLE', service_name = 'URA - Domestic Tax', payer_name = 'Sandbox Taxpayer', expires_at } = fields;
-  if (prn !== undefined && (typeof prn !== 'string' || !/^\d{13}$/.test(prn))) errors.push({ field: 'prn', message: 'prn must be 13 digits' });
+  const {
+    prn,
+    amount,
+    currency,
+    status = 'AVAILABLE',
+    service_name = 'URA - Domestic Tax',
+    payer_name = 'Sandbox Taxpayer',
+    expires_at,
+  } = fields;
+  if (prn !== undefined && (typeof prn !== 'string' || !/^\d{13}$/.test(prn)))
+    errors.push({ field: 'prn', message: 'prn must be 13 digits' });
   let minor: number | undefined;
-  if (!isSupportedCurrency(currency)) errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
-  else if (typeof amount !== 'number') errors.push({ field: 'amount', message: 'amount must be a number in major units' });
+  if (!isSupportedCurrency(currency))
+    errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
+  else if (typeof amount !== 'number')
+    errors.push({ field: 'amount', message: 'amount must be a number in major units' });
   else {
     const converted = toMinorUnits(amount, currency);
     if (converted.ok) minor = converted.minor;
     else errors.push({ field: 'amount', message: `amount ${converted.reason}` });
   }
-  if (!PRN_STATUSES.includes(status as PrnStatus)) errors.push({ field: 'status', message: `status must be one of ${PRN_STATUSES.join(', ')}` });
+  if (!PRN_STATUSES.includes(status as PrnStatus))
+    errors.push({ field: 'status', message: `status must be one of ${PRN_STATUSES.join(', ')}` });
   for (const [field, value] of [
     ['service_name', service_name],
     ['payer_name', payer_name],
@@ -48,8 +73,14 @@ function parseNewPrn(body: unknown): NewPrn {
       errors.push({ field, message: `${field} must be a string of 1 to 100 characters` });
   }
   // Any time, past included: an AVAILABLE PRN past its expiry is how a test gets one that expired.
-  const expiresAt = expires_at === undefined ? new Date(Date.now() + DEFAULT_LIFETIME_MS) : typeof expires_at === 'string' ? new Date(expires_at) : undefined;
-  if (!expiresAt || Number.isNaN(expiresAt.getTime())) errors.push({ field: 'expires_at', message: 'expires_at must be an ISO 8601 time' });
+  const expiresAt =
+    expires_at === undefined
+      ? new Date(Date.now() + DEFAULT_LIFETIME_MS)
+      : typeof expires_at === 'string'
+        ? new Date(expires_at)
+        : undefined;
+  if (!expiresAt || Number.isNaN(expiresAt.getTime()))
+    errors.push({ field: 'expires_at', message: 'expires_at must be an ISO 8601 time' });
   if (errors.length > 0) throw validationFailed(errors);
   return {
     ...(prn !== undefined && { prn: prn as string }),
@@ -66,7 +97,11 @@ const MAX_DELAY_MS = 120_000;
 
 function parseFaults(body: unknown): Faults {
   const errors: FieldError[] = [];
-  const { fail_next = 0, delay_ms = 0, fail_lookups_next = 0 } = objectBody(body, ['fail_next', 'delay_ms', 'fail_lookups_next'], errors);
+  const {
+    fail_next = 0,
+    delay_ms = 0,
+    fail_lookups_next = 0,
+  } = objectBody(body, ['fail_next', 'delay_ms', 'fail_lookups_next'], errors);
   for (const [field, value] of Object.entries({ fail_next, fail_lookups_next })) {
     if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 1000)
       errors.push({ field, message: `${field} must be a whole number from 0 to 1000` });
@@ -77,7 +112,11 @@ function parseFaults(body: unknown): Faults {
   return { failNext: fail_next as number, delayMs: delay_ms as number, failLookupsNext: fail_lookups_next as number };
 }
 
-const faultsBody = (faults: Faults) => ({ fail_next: faults.failNext, delay_ms: faults.delayMs, fail_lookups_next: faults.failLookupsNext });
+const faultsBody = (faults: Faults) => ({
+  fail_next: faults.failNext,
+  delay_ms: faults.delayMs,
+  fail_lookups_next: faults.failLookupsNext,
+});
 
 /** Test data and fault injection for the sandbox biller; Paygate's admin token, Paygate's envelope. */
 @ApiTags('sandbox')
@@ -117,11 +156,18 @@ export class BillerAdminController {
   }
 
   @Get('prns/:prn')
-  @ApiOperation({ summary: 'A PRN with payment_calls (every payment call received for it, whatever it was answered) and the payments made' })
+  @ApiOperation({
+    summary:
+      'A PRN with payment_calls (every payment call received for it, whatever it was answered) and the payments made',
+  })
   async get(@Param('prn') prn: string) {
     const found = await this.biller.prnWithCalls(prn);
     if (!found) throw new NotFoundException('no such PRN');
-    return envelope(200, 'PRN found', { ...prnBody(found.prn), payment_calls: found.prn.paymentCalls, payments: found.payments.map(paymentBody) });
+    return envelope(200, 'PRN found', {
+      ...prnBody(found.prn),
+      payment_calls: found.prn.paymentCalls,
+      payments: found.payments.map(paymentBody),
+    });
   }
 
   @Get('biller/faults')

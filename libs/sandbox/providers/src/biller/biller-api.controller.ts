@@ -47,7 +47,12 @@ export class BillerApiController {
   }
 
   @Post('prns/:prn/payments')
-  async pay(@Headers() headers: RequestHeaders, @Param('prn') prn: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
+  async pay(
+    @Headers() headers: RequestHeaders,
+    @Param('prn') prn: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     this.authorize(headers);
     const { payment, replayed } = await this.biller.pay(prn, header(headers, 'idempotency-key'), body);
     if (replayed) void reply.header('idempotent-replayed', 'true');
@@ -64,6 +69,7 @@ export class BillerApiController {
 
   private authorize(headers: RequestHeaders): void {
     const key = header(headers, 'x-api-key');
-    if (!key || !sameSecret(key, this.config.billerApiKey.reveal())) throw billerApiError(401, 'UNAUTHORIZED', 'a valid X-Api-Key is required');
+    if (!key || !sameSecret(key, this.config.billerApiKey.reveal()))
+      throw billerApiError(401, 'UNAUTHORIZED', 'a valid X-Api-Key is required');
   }
 }

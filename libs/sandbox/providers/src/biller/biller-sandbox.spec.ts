@@ -32,7 +32,12 @@ async function newPrn(fields: Partial<NewPrn> = {}): Promise<Prn> {
   return prn!;
 }
 
-const payment = (fields: Record<string, unknown> = {}) => ({ amount: 25_000, currency: 'UGX', reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H', ...fields });
+const payment = (fields: Record<string, unknown> = {}) => ({
+  amount: 25_000,
+  currency: 'UGX',
+  reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
+  ...fields,
+});
 
 /** The biller's refusal of a call: its status, code and the field it names. */
 async function refusal(call: Promise<unknown>) {
@@ -64,7 +69,10 @@ describe('a payment call to the sandbox biller', () => {
     const prn = await newPrn();
     const key = randomUUID();
     await biller.pay(prn.prn, key, payment());
-    expect(await refusal(biller.pay(prn.prn, key, payment(change)))).toEqual({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await refusal(biller.pay(prn.prn, key, payment(change)))).toEqual({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
     expect((await biller.prnWithCalls(prn.prn))?.payments).toHaveLength(1);
   });
 
@@ -72,7 +80,10 @@ describe('a payment call to the sandbox biller', () => {
     const [paid, other] = [await newPrn(), await newPrn()];
     const key = randomUUID();
     await biller.pay(paid.prn, key, payment());
-    expect(await refusal(biller.pay(other.prn, key, payment()))).toEqual({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await refusal(biller.pay(other.prn, key, payment()))).toEqual({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
     expect((await biller.prnWithCalls(other.prn))?.prn.status).toBe('AVAILABLE');
   });
 
@@ -88,7 +99,9 @@ describe('a payment call to the sandbox biller', () => {
       code: 'CURRENCY_MISMATCH',
       field: 'currency',
     });
-    expect((await biller.pay(prn.prn, randomUUID(), payment({ amount: 12.5, currency: 'USD' }))).payment).toMatchObject({ amount: 1_250, currency: 'USD' });
+    expect((await biller.pay(prn.prn, randomUUID(), payment({ amount: 12.5, currency: 'USD' }))).payment).toMatchObject(
+      { amount: 1_250, currency: 'USD' },
+    );
   });
 
   it.each([
@@ -103,7 +116,10 @@ describe('a payment call to the sandbox biller', () => {
   });
 
   it('answers an unknown PRN 404 PRN_NOT_FOUND', async () => {
-    expect(await refusal(biller.pay('9999999999999', randomUUID(), payment()))).toEqual({ status: 404, code: 'PRN_NOT_FOUND' });
+    expect(await refusal(biller.pay('9999999999999', randomUUID(), payment()))).toEqual({
+      status: 404,
+      code: 'PRN_NOT_FOUND',
+    });
   });
 
   it.each([
@@ -112,13 +128,25 @@ describe('a payment call to the sandbox biller', () => {
     ['one longer than 255 characters', 'k'.repeat(256)],
   ])('refuses a call with %s as Idempotency-Key, having paid nothing', async (_what, key) => {
     const prn = await newPrn();
-    expect(await refusal(biller.pay(prn.prn, key, payment()))).toEqual({ status: 400, code: 'INVALID_IDEMPOTENCY_KEY', field: 'Idempotency-Key' });
+    expect(await refusal(biller.pay(prn.prn, key, payment()))).toEqual({
+      status: 400,
+      code: 'INVALID_IDEMPOTENCY_KEY',
+      field: 'Idempotency-Key',
+    });
     expect((await biller.prnWithCalls(prn.prn))?.prn).toMatchObject({ status: 'AVAILABLE', paymentCalls: 1 });
   });
 
   it('names the bad field of a payment request', async () => {
     const prn = await newPrn();
-    expect(await refusal(biller.pay(prn.prn, randomUUID(), payment({ amount: '25000' })))).toEqual({ status: 400, code: 'INVALID_REQUEST', field: 'amount' });
-    expect(await refusal(biller.pay(prn.prn, randomUUID(), payment({ reference: '' })))).toEqual({ status: 400, code: 'INVALID_REQUEST', field: 'reference' });
+    expect(await refusal(biller.pay(prn.prn, randomUUID(), payment({ amount: '25000' })))).toEqual({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: 'amount',
+    });
+    expect(await refusal(biller.pay(prn.prn, randomUUID(), payment({ reference: '' })))).toEqual({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: 'reference',
+    });
   });
 });

@@ -30,7 +30,10 @@ export function paymentBody(payment: Payment): Record<string, unknown> {
     reference: payment.reference,
     status: payment.status,
     // A receipt exists once the biller has the money.
-    ...(payment.status === 'COMPLETED' && { receipt_number: payment.receiptNumber, paid_at: payment.completesAt.toISOString() }),
+    ...(payment.status === 'COMPLETED' && {
+      receipt_number: payment.receiptNumber,
+      paid_at: payment.completesAt.toISOString(),
+    }),
   };
 }
 
@@ -42,10 +45,13 @@ interface PaymentRequest {
 
 function parsePaymentRequest(body: unknown): PaymentRequest {
   const invalid = (field: string, message: string) => billerApiError(400, 'INVALID_REQUEST', message, field);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'the request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('body', 'the request body must be a JSON object');
   const { amount, currency, reference } = body as Record<string, unknown>;
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw invalid('amount', 'amount must be a positive number in major units');
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw invalid('currency', 'currency must be an ISO 4217 code');
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0)
+    throw invalid('amount', 'amount must be a positive number in major units');
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+    throw invalid('currency', 'currency must be an ISO 4217 code');
   if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100)
     throw invalid('reference', 'reference must be a string of 1 to 100 characters');
   return { amount, currency, reference };
@@ -73,15 +79,20 @@ function decidePayment(
       existing.currency === request.currency &&
       existing.reference === request.reference &&
       sameMinor(request.amount, existing.currency, existing.amount);
-    if (!same) throw billerApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different payment');
+    if (!same)
+      throw billerApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different payment');
     return existing;
   }
   if (!prn) throw billerApiError(404, 'PRN_NOT_FOUND', 'no such PRN');
   if (prn.status === 'PAID') throw billerApiError(409, 'PRN_ALREADY_PAID', 'this PRN is already paid');
-  if (prn.status === 'SUBMITTED') throw billerApiError(409, 'PRN_PAYMENT_IN_PROGRESS', 'a payment for this PRN is being processed');
-  if (prn.status === 'EXPIRED') throw billerApiError(422, 'PRN_EXPIRED', 'this PRN has expired and can no longer be paid');
-  if (request.currency !== prn.currency) throw billerApiError(422, 'CURRENCY_MISMATCH', "currency must be the PRN's currency", 'currency');
-  if (!sameMinor(request.amount, prn.currency, prn.amount)) throw billerApiError(422, 'AMOUNT_MISMATCH', "amount must be the PRN's amount, in full", 'amount');
+  if (prn.status === 'SUBMITTED')
+    throw billerApiError(409, 'PRN_PAYMENT_IN_PROGRESS', 'a payment for this PRN is being processed');
+  if (prn.status === 'EXPIRED')
+    throw billerApiError(422, 'PRN_EXPIRED', 'this PRN has expired and can no longer be paid');
+  if (request.currency !== prn.currency)
+    throw billerApiError(422, 'CURRENCY_MISMATCH', "currency must be the PRN's currency", 'currency');
+  if (!sameMinor(request.amount, prn.currency, prn.amount))
+    throw billerApiError(422, 'AMOUNT_MISMATCH', "amount must be the PRN's amount, in full", 'amount');
   return { idempotencyKey, prn: prnNumber, amount: prn.amount, currency: prn.currency, reference: request.reference };
 }
 
@@ -95,7 +106,8 @@ export class BillerSandbox {
 
   /** A PRN lookup of the biller API; an injected failure answers 503. */
   async lookUpPrn(prn: string): Promise<Prn | undefined> {
-    if (await this.store.takeInjectedLookupFailure()) throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later');
+    if (await this.store.takeInjectedLookupFailure())
+      throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later');
     return this.store.findPrn(prn);
   }
 
@@ -109,13 +121,26 @@ export class BillerSandbox {
    * SUBMITTED) and completes when the injected delay is over; the call answers then, with the
    * payment as it stands, and a replay with the same key answers the same once it completes.
    */
-  async pay(prn: string, idempotencyKey: string | undefined, body: unknown): Promise<{ payment: Payment; replayed: boolean }> {
+  async pay(
+    prn: string,
+    idempotencyKey: string | undefined,
+    body: unknown,
+  ): Promise<{ payment: Payment; replayed: boolean }> {
     await this.store.countPaymentCall(prn);
     if (await this.store.takeInjectedFailure())
-      throw billerApiError(503, 'SERVICE_UNAVAILABLE', 'the biller is unavailable; retry later with the same Idempotency-Key');
+      throw billerApiError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'the biller is unavailable; retry later with the same Idempotency-Key',
+      );
     const answerAt = Date.now() + (await this.store.faults()).delayMs;
     if (idempotencyKey === undefined || !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw billerApiError(400, 'INVALID_IDEMPOTENCY_KEY', 'an Idempotency-Key header of 1 to 255 visible ASCII characters is required', 'Idempotency-Key');
+      throw billerApiError(
+        400,
+        'INVALID_IDEMPOTENCY_KEY',
+        'an Idempotency-Key header of 1 to 255 visible ASCII characters is required',
+        'Idempotency-Key',
+      );
     }
     const request = parsePaymentRequest(body);
     const { payment, replayed } = await this.store.pay(

@@ -110,7 +110,15 @@ export class BillerStore {
       const [row] = await this.infrastructure.sql.query<PrnRow>(
         `insert into sandbox_biller_prns (prn, amount, currency, status, service_name, payer_name, expires_at)
          values ($1, $2, $3, $4, $5, $6, $7) on conflict (prn) do nothing returning *`,
-        [prn.prn ?? randomDigits(13), prn.amount, prn.currency, prn.status, prn.serviceName, prn.payerName, prn.expiresAt.toISOString()],
+        [
+          prn.prn ?? randomDigits(13),
+          prn.amount,
+          prn.currency,
+          prn.status,
+          prn.serviceName,
+          prn.payerName,
+          prn.expiresAt.toISOString(),
+        ],
       );
       if (row || prn.prn !== undefined) return row && prnFromRow(row);
     }
@@ -119,25 +127,36 @@ export class BillerStore {
 
   async findPrn(prn: string): Promise<Prn | undefined> {
     await this.completeDue();
-    const [row] = await this.infrastructure.sql.query<PrnRow>('select * from sandbox_biller_prns where prn = $1', [prn]);
+    const [row] = await this.infrastructure.sql.query<PrnRow>('select * from sandbox_biller_prns where prn = $1', [
+      prn,
+    ]);
     return row && prnFromRow(row);
   }
 
   /** False when the PRN does not exist (nothing to count against). */
   async countPaymentCall(prn: string): Promise<boolean> {
-    const rows = await this.infrastructure.sql.query('update sandbox_biller_prns set payment_calls = payment_calls + 1 where prn = $1 returning prn', [prn]);
+    const rows = await this.infrastructure.sql.query(
+      'update sandbox_biller_prns set payment_calls = payment_calls + 1 where prn = $1 returning prn',
+      [prn],
+    );
     return rows.length > 0;
   }
 
   async findPayment(idempotencyKey: string): Promise<Payment | undefined> {
     await this.completeDue();
-    const [row] = await this.infrastructure.sql.query<PaymentRow>('select * from sandbox_biller_payments where idempotency_key = $1', [idempotencyKey]);
+    const [row] = await this.infrastructure.sql.query<PaymentRow>(
+      'select * from sandbox_biller_payments where idempotency_key = $1',
+      [idempotencyKey],
+    );
     return row && paymentFromRow(row);
   }
 
   async paymentsFor(prn: string): Promise<Payment[]> {
     await this.completeDue();
-    const rows = await this.infrastructure.sql.query<PaymentRow>('select * from sandbox_biller_payments where prn = $1 order by created_at, payment_id', [prn]);
+    const rows = await this.infrastructure.sql.query<PaymentRow>(
+      'select * from sandbox_biller_payments where prn = $1 order by created_at, payment_id',
+      [prn],
+    );
     return rows.map(paymentFromRow);
   }
 
@@ -155,7 +174,10 @@ export class BillerStore {
     await this.completeDue();
     return this.infrastructure.sql.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`sandbox-biller-key:${idempotencyKey}`]);
-      const [existingRow] = await tx.query<PaymentRow>('select * from sandbox_biller_payments where idempotency_key = $1', [idempotencyKey]);
+      const [existingRow] = await tx.query<PaymentRow>(
+        'select * from sandbox_biller_payments where idempotency_key = $1',
+        [idempotencyKey],
+      );
       const [prnRow] = await tx.query<PrnRow>('select * from sandbox_biller_prns where prn = $1 for update', [prn]);
       const decided = decide(existingRow && paymentFromRow(existingRow), prnRow && prnFromRow(prnRow));
       if ('paymentId' in decided) return { payment: decided, replayed: true };
@@ -190,29 +212,35 @@ export class BillerStore {
          where prn in (select prn from sandbox_biller_payments where status = 'PENDING' and completes_at <= $1)`,
         [now],
       );
-      await tx.query(`update sandbox_biller_payments set status = 'COMPLETED' where status = 'PENDING' and completes_at <= $1`, [now]);
+      await tx.query(
+        `update sandbox_biller_payments set status = 'COMPLETED' where status = 'PENDING' and completes_at <= $1`,
+        [now],
+      );
     });
   }
 
   async faults(): Promise<Faults> {
-    const [row] = await this.infrastructure.sql.query<{ fail_next: number; delay_ms: number; fail_lookups_next: number }>(
-      'select fail_next, delay_ms, fail_lookups_next from sandbox_biller_faults where id = 1',
-    );
+    const [row] = await this.infrastructure.sql.query<{
+      fail_next: number;
+      delay_ms: number;
+      fail_lookups_next: number;
+    }>('select fail_next, delay_ms, fail_lookups_next from sandbox_biller_faults where id = 1');
     return { failNext: row.fail_next, delayMs: row.delay_ms, failLookupsNext: row.fail_lookups_next };
   }
 
   async setFaults(faults: Faults): Promise<Faults> {
-    await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = $1, delay_ms = $2, fail_lookups_next = $3 where id = 1', [
-      faults.failNext,
-      faults.delayMs,
-      faults.failLookupsNext,
-    ]);
+    await this.infrastructure.sql.query(
+      'update sandbox_biller_faults set fail_next = $1, delay_ms = $2, fail_lookups_next = $3 where id = 1',
+      [faults.failNext, faults.delayMs, faults.failLookupsNext],
+    );
     return this.faults();
   }
 
   /** True when this payment call is one of the injected failures (and uses it up). */
   async takeInjectedFailure(): Promise<boolean> {
-    const rows = await this.infrastructure.sql.query('update sandbox_biller_faults set fail_next = fail_next - 1 where id = 1 and fail_next > 0 returning id');
+    const rows = await this.infrastructure.sql.query(
+      'update sandbox_biller_faults set fail_next = fail_next - 1 where id = 1 and fail_next > 0 returning id',
+    );
     return rows.length > 0;
   }
 

@@ -8,13 +8,18 @@ import { RateLimitedAs } from '@paygate/platform';
 
 function parseNewSession(body: unknown): NewCheckoutSession {
   const invalid = (param: string, message: string) => cardApiError(400, 'parameter_invalid', message, param);
-  if (typeof body !== 'object' || body === null) throw cardApiError(400, 'invalid_request', 'the request body must be a JSON object');
-  const { reference, amount, currency, description, notify_url, return_url, expires_at } = body as Record<string, unknown>;
+  if (typeof body !== 'object' || body === null)
+    throw cardApiError(400, 'invalid_request', 'the request body must be a JSON object');
+  const { reference, amount, currency, description, notify_url, return_url, expires_at } = body as Record<
+    string,
+    unknown
+  >;
   if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100) {
     throw invalid('reference', 'reference must be a string of 1 to 100 characters');
   }
   if (!isAmount(amount)) throw invalid('amount', 'amount must be a positive decimal string');
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw invalid('currency', 'currency must be an ISO 4217 code');
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+    throw invalid('currency', 'currency must be an ISO 4217 code');
   if (description !== undefined && (typeof description !== 'string' || description.length > 255)) {
     throw invalid('description', 'description must be a string of at most 255 characters');
   }
@@ -24,7 +29,15 @@ function parseNewSession(body: unknown): NewCheckoutSession {
   if (!expiresAt || Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now()) {
     throw invalid('expires_at', 'expires_at must be an ISO 8601 time in the future');
   }
-  return { reference, amount, currency, description: description || undefined, notifyUrl: notify_url, returnUrl: return_url, expiresAt };
+  return {
+    reference,
+    amount,
+    currency,
+    description: description || undefined,
+    notifyUrl: notify_url,
+    returnUrl: return_url,
+    expiresAt,
+  };
 }
 
 function sessionBody(session: CheckoutSession): Record<string, unknown> {
@@ -50,11 +63,20 @@ export class CardApiController {
 
   @Post()
   @HttpCode(201)
-  async create(@Headers('authorization') authorization: string | undefined, @Headers('host') host: string | undefined, @Body() body: unknown) {
+  async create(
+    @Headers('authorization') authorization: string | undefined,
+    @Headers('host') host: string | undefined,
+    @Body() body: unknown,
+  ) {
     authorize(authorization);
     const session = await this.checkout.open(parseNewSession(body));
     const base = this.config.publicUrl ?? `http://${host ?? 'localhost'}`;
-    return { id: session.id, payment_url: `${base}/sandbox/card/checkout/${session.id}`, status: session.status, expires_at: session.expiresAt.toISOString() };
+    return {
+      id: session.id,
+      payment_url: `${base}/sandbox/card/checkout/${session.id}`,
+      status: session.status,
+      expires_at: session.expiresAt.toISOString(),
+    };
   }
 
   @Get(':id')
@@ -69,5 +91,6 @@ export class CardApiController {
 /** Any non-empty secret key is accepted: the sandbox has no merchant accounts. */
 function authorize(authorization: string | undefined): void {
   const [scheme, secret] = (authorization ?? '').split(' ');
-  if (scheme !== 'Bearer' || !secret) throw cardApiError(401, 'unauthorized', 'a secret key is required as a Bearer token');
+  if (scheme !== 'Bearer' || !secret)
+    throw cardApiError(401, 'unauthorized', 'a secret key is required as a Bearer token');
 }

@@ -7,7 +7,13 @@ import { CardStore, type CheckoutSession, type NewCheckoutSession, type SessionO
 
 /** The body POSTed to a session's notify_url once it closes. */
 function notification(session: CheckoutSession): Record<string, unknown> {
-  return { session_id: session.id, reference: session.reference, status: session.status, failure_code: session.failureCode, card: session.card };
+  return {
+    session_id: session.id,
+    reference: session.reference,
+    status: session.status,
+    failure_code: session.failureCode,
+    card: session.card,
+  };
 }
 
 @Injectable()
@@ -41,7 +47,11 @@ export class CardCheckout {
 
   private async closeAndNotify(id: string, outcome: SessionOutcome): Promise<CheckoutSession | undefined> {
     const closed = await this.store.close(id, outcome);
-    if (closed) await this.background.callback('POST', closed.notifyUrl, notification(closed), { provider: 'card', sessionId: id });
+    if (closed)
+      await this.background.callback('POST', closed.notifyUrl, notification(closed), {
+        provider: 'card',
+        sessionId: id,
+      });
     return closed;
   }
 }

@@ -5,7 +5,8 @@
 import { cardOutcome, readCardForm } from './card-input';
 
 const JUNE_2031 = new Date('2031-06-15T12:00:00Z');
-const form = (fields: Record<string, unknown>) => readCardForm({ card_number: '4242 4242 4242 4242', expiry: '12/31', cvv: '123', ...fields }, JUNE_2031);
+const form = (fields: Record<string, unknown>) =>
+  readCardForm({ card_number: '4242 4242 4242 4242', expiry: '12/31', cvv: '123', ...fields }, JUNE_2031);
 
 describe('the card form', () => {
   it('gives the number without the spaces a customer types', () => {
@@ -30,14 +31,22 @@ describe('the card form', () => {
     const typed = { card_number: '5555 5555 5555 5555 0', expiry: '2031-12', cvv: '12' };
     const read = form(typed);
     expect(read).toEqual({
-      errors: ['Enter a valid card number.', 'Enter an expiry date as MM/YY that is not in the past.', 'Enter the 3 or 4 digit security code (CVV).'],
+      errors: [
+        'Enter a valid card number.',
+        'Enter an expiry date as MM/YY that is not in the past.',
+        'Enter the 3 or 4 digit security code (CVV).',
+      ],
     });
     for (const value of Object.values(typed)) expect(JSON.stringify(read)).not.toContain(value);
   });
 
   it('treats a field that is not text as empty', () => {
     expect(readCardForm({ card_number: 4242424242424242, expiry: ['12/31'], cvv: 123 }, JUNE_2031)).toEqual({
-      errors: ['Enter a valid card number.', 'Enter an expiry date as MM/YY that is not in the past.', 'Enter the 3 or 4 digit security code (CVV).'],
+      errors: [
+        'Enter a valid card number.',
+        'Enter an expiry date as MM/YY that is not in the past.',
+        'Enter the 3 or 4 digit security code (CVV).',
+      ],
     });
   });
 });
@@ -51,7 +60,10 @@ describe('the test cards', () => {
   });
 
   it('any other valid number succeeds', () => {
-    expect(cardOutcome('5555555555554444')).toEqual({ status: 'succeeded', card: { last4: '4444', masked: '555555******4444' } });
+    expect(cardOutcome('5555555555554444')).toEqual({
+      status: 'succeeded',
+      card: { last4: '4444', masked: '555555******4444' },
+    });
   });
 
   it('keeps only the first six and last four digits, whatever the length', () => {

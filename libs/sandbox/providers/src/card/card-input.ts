@@ -25,7 +25,10 @@ function expiryValid(expiry: string, now: Date): boolean {
  * The card number (spaces removed) when the form is valid, or what the customer must fix.
  * Messages never repeat what was typed.
  */
-export function readCardForm(form: Record<string, unknown>, now = new Date()): { number: string } | { errors: string[] } {
+export function readCardForm(
+  form: Record<string, unknown>,
+  now = new Date(),
+): { number: string } | { errors: string[] } {
   const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
   const number = field('card_number').replace(/ /g, '');
   const errors: string[] = [];
@@ -42,7 +45,10 @@ const FAILURES: Record<string, string> = {
 
 /** The test cards' outcomes; any other valid number succeeds. Only the masked number leaves here. */
 export function cardOutcome(number: string): SessionOutcome {
-  const card = { last4: number.slice(-4), masked: `${number.slice(0, 6)}${'*'.repeat(number.length - 10)}${number.slice(-4)}` };
+  const card = {
+    last4: number.slice(-4),
+    masked: `${number.slice(0, 6)}${'*'.repeat(number.length - 10)}${number.slice(-4)}`,
+  };
   const failureCode = FAILURES[number];
   return failureCode ? { status: 'failed', failureCode, card } : { status: 'succeeded', card };
 }

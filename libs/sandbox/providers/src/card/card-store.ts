@@ -57,7 +57,10 @@ function fromRow(row: Row): CheckoutSession {
     expiresAt,
     status: row.status === 'open' && expiresAt.getTime() <= Date.now() ? 'expired' : row.status,
     failureCode: row.failure_code ?? undefined,
-    card: row.card_last4 !== null && row.card_masked !== null ? { last4: row.card_last4, masked: row.card_masked } : undefined,
+    card:
+      row.card_last4 !== null && row.card_masked !== null
+        ? { last4: row.card_last4, masked: row.card_masked }
+        : undefined,
   };
 }
 
@@ -102,7 +105,14 @@ export class CardStore {
     const [row] = await this.infrastructure.sql.query<Row>(
       `update sandbox_card_sessions set status = $2, failure_code = $3, card_last4 = $4, card_masked = $5
        where id = $1 and status = 'open' and expires_at > $6 returning *`,
-      [id, outcome.status, outcome.failureCode ?? null, outcome.card?.last4 ?? null, outcome.card?.masked ?? null, new Date().toISOString()],
+      [
+        id,
+        outcome.status,
+        outcome.failureCode ?? null,
+        outcome.card?.last4 ?? null,
+        outcome.card?.masked ?? null,
+        new Date().toISOString(),
+      ],
     );
     return row && fromRow(row);
   }

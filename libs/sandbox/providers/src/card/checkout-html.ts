@@ -1,6 +1,7 @@
 import type { CheckoutSession, SessionStatus } from './card-store';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "25000" → "25,000"; decimals kept as given. */
 export function formatAmount(amount: string): string {
@@ -106,5 +107,8 @@ export function closedPage(status: Exclude<SessionStatus, 'open'>, returnUrl: st
 }
 
 export function notFoundPage(): string {
-  return page('Payment not found', '<h1>Payment not found</h1>\n<p>There is no payment at this address. Check the link you were given.</p>');
+  return page(
+    'Payment not found',
+    '<h1>Payment not found</h1>\n<p>There is no payment at this address. Check the link you were given.</p>',
+  );
 }

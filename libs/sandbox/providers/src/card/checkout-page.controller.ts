@@ -36,7 +36,8 @@ export class CheckoutPageController {
     const card = readCardForm(form);
     if ('errors' in card) {
       // Only a well-formed expiry is echoed back, so nothing typed in the wrong field is shown.
-      const expiry = typeof form.expiry === 'string' && /^\d{2}\/\d{2}$/.test(form.expiry.trim()) ? form.expiry.trim() : '';
+      const expiry =
+        typeof form.expiry === 'string' && /^\d{2}\/\d{2}$/.test(form.expiry.trim()) ? form.expiry.trim() : '';
       sendHtml(reply, 400, checkoutPage(session, card.errors, expiry));
       return;
     }

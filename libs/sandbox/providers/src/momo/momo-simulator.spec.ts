@@ -34,9 +34,21 @@ async function prompt(simulator: MomoSimulator, partyId: string): Promise<string
 
 describe('the MoMo customer, by test number', () => {
   it.each([
-    ['0002', 'FAILED for want of funds', { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS', financialTransactionId: undefined }],
-    ['0003', 'FAILED, the customer declining', { status: 'FAILED', reason: 'APPROVAL_REJECTED', financialTransactionId: undefined }],
-    ['0001', 'SUCCESSFUL with a transaction id', { status: 'SUCCESSFUL', reason: undefined, financialTransactionId: expect.stringMatching(/^\d{10}$/) }],
+    [
+      '0002',
+      'FAILED for want of funds',
+      { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS', financialTransactionId: undefined },
+    ],
+    [
+      '0003',
+      'FAILED, the customer declining',
+      { status: 'FAILED', reason: 'APPROVAL_REJECTED', financialTransactionId: undefined },
+    ],
+    [
+      '0001',
+      'SUCCESSFUL with a transaction id',
+      { status: 'SUCCESSFUL', reason: undefined, financialTransactionId: expect.stringMatching(/^\d{10}$/) },
+    ],
   ])('ending %s answers %s', async (ending, _answer, outcome) => {
     const request = await momo.status(await prompt(momo, `25677200${ending}`));
     expect(request).toMatchObject(outcome);

@@ -7,7 +7,9 @@ import { MomoStore, type MomoStatus, type RequestToPay, type StoredRequestToPay 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
 /** The test numbers' endings; `undefined` is a customer who never answers the prompt. */
-function outcomeFor(partyId: string): { status: MomoStatus; reason?: string; financialTransactionId?: string } | undefined {
+function outcomeFor(
+  partyId: string,
+): { status: MomoStatus; reason?: string; financialTransactionId?: string } | undefined {
   switch (partyId.slice(-4)) {
     case '0002':
       return { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' };
@@ -61,7 +63,10 @@ export class MomoSimulator {
   /** False when the reference id was used before. */
   async requestToPay(request: Omit<RequestToPay, 'resolvesAt'>): Promise<boolean> {
     const answers = outcomeFor(request.payer.partyId) !== undefined;
-    const accepted = await this.store.insert({ ...request, resolvesAt: answers ? new Date(Date.now() + this.config.latencyMs) : undefined });
+    const accepted = await this.store.insert({
+      ...request,
+      resolvesAt: answers ? new Date(Date.now() + this.config.latencyMs) : undefined,
+    });
     if (accepted && answers) this.background.later(this.config.latencyMs, () => this.resolve(request.referenceId));
     return accepted;
   }
@@ -69,7 +74,8 @@ export class MomoSimulator {
   /** Settles an outcome whose time has passed, so a restart that lost its timer still answers. */
   async status(referenceId: string): Promise<StoredRequestToPay | undefined> {
     const request = await this.store.find(referenceId);
-    if (request?.status !== 'PENDING' || request.resolvesAt === undefined || request.resolvesAt.getTime() > Date.now()) return request;
+    if (request?.status !== 'PENDING' || request.resolvesAt === undefined || request.resolvesAt.getTime() > Date.now())
+      return request;
     return this.store.settle(referenceId, outcomeFor(request.payer.partyId)!);
   }
 

@@ -62,14 +62,17 @@ export class MomoStore {
   async saveToken(tokenHash: string, expiresAt: Date): Promise<void> {
     const { sql } = this.infrastructure;
     await sql.query('delete from sandbox_momo_tokens where expires_at < $1', [new Date().toISOString()]);
-    await sql.query('insert into sandbox_momo_tokens (token_hash, expires_at) values ($1, $2)', [tokenHash, expiresAt.toISOString()]);
+    await sql.query('insert into sandbox_momo_tokens (token_hash, expires_at) values ($1, $2)', [
+      tokenHash,
+      expiresAt.toISOString(),
+    ]);
   }
 
   async tokenValid(tokenHash: string): Promise<boolean> {
-    const rows = await this.infrastructure.sql.query('select 1 from sandbox_momo_tokens where token_hash = $1 and expires_at > $2', [
-      tokenHash,
-      new Date().toISOString(),
-    ]);
+    const rows = await this.infrastructure.sql.query(
+      'select 1 from sandbox_momo_tokens where token_hash = $1 and expires_at > $2',
+      [tokenHash, new Date().toISOString()],
+    );
     return rows.length > 0;
   }
 
@@ -98,7 +101,10 @@ export class MomoStore {
   }
 
   async find(referenceId: string): Promise<StoredRequestToPay | undefined> {
-    const [row] = await this.infrastructure.sql.query<Row>('select * from sandbox_momo_requests where reference_id = $1', [referenceId]);
+    const [row] = await this.infrastructure.sql.query<Row>(
+      'select * from sandbox_momo_requests where reference_id = $1',
+      [referenceId],
+    );
     return row && fromRow(row);
   }
 

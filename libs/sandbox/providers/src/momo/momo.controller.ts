@@ -20,19 +20,35 @@ function text(value: unknown, maxLength: number): value is string {
 }
 
 /** Validates a requesttopay body field by field, answering MoMo's error codes. */
-function parseRequestToPay(body: unknown): Pick<RequestToPay, 'amount' | 'currency' | 'externalId' | 'payer' | 'payerMessage' | 'payeeNote'> {
-  if (typeof body !== 'object' || body === null) throw momoError(400, 'INVALID_BODY', 'The request body must be a JSON object');
+function parseRequestToPay(
+  body: unknown,
+): Pick<RequestToPay, 'amount' | 'currency' | 'externalId' | 'payer' | 'payerMessage' | 'payeeNote'> {
+  if (typeof body !== 'object' || body === null)
+    throw momoError(400, 'INVALID_BODY', 'The request body must be a JSON object');
   const { amount, currency, externalId, payer, payerMessage = '', payeeNote = '' } = body as Record<string, unknown>;
   if (!isAmount(amount)) throw momoError(400, 'INVALID_AMOUNT', 'amount must be a positive decimal string');
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw momoError(400, 'INVALID_CURRENCY', 'currency must be an ISO 4217 code');
-  if (!text(externalId, 100) || externalId === '') throw momoError(400, 'INVALID_EXTERNAL_ID', 'externalId must be a string of 1 to 100 characters');
-  const { partyIdType, partyId } = (typeof payer === 'object' && payer !== null ? payer : {}) as Record<string, unknown>;
-  if (typeof partyIdType !== 'string' || !PARTY_ID_TYPES.includes(partyIdType) || !text(partyId, 100) || partyId === '') {
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+    throw momoError(400, 'INVALID_CURRENCY', 'currency must be an ISO 4217 code');
+  if (!text(externalId, 100) || externalId === '')
+    throw momoError(400, 'INVALID_EXTERNAL_ID', 'externalId must be a string of 1 to 100 characters');
+  const { partyIdType, partyId } = (typeof payer === 'object' && payer !== null ? payer : {}) as Record<
+    string,
+    unknown
+  >;
+  if (
+    typeof partyIdType !== 'string' ||
+    !PARTY_ID_TYPES.includes(partyIdType) ||
+    !text(partyId, 100) ||
+    partyId === ''
+  ) {
     throw momoError(400, 'INVALID_PAYER', 'payer must have a partyIdType (MSISDN, EMAIL or PARTY_CODE) and a partyId');
   }
-  if (partyIdType === 'MSISDN' && !/^\d{8,15}$/.test(partyId)) throw momoError(400, 'INVALID_PAYER', 'an MSISDN partyId must be 8 to 15 digits');
-  if (!text(payerMessage, 160)) throw momoError(400, 'INVALID_PAYER_MESSAGE', 'payerMessage must be a string of at most 160 characters');
-  if (!text(payeeNote, 160)) throw momoError(400, 'INVALID_PAYEE_NOTE', 'payeeNote must be a string of at most 160 characters');
+  if (partyIdType === 'MSISDN' && !/^\d{8,15}$/.test(partyId))
+    throw momoError(400, 'INVALID_PAYER', 'an MSISDN partyId must be 8 to 15 digits');
+  if (!text(payerMessage, 160))
+    throw momoError(400, 'INVALID_PAYER_MESSAGE', 'payerMessage must be a string of at most 160 characters');
+  if (!text(payeeNote, 160))
+    throw momoError(400, 'INVALID_PAYEE_NOTE', 'payeeNote must be a string of at most 160 characters');
   return { amount, currency, externalId, payer: { partyIdType, partyId }, payerMessage, payeeNote };
 }
 
@@ -48,11 +64,16 @@ export class MomoController {
   @HttpCode(200)
   async token(@Headers() headers: RequestHeaders) {
     const [scheme, encoded] = (header(headers, 'authorization') ?? '').split(' ');
-    const [user, ...key] = scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString('utf8').split(':') : [];
+    const [user, ...key] =
+      scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString('utf8').split(':') : [];
     if (!user || !key.join(':') || !header(headers, 'ocp-apim-subscription-key')) {
       throw momoError(401, 'INVALID_CREDENTIALS', 'Basic API user credentials and a subscription key are required');
     }
-    return { access_token: await this.momo.issueToken(), token_type: 'access_token', expires_in: TOKEN_LIFETIME_SECONDS };
+    return {
+      access_token: await this.momo.issueToken(),
+      token_type: 'access_token',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+    };
   }
 
   @Post('v1_0/requesttopay')
@@ -60,11 +81,18 @@ export class MomoController {
   async requestToPay(@Headers() headers: RequestHeaders, @Body() body: unknown): Promise<void> {
     await this.authorize(headers);
     const referenceId = header(headers, 'x-reference-id');
-    if (!referenceId || !UUID_V4.test(referenceId)) throw momoError(400, 'INVALID_REFERENCE_ID', 'X-Reference-Id must be a UUID version 4');
+    if (!referenceId || !UUID_V4.test(referenceId))
+      throw momoError(400, 'INVALID_REFERENCE_ID', 'X-Reference-Id must be a UUID version 4');
     const callbackUrl = header(headers, 'x-callback-url');
-    if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) throw momoError(400, 'INVALID_CALLBACK_URL_HOST', 'X-Callback-Url must be an http(s) URL');
-    const accepted = await this.momo.requestToPay({ referenceId: referenceId.toLowerCase(), callbackUrl, ...parseRequestToPay(body) });
-    if (!accepted) throw momoError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
+    if (callbackUrl !== undefined && !isHttpUrl(callbackUrl))
+      throw momoError(400, 'INVALID_CALLBACK_URL_HOST', 'X-Callback-Url must be an http(s) URL');
+    const accepted = await this.momo.requestToPay({
+      referenceId: referenceId.toLowerCase(),
+      callbackUrl,
+      ...parseRequestToPay(body),
+    });
+    if (!accepted)
+      throw momoError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
   }
 
   @Get('v1_0/requesttopay/:referenceId')
@@ -77,7 +105,12 @@ export class MomoController {
 
   private async authorize(headers: RequestHeaders): Promise<void> {
     const [scheme, token] = (header(headers, 'authorization') ?? '').split(' ');
-    if (scheme !== 'Bearer' || !token || !header(headers, 'ocp-apim-subscription-key') || !(await this.momo.tokenValid(token))) {
+    if (
+      scheme !== 'Bearer' ||
+      !token ||
+      !header(headers, 'ocp-apim-subscription-key') ||
+      !(await this.momo.tokenValid(token))
+    ) {
       throw momoError(401, 'INVALID_CREDENTIALS', 'A valid access token and a subscription key are required');
     }
     if (header(headers, 'x-target-environment') !== 'sandbox') {

@@ -5,7 +5,13 @@ import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signi
 import { CallbackSender, parseRetryAfter } from './callback-sender';
 
 const KEY = 'whsk_sender_spec_key';
-const payload = { id: 7, merchant_reference: 'MR-7', internal_reference: 'IR-7', transaction_status: 'COMPLETED', status_message: 'Paid — ✓' };
+const payload = {
+  id: 7,
+  merchant_reference: 'MR-7',
+  internal_reference: 'IR-7',
+  transaction_status: 'COMPLETED',
+  status_message: 'Paid — ✓',
+};
 const body = JSON.stringify({ event: 'transaction.completed', payload });
 
 /** A loopback endpoint answering 200 that records what it receives. */
@@ -52,15 +58,24 @@ describe('CallbackSender', () => {
 
   it('posts the exact body, signed both ways, to a loopback endpoint when private targets are allowed', async () => {
     const sender = new CallbackSender({ timeoutMs: 2_000, allowPrivate: true });
-    const outcome = await sender.send({ webhookId: 'msg_1', targetUrl: `http://127.0.0.1:${endpoint.port}/hook`, body }, KEY);
+    const outcome = await sender.send(
+      { webhookId: 'msg_1', targetUrl: `http://127.0.0.1:${endpoint.port}/hook`, body },
+      KEY,
+    );
 
     expect(outcome).toMatchObject({ statusCode: 200, responseExcerpt: 'thanks' });
     expect(outcome.error).toBeUndefined();
     const [request] = endpoint.received;
     expect(request.body.equals(Buffer.from(body, 'utf8'))).toBe(true);
-    expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'Paygate-Webhooks/1', 'webhook-id': 'msg_1' });
+    expect(request.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Paygate-Webhooks/1',
+      'webhook-id': 'msg_1',
+    });
     expect(verifyCollectionSignature(KEY, payload, String(request.headers['hmac-signature']))).toBe(true);
-    expect(verifyStandardWebhook(KEY, request.headers as Record<string, string>, request.body.toString('utf8'))).toBe(true);
+    expect(verifyStandardWebhook(KEY, request.headers as Record<string, string>, request.body.toString('utf8'))).toBe(
+      true,
+    );
   });
 
   // Only forms that reach this test's own listener: every other range is the decision table's (libs/net-guard).
@@ -68,26 +83,42 @@ describe('CallbackSender', () => {
     ['IPv4 loopback', 'http://127.0.0.1:PORT/hook', 'loopback (127.0.0.0/8)'],
     ['loopback in decimal', 'http://2130706433:PORT/hook', 'loopback (127.0.0.0/8)'],
     ['loopback in short hex', 'http://0x7f.1:PORT/hook', 'loopback (127.0.0.0/8)'],
-    ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]:PORT/hook', 'IPv4-mapped (::ffff:0:0/96) of loopback (127.0.0.0/8)'],
+    [
+      'IPv4-mapped loopback',
+      'http://[::ffff:127.0.0.1]:PORT/hook',
+      'IPv4-mapped (::ffff:0:0/96) of loopback (127.0.0.0/8)',
+    ],
     ['a localhost name', 'http://localhost:PORT/hook', 'loopback (localhost)'],
   ])('refuses %s unless private targets are allowed, and then delivers', async (_name, target, range) => {
     const targetUrl = target.replace('PORT', String(endpoint.port));
-    const refused = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: false }).send({ webhookId: 'msg_2', targetUrl, body }, KEY);
+    const refused = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: false }).send(
+      { webhookId: 'msg_2', targetUrl, body },
+      KEY,
+    );
 
     expect(refused.error).toBe(`${TARGET_NOT_ALLOWED}: ${range}`);
     expect(refused.statusCode).toBeUndefined();
     expect(endpoint.received).toHaveLength(0);
 
-    const delivered = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send({ webhookId: 'msg_2', targetUrl, body }, KEY);
+    const delivered = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send(
+      { webhookId: 'msg_2', targetUrl, body },
+      KEY,
+    );
     expect(delivered.statusCode).toBe(200);
     expect(endpoint.received).toHaveLength(1);
   });
 
-  it.each(['ftp://127.0.0.1/hook', 'file:///etc/passwd', 'gopher://example.com/'])('refuses the non-HTTP URL %s', async (targetUrl) => {
-    const outcome = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send({ webhookId: 'msg_3', targetUrl, body }, KEY);
-    expect(outcome.error).toMatch(/not allowed/);
-    expect(outcome.statusCode).toBeUndefined();
-  });
+  it.each(['ftp://127.0.0.1/hook', 'file:///etc/passwd', 'gopher://example.com/'])(
+    'refuses the non-HTTP URL %s',
+    async (targetUrl) => {
+      const outcome = await new CallbackSender({ timeoutMs: 2_000, allowPrivate: true }).send(
+        { webhookId: 'msg_3', targetUrl, body },
+        KEY,
+      );
+      expect(outcome.error).toMatch(/not allowed/);
+      expect(outcome.statusCode).toBeUndefined();
+    },
+  );
 
   it('reports a refused connection as an error without a status', async () => {
     await endpoint.close();

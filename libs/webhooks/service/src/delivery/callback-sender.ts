@@ -1,4 +1,10 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import {
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connectRefusal, guardedLookup, TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { collectionSignature, standardWebhookHeaders, type CollectionSignatureFields } from '@paygate/signing';
@@ -47,7 +53,11 @@ export class CallbackSender {
   constructor(private readonly config: Pick<DeliveryConfig, 'timeoutMs' | 'allowPrivate'>) {}
 
   /** `onSigned` sees the signature headers just before the request goes out (the callback stream records them). */
-  async send(delivery: CallbackRequest, signingKey: string, onSigned?: (headers: Record<string, string>) => Promise<void>): Promise<AttemptOutcome> {
+  async send(
+    delivery: CallbackRequest,
+    signingKey: string,
+    onSigned?: (headers: Record<string, string>) => Promise<void>,
+  ): Promise<AttemptOutcome> {
     const startedAt = new Date();
     const started = performance.now();
     const response = await this.attempt(delivery, signingKey, Math.floor(startedAt.getTime() / 1_000), onSigned);
@@ -66,7 +76,8 @@ export class CallbackSender {
     } catch {
       return { responseExcerpt: '', error: 'target URL is not a valid URL' };
     }
-    // The scheme and an IP literal or localhost name are refused here; a name's addresses when it resolves (guardedLookup).
+    // The scheme and an IP literal or localhost name are refused here; a name's addresses when it resolves
+    // (guardedLookup).
     const refused = connectRefusal(url, this.config);
     if (refused !== undefined) return { responseExcerpt: '', error: `${TARGET_NOT_ALLOWED}: ${refused}` };
     const payload = Buffer.from(delivery.body, 'utf8');
@@ -77,7 +88,12 @@ export class CallbackSender {
       return { responseExcerpt: '', error: 'stored body is not a callback ({event, payload}) and cannot be signed' };
     }
     await onSigned?.(signed);
-    const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': USER_AGENT, ...signed };
+    const headers: OutgoingHttpHeaders = {
+      'content-type': 'application/json',
+      'content-length': payload.length,
+      'user-agent': USER_AGENT,
+      ...signed,
+    };
     return this.post(url, headers, payload);
   }
 
@@ -100,7 +116,10 @@ export class CallbackSender {
         if (!response) return resolve({ responseExcerpt: '', error });
         resolve({
           statusCode: response.statusCode,
-          responseExcerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', ''),
+          responseExcerpt: Buffer.concat(chunks)
+            .subarray(0, RESPONSE_EXCERPT_BYTES)
+            .toString('utf8')
+            .replaceAll('\u0000', ''),
           retryAfterMs: parseRetryAfter(response.headers['retry-after']),
         });
       };
@@ -135,7 +154,12 @@ export class CallbackSender {
  * The signature headers of one attempt: hmac-signature and the Standard Webhooks three. Throws
  * when the body is not a callback. The callback stream carries exactly these.
  */
-export function signedCallbackHeaders(signingKey: string, webhookId: string, body: string, timestampSeconds: number): Record<string, string> {
+export function signedCallbackHeaders(
+  signingKey: string,
+  webhookId: string,
+  body: string,
+  timestampSeconds: number,
+): Record<string, string> {
   const { payload } = JSON.parse(body) as { payload?: CollectionSignatureFields };
   if (typeof payload !== 'object' || payload === null) throw new TypeError('callback body has no payload');
   return {

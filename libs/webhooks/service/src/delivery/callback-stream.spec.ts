@@ -56,10 +56,18 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     await stream.record(entry('m1', 'B'));
     const page = await stream.read({ merchantId: 'm1', after: joined.cursor, waitMs: 0, limit: 10 }, noKey);
     expect(page.callbacks.map((callback) => callback.internal_reference)).toEqual(['A', 'B']);
-    expect(page.callbacks[0]).toMatchObject({ webhook_id: 'msg_A', event: 'transaction.completed', body: body('A'), headers: entry('m1', 'A').headers });
+    expect(page.callbacks[0]).toMatchObject({
+      webhook_id: 'msg_A',
+      event: 'transaction.completed',
+      body: body('A'),
+      headers: entry('m1', 'A').headers,
+    });
     expect(page.cursor).toBe(page.callbacks[1].cursor);
     // Resuming after A gives B again, nothing before it.
-    const resumed = await stream.read({ merchantId: 'm1', after: page.callbacks[0].cursor, waitMs: 0, limit: 10 }, noKey);
+    const resumed = await stream.read(
+      { merchantId: 'm1', after: page.callbacks[0].cursor, waitMs: 0, limit: 10 },
+      noKey,
+    );
     expect(resumed.callbacks.map((callback) => callback.internal_reference)).toEqual(['B']);
   });
 
@@ -87,7 +95,12 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
   });
 
   it('gets nothing from a queue that does not stream (a read-model rebuild)', async () => {
-    const rebuild = await DeliveryQueue.open(db, { timeoutMs: 1_000, retrySchedule: [0], perHostConcurrency: 1, streamUnsent: false });
+    const rebuild = await DeliveryQueue.open(db, {
+      timeoutMs: 1_000,
+      retrySchedule: [0],
+      perHostConcurrency: 1,
+      streamUnsent: false,
+    });
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, key);
     await rebuild.enqueue([unsent('m1', 'REBUILT')]);
     expect((await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, key)).callbacks).toEqual([]);
@@ -105,7 +118,9 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     const waiting = stream.read({ merchantId: 'm1', after: cursor, waitMs: 30_000, limit: 10 }, noKey);
     stream.stop();
     expect(await waiting).toEqual({ callbacks: [], cursor });
-    expect((await stream.read({ merchantId: 'm1', after: 'yesterday', waitMs: 0, limit: 10 }, noKey)).invalidCursor).toBe(true);
+    expect(
+      (await stream.read({ merchantId: 'm1', after: 'yesterday', waitMs: 0, limit: 10 }, noKey)).invalidCursor,
+    ).toBe(true);
   });
 
   it('forgets entries past the retention', async () => {
@@ -134,7 +149,9 @@ describeWithService('postgres', 'the callback stream on PostgreSQL, with writers
       });
       await inTransaction;
       await stream.record(entry('m1', 'SECOND'));
-      expect((await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, noKey)).callbacks).toEqual([]);
+      expect((await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, noKey)).callbacks).toEqual(
+        [],
+      );
       commit();
       await slow;
       const page = await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, noKey);

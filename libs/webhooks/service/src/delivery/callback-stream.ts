@@ -55,7 +55,14 @@ export class CallbackStream {
     await client.query(
       `insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
        values ($1, $2, $3, $4, $5, $6::jsonb, true)`,
-      [entry.merchantId, entry.webhookId, entry.internalReference, entry.eventName, entry.body, JSON.stringify(entry.headers)],
+      [
+        entry.merchantId,
+        entry.webhookId,
+        entry.internalReference,
+        entry.eventName,
+        entry.body,
+        JSON.stringify(entry.headers),
+      ],
     );
     this.wake();
   }
@@ -98,7 +105,10 @@ export class CallbackStream {
     return { callbacks: [], cursor: query.after };
   }
 
-  /** Waiting reads answer at once, and later ones without reading: the process is shutting down, its gateway streams end. */
+  /**
+   * Waiting reads answer at once, and later ones without reading: the process is shutting down, its gateway streams
+   * end.
+   */
   stop(): void {
     this.stopped = true;
     this.wake();
@@ -106,15 +116,18 @@ export class CallbackStream {
 
   /** Deletes entries older than the retention; returns how many. */
   async prune(retentionMs = STREAM_RETENTION_MS): Promise<number> {
-    const rows = await this.sql.query(`delete from webhook_stream where created_at < now() - $1::bigint * interval '1 millisecond' returning position`, [
-      retentionMs,
-    ]);
+    const rows = await this.sql.query(
+      `delete from webhook_stream where created_at < now() - $1::bigint * interval '1 millisecond' returning position`,
+      [retentionMs],
+    );
     return rows.length;
   }
 
   /** Everything below the oldest running transaction has been read: a new listener starts after it. */
   private async end(): Promise<string> {
-    const [row] = await this.sql.query<{ horizon: string }>(`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`);
+    const [row] = await this.sql.query<{ horizon: string }>(
+      `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`,
+    );
     return `${BigInt(row.horizon) - 1n}-${2n ** 63n - 1n}`;
   }
 

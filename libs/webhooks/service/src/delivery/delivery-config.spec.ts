@@ -20,7 +20,8 @@ describe('afterAttempt', () => {
   const exact = () => 0.5;
 
   it('delivers on any 2xx and abandons on 410 Gone, wherever the delivery is in its schedule', () => {
-    for (const statusCode of [200, 202, 204, 299]) expect(afterAttempt({ statusCode }, 1, schedule, exact)).toEqual({ state: 'delivered', delayMs: 0 });
+    for (const statusCode of [200, 202, 204, 299])
+      expect(afterAttempt({ statusCode }, 1, schedule, exact)).toEqual({ state: 'delivered', delayMs: 0 });
     expect(afterAttempt({ statusCode: 410 }, 1, schedule, exact)).toEqual({ state: 'abandoned', delayMs: 0 });
   });
 
@@ -31,8 +32,14 @@ describe('afterAttempt', () => {
   });
 
   it("waits for the receiver's Retry-After when it is later than the schedule's step, never sooner", () => {
-    expect(afterAttempt({ statusCode: 503, retryAfterMs: 30_000 }, 1, schedule, exact)).toEqual({ state: 'pending', delayMs: 30_000 });
-    expect(afterAttempt({ statusCode: 503, retryAfterMs: 10 }, 1, schedule, exact)).toEqual({ state: 'pending', delayMs: 1_000 });
+    expect(afterAttempt({ statusCode: 503, retryAfterMs: 30_000 }, 1, schedule, exact)).toEqual({
+      state: 'pending',
+      delayMs: 30_000,
+    });
+    expect(afterAttempt({ statusCode: 503, retryAfterMs: 10 }, 1, schedule, exact)).toEqual({
+      state: 'pending',
+      delayMs: 1_000,
+    });
   });
 });
 
@@ -41,6 +48,9 @@ describe('sendableTarget', () => {
     expect(sendableTarget('https://shop.example:8443/hooks?x=1')).toEqual({ host: 'shop.example', problem: null });
     expect(sendableTarget(null)).toEqual({ host: null, problem: 'no callback URL' });
     expect(sendableTarget('not a url')).toEqual({ host: null, problem: 'callback URL is not a valid URL' });
-    expect(sendableTarget('ftp://shop.example/hooks')).toEqual({ host: null, problem: 'callback URL is not http: or https:' });
+    expect(sendableTarget('ftp://shop.example/hooks')).toEqual({
+      host: null,
+      problem: 'callback URL is not http: or https:',
+    });
   });
 });

@@ -44,6 +44,7 @@ export function sendableTarget(targetUrl: string | null): { host: string | null;
   } catch {
     return { host: null, problem: 'callback URL is not a valid URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { host: null, problem: 'callback URL is not http: or https:' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { host: null, problem: 'callback URL is not http: or https:' };
   return { host: url.hostname, problem: null };
 }

@@ -174,7 +174,10 @@ export class DeliveryHistory {
   }
 }
 
-/** Due now, each with a job of its own: one still held by an attempt in flight is taken from it (that attempt's claim no longer counts). */
+/**
+ * Due now, each with a job of its own: one still held by an attempt in flight is taken from it (that attempt's claim no
+ * longer counts).
+ */
 async function requeue(client: SqlClient, rows: { webhook_id: string; target_host: string }[]): Promise<void> {
   await CALLBACK_QUEUE.schedule(
     client,

@@ -1,7 +1,10 @@
 import { SqlJobQueue } from '@paygate/jobs';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
 
-/** The job queue of deliveries: one job per delivery waiting to be sent, key = webhook id, lane = target host, no payload. */
+/**
+ * The job queue of deliveries: one job per delivery waiting to be sent, key = webhook id, lane = target host, no
+ * payload.
+ */
 export const CALLBACK_QUEUE = new SqlJobQueue('callbacks');
 
 /*
@@ -11,10 +14,16 @@ export const CALLBACK_QUEUE = new SqlJobQueue('callbacks');
  * a job due only makes it due; waking a delivery that waited is always safe.
  */
 
-/** Serialises claims (and the wake after a callback settles) across dispatchers: the per-host count each claim sees is the true one. */
+/**
+ * Serialises claims (and the wake after a callback settles) across dispatchers: the per-host count each claim sees is
+ * the true one.
+ */
 export const CLAIM_LOCK = `select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`;
 
-/** A claimed delivery that may not be sent yet is looked at again this much later, or at once when what it waits for settles. */
+/**
+ * A claimed delivery that may not be sent yet is looked at again this much later, or at once when what it waits for
+ * settles.
+ */
 export const NOT_READY_MS = 1_000;
 
 /** Whether delivery `d` may be sent now (see above). */
@@ -27,7 +36,10 @@ export const READY = `(d.next_attempt_at <= now()
     select 1 from webhook_deliveries cause
     where cause.internal_reference = d.internal_reference and cause.event_name = any(d.awaits))))`;
 
-/** Brings the waiting jobs of these transactions' pending deliveries back to their own time: what they waited for may have happened. */
+/**
+ * Brings the waiting jobs of these transactions' pending deliveries back to their own time: what they waited for may
+ * have happened.
+ */
 export async function wakeWaiting(client: SqlClient, internalReferences: string[]): Promise<void> {
   if (internalReferences.length === 0) return;
   const rows = await client.query<{ webhook_id: string; next_attempt_at: Date }>(

@@ -49,16 +49,32 @@ export interface AttemptsRecorded {
   settledReferences: string[];
 }
 
-export interface DeliveryQueueConfig extends Pick<DeliveryConfig, 'timeoutMs' | 'retrySchedule' | 'perHostConcurrency'> {
-  /** A claim lasts timeoutMs plus this (default 5 s) for the key lookup and the recording; then another worker may take it over. */
+export interface DeliveryQueueConfig extends Pick<
+  DeliveryConfig,
+  'timeoutMs' | 'retrySchedule' | 'perHostConcurrency'
+> {
+  /**
+   * A claim lasts timeoutMs plus this (default 5 s) for the key lookup and the recording; then another worker may take
+   * it over.
+   */
   leaseMarginMs?: number;
-  /** False where nobody listens (a read-model rebuild): callbacks without a URL are not copied into the callback stream. Default true. */
+  /**
+   * False where nobody listens (a read-model rebuild): callbacks without a URL are not copied into the callback stream.
+   * Default true.
+   */
   streamUnsent?: boolean;
 }
 
 const DEFAULT_LEASE_MARGIN_MS = 5_000;
 
-type ClaimRow = { webhook_id: string; merchant_id: string; internal_reference: string; event_name: string; target_url: string; body: string };
+type ClaimRow = {
+  webhook_id: string;
+  merchant_id: string;
+  internal_reference: string;
+  event_name: string;
+  target_url: string;
+  body: string;
+};
 
 /**
  * The queue of callback deliveries in STORE_URL: `webhook_deliveries` holds each callback's
@@ -137,7 +153,11 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
     const pending = added.filter((row) => row.state === 'pending');
     await CALLBACK_QUEUE.schedule(
       client,
-      pending.map((row) => ({ key: row.webhook_id, lane: row.target_host ?? '', runAt: new Date(row.next_attempt_at) })),
+      pending.map((row) => ({
+        key: row.webhook_id,
+        lane: row.target_host ?? '',
+        runAt: new Date(row.next_attempt_at),
+      })),
     );
     // A callback that waited for one of these to be queued may be ready now.
     await wakeWaiting(client, [...new Set(added.map((row) => row.internal_reference))]);
@@ -149,7 +169,10 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
    * count each sees is the true one. Claimed jobs whose delivery may not be sent yet go back to
    * wait; those of a delivery already settled are dropped.
    */
-  async claim(sql: SqlDatabase, { limit, leaseMs = this.leaseMs, laneCap = this.config.perHostConcurrency }: ClaimOptions): Promise<ClaimedDelivery[]> {
+  async claim(
+    sql: SqlDatabase,
+    { limit, leaseMs = this.leaseMs, laneCap = this.config.perHostConcurrency }: ClaimOptions,
+  ): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     return sql.transaction(async (tx) => {
       await tx.query(CLAIM_LOCK);
@@ -167,7 +190,11 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
         const row = byId.get(job.key);
         if (!row || (row.state !== 'pending' && row.state !== 'delivering')) gone.push(job);
         else if (row.ready) ready.push(job);
-        else waiting.push({ job, at: new Date(Math.max(Date.now() + NOT_READY_MS, new Date(row.next_attempt_at).getTime())) });
+        else
+          waiting.push({
+            job,
+            at: new Date(Math.max(Date.now() + NOT_READY_MS, new Date(row.next_attempt_at).getTime())),
+          });
       }
       await CALLBACK_QUEUE.complete(tx, gone);
       await CALLBACK_QUEUE.retryLater(tx, waiting);
@@ -186,12 +213,20 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
    * is always recorded (it happened); its delivery changes only while the claim still holds the
    * job's lease. One never sent records nothing: its lease hands the delivery back.
    */
-  async settle(tx: SqlClient, results: readonly RunResult<ClaimedDelivery, AttemptVerdict>[]): Promise<AttemptsRecorded> {
+  async settle(
+    tx: SqlClient,
+    results: readonly RunResult<ClaimedDelivery, AttemptVerdict>[],
+  ): Promise<AttemptsRecorded> {
     const sent = results.flatMap(({ job, verdict }) => (verdict ? [{ job, outcome: verdict }] : []));
     if (sent.length === 0) return { states: results.map(() => undefined), settledReferences: [] };
     const ids = sent.map(({ job }) => job.key);
     // The row locks also serialise attempt numbering with a stale claimer recording at the same time.
-    const current = await tx.query<{ webhook_id: string; attempts: number; claim_token: string | null; internal_reference: string }>(
+    const current = await tx.query<{
+      webhook_id: string;
+      attempts: number;
+      claim_token: string | null;
+      internal_reference: string;
+    }>(
       'select webhook_id, attempts, claim_token, internal_reference from webhook_deliveries where webhook_id = any($1::text[]) order by webhook_id for update',
       [ids],
     );
@@ -214,16 +249,32 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
     );
     const updates = new Map<
       string,
-      { job: ClaimedDelivery; state: DeliveryState; attempts: number; delayMs: number; status: number | null; error: string | null }
+      {
+        job: ClaimedDelivery;
+        state: DeliveryState;
+        attempts: number;
+        delayMs: number;
+        status: number | null;
+        error: string | null;
+      }
     >();
     for (const { job, outcome } of sent) {
       const row = byId.get(job.key);
       if (!row || row.claim_token !== job.leaseUntil.toISOString() || updates.has(job.key)) continue;
       const attempts = row.attempts + 1;
       const { state, delayMs } = afterAttempt(outcome, attempts, this.config.retrySchedule);
-      updates.set(job.key, { job, state, attempts, delayMs, status: outcome.statusCode ?? null, error: outcome.error ?? null });
+      updates.set(job.key, {
+        job,
+        state,
+        attempts,
+        delayMs,
+        status: outcome.statusCode ?? null,
+        error: outcome.error ?? null,
+      });
     }
-    const states = results.map(({ job, verdict }) => (verdict && updates.get(job.key)?.job === job ? updates.get(job.key)!.state : undefined));
+    const states = results.map(({ job, verdict }) =>
+      verdict && updates.get(job.key)?.job === job ? updates.get(job.key)!.state : undefined,
+    );
     if (updates.size === 0) return { states, settledReferences: [] };
     const changed = [...updates.values()];
     const next = await tx.query<{ webhook_id: string; next_attempt_at: Date }>(

@@ -36,7 +36,11 @@ async function receiver(handle: Handler = (_received, response) => response.end(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { webhookId: String(request.headers['webhook-id']), headers: request.headers, body: Buffer.concat(chunks) };
+      const entry = {
+        webhookId: String(request.headers['webhook-id']),
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      };
       received.push(entry);
       handle(entry, response, request);
     });
@@ -55,7 +59,9 @@ async function receiver(handle: Handler = (_received, response) => response.end(
   };
 }
 
-/** Answers by how many times this webhook id has been seen: `answers[n]` for the (n+1)th request, the last one after. */
+/**
+ * Answers by how many times this webhook id has been seen: `answers[n]` for the (n+1)th request, the last one after.
+ */
 export function byAttempt(...answers: Array<(response: ServerResponse, request: IncomingMessage) => void>): Handler {
   const seen = new Map<string, number>();
   return (received, response, request) => {
@@ -123,7 +129,9 @@ export interface DeliveryHarness {
  * Hooks of one suite: the database for all its tests; after each test, endpoints closed, workers
  * stopped, tables emptied, and the signing key checked to be absent from every log line.
  */
-function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose: () => Promise<void> }>): DeliveryHarness {
+function deliveryHarness(
+  openDatabase: () => Promise<{ db: SqlDatabase; dispose: () => Promise<void> }>,
+): DeliveryHarness {
   let db: SqlDatabase;
   let history: DeliveryHistory;
   let dispose: () => Promise<void>;
@@ -169,7 +177,15 @@ function deliveryHarness(openDatabase: () => Promise<{ db: SqlDatabase; dispose:
   }
 
   async function dispatcher(overrides: Partial<DeliveryConfig & DeliveryQueueConfig> = {}) {
-    const config = { timeoutMs: 2_000, retrySchedule: [0, 50, 50, 50], allowPrivate: true, perHostConcurrency: 4, maxInFlight: 64, tickMs: 20, ...overrides };
+    const config = {
+      timeoutMs: 2_000,
+      retrySchedule: [0, 50, 50, 50],
+      allowPrivate: true,
+      perHostConcurrency: 4,
+      maxInFlight: 64,
+      tickMs: 20,
+      ...overrides,
+    };
     const queue = await DeliveryQueue.open(db, config);
     const sender = new CallbackSender(config);
     const keys = async (merchantId: string) => {

@@ -29,10 +29,16 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled, keyLookups }) 
       expect(request.headers['content-type']).toBe('application/json');
       expect(verifyCollectionSignature(KEY, payload, String(request.headers['hmac-signature']))).toBe(true);
       expect(verifyStandardWebhook(KEY, flat(request.headers), request.body.toString('utf8'))).toBe(true);
-      expect(() => new Webhook(KEY, { format: 'raw' }).verify(request.body.toString('utf8'), flat(request.headers))).not.toThrow();
-      expect(Number(request.headers['webhook-timestamp'])).toBe(Math.floor(done.attempts[index].startedAt.getTime() / 1_000));
+      expect(() =>
+        new Webhook(KEY, { format: 'raw' }).verify(request.body.toString('utf8'), flat(request.headers)),
+      ).not.toThrow();
+      expect(Number(request.headers['webhook-timestamp'])).toBe(
+        Math.floor(done.attempts[index].startedAt.getTime() / 1_000),
+      );
     });
-    expect(Number(target.received[1].headers['webhook-timestamp'])).toBeGreaterThan(Number(target.received[0].headers['webhook-timestamp']));
+    expect(Number(target.received[1].headers['webhook-timestamp'])).toBeGreaterThan(
+      Number(target.received[0].headers['webhook-timestamp']),
+    );
   });
 
   it('a receiver that hangs: every attempt times out, is retried on schedule, then the delivery is abandoned', async () => {
@@ -74,8 +80,20 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled, keyLookups }) 
     startWorker();
 
     const abandoned = await settled(delivery.webhookId, 'abandoned');
-    expect(abandoned.attempts.map(({ attempt, statusCode, responseExcerpt, error }) => ({ attempt, statusCode, responseExcerpt, error }))).toEqual(
-      [1, 2, 3, 4].map((attempt) => ({ attempt, statusCode: 500, responseExcerpt: '{"error":"upstream exploded"}', error: null })),
+    expect(
+      abandoned.attempts.map(({ attempt, statusCode, responseExcerpt, error }) => ({
+        attempt,
+        statusCode,
+        responseExcerpt,
+        error,
+      })),
+    ).toEqual(
+      [1, 2, 3, 4].map((attempt) => ({
+        attempt,
+        statusCode: 500,
+        responseExcerpt: '{"error":"upstream exploded"}',
+        error: null,
+      })),
     );
     expect(abandoned).toMatchObject({ lastStatus: 500, attemptsInRound: 4 });
     expect(target.received).toHaveLength(4);
@@ -116,7 +134,9 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled, keyLookups }) 
       response.on('drain', more);
       more();
     });
-    const huge = await endpoint((_received, response) => response.writeHead(500).end(Buffer.alloc(50 * 1024 * 1024, 'y')));
+    const huge = await endpoint((_received, response) =>
+      response.writeHead(500).end(Buffer.alloc(50 * 1024 * 1024, 'y')),
+    );
     const { queue, startWorker } = await dispatcher({ retrySchedule: [0], timeoutMs: 5_000 });
     const toEndless = newDelivery(endless.url());
     const toHuge = newDelivery(huge.url());
@@ -169,6 +189,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled, keyLookups }) 
 
     for (const delivery of deliveries) await settled(delivery.webhookId, 'delivered');
     expect(keyLookups()).toBe(1);
-    for (const request of target.received) expect(verifyStandardWebhook(KEY, flat(request.headers), request.body.toString('utf8'))).toBe(true);
+    for (const request of target.received)
+      expect(verifyStandardWebhook(KEY, flat(request.headers), request.body.toString('utf8'))).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
     let ordered: NewDelivery[] = [];
     const target = await endpoint((received, response) => {
       const first = ordered[0].webhookId;
-      const code = received.webhookId === first && arrivals.filter((entry) => entry.webhookId === first).length < 2 ? 500 : 200;
+      const code =
+        received.webhookId === first && arrivals.filter((entry) => entry.webhookId === first).length < 2 ? 500 : 200;
       arrivals.push({ webhookId: received.webhookId, status: code });
       response.writeHead(code).end();
     });
@@ -36,7 +37,8 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
       { webhookId: b, status: 200 },
       { webhookId: c, status: 200 },
     ]);
-    const delivered = (webhookId: string) => arrivals.findIndex((entry) => entry.webhookId === webhookId && entry.status === 200);
+    const delivered = (webhookId: string) =>
+      arrivals.findIndex((entry) => entry.webhookId === webhookId && entry.status === 200);
     expect(delivered(other.webhookId)).toBeLessThan(delivered(a));
   });
 
@@ -51,7 +53,9 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
     startWorker();
 
     for (const delivery of toFast) await settled(delivery.webhookId, 'delivered');
-    const slowStates = (await history.list({ limit: 100 })).filter((delivery) => delivery.targetHost === '127.0.0.2').map((delivery) => delivery.state);
+    const slowStates = (await history.list({ limit: 100 }))
+      .filter((delivery) => delivery.targetHost === '127.0.0.2')
+      .map((delivery) => delivery.state);
     expect(slowStates.filter((state) => state === 'delivering')).toHaveLength(2);
     expect(slowStates.filter((state) => state === 'pending')).toHaveLength(8);
     expect(fast.received).toHaveLength(10);
@@ -60,11 +64,16 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
   it('runs at most CALLBACK_MAX_IN_FLIGHT attempts at once, all hosts together', async () => {
     const hosts = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
     const hanging = await Promise.all(hosts.map((host) => endpoint(() => undefined, host)));
-    const { queue, history, startWorker } = await dispatcher({ timeoutMs: 10_000, perHostConcurrency: 2, maxInFlight: 3 });
+    const { queue, history, startWorker } = await dispatcher({
+      timeoutMs: 10_000,
+      perHostConcurrency: 2,
+      maxInFlight: 3,
+    });
     await queue.enqueue(hanging.flatMap((target) => [newDelivery(target.url()), newDelivery(target.url())]));
     startWorker();
 
-    const delivering = async () => (await history.list({ limit: 100 })).filter((delivery) => delivery.state === 'delivering').length;
+    const delivering = async () =>
+      (await history.list({ limit: 100 })).filter((delivery) => delivery.state === 'delivering').length;
     await eventually(async () => ((await delivering()) === 3 ? true : undefined));
     // Ten ticks later no fourth attempt has started, though every host has room under its own cap.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -82,7 +91,9 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
 
     await eventually(
       async () => {
-        const [{ delivered }] = await db().query<{ delivered: number }>(`select count(*)::int as delivered from webhook_deliveries where state = 'delivered'`);
+        const [{ delivered }] = await db().query<{ delivered: number }>(
+          `select count(*)::int as delivered from webhook_deliveries where state = 'delivered'`,
+        );
         return delivered === 200 ? true : undefined;
       },
       30_000,

@@ -19,7 +19,12 @@ function prnRejection(url: string): { paymentFailed: NewDelivery; cancelled: New
   const internalReference = `IR-order-${Math.random().toString(36).slice(2, 10)}`;
   return {
     paymentFailed: newDelivery(url, { internalReference, sequence: PRN_REJECTED_FAILED, eventName: 'payment.failed' }),
-    cancelled: newDelivery(url, { internalReference, sequence: 3, eventName: 'transaction.cancelled', awaits: ['payment.failed'] }),
+    cancelled: newDelivery(url, {
+      internalReference,
+      sequence: 3,
+      eventName: 'transaction.cancelled',
+      awaits: ['payment.failed'],
+    }),
   };
 }
 
@@ -35,9 +40,16 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
     );
 
   /** The receiver saw the cancellation only after the payment.failed it acknowledged. */
-  function expectInOrder(received: { webhookId: string }[], paymentFailed: NewDelivery, cancelled: NewDelivery, acknowledgedOn: number): void {
+  function expectInOrder(
+    received: { webhookId: string }[],
+    paymentFailed: NewDelivery,
+    cancelled: NewDelivery,
+    acknowledgedOn: number,
+  ): void {
     const ids = received.map((entry) => entry.webhookId);
-    const acknowledged = ids.map((id, i) => (id === paymentFailed.webhookId ? i : -1)).filter((i) => i >= 0)[acknowledgedOn - 1];
+    const acknowledged = ids.map((id, i) => (id === paymentFailed.webhookId ? i : -1)).filter((i) => i >= 0)[
+      acknowledgedOn - 1
+    ];
     expect(acknowledged).toBeDefined();
     expect(ids.indexOf(cancelled.webhookId)).toBeGreaterThan(acknowledged);
   }
@@ -98,7 +110,11 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
     const { paymentFailed, cancelled } = prnRejection(target.url());
     // Another URL's callback of the same transaction settles first and wakes the transaction's waiting jobs.
     const other = await endpoint();
-    const charges = newDelivery(other.url(), { internalReference: cancelled.internalReference, sequence: 1, eventName: 'transaction.charges' });
+    const charges = newDelivery(other.url(), {
+      internalReference: cancelled.internalReference,
+      sequence: 1,
+      eventName: 'transaction.charges',
+    });
     await queue.enqueue([paymentFailed, cancelled, charges]);
     startWorker();
 
@@ -113,7 +129,8 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
     let resent = { paymentFailed: newDelivery(null), cancelled: newDelivery(null) };
     const target = await endpoint((received, response) => {
       // After the resend, the payment.failed fails twice before it is acknowledged.
-      if (failing && received.webhookId === resent.paymentFailed.webhookId && failures++ < 2) response.writeHead(500).end('again');
+      if (failing && received.webhookId === resent.paymentFailed.webhookId && failures++ < 2)
+        response.writeHead(500).end('again');
       else response.end('ok');
     });
     const { queue, history, startWorker } = await dispatcher();

@@ -19,7 +19,11 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     await queue.enqueue([somewhere]);
 
     await settled(somewhere.webhookId, 'delivered');
-    expect(await find(nowhere.webhookId)).toMatchObject({ state: 'undeliverable', attempts: [], lastError: 'no callback URL' });
+    expect(await find(nowhere.webhookId)).toMatchObject({
+      state: 'undeliverable',
+      attempts: [],
+      lastError: 'no callback URL',
+    });
     expect(target.received.map((request) => request.webhookId)).toEqual([somewhere.webhookId]);
   });
 
@@ -37,9 +41,16 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
       [byName, 'loopback (localhost)'],
     ] as const) {
       const abandoned = await settled(delivery.webhookId, 'abandoned');
-      expect(abandoned.attempts.map((attempt) => attempt.error)).toEqual([`${TARGET_NOT_ALLOWED}: ${range}`, `${TARGET_NOT_ALLOWED}: ${range}`]);
+      expect(abandoned.attempts.map((attempt) => attempt.error)).toEqual([
+        `${TARGET_NOT_ALLOWED}: ${range}`,
+        `${TARGET_NOT_ALLOWED}: ${range}`,
+      ]);
     }
-    expect(await find(ftp.webhookId)).toMatchObject({ state: 'undeliverable', attempts: [], lastError: 'callback URL is not http: or https:' });
+    expect(await find(ftp.webhookId)).toMatchObject({
+      state: 'undeliverable',
+      attempts: [],
+      lastError: 'callback URL is not http: or https:',
+    });
     expect(target.received).toHaveLength(0);
   });
 

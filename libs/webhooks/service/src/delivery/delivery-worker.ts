@@ -17,7 +17,9 @@ export interface DeliveryWorkerOptions {
   config: Pick<DeliveryConfig, 'tickMs' | 'maxInFlight'>;
   log: Logger;
   metrics: Metrics;
-  /** Where each attempt's signed body and headers are recorded for `paygate listen`; none in specs that do not need it. */
+  /**
+   * Where each attempt's signed body and headers are recorded for `paygate listen`; none in specs that do not need it.
+   */
   stream?: CallbackStream;
 }
 
@@ -82,12 +84,17 @@ export class DeliveryWorker {
     } catch (error) {
       // Our failure, not the receiver's: no attempt is charged, the lease hands the delivery back.
       this.attempts.inc(NOT_SENT);
-      this.options.log.warn('cannot send callback; it will be retried when its claim expires', { ...fieldsOf(delivery), error });
+      this.options.log.warn('cannot send callback; it will be retried when its claim expires', {
+        ...fieldsOf(delivery),
+        error,
+      });
       return null;
     }
   }
 
-  /** A listener missing an attempt is no reason to hold the callback back: a failure is logged, the attempt goes out. */
+  /**
+   * A listener missing an attempt is no reason to hold the callback back: a failure is logged, the attempt goes out.
+   */
   private async recordInStream(delivery: ClaimedDelivery, headers: Record<string, string>): Promise<void> {
     const { stream, log } = this.options;
     if (!stream) return;

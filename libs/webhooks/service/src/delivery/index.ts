@@ -1,4 +1,10 @@
-export { CallbackSender, parseRetryAfter, RESPONSE_EXCERPT_BYTES, signedCallbackHeaders, USER_AGENT } from './callback-sender';
+export {
+  CallbackSender,
+  parseRetryAfter,
+  RESPONSE_EXCERPT_BYTES,
+  signedCallbackHeaders,
+  USER_AGENT,
+} from './callback-sender';
 export { CallbackStream, STREAM_RETENTION_MS } from './callback-stream';
 export type { StreamEntry } from './callback-stream';
 export type { AttemptOutcome, CallbackRequest } from './callback-sender';

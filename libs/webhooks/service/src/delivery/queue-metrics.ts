@@ -16,7 +16,11 @@ export async function queueStats(sql: SqlDatabase): Promise<QueueStats> {
             extract(epoch from now() - min(next_attempt_at) filter (where state = 'pending' and next_attempt_at <= now()))::float8 as oldest_due_seconds
      from webhook_deliveries where state in ('pending', 'delivering')`,
   );
-  return { pending: row.pending, delivering: row.delivering, oldestDueSeconds: Math.max(0, row.oldest_due_seconds ?? 0) };
+  return {
+    pending: row.pending,
+    delivering: row.delivering,
+    oldestDueSeconds: Math.max(0, row.oldest_due_seconds ?? 0),
+  };
 }
 
 /** One query answers both gauges of a scrape. */
