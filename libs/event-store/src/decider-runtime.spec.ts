@@ -1,42 +1,8 @@
-import type { StreamDecider } from '@paygate/decider';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { DeciderRuntime } from './decider-runtime';
-import { WrongExpectedRevisionError, type EventStore } from './event-store';
+import type { EventStore } from './event-store';
 import { SqlEventStore } from './sql/sql-event-store';
-
-/** A counter that never goes above its limit: small enough to show every path of the runtime. */
-type CounterCommand = { type: 'Add'; amount: number } | { type: 'Open'; limit: number };
-type CounterEvent = { type: 'Opened'; data: { limit: number } } | { type: 'Added'; data: { amount: number } };
-type Counter = { limit: number; total: number } | null;
-
-class LimitExceeded extends Error {}
-
-const counter: StreamDecider<CounterCommand, CounterEvent, Counter> = {
-  initialState: null,
-  streamName: (id) => `counter-${id}`,
-  schemaVersion: 2,
-  decide(command, state) {
-    if (command.type === 'Open') return state ? [] : [{ type: 'Opened', data: { limit: command.limit } }];
-    if (!state) throw new Error('no such counter');
-    if (state.total + command.amount > state.limit) throw new LimitExceeded(`total would pass ${state.limit}`);
-    return command.amount === 0 ? [] : [{ type: 'Added', data: { amount: command.amount } }];
-  },
-  evolve(state, event) {
-    if (event.type === 'Opened') return { limit: event.data.limit, total: 0 };
-    return state && { ...state, total: state.total + event.data.amount };
-  },
-  read({ type, data, schemaVersion }) {
-    if (type !== 'Opened' && type !== 'Added') return undefined;
-    if (schemaVersion === 1 && type === 'Added') return { type, data: { amount: Number(data.value) } }; // an older shape, upcast
-    const event: { type: string; data: object } = { type, data };
-    return event as CounterEvent;
-  },
-  publish(events, after) {
-    return events.some((event) => event.type === 'Added') && after?.total === after?.limit
-      ? [{ type: 'counters.CounterFull', version: 1, data: { total: after?.total } }]
-      : [];
-  },
-};
+import { counter, LimitExceeded, type Counter, type CounterCommand, type CounterEvent } from './counter-test-setup';
 
 describe('DeciderRuntime (PGlite)', () => {
   let sql: SqlDatabase;
@@ -153,63 +119,6 @@ describe('DeciderRuntime (PGlite)', () => {
       { type: 'Added', data: { value: 8 }, metadata: { schemaVersion: 1 } },
     ]);
     expect((await runtime.load(ref)).state).toEqual({ limit: 50, total: 8 });
-  });
-});
-
-describe('DeciderRuntime: starting a stream in a transaction of the SQL store', () => {
-  let sql: SqlDatabase;
-  let store: EventStore;
-  let runtime: DeciderRuntime<CounterCommand, CounterEvent, Counter>;
-
-  beforeAll(async () => {
-    sql = await openSqlDatabase('pglite://memory');
-    store = await SqlEventStore.create(sql);
-    runtime = new DeciderRuntime(store, counter);
-    await sql.query('create table counter_names (name text primary key)');
-  });
-  afterAll(async () => {
-    await store.close();
-    await sql.close();
-  });
-
-  it('decides commands one after the other and starts the stream with all their events, committed with the rows beside them', async () => {
-    const commands: CounterCommand[] = [
-      { type: 'Open', limit: 10 },
-      { type: 'Add', amount: 3 },
-    ];
-    const handled = await runtime.transaction(async (tx) => {
-      await tx.sql.query("insert into counter_names (name) values ('first')");
-      return tx.start('t1', () => commands.shift());
-    });
-    expect(handled.state).toEqual({ limit: 10, total: 3 });
-    expect((await store.readStream('counter-t1')).map((event) => [event.type, event.revision])).toEqual([
-      ['Opened', 0],
-      ['Added', 1],
-    ]);
-    expect(await sql.query('select name from counter_names')).toEqual([{ name: 'first' }]);
-  });
-
-  it('writes neither the rows nor the stream when the work fails after starting it', async () => {
-    const failed = runtime.transaction(async (tx) => {
-      await tx.sql.query("insert into counter_names (name) values ('second')");
-      await tx.start('t2', (state) => (state ? undefined : { type: 'Open', limit: 5 }));
-      throw new Error('crashed before the end');
-    });
-    await expect(failed).rejects.toThrow('crashed before the end');
-    expect(await store.readStream('counter-t2')).toEqual([]);
-    expect(await sql.query("select name from counter_names where name = 'second'")).toEqual([]);
-  });
-
-  it('refuses to start a stream that exists, and is not offered where the store has no SQL transaction', async () => {
-    await runtime.handle('t3', { type: 'Open', limit: 1 });
-    await expect(
-      runtime.transaction((tx) => tx.start('t3', (state) => (state ? undefined : { type: 'Open', limit: 2 }))),
-    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-    expect(runtime.transactional).toBe(true);
-    const kurrentLike: EventStore = Object.assign(Object.create(store) as EventStore, { transaction: undefined });
-    const elsewhere = new DeciderRuntime(kurrentLike, counter);
-    expect(elsewhere.transactional).toBe(false);
-    await expect(elsewhere.transaction((tx) => tx.start('t4', () => undefined))).rejects.toThrow(/two steps/);
   });
 });
 

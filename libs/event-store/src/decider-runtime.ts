@@ -101,15 +101,10 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     this.cachedStreams = options.cachedStreams ?? 0;
   }
 
-  /** Whether `transaction` is available: the store keeps its events in the SQL database (not KurrentDB). */
-  get transactional(): boolean {
-    return this.store.transaction !== undefined;
-  }
-
   /**
    * Runs `work` in one transaction of the event store's SQL database: the rows it writes through
    * `tx.sql` and the streams it starts are committed together or not at all. Throws where the
-   * store has no such transaction (see `transactional`).
+   * store has no such transaction (KurrentDB): startClaimed works on either.
    */
   async transaction<T>(work: (tx: DeciderTransaction<Command, Event, State>) => Promise<T>): Promise<T> {
     if (!this.store.transaction)
