@@ -22,6 +22,15 @@ const TEST_FILES = ['**/*.spec.ts', '**/*.test.ts', '**/*-test-setup.ts'];
 const INFRA_DRIVERS = ['pg', '@electric-sql/*', 'kafkajs', '@kurrent/*'];
 /** The metrics client: the platform owns the registry, everything else records through @paygate/metrics. */
 const METRICS_CLIENT = 'prom-client';
+/** What domain and kernel code never imports: it stays pure, with no framework, driver or validation library. */
+const PURE_CODE_BANNED = [
+  '@nestjs/*',
+  ...INFRA_DRIVERS,
+  METRICS_CLIENT,
+  'class-validator',
+  'class-transformer',
+  'rxjs',
+];
 
 const SCOPES = [
   'scope:collections',
@@ -62,14 +71,7 @@ function depConstraints(withTesting) {
     {
       sourceTag: 'type:domain',
       onlyDependOnLibsWithTags: t(['type:domain', 'type:contracts', 'type:kernel']),
-      bannedExternalImports: [
-        '@nestjs/*',
-        ...INFRA_DRIVERS,
-        METRICS_CLIENT,
-        'class-validator',
-        'class-transformer',
-        'rxjs',
-      ],
+      bannedExternalImports: PURE_CODE_BANNED,
     },
     {
       sourceTag: 'type:infra',
@@ -92,14 +94,7 @@ function depConstraints(withTesting) {
       // share one code
       sourceTag: 'type:kernel',
       onlyDependOnLibsWithTags: t(['type:kernel', 'type:sdk']),
-      bannedExternalImports: [
-        '@nestjs/*',
-        ...INFRA_DRIVERS,
-        METRICS_CLIENT,
-        'class-validator',
-        'class-transformer',
-        'rxjs',
-      ],
+      bannedExternalImports: PURE_CODE_BANNED,
     },
     {
       sourceTag: 'type:testing',

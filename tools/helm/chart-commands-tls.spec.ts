@@ -1,28 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
 import { renderChart } from './helm';
-import { ofKind, parseManifests, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
-
-async function render(files: string[] = []): Promise<Manifest[]> {
-  const run = await renderChart(files);
-  if (!run.ok) throw new Error(`helm template failed:\n${run.stderr}`);
-  return parseManifests(run.stdout);
-}
+import { render, suiteFolder } from './chart-test-setup';
+import { ofKind, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
 
 describeWithService('helm', 'the chart: mutual TLS on the commands between apps (real Helm engine)', () => {
-  let dir: string;
-  const valuesFile = (name: string, yaml: string) => {
-    const file = join(dir, `${name}.yaml`);
-    writeFileSync(file, yaml);
-    return file;
-  };
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paygate-chart-commands-tls-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { valuesFile } = suiteFolder('paygate-chart-commands-tls-');
 
   it('mounts the commands Secret read-only in every app and points COMMANDS_TLS_DIR at it; renders no Certificate by default', async () => {
     const manifests = await render();

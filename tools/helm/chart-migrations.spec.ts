@@ -1,47 +1,21 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
-import { CHART_DIR, PRODUCTION_VALUES, renderChart } from './helm';
-import { ofKind, parseManifests, schemaProblems, type Manifest } from './manifests';
-
-/**
- * helm-java renders a release's manifest without its hooks, so hooks are shown by rendering a
- * copy of the chart whose hook annotations carry another name (the only difference).
- */
-const SHOWN_HOOK = 'shown-by-test/hook';
-function chartShowingHooks(dir: string): string {
-  const chart = join(dir, 'paygate');
-  cpSync(CHART_DIR, chart, { recursive: true });
-  for (const file of readdirSync(join(chart, 'templates'))) {
-    const path = join(chart, 'templates', file);
-    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"helm.sh/hook', `"${SHOWN_HOOK}`));
-  }
-  return chart;
-}
-
-async function render(files: string[], chart?: string): Promise<Manifest[]> {
-  const run = await renderChart(files, chart);
-  if (!run.ok) throw new Error(`helm template failed:\n${run.stderr}`);
-  return parseManifests(run.stdout);
-}
+import { chartShowingHooks, render, SHOWN_HOOK, suiteFolder } from './chart-test-setup';
+import { PRODUCTION_VALUES } from './helm';
+import { ofKind, schemaProblems, type Manifest } from './manifests';
 
 const migrateOnStart = (manifests: Manifest[]) =>
   ofKind<IConfigMap>(manifests, 'ConfigMap').map((configMap) => configMap.data?.MIGRATE_ON_START);
 
 describeWithService('helm', 'the chart and database migrations (real Helm engine)', () => {
-  let dir: string;
+  const folder = suiteFolder('paygate-chart-migrations-');
   let jobOn: string;
   let chart: string;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paygate-chart-migrations-'));
-    jobOn = join(dir, 'job-on.yaml');
-    writeFileSync(jobOn, 'migrations:\n  job:\n    enabled: true\n');
-    chart = chartShowingHooks(dir);
+    jobOn = folder.valuesFile('job-on', 'migrations:\n  job:\n    enabled: true\n');
+    chart = chartShowingHooks(folder.dir);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('by default renders no Job and leaves each app to migrate as it starts', async () => {
     const manifests = await render([], chart);

@@ -1,35 +1,9 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
-import { CHART_DIR, renderChart } from './helm';
-import {
-  containerOf,
-  ofKind,
-  parseManifests,
-  schemaProblems,
-  type DeploymentManifest,
-  type Manifest,
-} from './manifests';
-
-async function render(files: string[], chart?: string): Promise<Manifest[]> {
-  const run = await renderChart(files, chart);
-  if (!run.ok) throw new Error(`helm template failed:\n${run.stderr}`);
-  return parseManifests(run.stdout);
-}
-
-/** A copy of the chart whose hooks render (helm-java leaves hooks out of a release's manifest). */
-function chartShowingHooks(dir: string): string {
-  const chart = join(dir, 'paygate');
-  cpSync(CHART_DIR, chart, { recursive: true });
-  for (const file of readdirSync(join(chart, 'templates'))) {
-    const path = join(chart, 'templates', file);
-    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"helm.sh/hook', '"shown-by-test/hook'));
-  }
-  return chart;
-}
+import { chartShowingHooks, render, suiteFolder } from './chart-test-setup';
+import { renderChart } from './helm';
+import { containerOf, ofKind, schemaProblems, type DeploymentManifest } from './manifests';
 
 const TLS_VALUES = `trustedCa:
   secretName: paygate-ca
@@ -44,14 +18,9 @@ migrations:
 `;
 
 describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL (real Helm engine)', () => {
-  let dir: string;
+  const folder = suiteFolder('paygate-chart-tls-');
   let values: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paygate-chart-tls-'));
-    values = join(dir, 'tls.yaml');
-    writeFileSync(values, TLS_VALUES);
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => (values = folder.valuesFile('tls', TLS_VALUES)));
 
   it('mounts no CA Secret by default', async () => {
     for (const deployment of ofKind<DeploymentManifest>(await render([]), 'Deployment')) {
@@ -60,7 +29,7 @@ describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL
   });
 
   it('mounts the CA Secret read-only in every app and the migrations Job, takes the Kafka settings through config and the password from the Secret', async () => {
-    const manifests = await render([values], chartShowingHooks(dir));
+    const manifests = await render([values], chartShowingHooks(folder.dir));
     const deployments = ofKind<DeploymentManifest>(manifests, 'Deployment');
     expect(deployments.length).toBeGreaterThan(0);
     const pods = [
@@ -94,9 +63,9 @@ describeWithService('helm', 'the chart with TLS and SASL to Kafka and PostgreSQL
   });
 
   it('refuses the Kafka password in config', async () => {
-    const file = join(dir, 'password-in-config.yaml');
-    writeFileSync(file, 'config:\n  KAFKA_SASL_PASSWORD: hunter2\n');
-    const run = await renderChart([file]);
+    const run = await renderChart([
+      folder.valuesFile('password-in-config', 'config:\n  KAFKA_SASL_PASSWORD: hunter2\n'),
+    ]);
     expect(run.ok).toBe(false);
     expect(run.stderr).toContain("at '/config': additional properties 'KAFKA_SASL_PASSWORD' not allowed");
     expect(run.stderr).not.toContain('hunter2');

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describeWithService } from '@paygate/testing';
 import { configSchemaProperties } from './chart-variables';
+import { suiteFolder } from './chart-test-setup';
 import { CHART_DIR, renderChart } from './helm';
 
 const SCHEMA_FILE = resolve(CHART_DIR, 'values.schema.json');
@@ -74,17 +74,7 @@ const REJECTED: [what: string, values: string, message: string][] = [
 ];
 
 describeWithService('helm', 'the chart rendered with bad values (real Helm engine)', () => {
-  let dir: string;
-  const valuesFile = (name: string, yaml: string) => {
-    const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
-    writeFileSync(file, yaml);
-    return file;
-  };
-
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paygate-chart-values-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { valuesFile } = suiteFolder('paygate-chart-values-');
 
   it.each(REJECTED)('refuses %s with the schema message', async (what, yaml, message) => {
     const run = await renderChart([valuesFile(what, yaml)]);

@@ -5,15 +5,9 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { describeWithService } from '@paygate/testing';
 import { SECRET_VARIABLES } from './chart-variables';
-import { lintChart, PRODUCTION_VALUES, renderChart, type HelmRun } from './helm';
-import {
-  containerOf,
-  ofKind,
-  parseManifests,
-  schemaProblems,
-  type DeploymentManifest,
-  type Manifest,
-} from './manifests';
+import { manifestsOf } from './chart-test-setup';
+import { lintChart, PRODUCTION_VALUES, renderChart } from './helm';
+import { containerOf, ofKind, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
 
 const CORE_APPS = ['api-gateway', 'collections', 'service-payments', 'webhook-dispatcher'];
 /** The apps the gateway sends commands to, and the variable that tells it where. */
@@ -22,12 +16,6 @@ const COMMAND_SERVERS: Record<string, string> = {
   'service-payments': 'PAYMENTS_COMMANDS_URL',
   'webhook-dispatcher': 'WEBHOOKS_COMMANDS_URL',
 };
-
-/** The rendered objects, or the reason Helm gave for not rendering them. */
-function manifestsOf(run: HelmRun): Manifest[] {
-  if (!run.ok) throw new Error(`helm template failed:\n${run.stderr}`);
-  return parseManifests(run.stdout);
-}
 
 /** One render per values list, shared by the tests that read it. */
 const renders = new Map<string, Promise<Manifest[]>>();

@@ -9,6 +9,9 @@ import { PassThrough } from 'node:stream';
 import type { ExportedEvent } from './exported-event';
 import { openSink, type ExportFormat } from './sinks';
 
+/** The documented column order, CSV header and JSON Lines keys alike. */
+const COLUMNS = ['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata'];
+
 const event: ExportedEvent = {
   position: '120/120',
   stream: 'collection-PG7K3M9Q2X4T8V6B1N5R0D2F3H',
@@ -63,7 +66,7 @@ describe('export sinks', () => {
   it('CSV: a header, then fields that read back exactly, quotes and line breaks included', async () => {
     const rows = parseCsv(await written('csv', [event]));
     expect(rows).toEqual([
-      ['position', 'stream', 'type', 'version', 'time', 'id', 'revision', 'data', 'metadata'],
+      COLUMNS,
       [
         '120/120',
         event.stream,
@@ -82,17 +85,7 @@ describe('export sinks', () => {
     const lines = (await written('jsonl', [event, { ...event, position: '121/121' }])).split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(Object.keys(JSON.parse(lines[0]))).toEqual([
-      'position',
-      'stream',
-      'type',
-      'version',
-      'time',
-      'id',
-      'revision',
-      'data',
-      'metadata',
-    ]);
+    expect(Object.keys(JSON.parse(lines[0]))).toEqual(COLUMNS);
     expect(JSON.parse(lines[1])).toEqual({ ...event, position: '121/121' });
   });
 

@@ -17,6 +17,10 @@ writeFileSync(CA_FILE, CA_PEM);
 afterAll(() => rmSync(CA_DIR, { recursive: true, force: true }));
 const REFUSED_MODE = (mode: string) =>
   `has sslmode=${mode}: use sslmode=verify-full (with sslrootcert=<CA file> for a private CA) or sslmode=disable; node-postgres and libpq disagree on what ${mode} checks`;
+const NOT_A_SCHEDULE = (value: string) =>
+  `must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "${value}"`;
+const NOT_A_PROXY_SETTING = (value: string) =>
+  `must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "${value}"`;
 const ADMIN_TOKEN = 'an-admin-token-0123456789';
 
 /** The ConfigError `env` raises (fails the test when it loads). */
@@ -350,26 +354,10 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['PROVIDER_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
     ['CALLBACK_TIMEOUT_MS', '10s', 'must be a whole number of milliseconds, got "10s"'],
     ['CALLBACK_TIMEOUT_MS', '0', 'must be at least 1 millisecond, got "0"'],
-    [
-      'CALLBACK_RETRY_SCHEDULE',
-      '0s,,1m',
-      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "0s,,1m"',
-    ],
-    [
-      'CALLBACK_RETRY_SCHEDULE',
-      '10 minutes',
-      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "10 minutes"',
-    ],
-    [
-      'CALLBACK_RETRY_SCHEDULE',
-      '-5s',
-      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "-5s"',
-    ],
-    [
-      'CALLBACK_RETRY_SCHEDULE',
-      '1.5s',
-      'must be a comma-separated list of durations like "0s,10s,1m,2h" (units ms, s, m, h), got "1.5s"',
-    ],
+    ['CALLBACK_RETRY_SCHEDULE', '0s,,1m', NOT_A_SCHEDULE('0s,,1m')],
+    ['CALLBACK_RETRY_SCHEDULE', '10 minutes', NOT_A_SCHEDULE('10 minutes')],
+    ['CALLBACK_RETRY_SCHEDULE', '-5s', NOT_A_SCHEDULE('-5s')],
+    ['CALLBACK_RETRY_SCHEDULE', '1.5s', NOT_A_SCHEDULE('1.5s')],
     ['ALLOW_PRIVATE_CALLBACKS', 'yes', 'must be "true" or "false", got "yes"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '0', 'must be a positive whole number, got "0"'],
     ['CALLBACK_CONCURRENCY_PER_HOST', '2.5', 'must be a positive whole number, got "2.5"'],
@@ -381,21 +369,9 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
     ['SANDBOX_PUBLIC_URL', 'sandbox.example', 'must be an http(s) URL, got "sandbox.example"'],
     ['BILLER_API_URL', 'biller.example', 'must be an http(s) URL, got "biller.example"'],
-    [
-      'TRUST_PROXY',
-      'true',
-      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "true"',
-    ],
-    [
-      'TRUST_PROXY',
-      '10.0.0.0/33',
-      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "10.0.0.0/33"',
-    ],
-    [
-      'TRUST_PROXY',
-      'proxy.internal',
-      'must be false, a number of hops, or comma-separated IP addresses or CIDR ranges, got "proxy.internal"',
-    ],
+    ['TRUST_PROXY', 'true', NOT_A_PROXY_SETTING('true')],
+    ['TRUST_PROXY', '10.0.0.0/33', NOT_A_PROXY_SETTING('10.0.0.0/33')],
+    ['TRUST_PROXY', 'proxy.internal', NOT_A_PROXY_SETTING('proxy.internal')],
     ['RATE_LIMIT_ENABLED', 'off', 'must be "true" or "false", got "off"'],
     ['RATE_LIMIT_MERCHANT_PER_SECOND', '0', 'must be a positive number such as 0.5 or 50, got "0"'],
     ['RATE_LIMIT_MERCHANT_PER_SECOND', '-1', 'must be a positive number such as 0.5 or 50, got "-1"'],

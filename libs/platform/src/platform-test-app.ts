@@ -109,9 +109,15 @@ export async function rawConnection(port: number): Promise<RawConnection> {
   return { socket, received: () => received, closed };
 }
 
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** Each complete HTTP response in `text`: status, headers (lower-case names) and body. */
-export function parseResponses(text: string): { status: number; headers: Record<string, string>; body: string }[] {
-  const responses: { status: number; headers: Record<string, string>; body: string }[] = [];
+export function parseResponses(text: string): RawResponse[] {
+  const responses: RawResponse[] = [];
   let rest = text;
   while (rest.length > 0) {
     const end = rest.indexOf('\r\n\r\n');

@@ -1,4 +1,5 @@
 import { Gate, heldRoute, parseResponses, rawConnection, startTestApp, type TestApp } from '../platform-test-app';
+import { expectClosingError } from './http-test-setup';
 
 /*
  * Issue 12: a request whose body stops short of its Content-Length, or whose headers trickle in
@@ -24,18 +25,8 @@ describe('HTTP time limits', () => {
     await server.infrastructure.close();
   });
 
-  const expectTimedOut = (received: string) => {
-    const [response, ...more] = parseResponses(received);
-    expect(more).toEqual([]);
-    expect(response.status).toBe(408);
-    expect(response.headers.connection).toBe('close');
-    expect(JSON.parse(response.body)).toEqual({
-      code: 408,
-      status: 'error',
-      message: 'the request did not arrive in time',
-      data: {},
-    });
-  };
+  const expectTimedOut = (received: string) =>
+    expectClosingError(parseResponses(received), 408, 'the request did not arrive in time');
 
   it('answers 408 and closes the connection when the body stops short of its Content-Length', async () => {
     const connection = await rawConnection(server.port);
@@ -95,11 +86,7 @@ describe('HTTP time limits', () => {
   ])('answers %s in the envelope too, and closes the connection', async (_case, request, status, message) => {
     const connection = await rawConnection(server.port);
     connection.socket.write(request);
-    const [response, ...more] = parseResponses(await connection.closed);
-    expect(more).toEqual([]);
-    expect(response.status).toBe(status);
-    expect(response.headers.connection).toBe('close');
-    expect(JSON.parse(response.body)).toEqual({ code: status, status: 'error', message, data: {} });
+    expectClosingError(parseResponses(await connection.closed), status, message);
   });
 
   it('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS', async () => {
