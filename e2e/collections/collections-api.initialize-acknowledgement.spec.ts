@@ -4,7 +4,7 @@
  * record fields, fees and totals, require_confirmation, generated and shared merchant references,
  * ids and internal references, and the accepted boundaries.
  */
-import { cardRequest, mobileMoneyRequest, uniqueReference } from '@paygate/testing';
+import { ACKNOWLEDGED_MOMO_RECORD, cardRequest, mobileMoneyRequest, uniqueReference } from '@paygate/testing';
 import {
   expectEnvelope,
   initialized,
@@ -29,17 +29,7 @@ describe('collections API (docs/api.md)', () => {
         id: expect.any(Number),
         merchant_reference: body.merchant_reference,
         internal_reference: expect.stringMatching(INTERNAL_REFERENCE),
-        transaction_type: 'COLLECTION',
-        request_currency: 'UGX',
-        request_amount: 81000,
-        transaction_currency: 'UGX',
-        transaction_amount: 81000,
-        transaction_fee: 1215,
-        charge_customer: false,
-        total_credit: 79785,
-        provider_code: 'mtn_momo_ug',
-        transaction_status: 'PENDING',
-        status_message: 'Transaction initiated. Pending customer confirmation',
+        ...ACKNOWLEDGED_MOMO_RECORD,
       });
     });
 

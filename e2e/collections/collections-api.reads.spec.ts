@@ -3,7 +3,7 @@
  * Paygate on PGlite (setup in api-test-setup.ts). This file: the reads: a collection by
  * internal_reference or merchant_reference, and the payment providers list with its filters.
  */
-import { mobileMoneyRequest } from '@paygate/testing';
+import { ACKNOWLEDGED_MOMO_RECORD, mobileMoneyRequest } from '@paygate/testing';
 import {
   expectEnvelope,
   expectFieldErrors,
@@ -31,16 +31,7 @@ describe('collections API (docs/api.md)', () => {
         id: ack.id,
         merchant_reference: body.merchant_reference,
         internal_reference: ack.internal_reference,
-        transaction_type: 'COLLECTION',
-        request_currency: 'UGX',
-        request_amount: 81000,
-        transaction_currency: 'UGX',
-        transaction_amount: 81000,
-        transaction_fee: 1215,
-        charge_customer: false,
-        total_credit: 79785,
-        provider_code: 'mtn_momo_ug',
-        transaction_status: 'PENDING',
+        ...ACKNOWLEDGED_MOMO_RECORD,
         status_message: expect.any(String),
         transaction_method: 'MOBILE_MONEY',
         customer_name: 'Grace Namutebi',
