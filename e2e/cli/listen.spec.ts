@@ -1,16 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import type { InProcessPaygate } from '@paygate/standalone';
 import {
   CallbackReceiver,
   mobileMoneyRequest,
   PaygateClient,
   TEST_ADMIN_TOKEN,
-  TEST_CALLBACK_SETTINGS,
-  TEST_TIMERS,
   type ReceivedCallback,
 } from '@paygate/testing';
-import { merchantEnv, RunningCli } from './listen-test-setup';
-import { startTestPaygate } from '../standalone/test-paygate';
+import { merchantEnv, RunningCli, useListeningPaygate } from './listen-test-setup';
 
 /** The Standard Webhooks reference implementation, with the key's bytes (docs/webhooks.md). */
 const verifiesWithStandardWebhooks = (callback: ReceivedCallback, signingKey: string) => {
@@ -21,56 +17,26 @@ const verifiesWithStandardWebhooks = (callback: ReceivedCallback, signingKey: st
 };
 
 describe('paygate listen: callbacks forwarded to a local receiver', () => {
-  let paygate: InProcessPaygate;
-  /** The merchant's own callback endpoint, and the developer's local one that listen forwards to. */
-  let merchantEndpoint: CallbackReceiver;
-  let laptop: CallbackReceiver;
-  let merchant: PaygateClient;
-  let listener: RunningCli;
+  const listening = useListeningPaygate('Listening merchant');
 
-  beforeAll(async () => {
-    paygate = await startTestPaygate({
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
-    });
-    merchantEndpoint = await CallbackReceiver.start();
-    laptop = await CallbackReceiver.start();
-    merchant = await PaygateClient.withNewMerchant(
-      paygate.url,
-      TEST_ADMIN_TOKEN,
-      'Listening merchant',
-      merchantEndpoint.url(),
-    );
-    listener = new RunningCli(
-      ['listen', '--forward-to', laptop.url('/hooks')],
-      merchantEnv(paygate.url, merchant.merchant),
-    );
-    await listener.waitForLine(
-      /^Ready! Forwarding callbacks from .* to http:\/\/127\.0\.0\.1:\d+\/hooks/,
-      'listen to connect',
-    );
-  });
-
-  afterAll(async () => {
-    await listener?.stop();
-    await laptop?.close();
-    await merchantEndpoint?.close();
-    await paygate?.close();
+  it('says where it forwards from and to once connected', async () => {
+    const ready = /^Ready! Forwarding callbacks from .* to http:\/\/127\.0\.0\.1:\d+\/hooks/;
+    expect(await listening.listener.waitForLine(ready, 'the ready line')).toBeTruthy();
   });
 
   it("forwards a completed collection's callback with the body and signatures the merchant's endpoint got", async () => {
-    const accepted = await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }));
+    const accepted = await listening.merchant.initialize(mobileMoneyRequest({ require_confirmation: false }));
     const ref = accepted.body.data.internal_reference as string;
-    const [forwarded] = await laptop.waitFor(ref, 'transaction.completed');
-    const [sent] = await merchantEndpoint.waitFor(ref, 'transaction.completed');
+    const [forwarded] = await listening.laptop.waitFor(ref, 'transaction.completed');
+    const [sent] = await listening.merchantEndpoint.waitFor(ref, 'transaction.completed');
 
     expect(forwarded.path).toBe('/hooks');
     expect(forwarded.body).toBe(sent.body);
     for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'hmac-signature'])
       expect(forwarded.headers[name]).toBe(sent.headers[name]);
-    expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
-    expect(verifiesWithStandardWebhooks(forwarded, merchant.merchant.signingKey)).toBe(true);
-    const line = await listener.waitForLine(
+    expect(CallbackReceiver.verify(forwarded, listening.merchant.merchant.signingKey)).toBe(true);
+    expect(verifiesWithStandardWebhooks(forwarded, listening.merchant.merchant.signingKey)).toBe(true);
+    const line = await listening.listener.waitForLine(
       new RegExp(`^--> transaction\\.completed\\s+${String(sent.headers['webhook-id'])}  <-- 200 \\(\\d+ ms\\)$`),
       'the line',
     );
@@ -78,10 +44,14 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
   });
 
   it('forwards the callbacks of a merchant that has no callback URL, signed with its key', async () => {
-    const bare = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Merchant without a callback URL');
+    const bare = await PaygateClient.withNewMerchant(
+      listening.paygate.url,
+      TEST_ADMIN_TOKEN,
+      'Merchant without a callback URL',
+    );
     const bareLaptop = await CallbackReceiver.start();
     const bareListener = new RunningCli(
-      ['listen', '--forward-to', bareLaptop.url(), '--api', paygate.url],
+      ['listen', '--forward-to', bareLaptop.url(), '--api', listening.paygate.url],
       merchantEnv('http://127.0.0.1:9/unused', bare.merchant),
     );
     try {
@@ -103,7 +73,7 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     const otherEndpoint = await CallbackReceiver.start();
     try {
       const other = await PaygateClient.withNewMerchant(
-        paygate.url,
+        listening.paygate.url,
         TEST_ADMIN_TOKEN,
         'Other merchant',
         otherEndpoint.url(),
@@ -112,10 +82,10 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
         .internal_reference as string;
       await otherEndpoint.waitFor(otherRef, 'transaction.completed');
       // The stream is in order: once a later callback of ours is forwarded, the other's would have been too.
-      const ours = (await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
+      const ours = (await listening.merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
         .internal_reference as string;
-      await laptop.waitFor(ours, 'transaction.completed');
-      expect(laptop.about(otherRef)).toEqual([]);
+      await listening.laptop.waitFor(ours, 'transaction.completed');
+      expect(listening.laptop.about(otherRef)).toEqual([]);
     } finally {
       await otherEndpoint.close();
     }
@@ -125,13 +95,16 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     const nowhere = await CallbackReceiver.start();
     const closedUrl = nowhere.url('/gone');
     await nowhere.close();
-    const second = new RunningCli(['listen', '--forward-to', closedUrl], merchantEnv(paygate.url, merchant.merchant));
+    const second = new RunningCli(
+      ['listen', '--forward-to', closedUrl],
+      merchantEnv(listening.paygate.url, listening.merchant.merchant),
+    );
     try {
       await second.waitForLine(/^Ready!/, 'listen to connect');
       const ref = (
-        await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))
+        await listening.merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))
       ).body.data.internal_reference as string;
-      await laptop.waitFor(ref, 'transaction.cancelled');
+      await listening.laptop.waitFor(ref, 'transaction.cancelled');
       await second.waitForLine(
         /^--> transaction\.cancelled\s+msg_\S+  <-- failed: ECONNREFUSED \(\d+ ms\)$/,
         'the refused forward',
@@ -142,14 +115,16 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
   });
 
   it('refuses to start without the keys, or with keys the gateway does not know', async () => {
-    const missing = new RunningCli(['listen', '--forward-to', laptop.url()], { PAYGATE_API_URL: paygate.url });
+    const missing = new RunningCli(['listen', '--forward-to', listening.laptop.url()], {
+      PAYGATE_API_URL: listening.paygate.url,
+    });
     expect(await missing.exited).toBe(2);
     expect(missing.stderr).toBe(
       "paygate: listen: set PAYGATE_PUBLIC_KEY and PAYGATE_SECRET_KEY to the merchant's keys (npm start prints the demo merchant's)\n",
     );
     const wrong = new RunningCli(
-      ['listen', '--forward-to', laptop.url()],
-      merchantEnv(paygate.url, { ...merchant.merchant, secretKey: 'sk_wrong' }),
+      ['listen', '--forward-to', listening.laptop.url()],
+      merchantEnv(listening.paygate.url, { ...listening.merchant.merchant, secretKey: 'sk_wrong' }),
     );
     expect(await wrong.exited).not.toBe(0);
     expect(wrong.stderr).toBe(
@@ -158,7 +133,7 @@ describe('paygate listen: callbacks forwarded to a local receiver', () => {
     expect(wrong.stderr).not.toContain('sk_wrong');
     const badUrl = new RunningCli(
       ['listen', '--forward-to', 'ftp://example'],
-      merchantEnv(paygate.url, merchant.merchant),
+      merchantEnv(listening.paygate.url, listening.merchant.merchant),
     );
     expect(await badUrl.exited).toBe(2);
     expect(badUrl.stderr).toBe('paygate: listen: --forward-to must be an http or https URL, got "ftp://example"\n');

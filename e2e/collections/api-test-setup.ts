@@ -89,13 +89,28 @@ export interface ApiPaygate {
 }
 
 /** Paygate with the quiet timers, and its two merchants. */
-export async function startApiPaygate(): Promise<ApiPaygate> {
+async function startApiPaygate(): Promise<ApiPaygate> {
   const paygate = await startTestPaygate({
     ...QUIET_TIMERS,
   });
   const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'API spec merchant');
   const other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Another merchant');
   return { paygate, client, other };
+}
+
+/**
+ * Starts the API Paygate before the file's tests and closes it after. `api` is filled in by beforeAll: read its
+ * parts inside tests, not while describing them.
+ */
+export function useApiPaygate() {
+  const api = {} as ApiPaygate;
+  beforeAll(async () => {
+    Object.assign(api, await startApiPaygate());
+  });
+  afterAll(async () => {
+    await api.paygate?.close();
+  });
+  return { api, ...apiHelpers(() => api.paygate) };
 }
 
 /** Requests and reads against the Paygate `paygate()` returns (called per use: it is started in beforeAll). */

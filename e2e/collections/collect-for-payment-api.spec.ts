@@ -3,27 +3,16 @@
  * api-test-setup.ts): the initialize rules plus `prn`, the acknowledgement, idempotency on
  * merchant_reference, and that nothing reaches the provider before the PRN verdict.
  */
-import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
-import { apiHelpers, expectEnvelope, expectFieldErrors, INTERNAL_REFERENCE, startApiPaygate } from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
+import { cardRequest, mobileMoneyRequest, uniqueReference } from '@paygate/testing';
+import { expectEnvelope, expectFieldErrors, INTERNAL_REFERENCE, useApiPaygate } from './api-test-setup';
 
 const PRN = '2250000001301';
 const PATH = '/v1/collections/collect-for-payment';
 
 describe('collect-for-payment API', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  const { collectionEvents } = apiHelpers(() => paygate);
+  const { api, collectionEvents } = useApiPaygate();
   const send = (body: unknown, headers: Record<string, string> = {}, path = PATH) =>
-    client.request('POST', path, { body, headers });
-
-  beforeAll(async () => {
-    ({ paygate, client } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+    api.client.request('POST', path, { body, headers });
 
   it('accepts a mobile money collection with a PRN: 202 with both references', async () => {
     const body = mobileMoneyRequest({ amount: 25000, prn: PRN });
@@ -85,7 +74,7 @@ describe('collect-for-payment API', () => {
     // A PRN nobody can pay (unknown to the biller): the verdict is a refusal, the collection never confirms.
     const answer = await send(mobileMoneyRequest({ amount: 25000, prn: '1234' }));
     const ref = String(answer.body.data.internal_reference);
-    const stream = await paygate.infrastructure.store.readStream(`collection-${ref}`);
+    const stream = await api.paygate.infrastructure.store.readStream(`collection-${ref}`);
     expect(stream.slice(0, 2).map((event) => event.type)).toEqual([
       'CollectionInitiated',
       'collections.ServicePaymentRequested',

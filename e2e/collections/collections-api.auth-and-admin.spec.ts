@@ -6,36 +6,23 @@
  */
 import { cardRequest, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN } from '@paygate/testing';
 import {
-  apiHelpers,
   as,
   expectEnvelope,
   expectFieldErrors,
   initialized,
   SILENT_MTN,
-  startApiPaygate,
+  useApiPaygate,
   type Json,
 } from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  let other: PaygateClient;
-  const { http, admin, collectionEvents } = apiHelpers(() => paygate);
-
-  beforeAll(async () => {
-    ({ paygate, client, other } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+  const { api, http, admin, collectionEvents } = useApiPaygate();
 
   describe('authentication', () => {
     let reference: string;
     let merchantReference: string;
     beforeAll(async () => {
-      const data = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const data = await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       reference = data.internal_reference as string;
       merchantReference = data.merchant_reference as string;
     });
@@ -53,13 +40,13 @@ describe('collections API (docs/api.md)', () => {
       );
       expectEnvelope(
         await http('GET', `/v1/collections/${reference}`, {
-          headers: { ...headers, 'secret-key': client.merchant.secretKey },
+          headers: { ...headers, 'secret-key': api.client.merchant.secretKey },
         }),
         401,
       );
       expectEnvelope(
         await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, {
-          headers: { ...headers, 'secret-key': client.merchant.secretKey },
+          headers: { ...headers, 'secret-key': api.client.merchant.secretKey },
         }),
         401,
       );
@@ -68,25 +55,25 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('GET without secret-key answers 401', async () => {
-      expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers: as(client) }), 401);
+      expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers: as(api.client) }), 401);
       expectEnvelope(
-        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: as(client) }),
+        await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers: as(api.client) }),
         401,
       );
     });
 
     it.each([
       ['a wrong secret-key', () => 'sk_wrong_0123456789'],
-      ['another merchant’s secret-key', () => other.merchant.secretKey],
-      ['the public key as secret-key', () => client.merchant.publicKey],
+      ['another merchant’s secret-key', () => api.other.merchant.secretKey],
+      ['the public key as secret-key', () => api.client.merchant.publicKey],
     ])('GET with %s answers 401', async (_label, secret) => {
-      const headers = as(client, { 'secret-key': secret() });
+      const headers = as(api.client, { 'secret-key': secret() });
       expectEnvelope(await http('GET', `/v1/collections/${reference}`, { headers }), 401);
       expectEnvelope(await http('GET', `/v1/collections?merchant_reference=${merchantReference}`, { headers }), 401);
     });
 
     it('a suspended merchant gets 403 everywhere, and is served again once active', async () => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Suspended merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'Suspended merchant');
       const data = await initialized(merchant, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       expectEnvelope(await admin('PATCH', `/${merchant.merchant.id}`, { status: 'suspended' }), 200);
       const before = (await collectionEvents()).length;
@@ -100,17 +87,17 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('another merchant’s internal_reference is answered exactly like an unknown one (404)', async () => {
-      const unknown = await other.collection('PG0000000000000000000000ZZ');
-      const foreign = await other.collection(reference);
+      const unknown = await api.other.collection('PG0000000000000000000000ZZ');
+      const foreign = await api.other.collection(reference);
       expectEnvelope(unknown, 404);
       expect(foreign).toEqual(unknown);
     });
 
     it('another merchant’s merchant_reference is answered exactly like an unknown one (404)', async () => {
-      const unknown = await other.request('GET', `/v1/collections?merchant_reference=never-used-${Date.now()}`, {
+      const unknown = await api.other.request('GET', `/v1/collections?merchant_reference=never-used-${Date.now()}`, {
         secret: true,
       });
-      const foreign = await other.request(
+      const foreign = await api.other.request(
         'GET',
         `/v1/collections?merchant_reference=${encodeURIComponent(merchantReference)}`,
         { secret: true },
@@ -129,14 +116,14 @@ describe('collections API (docs/api.md)', () => {
       ['a merchant public key', 'Bearer pk'],
     ])('%s answers 401 on every admin endpoint', async (_label, authorization) => {
       const headers: Record<string, string> = authorization ? { authorization } : {};
-      if (authorization === 'Bearer pk') headers.authorization = `Bearer ${client.merchant.publicKey}`;
-      const id = client.merchant.id;
+      if (authorization === 'Bearer pk') headers.authorization = `Bearer ${api.client.merchant.publicKey}`;
+      const id = api.client.merchant.id;
       expectEnvelope(await http('POST', '/admin/v1/merchants', { headers, json: { name: 'Intruder' } }), 401);
       expectEnvelope(await http('GET', `/admin/v1/merchants/${id}`, { headers }), 401);
       expectEnvelope(await http('PATCH', `/admin/v1/merchants/${id}`, { headers, json: { status: 'suspended' } }), 401);
       expectEnvelope(await http('POST', `/admin/v1/merchants/${id}/keys`, { headers, json: { keys: ['api'] } }), 401);
       // Nothing changed.
-      expectEnvelope(await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 202);
+      expectEnvelope(await api.client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 202);
     });
 
     it('creates a merchant (201) showing its keys once; GET never shows secrets', async () => {
@@ -171,7 +158,7 @@ describe('collections API (docs/api.md)', () => {
       expect(fetched.text).not.toContain(data.secret_key as string);
       expect(fetched.text).not.toContain(data.signing_key as string);
       // The keys work.
-      const merchant = new PaygateClient(paygate.url, {
+      const merchant = new PaygateClient(api.paygate.url, {
         id: data.id as string,
         publicKey: data.public_key as string,
         secretKey: data.secret_key as string,
@@ -198,7 +185,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('PATCH changes callback URLs and status', async () => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Patched merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'Patched merchant');
       const patched = await admin('PATCH', `/${merchant.merchant.id}`, {
         collection_callback_url: 'https://patched.example.com/c',
         service_payments_callback_url: 'https://patched.example.com/p',
@@ -230,13 +217,13 @@ describe('collections API (docs/api.md)', () => {
       ['an unknown status', { status: 'closed' }, 'status'],
       ['an unknown field', { name: 'Renamed', public_key: 'mine' }, 'public_key'],
     ])('PATCH with %s answers 400 and changes nothing', async (_label, body, field) => {
-      const before = await admin('GET', `/${other.merchant.id}`);
-      expectFieldErrors(await admin('PATCH', `/${other.merchant.id}`, body), [field]);
-      expect((await admin('GET', `/${other.merchant.id}`)).body).toEqual(before.body);
+      const before = await admin('GET', `/${api.other.merchant.id}`);
+      expectFieldErrors(await admin('PATCH', `/${api.other.merchant.id}`, body), [field]);
+      expect((await admin('GET', `/${api.other.merchant.id}`)).body).toEqual(before.body);
     });
 
     it('POST keys {"keys":["api"]}: the old public key answers 401, the new keys work, the signing key stays', async () => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Rotating merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'Rotating merchant');
       const ack = await initialized(merchant, mobileMoneyRequest({ msisdn: SILENT_MTN }));
       const issued = await admin('POST', `/${merchant.merchant.id}/keys`, { keys: ['api'] });
       expectEnvelope(issued, 201);
@@ -246,7 +233,7 @@ describe('collections API (docs/api.md)', () => {
       expect(keys.signing_key).toBe(merchant.merchant.signingKey);
       expectEnvelope(await merchant.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 401);
       expectEnvelope(await merchant.collection(ack.internal_reference as string), 401);
-      const rotated = new PaygateClient(paygate.url, {
+      const rotated = new PaygateClient(api.paygate.url, {
         id: merchant.merchant.id,
         publicKey: keys.public_key as string,
         secretKey: keys.secret_key as string,
@@ -263,7 +250,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('POST keys {"keys":["signing"]} changes the signing key only', async () => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Signing merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'Signing merchant');
       const issued = await admin('POST', `/${merchant.merchant.id}/keys`, { keys: ['signing'] });
       expectEnvelope(issued, 201);
       expect(issued.body.data).toMatchObject({
@@ -277,7 +264,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('POST keys {"keys":["api","signing"]} changes all three', async () => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'All keys merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'All keys merchant');
       const issued = await admin('POST', `/${merchant.merchant.id}/keys`, { keys: ['api', 'signing'] });
       expectEnvelope(issued, 201);
       expect(issued.body.data.public_key).not.toBe(merchant.merchant.publicKey);
@@ -299,7 +286,7 @@ describe('collections API (docs/api.md)', () => {
       ['a list with a number', { keys: ['api', 1] }],
       ['null', { keys: null }],
     ])('POST keys with %s answers 400 and changes nothing', async (_label, body) => {
-      const merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Bad keys merchant');
+      const merchant = await PaygateClient.withNewMerchant(api.paygate.url, TEST_ADMIN_TOKEN, 'Bad keys merchant');
       const answer = await admin('POST', `/${merchant.merchant.id}/keys`, body);
       expectFieldErrors(answer, ['keys']);
       expectEnvelope(await merchant.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN })), 202);
@@ -314,7 +301,7 @@ describe('collections API (docs/api.md)', () => {
       });
       expectEnvelope(created, 201);
       const { id, public_key, secret_key, signing_key } = created.body.data as Record<string, string>;
-      const merchant = new PaygateClient(paygate.url, {
+      const merchant = new PaygateClient(api.paygate.url, {
         id,
         publicKey: public_key,
         secretKey: secret_key,
@@ -328,7 +315,7 @@ describe('collections API (docs/api.md)', () => {
       const rotated = await admin('POST', `/${id}/keys`, { keys: ['signing'] });
       const secrets = [secret_key, signing_key, rotated.body.data.signing_key as string];
 
-      const rows = await paygate.infrastructure.sql.query<Record<string, unknown>>(
+      const rows = await api.paygate.infrastructure.sql.query<Record<string, unknown>>(
         'select * from merchants where id = $1',
         [id],
       );
@@ -338,12 +325,12 @@ describe('collections API (docs/api.md)', () => {
           expect({ column, leaks: String(value).includes(secret) }).toEqual({ column, leaks: false });
       }
 
-      const tables = await paygate.infrastructure.sql.query<{ table_schema: string; table_name: string }>(
+      const tables = await api.paygate.infrastructure.sql.query<{ table_schema: string; table_name: string }>(
         "select table_schema, table_name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'",
       );
       expect(tables.length).toBeGreaterThan(1);
       for (const { table_schema, table_name } of tables) {
-        const dump = await paygate.infrastructure.sql.query<{ row: string }>(
+        const dump = await api.paygate.infrastructure.sql.query<{ row: string }>(
           `select t::text as row from "${table_schema}"."${table_name}" t`,
         );
         for (const { row } of dump)
@@ -351,7 +338,7 @@ describe('collections API (docs/api.md)', () => {
             expect({ table_name, leaks: row.includes(secret) }).toEqual({ table_name, leaks: false });
       }
 
-      const events = await paygate.infrastructure.store.readAll({ maxCount: 1_000_000 });
+      const events = await api.paygate.infrastructure.store.readAll({ maxCount: 1_000_000 });
       const collectionStreams = events.filter((event) => event.streamName.startsWith('collection-'));
       expect(
         collectionStreams.some((event) => event.streamName === `collection-${momo.internal_reference as string}`),

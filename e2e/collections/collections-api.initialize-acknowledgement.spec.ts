@@ -4,35 +4,24 @@
  * record fields, fees and totals, require_confirmation, generated and shared merchant references,
  * ids and internal references, and the accepted boundaries.
  */
-import { cardRequest, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
+import { ACKNOWLEDGED_MOMO_RECORD, cardRequest, mobileMoneyRequest, uniqueReference } from '@paygate/testing';
 import {
   expectEnvelope,
   initialized,
   INTERNAL_REFERENCE,
   RECORD_FIELDS,
   SILENT_MTN,
-  startApiPaygate,
+  useApiPaygate,
   type Json,
 } from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  let other: PaygateClient;
-
-  beforeAll(async () => {
-    ({ paygate, client, other } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+  const { api } = useApiPaygate();
 
   describe('initialize acknowledgement', () => {
     it('mobile money, charge_customer false: the merchant bears the 1.5 % fee', async () => {
       const body = mobileMoneyRequest({ msisdn: SILENT_MTN, charge_customer: false });
-      const answer = await client.initialize(body);
+      const answer = await api.client.initialize(body);
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending customer confirmation');
       expect(Object.keys(answer.body.data).sort()).toEqual([...RECORD_FIELDS].sort());
@@ -40,23 +29,13 @@ describe('collections API (docs/api.md)', () => {
         id: expect.any(Number),
         merchant_reference: body.merchant_reference,
         internal_reference: expect.stringMatching(INTERNAL_REFERENCE),
-        transaction_type: 'COLLECTION',
-        request_currency: 'UGX',
-        request_amount: 81000,
-        transaction_currency: 'UGX',
-        transaction_amount: 81000,
-        transaction_fee: 1215,
-        charge_customer: false,
-        total_credit: 79785,
-        provider_code: 'mtn_momo_ug',
-        transaction_status: 'PENDING',
-        status_message: 'Transaction initiated. Pending customer confirmation',
+        ...ACKNOWLEDGED_MOMO_RECORD,
       });
     });
 
     it('mobile money, charge_customer true: the customer pays the fee on top', async () => {
       const body = mobileMoneyRequest({ msisdn: SILENT_MTN, charge_customer: true });
-      const answer = await client.initialize(body);
+      const answer = await api.client.initialize(body);
       expectEnvelope(answer, 202);
       expect(answer.body.data).toEqual({
         id: expect.any(Number),
@@ -88,7 +67,7 @@ describe('collections API (docs/api.md)', () => {
     ])(
       '%s (msisdn %s) amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i',
       async (provider, msisdn, amount, charge, fee, transactionAmount, totalCredit) => {
-        const answer = await client.initialize(
+        const answer = await api.client.initialize(
           mobileMoneyRequest({ provider_code: provider, msisdn, amount, charge_customer: charge }),
         );
         expectEnvelope(answer, 202);
@@ -115,7 +94,7 @@ describe('collections API (docs/api.md)', () => {
       'card amount %i charge_customer %s: fee %i, transaction_amount %i, total_credit %i',
       async (amount, charge, fee, transactionAmount, totalCredit) => {
         const body = cardRequest({ amount, charge_customer: charge });
-        const answer = await client.initialize(body);
+        const answer = await api.client.initialize(body);
         expectEnvelope(answer, 202);
         expect(answer.body.message).toBe('Transaction initiated. Pending customer confirmation');
         expect(Object.keys(answer.body.data).sort()).toEqual([...RECORD_FIELDS].sort());
@@ -136,7 +115,9 @@ describe('collections API (docs/api.md)', () => {
     );
 
     it('require_confirmation=false: "Pending processing" and still PENDING', async () => {
-      const answer = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: false }));
+      const answer = await api.client.initialize(
+        mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: false }),
+      );
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending processing');
       expect(answer.body.data).toMatchObject({
@@ -151,13 +132,15 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('require_confirmation=true (explicit) gives the same message as the default', async () => {
-      const answer = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: true }));
+      const answer = await api.client.initialize(
+        mobileMoneyRequest({ msisdn: SILENT_MTN, require_confirmation: true }),
+      );
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending customer confirmation');
     });
 
     it('card with require_confirmation=false carries payment_url', async () => {
-      const answer = await client.initialize(cardRequest({ require_confirmation: false }));
+      const answer = await api.client.initialize(cardRequest({ require_confirmation: false }));
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe('Transaction initiated. Pending processing');
       expect(answer.body.data).toMatchObject({
@@ -172,20 +155,26 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('card with require_confirmation=true carries no payment_url', async () => {
-      const answer = await client.initialize(cardRequest());
+      const answer = await api.client.initialize(cardRequest());
       expectEnvelope(answer, 202);
       expect(answer.body.data).not.toHaveProperty('payment_url');
     });
 
     it('merchant_reference "auto" generates MCTREF + 14 uppercase alphanumerics, a new one each time', async () => {
-      const first = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: 'auto' }));
-      const second = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: 'auto' }));
+      const first = await initialized(
+        api.client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: 'auto' }),
+      );
+      const second = await initialized(
+        api.client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: 'auto' }),
+      );
       expect(first.merchant_reference).toMatch(/^MCTREF[A-Z0-9]{14}$/);
       expect(second.merchant_reference).toMatch(/^MCTREF[A-Z0-9]{14}$/);
       expect(second.merchant_reference).not.toBe(first.merchant_reference);
       expect(second.internal_reference).not.toBe(first.internal_reference);
       // The generated reference finds the collection.
-      const found = await client.request(
+      const found = await api.client.request(
         'GET',
         `/v1/collections?merchant_reference=${first.merchant_reference as string}`,
         { secret: true },
@@ -195,22 +184,26 @@ describe('collections API (docs/api.md)', () => {
     });
     it('the same merchant_reference used by two merchants gives two collections', async () => {
       const reference = uniqueReference('shared');
-      const mine = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }));
+      const mine = await initialized(
+        api.client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }),
+      );
       const theirs = await initialized(
-        other,
+        api.other,
         mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference, amount: 5000 }),
       );
       expect(theirs.internal_reference).not.toBe(mine.internal_reference);
       expect(theirs.id).not.toBe(mine.id);
-      const a = await client.request('GET', `/v1/collections?merchant_reference=${reference}`, { secret: true });
-      const b = await other.request('GET', `/v1/collections?merchant_reference=${reference}`, { secret: true });
+      const a = await api.client.request('GET', `/v1/collections?merchant_reference=${reference}`, { secret: true });
+      const b = await api.other.request('GET', `/v1/collections?merchant_reference=${reference}`, { secret: true });
       expect(a.body.data).toMatchObject({ internal_reference: mine.internal_reference, request_amount: 81000 });
       expect(b.body.data).toMatchObject({ internal_reference: theirs.internal_reference, request_amount: 5000 });
     });
 
     it('ids are integers and internal references distinct and random (PG + 24 base32)', async () => {
       const records: Json[] = [];
-      for (let i = 0; i < 8; i++) records.push(await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN })));
+      for (let i = 0; i < 8; i++)
+        records.push(await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN })));
       const ids = records.map((record) => record.id);
       const references = records.map((record) => record.internal_reference as string);
       for (const id of ids) expect(Number.isSafeInteger(id) && (id as number) > 0).toBe(true);
@@ -229,20 +222,20 @@ describe('collections API (docs/api.md)', () => {
 
     it('accepts the boundaries: 64-character reference, 100-character name, 255-character description, min and max amounts', async () => {
       await initialized(
-        client,
+        api.client,
         mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: `${uniqueReference('b')}.:/_-`.padEnd(64, 'x') }),
       );
       await initialized(
-        client,
+        api.client,
         mobileMoneyRequest({ msisdn: SILENT_MTN, customer_name: 'N'.repeat(100), description: 'd'.repeat(255) }),
       );
-      await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 500 }));
-      await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 5_000_000 }));
-      await initialized(client, cardRequest({ amount: 1000, redirect_url: 'http://localhost:8080/return' }));
+      await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 500 }));
+      await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN, amount: 5_000_000 }));
+      await initialized(api.client, cardRequest({ amount: 1000, redirect_url: 'http://localhost:8080/return' }));
       const minimal = { ...mobileMoneyRequest({ msisdn: SILENT_MTN }) };
       delete minimal.customer_email;
       delete minimal.description;
-      await initialized(client, minimal);
+      await initialized(api.client, minimal);
     });
   });
 });

@@ -5,30 +5,11 @@
  * field and writes nothing.
  */
 import type { RecordedEvent } from '@paygate/event-store';
-import { cardRequest, mobileMoneyRequest, PaygateClient } from '@paygate/testing';
-import {
-  apiHelpers,
-  as,
-  expectEnvelope,
-  expectFieldErrors,
-  SILENT_MTN,
-  startApiPaygate,
-  type Json,
-} from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
+import { cardRequest, mobileMoneyRequest } from '@paygate/testing';
+import { as, expectEnvelope, expectFieldErrors, SILENT_MTN, useApiPaygate, type Json } from './api-test-setup';
 
 describe('collections API (docs/api.md)', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  const { http, collectionEvents } = apiHelpers(() => paygate);
-
-  beforeAll(async () => {
-    ({ paygate, client } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+  const { api, http, collectionEvents } = useApiPaygate();
 
   describe('request bodies', () => {
     let before: number;
@@ -38,7 +19,7 @@ describe('collections API (docs/api.md)', () => {
 
     it.each(['/v1/collections/initialize', '/v1/collections/confirm'])('%s: text/plain answers 415', async (path) => {
       const answer = await http('POST', path, {
-        headers: as(client, { 'content-type': 'text/plain' }),
+        headers: as(api.client, { 'content-type': 'text/plain' }),
         body: JSON.stringify(mobileMoneyRequest()),
       });
       expectEnvelope(answer, 415);
@@ -49,7 +30,7 @@ describe('collections API (docs/api.md)', () => {
       async (path) => {
         const form = new URLSearchParams(mobileMoneyRequest() as Record<string, string>).toString();
         const answer = await http('POST', path, {
-          headers: as(client, { 'content-type': 'application/x-www-form-urlencoded' }),
+          headers: as(api.client, { 'content-type': 'application/x-www-form-urlencoded' }),
           body: form,
         });
         expectEnvelope(answer, 415);
@@ -63,7 +44,7 @@ describe('collections API (docs/api.md)', () => {
     ])('a JSON text sent as %s answers 415', async (_label, type) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
         const answer = await http('POST', path, {
-          headers: as(client, { 'content-type': type }),
+          headers: as(api.client, { 'content-type': type }),
           body: JSON.stringify(mobileMoneyRequest()),
         });
         expectEnvelope(answer, 415);
@@ -73,7 +54,7 @@ describe('collections API (docs/api.md)', () => {
     it('a body without any content-type answers 415', async () => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
         const answer = await http('POST', path, {
-          headers: as(client),
+          headers: as(api.client),
           body: new TextEncoder().encode(JSON.stringify(mobileMoneyRequest())),
         });
         expectEnvelope(answer, 415);
@@ -86,7 +67,7 @@ describe('collections API (docs/api.md)', () => {
         const json = JSON.stringify({ ...mobileMoneyRequest(), description: 'x'.repeat(70_000) });
         expect(Buffer.byteLength(json)).toBeGreaterThan(64 * 1024);
         const answer = await http('POST', path, {
-          headers: as(client, { 'content-type': 'application/json' }),
+          headers: as(api.client, { 'content-type': 'application/json' }),
           body: json,
         });
         expectEnvelope(answer, 413);
@@ -101,7 +82,7 @@ describe('collections API (docs/api.md)', () => {
       });
       expect(Buffer.byteLength(json)).toBe(64 * 1024);
       const answer = await http('POST', '/v1/collections/initialize', {
-        headers: as(client, { 'content-type': 'application/json' }),
+        headers: as(api.client, { 'content-type': 'application/json' }),
         body: json,
       });
       expectFieldErrors(answer, ['description']);
@@ -116,7 +97,7 @@ describe('collections API (docs/api.md)', () => {
     ])('%s JSON answers 400', async (_label, raw) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
         const answer = await http('POST', path, {
-          headers: as(client, { 'content-type': 'application/json' }),
+          headers: as(api.client, { 'content-type': 'application/json' }),
           body: raw,
         });
         expectEnvelope(answer, 400);
@@ -133,7 +114,7 @@ describe('collections API (docs/api.md)', () => {
     ])('a JSON body that is %s answers 400', async (_label, raw) => {
       for (const path of ['/v1/collections/initialize', '/v1/collections/confirm']) {
         const answer = await http('POST', path, {
-          headers: as(client, { 'content-type': 'application/json' }),
+          headers: as(api.client, { 'content-type': 'application/json' }),
           body: raw,
         });
         expectEnvelope(answer, 400);
@@ -141,7 +122,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('application/json with a charset parameter is accepted', async () => {
-      const answer = await client.request('POST', '/v1/collections/initialize', {
+      const answer = await api.client.request('POST', '/v1/collections/initialize', {
         raw: JSON.stringify(mobileMoneyRequest({ msisdn: SILENT_MTN })),
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
@@ -150,7 +131,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('media types are case-insensitive: APPLICATION/JSON is JSON (RFC 9110)', async () => {
-      const answer = await client.request('POST', '/v1/collections/initialize', {
+      const answer = await api.client.request('POST', '/v1/collections/initialize', {
         raw: JSON.stringify(mobileMoneyRequest({ msisdn: SILENT_MTN })),
         headers: { 'content-type': 'Application/JSON' },
       });
@@ -273,7 +254,7 @@ describe('collections API (docs/api.md)', () => {
     ])('%s', async (...row) => {
       // Rows have 3 or 4 entries: a rest parameter keeps jest from passing `done` as the message.
       const [, body, fields, message] = row;
-      const answer = await client.initialize(body());
+      const answer = await api.client.initialize(body());
       expectFieldErrors(answer, fields, message);
     });
 
@@ -289,7 +270,7 @@ describe('collections API (docs/api.md)', () => {
         }),
         'customer_name',
       );
-      const answer = await client.initialize(body);
+      const answer = await api.client.initialize(body);
       expectFieldErrors(answer, [
         'merchant_reference',
         'currency',
@@ -302,7 +283,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('names catalogue errors together: method, currency, amount and msisdn', async () => {
-      const answer = await client.initialize(
+      const answer = await api.client.initialize(
         momo({
           provider_code: 'airtel_money_ug',
           transaction_method: 'CARD',
@@ -316,7 +297,7 @@ describe('collections API (docs/api.md)', () => {
     });
 
     it('an empty object names every required field', async () => {
-      const answer = await client.initialize({});
+      const answer = await api.client.initialize({});
       expectFieldErrors(answer, [
         'merchant_reference',
         'transaction_method',

@@ -3,39 +3,27 @@
  * Paygate on PGlite (setup in api-test-setup.ts). This file: the reads: a collection by
  * internal_reference or merchant_reference, and the payment providers list with its filters.
  */
-import { mobileMoneyRequest, PaygateClient } from '@paygate/testing';
+import { ACKNOWLEDGED_MOMO_RECORD, mobileMoneyRequest } from '@paygate/testing';
 import {
-  apiHelpers,
   expectEnvelope,
   expectFieldErrors,
   initialized,
   ISO_TIME,
   SILENT_MTN,
-  startApiPaygate,
+  useApiPaygate,
   withSecret,
   type Json,
 } from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  const { http } = apiHelpers(() => paygate);
-
-  beforeAll(async () => {
-    ({ paygate, client } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+  const { api, http } = useApiPaygate();
 
   describe('transaction record', () => {
     let body: Json;
     let ack: Json;
     beforeAll(async () => {
       body = mobileMoneyRequest({ msisdn: SILENT_MTN, customer_name: 'Grace Namutebi' });
-      ack = await initialized(client, body);
+      ack = await initialized(api.client, body);
     });
 
     const expectRecord = (data: Json) => {
@@ -43,16 +31,7 @@ describe('collections API (docs/api.md)', () => {
         id: ack.id,
         merchant_reference: body.merchant_reference,
         internal_reference: ack.internal_reference,
-        transaction_type: 'COLLECTION',
-        request_currency: 'UGX',
-        request_amount: 81000,
-        transaction_currency: 'UGX',
-        transaction_amount: 81000,
-        transaction_fee: 1215,
-        charge_customer: false,
-        total_credit: 79785,
-        provider_code: 'mtn_momo_ug',
-        transaction_status: 'PENDING',
+        ...ACKNOWLEDGED_MOMO_RECORD,
         status_message: expect.any(String),
         transaction_method: 'MOBILE_MONEY',
         customer_name: 'Grace Namutebi',
@@ -62,14 +41,14 @@ describe('collections API (docs/api.md)', () => {
     };
 
     it('GET /v1/collections/{internal_reference} returns the record', async () => {
-      const answer = await client.collection(ack.internal_reference as string);
+      const answer = await api.client.collection(ack.internal_reference as string);
       expectEnvelope(answer, 200);
       expectRecord(answer.body.data);
     });
 
     it('GET /v1/collections?merchant_reference= returns the same record', async () => {
-      const byInternal = await client.collection(ack.internal_reference as string);
-      const answer = await client.request(
+      const byInternal = await api.client.collection(ack.internal_reference as string);
+      const answer = await api.client.request(
         'GET',
         `/v1/collections?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`,
         {
@@ -83,8 +62,11 @@ describe('collections API (docs/api.md)', () => {
 
     it('a reference with URL-special characters is found by merchant_reference', async () => {
       const reference = `a/b:c.d_e-${Date.now()}`;
-      const data = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }));
-      const answer = await client.request(
+      const data = await initialized(
+        api.client,
+        mobileMoneyRequest({ msisdn: SILENT_MTN, merchant_reference: reference }),
+      );
+      const answer = await api.client.request(
         'GET',
         `/v1/collections?merchant_reference=${encodeURIComponent(reference)}`,
         { secret: true },
@@ -96,14 +78,14 @@ describe('collections API (docs/api.md)', () => {
     it.each(['/v1/collections', '/v1/collections?merchant_reference=', '/v1/collections?other=1'])(
       'GET %s answers 400 naming merchant_reference',
       async (path) => {
-        expectFieldErrors(await client.request('GET', path, { secret: true }), ['merchant_reference']);
+        expectFieldErrors(await api.client.request('GET', path, { secret: true }), ['merchant_reference']);
       },
     );
 
     it('an unknown internal_reference or merchant_reference answers 404', async () => {
-      expectEnvelope(await client.collection('PG0000000000000000000000ZZ'), 404);
+      expectEnvelope(await api.client.collection('PG0000000000000000000000ZZ'), 404);
       expectEnvelope(
-        await client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true }),
+        await api.client.request('GET', '/v1/collections?merchant_reference=nobody-used-this', { secret: true }),
         404,
       );
     });
@@ -111,13 +93,15 @@ describe('collections API (docs/api.md)', () => {
     it.each(['%00', 'PG%00'])(
       'GET with %s (NUL, which no reference can hold) answers 400 naming the parameter',
       async (encoded) => {
-        const byPath = await client.request('GET', `/v1/collections/${encoded}`, { secret: true });
+        const byPath = await api.client.request('GET', `/v1/collections/${encoded}`, { secret: true });
         expectFieldErrors(
           byPath,
           ['internal_reference'],
           'path parameter internal_reference must not contain NUL characters or unpaired UTF-16 surrogates',
         );
-        const byQuery = await client.request('GET', `/v1/collections?merchant_reference=${encoded}`, { secret: true });
+        const byQuery = await api.client.request('GET', `/v1/collections?merchant_reference=${encoded}`, {
+          secret: true,
+        });
         expectFieldErrors(
           byQuery,
           ['merchant_reference'],
@@ -129,7 +113,7 @@ describe('collections API (docs/api.md)', () => {
     it.each(['/v1/collections/%ED%A0%80', '/v1/collections?merchant_reference=%ED%A0%80', '/v1/collections/%E0%A4%A'])(
       'GET %s (not UTF-8) answers 4xx in the envelope',
       async (path) => {
-        const answer = await http('GET', path, { headers: withSecret(client) });
+        const answer = await http('GET', path, { headers: withSecret(api.client) });
         expect(answer.status).toBeGreaterThanOrEqual(400);
         expect(answer.status).toBeLessThan(500);
         expectEnvelope(answer, answer.status);
@@ -137,7 +121,7 @@ describe('collections API (docs/api.md)', () => {
     );
 
     it('an over-long internal_reference in the path answers 4xx in the envelope', async () => {
-      const answer = await http('GET', `/v1/collections/PG${'0'.repeat(200)}`, { headers: withSecret(client) });
+      const answer = await http('GET', `/v1/collections/PG${'0'.repeat(200)}`, { headers: withSecret(api.client) });
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
       expectEnvelope(answer, answer.status);
@@ -146,7 +130,7 @@ describe('collections API (docs/api.md)', () => {
 
   describe('payment providers', () => {
     it('lists the three providers with the fields docs/api.md lists', async () => {
-      const answer = await client.request<{ payment_providers: Json[] }>('GET', '/v1/payment-providers');
+      const answer = await api.client.request<{ payment_providers: Json[] }>('GET', '/v1/payment-providers');
       expectEnvelope(answer, 200);
       const providers = answer.body.data.payment_providers;
       expect(providers.map((provider) => provider.provider_code).sort()).toEqual([
@@ -206,7 +190,7 @@ describe('collections API (docs/api.md)', () => {
       ['?transaction_type=COLLECTION', 3],
       ['?currency=KES', 0],
     ])('%s lists %i providers', async (query, count) => {
-      const answer = await client.request<{ payment_providers: Json[] }>('GET', `/v1/payment-providers${query}`);
+      const answer = await api.client.request<{ payment_providers: Json[] }>('GET', `/v1/payment-providers${query}`);
       expectEnvelope(answer, 200);
       expect(answer.body.data.payment_providers).toHaveLength(count);
     });
@@ -217,7 +201,7 @@ describe('collections API (docs/api.md)', () => {
       ['?transaction_type=PAYOUT', 'transaction_type'],
       ['?transaction_type=collection', 'transaction_type'],
     ])('%s answers 400 naming %s', async (query, field) => {
-      expectFieldErrors(await client.request('GET', `/v1/payment-providers${query}`), [field]);
+      expectFieldErrors(await api.client.request('GET', `/v1/payment-providers${query}`), [field]);
     });
   });
 });

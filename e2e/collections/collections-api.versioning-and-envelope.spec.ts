@@ -5,52 +5,34 @@
  * 405), and the OpenAPI document.
  */
 import { readFileSync } from 'node:fs';
+import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, mobileMoneyRequest, OPENAPI_DOCUMENT_PATH } from '@paygate/testing';
 import {
-  INITIALIZE_FIELDS,
-  INITIALIZE_REQUIRED,
-  mobileMoneyRequest,
-  OPENAPI_DOCUMENT_PATH,
-  PaygateClient,
-} from '@paygate/testing';
-import {
-  apiHelpers,
   as,
   expectEnvelope,
   initialized,
   INTERNAL_REFERENCE,
   SILENT_MTN,
-  startApiPaygate,
+  useApiPaygate,
   type Json,
 } from './api-test-setup';
-import type { InProcessPaygate } from '@paygate/standalone';
 
 describe('collections API (docs/api.md)', () => {
-  let paygate: InProcessPaygate;
-  let client: PaygateClient;
-  const { http, admin, collectionEvents } = apiHelpers(() => paygate);
-
-  beforeAll(async () => {
-    ({ paygate, client } = await startApiPaygate());
-  });
-
-  afterAll(async () => {
-    await paygate?.close();
-  });
+  const { api, http, admin, collectionEvents } = useApiPaygate();
 
   describe('envelope and paths', () => {
     it('answers every kind of request in the envelope, code equal to the HTTP status', async () => {
-      const accepted = await client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const accepted = await api.client.initialize(mobileMoneyRequest({ msisdn: SILENT_MTN }));
       expectEnvelope(accepted, 202);
       expectEnvelope(
-        await client.request('GET', `/v1/collections/${accepted.body.data.internal_reference as string}`, {
+        await api.client.request('GET', `/v1/collections/${accepted.body.data.internal_reference as string}`, {
           secret: true,
         }),
         200,
       );
-      expectEnvelope(await client.request('GET', '/v1/payment-providers'), 200);
-      expectEnvelope(await client.initialize({}), 400);
+      expectEnvelope(await api.client.request('GET', '/v1/payment-providers'), 200);
+      expectEnvelope(await api.client.initialize({}), 400);
       expectEnvelope(await http('POST', '/v1/collections/initialize', { json: mobileMoneyRequest() }), 401);
-      expectEnvelope(await client.confirm('PG0000000000000000000000NO'), 404);
+      expectEnvelope(await api.client.confirm('PG0000000000000000000000NO'), 404);
       expectEnvelope(await admin('POST', '', { name: 'Envelope merchant' }), 201);
     });
 
@@ -58,7 +40,7 @@ describe('collections API (docs/api.md)', () => {
       ['GET', '/v1/no-such-endpoint'],
       ['DELETE', '/no-such-endpoint'],
     ])('an unknown path (%s %s) answers 404 in the envelope', async (method, path) => {
-      const answer = await http(method, path, { headers: as(client) });
+      const answer = await http(method, path, { headers: as(api.client) });
       expectEnvelope(answer, 404);
       expect(answer.headers.get('allow')).toBeNull();
     });
@@ -75,7 +57,7 @@ describe('collections API (docs/api.md)', () => {
     ])(
       'a known path with another method (%s %s) answers 405 in the envelope, Allow: %s',
       async (method, path, allow) => {
-        const answer = await http(method, path, { headers: as(client) });
+        const answer = await http(method, path, { headers: as(api.client) });
         expectEnvelope(answer, 405);
         expect(answer.headers.get('allow')).toBe(allow);
         expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
@@ -83,7 +65,7 @@ describe('collections API (docs/api.md)', () => {
     );
 
     it('answers HEAD on a GET route as GET, without a body', async () => {
-      const answer = await http('HEAD', '/v1/payment-providers', { headers: as(client) });
+      const answer = await http('HEAD', '/v1/payment-providers', { headers: as(api.client) });
       expect(answer.status).toBe(200);
       expect(answer.text).toBe('');
     });
@@ -94,7 +76,10 @@ describe('collections API (docs/api.md)', () => {
       ['/collections/initialize', {}],
       ['/collections/initialize', { 'x-api-version': '1' }],
     ])('initialize answers at %s with headers %j', async (path, headers) => {
-      const answer = await client.request('POST', path, { body: mobileMoneyRequest({ msisdn: SILENT_MTN }), headers });
+      const answer = await api.client.request('POST', path, {
+        body: mobileMoneyRequest({ msisdn: SILENT_MTN }),
+        headers,
+      });
       expectEnvelope(answer, 202);
       expect(answer.body.data.internal_reference).toMatch(INTERNAL_REFERENCE);
     });
@@ -106,7 +91,7 @@ describe('collections API (docs/api.md)', () => {
       ['/collections/initialize', 'v2'],
     ])('initialize at %s with x-api-version %s answers 400 and writes nothing', async (path, version) => {
       const before = (await collectionEvents()).length;
-      const answer = await client.request('POST', path, {
+      const answer = await api.client.request('POST', path, {
         body: mobileMoneyRequest({ msisdn: SILENT_MTN }),
         headers: { 'x-api-version': version },
       });
@@ -120,8 +105,8 @@ describe('collections API (docs/api.md)', () => {
       ['/collections/confirm', {}],
       ['/collections/confirm', { 'x-api-version': '1' }],
     ])('confirm answers at %s with headers %j', async (path, headers) => {
-      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('POST', path, { body: { internal_reference }, headers });
+      const { internal_reference } = await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await api.client.request('POST', path, { body: { internal_reference }, headers });
       expectEnvelope(answer, 202);
       expect(answer.body.message).toBe(
         'You will receive a prompt to pay UGX 81,000 on your mobile. Enter PIN to approve payment',
@@ -131,14 +116,14 @@ describe('collections API (docs/api.md)', () => {
     it.each(['/v1/collections/confirm', '/collections/confirm'])(
       'confirm at %s with x-api-version 2 answers 400',
       async (path) => {
-        const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-        const answer = await client.request('POST', path, {
+        const { internal_reference } = await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+        const answer = await api.client.request('POST', path, {
           body: { internal_reference },
           headers: { 'x-api-version': '2' },
         });
         expectEnvelope(answer, 400);
         // Still awaiting confirmation: the refused request confirmed nothing.
-        const events = await paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
+        const events = await api.paygate.infrastructure.store.readStream(`collection-${internal_reference as string}`);
         expect(events.map((event) => event.type)).toEqual(['CollectionInitiated', 'collections.CollectionOpened']);
       },
     );
@@ -151,8 +136,8 @@ describe('collections API (docs/api.md)', () => {
       ['/v1/collections/{ref}', { 'x-api-version': '2' }, 400],
       ['/collections/{ref}', { 'x-api-version': '2' }, 400],
     ])('GET %s with headers %j answers %i', async (template, headers, code) => {
-      const { internal_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request('GET', template.replace('{ref}', internal_reference as string), {
+      const { internal_reference } = await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await api.client.request('GET', template.replace('{ref}', internal_reference as string), {
         secret: true,
         headers,
       });
@@ -165,8 +150,8 @@ describe('collections API (docs/api.md)', () => {
       ['/collections?merchant_reference={ref}', {}, 200],
       ['/collections?merchant_reference={ref}', { 'x-api-version': '2' }, 400],
     ])('GET %s with headers %j answers %i', async (template, headers, code) => {
-      const { merchant_reference } = await initialized(client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
-      const answer = await client.request(
+      const { merchant_reference } = await initialized(api.client, mobileMoneyRequest({ msisdn: SILENT_MTN }));
+      const answer = await api.client.request(
         'GET',
         template.replace('{ref}', encodeURIComponent(merchant_reference as string)),
         { secret: true, headers },
@@ -181,7 +166,7 @@ describe('collections API (docs/api.md)', () => {
       ['/v1/payment-providers', { 'x-api-version': '2' }, 400],
       ['/payment-providers', { 'x-api-version': '2' }, 400],
     ])('GET %s with headers %j answers %i', async (path, headers, code) => {
-      expectEnvelope(await client.request('GET', path, { headers }), code);
+      expectEnvelope(await api.client.request('GET', path, { headers }), code);
     });
   });
 
@@ -196,7 +181,7 @@ describe('collections API (docs/api.md)', () => {
       };
       // The same document but for servers, which names this gateway rather than npm start's default.
       const committed = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8')) as { servers: Json[] };
-      expect(document).toEqual({ ...committed, servers: [{ url: paygate.url, description: 'this gateway' }] });
+      expect(document).toEqual({ ...committed, servers: [{ url: api.paygate.url, description: 'this gateway' }] });
       expect(document.openapi).toBe('3.1.0');
       for (const path of [
         '/v1/collections/initialize',

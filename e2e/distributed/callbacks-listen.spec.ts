@@ -3,13 +3,11 @@ import {
   describeWithService,
   dropSchemas,
   mobileMoneyRequest,
-  PaygateClient,
-  TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
   TEST_TIMERS,
   uniqueSchema,
 } from '@paygate/testing';
-import { merchantEnv, RunningCli } from '../cli/listen-test-setup';
+import { startListeningMerchant, type ListeningMerchant } from '../cli/listen-test-setup';
 import {
   collectionsOnSandbox,
   distributedEnv,
@@ -39,10 +37,7 @@ describeWithService(
     let listened: AppProcess;
     let listenedPort: number;
     let other: AppProcess;
-    let merchantEndpoint: CallbackReceiver;
-    let laptop: CallbackReceiver;
-    let merchant: PaygateClient;
-    let listener: RunningCli;
+    let listening: ListeningMerchant;
     let dispatcher: AppProcess;
     let dispatcherEnv: Record<string, string>;
     let postgres: string;
@@ -67,62 +62,48 @@ describeWithService(
       );
       dispatcherEnv = { ...env, ...routes.listen('webhook-dispatcher') };
       dispatcher = await startApp('webhook-dispatcher', dispatcherEnv);
-      merchantEndpoint = await CallbackReceiver.start();
-      laptop = await CallbackReceiver.start();
-      merchant = await PaygateClient.withNewMerchant(
-        other.url,
-        TEST_ADMIN_TOKEN,
-        'Distributed listener',
-        merchantEndpoint.url(),
-      );
-      listener = new RunningCli(
-        ['listen', '--forward-to', laptop.url('/hooks')],
-        merchantEnv(listened.url, merchant.merchant),
-      );
-      await listener.waitForLine(/^Ready!/, 'listen to connect');
+      listening = await startListeningMerchant(other.url, 'Distributed listener', listened.url);
     }, 180_000);
 
     afterAll(async () => {
-      await listener?.stop();
-      await laptop?.close();
-      await merchantEndpoint?.close();
+      await listening?.close();
       await Promise.all([listened, dispatcher, ...apps].map((app) => app?.stop()));
       if (postgres) await dropSchemas(postgres, [schema]);
     });
 
     it('forwards the callback the dispatcher sent, with signatures that verify', async () => {
-      const ref = (await merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
+      const ref = (await listening.merchant.initialize(mobileMoneyRequest({ require_confirmation: false }))).body.data
         .internal_reference as string;
-      const [forwarded] = await laptop.waitFor(ref, 'transaction.completed', 60_000);
-      const [sent] = await merchantEndpoint.waitFor(ref, 'transaction.completed', 60_000);
+      const [forwarded] = await listening.laptop.waitFor(ref, 'transaction.completed', 60_000);
+      const [sent] = await listening.merchantEndpoint.waitFor(ref, 'transaction.completed', 60_000);
       expect(forwarded.body).toBe(sent.body);
       expect(forwarded.headers['webhook-signature']).toBe(sent.headers['webhook-signature']);
-      expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
+      expect(CallbackReceiver.verify(forwarded, listening.merchant.merchant.signingKey)).toBe(true);
     });
 
     it('keeps its stream open while the dispatcher restarts, and forwards what the new one sends', async () => {
       await dispatcher.stop();
       const ref = (
-        await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))
+        await listening.merchant.initialize(mobileMoneyRequest({ msisdn: '256772000003', require_confirmation: false }))
       ).body.data.internal_reference as string;
       dispatcher = await startApp('webhook-dispatcher', dispatcherEnv);
-      const [forwarded] = await laptop.waitFor(ref, 'transaction.cancelled', 60_000);
-      expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
-      expect(listener.stderr).toBe('');
+      const [forwarded] = await listening.laptop.waitFor(ref, 'transaction.cancelled', 60_000);
+      expect(CallbackReceiver.verify(forwarded, listening.merchant.merchant.signingKey)).toBe(true);
+      expect(listening.listener.stderr).toBe('');
     });
 
     it('reconnects when its gateway goes away and comes back, and forwards what was sent meanwhile', async () => {
       await listened.stop();
       const ref = (
-        await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000002', require_confirmation: false }))
+        await listening.merchant.initialize(mobileMoneyRequest({ msisdn: '256772000002', require_confirmation: false }))
       ).body.data.internal_reference as string;
-      await merchantEndpoint.waitFor(ref, 'transaction.failed', 60_000);
-      expect(laptop.about(ref)).toEqual([]);
+      await listening.merchantEndpoint.waitFor(ref, 'transaction.failed', 60_000);
+      expect(listening.laptop.about(ref)).toEqual([]);
       listened = await startApp('api-gateway', env, listenedPort);
-      const [forwarded] = await laptop.waitFor(ref, 'transaction.failed', 60_000);
-      expect(CallbackReceiver.verify(forwarded, merchant.merchant.signingKey)).toBe(true);
-      expect(listener.stdout).toMatch(/^Reconnected to http:\/\/127\.0\.0\.1:\d+$/m);
-      expect(listener.stderr).toMatch(
+      const [forwarded] = await listening.laptop.waitFor(ref, 'transaction.failed', 60_000);
+      expect(CallbackReceiver.verify(forwarded, listening.merchant.merchant.signingKey)).toBe(true);
+      expect(listening.listener.stdout).toMatch(/^Reconnected to http:\/\/127\.0\.0\.1:\d+$/m);
+      expect(listening.listener.stderr).toMatch(
         /^Lost the stream from http:\/\/127\.0\.0\.1:\d+ \(.+\); reconnecting in [\d.]+ s$/m,
       );
     });

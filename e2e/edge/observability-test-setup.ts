@@ -14,12 +14,10 @@ import {
   PaygateClient,
   SandboxAdmin,
   TEST_ADMIN_TOKEN,
-  TEST_CALLBACK_SETTINGS,
-  TEST_TIMERS,
   topUpWallet,
 } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
-import { startTestPaygate } from '../standalone/test-paygate';
+import { startCallbackTestPaygate } from '../standalone/test-paygate';
 
 export interface ObservedPaygate {
   paygate: InProcessPaygate;
@@ -30,11 +28,7 @@ export interface ObservedPaygate {
 }
 
 export async function startObservedPaygate(env: Record<string, string> = {}): Promise<ObservedPaygate> {
-  const paygate = await startTestPaygate({
-    ...TEST_TIMERS,
-    ...TEST_CALLBACK_SETTINGS,
-    ...env,
-  });
+  const paygate = await startCallbackTestPaygate(env);
   const receiver = await CallbackReceiver.start();
   const client = await PaygateClient.withNewMerchant(
     paygate.url,

@@ -3,20 +3,15 @@ import {
   collectForPaymentSuite,
   collectionOutcomeSuite,
   expectReady,
-  TEST_CALLBACK_SETTINGS,
-  TEST_TIMERS,
 } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
-import { startTestPaygate } from './test-paygate';
+import { startCallbackTestPaygate } from './test-paygate';
 
 describe('standalone mode (PGlite, in-process broker)', () => {
   let paygate: InProcessPaygate;
 
   beforeAll(async () => {
-    paygate = await startTestPaygate({
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
-    });
+    paygate = await startCallbackTestPaygate();
   });
 
   afterAll(async () => {

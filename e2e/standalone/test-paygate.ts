@@ -1,4 +1,10 @@
-import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
+import {
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import { startInProcess, type InProcessPaygate } from '@paygate/standalone';
 
 /**
@@ -13,4 +19,9 @@ export function startTestPaygate(settings: Record<string, string> = {}): Promise
     LOG_LEVEL: 'error',
     ...settings,
   });
+}
+
+/** startTestPaygate with the short test timers and callback settings: for suites that wait for outcomes and callbacks. */
+export function startCallbackTestPaygate(settings: Record<string, string> = {}): Promise<InProcessPaygate> {
+  return startTestPaygate({ ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS, ...settings });
 }

@@ -5,12 +5,10 @@ import {
   mobileMoneyRequest,
   PaygateClient,
   TEST_ADMIN_TOKEN,
-  TEST_CALLBACK_SETTINGS,
-  TEST_TIMERS,
   type MerchantCredentials,
 } from '@paygate/testing';
 import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signing';
-import { startTestPaygate } from '../standalone/test-paygate';
+import { startCallbackTestPaygate } from '../standalone/test-paygate';
 
 interface StreamEvent {
   id?: string;
@@ -109,10 +107,7 @@ describe('GET /v1/callbacks/stream', () => {
   let merchant: PaygateClient;
 
   beforeAll(async () => {
-    paygate = await startTestPaygate({
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
-    });
+    paygate = await startCallbackTestPaygate();
     // No callback URL: the stream carries its callbacks all the same.
     merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Streaming merchant');
   });

@@ -7,10 +7,9 @@ import {
   PaygateClient,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
-  TEST_TIMERS,
 } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
-import { startTestPaygate } from '../standalone/test-paygate';
+import { startCallbackTestPaygate } from '../standalone/test-paygate';
 
 type Delivery = {
   webhook_id: string;
@@ -44,9 +43,7 @@ describe('callbacks: resend, delivery states, admin retry', () => {
     (await merchant.initialize(mobileMoneyRequest())).body.data.internal_reference as string;
 
   beforeAll(async () => {
-    paygate = await startTestPaygate({
-      ...TEST_TIMERS,
-      ...TEST_CALLBACK_SETTINGS,
+    paygate = await startCallbackTestPaygate({
       CONFIRMATION_TIMEOUT_MS: '3600000',
     });
     receiver = await CallbackReceiver.start();
