@@ -17,7 +17,7 @@ import { DeciderRuntime, SqlEventStore, type EventStore } from '@paygate/event-s
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import type { SqlEngineUnderTest } from '@paygate/testing';
+import { MOMO_REQUEST, type SqlEngineUnderTest } from '@paygate/testing';
 import { CollectionProjection } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import type { CollectionsConfig } from './config';
@@ -144,12 +144,7 @@ let requests = 0;
 export function momoRequest(overrides: Partial<CollectionRequest> = {}): CollectionRequest {
   return {
     merchant_reference: `order-${++requests}`,
-    transaction_method: 'MOBILE_MONEY',
-    provider_code: 'mtn_momo_ug',
-    currency: 'UGX',
-    amount: 81000,
-    msisdn: '256772000001',
-    customer_name: 'Jane Doe',
+    ...MOMO_REQUEST,
     description: 'School fees',
     charge_customer: false,
     require_confirmation: false,
