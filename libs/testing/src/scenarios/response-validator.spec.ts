@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ACKNOWLEDGED_MOMO_RECORD } from '../fixtures/collection-record';
 import { installResponseValidation, ResponseValidator, UndocumentedResponseError } from './response-validator';
 
 const REFERENCE = 'PG7K3M9Q2X4T8V6B1N5R0D2F3H';
@@ -12,17 +13,7 @@ const record = {
   id: 1,
   merchant_reference: 'order-1001',
   internal_reference: REFERENCE,
-  transaction_type: 'COLLECTION',
-  request_currency: 'UGX',
-  request_amount: 81000,
-  transaction_currency: 'UGX',
-  transaction_amount: 81000,
-  transaction_fee: 1215,
-  charge_customer: false,
-  total_credit: 79785,
-  provider_code: 'mtn_momo_ug',
-  transaction_status: 'PENDING',
-  status_message: 'Transaction initiated. Pending customer confirmation',
+  ...ACKNOWLEDGED_MOMO_RECORD,
 };
 const accepted = (data: object) =>
   JSON.stringify({ code: 202, status: 'accepted', message: 'Transaction initiated', data });
