@@ -94,6 +94,23 @@ export interface HarnessOptions {
   engine?: () => Promise<SqlEngineUnderTest>;
 }
 
+/**
+ * The suite's harness, opened before its first test and closed after its last; before each test both fake providers
+ * are reachable again and answer PENDING. The object is filled in when the suite starts, so a describe can name it.
+ */
+export function harnessPerSuite(options: HarnessOptions = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => void Object.assign(h, await openHarness(options)));
+  afterAll(() => h.close());
+  beforeEach(() => {
+    for (const fake of [h.momo, h.card]) {
+      fake.unreachable = false;
+      fake.outcome = { status: 'PENDING' };
+    }
+  });
+  return h;
+}
+
 export async function openHarness({ eventStore = (store) => store, engine }: HarnessOptions = {}): Promise<Harness> {
   const opened = engine ? await engine() : undefined;
   const sql: SqlDatabase = opened?.db ?? (await openSqlDatabase('pglite://memory'));

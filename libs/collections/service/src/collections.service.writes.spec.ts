@@ -9,13 +9,7 @@ import { UnavailableError, type CollectionRecord } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import type { SqlEventStore } from '@paygate/event-store';
 import { describeOnSqlEngines } from '@paygate/testing';
-import {
-  internalReferenceOf,
-  MERCHANT,
-  momoRequest,
-  openHarness,
-  type Harness,
-} from './collections-service-test-setup';
+import { internalReferenceOf, MERCHANT, momoRequest, harnessPerSuite } from './collections-service-test-setup';
 
 /** Counts what reaches the store and fails, as an outage would, every append that carries `failing`. */
 class StoreProbe {
@@ -25,6 +19,15 @@ class StoreProbe {
   failing?: string;
 
   constructor(private readonly sqlTransactions: boolean) {}
+
+  /** What reached the store since `before` (a copy of the probe taken earlier): [transactions, appends, reads]. */
+  since(before: Pick<StoreProbe, 'transactions' | 'appends' | 'streamReads'>): number[] {
+    return [
+      this.transactions - before.transactions,
+      this.appends - before.appends,
+      this.streamReads - before.streamReads,
+    ];
+  }
 
   wrap = (store: SqlEventStore): EventStore => {
     const failable =
@@ -55,15 +58,13 @@ class StoreProbe {
   };
 }
 
+/** A MoMo collection under way: initiated, confirmed (implicitly or by the merchant), the customer prompted. */
+const PROMPTED = [EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent];
 const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
 
 describe('CollectionsService: what opening writes, on the SQL event store', () => {
   const probe = new StoreProbe(true);
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ eventStore: probe.wrap });
-  });
-  afterAll(() => h.close());
+  const h = harnessPerSuite({ eventStore: probe.wrap });
   beforeEach(() => {
     probe.failing = undefined;
   });
@@ -75,27 +76,15 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
       request: momoRequest({ require_confirmation: true }),
     });
     expect(acknowledgement.message).toBe(MESSAGES.initiatedAwaitingConfirmation);
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([1, 0, 0]);
+    expect(probe.since(before)).toEqual([1, 0, 0]);
   });
 
   it('initialize without confirmation records the implicit confirmation in that transaction, then only what the provider answered', async () => {
     const before = { ...probe };
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([1, 1, 0]);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(probe.since(before)).toEqual([1, 1, 0]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
   });
 
   it('confirm reads the collection once, then writes the confirmation and what the provider answered', async () => {
@@ -105,16 +94,8 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
     });
     const before = { ...probe };
     await h.service.confirm({ merchantId: MERCHANT, internalReference: internalReferenceOf(opened) });
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([0, 2, 1]);
-    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(probe.since(before)).toEqual([0, 2, 1]);
+    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual(PROMPTED);
   });
 
   it('an outage while opening leaves nothing: the merchant_reference stays free and the same request succeeds later', async () => {
@@ -127,11 +108,7 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
   });
 
   it('an outage after the opening fails the initialize with 503; the retry acknowledges the collection the status timer will take on', async () => {
@@ -153,11 +130,7 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 
 describe('CollectionsService: what opening writes, without SQL transactions (KurrentDB)', () => {
   const probe = new StoreProbe(false);
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ eventStore: probe.wrap });
-  });
-  afterAll(() => h.close());
+  const h = harnessPerSuite({ eventStore: probe.wrap });
   beforeEach(() => {
     probe.failing = undefined;
   });
@@ -165,11 +138,7 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
   it('opens in two steps: a retry replays the acknowledgement, a reused reference with another body is refused', async () => {
     const request = momoRequest();
     const first = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(first))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(first))).toEqual(PROMPTED);
     expect(await h.service.initialize({ merchantId: MERCHANT, request })).toEqual(first);
     await expect(
       h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } }),
@@ -200,21 +169,13 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
     expect(h.momo.requests).toHaveLength(asked + 1);
   });
 });
 
 describeOnSqlEngines('CollectionsService: one merchant_reference at once', 'coll_race', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ engine });
-  });
-  afterAll(() => h.close());
+  const h = harnessPerSuite({ engine });
 
   it('the same request five times at once makes one collection and five identical acknowledgements', async () => {
     const request = momoRequest({ require_confirmation: true });
