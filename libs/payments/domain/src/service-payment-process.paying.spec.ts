@@ -8,6 +8,7 @@ import { at, eventsTo, PRN, REF, WALLET } from './payments-test-setup';
 import {
   collectionSettled,
   given,
+  holdPrnAmount,
   NO_FUNDS_FOR_PRN,
   outline,
   PAID,
@@ -37,17 +38,7 @@ describe('service payment process: paying the PRN', () => {
         'Call PayBiller',
       ]);
       expect(run.outputs.slice(2, 4)).toEqual([
-        {
-          type: 'Execute',
-          command: {
-            type: 'Hold',
-            wallet: WALLET,
-            holdId: `prn:${REF}`,
-            amount: 81000,
-            replaces: `fee:${REF}`,
-            at: at(60),
-          },
-        },
+        holdPrnAmount(at(60)),
         {
           type: 'Call',
           call: {
