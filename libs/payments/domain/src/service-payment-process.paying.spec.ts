@@ -23,6 +23,9 @@ const releases = (...holdIds: string[]) =>
   holdIds.map((holdId) => ({ type: 'Execute', command: { type: 'ReleaseHold', wallet: WALLET, holdId, at: at(60) } }));
 const SHORT_RETRY = { maxAttempts: 2, baseDelayMs: 30_000, maxDelayMs: 900_000 };
 
+/** The biller, asked after a failed payment call, says it paid: the PRN hold is captured. */
+const ASKS_AND_CAPTURES = ['Call AskBiller', 'Execute CaptureHold', 'Execute RecordPaymentAttempt', 'Done'];
+
 /** The collection completes while its payment is eligible: the PRN is paid at once. */
 const settleEligible = (script: Script) =>
   given(eventsTo('ELIGIBLE')).when(collectionSettled('COMPLETED'), at(60), script);
@@ -134,12 +137,7 @@ describe('service payment process: paying the PRN', () => {
 
     it('when it made a payment with the key after all (it checks the PRN before the key), then that payment is captured', async () => {
       const run = await settleEligible({ biller: { pay: [refused], ask: [PAID] } });
-      expect(outline(run.outputs).slice(4)).toEqual([
-        'Call AskBiller',
-        'Execute CaptureHold',
-        'Execute RecordPaymentAttempt',
-        'Done',
-      ]);
+      expect(outline(run.outputs).slice(4)).toEqual(ASKS_AND_CAPTURES);
       expect(run.payment).toMatchObject({ phase: 'COMPLETED' });
     });
 
@@ -216,12 +214,7 @@ describe('service payment process: paying the PRN', () => {
         biller: { pay: ['unreachable'], ask: [PAID] },
         retry: SHORT_RETRY,
       });
-      expect(outline(run.outputs).slice(2)).toEqual([
-        'Call AskBiller',
-        'Execute CaptureHold',
-        'Execute RecordPaymentAttempt',
-        'Done',
-      ]);
+      expect(outline(run.outputs).slice(2)).toEqual(ASKS_AND_CAPTURES);
       expect(run.payment).toMatchObject({ phase: 'COMPLETED' });
     });
   });
