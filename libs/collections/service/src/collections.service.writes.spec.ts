@@ -5,11 +5,17 @@
  * (no SQL transaction) they are two steps, and a failed second step frees the reference.
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
-import { UnavailableError, type CollectionRecord } from '@paygate/contracts';
+import { UnavailableError, type CollectionRecord, type CollectionRequest } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import type { SqlEventStore } from '@paygate/event-store';
 import { describeOnSqlEngines } from '@paygate/testing';
-import { internalReferenceOf, MERCHANT, momoRequest, harnessPerSuite } from './collections-service-test-setup';
+import {
+  harnessPerSuite,
+  internalReferenceOf,
+  MERCHANT,
+  momoRequest,
+  type Harness,
+} from './collections-service-test-setup';
 
 /** Counts what reaches the store and fails, as an outage would, every append that carries `failing`. */
 class StoreProbe {
@@ -60,14 +66,30 @@ class StoreProbe {
 
 /** A MoMo collection under way: initiated, confirmed (implicitly or by the merchant), the customer prompted. */
 const PROMPTED = [EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent];
-const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
+/** Opens `request` while `failing` cannot be written: a 503, and its merchant_reference finds nothing. */
+async function failOpeningLeavingNothing(h: Harness, probe: StoreProbe, request: CollectionRequest, failing: string) {
+  probe.failing = failing;
+  await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
+  await expect(
+    h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
+  ).rejects.toMatchObject({ code: 'not_found' });
+  probe.failing = undefined;
+}
 
-describe('CollectionsService: what opening writes, on the SQL event store', () => {
-  const probe = new StoreProbe(true);
+/** The suite's harness on a store the probe counts; before each test no append fails. */
+function probedHarness(sqlTransactions: boolean) {
+  const probe = new StoreProbe(sqlTransactions);
   const h = harnessPerSuite({ eventStore: probe.wrap });
   beforeEach(() => {
     probe.failing = undefined;
   });
+  return { probe, h };
+}
+
+const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
+
+describe('CollectionsService: what opening writes, on the SQL event store', () => {
+  const { probe, h } = probedHarness(true);
 
   it('initialize with confirmation is one transaction and reads no stream', async () => {
     const before = { ...probe };
@@ -100,13 +122,8 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 
   it('an outage while opening leaves nothing: the merchant_reference stays free and the same request succeeds later', async () => {
     const request = momoRequest();
-    probe.failing = EVENTS.confirmed;
-    await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(
-      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    await failOpeningLeavingNothing(h, probe, request, EVENTS.confirmed);
 
-    probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
     expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
   });
@@ -129,11 +146,7 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 });
 
 describe('CollectionsService: what opening writes, without SQL transactions (KurrentDB)', () => {
-  const probe = new StoreProbe(false);
-  const h = harnessPerSuite({ eventStore: probe.wrap });
-  beforeEach(() => {
-    probe.failing = undefined;
-  });
+  const { probe, h } = probedHarness(false);
 
   it('opens in two steps: a retry replays the acknowledgement, a reused reference with another body is refused', async () => {
     const request = momoRequest();
@@ -148,12 +161,7 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
 
   it('a first append that fails frees the merchant_reference again', async () => {
     const request = momoRequest();
-    probe.failing = EVENTS.initiated;
-    await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(
-      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
-    ).rejects.toMatchObject({ code: 'not_found' });
-    probe.failing = undefined;
+    await failOpeningLeavingNothing(h, probe, request, EVENTS.initiated);
     expect(recordOf(await h.service.initialize({ merchantId: MERCHANT, request })).merchant_reference).toBe(
       request.merchant_reference,
     );
