@@ -41,12 +41,8 @@ onBothEngines('timers an older release left in the timer table', (t) => {
     await t.db.query('drop trigger if exists test_timers_onto_job_queue on test_timers');
     await t.db.query('delete from test_timers');
   });
-
-  it('fires each of them once it is due, keeping when it was due, and keeps the later ones for their time', async () => {
-    const dueAt = past(60_000);
-    await legacy('old-due', 'expiry', dueAt);
-    await legacy('old-later', 'poll', future());
-    await upgrade();
+  /** Starts the worker on the queue, ticking fast; the list it returns fills with what it fires. */
+  const startWorker = () => {
     const fired: { internalReference: string; kind: string; dueAt: Date }[] = [];
     worker = new TimerWorker({
       timers: t.timers,
@@ -56,9 +52,17 @@ onBothEngines('timers an older release left in the timer table', (t) => {
       log: quiet,
     });
     worker.start();
+    return fired;
+  };
 
+  it('fires each of them once it is due, keeping when it was due, and keeps the later ones for their time', async () => {
+    const dueAt = past(60_000);
+    await legacy('old-due', 'expiry', dueAt);
+    await legacy('old-later', 'poll', future());
+    await upgrade();
+    const fired = startWorker();
     await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the adopted timer to fire');
-    await worker.stop();
+    await worker?.stop();
     expect(fired).toEqual([expect.objectContaining({ internalReference: 'old-due', kind: 'expiry', dueAt })]);
     expect(await t.rows()).toEqual([{ internalReference: 'old-later', kind: 'poll', dueAt: expect.any(Date) }]);
     expect(await t.db.query('select * from test_timers')).toEqual([]);
@@ -93,15 +97,7 @@ onBothEngines('timers an older release left in the timer table', (t) => {
       { internalReference: 'rolling-later', kind: 'expiry', dueAt: expect.any(Date) },
     ]);
 
-    const fired: { internalReference: string; kind: string }[] = [];
-    worker = new TimerWorker({
-      timers: t.timers,
-      sql: t.db,
-      fire: async (timer) => (fired.push(timer), { done: true }),
-      tickMs: 10,
-      log: quiet,
-    });
-    worker.start();
+    const fired = startWorker();
     await eventually(() => (fired.length > 0 ? true : undefined), 15_000, 'the timer an older pod scheduled to fire');
     expect(fired).toEqual([expect.objectContaining({ internalReference: 'rolling', kind: 'poll', dueAt })]);
   });

@@ -8,6 +8,7 @@
  */
 import { fold, type ProcessOutput } from '@paygate/decider';
 import { recordRun } from '@paygate/testing';
+import type { TransactionMethod } from '@paygate/contracts';
 import type { CollectionCommand, CollectionState, ProviderOutcome } from './collection';
 import { collectionDecider } from './collection-decider';
 import {
@@ -18,7 +19,7 @@ import {
   type CollectionTrigger,
 } from './collection-process';
 import type { CollectionEvent } from './events';
-import { decideChecked } from './collection-test-setup';
+import { decideChecked, PAYMENT_URL } from './collection-test-setup';
 
 export { outline } from '@paygate/testing';
 
@@ -28,6 +29,22 @@ export const POLICY: CollectionPolicy = {
   checkoutTimeoutMs: 900_000,
   statusPollMs: 60_000,
 };
+
+/** How long the provider gives the customer: the card checkout's time-out or the MoMo prompt's. */
+export const providerTimeoutMs = (method: TransactionMethod) =>
+  method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
+
+/** What the provider answers a request with: a card checkout session and its URL, or a MoMo reference. */
+export const providerAnswer = (method: TransactionMethod) =>
+  method === 'CARD' ? { providerReference: 'sess_123', paymentUrl: PAYMENT_URL } : { providerReference: 'momo-ref-1' };
+
+/** The outline of a run that confirms, asks the provider and records its answer. */
+export const CONFIRMS_AND_ASKS_THE_PROVIDER = [
+  'Execute Confirm',
+  'Call RequestProvider',
+  'Execute RecordProviderRequest',
+  'Done',
+];
 
 /** The reference MoMo derives from ours; the card protocol derives none. */
 export const fixedReference = (internalReference: string) => `x-reference-${internalReference}`;

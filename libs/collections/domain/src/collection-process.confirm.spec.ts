@@ -2,27 +2,25 @@
  * The collection process (setup in collection-process-test-setup.ts). This file: the merchant's
  * confirm, which confirms with the prompt's or the checkout's time-out and asks the provider.
  */
-import { given, outline, POLICY } from './collection-process-test-setup';
-import { at, CONFIRMATION_DEADLINE, eventsTo, initiatedData, METHODS, PAYMENT_URL } from './collection-test-setup';
+import {
+  CONFIRMS_AND_ASKS_THE_PROVIDER,
+  given,
+  outline,
+  providerAnswer,
+  providerTimeoutMs,
+} from './collection-process-test-setup';
+import { at, CONFIRMATION_DEADLINE, eventsTo, initiatedData, METHODS } from './collection-test-setup';
 
 const CONFIRM = { type: 'ConfirmRequested' } as const;
 
 describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
-  const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
-  const answer =
-    method === 'CARD'
-      ? { providerReference: 'sess_123', paymentUrl: PAYMENT_URL }
-      : { providerReference: 'momo-ref-1' };
+  const timeoutMs = providerTimeoutMs(method);
+  const answer = providerAnswer(method);
   const { internalReference } = initiatedData(method);
 
   it('awaiting confirmation: confirms explicitly, the provider deadline counted from now, asks the provider and records the answer', async () => {
     const run = await given(eventsTo(method, 'AWAITING_CONFIRMATION')).when(CONFIRM, at(60), { request: answer });
-    expect(outline(run.outputs)).toEqual([
-      'Execute Confirm',
-      'Call RequestProvider',
-      'Execute RecordProviderRequest',
-      'Done',
-    ]);
+    expect(outline(run.outputs)).toEqual(CONFIRMS_AND_ASKS_THE_PROVIDER);
     expect(run.outputs[0]).toEqual({
       type: 'Execute',
       command: { type: 'Confirm', at: at(60), implicit: false, providerExpiresAt: at(60 + timeoutMs / 1000) },
@@ -60,12 +58,7 @@ describe.each(METHODS)('the merchant confirms a %s collection', (method) => {
 
   it('again while the request is owed (the provider was unreachable): asks the provider again', async () => {
     const run = await given(eventsTo(method, 'AWAITING_PROVIDER')).when(CONFIRM, at(90), { request: answer });
-    expect(outline(run.outputs)).toEqual([
-      'Execute Confirm',
-      'Call RequestProvider',
-      'Execute RecordProviderRequest',
-      'Done',
-    ]);
+    expect(outline(run.outputs)).toEqual(CONFIRMS_AND_ASKS_THE_PROVIDER);
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 

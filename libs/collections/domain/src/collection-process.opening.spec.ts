@@ -10,6 +10,7 @@ import {
 } from '@paygate/contracts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MOMO_REQUEST } from '@paygate/testing';
 import { assertSameRequest, openCollection, type ReservedCollection } from './collection-process';
 import { POLICY } from './collection-process-test-setup';
 
@@ -27,12 +28,7 @@ const RESERVED: ReservedCollection = {
 function request(overrides: Partial<CollectionRequest> = {}): CollectionRequest {
   return {
     merchant_reference: 'order-42',
-    transaction_method: 'MOBILE_MONEY',
-    provider_code: 'mtn_momo_ug',
-    currency: 'UGX',
-    amount: 81000,
-    msisdn: '256772000001',
-    customer_name: 'Jane Doe',
+    ...MOMO_REQUEST,
     charge_customer: false,
     require_confirmation: true,
     ...overrides,

@@ -6,7 +6,14 @@
 import type { TransactionMethod } from '@paygate/contracts';
 import type { CollectionCommand } from './collection';
 import { initiateCollection } from './collection-process';
-import { given, outline, POLICY } from './collection-process-test-setup';
+import {
+  CONFIRMS_AND_ASKS_THE_PROVIDER,
+  given,
+  outline,
+  POLICY,
+  providerAnswer,
+  providerTimeoutMs,
+} from './collection-process-test-setup';
 import { at, CONFIRMATION_DEADLINE, eventsOf, eventsTo, initiatedData, METHODS, T0 } from './collection-test-setup';
 
 const PRN = '2250000001301';
@@ -35,20 +42,12 @@ describe('a new collection', () => {
 });
 
 describe.each(METHODS)('opening a %s collection', (method) => {
-  const timeoutMs = method === 'CARD' ? POLICY.checkoutTimeoutMs : POLICY.promptTimeoutMs;
-  const answer =
-    method === 'CARD'
-      ? { providerReference: 'sess_1', paymentUrl: 'https://checkout.sandbox.test/pay/sess_1' }
-      : { providerReference: 'momo-ref-1' };
+  const timeoutMs = providerTimeoutMs(method);
+  const answer = providerAnswer(method);
 
   it('that needs no confirmation confirms it implicitly, with its own time-out, asks the provider and records the answer', async () => {
     const run = await given(eventsOf(initiate(method, false))).when(OPENED, at(1), { request: answer });
-    expect(outline(run.outputs)).toEqual([
-      'Execute Confirm',
-      'Call RequestProvider',
-      'Execute RecordProviderRequest',
-      'Done',
-    ]);
+    expect(outline(run.outputs)).toEqual(CONFIRMS_AND_ASKS_THE_PROVIDER);
     expect(run.outputs[0]).toEqual({
       type: 'Execute',
       command: { type: 'Confirm', at: at(1), implicit: true, providerExpiresAt: at(1 + timeoutMs / 1000) },
@@ -99,12 +98,7 @@ describe.each(METHODS)('opening a %s collection', (method) => {
     const run = await given(eventsOf(initiate(method, false, PRN), ACCEPT_PRN)).when(OPENED, at(2), {
       request: answer,
     });
-    expect(outline(run.outputs)).toEqual([
-      'Execute Confirm',
-      'Call RequestProvider',
-      'Execute RecordProviderRequest',
-      'Done',
-    ]);
+    expect(outline(run.outputs)).toEqual(CONFIRMS_AND_ASKS_THE_PROVIDER);
     expect(run.collection).toMatchObject({ phase: 'WITH_PROVIDER' });
   });
 

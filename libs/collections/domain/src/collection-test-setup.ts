@@ -17,7 +17,7 @@ import {
   type CollectionState,
   type ProviderOutcome,
 } from './collection';
-import { decidedEvents, eventSchemaErrors as checkEvent } from '@paygate/testing';
+import { decidedEvents, eventSchemaErrors as checkEvent, UGX_81000_MERCHANT_PAYS_FEE } from '@paygate/testing';
 
 /** The event as it is stored, checked against its type's declaration. */
 export const eventSchemaErrors = (event: { type: string; data: unknown }) =>
@@ -50,12 +50,7 @@ export function initiatedData(
     transactionMethod: method,
     providerCode: card ? 'card_ug' : 'mtn_momo_ug',
     institutionName: card ? 'Visa / Mastercard (Uganda)' : 'MTN Mobile Money Uganda',
-    currency: 'UGX',
-    requestAmount: 81000,
-    transactionAmount: 81000,
-    fee: 1215,
-    totalCredit: 79785,
-    chargeCustomer: false,
+    ...UGX_81000_MERCHANT_PAYS_FEE,
     requireConfirmation,
     msisdn: card ? undefined : MSISDN,
     customerName: 'Jane Doe',

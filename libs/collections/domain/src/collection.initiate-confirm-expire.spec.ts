@@ -5,7 +5,7 @@
  */
 import { type TransactionMethod } from '@paygate/contracts';
 import { COLLECTION_EVENT_TYPES as EVENTS, type CollectionInitiatedV1 } from './events';
-import { decide, evolve, rebuild } from './collection';
+import { decide, evolve, rebuild, type Collection } from './collection';
 import {
   apply,
   at,
@@ -26,6 +26,13 @@ import {
   SUCCESS_MOMO,
   T0,
 } from './collection-test-setup';
+
+/** What a collection records when a deadline cancels it. */
+const cancelled = (state: Collection, reason: string, statusMessage: string, when: string) => ({
+  type: EVENTS.cancelled,
+  data: { internalReference: state.initiated.internalReference, reason, statusMessage, cancelledAt: when },
+});
+const CONFIRMATION_NOT_RECEIVED = 'Transaction cancelled: confirmation not received in time';
 
 describe('Initiate', () => {
   it.each(METHODS)('on no state emits CollectionInitiated with the command data (%s)', (method) => {
@@ -170,15 +177,7 @@ describe('Confirm', () => {
     if (expected === 'Confirmed') {
       expect(events[0].type).toBe(EVENTS.confirmed);
     } else {
-      expect(events[0]).toEqual({
-        type: EVENTS.cancelled,
-        data: {
-          internalReference: state.initiated.internalReference,
-          reason: 'CONFIRMATION_TIMEOUT',
-          statusMessage: 'Transaction cancelled: confirmation not received in time',
-          cancelledAt: when,
-        },
-      });
+      expect(events[0]).toEqual(cancelled(state, 'CONFIRMATION_TIMEOUT', CONFIRMATION_NOT_RECEIVED, when));
       expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL' });
     }
   });
@@ -211,17 +210,7 @@ describe('Expire', () => {
         expect(events).toEqual([]);
         continue;
       }
-      expect(events).toEqual([
-        {
-          type: EVENTS.cancelled,
-          data: {
-            internalReference: state.initiated.internalReference,
-            reason: 'CONFIRMATION_TIMEOUT',
-            statusMessage: 'Transaction cancelled: confirmation not received in time',
-            cancelledAt: when,
-          },
-        },
-      ]);
+      expect(events).toEqual([cancelled(state, 'CONFIRMATION_TIMEOUT', CONFIRMATION_NOT_RECEIVED, when)]);
       expect(events.reduce(evolve, state)).toMatchObject({ status: 'CANCELLED', phase: 'FINAL' });
     }
   });
@@ -250,17 +239,7 @@ describe('Expire', () => {
       expect(events).toEqual([]);
       return;
     }
-    expect(events).toEqual([
-      {
-        type: EVENTS.cancelled,
-        data: {
-          internalReference: state.initiated.internalReference,
-          reason: 'PROVIDER_TIMEOUT',
-          statusMessage: promptExpired[method],
-          cancelledAt: when,
-        },
-      },
-    ]);
+    expect(events).toEqual([cancelled(state, 'PROVIDER_TIMEOUT', promptExpired[method], when)]);
     expect(events.reduce(evolve, state)).toMatchObject({
       status: 'CANCELLED',
       phase: 'FINAL',

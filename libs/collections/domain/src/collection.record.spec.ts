@@ -4,6 +4,7 @@
  * units, payment_url, final status, details).
  */
 import { planCollection, type Provider, type ProviderCatalogue, type TransactionMethod } from '@paygate/contracts';
+import { ACKNOWLEDGED_MOMO_RECORD } from '@paygate/testing';
 import type { Collection } from './collection';
 import {
   apply,
@@ -25,17 +26,7 @@ describe('toCollectionRecord', () => {
       id: 42,
       merchant_reference: 'order-momo-1',
       internal_reference: state.initiated.internalReference,
-      transaction_type: 'COLLECTION',
-      request_currency: 'UGX',
-      request_amount: 81000,
-      transaction_currency: 'UGX',
-      transaction_amount: 81000,
-      transaction_fee: 1215,
-      charge_customer: false,
-      total_credit: 79785,
-      provider_code: 'mtn_momo_ug',
-      transaction_status: 'PENDING',
-      status_message: 'Transaction initiated. Pending customer confirmation',
+      ...ACKNOWLEDGED_MOMO_RECORD,
     });
   });
 

@@ -1,4 +1,5 @@
 import type { CollectionRequest } from '@paygate/contracts';
+import { MOMO_REQUEST } from '@paygate/testing';
 import { newInternalReference, newMerchantReference, requestHash } from './references';
 
 describe('newInternalReference', () => {
@@ -30,12 +31,7 @@ describe('newMerchantReference', () => {
 describe('requestHash', () => {
   const request: CollectionRequest = {
     merchant_reference: 'order-1',
-    transaction_method: 'MOBILE_MONEY',
-    provider_code: 'mtn_momo_ug',
-    currency: 'UGX',
-    amount: 81000,
-    msisdn: '256772000001',
-    customer_name: 'Jane Doe',
+    ...MOMO_REQUEST,
     customer_email: 'jane@example.com',
     description: 'School fees',
     charge_customer: false,

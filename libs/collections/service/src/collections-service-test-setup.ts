@@ -17,7 +17,7 @@ import { DeciderRuntime, SqlEventStore, type EventStore } from '@paygate/event-s
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import type { SqlEngineUnderTest } from '@paygate/testing';
+import { MOMO_REQUEST, type SqlEngineUnderTest } from '@paygate/testing';
 import { CollectionProjection } from './collection-projection';
 import { CollectionsService } from './collections.service';
 import type { CollectionsConfig } from './config';
@@ -94,6 +94,23 @@ export interface HarnessOptions {
   engine?: () => Promise<SqlEngineUnderTest>;
 }
 
+/**
+ * The suite's harness, opened before its first test and closed after its last; before each test both fake providers
+ * are reachable again and answer PENDING. The object is filled in when the suite starts, so a describe can name it.
+ */
+export function harnessPerSuite(options: HarnessOptions = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => void Object.assign(h, await openHarness(options)));
+  afterAll(() => h.close());
+  beforeEach(() => {
+    for (const fake of [h.momo, h.card]) {
+      fake.unreachable = false;
+      fake.outcome = { status: 'PENDING' };
+    }
+  });
+  return h;
+}
+
 export async function openHarness({ eventStore = (store) => store, engine }: HarnessOptions = {}): Promise<Harness> {
   const opened = engine ? await engine() : undefined;
   const sql: SqlDatabase = opened?.db ?? (await openSqlDatabase('pglite://memory'));
@@ -144,12 +161,7 @@ let requests = 0;
 export function momoRequest(overrides: Partial<CollectionRequest> = {}): CollectionRequest {
   return {
     merchant_reference: `order-${++requests}`,
-    transaction_method: 'MOBILE_MONEY',
-    provider_code: 'mtn_momo_ug',
-    currency: 'UGX',
-    amount: 81000,
-    msisdn: '256772000001',
-    customer_name: 'Jane Doe',
+    ...MOMO_REQUEST,
     description: 'School fees',
     charge_customer: false,
     require_confirmation: false,

@@ -10,19 +10,11 @@ import {
   internalReferenceOf,
   MERCHANT,
   momoRequest,
-  openHarness,
-  type Harness,
+  harnessPerSuite,
 } from './collections-service-test-setup';
 
 describe('CollectionsService: confirm', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness();
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.card.unreachable = false;
-  });
+  const h = harnessPerSuite();
 
   const open = async (request: CollectionRequest) =>
     internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request }));

@@ -12,23 +12,14 @@ import {
   internalReferenceOf,
   MERCHANT,
   momoRequest,
-  openHarness,
-  type Harness,
+  harnessPerSuite,
 } from './collections-service-test-setup';
 
 const PRN = '2250000001301';
 const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
 
 describe('CollectionsService: opening a collection', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness();
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.momo.unreachable = false;
-    h.momo.outcome = { status: 'PENDING' };
-  });
+  const h = harnessPerSuite();
 
   it('initialize without confirmation starts the collection at once: confirmed implicitly, the prompt asked for, the answer acknowledged', async () => {
     const request = momoRequest();

@@ -9,20 +9,11 @@ import {
   internalReferenceOf,
   MERCHANT,
   momoRequest,
-  openHarness,
-  type Harness,
+  harnessPerSuite,
 } from './collections-service-test-setup';
 
 describe('CollectionsService: timers and callbacks', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness();
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.momo.unreachable = false;
-    h.momo.outcome = { status: 'PENDING' };
-  });
+  const h = harnessPerSuite();
 
   /** A MoMo collection whose customer has the prompt. */
   const withPrompt = async () =>

@@ -5,15 +5,15 @@
  * (no SQL transaction) they are two steps, and a failed second step frees the reference.
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
-import { UnavailableError, type CollectionRecord } from '@paygate/contracts';
+import { UnavailableError, type CollectionRecord, type CollectionRequest } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import type { SqlEventStore } from '@paygate/event-store';
 import { describeOnSqlEngines } from '@paygate/testing';
 import {
+  harnessPerSuite,
   internalReferenceOf,
   MERCHANT,
   momoRequest,
-  openHarness,
   type Harness,
 } from './collections-service-test-setup';
 
@@ -25,6 +25,15 @@ class StoreProbe {
   failing?: string;
 
   constructor(private readonly sqlTransactions: boolean) {}
+
+  /** What reached the store since `before` (a copy of the probe taken earlier): [transactions, appends, reads]. */
+  since(before: Pick<StoreProbe, 'transactions' | 'appends' | 'streamReads'>): number[] {
+    return [
+      this.transactions - before.transactions,
+      this.appends - before.appends,
+      this.streamReads - before.streamReads,
+    ];
+  }
 
   wrap = (store: SqlEventStore): EventStore => {
     const failable =
@@ -55,18 +64,32 @@ class StoreProbe {
   };
 }
 
-const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
+/** A MoMo collection under way: initiated, confirmed (implicitly or by the merchant), the customer prompted. */
+const PROMPTED = [EVENTS.initiated, EVENTS.confirmed, EVENTS.pinPromptSent];
+/** Opens `request` while `failing` cannot be written: a 503, and its merchant_reference finds nothing. */
+async function failOpeningLeavingNothing(h: Harness, probe: StoreProbe, request: CollectionRequest, failing: string) {
+  probe.failing = failing;
+  await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
+  await expect(
+    h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
+  ).rejects.toMatchObject({ code: 'not_found' });
+  probe.failing = undefined;
+}
 
-describe('CollectionsService: what opening writes, on the SQL event store', () => {
-  const probe = new StoreProbe(true);
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ eventStore: probe.wrap });
-  });
-  afterAll(() => h.close());
+/** The suite's harness on a store the probe counts; before each test no append fails. */
+function probedHarness(sqlTransactions: boolean) {
+  const probe = new StoreProbe(sqlTransactions);
+  const h = harnessPerSuite({ eventStore: probe.wrap });
   beforeEach(() => {
     probe.failing = undefined;
   });
+  return { probe, h };
+}
+
+const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
+
+describe('CollectionsService: what opening writes, on the SQL event store', () => {
+  const { probe, h } = probedHarness(true);
 
   it('initialize with confirmation is one transaction and reads no stream', async () => {
     const before = { ...probe };
@@ -75,27 +98,15 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
       request: momoRequest({ require_confirmation: true }),
     });
     expect(acknowledgement.message).toBe(MESSAGES.initiatedAwaitingConfirmation);
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([1, 0, 0]);
+    expect(probe.since(before)).toEqual([1, 0, 0]);
   });
 
   it('initialize without confirmation records the implicit confirmation in that transaction, then only what the provider answered', async () => {
     const before = { ...probe };
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([1, 1, 0]);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(probe.since(before)).toEqual([1, 1, 0]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
   });
 
   it('confirm reads the collection once, then writes the confirmation and what the provider answered', async () => {
@@ -105,33 +116,16 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
     });
     const before = { ...probe };
     await h.service.confirm({ merchantId: MERCHANT, internalReference: internalReferenceOf(opened) });
-    expect([
-      probe.transactions - before.transactions,
-      probe.appends - before.appends,
-      probe.streamReads - before.streamReads,
-    ]).toEqual([0, 2, 1]);
-    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(probe.since(before)).toEqual([0, 2, 1]);
+    expect(await h.eventTypes(internalReferenceOf(opened))).toEqual(PROMPTED);
   });
 
   it('an outage while opening leaves nothing: the merchant_reference stays free and the same request succeeds later', async () => {
     const request = momoRequest();
-    probe.failing = EVENTS.confirmed;
-    await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(
-      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    await failOpeningLeavingNothing(h, probe, request, EVENTS.confirmed);
 
-    probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
   });
 
   it('an outage after the opening fails the initialize with 503; the retry acknowledges the collection the status timer will take on', async () => {
@@ -152,24 +146,12 @@ describe('CollectionsService: what opening writes, on the SQL event store', () =
 });
 
 describe('CollectionsService: what opening writes, without SQL transactions (KurrentDB)', () => {
-  const probe = new StoreProbe(false);
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ eventStore: probe.wrap });
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    probe.failing = undefined;
-  });
+  const { probe, h } = probedHarness(false);
 
   it('opens in two steps: a retry replays the acknowledgement, a reused reference with another body is refused', async () => {
     const request = momoRequest();
     const first = await h.service.initialize({ merchantId: MERCHANT, request });
-    expect(await h.eventTypes(internalReferenceOf(first))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(first))).toEqual(PROMPTED);
     expect(await h.service.initialize({ merchantId: MERCHANT, request })).toEqual(first);
     await expect(
       h.service.initialize({ merchantId: MERCHANT, request: { ...request, amount: 90000 } }),
@@ -179,12 +161,7 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
 
   it('a first append that fails frees the merchant_reference again', async () => {
     const request = momoRequest();
-    probe.failing = EVENTS.initiated;
-    await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
-    await expect(
-      h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
-    ).rejects.toMatchObject({ code: 'not_found' });
-    probe.failing = undefined;
+    await failOpeningLeavingNothing(h, probe, request, EVENTS.initiated);
     expect(recordOf(await h.service.initialize({ merchantId: MERCHANT, request })).merchant_reference).toBe(
       request.merchant_reference,
     );
@@ -200,21 +177,13 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
     probe.failing = undefined;
     const acknowledgement = await h.service.initialize({ merchantId: MERCHANT, request });
     expect(recordOf(acknowledgement).status_message).toBe(MESSAGES.promptSent);
-    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual([
-      EVENTS.initiated,
-      EVENTS.confirmed,
-      EVENTS.pinPromptSent,
-    ]);
+    expect(await h.eventTypes(internalReferenceOf(acknowledgement))).toEqual(PROMPTED);
     expect(h.momo.requests).toHaveLength(asked + 1);
   });
 });
 
 describeOnSqlEngines('CollectionsService: one merchant_reference at once', 'coll_race', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ engine });
-  });
-  afterAll(() => h.close());
+  const h = harnessPerSuite({ engine });
 
   it('the same request five times at once makes one collection and five identical acknowledgements', async () => {
     const request = momoRequest({ require_confirmation: true });

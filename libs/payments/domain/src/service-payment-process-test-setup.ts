@@ -18,7 +18,7 @@ import {
 import { fold, type ProcessOutput } from '@paygate/decider';
 import { recordRun } from '@paygate/testing';
 import type { ServicePaymentEvent, WalletHoldPurpose } from './events';
-import { collection, decideChecked, PRN } from './payments-test-setup';
+import { collection, decideChecked, PRN, REF, WALLET } from './payments-test-setup';
 import { describeHold } from './references';
 import { DEFAULT_PAYMENT_RETRY, type RetryPolicy } from './retry';
 import type { ServicePaymentState } from './service-payment';
@@ -66,6 +66,12 @@ export const collectionSettled = (
 });
 
 export const TIMER_DUE: PaymentTrigger = { type: 'TimerDue' };
+
+/** The step that holds the PRN amount in the wallet in place of the fee hold, before the biller is paid. */
+export const holdPrnAmount = (now: string) => ({
+  type: 'Execute',
+  command: { type: 'Hold', wallet: WALLET, holdId: `prn:${REF}`, amount: 81000, replaces: `fee:${REF}`, at: now },
+});
 
 // ---- the scripts ----
 

@@ -5,7 +5,7 @@
  */
 import { paymentIdempotencyKey } from './references';
 import { at, deferValidation, eventsOf, eventsTo, open, prnDetails, REF, WALLET } from './payments-test-setup';
-import { given, outline, PAID, TIMER_DUE } from './service-payment-process-test-setup';
+import { given, holdPrnAmount, outline, PAID, TIMER_DUE } from './service-payment-process-test-setup';
 
 describe('service payment process: a due payment timer', () => {
   it('given no payment, then it is done', async () => {
@@ -28,17 +28,7 @@ describe('service payment process: a due payment timer', () => {
   it('given a PAYING payment, then the PRN amount is held and the biller paid again with the same key: the biller makes one payment', async () => {
     const run = await given(eventsTo('PAYING')).when(TIMER_DUE, at(100), { biller: { pay: [PAID] } });
     expect(run.outputs.slice(0, 2)).toEqual([
-      {
-        type: 'Execute',
-        command: {
-          type: 'Hold',
-          wallet: WALLET,
-          holdId: `prn:${REF}`,
-          amount: 81000,
-          replaces: `fee:${REF}`,
-          at: at(100),
-        },
-      },
+      holdPrnAmount(at(100)),
       {
         type: 'Call',
         call: { type: 'PayBiller', request: expect.objectContaining({ idempotencyKey: paymentIdempotencyKey(REF) }) },

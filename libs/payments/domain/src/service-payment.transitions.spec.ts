@@ -3,6 +3,7 @@
  * transition records: Open from the collection's record, the PRN verdict with the fee hold,
  * the collection settling, the biller's answers, giving up; and rebuilding from the events.
  */
+import { UGX_81000_MERCHANT_PAYS_FEE } from '@paygate/testing';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { FEE_NOT_COVERED } from './eligibility';
 import { MESSAGES } from './messages';
@@ -47,12 +48,7 @@ describe('Open', () => {
         merchantId: 'merchant-1',
         merchantReference: 'tax-2025-03',
         internalReference: REF,
-        currency: 'UGX',
-        requestAmount: 81000,
-        transactionAmount: 81000,
-        fee: 1215,
-        totalCredit: 79785,
-        chargeCustomer: false,
+        ...UGX_81000_MERCHANT_PAYS_FEE,
         customerName: 'Jane Doe',
         prn: PRN,
         serviceName: 'URA',

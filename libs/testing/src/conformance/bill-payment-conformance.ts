@@ -8,7 +8,8 @@ import {
   type BillPaymentRequest,
   type ConnectorRegistry,
 } from '@paygate/connectors';
-import { fakeProvider, silentProvider } from './fake-providers';
+import { failureShowingNoSecret, NOT_AN_ANSWER, transportFailureConformance } from './connector-failure';
+import { fakeProvider } from './fake-providers';
 import { eventually } from '../scenarios/wait';
 
 export interface BillPaymentConformanceTarget {
@@ -34,12 +35,7 @@ export interface BillPaymentConformanceTarget {
 
 /** Bodies no biller operation accepts as its answer. */
 const MALFORMED_BODIES = [
-  'this is not JSON',
-  '',
-  'null',
-  '[]',
-  '{}',
-  '42',
+  ...NOT_AN_ANSWER,
   '"PAID"',
   '{"status":"COMPLETED"}',
   '{"prn":"2250000001301","amount":"25000","currency":"UGX","status":"AVAILABLE","expires_at":"2099-01-01T00:00:00Z","payer_name":"A","service_name":"B"}',
@@ -89,22 +85,7 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
     paidAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
   });
 
-  /** The error `operation` fails with; it must fail, and show no credential. */
-  async function failure(operation: () => Promise<unknown>): Promise<Error> {
-    const error = await operation().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(Error);
-    const shown = [
-      String(error),
-      (error as Error).stack ?? '',
-      String((error as Error).cause ?? ''),
-      JSON.stringify(error),
-    ].join('\n');
-    for (const secret of target.secrets) expect(shown).not.toContain(secret);
-    return error as Error;
-  }
+  const failure = (operation: () => Promise<unknown>) => failureShowingNoSecret(operation, target.secrets);
   const refusal = async (operation: () => Promise<unknown>, status: number, code: string) => {
     const error = await failure(operation);
     expect(error).toBeInstanceOf(ProviderRequestError);
@@ -241,40 +222,11 @@ export function billPaymentConnectorConformance(target: BillPaymentConformanceTa
     }
   });
 
-  it('reports a biller that never answers as unavailable, once the timeout has passed', async () => {
-    const silent = await silentProvider();
-    try {
-      const started = Date.now();
-      for (const operation of Object.values(operations(bills(target.registryAt(silent.url, 300))))) {
-        const error = await failure(operation);
-        expect(error).toBeInstanceOf(ProviderUnavailableError);
-        expect(error.message).toMatch(/ unavailable: no response$/);
-      }
-      expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 300 - 50);
-    } finally {
-      await silent.close();
-    }
-  });
-
-  it('reports a biller nobody listens at as unavailable', async () => {
-    const closed = await silentProvider();
-    await closed.close();
-    for (const operation of Object.values(operations(bills(target.registryAt(closed.url, 5_000))))) {
-      expect(await failure(operation)).toBeInstanceOf(ProviderUnavailableError);
-    }
-  });
-
-  it.each([500, 502, 503, 504])('reports HTTP %i as unavailable', async (status) => {
-    const failing = await fakeProvider(() => ({ status, body: '{"error":{"code":"TRY_LATER"}}' }));
-    try {
-      for (const operation of Object.values(operations(bills(target.registryAt(failing.url, 5_000))))) {
-        const error = await failure(operation);
-        expect(error).toBeInstanceOf(ProviderUnavailableError);
-        expect(error.message).toMatch(new RegExp(` unavailable: HTTP ${status}$`));
-      }
-    } finally {
-      await failing.close();
-    }
+  transportFailureConformance({
+    counterpart: 'biller',
+    operationsAt: (baseUrl, timeoutMs) => Object.values(operations(bills(target.registryAt(baseUrl, timeoutMs)))),
+    failingWith: (status) => () => ({ status, body: '{"error":{"code":"TRY_LATER"}}' }),
+    secrets: target.secrets,
   });
 
   const malformedCases = [

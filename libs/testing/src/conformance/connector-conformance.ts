@@ -3,14 +3,14 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import {
   ProviderRequestError,
-  ProviderUnavailableError,
   type CollectInitiateRequest,
   type CollectInitiation,
   type CollectOperations,
   type ConnectorRegistry,
   type ProviderOutcome,
 } from '@paygate/connectors';
-import { fakeProvider, silentProvider } from './fake-providers';
+import { failureShowingNoSecret, NOT_AN_ANSWER, transportFailureConformance } from './connector-failure';
+import { fakeProvider } from './fake-providers';
 import { eventually } from '../scenarios/wait';
 
 /** One outcome the sandbox can be brought to, and how. */
@@ -49,13 +49,8 @@ interface Notification {
 
 /** Bodies no protocol accepts as an answer. */
 const MALFORMED_BODIES = [
-  'this is not JSON',
-  '',
-  'null',
-  '[]',
-  '{}',
+  ...NOT_AN_ANSWER,
   '"SUCCESSFUL"',
-  '42',
   '{"status":42}',
   '{"status":"UNHEARD_OF","id":"x"}',
   '{"id":"x","payment_url":"javascript:alert(1)"}',
@@ -106,22 +101,7 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     () => connector.status(randomUUID()),
   ];
 
-  /** The error `operation` fails with; it must fail, and name no credential. */
-  async function failure(operation: () => Promise<unknown>): Promise<Error> {
-    const error = await operation().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(Error);
-    const shown = [
-      String(error),
-      (error as Error).stack ?? '',
-      String((error as Error).cause ?? ''),
-      JSON.stringify(error),
-    ].join('\n');
-    for (const secret of target.secrets) expect(shown).not.toContain(secret);
-    return error as Error;
-  }
+  const failure = (operation: () => Promise<unknown>) => failureShowingNoSecret(operation, target.secrets);
 
   beforeAll(async () => {
     receiver = createHttpServer((req, res) => {
@@ -195,51 +175,16 @@ export function collectConnectorConformance(target: CollectConformanceTarget): v
     expect(error).toMatchObject({ status: 404 });
   });
 
-  it('reports a provider that never answers as unavailable, once the timeout has passed', async () => {
-    const silent = await silentProvider();
-    try {
-      const connector = collect(target.registryAt(silent.url, 300));
-      const started = Date.now();
-      for (const operation of operations(connector)) {
-        const error = await failure(operation);
-        expect(error).toBeInstanceOf(ProviderUnavailableError);
-        expect(error.message).toMatch(/ unavailable: no response$/);
-      }
-      expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 300 - 50);
-    } finally {
-      await silent.close();
-    }
-  });
-
-  it('reports a provider nobody listens at as unavailable', async () => {
-    const closed = await silentProvider();
-    await closed.close();
-    const connector = collect(target.registryAt(closed.url, 5_000));
-    for (const operation of operations(connector)) {
-      const error = await failure(operation);
-      expect(error).toBeInstanceOf(ProviderUnavailableError);
-      expect(error.message).toMatch(/ unavailable: no response$/);
-    }
-  });
-
-  it.each([500, 502, 503, 504])('reports HTTP %i as unavailable', async (status) => {
-    const failing = await fakeProvider((method, path) => {
+  transportFailureConformance({
+    counterpart: 'provider',
+    operationsAt: (baseUrl, timeoutMs) => operations(collect(target.registryAt(baseUrl, timeoutMs))),
+    failingWith: (status) => (method, path) => {
       const handshake = target.handshake?.(method, path);
       return handshake
         ? { status: handshake.status, body: JSON.stringify(handshake.body) }
         : { status, body: '{"error":"try later"}' };
-    });
-    try {
-      const connector = collect(target.registryAt(failing.url, 5_000));
-      for (const operation of operations(connector)) {
-        const error = await failure(operation);
-        expect(error).toBeInstanceOf(ProviderUnavailableError);
-        expect(error).toMatchObject({ status });
-        expect(error.message).toMatch(new RegExp(` unavailable: HTTP ${status}$`));
-      }
-    } finally {
-      await failing.close();
-    }
+    },
+    secrets: target.secrets,
   });
 
   const malformedCases = MALFORMED_BODIES.flatMap((body) => [

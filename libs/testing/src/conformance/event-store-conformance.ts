@@ -137,8 +137,8 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
   });
 
   describe('subscribing to all events', () => {
-    it('catches up, then follows live events', async () => {
-      await store.appendToStream(stream('sub'), [event('Old')]);
+    /** A subscription to the suite's streams that keeps every event it is delivered in `seen`. */
+    const subscribeKeepingAll = () => {
       const seen: RecordedEvent[] = [];
       const subscription = store.subscribeToAll(
         { streamPrefixes: [prefix] },
@@ -146,6 +146,12 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
           seen.push(e);
         }),
       );
+      return { seen, subscription };
+    };
+
+    it('catches up, then follows live events', async () => {
+      await store.appendToStream(stream('sub'), [event('Old')]);
+      const { seen, subscription } = subscribeKeepingAll();
       try {
         await eventually(() => (seen.length === 1 ? true : undefined), 10_000, 'catch-up');
         await store.appendToStream(stream('sub'), [event('New')]);
@@ -244,13 +250,7 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
     it('delivers every event of concurrent writers exactly once, in one order that agrees with each stream', async () => {
       const writers = 8;
       const appendsPerWriter = 25;
-      const seen: RecordedEvent[] = [];
-      const subscription = store.subscribeToAll(
-        { streamPrefixes: [prefix] },
-        eachEvent(async (e) => {
-          seen.push(e);
-        }),
-      );
+      const { seen, subscription } = subscribeKeepingAll();
       try {
         // Writers share streams, so appends also contend on the same stream rows.
         await Promise.all(

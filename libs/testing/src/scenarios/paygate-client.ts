@@ -1,4 +1,5 @@
 import { verifyCollectionSignature } from '@paygate/signing';
+import { MOMO_REQUEST } from '../fixtures/initialize-request';
 import { eventually } from './wait';
 
 export interface ApiResponse<Data = Record<string, unknown>> {
@@ -157,12 +158,7 @@ export const uniqueReference = (prefix = 'test') => `${prefix}-${Date.now().toSt
 
 export const mobileMoneyRequest = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   merchant_reference: uniqueReference('momo'),
-  transaction_method: 'MOBILE_MONEY',
-  provider_code: 'mtn_momo_ug',
-  currency: 'UGX',
-  amount: 81000,
-  msisdn: '256772000001',
-  customer_name: 'Jane Doe',
+  ...MOMO_REQUEST,
   customer_email: 'jane@example.com',
   description: 'Order 1001',
   ...overrides,

@@ -128,6 +128,17 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   const arrivals = (answered: Array<{ event: string; status: number }>) =>
     answered.map((entry) => `${entry.event} ${entry.status}`);
 
+  /** A dispatcher, a projector for a merchant with these callback URLs onto its queue, and a new transaction. */
+  async function projecting(
+    collectionsUrl: string | null,
+    paymentsUrl: string | null,
+    overrides?: Parameters<typeof dispatcher>[0],
+  ) {
+    const delivery = await dispatcher(overrides);
+    const projector = new CallbackProjector(merchants(collectionsUrl, paymentsUrl), delivery.queue);
+    return { ...delivery, projector, events: transaction() };
+  }
+
   async function recordingEndpoint(answer: (event: string, seen: number) => number = () => 200) {
     const answered: Array<{ event: string; status: number }> = [];
     const target = await endpoint((received, response) => {
@@ -147,9 +158,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   it('sends payment.completed to the service payments URL, signed over its own transaction_status, and collection callbacks to the collection URL', async () => {
     const collections = await endpoint();
     const payments = await endpoint();
-    const { queue, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(collections.url(), payments.url('/payments')), queue);
-    const events = transaction();
+    const { projector, events, startWorker } = await projecting(collections.url(), payments.url('/payments'));
     await project(projector, events.requested, events.prnValidated, events.opened, events.completed, events.paid);
     startWorker();
 
@@ -194,9 +203,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     const { target, answered } = await recordingEndpoint((event, seen) =>
       event === 'transaction.completed' && seen < 2 ? 500 : 200,
     );
-    const { queue, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
-    const events = transaction();
+    const { projector, events, startWorker } = await projecting(target.url(), target.url());
     // Over Kafka the payments topic may be ahead of the collections topic.
     await project(projector, events.prnValidated, events.paid);
     startWorker();
@@ -218,9 +225,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     const { target, answered } = await recordingEndpoint((event, seen) =>
       event === 'payment.failed' && seen < 1 ? 503 : 200,
     );
-    const { queue, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
-    const events = transaction();
+    const { projector, events, startWorker } = await projecting(target.url(), target.url());
     await project(projector, events.requested, events.cancelled);
     startWorker();
     await expectWaiting(webhookId(events.cancelled));
@@ -239,9 +244,9 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
   it('two URLs: a payment callback waits for its cause to be queued, not delivered, so a failing collection URL does not hold it', async () => {
     const collections = await endpoint(() => undefined); // never answers
     const payments = await endpoint();
-    const { queue, startWorker } = await dispatcher({ timeoutMs: 10_000 });
-    const projector = new CallbackProjector(merchants(collections.url(), payments.url()), queue);
-    const events = transaction();
+    const { projector, events, startWorker } = await projecting(collections.url(), payments.url(), {
+      timeoutMs: 10_000,
+    });
     await project(projector, events.paid);
     startWorker();
     await expectWaiting(webhookId(events.paid));
@@ -255,9 +260,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('a redelivered payments event schedules nothing new; PrnValidated schedules nothing', async () => {
     const { target, answered } = await recordingEndpoint();
-    const { queue, history, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(null, target.url()), queue);
-    const events = transaction();
+    const { history, projector, events, startWorker } = await projecting(null, target.url());
     expect(await projector.project([events.prnValidated])).toEqual([]);
     await project(projector, events.completed, events.paid, events.paid);
     startWorker();
@@ -275,9 +278,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('a merchant without a service payments URL gets the payment callback recorded as undeliverable', async () => {
     const collections = await endpoint();
-    const { queue, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(collections.url(), null), queue);
-    const events = transaction();
+    const { projector, events, startWorker } = await projecting(collections.url(), null);
     await project(projector, events.prnRejected, events.cancelled);
     startWorker();
 
@@ -291,9 +292,7 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
 
   it('resend sends the collection’s and the payment’s callbacks again, in order, with their webhook ids', async () => {
     const { target, answered } = await recordingEndpoint();
-    const { queue, history, startWorker } = await dispatcher();
-    const projector = new CallbackProjector(merchants(target.url(), target.url()), queue);
-    const events = transaction();
+    const { history, projector, events, startWorker } = await projecting(target.url(), target.url());
     await project(projector, events.opened, events.completed, events.paid);
     const worker = startWorker();
     await settled(webhookId(events.paid), 'delivered');
