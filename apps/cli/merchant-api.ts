@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { CliError } from '@paygate/analytics';
 import type { Env } from '@paygate/config';
 
@@ -55,14 +56,4 @@ export async function refusal(response: Response): Promise<string> {
   return `${response.status}`;
 }
 
-export const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+export const sleep = (ms: number, signal: AbortSignal) => wait(ms, undefined, { signal }).catch(() => undefined);

@@ -12,7 +12,14 @@
  * leaves it out (tsconfig.build.json).
  */
 import * as fc from 'fast-check';
-import { INITIALIZE_FIELDS, INITIALIZE_REQUIRED, PaygateClient, TEST_ADMIN_TOKEN, TEST_TIMERS } from '@paygate/testing';
+import {
+  INITIALIZE_FIELDS,
+  INITIALIZE_REQUIRED,
+  PaygateClient,
+  SILENT_MOMO_REQUEST,
+  TEST_ADMIN_TOKEN,
+  TEST_TIMERS,
+} from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
 import { PROPERTY_RUNS } from './input-sizes';
 import { startTestPaygate } from '../standalone/test-paygate';
@@ -157,18 +164,7 @@ let sequence = 0;
 const freshReference = () => `pbt-${Date.now().toString(36)}-${(sequence++).toString(36)}`;
 
 /** A valid MTN body; every call has a new merchant_reference. */
-export const validMobileMoney = (): Json => ({
-  merchant_reference: freshReference(),
-  transaction_method: 'MOBILE_MONEY',
-  provider_code: 'mtn_momo_ug',
-  currency: 'UGX',
-  amount: 81000,
-  // Never answers: even a wrongly accepted confirm leaves nothing happening in the background.
-  msisdn: '256772000004',
-  customer_name: 'Jane Doe',
-  customer_email: 'jane@example.com',
-  description: 'Order 1001',
-});
+export const validMobileMoney = (): Json => ({ merchant_reference: freshReference(), ...SILENT_MOMO_REQUEST });
 
 /** Any of the three providers, with valid random values (docs/api.md, Payment options). */
 export const validBody: fc.Arbitrary<Json> = fc

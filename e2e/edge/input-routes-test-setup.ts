@@ -11,7 +11,7 @@
  *
  * Test code: jest does not collect it (not *.spec.ts) and the build leaves it out.
  */
-import { TEST_ADMIN_TOKEN } from '@paygate/testing';
+import { SILENT_MOMO_REQUEST, TEST_ADMIN_TOKEN } from '@paygate/testing';
 
 export type Json = Record<string, unknown>;
 export type Location = 'body' | 'query' | 'path';
@@ -62,15 +62,7 @@ const none = { params: {}, query: {} };
 
 const collectionFields = (n: number): Json => ({
   merchant_reference: `input-${n}`,
-  transaction_method: 'MOBILE_MONEY',
-  provider_code: 'mtn_momo_ug',
-  currency: 'UGX',
-  amount: 81000,
-  // A number the sandbox never answers: even an accepted confirm leaves nothing running.
-  msisdn: '256772000004',
-  customer_name: 'Jane Doe',
-  customer_email: 'jane@example.com',
-  description: 'Order 1001',
+  ...SILENT_MOMO_REQUEST,
   redirect_url: 'https://shop.example.com/paid',
 });
 

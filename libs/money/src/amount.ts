@@ -66,3 +66,20 @@ function assertSafeInteger(value: number, name: string): void {
     throw new RangeError(`${name} must be a safe integer, got ${value}`);
   }
 }
+
+export type RequestedAmount =
+  { ok: true; minor: number } | { ok: false; field: 'currency' | 'amount'; message: string };
+
+/**
+ * A request's currency and major-unit amount (as parsed from JSON) in minor units, or the field the
+ * caller must fix and why: major units only mean something in a known currency.
+ */
+export function requestedAmount(currency: unknown, amount: unknown): RequestedAmount {
+  if (!isSupportedCurrency(currency)) {
+    return { ok: false, field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' };
+  }
+  if (typeof amount !== 'number')
+    return { ok: false, field: 'amount', message: 'amount must be a number in major units' };
+  const converted = toMinorUnits(amount, currency);
+  return converted.ok ? converted : { ok: false, field: 'amount', message: `amount ${converted.reason}` };
+}

@@ -1,6 +1,8 @@
 import {
   COLLECTION_INTEGRATION_EVENTS as PUBLISHED,
+  type CollectionDetails,
   type CollectionIntegrationEvent,
+  type CollectionRecord,
   type CollectionStatus,
   type PublishedCollectionV1,
 } from '@paygate/contracts';
@@ -16,24 +18,15 @@ export const CALLBACK_EVENTS = {
 
 export type CallbackEventName = (typeof CALLBACK_EVENTS)[keyof typeof CALLBACK_EVENTS];
 
-/** The collection payload of a callback; note `transaction_charge`, where acknowledgements say `transaction_fee`. */
-export interface CollectionCallbackPayload {
-  id: number;
-  merchant_reference: string;
-  internal_reference: string;
-  transaction_type: 'COLLECTION';
-  request_currency: string;
-  request_amount: number;
-  transaction_currency: string;
-  transaction_amount: number;
+/**
+ * The collection payload of a callback: the record the merchant API shows, but `transaction_charge` where
+ * acknowledgements say `transaction_fee`, and no `payment_url`.
+ */
+export interface CollectionCallbackPayload
+  extends
+    Omit<CollectionRecord, 'transaction_fee' | 'payment_url'>,
+    Pick<CollectionDetails, 'transaction_account' | 'customer_name'> {
   transaction_charge: number;
-  charge_customer: boolean;
-  total_credit: number;
-  transaction_account: string | null;
-  provider_code: string;
-  customer_name: string;
-  transaction_status: CollectionStatus;
-  status_message: string;
   /** Only in transaction.charges. */
   institution_name?: string;
 }

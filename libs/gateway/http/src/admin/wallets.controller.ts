@@ -14,7 +14,7 @@ import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { CommandRejectedError, TopUpWallet, type TopUpWalletCommand } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
-import { isSupportedCurrency, toMajorUnits, toMinorUnits } from '@paygate/money';
+import { requestedAmount, toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure } from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
 import { AdminGuard } from '../guards';
@@ -42,17 +42,8 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
   const { merchant_id: merchantId, currency, amount, reference } = fields;
   if (typeof merchantId !== 'string' || merchantId.trim() === '' || merchantId.length > 64)
     errors.push({ field: 'merchant_id', message: 'merchant_id must be a merchant id' });
-  let minor: number | undefined;
-  // Major units only mean something in a known currency.
-  if (!isSupportedCurrency(currency))
-    errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
-  else if (typeof amount !== 'number')
-    errors.push({ field: 'amount', message: 'amount must be a number in major units' });
-  else {
-    const converted = toMinorUnits(amount, currency);
-    if (converted.ok) minor = converted.minor;
-    else errors.push({ field: 'amount', message: `amount ${converted.reason}` });
-  }
+  const requested = requestedAmount(currency, amount);
+  if (!requested.ok) errors.push({ field: requested.field, message: requested.message });
   if (reference !== undefined && (typeof reference !== 'string' || !REFERENCE.test(reference))) {
     errors.push({ field: 'reference', message: 'reference must be 1 to 64 characters of A-Z a-z 0-9 . _ : / -' });
   }
@@ -60,7 +51,7 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
   return {
     merchantId: merchantId as string,
     currency: currency as string,
-    amount: minor as number,
+    amount: (requested as { minor: number }).minor,
     reference: (reference as string | undefined) ?? randomUUID(),
   };
 }

@@ -12,7 +12,8 @@ import { CURRENCY_PATTERN, INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTER
  * callback receivers check what they receive against these schemas.
  */
 
-export class CollectionCallbackPayloadDto {
+/** What every callback payload starts with: the transaction's ids. */
+class CallbackPayloadDto {
   @ApiProperty({ type: 'integer', minimum: 1 })
   id!: number;
 
@@ -21,7 +22,9 @@ export class CollectionCallbackPayloadDto {
 
   @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN })
   internal_reference!: string;
+}
 
+export class CollectionCallbackPayloadDto extends CallbackPayloadDto {
   @ApiProperty({ enum: ['COLLECTION'] })
   transaction_type!: string;
 
@@ -65,16 +68,7 @@ export class CollectionCallbackPayloadDto {
   institution_name?: string;
 }
 
-export class PaymentCallbackPayloadDto {
-  @ApiProperty({ type: 'integer', minimum: 1 })
-  id!: number;
-
-  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN })
-  merchant_reference!: string;
-
-  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN })
-  internal_reference!: string;
-
+export class PaymentCallbackPayloadDto extends CallbackPayloadDto {
   @ApiProperty({ enum: ['SERVICE_PAYMENT'] })
   transaction_type!: string;
 

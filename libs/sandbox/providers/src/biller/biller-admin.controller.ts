@@ -12,7 +12,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { isSupportedCurrency, toMinorUnits } from '@paygate/money';
+import { requestedAmount } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import { SandboxAdminGuard } from '../admin-guard';
 import { BillerSandbox, paymentBody, prnBody } from './biller-sandbox';
@@ -53,16 +53,8 @@ function parseNewPrn(body: unknown): NewPrn {
   } = fields;
   if (prn !== undefined && (typeof prn !== 'string' || !/^\d{13}$/.test(prn)))
     errors.push({ field: 'prn', message: 'prn must be 13 digits' });
-  let minor: number | undefined;
-  if (!isSupportedCurrency(currency))
-    errors.push({ field: 'currency', message: 'currency must be a supported currency code (e.g. UGX)' });
-  else if (typeof amount !== 'number')
-    errors.push({ field: 'amount', message: 'amount must be a number in major units' });
-  else {
-    const converted = toMinorUnits(amount, currency);
-    if (converted.ok) minor = converted.minor;
-    else errors.push({ field: 'amount', message: `amount ${converted.reason}` });
-  }
+  const requested = requestedAmount(currency, amount);
+  if (!requested.ok) errors.push({ field: requested.field, message: requested.message });
   if (!PRN_STATUSES.includes(status as PrnStatus))
     errors.push({ field: 'status', message: `status must be one of ${PRN_STATUSES.join(', ')}` });
   for (const [field, value] of [
@@ -84,7 +76,7 @@ function parseNewPrn(body: unknown): NewPrn {
   if (errors.length > 0) throw validationFailed(errors);
   return {
     ...(prn !== undefined && { prn: prn as string }),
-    amount: minor!,
+    amount: (requested as { minor: number }).minor,
     currency: currency as string,
     status: status as PrnStatus,
     serviceName: service_name as string,
