@@ -187,6 +187,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     const recorded = await this.store.readStream(this.decider.streamName(id));
     const events = this.ownEvents(recorded);
     const correlationId = recorded[0]?.metadata.correlationId;
+    // Work on a one-flow stream logs its flow even when it decides nothing (a callback for a finished collection).
+    if (this.oneFlowPerStream && typeof correlationId === 'string') joinFlow(correlationId);
     return {
       state: events.reduce(this.decider.evolve, this.decider.initialState),
       events,
