@@ -1,12 +1,10 @@
 import {
   acknowledgedState,
-  assertSameRequest,
   collectForPaymentAcknowledgement,
   collectionProcess,
   collectionStart,
   confirmAcknowledgement,
   initializeAcknowledgement,
-  newInternalReference,
   planOpening,
   type Collection,
   type CollectionProcess,
@@ -39,6 +37,7 @@ export interface CollectionsServiceDeps extends ProviderCallsDeps, CollectionQue
 }
 
 const TRIGGERED: CollectionStep = { type: 'Triggered' };
+type Opened = { collection: Collection; fresh: boolean };
 const notFound = () => new CommandRejectedError('not_found', 'transaction not found');
 
 /**
@@ -70,10 +69,8 @@ export class CollectionsService {
   /** A retry gets the acknowledgement the first request got, whatever happened since. */
   async initialize(command: InitializeCollectionCommand): Promise<Acknowledgement> {
     const { collection, fresh } = await this.open(command);
-    if (fresh) return initializeAcknowledgement(collection);
-    return initializeAcknowledgement(
-      acknowledgedState((await this.load(collection.initiated.internalReference)).events) ?? collection,
-    );
+    const first = fresh ? null : acknowledgedState((await this.load(collection.initiated.internalReference)).events);
+    return initializeAcknowledgement(first ?? collection);
   }
 
   /** A collection that pays a PRN: accepted now, it waits for service-payments' verdict on the PRN. */
@@ -84,15 +81,11 @@ export class CollectionsService {
   async confirm({ merchantId, internalReference }: ConfirmCollectionCommand): Promise<Acknowledgement> {
     const loaded = await this.load(internalReference);
     if (loaded.state?.initiated.merchantId !== merchantId) throw notFound();
-    return confirmAcknowledgement(
-      (await this.runs.run({ type: 'ConfirmRequested' }, internalReference, loaded)).collection ?? loaded.state,
-    );
+    const { collection } = await this.runs.run({ type: 'ConfirmRequested' }, internalReference, loaded);
+    return confirmAcknowledgement(collection ?? loaded.state);
   }
 
-  /**
-   * service-payments found the PRN eligible: the collection proceeds; or not: it ends CANCELLED before reaching the
-   * customer.
-   */
+  /** service-payments' PRN verdict: eligible, the collection proceeds; not, it ends CANCELLED, unseen by the customer. */
   async acceptPrn(internalReference: string): Promise<void> {
     const accepted = await this.runs.execute({ type: 'AcceptPrn', at: this.now().toISOString() }, internalReference);
     await this.runs.run({ type: 'Opened' }, internalReference, accepted);
@@ -102,16 +95,10 @@ export class CollectionsService {
     await this.runs.execute({ type: 'RejectPrn', at: this.now().toISOString(), reason }, internalReference);
   }
 
-  /**
-   * A provider says something changed: the process asks the provider's status API, which a forged callback cannot
-   * answer.
-   */
+  /** A provider says something changed: the process asks its status API, which a forged callback cannot answer. */
   async refreshFromProvider(internalReference: string, referenceHint?: string): Promise<void> {
-    await this.runs.run(
-      { type: 'ProviderCalledBack', referenceHint },
-      internalReference,
-      await this.load(internalReference),
-    );
+    const loaded = await this.load(internalReference);
+    await this.runs.run({ type: 'ProviderCalledBack', referenceHint }, internalReference, loaded);
   }
 
   async fireTimer(timer: DueTimer<CollectionTimerKind>): Promise<TimerVerdict> {
@@ -135,35 +122,20 @@ export class CollectionsService {
    * request finds the collection, or only the reservation when the first attempt died between
    * KurrentDB's two writes, and starts it then.
    */
-  private async open(
-    command: InitializeCollectionCommand,
-    rules = {},
-  ): Promise<{ collection: Collection; fresh: boolean }> {
-    const { merchantId } = command;
+  private async open(command: InitializeCollectionCommand, rules = {}): Promise<Opened> {
     const now = this.now().toISOString();
-    const { merchantReference: ref, hash, initiate } = planOpening(command, this.deps.config, now, rules);
+    const { merchantReference, hash, initiate } = planOpening(command, this.deps.config, now, rules);
     let start: ReturnType<typeof collectionStart> | undefined;
     const opened = await this.deps.collections.startClaimed({
-      claim: async (sql) =>
-        assertSameRequest(
-          await this.deps.references.reserve(merchantId, ref, newInternalReference(), hash, sql),
-          hash,
-          ref,
-        ),
-      isNew: (reserved) => reserved.fresh,
+      ...this.deps.references.claim(command.merchantId, merchantReference, hash),
       stream: (reserved) => ({
         id: reserved.internalReference,
         next: (start ??= collectionStart(this.process, initiate(reserved), now)).next,
       }),
-      release: (reserved) => this.deps.references.release(merchantId, ref, reserved.internalReference),
     });
     const { claim: reserved, stream } = opened;
-    const { collection } = await this.runs.run(
-      { type: 'Opened' },
-      reserved.internalReference,
-      stream,
-      (opened.started && start?.last()) || TRIGGERED,
-    );
+    const from = (opened.started && start?.last()) || TRIGGERED;
+    const { collection } = await this.runs.run({ type: 'Opened' }, reserved.internalReference, stream, from);
     return { collection: (collection ?? stream.state) as Collection, fresh: reserved.fresh };
   }
 

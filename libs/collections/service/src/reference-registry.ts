@@ -1,3 +1,4 @@
+import { assertSameRequest, newInternalReference } from '@paygate/collections-domain';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
@@ -40,6 +41,23 @@ export class ReferenceRegistry {
     const existing = await this.find(merchantId, merchantReference, client);
     if (!existing) throw new Error('reservation vanished');
     return { ...existing, fresh: false };
+  }
+
+  /**
+   * The reservation of a new collection's merchant reference as the runtime's claim (DeciderRuntime.startClaimed):
+   * a reference used before must name the same request (the same hash), or the request is refused.
+   */
+  claim(merchantId: string, merchantReference: string, requestHash: string) {
+    return {
+      claim: async (client: SqlClient | undefined) =>
+        assertSameRequest(
+          await this.reserve(merchantId, merchantReference, newInternalReference(), requestHash, client),
+          requestHash,
+          merchantReference,
+        ),
+      isNew: (reserved: ReservedReference) => reserved.fresh,
+      release: (reserved: ReservedReference) => this.release(merchantId, merchantReference, reserved.internalReference),
+    };
   }
 
   /** Frees a fresh reservation whose collection could not be written, so the reference stays usable. */
