@@ -21,7 +21,7 @@ export function startTestPaygate(settings: Record<string, string> = {}): Promise
   });
 }
 
-/** startTestPaygate with the short test timers and callback settings: for suites that wait for outcomes and callbacks. */
+/** startTestPaygate with short timers and test callback settings, for suites that wait for outcomes and callbacks. */
 export function startCallbackTestPaygate(settings: Record<string, string> = {}): Promise<InProcessPaygate> {
   return startTestPaygate({ ...TEST_TIMERS, ...TEST_CALLBACK_SETTINGS, ...settings });
 }

@@ -77,7 +77,7 @@ describe('DeciderRuntime.startClaimed: a stream and the claim it depends on, on 
     await sql.close();
   });
 
-  /** Claims `id` (fresh unless claimed before) and starts its counter open at `limit`; `released` records what was given up. */
+  /** Claims `id` (fresh unless claimed before), starts its counter at `limit`; `released` lists what was given up. */
   type Claim = { id: string; fresh: boolean };
   function opening(
     claimId: string,

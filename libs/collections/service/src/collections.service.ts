@@ -85,7 +85,7 @@ export class CollectionsService {
     return confirmAcknowledgement(collection ?? loaded.state);
   }
 
-  /** service-payments' PRN verdict: eligible, the collection proceeds; not, it ends CANCELLED, unseen by the customer. */
+  /** The PRN verdict: eligible, the collection proceeds; not, it ends CANCELLED, unseen by the customer. */
   async acceptPrn(internalReference: string): Promise<void> {
     const accepted = await this.runs.execute({ type: 'AcceptPrn', at: this.now().toISOString() }, internalReference);
     await this.runs.run({ type: 'Opened' }, internalReference, accepted);
