@@ -1,24 +1,26 @@
 /**
- * Webhooks benchmark: callback-producing collection events pushed through a webhook-dispatcher process
- * (dist/apps/webhook-dispatcher, BROKER_URL=inproc://: its consumer is a catch-up subscription on the event store) to
- * local receivers, measured where the callbacks arrive. 90% of the merchants answer 200 at once, 10% after
- * BENCH_SLOW_MS; each merchant has its own host (a loopback address of its own), as real merchants have their own
- * domains, so the dispatcher's per-host cap applies per merchant.
+ * Webhooks benchmark: callback-producing collection events pushed through a webhook-dispatcher
+ * process (dist/apps/webhook-dispatcher, BROKER_URL=inproc://: its consumer is a catch-up
+ * subscription on the event store) to local receivers, measured where the callbacks arrive.
+ * 90% of the merchants answer 200 at once, 10% after BENCH_SLOW_MS; each merchant has its own
+ * host (a loopback address of its own), as real merchants have their own domains, so the
+ * dispatcher's per-host cap applies per merchant.
  *
- *   npm run bench:webhooks                   PGlite in a temp dir STORE_URL=postgres://… npm run bench:webhooks
- *                                            PostgreSQL, a fresh schema dropped afterwards BENCH_EVENTS=20000
- *                                            callback-producing events (two per transaction) BENCH_MERCHANTS=100
- *                                            every tenth one slow BENCH_SLOW_MS=2000                       the slow
- *                                            receivers' answer time BENCH_CONCURRENCY_PER_HOST=4
- *                                            CALLBACK_CONCURRENCY_PER_HOST of the dispatcher BENCH_CPU_PROF=<dir>
- *                                            V8 CPU profile of the dispatcher, written at exit BENCH_STALL_SECONDS=60
- *                                            give up when nothing arrives for this long BENCH_RATE=<transactions/s>
- *                                            pace the appends (PostgreSQL only; default: as fast as the store takes
- *                                            them)
+ *   npm run bench:webhooks                   PGlite in a temp dir
+ *   STORE_URL=postgres://… npm run bench:webhooks
+ *                                            PostgreSQL, a fresh schema dropped afterwards
+ *   BENCH_EVENTS=20000                       callback-producing events (two per transaction)
+ *   BENCH_MERCHANTS=100                      every tenth one slow
+ *   BENCH_SLOW_MS=2000                       the slow receivers' answer time
+ *   BENCH_CONCURRENCY_PER_HOST=4             CALLBACK_CONCURRENCY_PER_HOST of the dispatcher
+ *   BENCH_CPU_PROF=<dir>                     V8 CPU profile of the dispatcher, written at exit
+ *   BENCH_STALL_SECONDS=60                   give up when nothing arrives for this long
+ *   BENCH_RATE=<transactions/s>              pace the appends (PostgreSQL only; default: as fast as the
+ *                                            store takes them)
  *
- * PGlite is one process's database, so with PGlite the events are appended before the dispatcher starts and it drains
- * them as a backlog; delays then count from its start. With PostgreSQL the dispatcher runs first and the events are
- * appended live.
+ * PGlite is one process's database, so with PGlite the events are appended before the
+ * dispatcher starts and it drains them as a backlog; delays then count from its start. With
+ * PostgreSQL the dispatcher runs first and the events are appended live.
  *
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
