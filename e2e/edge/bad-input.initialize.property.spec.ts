@@ -109,6 +109,19 @@ describe('bad input never writes and never fails the server (property-based)', (
       );
     });
 
+    it('names a field whose object holds a __proto__ key like any other wrong value (the key itself is dropped)', async () => {
+      const raw = JSON.stringify(validMobileMoney()).replace(
+        /"description":"[^"]*"/,
+        '"description":{"__proto__":null}',
+      );
+      const answer = await post(INITIALIZE, raw);
+      const errors = (answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? [];
+      expect({ status: answer.status, fields: errors.map((error) => error.field) }).toEqual({
+        status: 400,
+        fields: ['description'],
+      });
+    });
+
     it('refuses a valid card body whose redirect_url is replaced by a value wrong for it', async () => {
       await fc.assert(
         fc.asyncProperty(invalidValue.redirect_url, async (value) => {

@@ -127,7 +127,9 @@ const utf8Text =
  * serves is answered 404 or 405 (edge-answers.ts).
  */
 export function guardInput(fastify: FastifyInstance, limits: InputLimits): void {
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // `__proto__` and `constructor.prototype` keys are dropped (they can never be a field), so the validator
+  // names the field that held them instead of the parser calling valid JSON invalid.
+  const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
   const asBytes = { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes } as const;
   fastify.addContentTypeParser(
     'application/json',
