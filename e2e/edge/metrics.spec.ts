@@ -34,6 +34,15 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
   });
 
+  it('serves only the families named by ?name=, so a look at a counter reads no gauge', async () => {
+    const text = await (
+      await fetch(`${observed.paygate.url}/metrics?name=paygate_sql_statements_total&name=no_such_metric`)
+    ).text();
+    const families = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
+    expect([...families]).toEqual(['paygate_sql_statements_total']);
+    expect(text).toMatch(/^paygate_sql_statements_total\{kind="merchants"\} [1-9]\d*$/m);
+  });
+
   it('counts a mobile money collection completed through the API, from the request to its callbacks', async () => {
     const before = await scrape(observed.paygate.url);
     const ref = await completedMobileMoney(observed);

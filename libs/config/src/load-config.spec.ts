@@ -66,7 +66,7 @@ describe('loadConfig: defaults', () => {
         promptTimeoutMs: 300_000,
         checkoutTimeoutMs: 1_800_000,
         statusPollMs: 60_000,
-        timerTickMs: 250,
+        timerTickMs: 10_000,
         providerCallbackUrl: undefined,
         checkoutReturnUrl: undefined,
       },
@@ -76,7 +76,7 @@ describe('loadConfig: defaults', () => {
         retryBaseMs: 30_000,
         retryMaxDelayMs: 900_000,
         statusPollMs: 60_000,
-        timerTickMs: 250,
+        timerTickMs: 10_000,
       },
       connectors: {
         momo: {
@@ -98,7 +98,7 @@ describe('loadConfig: defaults', () => {
         allowPrivate: false,
         perHostConcurrency: 4,
         maxInFlight: 256,
-        tickMs: 100,
+        tickMs: 10_000,
       },
       gateway: { adminToken: undefined },
       rateLimits: {

@@ -199,7 +199,10 @@ export const CONFIG_SCHEMA = {
     statusPollMs: milliseconds('PROVIDER_STATUS_POLL_MS', MINUTE, {
       description: 'provider status polling while a result is awaited (fallback for lost callbacks)',
     }),
-    timerTickMs: milliseconds('TIMER_TICK_MS', 250, { description: 'how often due collection timers are looked for' }),
+    timerTickMs: milliseconds('TIMER_TICK_MS', 10_000, {
+      description:
+        'longest wait before due collection timers are looked for unprompted (a fallback: scheduling notifies the worker)',
+    }),
     providerCallbackUrl: httpBaseUrl('PROVIDER_CALLBACK_URL', {
       unsetMeans: "this process's URL",
       description:
@@ -232,8 +235,9 @@ export const CONFIG_SCHEMA = {
       description:
         'a PRN payment requested but not yet answered (a crash, or PENDING at the biller) is sent again with its idempotency key after this',
     }),
-    timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 250, {
-      description: 'how often due PRN payment timers are looked for',
+    timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 10_000, {
+      description:
+        'longest wait before due PRN payment timers are looked for unprompted (a fallback: scheduling notifies the worker)',
     }),
   },
   connectors: {
@@ -289,9 +293,10 @@ export const CONFIG_SCHEMA = {
       description:
         'callback attempts in flight per dispatcher process, all hosts together; a slow host holds at most CALLBACK_CONCURRENCY_PER_HOST of them',
     }),
-    tickMs: milliseconds('DISPATCH_TICK_MS', 100, {
+    tickMs: milliseconds('DISPATCH_TICK_MS', 10_000, {
       min: 1,
-      description: 'how often a dispatcher looks for due callbacks when nothing wakes it',
+      description:
+        'longest wait before a dispatcher looks for due callbacks unprompted (a fallback: queueing a callback notifies it)',
     }),
   },
   gateway: {

@@ -75,7 +75,7 @@ export interface PollingSource {
     after: string | null,
     live: boolean,
   ): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; asOf?: number }>;
-  /** This process's appends. Appends of other processes are found by polling. */
+  /** Appends: this process's, and those of others as their notifications arrive (the poll is a fallback). */
   appends: AppendSignal;
 }
 

@@ -1,4 +1,4 @@
-import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { migrate, notifyInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import type { JobVerdict, RunResult, WorkQueue } from './job-worker';
 import { JOBS_MIGRATIONS } from './migrations';
 
@@ -116,6 +116,25 @@ export const CLAIM_CAPPED = `with inflight as (
 
 const iso = (date: Date) => date.toISOString();
 
+/** Where the statements that make jobs due say so: `<queue> <earliest run_at in epoch ms>` (JobWorker listens). */
+export const JOBS_CHANNEL = 'paygate_jobs';
+
+/**
+ * `rows` (a data-modifying statement returning `run_at`) with a notification of the earliest
+ * `run_at` it wrote, when it wrote any: delivered at commit, so the worker that hears it finds
+ * the job.
+ */
+const announced = (rows: string) =>
+  `with written as (${rows} returning run_at)
+   select ${notifyInSchema(JOBS_CHANNEL, `$1 || ' ' || (extract(epoch from min(run_at)) * 1000)::bigint::text`)}
+   from written having count(*) > 0`;
+
+/** A notification of JOBS_CHANNEL read back: which queue, and when its earliest new job is due. */
+export function parseJobsNotification(payload: string): { queue: string; dueAtMs: number } | undefined {
+  const match = /^(\S+) (\d+)$/.exec(payload);
+  return match ? { queue: match[1], dueAtMs: Number(match[2]) } : undefined;
+}
+
 /** The queue on `jobs` (libs/sql): the same statements on PGlite and PostgreSQL. */
 export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQueue<ClaimedJob<Payload>, JobVerdict> {
   /**
@@ -142,13 +161,13 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     const byKey = new Map(jobs.map((job) => [job.key, job]));
     const rows = [...byKey.values()];
     await client.query(
-      `insert into jobs (queue, key, lane, payload, due_at, run_at)
+      announced(`insert into jobs (queue, key, lane, payload, due_at, run_at)
        select $1, u.key, u.lane, u.payload::jsonb, u.run_at, u.run_at from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) as u(key, lane, payload, run_at)
        on conflict (queue, key) do ${
          options.replace
            ? 'update set lane = excluded.lane, payload = excluded.payload, due_at = excluded.due_at, run_at = excluded.run_at, lease_until = null, attempts = 0'
            : 'nothing'
-       }`,
+       }`),
       [
         this.name,
         rows.map((job) => job.key),
@@ -167,9 +186,9 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
   async advance(client: SqlClient, moves: readonly { key: string; at: Date }[]): Promise<void> {
     if (moves.length === 0) return;
     await client.query(
-      `update jobs j set run_at = u.at
+      announced(`update jobs j set run_at = u.at
        from unnest($2::text[], $3::timestamptz[]) as u(key, at)
-       where j.queue = $1 and j.key = u.key and j.run_at > u.at and (j.lease_until is null or j.lease_until <= now())`,
+       where j.queue = $1 and j.key = u.key and j.run_at > u.at and (j.lease_until is null or j.lease_until <= now())`),
       [this.name, moves.map((move) => move.key), moves.map((move) => iso(move.at))],
     );
   }
@@ -195,6 +214,15 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
   }
 
+  /** When the earliest job of this queue is due (a lease running out included), or undefined when it has none. */
+  async nextDueAt(client: SqlClient): Promise<Date | undefined> {
+    const [row] = await client.query<{ at: Date | string | null }>(
+      'select min(run_at) as at from jobs where queue = $1',
+      [this.name],
+    );
+    return row?.at ? new Date(row.at) : undefined;
+  }
+
   async complete(client: SqlClient, jobs: readonly ClaimedJob<Payload>[]): Promise<void> {
     if (jobs.length === 0) return;
     await client.query(
@@ -208,9 +236,9 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     if (retries.length === 0) return;
     const now = Date.now();
     await client.query(
-      `update jobs j set run_at = u.at, lease_until = null
+      announced(`update jobs j set run_at = u.at, lease_until = null
        from unnest($2::text[], $3::timestamptz[], $4::timestamptz[]) as u(key, lease, at)
-       where j.queue = $1 and j.key = u.key and j.lease_until = u.lease`,
+       where j.queue = $1 and j.key = u.key and j.lease_until = u.lease`),
       [
         this.name,
         retries.map(({ job }) => job.key),

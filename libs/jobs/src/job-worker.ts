@@ -1,6 +1,9 @@
 import { withLogContext, type Logger } from '@paygate/logging';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
-import type { ClaimOptions } from './job-queue';
+import { listenInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { JOBS_CHANNEL, parseJobsNotification, type ClaimOptions } from './job-queue';
+
+/** How soon a worker looks again at jobs that are due but that its claim could not take. */
+const BLOCKED_RETRY_MS = 1_000;
 
 /** What running a job asks of the worker: forget it, or run it again at `retryAt` (or after the queue's back-off). */
 export type JobVerdict = { done: true } | { done: false; retryAt?: Date };
@@ -27,6 +30,8 @@ export interface WorkQueue<Job extends LeasedJob, Verdict, Settlement = void> {
   claim(sql: SqlDatabase, options: ClaimOptions): Promise<Job[]>;
   /** Writes a batch of verdicts in `tx`; what it returns goes to the worker's `settled`, once committed. */
   settle(tx: SqlClient, results: readonly RunResult<Job, Verdict>[]): Promise<Settlement>;
+  /** When its earliest job is due, a lease running out included; undefined when it has none. */
+  nextDueAt(sql: SqlClient): Promise<Date | undefined>;
 }
 
 export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
@@ -36,7 +41,10 @@ export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
   run: (job: Job) => Promise<Verdict>;
   /** After a batch of verdicts is committed, with what `settle` made of it; a failure is logged. */
   settled?: (settlement: Settlement, results: readonly RunResult<Job, Verdict>[]) => Promise<void>;
-  /** How often to look for due jobs when nothing wakes the worker. */
+  /**
+   * The longest the worker goes without looking for due jobs: a fallback, since the statements
+   * that make jobs due notify it (JOBS_CHANNEL) and it knows when the next one is due.
+   */
   tickMs: number;
   log: Logger;
   /** Most jobs running at once in this worker (default 50). */
@@ -46,8 +54,10 @@ export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
 }
 
 /**
- * Runs one queue's due jobs every tick, or at once on wake(); any number of workers may run,
- * leases keep them apart. A tick does not wait for the runs it starts, so one slow run does not
+ * Runs one queue's due jobs when they are due: told by the notification of the statement that
+ * scheduled them (from any process), or at the time the queue says its next job is due (a retry,
+ * a lease that runs out), or on wake(); every `tickMs` at the latest. Any number of workers may
+ * run, leases keep them apart. A tick does not wait for the runs it starts, so one slow run does not
  * hold back the jobs behind it. Verdicts are settled in batches: whatever finished while the last
  * batch was being written goes in the next one, one transaction each, so settling costs a round
  * trip per batch, not per job. A verdict that cannot be written is kept for the next tick while
@@ -63,12 +73,41 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   private failedToSettle = false;
   private started = false;
   private stopped = false;
+  /** When the armed timer fires (epoch ms). */
+  private timerAt = Infinity;
+  /** The earliest due time heard of while a claim ran, for the timer armed after it. */
+  private heardDueAt = Infinity;
+  private listening?: Promise<(() => Promise<void>) | undefined>;
+  /** The last claim left due jobs behind (no room, or lanes at their cap): a settled batch frees room for them. */
+  private leftDue = false;
 
   constructor(private readonly options: JobWorkerOptions<Job, Verdict, Settlement>) {}
 
   start(): void {
     this.started = true;
+    this.listen();
     this.wake();
+  }
+
+  /** Hears the statements that make this queue's jobs due; without it (not listening yet) the fallback looks. */
+  private listen(): void {
+    const { sql, queue, log } = this.options;
+    this.listening = listenInSchema(sql, JOBS_CHANNEL, (payload) => {
+      if (payload === undefined) return this.wake();
+      const notice = parseJobsNotification(payload);
+      if (notice?.queue === queue.name) this.dueAt(notice.dueAtMs);
+    }).catch((error: unknown) => {
+      log.warn('cannot listen for due jobs; looking every tick', { queue: queue.name, error });
+      return undefined;
+    });
+  }
+
+  /** A job is due at `atMs`: claim then, unless a look is planned before. */
+  private dueAt(atMs: number): void {
+    if (!this.started || this.stopped) return;
+    if (atMs <= Date.now()) return this.wake();
+    if (this.running) this.heardDueAt = Math.min(this.heardDueAt, atMs);
+    else if (atMs < this.timerAt) this.schedule(atMs - Date.now());
   }
 
   /** Claims now rather than at the next tick (work was just queued); wake-ups during a claim make one more after it. */
@@ -82,6 +121,7 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await (await this.listening)?.().catch(() => undefined);
     await this.running;
     await Promise.all(this.inFlight);
     await this.settle();
@@ -91,34 +131,61 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
+    this.timerAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
+      this.timerAt = Infinity;
+      this.heardDueAt = Infinity;
       // A claim serves every job: it must not run in the log context of the work that woke it.
-      this.running = withLogContext({}, () => this.tick()).finally(() => {
-        this.running = undefined;
-        const again = this.tickAgain;
-        this.tickAgain = false;
-        this.schedule(again ? 0 : this.options.tickMs);
-      });
+      this.running = withLogContext({}, () => this.tick()).then(
+        (nextDueAt) => this.afterTick(nextDueAt),
+        () => this.afterTick(undefined),
+      );
     }, delayMs);
   }
 
-  private async tick(): Promise<void> {
+  private afterTick(nextDueAt: number | undefined): void {
+    this.running = undefined;
+    const again = this.tickAgain;
+    this.tickAgain = false;
+    const now = Date.now();
+    const { tickMs } = this.options;
+    // Due yet left by the claim (its lane at the cap, or held by another claim): what frees it may be another
+    // process's, which notifies nothing, so look again shortly rather than at once.
+    const due = nextDueAt !== undefined && nextDueAt <= now ? now + Math.min(BLOCKED_RETRY_MS, tickMs) : nextDueAt;
+    const next = Math.min(due ?? Infinity, this.heardDueAt, now + tickMs);
+    this.schedule(again ? 0 : Math.max(0, next - now));
+  }
+
+  /** Claims what is due; returns when the next job is due when the claim left room (it took all there was). */
+  private async tick(): Promise<number | undefined> {
     const { queue, sql, log } = this.options;
     void this.settle();
     const room = (this.options.maxInFlight ?? 50) - this.inFlight.size;
-    if (room <= 0) return;
+    this.leftDue = true;
+    if (room <= 0) return undefined;
     let claimed: Job[];
     try {
       claimed = await queue.claim(sql, { limit: room, laneCap: this.options.laneCap, leaseMs: this.options.leaseMs });
     } catch (error) {
       log.warn('cannot claim due jobs', { queue: queue.name, error });
-      return;
+      return undefined;
     }
     // Each run gets its own log context, which joins the flow of what it acts on.
     for (const job of claimed) {
       const run = withLogContext({}, () => this.runOne(job)).finally(() => this.inFlight.delete(run));
       this.inFlight.add(run);
     }
+    // A full claim leaves more behind: the settling of its runs wakes the worker for them.
+    if (claimed.length >= room) return undefined;
+    let nextDueAt: number | undefined;
+    try {
+      nextDueAt = (await queue.nextDueAt(sql))?.getTime();
+    } catch (error) {
+      log.warn('cannot read when the next job is due', { queue: queue.name, error });
+      return undefined;
+    }
+    this.leftDue = nextDueAt !== undefined && nextDueAt <= Date.now();
+    return nextDueAt;
   }
 
   private async runOne(job: Job): Promise<void> {
@@ -168,8 +235,8 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
       await settled?.(settlement, batch).catch((error: unknown) =>
         log.warn('cannot finish settled jobs', { queue: queue.name, error }),
       );
-      // Their slots are free, and what waited on them may be due.
-      this.wake();
+      // Their slots are free: jobs the last claim had to leave may be taken now.
+      if (this.leftDue) this.wake();
     }
   }
 }

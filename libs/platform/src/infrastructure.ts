@@ -10,7 +10,7 @@ import {
   type CommandRoutes,
   type EventBus,
 } from '@paygate/messaging';
-import { openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
+import { countStatements, openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
 import { Dependencies } from './dependencies';
@@ -116,8 +116,9 @@ export async function openInfrastructure(
     ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}`
     : 'the event store (STORE_URL)';
   const metrics = new PrometheusMetrics(log);
-  const sql = await opening(storeName, () =>
-    openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize }),
+  const sql = countStatements(
+    await opening(storeName, () => openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize })),
+    metrics,
   );
   if (!config.migrateOnStart) verifyMigrationsOnly(sql);
   try {
@@ -145,7 +146,7 @@ export async function openInfrastructure(
       throw error;
     });
     dependencies.watch([
-      { name: storeName, check: () => sql.query('select 1') },
+      { name: storeName, check: () => sql.ping() },
       { name: eventStoreName, check: () => store.ping() },
       { name: brokerName, check: () => messaging.events.ping() },
     ]);

@@ -146,6 +146,12 @@ export async function openPglite(
         push(behind, { work: AsyncResource.bind(work), resolve: resolve as (value: unknown) => void, reject }),
       ),
     withDedicatedConnection: (work) => work(client),
+    // Delivered in this process after the commit; the one connection is never lost.
+    listen: async (channel, onNotify) => {
+      const stop = await db.listen(channel, onNotify);
+      return () => stop();
+    },
+    ping: async () => undefined,
     close: () => db.close(),
   };
 }

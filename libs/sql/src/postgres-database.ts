@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { ConfigError } from '@paygate/config';
 import { UnavailableError } from '@paygate/contracts';
+import { PostgresListener } from './postgres-listener';
 import type { SqlClient, SqlDatabase } from './sql-database';
 
 export interface PostgresOptions {
@@ -68,12 +69,13 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new ConfigError('STORE_URL', `has an invalid schema name "${schema}"`);
   }
-  const pool = new Pool({
+  const connection = {
     connectionString: url.toString(),
-    max: options.maxConnections ?? 20,
     connectionTimeoutMillis: 5_000,
     options: schema ? `-c search_path=${schema}` : undefined,
-  });
+  };
+  const pool = new Pool({ ...connection, max: options.maxConnections ?? 20 });
+  const listener = new PostgresListener(connection);
   // A client losing its server (restart, failover, a cut network) must not crash the process:
   // idle ones the pool discards, and one in use fails its query, which rejects; without a
   // listener of its own, a checked-out client's 'error' event would be thrown.
@@ -132,6 +134,13 @@ export async function openPostgres(connectionString: string, options: PostgresOp
         client.release(broken ? true : undefined);
       }
     },
-    close: () => pool.end(),
+    listen: (channel, onNotify) => listener.listen(channel, onNotify),
+    ping: async () => {
+      await pool.query('select 1').catch(rethrow);
+    },
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
 }

@@ -25,5 +25,14 @@ export interface SqlDatabase extends SqlClient {
    * locks such as a relay's leadership). PGlite has a single connection, so it is that one.
    */
   withDedicatedConnection<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` once the transaction that sent
+   * it commits, from any process on the same database; with `undefined` after the connection that
+   * listens was lost and is back (notifications meanwhile are gone: look again). Resolves, once
+   * listening, to a function that stops.
+   */
+  listen(channel: string, onNotify: (payload: string | undefined) => void): Promise<() => Promise<void>>;
+  /** Answers when the database does (the readiness check); an embedded one is part of the process and always does. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { listenInSchema, migrate, notifyInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -66,6 +66,14 @@ function claimRevisions(expected: ExpectedRevision): string {
 const RETURNING =
   'stream_revision::text as stream_revision, global_position::text as global_position, transaction_id::text as transaction_id';
 
+/**
+ * Every append tells the subscriptions of other processes (their poll is only a fallback), at
+ * commit; the payload ($7) is the appending store's token, so its own subscriptions, woken by
+ * the append itself, do not read twice.
+ */
+const APPENDS_CHANNEL = 'paygate_appends';
+const ANNOUNCED = `${notifyInSchema(APPENDS_CHANNEL, '$7::text')} as announced`;
+
 /** Appends events $3..$6 (arrays) to stream $1 claiming $2 revisions. */
 const appendManyStatement = (expected: ExpectedRevision) =>
   `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
@@ -77,7 +85,7 @@ const appendManyStatement = (expected: ExpectedRevision) =>
      order by e.ord
      returning stream_revision, global_position, transaction_id
    )
-   select ${RETURNING} from written order by written.stream_revision desc limit 1`;
+   select ${RETURNING}, ${ANNOUNCED} from written order by written.stream_revision desc limit 1`;
 
 /**
  * The same for one event ($2 = 1), the usual append, with scalars: arrays cost PGlite more to
@@ -85,10 +93,13 @@ const appendManyStatement = (expected: ExpectedRevision) =>
  */
 const appendOneStatement = (expected: ExpectedRevision) =>
   `with locked as materialized (select pg_advisory_xact_lock(hashtext($1))),
-   claimed as (${claimRevisions(expected)})
-   insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
-   select $1, claimed.revision, $3::uuid, $4::text, $5::text::jsonb, $6::text::jsonb from claimed
-   returning ${RETURNING}`;
+   claimed as (${claimRevisions(expected)}),
+   written as (
+     insert into es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
+     select $1, claimed.revision, $3::uuid, $4::text, $5::text::jsonb, $6::text::jsonb from claimed
+     returning stream_revision, global_position, transaction_id
+   )
+   select ${RETURNING}, ${ANNOUNCED} from written`;
 
 /** How many pages of the log's tail a process keeps for its subscriptions that are behind. */
 const TAIL_PAGES = 2;
@@ -143,7 +154,10 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 }
 
 export interface SqlEventStoreOptions {
-  /** How often a caught-up subscription looks for events appended by other processes. */
+  /**
+   * The longest a caught-up subscription waits before it reads anyway (default 30 s): a fallback,
+   * since appends of this process wake it, and those of others through their notification.
+   */
   pollIntervalMs?: number;
   /**
    * The least time between two reads of one subscription while this process keeps appending:
@@ -162,6 +176,9 @@ export class SqlEventStore implements EventStore {
   private readonly liveReads = new Map<string, { changeCount: number; page: Promise<RecordedEvent[]> }>();
   /** What this process's subscriptions read last, shared: only one at the end of it reads the database. */
   private tail: TailSegment | undefined;
+  /** Names this store's appends in their notifications (APPENDS_CHANNEL). */
+  private readonly token = randomUUID();
+  private stopListening?: () => Promise<void>;
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -170,11 +187,16 @@ export class SqlEventStore implements EventStore {
 
   static async create(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
     await migrate(db, EVENT_STORE_MIGRATIONS);
-    return new SqlEventStore(db, {
-      pollIntervalMs: options.pollIntervalMs ?? 20,
+    const store = new SqlEventStore(db, {
+      pollIntervalMs: options.pollIntervalMs ?? 30_000,
       minReadIntervalMs: options.minReadIntervalMs ?? (db.oneStatementAtATime ? 10 : 2),
       pageSize: options.pageSize ?? 500,
     });
+    // Another process's append (or a listening connection back after a loss) wakes the subscriptions here.
+    store.stopListening = await listenInSchema(db, APPENDS_CHANNEL, (payload) => {
+      if (payload !== store.token) store.appends.notify();
+    });
+    return store;
   }
 
   async appendToStream(
@@ -229,6 +251,7 @@ export class SqlEventStore implements EventStore {
             single.type,
             JSON.stringify(single.data),
             JSON.stringify(single.metadata ?? {}),
+            this.token,
           ]
         : [
             streamName,
@@ -237,6 +260,7 @@ export class SqlEventStore implements EventStore {
             events.map((e) => e.type),
             events.map((e) => JSON.stringify(e.data)),
             events.map((e) => JSON.stringify(e.metadata ?? {})),
+            this.token,
           ],
     );
     if (rows.length === 0) {
@@ -371,12 +395,14 @@ export class SqlEventStore implements EventStore {
     return read.page;
   }
 
-  async ping(): Promise<void> {
-    await this.db.query('select 1');
+  ping(): Promise<void> {
+    return this.db.ping();
   }
 
   /** The database is owned by whoever opened it. */
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.stopListening?.();
+  }
 
   private async currentRevision(client: SqlClient, streamName: string): Promise<number | 'no_stream'> {
     const rows = await client.query<{ revision: string }>(

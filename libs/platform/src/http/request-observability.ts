@@ -64,8 +64,11 @@ export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMet
     done();
   });
 
-  fastify.get('/metrics', async (_request, reply) => {
-    const text = await metrics.exposition();
+  // `?name=<family>` (repeatable) serves only those families, as exporters' `name[]` filters do.
+  fastify.get('/metrics', async (request, reply) => {
+    const { name } = (request.query ?? {}) as { name?: unknown };
+    const names = name === undefined ? undefined : [name].flat().filter((n): n is string => typeof n === 'string');
+    const text = await metrics.exposition(names);
     return reply.header('content-type', metrics.contentType).send(text);
   });
 }

@@ -26,8 +26,13 @@ export class PrometheusMetrics implements Metrics {
 
   readonly contentType = this.registry.contentType;
 
-  exposition(): Promise<string> {
-    return this.registry.metrics();
+  /** Every metric, or only the families named (no other gauge is read: a cheap, side-effect-free look at counters). */
+  async exposition(names?: readonly string[]): Promise<string> {
+    if (names === undefined) return this.registry.metrics();
+    const known = [...new Set(names)].filter((name) => this.registry.getSingleMetric(name) !== undefined);
+    return (await Promise.all(known.map((name) => this.registry.getSingleMetricAsString(name))))
+      .map((text) => `${text}\n`)
+      .join('');
   }
 
   counter<Name extends string>(spec: InstrumentSpec<Name>): CounterPort<Name> {

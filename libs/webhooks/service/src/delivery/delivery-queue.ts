@@ -163,6 +163,11 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
     await wakeWaiting(client, [...new Set(added.map((row) => row.internal_reference))]);
   }
 
+  /** When the earliest delivery is due to be looked at, a claim running out included. */
+  nextDueAt(client: SqlClient): Promise<Date | undefined> {
+    return CALLBACK_QUEUE.nextDueAt(client);
+  }
+
   /**
    * Claims up to `limit` due deliveries that may be sent now (lease and per-host cap: the queue's
    * unless given). Claimers are serialised by a transaction-scoped advisory lock, so the per-host

@@ -48,6 +48,7 @@ export class DeliveryWorker {
         name: queue.name,
         claim: async (db, claimOptions) => withSigningKeys(await queue.claim(db, claimOptions), keys),
         settle: (tx, results) => queue.settle(tx, results),
+        nextDueAt: (db) => queue.nextDueAt(db),
       },
       sql,
       tickMs: config.tickMs,

@@ -1,0 +1,88 @@
+import { describeOnSqlEngines, describeWithService, eventually, uniqueSchema } from '@paygate/testing';
+import { listenInSchema, notifyInSchema } from './notifications';
+import { openSqlDatabase } from './open-sql-database';
+import type { SqlDatabase } from './sql-database';
+
+const notify = (db: Pick<SqlDatabase, 'query'>, payload: string) =>
+  db.query(`select ${notifyInSchema('paygate_test', '$1::text')}`, [payload]);
+
+describeOnSqlEngines('notifications', 'sql_notify', (open) => {
+  let db: SqlDatabase;
+  let close: () => Promise<void>;
+  const heard: Array<string | undefined> = [];
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, close } = await open());
+    stop = await listenInSchema(db, 'paygate_test', (payload) => heard.push(payload));
+  });
+  afterAll(async () => {
+    await stop?.();
+    await close?.();
+  });
+  beforeEach(() => (heard.length = 0));
+
+  it('delivers a notification once the transaction that sent it commits, not before', async () => {
+    await db.transaction(async (tx) => {
+      await notify(tx, 'due 1');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toEqual([]);
+    });
+    await eventually(async () => heard.length > 0 || undefined, 5_000, 'the notification');
+    expect(heard).toEqual(['due 1']);
+  });
+
+  it('delivers nothing from a transaction rolled back', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await notify(tx, 'never');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await notify(db, 'after');
+    await eventually(async () => heard.length > 0 || undefined, 5_000, 'the notification after');
+    expect(heard).toEqual(['after']);
+  });
+});
+
+describeWithService('postgres', 'notifications across processes on PostgreSQL', (url) => {
+  const schema = uniqueSchema('sql_notify_x');
+  let listener: SqlDatabase;
+  let other: SqlDatabase;
+  let elsewhere: SqlDatabase;
+  const heard: Array<string | undefined> = [];
+
+  beforeAll(async () => {
+    listener = await openSqlDatabase(url, { schema });
+    other = await openSqlDatabase(url, { schema });
+    elsewhere = await openSqlDatabase(url, { schema: `${schema}_b` });
+    await listenInSchema(listener, 'paygate_test', (payload) => heard.push(payload));
+    // Connecting, it told its listener to look (what came before it listened is not coming).
+    expect(heard).toEqual([undefined]);
+    heard.length = 0;
+  });
+  afterAll(async () => {
+    await listener?.query(`drop schema if exists ${schema} cascade`);
+    await listener?.query(`drop schema if exists ${schema}_b cascade`);
+    await Promise.all([listener?.close(), other?.close(), elsewhere?.close()]);
+  });
+
+  it("hears another handle's notification in its schema, and none from another schema", async () => {
+    await notify(elsewhere, 'not ours');
+    await notify(other, 'ours');
+    await eventually(async () => heard.includes('ours') || undefined, 5_000, 'the notification');
+    expect(heard).toEqual(['ours']);
+  });
+
+  it('tells its listeners to look again when its connection was lost and is back', async () => {
+    heard.length = 0;
+    // The server ends the listening connection, as a restart or failover would.
+    await other.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+    );
+    await eventually(async () => heard.includes(undefined) || undefined, 10_000, 'the look-again call');
+    await notify(other, 'after the loss');
+    await eventually(async () => heard.includes('after the loss') || undefined, 5_000, 'a notification after');
+  });
+});
