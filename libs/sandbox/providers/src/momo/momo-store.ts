@@ -57,23 +57,37 @@ function fromRow(row: Row): StoredRequestToPay {
 
 @Injectable()
 export class MomoStore {
+  /**
+   * Tokens known valid, by hash, with their expiry (ms): a token is checked on every call of the
+   * client that holds it, and it only ever ends by expiring, so one look per token and process
+   * is enough. Another process's tokens are looked up once.
+   */
+  private readonly validTokens = new Map<string, number>();
+
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
   async saveToken(tokenHash: string, expiresAt: Date): Promise<void> {
     const { sql } = this.infrastructure;
-    await sql.query('delete from sandbox_momo_tokens where expires_at < $1', [new Date().toISOString()]);
+    const now = Date.now();
+    await sql.query('delete from sandbox_momo_tokens where expires_at < $1', [new Date(now).toISOString()]);
     await sql.query('insert into sandbox_momo_tokens (token_hash, expires_at) values ($1, $2)', [
       tokenHash,
       expiresAt.toISOString(),
     ]);
+    for (const [hash, expiry] of this.validTokens) if (expiry <= now) this.validTokens.delete(hash);
+    this.validTokens.set(tokenHash, expiresAt.getTime());
   }
 
   async tokenValid(tokenHash: string): Promise<boolean> {
-    const rows = await this.infrastructure.sql.query(
-      'select 1 from sandbox_momo_tokens where token_hash = $1 and expires_at > $2',
-      [tokenHash, new Date().toISOString()],
+    const now = Date.now();
+    const known = this.validTokens.get(tokenHash);
+    if (known !== undefined) return known > now;
+    const [row] = await this.infrastructure.sql.query<{ expires_at: Date | string }>(
+      'select expires_at from sandbox_momo_tokens where token_hash = $1 and expires_at > $2',
+      [tokenHash, new Date(now).toISOString()],
     );
-    return rows.length > 0;
+    if (row) this.validTokens.set(tokenHash, new Date(row.expires_at).getTime());
+    return row !== undefined;
   }
 
   /** False when the reference id is already taken. */
