@@ -22,14 +22,23 @@
  *   BENCH_SANDBOX_LATENCY_MS=0               the sandbox provider's answer time (SANDBOX_LATENCY_MS);
  *                                            0 so the latency is Paygate's own
  *   BENCH_CEILINGS=0                         skip the write ceilings (their share is then not printed)
+ *   BENCH_IDLE_SECONDS=30                    the idle window after the drain; 0 skips it
  *   BENCH_CONNECTIONS, BENCH_CPU_PROF, BENCH_RATE_LIMITS as in bench:api
+ *
+ * Beside the rates and latencies, per layout (tools/bench/cost-table.ts): a "cost per lifecycle"
+ * table over the measured window, divided by the lifecycles completed in it, with a row per
+ * process (each app; in the distributed layout also PostgreSQL, all its processes, and the Kafka
+ * broker on BROKER_URL's port), Paygate's total, and the bench itself: CPU ms from /proc, SQL
+ * statements by kind (paygate_sql_statements_total), inbound HTTP requests
+ * (paygate_http_request_duration_seconds_count, the bench's scrapes of /metrics left out) and Kafka
+ * messages produced and fetched (paygate_kafka_messages_total), the counters read with
+ * GET /metrics?name=…. Then, after the drain, an "idle" table: each process's CPU in % of a core
+ * and the SQL statements it issued over BENCH_IDLE_SECONDS with no traffic. The cost aims are on
+ * Paygate's processes, not the bench's.
  *
  * Exits 0 whatever the figures (aims are reported, not asserted); 1 when setup fails.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { verifyCollectionSignature, verifyStandardWebhook, type CollectionSignatureFields } from '@paygate/signing';
 import {
   createMerchant,
   DISTRIBUTED_SKIPPED,
@@ -43,16 +52,37 @@ import {
 } from './apps';
 import { cpuMeter, pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
 import { met, ms, percentile } from './figures';
+import {
+  appCores,
+  costTable,
+  CostMeter,
+  fig,
+  idleTable,
+  paygateCpuMs,
+  type Externals,
+  type Snapshot,
+  type Window,
+} from './cost-table';
+import { Receiver, type Outcome } from './receiver';
 
 const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
 const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
 const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
 const CEILINGS = process.env.BENCH_CEILINGS !== '0';
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+/** After the drain, before the idle window: a callback's last bookkeeping (its delivery recorded) settles. */
+const IDLE_SETTLE_MS = 2_000;
 /** Lifecycles run one at a time before the load. */
 const ALONE = 5;
 /** #19's targets for full lifecycles. */
 const AIMS = { standalone: { perSecond: 300, p99Ms: 1_000 }, distributed: { perSecond: 500, p99Ms: 1_000 } };
+/** The cost targets: CPU per lifecycle over Paygate's processes at a rate, and an idle app's share of a core. */
+const COST_AIMS = {
+  standalone: { cpuMs: 8, perSecond: 150, over: 'summed over its processes' },
+  distributed: { cpuMs: 12, perSecond: 150, over: 'summed over all processes, PostgreSQL and Kafka included' },
+  idleCorePercent: 1,
+};
 /** Every app: callbacks go to this bench's receiver on 127.0.0.1, and the sandbox answers after SANDBOX_LATENCY_MS. */
 const APP_ENV = { ALLOW_PRIVATE_CALLBACKS: 'true', SANDBOX_LATENCY_MS };
 
@@ -60,115 +90,6 @@ let sequence = 0;
 const nextReference = () => `e2e-${runId}-${(sequence++).toString(36)}`;
 /** Ending 0001: the sandbox's MoMo approves and calls back (libs/sandbox/providers momo-simulator.ts). */
 const lifecycleBody = (merchantReference = nextReference()) => mobileMoneyInitialize(merchantReference, false);
-
-type Outcome = { at: number } | { failure: 'lost' | 'not COMPLETED' };
-
-/**
- * The merchant's callback endpoint: verifies each callback with the merchant's signing key
- * (answering 401 when it does not verify, as a merchant should) and settles the lifecycle that
- * waits for its merchant_reference.
- */
-class Receiver {
-  signingKey = '';
-  readonly counts = {
-    badSignature: 0,
-    unparseable: 0,
-    duplicates: 0,
-    unknown: 0,
-    otherEvents: new Map<string, number>(),
-  };
-  private readonly waiting = new Map<string, (outcome: Outcome) => void>();
-  private readonly settled = new Set<string>();
-
-  private constructor(private readonly server: Server) {}
-
-  static async start(): Promise<Receiver> {
-    let receiver: Receiver | undefined = undefined;
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () =>
-        response.writeHead(receiver!.receive(Buffer.concat(chunks).toString('utf8'), request.headers)).end(),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new Receiver(server);
-    return receiver;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callbacks`;
-  }
-
-  /** Resolves with the callback's arrival, or a failure when it does not come within DRAIN_MS or is not COMPLETED. */
-  expect(merchantReference: string): Promise<Outcome> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settle(merchantReference, { failure: 'lost' }), DRAIN_MS);
-      this.waiting.set(merchantReference, (outcome) => {
-        clearTimeout(timer);
-        resolve(outcome);
-      });
-    });
-  }
-
-  /** For a lifecycle whose initialize was refused: nothing will call back. */
-  forget(merchantReference: string): void {
-    this.settle(merchantReference, { failure: 'lost' });
-    this.settled.delete(merchantReference);
-  }
-
-  private settle(merchantReference: string, outcome: Outcome): void {
-    const resolve = this.waiting.get(merchantReference);
-    if (!resolve) return;
-    this.waiting.delete(merchantReference);
-    this.settled.add(merchantReference);
-    resolve(outcome);
-  }
-
-  /** Returns the status to answer. */
-  private receive(body: string, headers: IncomingHttpHeaders): number {
-    const at = performance.now();
-    let callback: { event?: string; payload?: CollectionSignatureFields };
-    try {
-      callback = JSON.parse(body);
-    } catch {
-      this.counts.unparseable++;
-      return 400;
-    }
-    const flat = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]),
-    );
-    const payload = callback.payload;
-    if (
-      !payload ||
-      !verifyStandardWebhook(this.signingKey, flat, body) ||
-      !verifyCollectionSignature(this.signingKey, payload, String(flat['hmac-signature'] ?? ''))
-    ) {
-      this.counts.badSignature++;
-      return 401;
-    }
-    if (callback.event !== 'transaction.completed') {
-      this.counts.otherEvents.set(
-        String(callback.event),
-        (this.counts.otherEvents.get(String(callback.event)) ?? 0) + 1,
-      );
-      return 200;
-    }
-    if (this.waiting.has(payload.merchant_reference))
-      this.settle(
-        payload.merchant_reference,
-        payload.transaction_status === 'COMPLETED' ? { at } : { failure: 'not COMPLETED' },
-      );
-    else if (this.settled.has(payload.merchant_reference)) this.counts.duplicates++;
-    else this.counts.unknown++;
-    return 200;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 interface Lifecycle {
   startedAt: number;
@@ -210,10 +131,14 @@ interface Result {
   /** What the errors were, and anything else worth a line. */
   notes: string[];
   cpu: string;
+  /** What each process spent over the measured window, and the lifecycles completed in it. */
+  cost: { window: Window; lifecycles: number };
+  /** Each process's use with no traffic, after the drain (BENCH_IDLE_SECONDS; none when 0). */
+  idle?: Window;
 }
 
 /** BENCH_IN_FLIGHT payers over the layout's gateways for WARMUP_SECONDS + SECONDS, then the drain. */
-async function measure(layout: Layout, publicKey: string, receiver: Receiver): Promise<Result> {
+async function measure(layout: Layout, publicKey: string, receiver: Receiver, meter: CostMeter): Promise<Result> {
   const begin = performance.now();
   const windowStart = begin + WARMUP_SECONDS * 1_000;
   const windowEnd = windowStart + SECONDS * 1_000;
@@ -226,6 +151,10 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
   const meterRead = new Promise<void>((resolve) =>
     setTimeout(() => meterStarted.then((meter) => resolve(void (cpu = meter(SECONDS)))), windowEnd - begin),
   );
+  const costBefore = new Promise<Snapshot>((resolve) =>
+    setTimeout(() => resolve(meter.snapshot()), windowStart - begin),
+  );
+  const costAfter = new Promise<Snapshot>((resolve) => setTimeout(() => resolve(meter.snapshot()), windowEnd - begin));
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async (_, payer) => {
       const gateway = layout.gateways[payer % layout.gateways.length].url;
@@ -238,6 +167,7 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
     }),
   );
   await meterRead;
+  const costWindow = meter.between(await costBefore, await costAfter);
 
   const arrivedAt = (l: Lifecycle) => (l.outcome && 'at' in l.outcome ? l.outcome.at : undefined);
   const inWindow = done.filter((l) => l.startedAt >= windowStart && l.startedAt < windowEnd);
@@ -281,6 +211,7 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
     errors: refusedCount + notCompleted + badSignature + unparseable + unknown,
     notes,
     cpu,
+    cost: { window: costWindow, lifecycles: completedInWindow },
   };
 }
 
@@ -288,8 +219,8 @@ async function measure(layout: Layout, publicKey: string, receiver: Receiver): P
  * A layout measured with a merchant whose callbacks go to a fresh receiver, after one lifecycle per gateway checks the
  * setup.
  */
-async function run(launch: () => Promise<Layout>): Promise<Result> {
-  const receiver = await Receiver.start();
+async function run(launch: () => Promise<Layout>, externals: Externals = {}): Promise<Result> {
+  const receiver = await Receiver.start(DRAIN_MS);
   try {
     const layout = await launch();
     try {
@@ -307,7 +238,14 @@ async function run(launch: () => Promise<Layout>): Promise<Result> {
           );
         alone.push(check.outcome.at - check.startedAt);
       }
-      const result = await measure(layout, merchant.publicKey, receiver);
+      const meter = new CostMeter(layout.procs, externals);
+      const result = await measure(layout, merchant.publicKey, receiver, meter);
+      if (IDLE_SECONDS > 0) {
+        await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+        const before = await meter.snapshot();
+        await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1_000));
+        result.idle = meter.between(before, await meter.snapshot());
+      }
       result.notes.unshift(
         `one lifecycle at a time, before the load: ${alone.map(ms).join(', ')} ms (${ALONE} in a row)`,
       );
@@ -322,6 +260,24 @@ async function run(launch: () => Promise<Layout>): Promise<Result> {
 
 const startLoad = loadavg()[0];
 
+/** The port of BROKER_URL's first broker (`kafka://host:port,…`). */
+const kafkaPort = (brokerUrl: string) => Number(/:(\d+)/.exec(brokerUrl.replace(/^kafkas?:\/\//, ''))?.[1] ?? 9092);
+
+/** The cost per lifecycle and idle tables of each layout measured. */
+function printCosts(result: Result): void {
+  const { window, lifecycles } = result.cost;
+  console.log(
+    `\n${result.target}: cost per lifecycle, over the ${SECONDS} s window, ${lifecycles} lifecycles completed in it ` +
+      '(CPU ms; SQL statements by kind; inbound HTTP requests, scrapes of /metrics left out; Kafka messages)\n',
+  );
+  for (const line of costTable(window, lifecycles)) console.log(line);
+  if (!result.idle) return;
+  console.log(
+    `\n${result.target}: idle, ${Math.round(result.idle.seconds)} s with no traffic, ${IDLE_SETTLE_MS / 1_000} s after the drain\n`,
+  );
+  for (const line of idleTable(result.idle)) console.log(line);
+}
+
 async function main() {
   const target = distributedTarget();
   const measured: Array<{ mode: 'standalone' | 'distributed'; result: Result; ceiling?: Row }> = [];
@@ -332,7 +288,15 @@ async function main() {
   if (MODES.includes('distributed') && !target) console.log(DISTRIBUTED_SKIPPED);
   if (MODES.includes('distributed') && target) {
     const ceiling = CEILINGS ? await postgresCeiling(target.storeUrl, () => lifecycleBody()) : undefined;
-    measured.push({ mode: 'distributed', result: await run(() => launchDistributed(target, APP_ENV)), ceiling });
+    const externals = {
+      postgresPort: Number(new URL(target.storeUrl).port || 5432),
+      kafkaPort: kafkaPort(target.brokerUrl),
+    };
+    measured.push({
+      mode: 'distributed',
+      result: await run(() => launchDistributed(target, APP_ENV), externals),
+      ceiling,
+    });
   }
 
   console.log(
@@ -364,6 +328,7 @@ async function main() {
     console.log(`- CPU over the window (% of one core): ${result.cpu}`);
     if (ceiling) console.log(`- CPU of its ceiling: ${ceiling.cpu}`);
   }
+  for (const { result } of measured) printCosts(result);
 
   console.log('');
   for (const mode of ['standalone', 'distributed'] as const) {
@@ -383,6 +348,36 @@ async function main() {
     console.log(
       `${text}: ${Math.round(result.perSecond)}/s${ofText}, p99 ${ms(result.p99Ms)} ms, ${result.lost} lost, ${result.errors} errors ${met(ok)}`,
     );
+  }
+  for (const mode of ['standalone', 'distributed'] as const) {
+    const aim = COST_AIMS[mode];
+    const text = `Aim: ${mode} <= ${aim.cpuMs} ms CPU per lifecycle (${aim.over}; the bench not counted) and >= ${aim.perSecond} lifecycles/s`;
+    const found = measured.find((m) => m.mode === mode)?.result;
+    if (!found || found.cost.lifecycles === 0) {
+      console.log(`${text}: ${found ? 'no lifecycle completed' : 'not measured'}`);
+      continue;
+    }
+    const cpu = paygateCpuMs(found.cost.window, found.cost.lifecycles);
+    const missing = cpu.missing.length > 0 ? ` (${cpu.missing.join(', ')} not found, not counted)` : '';
+    const ok = cpu.ms <= aim.cpuMs && found.perSecond >= aim.perSecond && cpu.missing.length === 0;
+    console.log(`${text}: ${fig(cpu.ms)} ms${missing}, ${Math.round(found.perSecond)}/s ${met(ok)}`);
+  }
+  const idleText = `Aim: idle < ${COST_AIMS.idleCorePercent}% of a core per app`;
+  const idle = measured.filter((m) => m.result.idle);
+  if (idle.length === 0) console.log(`${idleText}: not measured${IDLE_SECONDS > 0 ? '' : ' (BENCH_IDLE_SECONDS=0)'}`);
+  else {
+    const figures = idle
+      .map(
+        ({ mode, result }) =>
+          `${mode} ${appCores(result.idle!)
+            .map((app) => `${app.name} ${app.percent.toFixed(2)}%`)
+            .join(', ')}`,
+      )
+      .join('; ');
+    const ok = idle.every(({ result }) =>
+      appCores(result.idle!).every((app) => app.percent < COST_AIMS.idleCorePercent),
+    );
+    console.log(`${idleText}: ${figures} ${met(ok)}`);
   }
 }
 

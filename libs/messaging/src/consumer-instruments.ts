@@ -11,7 +11,8 @@ export class ConsumerInstruments {
   private readonly handled: Counter<'consumer' | 'outcome'>;
 
   constructor(
-    private readonly metrics: Metrics,
+    /** The process's metrics, for what a transport reports of its own (Kafka's messages). */
+    readonly metrics: Metrics,
     private readonly store: EventStore,
     private readonly log: Logger,
   ) {

@@ -3,6 +3,7 @@ import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import { publishingContext, type Publication } from '@paygate/contracts';
 import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
+import type { Counter } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
 import type { CheckpointStore } from '../checkpoints';
 import type { ConsumerInstruments } from '../consumer-instruments';
@@ -25,6 +26,13 @@ export const eventTopic = (category: string) => `paygate.events.${category}`;
 /** Integration events of one context, for the other contexts: `paygate.integration.collections`. */
 export const integrationTopic = (context: string) => `paygate.integration.${context}`;
 
+/**
+ * Messages this process produced to Kafka (the relay, counted once the broker acknowledged them; an event produced to
+ * its category's topic and its context's integration topic counts twice) and fetched from it (every message of a
+ * consumer's batches, those its group skips and those redelivered included): what the broker carries per lifecycle.
+ */
+export const KAFKA_MESSAGES_METRIC = 'paygate_kafka_messages_total';
+
 export interface KafkaEventBusOptions {
   partitions: number;
 }
@@ -44,6 +52,7 @@ export class KafkaEventBus implements EventBus {
   private readonly relays: Promise<void>[] = [];
   private readonly stopping = new AbortController();
   private connected?: Promise<void>;
+  private readonly messages: Counter<'direction'>;
 
   constructor(
     private readonly kafka: Kafka,
@@ -60,6 +69,11 @@ export class KafkaEventBus implements EventBus {
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    this.messages = instruments.metrics.counter({
+      name: KAFKA_MESSAGES_METRIC,
+      help: "Kafka messages this process produced (acknowledged by the broker) and fetched (every message of its consumers' batches), by direction.",
+      labelNames: ['direction'],
     });
   }
 
@@ -104,6 +118,7 @@ export class KafkaEventBus implements EventBus {
           // Offsets are resolved as events are handled, never for a batch cut short by a stop or a rebalance.
           eachBatchAutoResolve: false,
           eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+            this.messages.inc(FETCHED, batch.messages.length);
             const page: RecordedEvent[] = [];
             const offsets: string[] = [];
             for (const message of batch.messages) {
@@ -196,10 +211,12 @@ export class KafkaEventBus implements EventBus {
               await lockConnection.query('select 1');
               lastLockCheck = Date.now();
             }
-            await this.producer.sendBatch({
-              acks: -1,
-              topicMessages: toTopicMessages(page, streamPrefixes, publication),
-            });
+            const topicMessages = toTopicMessages(page, streamPrefixes, publication);
+            await this.producer.sendBatch({ acks: -1, topicMessages });
+            this.messages.inc(
+              PRODUCED,
+              topicMessages.reduce((sum, { messages }) => sum + messages.length, 0),
+            );
             if (interrupted) this.log.info('relay forwarding again', { relay: name });
             interrupted = false;
             this.instruments.forwarded(name, page.length);
@@ -252,6 +269,9 @@ export class KafkaEventBus implements EventBus {
     if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
 }
+
+const PRODUCED = { direction: 'produced' } as const;
+const FETCHED = { direction: 'fetched' } as const;
 
 /**
  * A stop or a rebalance came while a batch was being handled: the rest is left for the next fetch, by whichever member

@@ -20,8 +20,9 @@ export class PrometheusMetrics implements Metrics {
   private readonly gaugeSources = new Map<string, Set<GaugeSource>>();
 
   constructor(private readonly log: Logger) {
-    // Process metrics: CPU, memory, event loop lag, handles, GC.
-    collectDefaultMetrics({ register: this.registry });
+    // Process metrics: CPU, memory, event loop lag, handles, GC. The lag histogram samples every 100 ms, not every
+    // 10: at 10 its timer alone woke an idle app 100 times a second, about 1% of a core.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
   }
 
   readonly contentType = this.registry.contentType;

@@ -1,0 +1,282 @@
+/**
+ * bench:e2e's cost tables: what each process spends over a window, per lifecycle completed in it
+ * or with no traffic at all. CPU is read from /proc (the apps, every PostgreSQL process, the Kafka
+ * broker) and from process.cpuUsage (the bench: payers and receiver); SQL statements by kind,
+ * inbound HTTP requests and Kafka messages from each app's counters, read with
+ * `GET /metrics?name=…`, which serves only those families and reads no gauge.
+ */
+import { KAFKA_MESSAGES_METRIC } from '@paygate/messaging';
+import { SQL_STATEMENTS_METRIC, type StatementKind } from '@paygate/sql';
+import type { Proc } from './apps';
+import { backendsOf, kafkaBroker, postgresProcesses, ticksOf } from './processes';
+
+const HTTP_METRIC = 'paygate_http_request_duration_seconds';
+const QUERY = [SQL_STATEMENTS_METRIC, HTTP_METRIC, KAFKA_MESSAGES_METRIC].map((name) => `name=${name}`).join('&');
+/** USER_HZ on Linux: /proc counts CPU in hundredths of a second. */
+const TICKS_PER_SECOND = 100;
+/** The columns' order; a kind no app used in the window gets no column. */
+const KINDS: StatementKind[] = [
+  'append',
+  'log-read',
+  'job-queue',
+  'projection',
+  'reference',
+  'webhooks',
+  'checkpoint',
+  'merchants',
+  'rate-limit',
+  'sandbox',
+  'transaction',
+  'other',
+];
+
+/** What a layout runs on beside its apps, by TCP port: PostgreSQL's and Kafka's rows are measured when set. */
+export interface Externals {
+  postgresPort?: number;
+  kafkaPort?: number;
+}
+
+interface Counters {
+  sql: Map<string, number>;
+  /** Inbound requests but the bench's own scrapes of /metrics. */
+  http: number;
+  produced: number;
+  fetched: number;
+}
+
+export interface Snapshot {
+  at: number;
+  apps: Array<{ ticks: number; counters?: Counters }>;
+  /** Every PostgreSQL process: pid → ticks, with the children it waited for (ended backends). */
+  postgres: Map<number, number>;
+  /** The backends serving the apps, by pid. */
+  appBackends: number[];
+  kafka?: { pid: number; ticks: number };
+  benchTicks: number;
+}
+
+/** One process's use over a window. */
+export interface Use {
+  name: string;
+  /** An app of the layout, what it runs on (PostgreSQL, Kafka), or the bench. */
+  role: 'app' | 'external' | 'bench';
+  /** CPU in clock ticks; undefined when the process was not found. */
+  ticks?: number;
+  /** An app's counters; undefined for other processes, or when its /metrics did not answer. */
+  counters?: Counters;
+}
+
+export interface Window {
+  seconds: number;
+  uses: Use[];
+  /** The ticks of PostgreSQL's backends whose clients are the apps: the part of the PostgreSQL row that is ours. */
+  appBackendTicks?: number;
+}
+
+const SAMPLE = /^(\w+)(?:\{(.*)\})? (\S+)$/;
+const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
+
+function parseCounters(text: string): Counters {
+  const counters: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
+  for (const line of text.split('\n')) {
+    const [, name, labelText = '', value] = SAMPLE.exec(line) ?? [];
+    if (!name) continue;
+    const labels = Object.fromEntries([...labelText.matchAll(LABEL)].map(([, label, text]) => [label, text]));
+    const n = Number(value);
+    if (name === SQL_STATEMENTS_METRIC) counters.sql.set(labels.kind, (counters.sql.get(labels.kind) ?? 0) + n);
+    else if (name === `${HTTP_METRIC}_count` && labels.route !== '/metrics') counters.http += n;
+    else if (name === KAFKA_MESSAGES_METRIC && labels.direction === 'produced') counters.produced += n;
+    else if (name === KAFKA_MESSAGES_METRIC && labels.direction === 'fetched') counters.fetched += n;
+  }
+  return counters;
+}
+
+/** Never throws: an app that does not answer gets no counters, and its row says so. */
+const scrape = (proc: Proc): Promise<Counters | undefined> =>
+  fetch(`${proc.url}/metrics?${QUERY}`).then(
+    async (response) => (response.ok ? parseCounters(await response.text()) : undefined),
+    () => undefined,
+  );
+
+function minus(after: Counters | undefined, before: Counters | undefined): Counters | undefined {
+  if (!after || !before) return undefined;
+  const sql = new Map([...after.sql].map(([kind, n]) => [kind, n - (before.sql.get(kind) ?? 0)]));
+  return {
+    sql,
+    http: after.http - before.http,
+    produced: after.produced - before.produced,
+    fetched: after.fetched - before.fetched,
+  };
+}
+
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
+/** Snapshots of a layout's processes; `between` two of them is a window's use. */
+export class CostMeter {
+  constructor(
+    private readonly procs: Proc[],
+    private readonly externals: Externals = {},
+  ) {}
+
+  async snapshot(): Promise<Snapshot> {
+    const at = performance.now();
+    const { postgresPort, kafkaPort } = this.externals;
+    const ticks = this.procs.map((p) => ticksOf(p.child.pid ?? -1));
+    const titles = postgresPort === undefined ? new Map<number, string>() : postgresProcesses();
+    const postgres = new Map([...titles.keys()].map((pid) => [pid, ticksOf(pid, true)]));
+    const kafkaPid = kafkaPort === undefined ? undefined : kafkaBroker(kafkaPort);
+    const cpu = process.cpuUsage();
+    const appPids = this.procs.map((p) => p.child.pid ?? -1);
+    const appBackends = postgresPort === undefined ? [] : backendsOf(appPids, titles, postgresPort);
+    const counters = await Promise.all(this.procs.map(scrape));
+    return {
+      at,
+      apps: ticks.map((t, i) => ({ ticks: t, counters: counters[i] })),
+      postgres,
+      appBackends,
+      kafka: kafkaPid === undefined ? undefined : { pid: kafkaPid, ticks: ticksOf(kafkaPid) },
+      benchTicks: ((cpu.user + cpu.system) / 1e6) * TICKS_PER_SECOND,
+    };
+  }
+
+  between(before: Snapshot, after: Snapshot): Window {
+    const uses: Use[] = this.procs.map((p, i) => ({
+      name: p.name,
+      role: 'app',
+      ticks: after.apps[i].ticks - before.apps[i].ticks,
+      counters: minus(after.apps[i].counters, before.apps[i].counters),
+    }));
+    let appBackendTicks: number | undefined;
+    if (this.externals.postgresPort !== undefined) {
+      // A backend that ended meanwhile is in the postmaster's waited-for children: the sums stay whole.
+      const found = after.postgres.size > 0;
+      uses.push({
+        name: 'PostgreSQL',
+        role: 'external',
+        ticks: found ? sum(after.postgres.values()) - sum(before.postgres.values()) : undefined,
+      });
+      const backends = new Set([...before.appBackends, ...after.appBackends]);
+      // One that ended meanwhile is left out: its share is in the postmaster's figure, not told apart.
+      appBackendTicks = sum(
+        [...backends]
+          .filter((pid) => after.postgres.has(pid))
+          .map((pid) => after.postgres.get(pid)! - (before.postgres.get(pid) ?? 0)),
+      );
+    }
+    if (this.externals.kafkaPort !== undefined) {
+      const same = before.kafka && after.kafka && before.kafka.pid === after.kafka.pid;
+      uses.push({
+        name: 'Kafka',
+        role: 'external',
+        ticks: same ? after.kafka!.ticks - before.kafka!.ticks : undefined,
+      });
+    }
+    uses.push({ name: 'bench (payers, receiver)', role: 'bench', ticks: after.benchTicks - before.benchTicks });
+    return { seconds: (after.at - before.at) / 1_000, uses, appBackendTicks };
+  }
+}
+
+/** Paygate's processes: the apps, PostgreSQL and Kafka, not the bench that stands for the merchant and its payers. */
+const paygate = (window: Window) => window.uses.filter((use) => use.role !== 'bench');
+const cpuMs = (ticks: number) => (ticks * 1_000) / TICKS_PER_SECOND;
+const corePercent = (ticks: number, seconds: number) => (100 * ticks) / TICKS_PER_SECOND / seconds;
+
+/** A figure per lifecycle: two decimals under 1, one under 100. */
+export const fig = (value: number) =>
+  Number.isNaN(value)
+    ? '-'
+    : value === 0
+      ? '0'
+      : value < 1
+        ? value.toFixed(2)
+        : value < 100
+          ? value.toFixed(1)
+          : String(Math.round(value));
+
+/** CPU ms per lifecycle summed over Paygate's processes, and those that were not found (not in the sum). */
+export function paygateCpuMs(window: Window, lifecycles: number): { ms: number; missing: string[] } {
+  const uses = paygate(window);
+  return {
+    ms: cpuMs(sum(uses.map((use) => use.ticks ?? 0))) / lifecycles,
+    missing: uses.filter((use) => use.ticks === undefined).map((use) => use.name),
+  };
+}
+
+/** Each app's CPU over the window, in % of one core. */
+export const appCores = (window: Window) =>
+  window.uses
+    .filter((use) => use.role === 'app')
+    .map((use) => ({ name: use.name, percent: corePercent(use.ticks ?? 0, window.seconds) }));
+
+/** The markdown table "cost per lifecycle": a row per process, Paygate's total, then the bench. */
+export function costTable(window: Window, lifecycles: number): string[] {
+  if (lifecycles === 0) return ['No lifecycle completed in the window: no cost per lifecycle.'];
+  const apps = window.uses.filter((use) => use.role === 'app');
+  const kindsUsed = new Set(
+    apps.flatMap((use) => [...(use.counters?.sql ?? [])].filter(([, n]) => n > 0).map(([kind]) => kind)),
+  );
+  const kinds = [...KINDS.filter((kind) => kindsUsed.delete(kind)), ...kindsUsed];
+  const kafka = apps.some((use) => (use.counters?.produced ?? 0) + (use.counters?.fetched ?? 0) > 0);
+  const per = (n: number) => fig(n / lifecycles);
+  const cells = (counters: Counters | undefined, app: boolean) => {
+    if (!counters) return [...kinds, 'total', 'http', ...(kafka ? ['p', 'f'] : [])].map(() => (app ? '?' : '-'));
+    return [
+      ...kinds.map((kind) => per(counters.sql.get(kind) ?? 0)),
+      per(sum(counters.sql.values())),
+      per(counters.http),
+      ...(kafka ? [per(counters.produced), per(counters.fetched)] : []),
+    ];
+  };
+  const row = (name: string, ticks: number | undefined, counterCells: string[]) =>
+    `| ${name} | ${ticks === undefined ? 'not found' : fig(cpuMs(ticks) / lifecycles)} | ${counterCells.join(' | ')} |`;
+  const total: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
+  for (const { counters } of apps) {
+    if (!counters) continue;
+    for (const [kind, n] of counters.sql) total.sql.set(kind, (total.sql.get(kind) ?? 0) + n);
+    total.http += counters.http;
+    total.produced += counters.produced;
+    total.fetched += counters.fetched;
+  }
+  const header = [
+    'process',
+    'CPU ms',
+    ...kinds,
+    'SQL total',
+    'HTTP in',
+    ...(kafka ? ['Kafka produced', 'Kafka fetched'] : []),
+  ];
+  const bench = window.uses.find((use) => use.role === 'bench')!;
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...paygate(window).map((use) => row(use.name, use.ticks, cells(use.counters, use.role === 'app'))),
+    row('**total (Paygate)**', sum(paygate(window).map((use) => use.ticks ?? 0)), cells(total, true)),
+    row(bench.name, bench.ticks, cells(undefined, false)),
+    ...(window.appBackendTicks === undefined
+      ? []
+      : [
+          '',
+          "PostgreSQL is every postgres process on the machine, whatever else uses it; its backends serving this layout's " +
+            `apps used ${fig(cpuMs(window.appBackendTicks) / lifecycles)} ms per lifecycle of it.`,
+        ]),
+  ];
+}
+
+/** The markdown table "idle": each process's CPU in % of one core and the statements it issued. */
+export function idleTable(window: Window): string[] {
+  const statements = (use: Use) => {
+    if (use.role !== 'app') return '-';
+    if (!use.counters) return '?';
+    const used = [...use.counters.sql].filter(([, n]) => n > 0);
+    const byKind = used.length > 0 ? ` (${used.map(([kind, n]) => `${kind} ${n}`).join(', ')})` : '';
+    return `${sum(use.counters.sql.values())}${byKind}`;
+  };
+  return [
+    `| process | CPU % of a core | SQL statements in the ${Math.round(window.seconds)} s |`,
+    '|---|---|---|',
+    ...window.uses.map(
+      (use) =>
+        `| ${use.name} | ${use.ticks === undefined ? 'not found' : corePercent(use.ticks, window.seconds).toFixed(2)} | ${statements(use)} |`,
+    ),
+  ];
+}
