@@ -13,7 +13,7 @@ import { mobileMoneyRequest } from '@paygate/testing';
 import { parseExposition, startObservedPaygate, type ObservedPaygate } from '../edge/observability-test-setup';
 
 /** Statements one mobile money lifecycle runs, alone, from initialize to its callback recorded (docs/architecture.md). */
-const LIFECYCLE_BUDGET = 70;
+const LIFECYCLE_BUDGET = 64;
 const NO_FALLBACK = { DISPATCH_TICK_MS: '600000', TIMER_TICK_MS: '600000', PAYMENT_TIMER_TICK_MS: '600000' };
 
 /** Statements by kind, as GET /metrics counts them. */
