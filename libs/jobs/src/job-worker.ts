@@ -4,8 +4,6 @@ import { JOBS_CHANNEL, parseJobsNotification, type ClaimOptions } from './job-qu
 
 /** How soon a worker looks again at jobs that are due but that its claim could not take. */
 const BLOCKED_RETRY_MS = 1_000;
-/** The least time between the starts of two claims of one worker while it keeps being woken. */
-const MIN_CLAIM_INTERVAL_MS = 20;
 
 /** What running a job asks of the worker: forget it, or run it again at `retryAt` (or after the queue's back-off). */
 export type JobVerdict = { done: true } | { done: false; retryAt?: Date };
@@ -80,8 +78,6 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   /** The earliest due time heard of while a claim ran, for the timer armed after it. */
   private heardDueAt = Infinity;
   private listening?: Promise<(() => Promise<void>) | undefined>;
-  /** When the last claim began (epoch ms). */
-  private lastClaimAt = 0;
   /** The last claim left due jobs behind (no room, or lanes at their cap): a settled batch frees room for them. */
   private leftDue = false;
 
@@ -118,17 +114,7 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   wake(): void {
     if (!this.started || this.stopped) return;
     if (this.running) this.tickAgain = true;
-    else this.claimSoon();
-  }
-
-  /**
-   * Claims now, or once MIN_CLAIM_INTERVAL_MS has passed since the last claim began: while work keeps
-   * being queued, each claim takes what came meanwhile instead of workers claiming back to back,
-   * contending for the rows (and the callbacks' claim lock) that settling needs too.
-   */
-  private claimSoon(): void {
-    const at = Math.max(Date.now(), this.lastClaimAt + MIN_CLAIM_INTERVAL_MS);
-    if (this.timerAt > at) this.schedule(at - Date.now());
+    else this.schedule(0);
   }
 
   /** Stops claiming, waits for the runs under way and settles their verdicts. */
@@ -149,7 +135,6 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     this.timer = setTimeout(() => {
       this.timerAt = Infinity;
       this.heardDueAt = Infinity;
-      this.lastClaimAt = Date.now();
       // A claim serves every job: it must not run in the log context of the work that woke it.
       this.running = withLogContext({}, () => this.tick()).then(
         (nextDueAt) => this.afterTick(nextDueAt),
@@ -168,8 +153,7 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     // process's, which notifies nothing, so look again shortly rather than at once.
     const due = nextDueAt !== undefined && nextDueAt <= now ? now + Math.min(BLOCKED_RETRY_MS, tickMs) : nextDueAt;
     const next = Math.min(due ?? Infinity, this.heardDueAt, now + tickMs);
-    if (again) this.claimSoon();
-    else this.schedule(Math.max(0, next - now));
+    this.schedule(again ? 0 : Math.max(0, next - now));
   }
 
   /** Claims what is due; returns when the next job is due when the claim left room (it took all there was). */

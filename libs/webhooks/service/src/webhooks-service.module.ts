@@ -31,7 +31,6 @@ const PROJECTOR = Symbol('CallbackProjector');
 
 type DispatcherParts = Dispatcher & {
   queue: DeliveryQueue;
-  sender: CallbackSender;
   merchants: MerchantAccounts;
   stopReportingQueue: () => void;
 };
@@ -71,7 +70,6 @@ type DispatcherParts = Dispatcher & {
         });
         return {
           queue,
-          sender,
           history,
           worker,
           stream,
@@ -156,7 +154,6 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     clearInterval(this.pruning);
     await this.consumer?.stop();
     await this.dispatcher.worker.stop();
-    await this.dispatcher.sender.close();
     this.dispatcher.stopReportingQueue();
   }
 }
