@@ -2,20 +2,18 @@
  * A worker runs jobs because it was told or knows when they are due, never because it polled:
  * every worker here has a tick of ten minutes, longer than any test.
  */
-import type { Logger } from '@paygate/logging';
 import { openSqlDatabase, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines, describeWithService, eventually, uniqueSchema } from '@paygate/testing';
+import {
+  describeOnSqlEngines,
+  describeWithService,
+  eventually,
+  silentLogger as log,
+  uniqueSchema,
+} from '@paygate/testing';
 import { SqlJobQueue, type ClaimedJob } from './job-queue';
 import { JobWorker } from './job-worker';
 
 const NO_TICK_MS = 600_000;
-const log: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => log,
-};
 let round = 0;
 
 /** `db` counting the statements and transactions it runs. */

@@ -6,3 +6,4 @@ export * from './fixtures';
 export * from './certificates';
 export * from './kafka-script';
 export * from './process-runs';
+export * from './silent-logger';
