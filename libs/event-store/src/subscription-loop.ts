@@ -69,12 +69,13 @@ export interface PollingSource {
    * events instead of scanning them again on every read. `live` when the previous page was
    * short: the subscription follows the tail rather than catching up a backlog. `asOf`, the
    * append count the page is current as of, when it is not the count as the call began (a page
-   * another subscription's read brought).
+   * another subscription's read brought). `heldBack` when committed events exist that the page
+   * could not include yet (an older transaction still runs), so no notification will bring them.
    */
   readPage(
     after: string | null,
     live: boolean,
-  ): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; asOf?: number }>;
+  ): Promise<{ events: RecordedEvent[]; end: string | null; full: boolean; heldBack?: boolean; asOf?: number }>;
   /** Appends: this process's, and those of others as their notifications arrive (the poll is a fallback). */
   appends: AppendSignal;
 }
@@ -91,6 +92,13 @@ export interface SubscriptionTiming {
 }
 
 /**
+ * While committed events are held back, the next read comes after this long, doubling up to
+ * HELD_BACK_MAX_MS while they stay held back (a long transaction elsewhere on the server).
+ */
+const HELD_BACK_FIRST_MS = 10;
+const HELD_BACK_MAX_MS = 1_000;
+
+/**
  * Catch-up-then-live loop over a pull source: reads pages, hands each page's events to the
  * handler at once, and waits for a local append (or a poll tick) when caught up.
  */
@@ -105,9 +113,10 @@ export function runSubscriptionLoop(
     let after = start;
     let wokenByAppend = false;
     let live = false;
+    let heldBackWaitMs = 0;
     while (!abort.signal.aborted) {
-      // Appends counted before the read started are in it (or, in PostgreSQL, held back by an
-      // older transaction that is still running, whose own append or the poll brings them).
+      // Appends counted before the read started are in it, or held back by an older transaction
+      // that is still running: then the page says so and the loop looks again soon.
       const changesBeforeRead = source.appends.changeCount;
       const readStarted = Date.now();
       const page = await source.readPage(after, live);
@@ -122,7 +131,9 @@ export function runSubscriptionLoop(
       // read covers every append of the interval instead of one read per append taking turns
       // with the writers; the first append after a quiet spell is read at once.
       const notBefore = wokenByAppend ? readStarted + timing.minReadIntervalMs : 0;
-      wokenByAppend = await source.appends.wait(currentAsOf, notBefore, timing.pollIntervalMs, abort.signal);
+      heldBackWaitMs = page.heldBack ? Math.min(Math.max(heldBackWaitMs * 2, HELD_BACK_FIRST_MS), HELD_BACK_MAX_MS) : 0;
+      const maxWaitMs = page.heldBack ? heldBackWaitMs : timing.pollIntervalMs;
+      wokenByAppend = await source.appends.wait(currentAsOf, notBefore, maxWaitMs, abort.signal);
     }
   })();
   ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection

@@ -136,6 +136,14 @@ interface TailSegment {
   events: RecordedEvent[];
   asOf: number;
   endFull: boolean;
+  /** The read that brought its last event saw committed events still behind the horizon. */
+  endHeldBack: boolean;
+}
+
+/** A page of the log for a subscription, and whether committed events wait behind the horizon. */
+interface LogPage {
+  events: RecordedEvent[];
+  heldBack: boolean;
 }
 
 const tailEnd = (tail: TailSegment) => tail.events[tail.events.length - 1].position;
@@ -173,7 +181,7 @@ export class SqlEventStore implements EventStore {
   /** Wakes this process's subscriptions after its own appends. */
   private readonly appends = new AppendSignal();
   /** Live subscriptions' reads under way, by the position they read after (livePage). */
-  private readonly liveReads = new Map<string, { changeCount: number; page: Promise<RecordedEvent[]> }>();
+  private readonly liveReads = new Map<string, { changeCount: number; page: Promise<LogPage> }>();
   /** What this process's subscriptions read last, shared: only one at the end of it reads the database. */
   private tail: TailSegment | undefined;
   /** Names this store's appends in their notifications (APPENDS_CHANNEL). */
@@ -319,6 +327,7 @@ export class SqlEventStore implements EventStore {
               : page.events,
             end: page.events.length > 0 ? page.events[page.events.length - 1].position : after,
             full: page.full,
+            heldBack: page.heldBack,
             asOf: page.asOf,
           };
         },
@@ -334,18 +343,49 @@ export class SqlEventStore implements EventStore {
   private async readPage(
     after: string | null,
     live: boolean,
-  ): Promise<{ events: RecordedEvent[]; full: boolean; asOf: number }> {
+  ): Promise<{ events: RecordedEvent[]; full: boolean; heldBack: boolean; asOf: number }> {
     const asOf = this.appends.changeCount;
     // A live subscription's read is short and everything downstream waits for it: where
     // statements queue (PGlite) it goes ahead of them. Catching up (full pages) queues.
-    const events = await (live ? this.livePage(after) : this.readAllWith(this.db.query.bind(this.db), { after }));
+    const { events, heldBack } = await (live
+      ? this.livePage(after)
+      : this.readLogPage(this.db.query.bind(this.db), after));
     const full = events.length === this.options.pageSize;
-    if (events.length > 0) this.remember(after, events, asOf, full);
-    return { events, full, asOf };
+    if (events.length > 0) this.remember(after, events, asOf, full, heldBack);
+    return { events, full, heldBack, asOf };
+  }
+
+  /**
+   * The page after `after`, and whether events committed by transactions at or past the horizon
+   * exist: a transaction that began earlier and still runs (any schema's, in any process: the
+   * horizon is the server's) holds them back, and its commit notifies nobody here.
+   */
+  private async readLogPage(query: SqlDatabase['query'], after: string | null): Promise<LogPage> {
+    const [afterTransaction, afterPosition] = after ? parsePosition(after) : ['0', '0'];
+    const rows = await query<Partial<EventRow> & { held_back: boolean }>(
+      `select held.back as held_back, page.* from
+         (select exists (select 1 from es_events
+                         where transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) as back) held
+         left join lateral (
+           select ${COLUMNS}, es_events.transaction_id as order_transaction, es_events.global_position as order_position
+           from es_events
+           where (es_events.transaction_id, es_events.global_position) > ($1::xid8, $2::bigint)
+             and es_events.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+           order by es_events.transaction_id, es_events.global_position limit $3
+         ) page on true
+       order by page.order_transaction, page.order_position`,
+      [afterTransaction, afterPosition, this.options.pageSize],
+    );
+    return {
+      events: rows.filter((row) => row.global_position != null).map((row) => toRecordedEvent(row as EventRow)),
+      heldBack: rows.length > 0 && rows[0].held_back === true,
+    };
   }
 
   /** The page after `after` from the tail segment, when `after` lies within it. */
-  private fromTail(after: string | null): { events: RecordedEvent[]; full: boolean; asOf: number } | undefined {
+  private fromTail(
+    after: string | null,
+  ): { events: RecordedEvent[]; full: boolean; heldBack: boolean; asOf: number } | undefined {
     const tail = this.tail;
     if (!tail || isAfter(tail.from, after) || !isAfter(tailEnd(tail), after)) return undefined;
     const first = after === tail.from ? 0 : tail.events.findIndex((event) => event.position === after) + 1;
@@ -353,17 +393,29 @@ export class SqlEventStore implements EventStore {
     // come from events).
     if (first === 0 && after !== tail.from) return undefined;
     const events = tail.events.slice(first, first + this.options.pageSize);
-    return { events, full: first + events.length < tail.events.length || tail.endFull, asOf: tail.asOf };
+    const toEnd = first + events.length === tail.events.length;
+    return {
+      events,
+      full: !toEnd || tail.endFull,
+      heldBack: toEnd && tail.endHeldBack,
+      asOf: tail.asOf,
+    };
   }
 
   /** Extends the tail segment by a page read after `after`, or starts it anew when the page ends later than it. */
-  private remember(after: string | null, events: RecordedEvent[], asOf: number, endFull: boolean): void {
+  private remember(
+    after: string | null,
+    events: RecordedEvent[],
+    asOf: number,
+    endFull: boolean,
+    endHeldBack: boolean,
+  ): void {
     const tail = this.tail;
     if (tail && after === tailEnd(tail)) {
       tail.events.push(...events);
-      Object.assign(tail, { asOf, endFull });
+      Object.assign(tail, { asOf, endFull, endHeldBack });
     } else if (!tail || isAfter(events[events.length - 1].position, tailEnd(tail))) {
-      this.tail = { from: after, events: [...events], asOf, endFull };
+      this.tail = { from: after, events: [...events], asOf, endFull, endHeldBack };
     }
     const kept = this.tail!;
     const excess = kept.events.length - TAIL_PAGES * this.options.pageSize;
@@ -379,13 +431,13 @@ export class SqlEventStore implements EventStore {
    * ask while it is under way, unless this process appended since it was asked for (it might
    * not hold that append's events). The events are shared: handlers only read them.
    */
-  private livePage(after: string | null): Promise<RecordedEvent[]> {
+  private livePage(after: string | null): Promise<LogPage> {
     const key = after ?? '';
     const shared = this.liveReads.get(key);
     if (shared && shared.changeCount === this.appends.changeCount) return shared.page;
     const read = {
       changeCount: this.appends.changeCount,
-      page: this.readAllWith(this.db.queryAhead.bind(this.db), { after }),
+      page: this.readLogPage(this.db.queryAhead.bind(this.db), after),
     };
     this.liveReads.set(key, read);
     const forget = () => {
