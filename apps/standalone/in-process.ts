@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '@paygate/config';
 import { GatewayHttpModule } from '@paygate/gateway-http';
 import { createLogger } from '@paygate/logging';
 import { PaymentsServiceModule } from '@paygate/payments-service';
-import { createHttpApp, listen, openInfrastructure, type Infrastructure } from '@paygate/platform';
+import { createHttpApp, listen, openInfrastructure, shutDown, type Infrastructure } from '@paygate/platform';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { WebhooksServiceModule } from '@paygate/webhooks-service';
 
@@ -39,9 +39,10 @@ export async function startInProcess(env: Record<string, string>): Promise<InPro
     app,
     infrastructure,
     config,
+    // As SIGTERM closes a deployed app, without the delay for load balancers: kept-alive connections (the process's
+    // own, to its sandbox, among them) are told to close rather than held open until their idle timeout.
     close: async () => {
-      await app.close();
-      await infrastructure.close();
+      await shutDown(app, infrastructure, { ...config.shutdown, delayMs: 0 }, log);
     },
   };
 }

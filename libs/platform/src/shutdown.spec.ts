@@ -87,6 +87,16 @@ describe('shutDown', () => {
     expect(order).toEqual(['commands stopped', 'module closed']);
   });
 
+  it('is not held by a connection that never sends a request', async () => {
+    const { app, infrastructure, config, log, port } = await startTestApp([], { SHUTDOWN_TIMEOUT_MS: '5000' });
+    // A client that connected and sent nothing (a pool connecting ahead, a request given up while connecting).
+    const silent = await rawConnection(port);
+
+    expect(await shutDown(app, infrastructure, config.shutdown, log)).toBe(true);
+    expect(await silent.closed).toBe('');
+    expect(log.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+  });
+
   it('abandons what is still running after SHUTDOWN_TIMEOUT_MS and logs what it was', async () => {
     const gate = new Gate();
     const { app, infrastructure, config, log, port } = await startTestApp([heldRoute(gate)], {

@@ -11,11 +11,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * What SIGTERM does, in order: readiness turns unready; after SHUTDOWN_DELAY_MS the command
  * listener stops (commands in hand answer, new ones go to another instance), the HTTP listener
- * stops accepting and idle keep-alive connections close; requests in flight finish and get their
- * responses (their connections closing after); then the features stop (consumers finish the
- * message in hand and commit it, timers and workers stop); then the broker and the stores
- * close. Whatever has not finished SHUTDOWN_TIMEOUT_MS after the start is abandoned, with an
- * error line naming it. True when everything finished.
+ * stops accepting and idle keep-alive connections close, as do connections that never sent a byte;
+ * requests in flight finish and get their responses (their connections closing after); then the
+ * features stop (consumers finish the message in hand and commit it, timers and workers stop);
+ * then the broker and the stores close. Whatever has not finished SHUTDOWN_TIMEOUT_MS after the
+ * start is abandoned, with an error line naming it. True when everything finished.
  */
 export async function shutDown(
   app: INestApplication,
@@ -37,6 +37,7 @@ export async function shutDown(
     // their consumers.
     const appClosed = app.close();
     const serverClosed = once(app.getHttpServer(), 'close');
+    drain.closeSilentConnections();
     try {
       await Promise.race([serverClosed, appClosed]);
       waitingFor = () => {

@@ -1,14 +1,23 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** How often a closing server looks for connections that never sent a byte. */
+const SILENT_CHECK_MS = 250;
 
 /**
  * The HTTP side of a graceful shutdown. Once draining, readiness answers 503 and every response
  * tells its client to close the connection, so no keep-alive connection outlives the request it
- * carries; one that goes idle anyway (its response had already started) is closed at once.
+ * carries; one that goes idle anyway (its response had already started) is closed at once. Once
+ * the listener is closing, connections that never sent a byte are closed too: a client may connect
+ * and send nothing (a pool opening a connection ahead, a request abandoned while connecting), and
+ * the server's close would wait for it to leave.
  */
 export class Drain {
   private active = false;
   private readonly inFlight = new Set<ServerResponse>();
   private readonly beginning: (() => void)[] = [];
+  private server?: Server;
+  private readonly silent = new Set<Socket>();
 
   get draining(): boolean {
     return this.active;
@@ -20,6 +29,12 @@ export class Drain {
 
   /** Follows the requests of `server`; before any other listener, so draining applies to every response. */
   attach(server: Server): void {
+    this.server = server;
+    server.on('connection', (socket: Socket) => {
+      this.silent.add(socket);
+      socket.once('data', () => this.silent.delete(socket));
+      socket.once('close', () => this.silent.delete(socket));
+    });
     server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
       this.inFlight.add(response);
       if (this.active) closeConnectionAfter(response);
@@ -42,6 +57,18 @@ export class Drain {
     this.active = true;
     for (const response of this.inFlight) closeConnectionAfter(response);
     for (const listener of this.beginning) listener();
+  }
+
+  /** The listener is closing: connections that have sent nothing are closed, now and until the server has closed. */
+  closeSilentConnections(): void {
+    const server = this.server;
+    if (!server) return;
+    const closeSilent = () => {
+      for (const socket of this.silent) if (socket.bytesRead === 0) socket.destroy();
+    };
+    closeSilent();
+    const check = setInterval(closeSilent, SILENT_CHECK_MS).unref();
+    server.once('close', () => clearInterval(check));
   }
 }
 
