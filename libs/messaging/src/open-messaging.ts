@@ -24,7 +24,6 @@ export interface MessagingOptions {
   /** Identifies this process to the broker (Kafka client id). */
   clientId: string;
   partitions?: number;
-  relayPollMs?: number;
   /** How long a sender waits for the owning service's reply before answering "unavailable". */
   commandTimeoutMs?: number;
   /** Where commands go beside a Kafka broker, over mutual TLS (events stay on Kafka); unused in one process. */
@@ -58,15 +57,7 @@ export async function openMessaging(
       metrics,
       options.commandTimeoutMs ?? 10_000,
     );
-    events = new KafkaEventBus(
-      kafka,
-      deps.store,
-      deps.sql,
-      checkpoints,
-      deps.log,
-      { partitions, relayPollMs: options.relayPollMs ?? 20 },
-      instruments,
-    );
+    events = new KafkaEventBus(kafka, deps.store, deps.sql, checkpoints, deps.log, { partitions }, instruments);
   } else {
     throw new Error(
       `unsupported BROKER_URL "${redactUrl(brokerUrl)}" (expected inproc://, kafka://host:port or kafkas://host:port)`,

@@ -35,8 +35,6 @@ export const KAFKA_MESSAGES_METRIC = 'paygate_kafka_messages_total';
 
 export interface KafkaEventBusOptions {
   partitions: number;
-  /** How often an idle relay looks for new events. */
-  relayPollMs: number;
 }
 
 /**
@@ -204,31 +202,34 @@ export class KafkaEventBus implements EventBus {
           this.log.info('relay leading', { relay: name });
           let after = await this.checkpoints.load(name);
           const stopReportingLag = this.instruments.trackLag(name, streamPrefixes, () => after);
-          try {
-            let lastLockCheck = Date.now();
-            while (!signal.aborted) {
-              if (Date.now() - lastLockCheck > 1_000) {
-                await lockConnection.query('select 1'); // a lost connection means a lost lock: stop leading
-                lastLockCheck = Date.now();
-              }
-              const page = await this.store.readAll({ after, streamPrefixes, maxCount: 500 });
-              if (page.length === 0) {
-                await pause(this.options.relayPollMs);
-                continue;
-              }
-              const topicMessages = toTopicMessages(page, streamPrefixes, publication);
-              await this.producer.sendBatch({ acks: -1, topicMessages });
-              this.messages.inc(
-                PRODUCED,
-                topicMessages.reduce((sum, { messages }) => sum + messages.length, 0),
-              );
-              if (interrupted) this.log.info('relay forwarding again', { relay: name });
-              interrupted = false;
-              this.instruments.forwarded(name, page.length);
-              after = page[page.length - 1].position;
-              await this.checkpoints.save(name, after);
+          let lastLockCheck = Date.now();
+          // Follows the log as subscriptions do: woken by appends (this process's, or others' notifications), never
+          // polling while nothing is appended.
+          const following = this.store.subscribeToAll({ after, streamPrefixes }, async (page) => {
+            // Leadership matters when publishing: a lost connection is a lost lock, found before sending.
+            if (Date.now() - lastLockCheck > 1_000) {
+              await lockConnection.query('select 1');
+              lastLockCheck = Date.now();
             }
+            const topicMessages = toTopicMessages(page, streamPrefixes, publication);
+            await this.producer.sendBatch({ acks: -1, topicMessages });
+            this.messages.inc(
+              PRODUCED,
+              topicMessages.reduce((sum, { messages }) => sum + messages.length, 0),
+            );
+            if (interrupted) this.log.info('relay forwarding again', { relay: name });
+            interrupted = false;
+            this.instruments.forwarded(name, page.length);
+            after = page[page.length - 1].position;
+            await this.checkpoints.save(name, after);
+          });
+          const stopFollowing = () => void following.stop();
+          signal.addEventListener('abort', stopFollowing, { once: true });
+          if (signal.aborted) stopFollowing();
+          try {
+            await following.ended;
           } finally {
+            signal.removeEventListener('abort', stopFollowing);
             stopReportingLag();
             await lockConnection
               .query("select pg_advisory_unlock(hashtext(current_schema() || ':' || $1))", [name])

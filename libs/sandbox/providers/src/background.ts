@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { connectRefusal, guardedLookup, TargetNotAllowedError, type AddressPolicy } from '@paygate/net-guard';
+import type { Agent } from 'undici';
+import { connectRefusal, guardedDispatcher, TargetNotAllowedError, type AddressPolicy } from '@paygate/net-guard';
 import { APP_URL, LOGGER, type AppUrl } from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
 import { SANDBOX_CONFIG, type SandboxConfig } from './sandbox-config';
@@ -9,17 +8,24 @@ import { SANDBOX_CONFIG, type SandboxConfig } from './sandbox-config';
 const CALLBACK_RETRIES = 3;
 const CALLBACK_RETRY_DELAY_MS = 1_000;
 const CALLBACK_ATTEMPT_TIMEOUT_MS = 5_000;
+const CALLBACK_CONNECTIONS_PER_ORIGIN = 32;
 
 /**
  * In-process timers and provider callbacks. Timers are not durable, which is acceptable for a
  * simulator; they are cleared when the app closes so nothing touches a closed store. Callback
- * URLs come from whoever calls the sandbox, so every callback passes the address guard.
+ * URLs come from whoever calls the sandbox, so every callback passes the address guard. Callbacks
+ * go over kept-alive connections, each new one guarded, closed with the app.
  */
 @Injectable()
 export class Background implements OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly closing = new AbortController();
   private readonly log: Logger;
+  /** The guard with the policy targetPolicy chooses: a pool per allowPrivate, all an AddressPolicy decides. */
+  private readonly connections = {
+    private: callbackConnections({ allowPrivate: true }),
+    public: callbackConnections({ allowPrivate: false }),
+  };
 
   constructor(
     @Inject(LOGGER) log: Logger,
@@ -106,32 +112,42 @@ export class Background implements OnModuleDestroy {
    * One attempt: the status, or none when no response came; `refused` when the name resolved to an address the guard
    * refuses.
    */
-  private send(
+  private async send(
     method: string,
     target: URL,
     body: string,
     policy: AddressPolicy,
   ): Promise<{ status?: number; refused?: boolean }> {
-    return new Promise((resolve) => {
-      const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]);
-      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-      // Node's http client follows no redirects, so a receiver cannot send the callback on to another address.
-      const outgoing = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
-        target,
-        { method, headers, signal, agent: false, lookup: guardedLookup(policy) },
-        (response) => {
-          resolve({ status: response.statusCode });
-          response.destroy();
-        },
-      );
-      outgoing.on('error', (error) => resolve({ refused: error instanceof TargetNotAllowedError }));
-      outgoing.end(body);
-    });
+    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS)]);
+    try {
+      // undici's request follows no redirects, so a receiver cannot send the callback on to another address.
+      const response = await this.connections[policy.allowPrivate ? 'private' : 'public'].request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method,
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal,
+      });
+      // What the receiver answers is read to its end (or dropped with its connection), so the connection is reused.
+      await response.body.dump().catch(() => undefined);
+      return { status: response.statusCode };
+    } catch (error) {
+      return { refused: error instanceof TargetNotAllowedError };
+    }
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.closing.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    await Promise.all([this.connections.private.destroy(), this.connections.public.destroy()]);
   }
+}
+
+function callbackConnections(policy: AddressPolicy): Agent {
+  return guardedDispatcher(policy, {
+    connectionsPerOrigin: CALLBACK_CONNECTIONS_PER_ORIGIN,
+    connectTimeoutMs: CALLBACK_ATTEMPT_TIMEOUT_MS,
+  });
 }

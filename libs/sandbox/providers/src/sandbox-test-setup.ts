@@ -33,7 +33,7 @@ export async function openSandbox(env: Record<string, string> = {}): Promise<San
     background: newBackground(),
     newBackground,
     close: async () => {
-      for (const background of backgrounds) background.onModuleDestroy();
+      await Promise.all(backgrounds.map((background) => background.onModuleDestroy()));
       await sql.close();
     },
   };

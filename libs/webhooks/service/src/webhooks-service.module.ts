@@ -31,6 +31,7 @@ const PROJECTOR = Symbol('CallbackProjector');
 
 type DispatcherParts = Dispatcher & {
   queue: DeliveryQueue;
+  sender: CallbackSender;
   merchants: MerchantAccounts;
   stopReportingQueue: () => void;
 };
@@ -70,6 +71,7 @@ type DispatcherParts = Dispatcher & {
         });
         return {
           queue,
+          sender,
           history,
           worker,
           stream,
@@ -154,6 +156,7 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     clearInterval(this.pruning);
     await this.consumer?.stop();
     await this.dispatcher.worker.stop();
+    await this.dispatcher.sender.close();
     this.dispatcher.stopReportingQueue();
   }
 }

@@ -62,7 +62,7 @@ describe('the MoMo customer, by test number', () => {
   it('answers on the first status read when the timer was lost in a restart', async () => {
     const before = sandbox.newBackground();
     const referenceId = await prompt(new MomoSimulator(store, before, sandbox.config), '256772000001');
-    before.onModuleDestroy();
+    await before.onModuleDestroy();
     expect((await store.find(referenceId))?.status).toBe('PENDING');
     const restarted = new MomoSimulator(store, sandbox.newBackground(), sandbox.config);
     expect((await restarted.status(referenceId))?.status).toBe('SUCCESSFUL');

@@ -1,17 +1,12 @@
-import {
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type RequestOptions,
-} from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { connectRefusal, guardedLookup, TARGET_NOT_ALLOWED } from '@paygate/net-guard';
+import type { Agent, Dispatcher } from 'undici';
+import { connectRefusal, guardedDispatcher, TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { collectionSignature, standardWebhookHeaders, type CollectionSignatureFields } from '@paygate/signing';
 import type { DeliveryConfig } from './delivery-config';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 export const USER_AGENT = 'Paygate-Webhooks/1';
+/** How much of a longer answer is read and dropped to keep its connection, rather than closing it. */
+const DISCARDED_BYTES_LIMIT = 64 * 1024;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
 /** What one attempt needs: the body is sent byte for byte as stored. */
@@ -48,9 +43,21 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
 
 type Response = Pick<AttemptOutcome, 'statusCode' | 'responseExcerpt' | 'error' | 'retryAfterMs'>;
 
-/** One signed POST of a stored callback; never throws, every failure is an outcome. */
+/**
+ * One signed POST of a stored callback; never throws, every failure is an outcome. Attempts to a receiver share
+ * kept-alive connections (a TLS handshake per callback would cost more than the rest of it), each new one checked by
+ * the address guard; `close` when the deliveries stop.
+ */
 export class CallbackSender {
-  constructor(private readonly config: Pick<DeliveryConfig, 'timeoutMs' | 'allowPrivate'>) {}
+  private readonly connections: Agent;
+
+  constructor(private readonly config: Pick<DeliveryConfig, 'timeoutMs' | 'allowPrivate' | 'perHostConcurrency'>) {
+    // More connections to one receiver would idle: no more attempts than perHostConcurrency go to a host at once.
+    this.connections = guardedDispatcher(config, {
+      connectionsPerOrigin: config.perHostConcurrency,
+      connectTimeoutMs: config.timeoutMs,
+    });
+  }
 
   /** `onSigned` sees the signature headers just before the request goes out (the callback stream records them). */
   async send(
@@ -62,6 +69,14 @@ export class CallbackSender {
     const started = performance.now();
     const response = await this.attempt(delivery, signingKey, Math.floor(startedAt.getTime() / 1_000), onSigned);
     return { startedAt, durationMs: Math.round(performance.now() - started), ...response };
+  }
+
+  /**
+   * Closes the kept-alive connections. Called once no attempt is in flight; one that still is fails at once rather
+   * than hold up a shutdown.
+   */
+  close(): Promise<void> {
+    return this.connections.destroy();
   }
 
   private async attempt(
@@ -76,11 +91,10 @@ export class CallbackSender {
     } catch {
       return { responseExcerpt: '', error: 'target URL is not a valid URL' };
     }
-    // The scheme and an IP literal or localhost name are refused here; a name's addresses when it resolves
-    // (guardedLookup).
+    // The scheme and an IP literal or localhost name are refused here, with the range that refuses them; a name's
+    // addresses when a new connection resolves it (guardedDispatcher).
     const refused = connectRefusal(url, this.config);
     if (refused !== undefined) return { responseExcerpt: '', error: `${TARGET_NOT_ALLOWED}: ${refused}` };
-    const payload = Buffer.from(delivery.body, 'utf8');
     let signed: Record<string, string>;
     try {
       signed = signedCallbackHeaders(signingKey, delivery.webhookId, delivery.body, timestampSeconds);
@@ -88,66 +102,85 @@ export class CallbackSender {
       return { responseExcerpt: '', error: 'stored body is not a callback ({event, payload}) and cannot be signed' };
     }
     await onSigned?.(signed);
-    const headers: OutgoingHttpHeaders = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
-      'content-length': payload.length,
       'user-agent': USER_AGENT,
+      ...basicAuthorization(url),
       ...signed,
     };
-    return this.post(url, headers, payload);
+    return this.post(url, headers, Buffer.from(delivery.body, 'utf8'));
   }
 
-  private post(url: URL, headers: OutgoingHttpHeaders, payload: Buffer): Promise<Response> {
+  /** The POST itself; redirects are answers, never followed. */
+  private async post(url: URL, headers: Record<string, string>, payload: Buffer): Promise<Response> {
     const { timeoutMs } = this.config;
-    // agent: false gives every attempt its own connection, so each one passes the address check
-    // and a stale pooled socket never shows up as a receiver failure.
-    const options: RequestOptions = { method: 'POST', headers, agent: false, lookup: guardedLookup(this.config) };
-    return new Promise((resolve) => {
-      let response: IncomingMessage | undefined;
-      const chunks: Buffer[] = [];
-      let received = 0;
-      let settled = false;
-      const settle = (error?: string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        // Whatever the receiver still sends (a huge or endless body) is never read.
-        request.destroy();
-        if (!response) return resolve({ responseExcerpt: '', error });
-        resolve({
-          statusCode: response.statusCode,
-          responseExcerpt: Buffer.concat(chunks)
-            .subarray(0, RESPONSE_EXCERPT_BYTES)
-            .toString('utf8')
-            .replaceAll('\u0000', ''),
-          retryAfterMs: parseRetryAfter(response.headers['retry-after']),
-        });
-      };
-      let request: ClientRequest;
-      try {
-        request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
-      } catch (error) {
-        // e.g. a webhook id with characters a header cannot carry
-        return resolve({ responseExcerpt: '', error: (error as Error).message });
-      }
-      // A status that arrived in time stands even if the body then stalls or breaks off. The extra
-      // setImmediate lets a response that arrived while the event loop was busy (an embedded
-      // database works on this thread) be read before the attempt is declared timed out.
-      const timer = setTimeout(() => setImmediate(() => settle(`timed out after ${timeoutMs} ms`)), timeoutMs);
-      request.on('response', (incoming) => {
-        response = incoming;
-        incoming.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          received += chunk.length;
-          if (received >= RESPONSE_EXCERPT_BYTES) settle();
-        });
-        incoming.on('end', () => settle());
-        incoming.on('error', () => settle());
+    const deadline = new AbortController();
+    // The extra setImmediate lets a response that arrived while the event loop was busy (an embedded database works
+    // on this thread) be read before the attempt is declared timed out.
+    const timer = setTimeout(() => setImmediate(() => deadline.abort()), timeoutMs);
+    try {
+      const response = await this.connections.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers,
+        body: payload,
+        signal: deadline.signal,
+        // Bounds a stall while the rest of a long answer is dropped (excerptOf); the deadline bounds the attempt.
+        bodyTimeout: timeoutMs,
       });
-      request.on('error', (error: NodeJS.ErrnoException) => settle(error.message || error.code || 'request failed'));
-      request.end(payload);
-    });
+      // A status that arrived in time stands even if the body then stalls or breaks off.
+      const retryAfter = response.headers['retry-after'];
+      return {
+        statusCode: response.statusCode,
+        responseExcerpt: await excerptOf(response.body, deadline.signal),
+        retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
+      };
+    } catch (error) {
+      if (deadline.signal.aborted) return { responseExcerpt: '', error: `timed out after ${timeoutMs} ms` };
+      // e.g. a refused connection, or a webhook id with characters a header cannot carry
+      const { message, code } = error as NodeJS.ErrnoException;
+      return { responseExcerpt: '', error: message || code || 'request failed' };
+    } finally {
+      clearTimeout(timer);
+    }
   }
+}
+
+/**
+ * The first RESPONSE_EXCERPT_BYTES of a response body, without NUL, once they are in, the body has ended or broken
+ * off, or the deadline has passed. The rest of a body is read and dropped in the background, up to
+ * DISCARDED_BYTES_LIMIT (and bodyTimeout between chunks), so its connection can serve the next callback; a body
+ * longer or slower than that, or cut short by the deadline, is destroyed with its connection, so a receiver that
+ * keeps sending never holds a pooled one.
+ */
+function excerptOf(body: Dispatcher.ResponseData['body'], deadline: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = () => {
+      deadline.removeEventListener('abort', done);
+      body.off('data', read).off('end', done).off('error', done);
+      if (deadline.aborted) body.on('error', () => undefined).destroy();
+      else if (!body.readableEnded) body.dump({ limit: DISCARDED_BYTES_LIMIT }).catch(() => undefined);
+      resolve(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', ''));
+    };
+    const read = (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      if (received >= RESPONSE_EXCERPT_BYTES) done();
+    };
+    if (deadline.aborted) return done();
+    deadline.addEventListener('abort', done, { once: true });
+    body.on('data', read).once('end', done).once('error', done);
+  });
+}
+
+/** Credentials in the URL (`https://user:pass@host/`) as Basic authorization, as Node's http client sends them. */
+function basicAuthorization(url: URL): Record<string, string> {
+  if (url.username === '' && url.password === '') return {};
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
 }
 
 /**

@@ -137,6 +137,7 @@ function deliveryHarness(
   let dispose: () => Promise<void>;
   let receivers: Array<{ close: () => Promise<unknown> }>;
   let workers: DeliveryWorker[];
+  let senders: CallbackSender[];
   let logLines: string[];
   let keyLookups = 0;
 
@@ -149,6 +150,7 @@ function deliveryHarness(
   beforeEach(() => {
     receivers = [];
     workers = [];
+    senders = [];
     logLines = [];
     keyLookups = 0;
   });
@@ -156,6 +158,7 @@ function deliveryHarness(
     // Receivers close first so that attempts still in flight end at once and workers can stop.
     await Promise.all(receivers.map((opened) => opened.close()));
     await Promise.all(workers.map((worker) => worker.stop()));
+    await Promise.all(senders.map((sender) => sender.close()));
     await db.query('delete from webhook_attempts');
     await db.query('delete from webhook_deliveries');
     await db.query(`delete from jobs where queue = 'callbacks'`);
@@ -188,6 +191,7 @@ function deliveryHarness(
     };
     const queue = await DeliveryQueue.open(db, config);
     const sender = new CallbackSender(config);
+    senders.push(sender);
     const keys = async (merchantId: string) => {
       keyLookups += 1;
       return merchantId === 'merchant-deleted' ? null : KEY;
