@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Admin, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import { redactUrl, type Secret } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
+import './request-queue-idle';
 
 /** `kafka://host:port[,host:port]` (plaintext) or `kafkas://…` (TLS) → broker list. */
 export function parseKafkaUrl(url: string): string[] {
