@@ -75,12 +75,11 @@ describe('collections API (docs/api.md)', () => {
       expect(answer.body.data.internal_reference).toBe(data.internal_reference);
     });
 
-    it.each(['/v1/collections', '/v1/collections?merchant_reference=', '/v1/collections?other=1'])(
-      'GET %s answers 400 naming merchant_reference',
-      async (path) => {
-        expectFieldErrors(await api.client.request('GET', path, { secret: true }), ['merchant_reference']);
-      },
-    );
+    it('GET /v1/collections?merchant_reference= (empty) answers 400 naming merchant_reference', async () => {
+      expectFieldErrors(await api.client.request('GET', '/v1/collections?merchant_reference=', { secret: true }), [
+        'merchant_reference',
+      ]);
+    });
 
     it('an unknown internal_reference or merchant_reference answers 404', async () => {
       expectEnvelope(await api.client.collection('PG0000000000000000000000ZZ'), 404);

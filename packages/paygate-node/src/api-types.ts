@@ -92,10 +92,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A collection by merchant_reference
-     * @description The same record as by internal_reference, found by the reference the merchant gave (or was given for `auto`).
+     * The merchant's collections, newest first, or one by merchant_reference
+     * @description Without merchant_reference: a page of collections, newest first, filtered by status, method, provider and creation time, with next_cursor for the next page (pages do not shift as collections are added; a collection is listed once the read model has it, within moments of its initialize). With merchant_reference: that collection, as by internal_reference.
      */
-    get: operations['findCollectionByMerchantReference'];
+    get: operations['listCollections'];
     put?: never;
     post?: never;
     delete?: never;
@@ -742,6 +742,12 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    CollectionPageDto: {
+      /** @description Newest first */
+      collections: components['schemas']['CollectionDetailsDto'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
     };
     CallbacksResentDto: {
       /** @example PG7K3M9Q2X4T8V6B1N5R0D2F3H */
@@ -1745,10 +1751,21 @@ export interface operations {
       };
     };
   };
-  findCollectionByMerchantReference: {
+  listCollections: {
     parameters: {
-      query: {
-        merchant_reference: string;
+      query?: {
+        /** @description The next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
+        created_to?: string;
+        /** @description Created at or after: a date (midnight UTC) or an RFC 3339 date-time */
+        created_from?: string;
+        provider_code?: string;
+        transaction_method?: 'MOBILE_MONEY' | 'CARD';
+        status?: 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+        /** @description Find the one collection with this reference (the other parameters are then not read) */
+        merchant_reference?: string;
       };
       header?: {
         /** @description Only 1 (any other value answers 400) */
@@ -1759,7 +1776,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The collection */
+      /** @description A page of collections, or the collection with the merchant_reference given */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1771,11 +1788,11 @@ export interface operations {
             /** @enum {string} */
             status: 'success';
             message: string;
-            data: components['schemas']['CollectionDetailsDto'];
+            data: components['schemas']['CollectionPageDto'] | components['schemas']['CollectionDetailsDto'];
           };
         };
       };
-      /** @description Invalid request: merchant_reference missing or empty; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      /** @description Invalid request: merchant_reference empty, a filter not one of its values or given twice, an unknown parameter, or a cursor this API did not give; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1823,7 +1840,7 @@ export interface operations {
           };
         };
       };
-      /** @description No collection of this merchant has this merchant_reference */
+      /** @description No collection of this merchant has the merchant_reference given */
       404: {
         headers: {
           [name: string]: unknown;

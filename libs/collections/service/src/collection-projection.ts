@@ -6,7 +6,7 @@ import {
   type CollectionTimerKind,
   type CollectionEvent,
 } from '@paygate/collections-domain';
-import { COLLECTION_STREAM_PREFIX } from '@paygate/contracts';
+import { COLLECTION_STREAM_PREFIX, type CollectionPosition, type ListCollectionsQuery } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
@@ -32,10 +32,22 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
     evolve,
     table: 'collection_view',
     key: (internalReference) => ({ internal_reference: internalReference }),
-    columns: { merchant_id: 'text', merchant_reference: 'text', state: 'jsonb' },
+    columns: {
+      merchant_id: 'text',
+      merchant_reference: 'text',
+      status: 'text',
+      transaction_method: 'text',
+      provider_code: 'text',
+      created_at: 'text',
+      state: 'jsonb',
+    },
     toColumns: (state) => ({
       merchant_id: state.initiated.merchantId,
       merchant_reference: state.initiated.merchantReference,
+      status: state.status,
+      transaction_method: state.initiated.transactionMethod,
+      provider_code: state.initiated.providerCode,
+      created_at: state.initiated.initiatedAt,
       state,
     }),
     fromColumns: (values) => values.state as Collection,
@@ -75,5 +87,39 @@ export class CollectionProjection extends Projection {
       [merchantId, merchantReference],
     );
     return row?.state ?? null;
+  }
+
+  /** A page newest first, keyset-paged on (created_at, internal_reference) so inserts never shift a page. */
+  async list(query: ListCollectionsQuery): Promise<{ collections: Collection[]; next?: CollectionPosition }> {
+    const params: unknown[] = [query.merchantId];
+    const where = ['merchant_id = $1'];
+    const filter = (condition: (param: string) => string, value: unknown) => {
+      if (value === undefined) return;
+      params.push(value);
+      where.push(condition(`$${params.length}`));
+    };
+    filter((p) => `status = ${p}`, query.status);
+    filter((p) => `transaction_method = ${p}`, query.method);
+    filter((p) => `provider_code = ${p}`, query.providerCode);
+    filter((p) => `created_at >= ${p}`, query.createdFrom);
+    filter((p) => `created_at < ${p}`, query.createdTo);
+    if (query.after) {
+      params.push(query.after.createdAt, query.after.internalReference);
+      where.push(`(created_at, internal_reference) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(query.limit + 1);
+    const rows = await this.sql.query<{ state: Collection }>(
+      `select state from collection_view where ${where.join(' and ')}
+       order by created_at desc, internal_reference desc limit $${params.length}`,
+      params,
+    );
+    const collections = rows.slice(0, query.limit).map((row) => row.state);
+    const last = collections.at(-1);
+    return rows.length > query.limit && last
+      ? {
+          collections,
+          next: { createdAt: last.initiated.initiatedAt, internalReference: last.initiated.internalReference },
+        }
+      : { collections };
   }
 }

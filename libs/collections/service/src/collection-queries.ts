@@ -1,5 +1,11 @@
 import { toCollectionDetails, type CollectionState } from '@paygate/collections-domain';
-import { CommandRejectedError, type FindCollectionQuery, type FoundCollection } from '@paygate/contracts';
+import {
+  CommandRejectedError,
+  type CollectionPage,
+  type FindCollectionQuery,
+  type FoundCollection,
+  type ListCollectionsQuery,
+} from '@paygate/contracts';
 import type { CollectionProjection } from './collection-projection';
 import type { CollectionRuntime } from './collection-runs';
 import type { ReferenceRegistry } from './reference-registry';
@@ -31,6 +37,12 @@ export class CollectionQueries {
     if (!state && reference) state = (await this.deps.collections.load(reference)).state;
     if (state?.initiated.merchantId !== merchantId) throw notFound();
     return { record: toCollectionDetails(state), redirectUrl: state.initiated.redirectUrl };
+  }
+
+  /** A page from the projection alone: a collection appears once the projection has caught up with it. */
+  async list(query: ListCollectionsQuery): Promise<CollectionPage> {
+    const { collections, next } = await this.deps.projection.list(query);
+    return { records: collections.map(toCollectionDetails), ...(next && { next }) };
   }
 
   /** The authoritative state, straight from the stream (for the card return, right after a result). */

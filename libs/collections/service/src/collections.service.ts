@@ -16,7 +16,9 @@ import {
   CommandRejectedError,
   type Acknowledgement,
   type ConfirmCollectionCommand,
+  type CollectionPage,
   type FindCollectionQuery,
+  type ListCollectionsQuery,
   type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
@@ -110,6 +112,10 @@ export class CollectionsService {
   /** The read side (collection-queries.ts). */
   find(query: FindCollectionQuery): Promise<FoundCollection> {
     return this.queries.find(query);
+  }
+
+  list(query: ListCollectionsQuery): Promise<CollectionPage> {
+    return this.queries.list(query);
   }
 
   current(internalReference: string): Promise<FoundCollection & { merchantId: string }> {

@@ -1,3 +1,6 @@
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
+import { migrate } from '@paygate/sql';
+import { describeOnSqlEngines } from '@paygate/testing';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
 /**
@@ -14,6 +17,41 @@ describe('COLLECTIONS_MIGRATIONS', () => {
         id: 'collections/0002_timers_onto_job_queue',
         checksum: '9bfaab340f322af65ea8c0dee399745593e64f7b0e899f61daef45b92b29d576',
       },
+      {
+        id: 'collections/0003_view_list_columns',
+        checksum: '013b64ec7085ededce03a59b03de0b3bab47c16be1225cab7099e54e295b88a3',
+      },
     ]);
+  });
+});
+
+describeOnSqlEngines('collections/0003_view_list_columns', 'collections_0003', (open) => {
+  it('fills the list columns of collections the view held before it', async () => {
+    const { db, close } = await open();
+    try {
+      await migrate(db, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS.slice(0, 2)]);
+      const state = {
+        status: 'COMPLETED',
+        initiated: { transactionMethod: 'CARD', providerCode: 'card_ug', initiatedAt: '2026-11-26T10:00:00.000Z' },
+      };
+      await db.query(
+        `insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state)
+         values ('PG7K3M9Q2X4T8V6B1N5R0D2F3H', 'mer_1', 'order-1', 3, $1::jsonb)`,
+        [JSON.stringify(state)],
+      );
+      await migrate(db, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS]);
+      expect(
+        await db.query('select status, transaction_method, provider_code, created_at from collection_view'),
+      ).toEqual([
+        {
+          status: 'COMPLETED',
+          transaction_method: 'CARD',
+          provider_code: 'card_ug',
+          created_at: '2026-11-26T10:00:00.000Z',
+        },
+      ]);
+    } finally {
+      await close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import { timerAdoptionStatements, timerTableStatements } from '@paygate/timers';
 
 /**
  * The collections context's tables: the merchant_reference reservations (ReferenceRegistry), the
- * read model (CollectionProjection) and the durable timers (COLLECTION_TIMERS).
+ * read model (CollectionProjection) and the durable timers (COLLECTION_TIMERS). `created_at` is the
+ * initiatedAt instant as text: always `toISOString()`'s form, so it sorts as the instants do.
  */
 export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
   {
@@ -31,4 +32,25 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
   },
   // The timers an older release left in collection_timers, onto the job queue: needs the `jobs` migrations first.
   { name: '0002_timers_onto_job_queue', statements: timerAdoptionStatements('collection_timers') },
+  // GET /v1/collections lists and filters without reading `state`: newest first, by status too.
+  {
+    name: '0003_view_list_columns',
+    statements: [
+      `alter table collection_view
+        add column if not exists status text,
+        add column if not exists transaction_method text,
+        add column if not exists provider_code text,
+        add column if not exists created_at text`,
+      `update collection_view set
+        status = state->>'status',
+        transaction_method = state->'initiated'->>'transactionMethod',
+        provider_code = state->'initiated'->>'providerCode',
+        created_at = state->'initiated'->>'initiatedAt'
+       where created_at is null`,
+      `create index if not exists collection_view_newest
+        on collection_view (merchant_id, created_at desc, internal_reference desc)`,
+      `create index if not exists collection_view_newest_by_status
+        on collection_view (merchant_id, status, created_at desc, internal_reference desc)`,
+    ],
+  },
 ]);

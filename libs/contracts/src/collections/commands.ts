@@ -37,6 +37,31 @@ export interface FindCollectionQuery {
   merchantReference?: string;
 }
 
+/** Where a page of collections ends: the next page starts after this one (newest first). */
+export interface CollectionPosition {
+  createdAt: string;
+  internalReference: string;
+}
+
+/** A page of a merchant's collections, newest first, each filter optional. */
+export interface ListCollectionsQuery {
+  merchantId: string;
+  status?: CollectionStatus;
+  method?: TransactionMethod;
+  providerCode?: string;
+  /** ISO 8601 instants: created at or after `createdFrom`, before `createdTo`. */
+  createdFrom?: string;
+  createdTo?: string;
+  after?: CollectionPosition;
+  limit: number;
+}
+
+export interface CollectionPage {
+  records: CollectionDetails[];
+  /** Absent on the last page. */
+  next?: CollectionPosition;
+}
+
 /** What the merchant is told when a command is accepted: the message and the envelope's data. */
 export interface Acknowledgement {
   message: string;
@@ -87,6 +112,7 @@ export class ConfirmCollection extends ContractCommand<ConfirmCollectionCommand,
 /** Initialize with `request.prn`: the collection waits for service-payments' PRN verdict. */
 export class CollectForPayment extends ContractCommand<InitializeCollectionCommand, Acknowledgement> {}
 export class FindCollection extends ContractQuery<FindCollectionQuery, FoundCollection> {}
+export class ListCollections extends ContractQuery<ListCollectionsQuery, CollectionPage> {}
 /** The authoritative state by internal reference alone (the card return page, before the redirect). */
 export class CurrentCollection extends ContractQuery<
   CurrentCollectionQuery,
@@ -99,6 +125,7 @@ export const COLLECTIONS_SERVICE = serviceContract('collections', {
   'collections.confirm': ConfirmCollection,
   'collections.collectForPayment': CollectForPayment,
   'collections.find': FindCollection,
+  'collections.list': ListCollections,
   'collections.current': CurrentCollection,
 });
 

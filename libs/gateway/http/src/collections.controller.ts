@@ -7,6 +7,9 @@ import {
   FindCollection,
   FindServicePayment,
   InitializeCollection,
+  ListCollections,
+  COLLECTION_STATUSES,
+  TRANSACTION_METHODS,
   planCollection,
   type ServicePaymentSummary,
   type CollectionRequest,
@@ -19,12 +22,14 @@ import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
+import { encodeCursor, LISTING_LIMIT, parseListing } from './collection-listing';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
 import {
   CollectForPaymentAcceptedDto,
   CollectionDetailsDto,
+  CollectionPageDto,
   CollectionRecordDto,
   ConfirmAcceptedDto,
   INTERNAL_REFERENCE_PATTERN,
@@ -190,28 +195,66 @@ export class CollectionsController {
   @RequireSecretKey()
   @ApiQuery({
     name: 'merchant_reference',
-    required: true,
+    required: false,
+    description: 'Find the one collection with this reference (the other parameters are then not read)',
     schema: { type: 'string', pattern: MERCHANT_REFERENCE_PATTERN },
     example: 'order-1001',
   })
+  @ApiQuery({ name: 'status', required: false, enum: COLLECTION_STATUSES })
+  @ApiQuery({ name: 'transaction_method', required: false, enum: TRANSACTION_METHODS })
+  @ApiQuery({ name: 'provider_code', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } })
+  @ApiQuery({
+    name: 'created_from',
+    required: false,
+    description: 'Created at or after: a date (midnight UTC) or an RFC 3339 date-time',
+    schema: { type: 'string' },
+    example: '2026-11-01',
+  })
+  @ApiQuery({
+    name: 'created_to',
+    required: false,
+    description: 'Created before: a date (midnight UTC) or an RFC 3339 date-time',
+    schema: { type: 'string' },
+    example: '2026-12-01',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: LISTING_LIMIT.max, default: LISTING_LIMIT.default },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description: 'The next_cursor of the previous page',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' },
+  })
   @MerchantOperation({
-    id: 'findCollectionByMerchantReference',
-    summary: 'A collection by merchant_reference',
+    id: 'listCollections',
+    summary: "The merchant's collections, newest first, or one by merchant_reference",
     description:
-      'The same record as by internal_reference, found by the reference the merchant gave (or was given for `auto`).',
+      'Without merchant_reference: a page of collections, newest first, filtered by status, method, provider and creation time, with next_cursor for the next page (pages do not shift as collections are added; a collection is listed once the read model has it, within moments of its initialize). With merchant_reference: that collection, as by internal_reference.',
     secretKey: true,
     body: false,
-    invalid: 'merchant_reference missing or empty',
+    invalid:
+      'merchant_reference empty, a filter not one of its values or given twice, an unknown parameter, or a cursor this API did not give',
   })
-  @ApiAnswer(200, 'The collection', CollectionDetailsDto)
-  @ApiNotFound('No collection of this merchant has this merchant_reference')
-  async findByMerchantReference(
-    @CurrentMerchant() merchant: Merchant,
-    @Query('merchant_reference') merchantReference: unknown,
-  ) {
+  @ApiAnswer(200, 'A page of collections, or the collection with the merchant_reference given', {
+    oneOf: [CollectionPageDto, CollectionDetailsDto],
+  })
+  @ApiNotFound('No collection of this merchant has the merchant_reference given')
+  async list(@CurrentMerchant() merchant: Merchant, @Query() query: Record<string, unknown>) {
+    const { merchant_reference: merchantReference, ...filters } = query;
+    if (merchantReference !== undefined) return this.findByMerchantReference(merchant, merchantReference);
+    const { value, errors } = parseListing(merchant.id, filters);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const { records, next } = await this.infrastructure.commands.send(new ListCollections(value));
+    return envelope(200, 'Collections', { collections: records, next_cursor: next ? encodeCursor(next) : null });
+  }
+
+  private async findByMerchantReference(merchant: Merchant, merchantReference: unknown) {
     if (typeof merchantReference !== 'string' || merchantReference.length === 0) {
       throw new ValidationFailed([
-        { field: 'merchant_reference', message: 'the merchant_reference query parameter is required' },
+        { field: 'merchant_reference', message: 'merchant_reference must be given once and not be empty' },
       ]);
     }
     if (!MERCHANT_REFERENCE.test(merchantReference)) throw unknownTransaction();

@@ -7,6 +7,7 @@ import {
   CurrentCollection,
   FindCollection,
   InitializeCollection,
+  ListCollections,
 } from '@paygate/contracts';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { CollectionsService } from '../collections.service';
@@ -67,6 +68,14 @@ export class FindCollectionHandler implements IQueryHandler<FindCollection> {
   }
 }
 
+@QueryHandler(ListCollections)
+export class ListCollectionsHandler implements IQueryHandler<ListCollections> {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+  execute({ payload }: ListCollections) {
+    return this.collections.list(payload);
+  }
+}
+
 @QueryHandler(CurrentCollection)
 export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
@@ -104,6 +113,7 @@ export const COLLECTION_HANDLERS = [
   ConfirmCollectionHandler,
   CollectForPaymentHandler,
   FindCollectionHandler,
+  ListCollectionsHandler,
   CurrentCollectionHandler,
   AcceptPrnHandler,
   RejectPrnHandler,

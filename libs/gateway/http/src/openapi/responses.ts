@@ -18,7 +18,10 @@ import {
   ValidationErrorDataDto,
 } from './schemas';
 
-type Data = Type<unknown> | [Type<unknown>];
+/** One schema, an array of it, or one of several (a route whose query decides the shape). */
+type Data = Type<unknown> | [Type<unknown>] | { oneOf: Type<unknown>[] };
+
+const modelsOf = (data: Data) => (Array.isArray(data) ? data : 'oneOf' in data ? data.oneOf : [data]);
 
 const envelopeStatus = (code: number) => (code >= 400 ? 'error' : code === 202 ? 'accepted' : 'success');
 
@@ -26,7 +29,9 @@ const envelopeStatus = (code: number) => (code >= 400 ? 'error' : code === 202 ?
 function envelope(code: number, data: Data): SchemaObject {
   const dataSchema = Array.isArray(data)
     ? { type: 'array', items: { $ref: getSchemaPath(data[0]) } }
-    : { $ref: getSchemaPath(data) };
+    : 'oneOf' in data
+      ? { oneOf: data.oneOf.map((model) => ({ $ref: getSchemaPath(model) })) }
+      : { $ref: getSchemaPath(data) };
   return {
     type: 'object',
     required: ['code', 'status', 'message', 'data'],
@@ -57,7 +62,7 @@ export function ApiAnswer(
   headers?: Record<string, { description: string; schema: SchemaObject }>,
 ) {
   return applyDecorators(
-    ApiExtraModels(Array.isArray(data) ? data[0] : data),
+    ApiExtraModels(...modelsOf(data)),
     ApiResponse({ status, description, schema: envelope(status, data), ...(headers && { headers }) }),
   );
 }

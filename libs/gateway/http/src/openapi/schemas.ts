@@ -188,6 +188,14 @@ export class CollectionDetailsDto extends CollectionRecordDto {
   updated_at!: string;
 }
 
+export class CollectionPageDto {
+  @ApiProperty({ type: [CollectionDetailsDto], description: 'Newest first' })
+  collections!: CollectionDetailsDto[];
+
+  @ApiProperty(nullableString('Pass as `cursor` for the next page; null on the last page'))
+  next_cursor!: string | null;
+}
+
 export class CollectForPaymentAcceptedDto {
   @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
   internal_reference!: string;
