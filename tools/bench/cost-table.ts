@@ -27,6 +27,7 @@ const KINDS: StatementKind[] = [
   'rate-limit',
   'sandbox',
   'transaction',
+  'notify',
   'other',
 ];
 

@@ -18,10 +18,12 @@ export type StatementKind =
   | 'rate-limit'
   | 'sandbox'
   | 'transaction'
+  | 'notify'
   | 'other';
 
 /** First match wins: an append also names es_streams, a claim of deliveries names its lock. */
 const KINDS: ReadonlyArray<readonly [RegExp, StatementKind]> = [
+  [/^select pg_notify\(/, 'notify'],
   [/\binsert into es_events\b/, 'append'],
   [/\bes_(events|streams)\b/, 'log-read'],
   [/\bjobs\b/, 'job-queue'],
@@ -71,6 +73,7 @@ export function countStatements(db: SqlDatabase, metrics: Metrics): SqlDatabase 
   return {
     engine: db.engine,
     oneStatementAtATime: db.oneStatementAtATime,
+    shared: db.shared,
     query: (text, params) => {
       count(text);
       return db.query(text, params);

@@ -1,5 +1,5 @@
 import { describeOnSqlEngines, describeWithService, eventually, uniqueSchema } from '@paygate/testing';
-import { listenInSchema, notifyInSchema } from './notifications';
+import { CommitAnnouncer, listenInSchema, notifyInSchema } from './notifications';
 import { openSqlDatabase } from './open-sql-database';
 import type { SqlDatabase } from './sql-database';
 
@@ -42,6 +42,45 @@ describeOnSqlEngines('notifications', 'sql_notify', (open) => {
     await notify(db, 'after');
     await eventually(async () => heard.length > 0 || undefined, 5_000, 'the notification after');
     expect(heard).toEqual(['after']);
+  });
+  it('announces commits after them: those made while one announcement is sent share the next', async () => {
+    let sent = 0;
+    let release!: () => void;
+    const counting = {
+      query: async (text: string, params?: unknown[]) => {
+        sent++;
+        if (sent === 1) await new Promise<void>((resolve) => (release = resolve));
+        return db.query(text, params);
+      },
+    };
+    const announcer = new CommitAnnouncer(counting, 'paygate_test', 'appended', (error) => {
+      throw error;
+    });
+    announcer.announce();
+    for (let i = 0; i < 5; i++) announcer.announce();
+    expect(sent).toBe(1);
+    release();
+    await eventually(async () => (heard.length === 2 ? true : undefined), 5_000, 'two notifications');
+    expect(sent).toBe(2);
+    expect(heard).toEqual(['appended', 'appended']);
+    announcer.announce();
+    await eventually(async () => (heard.length === 3 ? true : undefined), 5_000, 'a third notification');
+  });
+
+  it('reports an announcement it could not send, and sends the next one', async () => {
+    const errors: unknown[] = [];
+    let failing = true;
+    const flaky = {
+      query: (text: string, params?: unknown[]) =>
+        failing ? Promise.reject(new Error('connection lost')) : db.query(text, params),
+    };
+    const announcer = new CommitAnnouncer(flaky, 'paygate_test', 'later', (error) => errors.push(error));
+    announcer.announce();
+    await eventually(async () => (errors.length === 1 ? true : undefined), 5_000, 'the error reported');
+    failing = false;
+    announcer.announce();
+    await eventually(async () => (heard.length === 1 ? true : undefined), 5_000, 'the next notification');
+    expect(heard).toEqual(['later']);
   });
 });
 

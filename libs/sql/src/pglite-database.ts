@@ -137,6 +137,7 @@ export async function openPglite(
   return {
     engine: 'pglite',
     oneStatementAtATime: true,
+    shared: false,
     query: client.query,
     queryAhead: (text, params) => enqueue(ahead, () => query(db, text, params)),
     transaction: <T>(work: (tx: SqlClient) => Promise<T>) =>

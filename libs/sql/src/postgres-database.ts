@@ -103,6 +103,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   return {
     engine: 'postgres',
     oneStatementAtATime: false,
+    shared: true,
     query: async <Row>(text: string, params?: unknown[]) =>
       (await pool.query(prepared(text, params)).catch(rethrow)).rows as Row[],
     queryAhead: async <Row>(text: string, params?: unknown[]) =>

@@ -13,6 +13,11 @@ export interface SqlDatabase extends SqlClient {
    */
   readonly oneStatementAtATime: boolean;
   /**
+   * Other processes may use the same database (PostgreSQL). An embedded one belongs to this
+   * process alone (PGlite), so a notification would reach nobody the process could not tell itself.
+   */
+  readonly shared: boolean;
+  /**
    * A short read that others are waiting on (a subscription's next page). Where statements
    * queue for the one connection (PGlite) it runs before the statements still waiting, after
    * the earlier reads of its kind; elsewhere it is `query`.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { listenInSchema, migrate, notifyInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { CommitAnnouncer, listenInSchema, migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -67,12 +67,11 @@ const RETURNING =
   'stream_revision::text as stream_revision, global_position::text as global_position, transaction_id::text as transaction_id';
 
 /**
- * Every append tells the subscriptions of other processes (their poll is only a fallback), at
- * commit; the payload ($7) is the appending store's token, so its own subscriptions, woken by
- * the append itself, do not read twice.
+ * Appends tell the subscriptions of other processes (their poll is only a fallback) once they
+ * commit (CommitAnnouncer); the payload is the appending store's token, so its own subscriptions,
+ * woken by the append itself, do not read twice.
  */
 const APPENDS_CHANNEL = 'paygate_appends';
-const ANNOUNCED = `${notifyInSchema(APPENDS_CHANNEL, '$7::text')} as announced`;
 
 /** Appends events $3..$6 (arrays) to stream $1 claiming $2 revisions. */
 const appendManyStatement = (expected: ExpectedRevision) =>
@@ -85,7 +84,7 @@ const appendManyStatement = (expected: ExpectedRevision) =>
      order by e.ord
      returning stream_revision, global_position, transaction_id
    )
-   select ${RETURNING}, ${ANNOUNCED} from written order by written.stream_revision desc limit 1`;
+   select ${RETURNING} from written order by written.stream_revision desc limit 1`;
 
 /**
  * The same for one event ($2 = 1), the usual append, with scalars: arrays cost PGlite more to
@@ -99,7 +98,7 @@ const appendOneStatement = (expected: ExpectedRevision) =>
      select $1, claimed.revision, $3::uuid, $4::text, $5::text::jsonb, $6::text::jsonb from claimed
      returning stream_revision, global_position, transaction_id
    )
-   select ${RETURNING}, ${ANNOUNCED} from written`;
+   select ${RETURNING} from written`;
 
 /** How many pages of the log's tail a process keeps for its subscriptions that are behind. */
 const TAIL_PAGES = 2;
@@ -186,12 +185,17 @@ export class SqlEventStore implements EventStore {
   private tail: TailSegment | undefined;
   /** Names this store's appends in their notifications (APPENDS_CHANNEL). */
   private readonly token = randomUUID();
+  /** Tells other processes of this one's appends; none where no other process can read them (PGlite). */
+  private readonly announcer?: CommitAnnouncer;
   private stopListening?: () => Promise<void>;
 
   private constructor(
     private readonly db: SqlDatabase,
     private readonly options: Required<SqlEventStoreOptions>,
-  ) {}
+  ) {
+    // A notification lost with a failing database costs the other processes one fallback poll.
+    if (db.shared) this.announcer = new CommitAnnouncer(db, APPENDS_CHANNEL, this.token, () => {});
+  }
 
   static async create(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
     await migrate(db, EVENT_STORE_MIGRATIONS);
@@ -216,7 +220,7 @@ export class SqlEventStore implements EventStore {
     const result = this.db.oneStatementAtATime
       ? await this.db.transaction((tx) => this.appendWith(tx, streamName, events, options))
       : await this.appendWith(this.db, streamName, events, options);
-    this.appends.notify();
+    this.committed();
     return result;
   }
 
@@ -233,8 +237,14 @@ export class SqlEventStore implements EventStore {
       }),
     );
     // Woken before the commit, a subscription would read nothing yet and wait for its next poll.
-    if (appended) this.appends.notify();
+    if (appended) this.committed();
     return result;
+  }
+
+  /** After an append commits: this process's subscriptions at once, other processes' through the announcer. */
+  private committed(): void {
+    this.appends.notify();
+    this.announcer?.announce();
   }
 
   private async appendWith(
@@ -259,7 +269,6 @@ export class SqlEventStore implements EventStore {
             single.type,
             JSON.stringify(single.data),
             JSON.stringify(single.metadata ?? {}),
-            this.token,
           ]
         : [
             streamName,
@@ -268,7 +277,6 @@ export class SqlEventStore implements EventStore {
             events.map((e) => e.type),
             events.map((e) => JSON.stringify(e.data)),
             events.map((e) => JSON.stringify(e.metadata ?? {})),
-            this.token,
           ],
     );
     if (rows.length === 0) {
