@@ -1,7 +1,7 @@
 import { describeOnSqlEngines, describeWithService, eventually, uniqueSchema } from '@paygate/testing';
 import { CommitAnnouncer, listenInSchema, notifyInSchema } from './notifications';
 import { openSqlDatabase } from './open-sql-database';
-import type { SqlDatabase } from './sql-database';
+import type { SqlClient, SqlDatabase } from './sql-database';
 
 const notify = (db: Pick<SqlDatabase, 'query'>, payload: string) =>
   db.query(`select ${notifyInSchema('paygate_test', '$1::text')}`, [payload]);
@@ -46,11 +46,11 @@ describeOnSqlEngines('notifications', 'sql_notify', (open) => {
   it('announces commits after them: those made while one announcement is sent share the next', async () => {
     let sent = 0;
     let release!: () => void;
-    const counting = {
-      query: async (text: string, params?: unknown[]) => {
+    const counting: SqlClient = {
+      query: async <Row>(text: string, params?: unknown[]) => {
         sent++;
         if (sent === 1) await new Promise<void>((resolve) => (release = resolve));
-        return db.query(text, params);
+        return db.query<Row>(text, params);
       },
     };
     const announcer = new CommitAnnouncer(counting, 'paygate_test', 'appended', (error) => {
@@ -70,9 +70,9 @@ describeOnSqlEngines('notifications', 'sql_notify', (open) => {
   it('reports an announcement it could not send, and sends the next one', async () => {
     const errors: unknown[] = [];
     let failing = true;
-    const flaky = {
-      query: (text: string, params?: unknown[]) =>
-        failing ? Promise.reject(new Error('connection lost')) : db.query(text, params),
+    const flaky: SqlClient = {
+      query: <Row>(text: string, params?: unknown[]) =>
+        failing ? Promise.reject(new Error('connection lost')) : db.query<Row>(text, params),
     };
     const announcer = new CommitAnnouncer(flaky, 'paygate_test', 'later', (error) => errors.push(error));
     announcer.announce();
