@@ -122,6 +122,7 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
       expect(Object.keys(counts)).toEqual([
         'collection_view',
         'wallet_balances',
+        'wallet_entries',
         'service_payment_view',
         'webhook_deliveries',
       ]);

@@ -38,10 +38,11 @@ export interface StreamReadModel<Event, Row> {
   alongside?(tx: SqlClient, changes: readonly RowChange<Event>[]): Promise<void>;
 }
 
-/** An event that changed its stream's row, for `alongside`. */
+/** An event that changed its stream's row, for `alongside`; `revision` is its place in its stream. */
 export interface RowChange<Event> {
   streamId: string;
   event: Event;
+  revision: number;
 }
 
 /** The events of one stream in a page, for one read model, in revision order. */
@@ -208,7 +209,7 @@ async function applyRuns<Event, Row>(
     const had = await upsert(tx, model, wave);
     wave.forEach((written, i) => {
       for (const { event, revision: at } of written.changedBy)
-        if (at > had[i]) changes.push({ streamId: written.streamId, event });
+        if (at > had[i]) changes.push({ streamId: written.streamId, event, revision: at });
     });
   }
   if (changes.length > 0) await model.alongside?.(tx, changes);

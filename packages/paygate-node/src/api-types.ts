@@ -124,6 +124,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/callbacks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant's callbacks with their attempts, newest first
+     * @description Every callback Paygate queued for the merchant, newest first, each with every attempt at sending it (time, response status, duration, error), filtered by state and transaction, with next_cursor for the next page.
+     */
+    get: operations['listCallbacks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/deliveries': {
     parameters: {
       query?: never;
@@ -280,6 +300,26 @@ export interface paths {
      * @description The balance, and what is available once holds (fees of PRNs being validated, PRN payments under way) are set aside. data is an array, one entry per currency.
      */
     get: operations['listWalletBalances'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet/transactions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant's wallet statement, newest first
+     * @description Every entry of the wallet ledger: collections credited and top-ups with the double-entry transfers they posted, holds placed, released and captured, with what each changed the balance and the available balance by. Entries follow the event log, moments after what caused them.
+     */
+    get: operations['listWalletTransactions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -797,6 +837,12 @@ export interface components {
       last_error: string | null;
       attempts: components['schemas']['DeliveryAttemptDto'][];
     };
+    CallbackPageDto: {
+      /** @description Newest first */
+      deliveries: components['schemas']['DeliveryDto'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
     DeliveriesDto: {
       deliveries: components['schemas']['DeliveryDto'][];
     };
@@ -954,6 +1000,61 @@ export interface components {
        * @example 78570
        */
       available_balance: number;
+    };
+    WalletTransferDto: {
+      transfer_id: string;
+      /**
+       * @description The ledger account debited
+       * @example customer_funds:UGX
+       */
+      debit_account: string;
+      /**
+       * @description The ledger account credited
+       * @example merchant_wallet:mer_7Kq2:UGX
+       */
+      credit_account: string;
+      /**
+       * @description Major units, positive
+       * @example 79785
+       */
+      amount: number;
+    };
+    WalletTransactionDto: {
+      /** @description Grows with each entry of the merchant */
+      id: string;
+      /**
+       * @description collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out
+       * @enum {string}
+       */
+      type: 'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture';
+      /** @example UGX */
+      currency: string;
+      /**
+       * @description What the entry changed the balance by, in major units (negative: out)
+       * @example 79785
+       */
+      balance_change: number;
+      /**
+       * @description What the entry changed available_balance by, in major units
+       * @example 79785
+       */
+      available_change: number;
+      /** @description The hold a hold entry places, releases or captures */
+      hold_id: string | null;
+      /** @description A hold's purpose: FEE, PRN_PAYMENT or OTHER */
+      purpose: string | null;
+      /** @description The collection the entry is for */
+      internal_reference: string | null;
+      /** @description The double-entry transfers it posted (none for a hold or its release) */
+      transfers: components['schemas']['WalletTransferDto'][];
+      /** Format: date-time */
+      created_at: string;
+    };
+    WalletTransactionPageDto: {
+      /** @description Newest first */
+      transactions: components['schemas']['WalletTransactionDto'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
     };
     TopUpDto: {
       merchant_id: string;
@@ -2023,6 +2124,134 @@ export interface operations {
           'application/json': {
             /** @enum {integer} */
             code: 415;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  listCallbacks: {
+    parameters: {
+      query?: {
+        /** @description The next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+        internal_reference?: string;
+        state?: 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
+      };
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of callbacks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['CallbackPageDto'];
+          };
+        };
+      };
+      /** @description Invalid request: a filter not one of its values or given twice, an unknown parameter, or a cursor this API did not give; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
             /** @enum {string} */
             status: 'error';
             message: string;
@@ -3167,6 +3396,133 @@ export interface operations {
         };
       };
       /** @description Invalid request: malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  listWalletTransactions: {
+    parameters: {
+      query?: {
+        /** @description The next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+        currency?: string;
+      };
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the statement */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['WalletTransactionPageDto'];
+          };
+        };
+      };
+      /** @description Invalid request: a currency not of three capital letters, a parameter given twice or unknown, or a cursor this API did not give; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
       400: {
         headers: {
           [name: string]: unknown;

@@ -18,7 +18,16 @@ export const COLLECTIONS_READ_MODEL: RebuildableReadModel = {
     {
       table: 'collection_view',
       key: ['internal_reference'],
-      derived: ['merchant_id', 'merchant_reference', 'revision', 'state'],
+      derived: [
+        'merchant_id',
+        'merchant_reference',
+        'status',
+        'transaction_method',
+        'provider_code',
+        'created_at',
+        'revision',
+        'state',
+      ],
     },
   ],
 };

@@ -25,6 +25,43 @@ export interface WalletBalancesQuery {
   merchantId: string;
 }
 
+/** What a wallet event did: a transfer moved money, a hold set some aside, or its end. */
+export type WalletEntryKind = 'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture';
+
+/** One line of a wallet's statement (integer minor units): one wallet event, with the transfers it posted. */
+export interface WalletEntry {
+  kind: WalletEntryKind;
+  currency: string;
+  /** What the event changed: balance by the transfers to and from the wallet, available by those and the holds. */
+  balanceChange: number;
+  availableChange: number;
+  holdId: string | null;
+  /** A hold's purpose (FEE, PRN_PAYMENT, OTHER). */
+  purpose: string | null;
+  internalReference: string | null;
+  transfers: { transferId: string; debitAccount: string; creditAccount: string; amount: number }[];
+  at: string;
+}
+
+/** A page of a merchant's wallet statement, newest first, every currency or one. */
+export interface WalletStatementQuery {
+  merchantId: string;
+  currency?: string;
+  /** The entry the previous page ended at. */
+  after?: WalletEntryPosition;
+  limit: number;
+}
+
+export interface WalletEntryPosition {
+  at: string;
+  entryId: string;
+}
+
+export interface WalletStatementPage {
+  entries: (WalletEntry & { entryId: string })[];
+  next?: WalletEntryPosition;
+}
+
 export interface TopUpWalletCommand {
   merchantId: string;
   currency: string;
@@ -40,6 +77,7 @@ export interface FindServicePaymentQuery {
 }
 
 export class WalletBalances extends ContractQuery<WalletBalancesQuery, { balances: WalletBalance[] }> {}
+export class WalletStatement extends ContractQuery<WalletStatementQuery, WalletStatementPage> {}
 export class TopUpWallet extends ContractCommand<TopUpWalletCommand, { balance: WalletBalance }> {}
 export class FindServicePayment extends ContractQuery<
   FindServicePaymentQuery,
@@ -49,6 +87,7 @@ export class FindServicePayment extends ContractQuery<
 /** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
 export const PAYMENTS_SERVICE = serviceContract('payments', {
   'payments.walletBalances': WalletBalances,
+  'payments.walletStatement': WalletStatement,
   'payments.topUp': TopUpWallet,
   'payments.findServicePayment': FindServicePayment,
 });

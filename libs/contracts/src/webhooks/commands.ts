@@ -14,6 +14,27 @@ export interface ListDeliveriesQuery {
   limit?: number;
 }
 
+/** Where a page of a merchant's callbacks ended; opaque to the gateway, which hands it back. */
+export interface CallbackPosition {
+  createdAt: string;
+  webhookId: string;
+}
+
+/** A page of one merchant's own deliveries, newest first (GET /v1/callbacks). */
+export interface ListCallbacksQuery {
+  merchantId: string;
+  state?: DeliveryState;
+  internalReference?: string;
+  after?: CallbackPosition;
+  limit: number;
+}
+
+export interface CallbackPage {
+  deliveries: DeliveryView[];
+  /** Absent on the last page. */
+  next?: CallbackPosition;
+}
+
 export interface RetryDeliveriesCommand {
   /** Absent: every abandoned delivery. */
   webhookIds?: string[];
@@ -86,6 +107,7 @@ export interface StreamCallbacksResult {
 
 export class ResendCallbacks extends ContractCommand<ResendCallbacksCommand, { deliveries: number }> {}
 export class ListDeliveries extends ContractQuery<ListDeliveriesQuery, { deliveries: DeliveryView[] }> {}
+export class ListCallbacks extends ContractQuery<ListCallbacksQuery, CallbackPage> {}
 export class RetryAbandonedDeliveries extends ContractCommand<RetryDeliveriesCommand, { deliveries: number }> {}
 export class StreamCallbacks extends ContractQuery<StreamCallbacksQuery, StreamCallbacksResult> {}
 
@@ -93,6 +115,7 @@ export class StreamCallbacks extends ContractQuery<StreamCallbacksQuery, StreamC
 export const WEBHOOKS_SERVICE = serviceContract('webhooks', {
   'webhooks.resendCallbacks': ResendCallbacks,
   'webhooks.listDeliveries': ListDeliveries,
+  'webhooks.listCallbacks': ListCallbacks,
   'webhooks.retryDeliveries': RetryAbandonedDeliveries,
   'webhooks.streamCallbacks': StreamCallbacks,
 });

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  ListCallbacks,
   ListDeliveries,
   ResendCallbacks,
   RetryAbandonedDeliveries,
   type DeliveryState,
+  type ListCallbacksQuery,
   type ListDeliveriesQuery,
   type ResendCallbacksCommand,
 } from '@paygate/contracts';
@@ -13,10 +15,30 @@ import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform
 import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
 import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { AdminOperation, ApiAnswer, ApiNotFound, MerchantOperation } from './openapi/responses';
-import { CallbacksResentDto, DeliveriesDto, DeliveriesRetriedDto } from './openapi/schemas';
+import {
+  CallbackPageDto,
+  CallbacksResentDto,
+  DeliveriesDto,
+  DeliveriesRetriedDto,
+  INTERNAL_REFERENCE_PATTERN,
+} from './openapi/schemas';
+import {
+  CURSOR_MESSAGE,
+  decodeCursor,
+  encodeCursor,
+  LIMIT_MESSAGE,
+  PAGE_LIMIT,
+  pageLimit,
+  readPageQuery,
+} from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
+const CALLBACK_PAGE_PARAMETERS = ['state', 'internal_reference', 'limit', 'cursor'];
+const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
+/** A page position's parts: created_at to the microsecond, as the dispatcher gives it, and the webhook id. */
+const EXACT_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const WEBHOOK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 @ApiTags('callbacks')
 @Controller()
@@ -49,6 +71,72 @@ export class CallbacksController {
     return envelope(202, 'Callbacks will be delivered again', {
       internal_reference: value.internal_reference,
       deliveries,
+    });
+  }
+
+  @Get(['v1/callbacks', 'callbacks'])
+  @MerchantApi()
+  @RequireSecretKey()
+  @ApiQuery({ name: 'state', required: false, enum: DELIVERY_STATES })
+  @ApiQuery({
+    name: 'internal_reference',
+    required: false,
+    schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN },
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description: 'The next_cursor of the previous page',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
+  })
+  @MerchantOperation({
+    id: 'listCallbacks',
+    summary: "The merchant's callbacks with their attempts, newest first",
+    description:
+      'Every callback Paygate queued for the merchant, newest first, each with every attempt at sending it (time, response status, duration, error), filtered by state and transaction, with next_cursor for the next page.',
+    secretKey: true,
+    body: false,
+    invalid: 'a filter not one of its values or given twice, an unknown parameter, or a cursor this API did not give',
+  })
+  @ApiAnswer(200, 'A page of callbacks', CallbackPageDto)
+  async listOwn(@CurrentMerchant() merchant: Merchant, @Query() query: Record<string, unknown>) {
+    const page: ListCallbacksQuery = { merchantId: merchant.id, limit: PAGE_LIMIT.default };
+    const errors = readPageQuery(query, CALLBACK_PAGE_PARAMETERS, (field, value) => {
+      switch (field) {
+        case 'state':
+          if (!DELIVERY_STATES.includes(value as DeliveryState))
+            return `state must be one of ${DELIVERY_STATES.join(', ')}`;
+          page.state = value as DeliveryState;
+          return undefined;
+        case 'internal_reference':
+          // No collection has such a reference: the answer would be empty, so say why instead.
+          if (!INTERNAL_REFERENCE.test(value)) return 'internal_reference is not one Paygate gives';
+          page.internalReference = value;
+          return undefined;
+        case 'limit': {
+          const limit = pageLimit(value);
+          if (limit === undefined) return LIMIT_MESSAGE;
+          page.limit = limit;
+          return undefined;
+        }
+        default: {
+          const after = decodeCursor(value, [EXACT_INSTANT, WEBHOOK_ID]);
+          if (!after) return CURSOR_MESSAGE;
+          page.after = { createdAt: after[0], webhookId: after[1] };
+          return undefined;
+        }
+      }
+    });
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const { deliveries, next } = await this.infrastructure.commands.send(new ListCallbacks(page));
+    return envelope(200, 'Callbacks', {
+      deliveries,
+      next_cursor: next ? encodeCursor(next.createdAt, next.webhookId) : null,
     });
   }
 

@@ -1,4 +1,4 @@
-import { encodeCursor, parseListing } from './collection-listing';
+import { collectionCursor, parseListing } from './collection-listing';
 
 describe('the collections listing query', () => {
   const parse = (query: Record<string, unknown>) => parseListing('mer_1', query);
@@ -30,7 +30,7 @@ describe('the collections listing query', () => {
 
   it('gives back the position a cursor was made from', () => {
     const position = { createdAt: '2026-11-26T12:00:00.123Z', internalReference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' };
-    expect(parse({ cursor: encodeCursor(position) }).value.after).toEqual(position);
+    expect(parse({ cursor: collectionCursor(position) }).value.after).toEqual(position);
   });
 
   it.each([

@@ -22,9 +22,10 @@ import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
-import { encodeCursor, LISTING_LIMIT, parseListing } from './collection-listing';
+import { collectionCursor, parseListing } from './collection-listing';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
+import { PAGE_LIMIT } from './page-cursor';
 import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
 import {
   CollectForPaymentAcceptedDto,
@@ -220,13 +221,13 @@ export class CollectionsController {
   @ApiQuery({
     name: 'limit',
     required: false,
-    schema: { type: 'integer', minimum: 1, maximum: LISTING_LIMIT.max, default: LISTING_LIMIT.default },
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
   })
   @ApiQuery({
     name: 'cursor',
     required: false,
     description: 'The next_cursor of the previous page',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' },
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
   })
   @MerchantOperation({
     id: 'listCollections',
@@ -248,7 +249,7 @@ export class CollectionsController {
     const { value, errors } = parseListing(merchant.id, filters);
     if (errors.length > 0) throw new ValidationFailed(errors);
     const { records, next } = await this.infrastructure.commands.send(new ListCollections(value));
-    return envelope(200, 'Collections', { collections: records, next_cursor: next ? encodeCursor(next) : null });
+    return envelope(200, 'Collections', { collections: records, next_cursor: next ? collectionCursor(next) : null });
   }
 
   private async findByMerchantReference(merchant: Merchant, merchantReference: unknown) {

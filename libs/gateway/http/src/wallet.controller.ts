@@ -1,12 +1,27 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { WalletBalances } from '@paygate/contracts';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { WalletBalances, WalletStatement, type WalletStatementQuery } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { ApiAnswer, MerchantOperation } from './openapi/responses';
-import { WalletBalanceDto } from './openapi/schemas';
+import { CURRENCY_PATTERN, WalletBalanceDto, WalletTransactionPageDto } from './openapi/schemas';
+import {
+  CURSOR_MESSAGE,
+  decodeCursor,
+  encodeCursor,
+  LIMIT_MESSAGE,
+  PAGE_LIMIT,
+  pageLimit,
+  readPageQuery,
+  STORED_INSTANT,
+} from './page-cursor';
+import { ValidationFailed } from './validation';
+
+const STATEMENT_PARAMETERS = ['currency', 'limit', 'cursor'];
+const CURRENCY = new RegExp(CURRENCY_PATTERN);
+const ENTRY_ID = /^[0-9]{1,19}$/;
 
 @ApiTags('wallet')
 @Controller()
@@ -36,5 +51,74 @@ export class WalletController {
         available_balance: toMajorUnits(wallet.available, wallet.currency),
       })),
     );
+  }
+
+  @Get(['v1/wallet/transactions', 'wallet/transactions'])
+  @RequireSecretKey()
+  @ApiQuery({ name: 'currency', required: false, schema: { type: 'string', pattern: CURRENCY_PATTERN } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description: 'The next_cursor of the previous page',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
+  })
+  @MerchantOperation({
+    id: 'listWalletTransactions',
+    summary: "The merchant's wallet statement, newest first",
+    description:
+      'Every entry of the wallet ledger: collections credited and top-ups with the double-entry transfers they posted, holds placed, released and captured, with what each changed the balance and the available balance by. Entries follow the event log, moments after what caused them.',
+    secretKey: true,
+    body: false,
+    invalid:
+      'a currency not of three capital letters, a parameter given twice or unknown, or a cursor this API did not give',
+  })
+  @ApiAnswer(200, 'A page of the statement', WalletTransactionPageDto)
+  async statement(@CurrentMerchant() merchant: Merchant, @Query() query: Record<string, unknown>) {
+    const page: WalletStatementQuery = { merchantId: merchant.id, limit: PAGE_LIMIT.default };
+    const errors = readPageQuery(query, STATEMENT_PARAMETERS, (field, value) => {
+      if (field === 'currency') {
+        if (!CURRENCY.test(value)) return 'currency must be three capital letters (ISO 4217)';
+        page.currency = value;
+      } else if (field === 'limit') {
+        const limit = pageLimit(value);
+        if (limit === undefined) return LIMIT_MESSAGE;
+        page.limit = limit;
+      } else {
+        const after = decodeCursor(value, [STORED_INSTANT, ENTRY_ID]);
+        if (!after) return CURSOR_MESSAGE;
+        page.after = { at: after[0], entryId: after[1] };
+      }
+      return undefined;
+    });
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    const { entries, next } = await this.infrastructure.commands.send(new WalletStatement(page));
+    return envelope(200, 'Wallet transactions', {
+      transactions: entries.map((entry) => {
+        const major = (minor: number) => toMajorUnits(minor, entry.currency);
+        return {
+          id: entry.entryId,
+          type: entry.kind,
+          currency: entry.currency,
+          balance_change: major(entry.balanceChange),
+          available_change: major(entry.availableChange),
+          hold_id: entry.holdId,
+          purpose: entry.purpose,
+          internal_reference: entry.internalReference,
+          transfers: entry.transfers.map((transfer) => ({
+            transfer_id: transfer.transferId,
+            debit_account: transfer.debitAccount,
+            credit_account: transfer.creditAccount,
+            amount: major(transfer.amount),
+          })),
+          created_at: entry.at,
+        };
+      }),
+      next_cursor: next ? encodeCursor(next.at, next.entryId) : null,
+    });
   }
 }

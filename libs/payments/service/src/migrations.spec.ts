@@ -14,6 +14,10 @@ describe('PAYMENTS_MIGRATIONS', () => {
         id: 'payments/0002_timers_onto_job_queue',
         checksum: 'e318e237aec814a4b07aa46787a700eaba21e3dcfe954230b5f6572094ad72d0',
       },
+      {
+        id: 'payments/0003_wallet_entries',
+        checksum: '9121558548d0060aacc837df1ea0a34852872f71bb9fa7470b4e66764f66219b',
+      },
     ]);
   });
 });

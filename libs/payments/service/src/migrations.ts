@@ -26,4 +26,27 @@ export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
   },
   // The timers an older release left in payment_timers, onto the job queue: needs the `jobs` migrations first.
   { name: '0002_timers_onto_job_queue', statements: timerAdoptionStatements('payment_timers') },
+  // GET /v1/wallet/transactions: one row per wallet event, written with the balance it changed. `at` is the event's
+  // instant in toISOString's form, so it sorts as instants do.
+  {
+    name: '0003_wallet_entries',
+    statements: [
+      `create table if not exists wallet_entries (
+        entry_id bigserial primary key,
+        merchant_id text not null,
+        currency text not null,
+        revision integer not null,
+        kind text not null,
+        balance_change bigint not null,
+        available_change bigint not null,
+        hold_id text,
+        purpose text,
+        internal_reference text,
+        transfers jsonb not null,
+        at text not null,
+        unique (merchant_id, currency, revision)
+      )`,
+      'create index if not exists wallet_entries_newest on wallet_entries (merchant_id, at desc, entry_id desc)',
+    ],
+  },
 ]);

@@ -3,6 +3,10 @@ import {
   WALLET_STREAM_PREFIX,
   type ServicePaymentSummary,
   type WalletBalance,
+  type WalletEntry,
+  type WalletEntryKind,
+  type WalletStatementPage,
+  type WalletStatementQuery,
 } from '@paygate/contracts';
 import {
   LEDGER_ACCOUNTS,
@@ -45,6 +49,19 @@ export function toServicePaymentSummary(payment: ServicePayment): ServicePayment
 
 type Balance = Omit<WalletBalance, 'currency'>;
 
+interface EntryRow {
+  entry_id: string;
+  kind: WalletEntryKind;
+  currency: string;
+  balance_change: string | number;
+  available_change: string | number;
+  hold_id: string | null;
+  purpose: string | null;
+  internal_reference: string | null;
+  transfers: WalletEntry['transfers'];
+  at: string;
+}
+
 /**
  * Balances move by what each event changes: a transfer to or from the wallet moves balance and
  * available, a hold placed or released moves available only, a capture moves balance (the held
@@ -64,7 +81,54 @@ function evolveBalance(row: Balance | null, event: WalletEvent): Balance {
   return { balance: (row?.balance ?? 0) + posted, available: (row?.available ?? 0) + available };
 }
 
-/** `wallet_balances`: one row per merchant wallet and currency (one wallet stream each). */
+/** A wallet event as a line of the wallet's statement. */
+export function walletEntry(event: WalletEvent): WalletEntry {
+  const change = evolveBalance(null, event);
+  const line = {
+    currency: event.data.currency,
+    balanceChange: change.balance,
+    availableChange: change.available,
+    holdId: null,
+    purpose: null,
+    internalReference: null,
+    transfers: transfersOf(event).map(({ transferId, debitAccount, creditAccount, amount }) => ({
+      transferId,
+      debitAccount,
+      creditAccount,
+      amount,
+    })),
+  };
+  switch (event.type) {
+    case WALLET_EVENT_TYPES.collectionCredited:
+      return {
+        ...line,
+        kind: 'collection_credit',
+        internalReference: event.data.internalReference,
+        at: event.data.creditedAt,
+      };
+    case WALLET_EVENT_TYPES.toppedUp:
+      return { ...line, kind: 'top_up', at: event.data.toppedUpAt };
+    case WALLET_EVENT_TYPES.holdPlaced:
+      return {
+        ...line,
+        kind: 'hold',
+        holdId: event.data.holdId,
+        purpose: event.data.purpose,
+        internalReference: event.data.internalReference ?? null,
+        at: event.data.placedAt,
+      };
+    case WALLET_EVENT_TYPES.holdReleased:
+      return { ...line, kind: 'hold_release', holdId: event.data.holdId, at: event.data.releasedAt };
+    case WALLET_EVENT_TYPES.holdCaptured:
+      return { ...line, kind: 'hold_capture', holdId: event.data.holdId, at: event.data.capturedAt };
+  }
+}
+
+/**
+ * `wallet_balances`: one row per merchant wallet and currency (one wallet stream each); beside it,
+ * `wallet_entries`, one row per wallet event (the statement), keyed by the event's revision so a
+ * page applied again writes nothing twice.
+ */
 const WALLET_BALANCES: StreamReadModel<WalletEvent, Balance> = {
   streamPrefix: WALLET_STREAM_PREFIX,
   read: walletLedgerDecider.read,
@@ -74,6 +138,33 @@ const WALLET_BALANCES: StreamReadModel<WalletEvent, Balance> = {
   columns: { balance: 'bigint', available: 'bigint' },
   toColumns: (row) => row,
   fromColumns: (values) => ({ balance: Number(values.balance), available: Number(values.available) }),
+  async alongside(tx, changes) {
+    const lines = changes.map(({ event, revision }) => ({ event, revision, entry: walletEntry(event) }));
+    await tx.query(
+      `insert into wallet_entries (merchant_id, currency, revision, kind, balance_change, available_change,
+         hold_id, purpose, internal_reference, transfers, at)
+       select merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
+         internal_reference, transfers::jsonb, at
+       from unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::bigint[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::text[])
+         as e(merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
+           internal_reference, transfers, at)
+       on conflict (merchant_id, currency, revision) do nothing`,
+      [
+        lines.map(({ event }) => event.data.merchantId),
+        lines.map(({ entry }) => entry.currency),
+        lines.map(({ revision }) => revision),
+        lines.map(({ entry }) => entry.kind),
+        lines.map(({ entry }) => entry.balanceChange),
+        lines.map(({ entry }) => entry.availableChange),
+        lines.map(({ entry }) => entry.holdId),
+        lines.map(({ entry }) => entry.purpose),
+        lines.map(({ entry }) => entry.internalReference),
+        lines.map(({ entry }) => JSON.stringify(entry.transfers)),
+        lines.map(({ entry }) => entry.at),
+      ],
+    );
+  },
 };
 
 /**
@@ -132,6 +223,42 @@ export class PaymentsProjection extends Projection {
       balance: Number(row.balance),
       available: Number(row.available),
     }));
+  }
+
+  /**
+   * A page of the statement newest first, keyset-paged on (at, entry_id): entries written later
+   * never shift a page, and those a rebuild of the projection fills in take their place in time.
+   */
+  async walletStatement(query: WalletStatementQuery): Promise<WalletStatementPage> {
+    const rows = await this.sql.query<EntryRow>(
+      `select entry_id::text as entry_id, kind, currency, balance_change, available_change, hold_id, purpose,
+         internal_reference, transfers, at
+       from wallet_entries
+       where merchant_id = $1 and ($2::text is null or currency = $2::text)
+         and ($3::text is null or (at, entry_id) < ($3::text, $4::bigint))
+       order by at desc, entry_id desc limit $5::int`,
+      [
+        query.merchantId,
+        query.currency ?? null,
+        query.after?.at ?? null,
+        query.after?.entryId ?? null,
+        query.limit + 1,
+      ],
+    );
+    const entries = rows.slice(0, query.limit).map((row) => ({
+      entryId: row.entry_id,
+      kind: row.kind,
+      currency: row.currency,
+      balanceChange: Number(row.balance_change),
+      availableChange: Number(row.available_change),
+      holdId: row.hold_id,
+      purpose: row.purpose,
+      internalReference: row.internal_reference,
+      transfers: row.transfers,
+      at: row.at,
+    }));
+    const last = entries.at(-1);
+    return rows.length > query.limit && last ? { entries, next: { at: last.at, entryId: last.entryId } } : { entries };
   }
 
   async findServicePayment(merchantId: string, internalReference: string): Promise<ServicePaymentSummary | null> {

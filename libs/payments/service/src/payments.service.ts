@@ -9,6 +9,7 @@ import {
   type ResultOf,
   type TopUpWalletCommand,
   type WalletBalancesQuery,
+  type WalletStatementQuery,
 } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
@@ -58,6 +59,10 @@ export class PaymentsService {
 
   async walletBalances(query: WalletBalancesQuery): Result<'payments.walletBalances'> {
     return { balances: await this.deps.projection.walletBalances(query.merchantId) };
+  }
+
+  walletStatement(query: WalletStatementQuery): Result<'payments.walletStatement'> {
+    return this.deps.projection.walletStatement(query);
   }
 
   /** The wallet ledger validates the top-up (and refuses it with invalid_request naming each field). */

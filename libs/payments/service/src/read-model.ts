@@ -17,6 +17,20 @@ export const PAYMENTS_READ_MODEL: RebuildableReadModel = {
   tables: [
     { table: 'wallet_balances', key: ['merchant_id', 'currency'], derived: ['balance', 'available', 'revision'] },
     {
+      table: 'wallet_entries',
+      key: ['merchant_id', 'currency', 'revision'],
+      derived: [
+        'kind',
+        'balance_change',
+        'available_change',
+        'hold_id',
+        'purpose',
+        'internal_reference',
+        'transfers',
+        'at',
+      ],
+    },
+    {
       table: 'service_payment_view',
       key: ['internal_reference'],
       derived: ['merchant_id', 'summary', 'state', 'revision'],

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
+  ListCallbacks,
   ListDeliveries,
   ResendCallbacks,
   RetryAbandonedDeliveries,
@@ -51,6 +52,15 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveries> {
   }
 }
 
+@QueryHandler(ListCallbacks)
+export class ListCallbacksHandler implements IQueryHandler<ListCallbacks> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  async execute({ payload }: ListCallbacks) {
+    const { deliveries, next } = await this.dispatcher.history.page(payload);
+    return { deliveries: deliveries.map(presentDelivery), ...(next && { next }) };
+  }
+}
+
 @QueryHandler(StreamCallbacks)
 export class StreamCallbacksHandler implements IQueryHandler<StreamCallbacks> {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
@@ -63,6 +73,7 @@ export const DISPATCHER_HANDLERS = [
   ResendCallbacksHandler,
   RetryAbandonedDeliveriesHandler,
   ListDeliveriesHandler,
+  ListCallbacksHandler,
   StreamCallbacksHandler,
 ];
 

@@ -88,6 +88,14 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
        on conflict (queue, key) do nothing`,
     ],
   },
+  {
+    // GET /v1/callbacks: a merchant's deliveries, newest first.
+    name: '0004_deliveries_by_merchant',
+    statements: [
+      `create index if not exists webhook_deliveries_merchant_newest
+        on webhook_deliveries (merchant_id, created_at desc, webhook_id desc)`,
+    ],
+  },
 ]);
 
 /** Applies the webhooks migrations after the `jobs` ones, which 0003 needs; every opener of these tables calls it. */

@@ -127,6 +127,7 @@ describe('the OpenAPI document', () => {
     expect([...webhookTags].filter((tag) => operationTags.has(tag))).toEqual([]);
     const callbackRoutes = operations().filter(({ operation }) => operation.tags[0] === 'callbacks');
     expect(callbackRoutes.map(({ operation }) => operation.operationId).sort()).toEqual([
+      'listCallbacks',
       'listDeliveries',
       'resendCallbacks',
       'retryDeliveries',

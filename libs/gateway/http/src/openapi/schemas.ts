@@ -278,6 +278,67 @@ export class WalletBalanceDto {
   available_balance!: number;
 }
 
+export class WalletTransferDto {
+  @ApiProperty()
+  transfer_id!: string;
+
+  @ApiProperty({ example: 'customer_funds:UGX', description: 'The ledger account debited' })
+  debit_account!: string;
+
+  @ApiProperty({ example: 'merchant_wallet:mer_7Kq2:UGX', description: 'The ledger account credited' })
+  credit_account!: string;
+
+  @ApiProperty({ example: 79785, description: 'Major units, positive' })
+  amount!: number;
+}
+
+export class WalletTransactionDto {
+  @ApiProperty({ pattern: '^[0-9]+$', description: 'Grows with each entry of the merchant' })
+  id!: string;
+
+  @ApiProperty({
+    enum: ['collection_credit', 'top_up', 'hold', 'hold_release', 'hold_capture'],
+    description:
+      'collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out',
+  })
+  type!: string;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX' })
+  currency!: string;
+
+  @ApiProperty({ example: 79785, description: 'What the entry changed the balance by, in major units (negative: out)' })
+  balance_change!: number;
+
+  @ApiProperty({ example: 79785, description: 'What the entry changed available_balance by, in major units' })
+  available_change!: number;
+
+  @ApiProperty(nullableString('The hold a hold entry places, releases or captures'))
+  hold_id!: string | null;
+
+  @ApiProperty(nullableString("A hold's purpose: FEE, PRN_PAYMENT or OTHER"))
+  purpose!: string | null;
+
+  @ApiProperty(nullableString('The collection the entry is for'))
+  internal_reference!: string | null;
+
+  @ApiProperty({
+    type: [WalletTransferDto],
+    description: 'The double-entry transfers it posted (none for a hold or its release)',
+  })
+  transfers!: WalletTransferDto[];
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
+
+export class WalletTransactionPageDto {
+  @ApiProperty({ type: [WalletTransactionDto], description: 'Newest first' })
+  transactions!: WalletTransactionDto[];
+
+  @ApiProperty(nullableString('Pass as `cursor` for the next page; null on the last page'))
+  next_cursor!: string | null;
+}
+
 export class CallbacksResentDto {
   @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
   internal_reference!: string;
@@ -382,6 +443,14 @@ export class DeliveryDto {
 export class DeliveriesDto {
   @ApiProperty({ type: [DeliveryDto] })
   deliveries!: DeliveryDto[];
+}
+
+export class CallbackPageDto {
+  @ApiProperty({ type: [DeliveryDto], description: 'Newest first' })
+  deliveries!: DeliveryDto[];
+
+  @ApiProperty(nullableString('Pass as `cursor` for the next page; null on the last page'))
+  next_cursor!: string | null;
 }
 
 export class DeliveriesRetriedDto {

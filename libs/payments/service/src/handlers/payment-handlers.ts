@@ -1,6 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { FindServicePayment, TopUpWallet, WalletBalances, type IntegrationEnvelope } from '@paygate/contracts';
+import {
+  FindServicePayment,
+  TopUpWallet,
+  WalletBalances,
+  WalletStatement,
+  type IntegrationEnvelope,
+} from '@paygate/contracts';
 import type { PaymentTimerKind } from '@paygate/payments-domain';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { PaymentsService } from '../payments.service';
@@ -25,6 +31,14 @@ export class WalletBalancesHandler implements IQueryHandler<WalletBalances> {
   constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
   execute({ payload }: WalletBalances) {
     return this.payments.walletBalances(payload);
+  }
+}
+
+@QueryHandler(WalletStatement)
+export class WalletStatementHandler implements IQueryHandler<WalletStatement> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ payload }: WalletStatement) {
+    return this.payments.walletStatement(payload);
   }
 }
 
@@ -62,6 +76,7 @@ export class FirePaymentTimerHandler implements ICommandHandler<FirePaymentTimer
 
 export const PAYMENT_HANDLERS = [
   WalletBalancesHandler,
+  WalletStatementHandler,
   TopUpWalletHandler,
   FindServicePaymentHandler,
   HandleCollectionEventHandler,

@@ -44,7 +44,23 @@ export interface DeliveryQuery {
   limit: number;
 }
 
+/** Where a page of a merchant's deliveries ended: `createdAt` to the microsecond, as the table holds it. */
+export interface DeliveryPosition {
+  createdAt: string;
+  webhookId: string;
+}
+
+export interface DeliveryPageQuery {
+  merchantId: string;
+  state?: DeliveryState;
+  internalReference?: string;
+  after?: DeliveryPosition;
+  limit: number;
+}
+
 interface DeliveryRow {
+  /** created_at to the microsecond, for a page's position (a Date keeps milliseconds). */
+  created_at_exact?: string;
   webhook_id: string;
   merchant_id: string;
   internal_reference: string;
@@ -99,6 +115,41 @@ export class DeliveryHistory {
        limit $4::int`,
       [query.state ?? null, query.merchantId ?? null, query.internalReference ?? null, query.limit],
     );
+    return this.withAttempts(rows);
+  }
+
+  /**
+   * A merchant's deliveries newest first, each with its attempts: keyset-paged on (created_at,
+   * webhook_id), so deliveries queued meanwhile never shift a page.
+   */
+  async page(query: DeliveryPageQuery): Promise<{ deliveries: DeliveryRecord[]; next?: DeliveryPosition }> {
+    const rows = await this.sql.query<DeliveryRow>(
+      `select ${DELIVERY_COLUMNS},
+         to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_exact
+       from webhook_deliveries
+       where merchant_id = $1 and ($2::text is null or state = $2::text)
+         and ($3::text is null or internal_reference = $3::text)
+         and ($4::timestamptz is null or (created_at, webhook_id) < ($4::timestamptz, $5::text))
+       order by created_at desc, webhook_id desc
+       limit $6::int`,
+      [
+        query.merchantId,
+        query.state ?? null,
+        query.internalReference ?? null,
+        query.after?.createdAt ?? null,
+        query.after?.webhookId ?? null,
+        query.limit + 1,
+      ],
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const deliveries = await this.withAttempts(page);
+    return rows.length > query.limit && last
+      ? { deliveries, next: { createdAt: last.created_at_exact!, webhookId: last.webhook_id } }
+      : { deliveries };
+  }
+
+  private async withAttempts(rows: DeliveryRow[]): Promise<DeliveryRecord[]> {
     const attempts = rows.length
       ? await this.sql.query<AttemptRow>(
           `select webhook_id, attempt, started_at, duration_ms, status_code, response_excerpt, error
