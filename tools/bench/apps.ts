@@ -207,20 +207,23 @@ export async function launchDistributed(
   }
 }
 
-/** A merchant, through the admin API: its public key for requests and its signing key for callbacks. */
+/** A merchant, through the admin API: its keys for requests and its signing key for callbacks. */
 export async function createMerchant(
   gateway: string,
   callbackUrl?: string,
-): Promise<{ publicKey: string; signingKey: string }> {
+): Promise<{ id: string; publicKey: string; secretKey: string; signingKey: string }> {
   const response = await fetch(`${gateway}/admin/v1/merchants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
     body: JSON.stringify({ name: 'Benchmark merchant', collection_callback_url: callbackUrl }),
   });
-  const body = (await response.json()) as { data?: { public_key?: string; signing_key?: string } };
-  if (response.status !== 201 || !body.data?.public_key || !body.data.signing_key)
+  const body = (await response.json()) as {
+    data?: { id?: string; public_key?: string; secret_key?: string; signing_key?: string };
+  };
+  const { id, public_key: publicKey, secret_key: secretKey, signing_key: signingKey } = body.data ?? {};
+  if (response.status !== 201 || !id || !publicKey || !secretKey || !signingKey)
     throw new Error(`cannot create a merchant: ${response.status} ${JSON.stringify(body)}`);
-  return { publicKey: body.data.public_key, signingKey: body.data.signing_key };
+  return { id, publicKey, secretKey, signingKey };
 }
 
 /** The benches' initialize body: MoMo, UGX 81,000, a payer ending 0001 (the sandbox approves and calls back). */

@@ -1,6 +1,6 @@
 import { defineMigrations } from '@paygate/sql';
 
-/** Merchant accounts (MerchantAccounts). */
+/** Merchant accounts (MerchantAccounts) and the people who sign in to their dashboard (DashboardUsers). */
 export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
   {
     name: '0001_merchants',
@@ -18,6 +18,34 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now()
       )`,
+    ],
+  },
+  {
+    name: '0002_dashboard_users',
+    statements: [
+      `create table if not exists dashboard_users (
+        id text primary key,
+        merchant_id text not null references merchants (id),
+        email text not null unique,
+        role text not null,
+        password_hash text,
+        created_at timestamptz not null default now()
+      )`,
+      'create index if not exists dashboard_users_merchant on dashboard_users (merchant_id)',
+      `create table if not exists dashboard_invites (
+        token_hash text primary key,
+        user_id text not null references dashboard_users (id) on delete cascade,
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`,
+      `create table if not exists dashboard_sessions (
+        id_hash text primary key,
+        user_id text not null references dashboard_users (id) on delete cascade,
+        csrf_token text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null
+      )`,
+      'create index if not exists dashboard_sessions_user on dashboard_sessions (user_id)',
     ],
   },
 ]);

@@ -288,6 +288,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/merchants/{id}/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite a person to the merchant's dashboard
+     * @description Creates a dashboard user with a role and answers a one-time invite link (valid 24 hours) where they set their password; the link is shown only here.
+     */
+    post: operations['inviteDashboardUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/wallet-balances': {
     parameters: {
       query?: never;
@@ -989,6 +1009,32 @@ export interface components {
        *     ]
        */
       keys: ('api' | 'signing')[];
+    };
+    InvitedUserDto: {
+      user_id: string;
+      /** @example amina@shop.example.com */
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'developer' | 'viewer';
+      /**
+       * Format: uri
+       * @description Where the user sets a password: works once, for 24 hours, and starts with the address this request was sent to. Give it only to the user; it is shown once.
+       */
+      invite_url: string;
+      /** Format: date-time */
+      invite_expires_at: string;
+    };
+    InviteUserDto: {
+      /**
+       * @description One user per email, across merchants
+       * @example amina@shop.example.com
+       */
+      email: string;
+      /**
+       * @description owner: everything; developer: keys, callback settings, resend, sandbox tools; viewer: read only
+       * @enum {string}
+       */
+      role: 'owner' | 'developer' | 'viewer';
     };
     WalletBalanceDto: {
       /** @example UGX */
@@ -3286,6 +3332,179 @@ export interface operations {
             status: 'error';
             message: string;
             data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The body is over the size limit (64 KiB by default) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 413;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The body is not sent as application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 415;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the source address's public bucket is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  inviteDashboardUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InviteUserDto'];
+      };
+    };
+    responses: {
+      /** @description Invited */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 201;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['InvitedUserDto'];
+          };
+        };
+      };
+      /** @description Invalid request: email not an email address, or role not owner, developer or viewer; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or wrong admin bearer token (or ADMIN_TOKEN not set) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description No merchant has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 404;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This email already has a dashboard user */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 409;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ConflictDataDto'];
           };
         };
       };

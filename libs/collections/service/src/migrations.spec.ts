@@ -19,7 +19,7 @@ describe('COLLECTIONS_MIGRATIONS', () => {
       },
       {
         id: 'collections/0003_view_list_columns',
-        checksum: '013b64ec7085ededce03a59b03de0b3bab47c16be1225cab7099e54e295b88a3',
+        checksum: 'e0ddfdd2da95700cfe652a87d197940bc5df7576535ec4e349c1eb0019f3ce99',
       },
     ]);
   });

@@ -32,7 +32,8 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
   },
   // The timers an older release left in collection_timers, onto the job queue: needs the `jobs` migrations first.
   { name: '0002_timers_onto_job_queue', statements: timerAdoptionStatements('collection_timers') },
-  // GET /v1/collections lists and filters without reading `state`: newest first, by status too.
+  // GET /v1/collections lists and filters without reading `state`, newest first. Each filter has an index that
+  // ends in the list's order, with status and without, so a filter that matches few rows or none reads only them.
   {
     name: '0003_view_list_columns',
     statements: [
@@ -49,8 +50,11 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
        where created_at is null`,
       `create index if not exists collection_view_newest
         on collection_view (merchant_id, created_at desc, internal_reference desc)`,
-      `create index if not exists collection_view_newest_by_status
-        on collection_view (merchant_id, status, created_at desc, internal_reference desc)`,
+      ...['status', 'provider_code', 'provider_code, status', 'transaction_method', 'transaction_method, status'].map(
+        (filter) =>
+          `create index if not exists collection_view_newest_by_${filter.replace(', ', '_')}
+            on collection_view (merchant_id, ${filter}, created_at desc, internal_reference desc)`,
+      ),
     ],
   },
 ]);

@@ -1,5 +1,5 @@
 import { Module, type INestApplication } from '@nestjs/common';
-import { MerchantAccounts } from '@paygate/merchants';
+import { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import type { Config } from '@paygate/config';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
@@ -14,7 +14,7 @@ import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
 import { WalletController } from './wallet.controller';
-import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
+import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
 /** The merchant-facing HTTP API: authenticates, validates, and turns requests into commands. */
 @Module({
@@ -35,13 +35,19 @@ import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
       inject: [INFRASTRUCTURE, GATEWAY_CONFIG],
       useFactory: (infra: Infrastructure, config: GatewayConfig) => MerchantAccounts.open(infra.sql, config.secretBox),
     },
+    {
+      provide: DASHBOARD_USERS,
+      // After MERCHANTS, whose migrations create the users' tables with the merchants'.
+      inject: [INFRASTRUCTURE, MERCHANTS],
+      useFactory: (infra: Infrastructure) => DashboardUsers.open(infra.sql),
+    },
     ApiRequestGuard,
     MerchantAuthGuard,
     MerchantRateLimitGuard,
     AdminGuard,
     CallbackStreams,
   ],
-  exports: [MERCHANTS],
+  exports: [MERCHANTS, DASHBOARD_USERS],
 })
 export class GatewayHttpModule {
   static configure(app: INestApplication): void {

@@ -1,2 +1,3 @@
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
 export const MERCHANTS = Symbol('MerchantAccounts');
+export const DASHBOARD_USERS = Symbol('DashboardUsers');

@@ -16,7 +16,7 @@ describe('PAYMENTS_MIGRATIONS', () => {
       },
       {
         id: 'payments/0003_wallet_entries',
-        checksum: '9121558548d0060aacc837df1ea0a34852872f71bb9fa7470b4e66764f66219b',
+        checksum: 'a6aa300fb081e34b66f8afaa8ed8dc4bc5cec3798c613a4dc8411017943429ba',
       },
     ]);
   });

@@ -47,6 +47,8 @@ export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
         unique (merchant_id, currency, revision)
       )`,
       'create index if not exists wallet_entries_newest on wallet_entries (merchant_id, at desc, entry_id desc)',
+      `create index if not exists wallet_entries_newest_by_currency
+        on wallet_entries (merchant_id, currency, at desc, entry_id desc)`,
     ],
   },
 ]);

@@ -94,6 +94,9 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
     statements: [
       `create index if not exists webhook_deliveries_merchant_newest
         on webhook_deliveries (merchant_id, created_at desc, webhook_id desc)`,
+      // By state too: the abandoned ones are few, and a merchant looks for exactly those.
+      `create index if not exists webhook_deliveries_merchant_newest_by_state
+        on webhook_deliveries (merchant_id, state, created_at desc, webhook_id desc)`,
     ],
   },
 ]);

@@ -1,5 +1,6 @@
 import {
   Body,
+  ConflictException,
   Controller,
   Get,
   HttpCode,
@@ -8,18 +9,20 @@ import {
   Param,
   Patch,
   Post,
+  Req,
   UseGuards,
 } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import type { Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
+import type { DashboardUsers, Merchant, MerchantAccounts, MerchantKeys } from '@paygate/merchants';
 import { callbackUrlRefusal, type AddressPolicy } from '@paygate/net-guard';
 import { envelope } from '@paygate/platform';
-import { CreateMerchantDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
+import { CreateMerchantDto, InviteUserDto, IssueKeysDto, UpdateMerchantDto } from '../dto/merchant.dto';
 import type { GatewayConfig } from '../gateway-config';
 import { AdminGuard, ApiRequestGuard } from '../guards';
-import { AdminOperation, ApiAnswer, ApiNotFound, PathParam } from '../openapi/responses';
-import { IssuedMerchantDto, MERCHANT_ID_PATTERN, MerchantDto } from '../openapi/schemas';
-import { GATEWAY_CONFIG, MERCHANTS } from '../tokens';
+import { AdminOperation, ApiAnswer, ApiConflict, ApiNotFound, PathParam } from '../openapi/responses';
+import { InvitedUserDto, IssuedMerchantDto, MERCHANT_ID_PATTERN, MerchantDto } from '../openapi/schemas';
+import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from '../tokens';
 import { validateBody, ValidationFailed, type FieldError } from '../validation';
 
 const CALLBACK_URL_FIELDS = ['collection_callback_url', 'service_payments_callback_url'] as const;
@@ -67,6 +70,7 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
 export class MerchantsAdminController {
   constructor(
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
+    @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -149,6 +153,36 @@ export class MerchantsAdminController {
     if (errors.length > 0) throw new ValidationFailed(errors);
     const issued = await this.existing(() => this.merchants.rotateKeys(id, value.keys));
     return envelope(201, 'Keys issued', present(issued.merchant, issued.keys));
+  }
+
+  @Post(':id/users')
+  @HttpCode(201)
+  @ApiBody({ type: InviteUserDto })
+  @AdminOperation({
+    id: 'inviteDashboardUser',
+    summary: "Invite a person to the merchant's dashboard",
+    description:
+      'Creates a dashboard user with a role and answers a one-time invite link (valid 24 hours) where they set their password; the link is shown only here.',
+    body: true,
+    invalid: 'email not an email address, or role not owner, developer or viewer',
+  })
+  @PathParam('id', MERCHANT_ID_PATTERN, 'mer_7Hc2kq9Z')
+  @ApiAnswer(201, 'Invited', InvitedUserDto)
+  @ApiNotFound('No merchant has this id')
+  @ApiConflict('This email already has a dashboard user')
+  async inviteUser(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest) {
+    const { value, errors } = await validateBody(InviteUserDto, body);
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    await this.existing(() => this.merchants.get(id));
+    const invited = await this.users.invite(id, value.email, value.role);
+    if (!invited) throw new ConflictException('this email already has a dashboard user');
+    return envelope(201, 'User invited', {
+      user_id: invited.user.id,
+      email: invited.user.email,
+      role: invited.user.role,
+      invite_url: `${request.protocol}://${request.host}/dashboard/invite/${invited.inviteToken}`,
+      invite_expires_at: invited.expiresAt,
+    });
   }
 
   /** An id that cannot be one of ours never gets here (PathParam): the router does not serve it. */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DASHBOARD_ROLES, EMAIL, type DashboardRole } from '@paygate/merchants';
 import { HTTP_URL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
 import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
@@ -82,4 +83,24 @@ export class IssueKeysDto {
   @ArrayMinSize(1, { message: 'keys must name at least one of "api", "signing"' })
   @IsIn(['api', 'signing'], { each: true, message: 'keys must contain only "api" and "signing"' })
   keys!: ('api' | 'signing')[];
+}
+
+export class InviteUserDto {
+  @ApiProperty({
+    maxLength: 254,
+    pattern: EMAIL.source,
+    example: 'amina@shop.example.com',
+    description: 'One user per email, across merchants',
+  })
+  @IsString({ message: 'email must be a string' })
+  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @Matches(EMAIL, { message: 'email must be an email address' })
+  email!: string;
+
+  @ApiProperty({
+    enum: DASHBOARD_ROLES,
+    description: 'owner: everything; developer: keys, callback settings, resend, sandbox tools; viewer: read only',
+  })
+  @IsIn(DASHBOARD_ROLES, { message: `role must be one of ${DASHBOARD_ROLES.join(', ')}` })
+  role!: DashboardRole;
 }

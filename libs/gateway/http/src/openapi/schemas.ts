@@ -374,6 +374,27 @@ export class MerchantDto {
 }
 
 /** The merchant as created or re-keyed: the only answers that show its secret and signing keys. */
+export class InvitedUserDto {
+  @ApiProperty({ pattern: '^usr_[A-Za-z0-9_-]{16}$' })
+  user_id!: string;
+
+  @ApiProperty({ example: 'amina@shop.example.com' })
+  email!: string;
+
+  @ApiProperty({ enum: ['owner', 'developer', 'viewer'] })
+  role!: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description:
+      'Where the user sets a password: works once, for 24 hours, and starts with the address this request was sent to. Give it only to the user; it is shown once.',
+  })
+  invite_url!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  invite_expires_at!: string;
+}
+
 export class IssuedMerchantDto extends MerchantDto {
   @ApiProperty({ example: 'sk_test_…' })
   secret_key!: string;

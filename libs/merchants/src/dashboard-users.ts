@@ -1,0 +1,186 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { MERCHANTS_MIGRATIONS } from './migrations';
+import { decoyHash, hashPassword, verifyPassword } from './passwords';
+
+/** owner: everything; developer: keys, callback settings, resend, sandbox tools; viewer: read only. */
+export const DASHBOARD_ROLES = ['owner', 'developer', 'viewer'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/** A person who signs in to a merchant's dashboard: no password or token in here. */
+export interface DashboardUser {
+  id: string;
+  merchantId: string;
+  email: string;
+  role: DashboardRole;
+  /** False until the invite was used to set a password. */
+  active: boolean;
+  createdAt: string;
+}
+
+export interface DashboardSession {
+  /** The cookie's value: only its hash is stored. */
+  id: string;
+  /** Every form of the session carries it (synchronizer token). */
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export const INVITE_VALID_MS = 24 * 60 * 60 * 1000;
+export const SESSION_VALID_MS = 12 * 60 * 60 * 1000;
+
+/** An address a person can receive mail at, as far as a form can tell; compared lowercased. */
+export const EMAIL = /^[^\s@\u0000]{1,64}@[^\s@\u0000]{1,189}\.[^\s@\u0000]{1,63}$/;
+
+interface UserRow {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: DashboardRole;
+  password_hash: string | null;
+  created_at: Date | string;
+}
+
+const toUser = (row: UserRow): DashboardUser => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  email: row.email,
+  role: row.role,
+  active: row.password_hash !== null,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+
+const USER_COLUMNS = 'u.id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at';
+const token = () => randomBytes(32).toString('base64url');
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Dashboard users of merchant accounts, their invites and their sessions, in STORE_URL. Invite
+ * tokens and session ids are bearer secrets: only their SHA-256 is stored, so the table alone
+ * signs no one in. An email belongs to one user across all merchants, so signing in needs only it.
+ */
+export class DashboardUsers {
+  private constructor(
+    private readonly sql: SqlDatabase,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(sql: SqlDatabase, now: () => Date = () => new Date()): Promise<DashboardUsers> {
+    await migrate(sql, MERCHANTS_MIGRATIONS);
+    return new DashboardUsers(sql, now);
+  }
+
+  /**
+   * A new user of `merchantId`, with a one-time invite valid for INVITE_VALID_MS; null when the
+   * email already has a user.
+   */
+  async invite(
+    merchantId: string,
+    email: string,
+    role: DashboardRole,
+  ): Promise<{ user: DashboardUser; inviteToken: string; expiresAt: string } | null> {
+    const inviteToken = token();
+    const expiresAt = this.later(INVITE_VALID_MS);
+    return this.sql.transaction(async (tx) => {
+      const [row] = await tx.query<UserRow>(
+        `insert into dashboard_users as u (id, merchant_id, email, role) values ($1, $2, $3, $4)
+         on conflict (email) do nothing returning ${USER_COLUMNS}`,
+        [`usr_${randomBytes(12).toString('base64url')}`, merchantId, email.toLowerCase(), role],
+      );
+      if (!row) return null;
+      await tx.query('insert into dashboard_invites (token_hash, user_id, expires_at) values ($1, $2, $3)', [
+        digest(inviteToken),
+        row.id,
+        expiresAt,
+      ]);
+      return { user: toUser(row), inviteToken, expiresAt };
+    });
+  }
+
+  /** The user an unused, unexpired invite is for. */
+  async invited(inviteToken: string): Promise<DashboardUser | null> {
+    const [row] = await this.sql.query<UserRow>(
+      `select ${USER_COLUMNS} from dashboard_invites i join dashboard_users u on u.id = i.user_id
+       where i.token_hash = $1 and i.used_at is null and i.expires_at > $2`,
+      [digest(inviteToken), this.now().toISOString()],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /** Sets the invited user's password and spends the invite; null when it was used, expired or never given. */
+  async acceptInvite(inviteToken: string, password: string): Promise<DashboardUser | null> {
+    const hash = await hashPassword(password);
+    const [row] = await this.sql.query<UserRow>(
+      `with spent as (
+         update dashboard_invites set used_at = $3 where token_hash = $1 and used_at is null and expires_at > $3
+         returning user_id)
+       update dashboard_users u set password_hash = $2 from spent where u.id = spent.user_id
+       returning ${USER_COLUMNS}`,
+      [digest(inviteToken), hash, this.now().toISOString()],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /**
+   * A new session when `password` is the user's; null otherwise, as slowly for an unknown email
+   * as for a wrong password, so the answer does not tell which emails have users.
+   */
+  async signIn(email: string, password: string): Promise<{ user: DashboardUser; session: DashboardSession } | null> {
+    const [row] = await this.sql.query<UserRow>(`select ${USER_COLUMNS} from dashboard_users u where u.email = $1`, [
+      email.toLowerCase(),
+    ]);
+    const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+    if (!row?.password_hash || !matches) return null;
+    const session = { id: token(), csrfToken: token(), expiresAt: this.later(SESSION_VALID_MS) };
+    await this.sql.query(
+      'insert into dashboard_sessions (id_hash, user_id, csrf_token, expires_at) values ($1, $2, $3, $4)',
+      [digest(session.id), row.id, session.csrfToken, session.expiresAt],
+    );
+    return { user: toUser(row), session };
+  }
+
+  /** The signed-in user of an unexpired session, with the session's CSRF token. */
+  async session(sessionId: string): Promise<{ user: DashboardUser; csrfToken: string } | null> {
+    const [row] = await this.sql.query<UserRow & { csrf_token: string }>(
+      `select ${USER_COLUMNS}, s.csrf_token from dashboard_sessions s join dashboard_users u on u.id = s.user_id
+       where s.id_hash = $1 and s.expires_at > $2`,
+      [digest(sessionId), this.now().toISOString()],
+    );
+    return row ? { user: toUser(row), csrfToken: row.csrf_token } : null;
+  }
+
+  /** Signing out: the session is gone, whoever holds its cookie. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.sql.query('delete from dashboard_sessions where id_hash = $1', [digest(sessionId)]);
+  }
+
+  async list(merchantId: string): Promise<DashboardUser[]> {
+    const rows = await this.sql.query<UserRow>(
+      `select ${USER_COLUMNS} from dashboard_users u where u.merchant_id = $1 order by u.created_at, u.email`,
+      [merchantId],
+    );
+    return rows.map(toUser);
+  }
+
+  /** Another role for one of `merchantId`'s users: their sessions carry it at once. */
+  async changeRole(merchantId: string, userId: string, role: DashboardRole): Promise<DashboardUser | null> {
+    const [row] = await this.sql.query<UserRow>(
+      `update dashboard_users u set role = $3 where u.id = $2 and u.merchant_id = $1 returning ${USER_COLUMNS}`,
+      [merchantId, userId, role],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /** Removes one of `merchantId`'s users, their invite and their sessions. */
+  async remove(merchantId: string, userId: string): Promise<boolean> {
+    const rows = await this.sql.query('delete from dashboard_users where id = $2 and merchant_id = $1 returning id', [
+      merchantId,
+      userId,
+    ]);
+    return rows.length > 0;
+  }
+
+  private later(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
+  }
+}
