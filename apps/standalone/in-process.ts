@@ -1,12 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
-import { CollectionsServiceModule } from '@paygate/collections-service';
 import { loadConfig, type Config } from '@paygate/config';
-import { GatewayHttpModule } from '@paygate/gateway-http';
 import { createLogger } from '@paygate/logging';
-import { PaymentsServiceModule } from '@paygate/payments-service';
 import { createHttpApp, listen, openInfrastructure, shutDown, type Infrastructure } from '@paygate/platform';
-import { SandboxProvidersModule } from '@paygate/sandbox-providers';
-import { WebhooksServiceModule } from '@paygate/webhooks-service';
+import { STANDALONE_MODULES } from './modules';
 
 export interface InProcessPaygate {
   url: string;
@@ -25,14 +21,7 @@ export async function startInProcess(env: Record<string, string>): Promise<InPro
   const config = loadConfig({ ...process.env, STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
   const log = createLogger('standalone-test', config.logging.level);
   const infrastructure = await openInfrastructure(config.platform, 'standalone-test', log);
-  const app = await createHttpApp(
-    [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule],
-    {
-      config,
-      infrastructure,
-      log,
-    },
-  );
+  const app = await createHttpApp(STANDALONE_MODULES, { config, infrastructure, log });
   const url = await listen(app, 0, '127.0.0.1');
   return {
     url,

@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
-import { CollectionsServiceModule } from '@paygate/collections-service';
-import { GatewayHttpModule, MERCHANTS } from '@paygate/gateway-http';
-import type { MerchantAccounts } from '@paygate/merchants';
-import { PaymentsServiceModule } from '@paygate/payments-service';
+import { DASHBOARD_USERS, MERCHANTS } from '@paygate/gateway-http';
+import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import { runApp } from '@paygate/platform';
-import { SandboxProvidersModule } from '@paygate/sandbox-providers';
-import { WebhooksServiceModule } from '@paygate/webhooks-service';
-import { ensureDemoMerchant, standaloneEnvironment } from './sandbox-setup';
+import { STANDALONE_MODULES } from './modules';
+import { ensureDemoMerchant, ensureDemoOwner, standaloneEnvironment } from './sandbox-setup';
 
 /**
  * Every app and the sandbox providers in one process on the embedded defaults: PGlite under ./data, in-process broker.
@@ -16,12 +13,17 @@ const { env, secrets } = standaloneEnvironment(process.env);
 
 async function welcome(url: string, app: INestApplication): Promise<void> {
   const demo = await ensureDemoMerchant(app.get<MerchantAccounts>(MERCHANTS), secrets.file);
+  const owner = await ensureDemoOwner(app.get<DashboardUsers>(DASHBOARD_USERS), demo.id, secrets.file);
   const keys = `-H 'public-key: ${demo.keys.publicKey}'`;
   process.stdout.write(
     [
       '',
       `Paygate is running at ${url}`,
       `  API docs:     ${url}/docs`,
+      `  dashboard:    ${url}/dashboard`,
+      owner.password
+        ? `    sign in as ${owner.email}, password ${owner.password}`
+        : `    sign in as ${owner.email} (its password is no longer in ${secrets.file})`,
       `  admin token:  from ${secrets.adminTokenSource}`,
       `  demo merchant ${demo.id}`,
       `    public-key:  ${demo.keys.publicKey}`,
@@ -38,11 +40,7 @@ async function welcome(url: string, app: INestApplication): Promise<void> {
   );
 }
 
-void runApp(
-  'standalone',
-  [GatewayHttpModule, CollectionsServiceModule, PaymentsServiceModule, WebhooksServiceModule, SandboxProvidersModule],
-  {
-    env,
-    onListening: welcome,
-  },
-);
+void runApp('standalone', STANDALONE_MODULES, {
+  env,
+  onListening: welcome,
+});

@@ -2,12 +2,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CONFIG_SCHEMA, readSetting, standaloneDefaults, withDefaults, type Env } from '@paygate/config';
-import { SecretBox, type MerchantAccounts, type MerchantKeys } from '@paygate/merchants';
+import { SecretBox, type DashboardUsers, type MerchantAccounts, type MerchantKeys } from '@paygate/merchants';
 
 /** What standalone keeps under ./data so a restart finds the same token and demo merchant. */
 interface SandboxFile {
   admin_token?: string;
   demo_merchant?: { id: string } & Partial<{ public_key: string; secret_key: string; signing_key: string }>;
+  /** The demo merchant's dashboard owner: a sandbox convenience, kept beside its keys. */
+  demo_owner?: { email: string; password: string };
 }
 
 export interface SandboxSecrets {
@@ -80,4 +82,26 @@ export async function ensureDemoMerchant(
   };
   writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
   return { id: merchant.id, keys };
+}
+
+/**
+ * The demo merchant's dashboard owner (an email of its own per demo merchant), created with a
+ * generated password at first start and found again later; without a password when the user
+ * exists but the file lost it (then the printed line says so rather than the start failing).
+ */
+export async function ensureDemoOwner(
+  users: DashboardUsers,
+  merchantId: string,
+  file: string,
+): Promise<{ email: string; password?: string }> {
+  const email = `owner-${merchantId.replace(/^mer_/, '').toLowerCase()}@demo.paygate.test`;
+  const sandbox = readSandboxFile(file);
+  const existing = (await users.list(merchantId)).find((user) => user.email === email && user.active);
+  if (existing) return sandbox.demo_owner?.email === email ? sandbox.demo_owner : { email };
+  const password = randomBytes(12).toString('base64url');
+  const invited = await users.invite(merchantId, email, 'owner');
+  if (!invited || !(await users.acceptInvite(invited.inviteToken, password))) return { email };
+  sandbox.demo_owner = { email, password };
+  writePrivate(file, `${JSON.stringify(sandbox, null, 2)}\n`);
+  return sandbox.demo_owner;
 }

@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@paygate/config';
+import { DashboardUsers, MerchantAccounts, SecretBox } from '@paygate/merchants';
+import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { TEST_ADMIN_TOKEN, TEST_MASTER_KEY } from '@paygate/testing';
-import { standaloneEnvironment } from '@paygate/standalone';
+import { ensureDemoMerchant, ensureDemoOwner, standaloneEnvironment } from '@paygate/standalone';
 
 describe('standaloneEnvironment: what standalone fills in before the one loadConfig', () => {
   let dataDir: string;
@@ -39,5 +41,40 @@ describe('standaloneEnvironment: what standalone fills in before the one loadCon
     });
     expect(secrets.adminTokenSource).toBe('ADMIN_TOKEN');
     expect(loadConfig(env).delivery.allowPrivate).toBe(false);
+  });
+});
+
+describe('the demo owner: the dashboard sign-in npm start prints', () => {
+  let dataDir: string;
+  let db: SqlDatabase;
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'paygate-standalone-'));
+    db = await openSqlDatabase('pglite://memory');
+  });
+  afterEach(async () => {
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is created once with a generated password kept in sandbox.json, which signs in', async () => {
+    const file = join(dataDir, 'sandbox.json');
+    const merchants = await MerchantAccounts.open(db, SecretBox.fromMasterKey(TEST_MASTER_KEY));
+    const users = await DashboardUsers.open(db);
+    const demo = await ensureDemoMerchant(merchants, file);
+    const owner = await ensureDemoOwner(users, demo.id, file);
+    expect(owner).toEqual({
+      email: expect.stringMatching(/^owner-[a-z0-9]{16}@demo\.paygate\.test$/),
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+    });
+    expect(JSON.parse(readFileSync(file, 'utf8')).demo_owner).toEqual(owner);
+    expect(await ensureDemoOwner(users, demo.id, file)).toEqual(owner);
+    expect((await users.signIn(owner.email, owner.password!))?.user).toMatchObject({
+      merchantId: demo.id,
+      role: 'owner',
+    });
+
+    // The file lost (the database kept): the start goes on and says so, with no password to print.
+    rmSync(file);
+    expect(await ensureDemoOwner(users, demo.id, file)).toEqual({ email: owner.email });
   });
 });

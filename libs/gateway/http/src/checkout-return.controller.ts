@@ -3,11 +3,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentCollection } from '@paygate/contracts';
 import type { MerchantAccounts } from '@paygate/merchants';
-import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { escapeHtml, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { signedRedirectUrl } from '@paygate/signing';
 import { MERCHANTS } from './tokens';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Where the card checkout sends the customer back: a redirect to the merchant's redirect_url

@@ -1,3 +1,3 @@
 export { GatewayHttpModule } from './gateway-http.module';
-export { MERCHANTS } from './tokens';
+export { DASHBOARD_USERS, MERCHANTS } from './tokens';
 export { openApiDocument } from './openapi';

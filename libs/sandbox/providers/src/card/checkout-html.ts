@@ -1,7 +1,5 @@
+import { escapeHtml } from '@paygate/platform';
 import type { CheckoutSession, SessionStatus } from './card-store';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "25000" → "25,000"; decimals kept as given. */
 export function formatAmount(amount: string): string {
