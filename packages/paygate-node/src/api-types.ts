@@ -1901,9 +1901,9 @@ export interface operations {
   listCollections: {
     parameters: {
       query?: {
+        limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
-        limit?: number;
         /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
         created_to?: string;
         /** @description Created at or after: a date (midnight UTC) or an RFC 3339 date-time */
@@ -2226,9 +2226,9 @@ export interface operations {
   listCallbacks: {
     parameters: {
       query?: {
+        limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
-        limit?: number;
         internal_reference?: string;
         state?: 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
       };
@@ -3711,9 +3711,9 @@ export interface operations {
   listWalletTransactions: {
     parameters: {
       query?: {
+        limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
-        limit?: number;
         currency?: string;
       };
       header?: {

@@ -22,23 +22,16 @@ import {
   DeliveriesRetriedDto,
   INTERNAL_REFERENCE_PATTERN,
 } from './openapi/schemas';
-import {
-  CURSOR_MESSAGE,
-  decodeCursor,
-  encodeCursor,
-  LIMIT_MESSAGE,
-  PAGE_LIMIT,
-  pageLimit,
-  readPageQuery,
-} from './page-cursor';
+import { encodeCursor, PageParameters, readPageQuery } from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
-const CALLBACK_PAGE_PARAMETERS = ['state', 'internal_reference', 'limit', 'cursor'];
 const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
 /** A page position's parts: created_at to the microsecond, as the dispatcher gives it, and the webhook id. */
-const EXACT_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const WEBHOOK_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const CALLBACK_PAGE = {
+  filters: ['state', 'internal_reference'],
+  cursorParts: [/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/, /^[A-Za-z0-9_-]{1,100}$/],
+};
 
 @ApiTags('callbacks')
 @Controller()
@@ -83,17 +76,7 @@ export class CallbacksController {
     required: false,
     schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN },
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
-  })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    description: 'The next_cursor of the previous page',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
-  })
+  @PageParameters()
   @MerchantOperation({
     id: 'listCallbacks',
     summary: "The merchant's callbacks with their attempts, newest first",
@@ -105,34 +88,26 @@ export class CallbacksController {
   })
   @ApiAnswer(200, 'A page of callbacks', CallbackPageDto)
   async listOwn(@CurrentMerchant() merchant: Merchant, @Query() query: Record<string, unknown>) {
-    const page: ListCallbacksQuery = { merchantId: merchant.id, limit: PAGE_LIMIT.default };
-    const errors = readPageQuery(query, CALLBACK_PAGE_PARAMETERS, (field, value) => {
-      switch (field) {
-        case 'state':
-          if (!DELIVERY_STATES.includes(value as DeliveryState))
-            return `state must be one of ${DELIVERY_STATES.join(', ')}`;
-          page.state = value as DeliveryState;
-          return undefined;
-        case 'internal_reference':
-          // No collection has such a reference: the answer would be empty, so say why instead.
-          if (!INTERNAL_REFERENCE.test(value)) return 'internal_reference is not one Paygate gives';
-          page.internalReference = value;
-          return undefined;
-        case 'limit': {
-          const limit = pageLimit(value);
-          if (limit === undefined) return LIMIT_MESSAGE;
-          page.limit = limit;
-          return undefined;
-        }
-        default: {
-          const after = decodeCursor(value, [EXACT_INSTANT, WEBHOOK_ID]);
-          if (!after) return CURSOR_MESSAGE;
-          page.after = { createdAt: after[0], webhookId: after[1] };
-          return undefined;
-        }
+    const filters: Pick<ListCallbacksQuery, 'state' | 'internalReference'> = {};
+    const { limit, after, errors } = readPageQuery(query, CALLBACK_PAGE, (field, value) => {
+      if (field === 'state') {
+        if (!DELIVERY_STATES.includes(value as DeliveryState))
+          return `state must be one of ${DELIVERY_STATES.join(', ')}`;
+        filters.state = value as DeliveryState;
+      } else {
+        // No collection has such a reference: the answer would be empty, so say why instead.
+        if (!INTERNAL_REFERENCE.test(value)) return 'internal_reference is not one Paygate gives';
+        filters.internalReference = value;
       }
+      return undefined;
     });
     if (errors.length > 0) throw new ValidationFailed(errors);
+    const page: ListCallbacksQuery = {
+      merchantId: merchant.id,
+      limit,
+      ...filters,
+      ...(after && { after: { createdAt: after[0], webhookId: after[1] } }),
+    };
     const { deliveries, next } = await this.infrastructure.commands.send(new ListCallbacks(page));
     return envelope(200, 'Callbacks', {
       deliveries,

@@ -7,33 +7,18 @@ import {
   type TransactionMethod,
 } from '@paygate/contracts';
 import { INTERNAL_REFERENCE_PATTERN } from './openapi/schemas';
-import {
-  CURSOR_MESSAGE,
-  decodeCursor,
-  encodeCursor,
-  LIMIT_MESSAGE,
-  PAGE_LIMIT,
-  pageLimit,
-  readPageQuery,
-  STORED_INSTANT,
-} from './page-cursor';
+import { encodeCursor, readPageQuery, STORED_INSTANT } from './page-cursor';
 import type { FieldError } from './validation';
-
-/** The query parameters GET /v1/collections lists with (merchant_reference finds one collection instead). */
-export const LISTING_PARAMETERS = [
-  'status',
-  'transaction_method',
-  'provider_code',
-  'created_from',
-  'created_to',
-  'limit',
-  'cursor',
-] as const;
 
 /** RFC 3339: a date, or a date-time with its offset. */
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2})))?$/i;
 const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
 const PROVIDER_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+/** GET /v1/collections' filters (merchant_reference finds one collection instead) and its position's parts. */
+const LISTING_PAGE = {
+  filters: ['status', 'transaction_method', 'provider_code', 'created_from', 'created_to'],
+  cursorParts: [STORED_INSTANT, INTERNAL_REFERENCE],
+};
 
 /** Where the page ended, so the next one starts after it whatever was inserted since. */
 export const collectionCursor = ({ createdAt, internalReference }: CollectionPosition) =>
@@ -68,8 +53,8 @@ export function parseListing(
   merchantId: string,
   query: Record<string, unknown>,
 ): { value: ListCollectionsQuery; errors: FieldError[] } {
-  const value: ListCollectionsQuery = { merchantId, limit: PAGE_LIMIT.default };
-  const errors = readPageQuery(query, LISTING_PARAMETERS, (field, raw) => {
+  const value: ListCollectionsQuery = { merchantId, limit: 0 };
+  const { limit, after, errors } = readPageQuery(query, LISTING_PAGE, (field, raw) => {
     switch (field) {
       case 'status':
         if (!(COLLECTION_STATUSES as readonly string[]).includes(raw))
@@ -93,19 +78,9 @@ export function parseListing(
         else value.createdTo = at;
         return undefined;
       }
-      case 'limit': {
-        const limit = pageLimit(raw);
-        if (limit === undefined) return LIMIT_MESSAGE;
-        value.limit = limit;
-        return undefined;
-      }
-      default: {
-        const after = decodeCursor(raw, [STORED_INSTANT, INTERNAL_REFERENCE]);
-        if (!after) return CURSOR_MESSAGE;
-        value.after = { createdAt: after[0], internalReference: after[1] };
-        return undefined;
-      }
     }
   });
+  value.limit = limit;
+  if (after) value.after = { createdAt: after[0], internalReference: after[1] };
   return { value, errors };
 }

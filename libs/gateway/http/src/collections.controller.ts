@@ -25,7 +25,7 @@ import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } f
 import { collectionCursor, parseListing } from './collection-listing';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
-import { PAGE_LIMIT } from './page-cursor';
+import { PageParameters } from './page-cursor';
 import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
 import {
   CollectForPaymentAcceptedDto,
@@ -218,17 +218,7 @@ export class CollectionsController {
     schema: { type: 'string' },
     example: '2026-12-01',
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
-  })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    description: 'The next_cursor of the previous page',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
-  })
+  @PageParameters()
   @MerchantOperation({
     id: 'listCollections',
     summary: "The merchant's collections, newest first, or one by merchant_reference",

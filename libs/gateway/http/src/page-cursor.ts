@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { FieldError } from './validation';
 
 /** How many items a page holds: `limit` from 1 to `max`, `default` when absent. */
@@ -15,37 +17,58 @@ export const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const encodeCursor = (...parts: string[]) => Buffer.from(parts.join('|')).toString('base64url');
 
 /** The parts of a cursor this API made, each matching its pattern; undefined for anything else. */
-export function decodeCursor(cursor: string, patterns: RegExp[]): string[] | undefined {
+function decodeCursor(cursor: string, patterns: RegExp[]): string[] | undefined {
   if (!CURSOR.test(cursor)) return undefined;
   const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   return parts.length === patterns.length && parts.every((part, i) => patterns[i].test(part)) ? parts : undefined;
 }
 
+/** The OpenAPI parameters every paged list takes beside its filters. */
+export const PageParameters = () =>
+  applyDecorators(
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+    }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      description: 'The next_cursor of the previous page',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
+    }),
+  );
+
 /**
- * The query parameters of a paged list: each known, given at most once. An unknown one is refused
- * rather than ignored, so a misspelt filter never answers with everything. Calls `read` with each
- * known parameter's value; `read` returns an error message for a bad one.
+ * A paged list's query: `limit`, `cursor` (whose parts must match `cursorParts`) and the list's
+ * own `filters`, each known and given at most once. An unknown parameter is refused rather than
+ * ignored, so a misspelt filter never answers with everything. `readFilter` reads one filter's
+ * value and returns an error message for a bad one.
  */
 export function readPageQuery(
   query: Record<string, unknown>,
-  parameters: readonly string[],
-  read: (name: string, value: string) => string | undefined,
-): FieldError[] {
+  { filters, cursorParts }: { filters: readonly string[]; cursorParts: RegExp[] },
+  readFilter: (name: string, value: string) => string | undefined,
+): { limit: number; after?: string[]; errors: FieldError[] } {
+  const known = [...filters, 'limit', 'cursor'];
+  const page: { limit: number; after?: string[] } = { limit: PAGE_LIMIT.default };
   const errors: FieldError[] = [];
   for (const [field, value] of Object.entries(query)) {
-    if (!parameters.includes(field)) {
-      errors.push({ field, message: `unknown query parameter; this list takes ${parameters.join(', ')}` });
+    if (!known.includes(field)) {
+      errors.push({ field, message: `unknown query parameter; this list takes ${known.join(', ')}` });
       continue;
     }
-    const message = typeof value === 'string' ? read(field, value) : `${field} must be given once`;
+    let message: string | undefined;
+    if (typeof value !== 'string') message = `${field} must be given once`;
+    else if (field === 'limit') {
+      const limit = /^[0-9]{1,3}$/.test(value) ? Number(value) : 0;
+      if (limit >= 1 && limit <= PAGE_LIMIT.max) page.limit = limit;
+      else message = `limit must be a whole number from 1 to ${PAGE_LIMIT.max}`;
+    } else if (field === 'cursor') {
+      page.after = decodeCursor(value, cursorParts);
+      if (!page.after) message = 'cursor must be a next_cursor this API answered';
+    } else message = readFilter(field, value);
     if (message !== undefined) errors.push({ field, message });
   }
-  return errors;
+  return { ...page, errors };
 }
-
-/** `limit` as a page size, or undefined when it is not a whole number from 1 to PAGE_LIMIT.max. */
-export const pageLimit = (value: string) =>
-  /^[0-9]{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= PAGE_LIMIT.max ? Number(value) : undefined;
-
-export const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAGE_LIMIT.max}`;
-export const CURSOR_MESSAGE = 'cursor must be a next_cursor this API answered';

@@ -7,21 +7,12 @@ import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { ApiAnswer, MerchantOperation } from './openapi/responses';
 import { CURRENCY_PATTERN, WalletBalanceDto, WalletTransactionPageDto } from './openapi/schemas';
-import {
-  CURSOR_MESSAGE,
-  decodeCursor,
-  encodeCursor,
-  LIMIT_MESSAGE,
-  PAGE_LIMIT,
-  pageLimit,
-  readPageQuery,
-  STORED_INSTANT,
-} from './page-cursor';
+import { encodeCursor, PageParameters, readPageQuery, STORED_INSTANT } from './page-cursor';
 import { ValidationFailed } from './validation';
 
-const STATEMENT_PARAMETERS = ['currency', 'limit', 'cursor'];
 const CURRENCY = new RegExp(CURRENCY_PATTERN);
-const ENTRY_ID = /^[0-9]{1,19}$/;
+/** A page position's parts: the entry's instant and its id. */
+const STATEMENT_PAGE = { filters: ['currency'], cursorParts: [STORED_INSTANT, /^[0-9]{1,19}$/] };
 
 @ApiTags('wallet')
 @Controller()
@@ -56,17 +47,7 @@ export class WalletController {
   @Get(['v1/wallet/transactions', 'wallet/transactions'])
   @RequireSecretKey()
   @ApiQuery({ name: 'currency', required: false, schema: { type: 'string', pattern: CURRENCY_PATTERN } })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
-  })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    description: 'The next_cursor of the previous page',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,300}$' },
-  })
+  @PageParameters()
   @MerchantOperation({
     id: 'listWalletTransactions',
     summary: "The merchant's wallet statement, newest first",
@@ -79,23 +60,19 @@ export class WalletController {
   })
   @ApiAnswer(200, 'A page of the statement', WalletTransactionPageDto)
   async statement(@CurrentMerchant() merchant: Merchant, @Query() query: Record<string, unknown>) {
-    const page: WalletStatementQuery = { merchantId: merchant.id, limit: PAGE_LIMIT.default };
-    const errors = readPageQuery(query, STATEMENT_PARAMETERS, (field, value) => {
-      if (field === 'currency') {
-        if (!CURRENCY.test(value)) return 'currency must be three capital letters (ISO 4217)';
-        page.currency = value;
-      } else if (field === 'limit') {
-        const limit = pageLimit(value);
-        if (limit === undefined) return LIMIT_MESSAGE;
-        page.limit = limit;
-      } else {
-        const after = decodeCursor(value, [STORED_INSTANT, ENTRY_ID]);
-        if (!after) return CURSOR_MESSAGE;
-        page.after = { at: after[0], entryId: after[1] };
-      }
+    let currency: string | undefined;
+    const { limit, after, errors } = readPageQuery(query, STATEMENT_PAGE, (_currency, value) => {
+      if (!CURRENCY.test(value)) return 'currency must be three capital letters (ISO 4217)';
+      currency = value;
       return undefined;
     });
     if (errors.length > 0) throw new ValidationFailed(errors);
+    const page: WalletStatementQuery = {
+      merchantId: merchant.id,
+      limit,
+      currency,
+      ...(after && { after: { at: after[0], entryId: after[1] } }),
+    };
     const { entries, next } = await this.infrastructure.commands.send(new WalletStatement(page));
     return envelope(200, 'Wallet transactions', {
       transactions: entries.map((entry) => {
