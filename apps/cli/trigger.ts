@@ -1,86 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { CliError } from '@paygate/analytics';
+import { SANDBOX_TRIGGER_EVENTS, SANDBOX_TRIGGERS, STANDING_PRN, STANDING_PRN_AMOUNT } from '@paygate/contracts';
 import { parseOptions, type Command } from './command';
 import { httpUrl, merchantApi, refusal, type MerchantApi } from './merchant-api';
 
-/** The sandbox PRN that exists from the start (docs/api.md, Sandbox): it can be paid once. */
-const STANDING_PRN = '2250000001301';
-const STANDING_PRN_AMOUNT = 25_000;
-/** 13 digits no sandbox PRN has: the biller answers "not found". */
-const UNKNOWN_PRN = '2259999999999';
-
-interface Trigger {
-  /** What the sandbox does, in a few words. */
-  how: string;
-  /** The callbacks the merchant will get, in order. */
-  expect: string[];
-  path: '/v1/collections/initialize' | '/v1/collections/collect-for-payment';
-  body: (prn?: string) => Record<string, unknown>;
-  needsPayablePrn?: boolean;
-  /** Confirm the collection once accepted, so nothing is left pending for a later callback. */
-  confirm?: boolean;
-}
-
-/**
- * A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome (docs/api.md, Sandbox).
- */
-const momo = (msisdn: string, overrides: Record<string, unknown> = {}) => ({
-  transaction_method: 'MOBILE_MONEY',
-  provider_code: 'mtn_momo_ug',
-  currency: 'UGX',
-  amount: 1_000,
-  msisdn,
-  customer_name: 'Paygate CLI trigger',
-  description: 'paygate trigger',
-  require_confirmation: false,
-  ...overrides,
-});
-
-/** Every callback event the gateway sends (libs/webhooks/domain), each made by a real sandbox collection. */
-const TRIGGERS: Record<string, Trigger> = {
-  'transaction.charges': {
-    how: 'a mobile money collection from 256772000001 that asks for confirmation, then confirmed (the sandbox completes it)',
-    // Left unconfirmed, it would be cancelled half an hour later (CONFIRMATION_TIMEOUT_MS): a callback nobody expects.
-    expect: ['transaction.charges', 'transaction.completed'],
-    path: '/v1/collections/initialize',
-    body: () => momo('256772000001', { require_confirmation: true }),
-    confirm: true,
-  },
-  'transaction.completed': {
-    how: 'a mobile money collection from 256772000001 (the sandbox completes it)',
-    expect: ['transaction.completed'],
-    path: '/v1/collections/initialize',
-    body: () => momo('256772000001'),
-  },
-  'transaction.failed': {
-    how: 'a mobile money collection from 256772000002 (the sandbox answers Balance Insufficient)',
-    expect: ['transaction.failed'],
-    path: '/v1/collections/initialize',
-    body: () => momo('256772000002'),
-  },
-  'transaction.cancelled': {
-    how: 'a mobile money collection from 256772000003 (the customer declines)',
-    expect: ['transaction.cancelled'],
-    path: '/v1/collections/initialize',
-    body: () => momo('256772000003'),
-  },
-  'payment.completed': {
-    how: 'a collect-for-payment collection from 256772000001 paying a sandbox PRN',
-    expect: ['transaction.completed', 'payment.completed'],
-    path: '/v1/collections/collect-for-payment',
-    // The customer pays the fee, so the merchant's wallet needs no top-up.
-    body: (prn) => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn, charge_customer: true }),
-    needsPayablePrn: true,
-  },
-  'payment.failed': {
-    how: `a collect-for-payment collection for PRN ${UNKNOWN_PRN}, which the sandbox biller does not know`,
-    expect: ['payment.failed', 'transaction.cancelled'],
-    path: '/v1/collections/collect-for-payment',
-    body: () => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn: UNKNOWN_PRN, charge_customer: true }),
-  },
-};
-
-export const TRIGGER_EVENTS = Object.keys(TRIGGERS);
+const TRIGGERS = SANDBOX_TRIGGERS;
+const TRIGGER_EVENTS = SANDBOX_TRIGGER_EVENTS;
 
 const USAGE = `Usage: paygate trigger <event> [--api <url>] [--sandbox <url>]
 
@@ -119,7 +44,9 @@ export const triggerCommand: Command = {
     const sandboxUrl = httpUrl('trigger', '--sandbox', values.sandbox ?? api.apiUrl).replace(/\/+$/, '');
     const prn = trigger.needsPayablePrn ? await payablePrn(sandboxUrl, io.env.PAYGATE_ADMIN_TOKEN) : undefined;
     const reference = `trigger-${event.replace('.', '-')}-${randomBytes(4).toString('hex')}`;
-    const accepted = await post(api, trigger.path, { merchant_reference: reference, ...trigger.body(prn) });
+    const request = trigger.request(prn);
+    const path = request.prn === undefined ? '/v1/collections/initialize' : '/v1/collections/collect-for-payment';
+    const accepted = await post(api, path, { merchant_reference: reference, ...request });
     if (trigger.confirm) {
       if (!accepted.internal_reference)
         throw new CliError('trigger: the gateway accepted the collection without an internal_reference to confirm');

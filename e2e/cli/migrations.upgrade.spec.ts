@@ -112,14 +112,20 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     // Every row kept, but the timers, which moved onto the job queue with the pending delivery's job
     // (collections/0002, payments/0002, webhooks/0003); the other tables added since start empty.
     const after = await rowsOf(release);
-    // collections/0003 adds the list columns, filled from each row's state; this fixture's state has none of theirs.
-    const listColumns = ['status', 'transaction_method', 'provider_code', 'created_at'];
+    // collections/0003 and 0004 add the list and amount columns, filled from each row's state; this fixture's state
+    // has none of theirs.
+    const listColumns = ['status', 'transaction_method', 'provider_code', 'created_at', 'currency', 'request_amount'];
     const views = after.collection_view.map((row) => JSON.parse(row) as Record<string, unknown>);
-    expect(views.map((view) => listColumns.map((column) => view[column]))).toEqual([[null, null, null, null]]);
+    expect(views.map((view) => listColumns.map((column) => view[column]))).toEqual([listColumns.map(() => null)]);
     after.collection_view = views.map((view) =>
       JSON.stringify(Object.fromEntries(Object.entries(view).filter(([column]) => !listColumns.includes(column)))),
     );
     before.collection_view = before.collection_view.map((row) => JSON.stringify(JSON.parse(row)));
+    // payments/0004 adds opened_at, filled from each payment's state; this fixture's state has no opening instant.
+    const payments = after.service_payment_view.map((row) => JSON.parse(row) as Record<string, unknown>);
+    expect(payments.map((payment) => payment.opened_at)).toEqual([null]);
+    after.service_payment_view = payments.map(({ opened_at: _, ...payment }) => JSON.stringify(payment));
+    before.service_payment_view = before.service_payment_view.map((row) => JSON.stringify(JSON.parse(row)));
     const moved = ['collection_timers', 'payment_timers'];
     expect(
       Object.fromEntries(tables.filter((table) => !moved.includes(table)).map((table) => [table, after[table]])),

@@ -4,94 +4,16 @@
  * cookie, the overview shows the merchant's own wallet and collections, and sign-out ends it.
  */
 import { eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN } from '@paygate/testing';
+import { Browser, csrfOf, inviteUser, PASSWORD, signedInUser } from './dashboard-http';
 import type { InProcessPaygate } from '@paygate/standalone';
 import { startTestPaygate } from '../standalone/test-paygate';
-
-interface Page {
-  status: number;
-  text: string;
-  location: string | null;
-  headers: Headers;
-}
-
-/** A browser's cookie jar for one origin, and form posts as a browser sends them. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  readonly setCookies: string[] = [];
-
-  constructor(private readonly base: string) {}
-
-  async get(path: string): Promise<Page> {
-    return this.request(path, { method: 'GET' });
-  }
-
-  async post(path: string, form: Record<string, string>): Promise<Page> {
-    return this.request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-    });
-  }
-
-  forget(name: string): void {
-    this.cookies.delete(name);
-  }
-
-  private async request(path: string, init: RequestInit): Promise<Page> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(new URL(path, this.base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), ...(cookie && { cookie }) },
-    });
-    for (const header of response.headers.getSetCookie()) {
-      this.setCookies.push(header);
-      const [pair] = header.split(';');
-      const [name, ...value] = pair.split('=');
-      if (/Max-Age=0/.test(header)) this.cookies.delete(name);
-      else this.cookies.set(name, value.join('='));
-    }
-    return {
-      status: response.status,
-      text: await response.text(),
-      location: response.headers.get('location'),
-      headers: response.headers,
-    };
-  }
-}
-
-const csrfOf = (page: Page) => /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-const PASSWORD = 'a long enough passphrase';
 
 describe('the dashboard: invite, sign-in, overview, sign-out', () => {
   let paygate: InProcessPaygate;
   let merchant: PaygateClient;
   let other: PaygateClient;
-  let sequence = 0;
-
-  const invite = async (merchantId: string, role = 'owner') => {
-    const email = `user${sequence++}-${Date.now().toString(36)}@shop.example.com`;
-    const response = await fetch(`${paygate.url}/admin/v1/merchants/${merchantId}/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-      body: JSON.stringify({ email, role }),
-    });
-    expect(response.status).toBe(201);
-    const { data } = (await response.json()) as { data: { invite_url: string } };
-    return { email, url: data.invite_url };
-  };
-
-  /** An invited user with their password set, and a browser signed in as them. */
-  const signedIn = async (merchantId: string) => {
-    const { email, url } = await invite(merchantId);
-    const browser = new Browser(paygate.url);
-    const form = await browser.get(url);
-    expect((await browser.post(url, { _csrf: csrfOf(form), password: PASSWORD })).status).toBe(303);
-    const signIn = await browser.get('/dashboard/sign-in');
-    const answer = await browser.post('/dashboard/sign-in', { _csrf: csrfOf(signIn), email, password: PASSWORD });
-    expect(answer).toMatchObject({ status: 303, location: '/dashboard/overview' });
-    return { email, browser };
-  };
+  const invite = (merchantId: string) => inviteUser(paygate.url, TEST_ADMIN_TOKEN, merchantId);
+  const signedIn = (merchantId: string) => signedInUser(paygate.url, TEST_ADMIN_TOKEN, merchantId);
 
   beforeAll(async () => {
     paygate = await startTestPaygate();

@@ -8,3 +8,4 @@ export * from './connectors';
 export * from './billers';
 export * from './event-catalogue';
 export * from './json-schema';
+export * from './sandbox-triggers';

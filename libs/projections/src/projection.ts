@@ -3,8 +3,11 @@ import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { EventBus, RunningConsumer } from '@paygate/messaging';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
 
-/** How a column's value is sent: `jsonb` values are serialised and cast, the rest go as they are. */
-export type ColumnType = 'text' | 'integer' | 'bigint' | 'jsonb';
+/**
+ * How a column's value is sent: `jsonb` values are serialised and cast, the rest go as they are (a `timestamptz` as
+ * an ISO 8601 instant).
+ */
+export type ColumnType = 'text' | 'integer' | 'bigint' | 'timestamptz' | 'jsonb';
 
 /**
  * A read model kept per stream: one row of `table` per stream of `streamPrefix` (keyed by

@@ -490,6 +490,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'test.callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * test.callback callback
+     * @description Send test callback in the dashboard: about no transaction (internal_reference PG000000000000000000000000, merchant_reference test-callback, amounts 0), to the collection callback URL. Sent to the merchant's collection_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['testCallbackCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1210,6 +1230,12 @@ export interface components {
       /** @enum {string} */
       event: 'payment.failed';
       payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
+    /** @description The body of a test.callback callback */
+    TestCallbackEvent: {
+      /** @enum {string} */
+      event: 'test.callback';
+      payload: components['schemas']['CollectionCallbackPayloadDto'];
     };
   };
   responses: never;
@@ -4215,6 +4241,44 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PaymentFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  testCallbackCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<id>:<internal_reference>:<transaction_status>:<merchant_reference>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestCallbackEvent'];
       };
     };
     responses: {

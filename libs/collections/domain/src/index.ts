@@ -7,3 +7,4 @@ export * from './references';
 export * from './collection-decider';
 export * from './collection-process';
 export * from './acknowledgements';
+export * from './timeline';

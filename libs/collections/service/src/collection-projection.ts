@@ -6,7 +6,13 @@ import {
   type CollectionTimerKind,
   type CollectionEvent,
 } from '@paygate/collections-domain';
-import { COLLECTION_STREAM_PREFIX, type CollectionPosition, type ListCollectionsQuery } from '@paygate/contracts';
+import {
+  COLLECTION_STREAM_PREFIX,
+  type CollectionActivityQuery,
+  type CollectionActivityRow,
+  type CollectionPosition,
+  type ListCollectionsQuery,
+} from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
@@ -39,6 +45,8 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
       transaction_method: 'text',
       provider_code: 'text',
       created_at: 'text',
+      currency: 'text',
+      request_amount: 'bigint',
       state: 'jsonb',
     },
     toColumns: (state) => ({
@@ -48,6 +56,8 @@ export function collectionView(statusPollMs: number): StreamReadModel<Collection
       transaction_method: state.initiated.transactionMethod,
       provider_code: state.initiated.providerCode,
       created_at: state.initiated.initiatedAt,
+      currency: state.initiated.currency,
+      request_amount: state.initiated.requestAmount,
       state,
     }),
     fromColumns: (values) => values.state as Collection,
@@ -121,5 +131,22 @@ export class CollectionProjection extends Projection {
           next: { createdAt: last.initiated.initiatedAt, internalReference: last.initiated.internalReference },
         }
       : { collections };
+  }
+
+  /** Counts and sums by UTC day, status and currency: created_at is an ISO instant, so its first ten characters are the day. */
+  async activity({ merchantId, since }: CollectionActivityQuery): Promise<CollectionActivityRow[]> {
+    const rows = await this.sql.query<{ day: string; status: string; currency: string; count: string; amount: string }>(
+      `select substr(created_at, 1, 10) as day, status, currency, count(*) as count, sum(request_amount) as amount
+       from collection_view where merchant_id = $1 and created_at >= $2
+       group by 1, 2, 3 order by 1, 2, 3`,
+      [merchantId, since],
+    );
+    return rows.map((row) => ({
+      day: row.day,
+      status: row.status as CollectionActivityRow['status'],
+      currency: row.currency,
+      count: Number(row.count),
+      amount: Number(row.amount),
+    }));
   }
 }

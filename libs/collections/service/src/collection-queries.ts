@@ -1,7 +1,11 @@
-import { toCollectionDetails, type CollectionState } from '@paygate/collections-domain';
+import { collectionTimeline, toCollectionDetails, type CollectionState } from '@paygate/collections-domain';
 import {
   CommandRejectedError,
+  type CollectionActivityQuery,
+  type CollectionActivityRow,
   type CollectionPage,
+  type CollectionTimelineEntry,
+  type CollectionTimelineQuery,
   type FindCollectionQuery,
   type FoundCollection,
   type ListCollectionsQuery,
@@ -54,5 +58,19 @@ export class CollectionQueries {
       redirectUrl: state.initiated.redirectUrl,
       merchantId: state.initiated.merchantId,
     };
+  }
+
+  /** The collection's own events, read from its stream: what happened, in order. */
+  async timeline({
+    merchantId,
+    internalReference,
+  }: CollectionTimelineQuery): Promise<{ entries: CollectionTimelineEntry[] }> {
+    const { state, events } = await this.deps.collections.load(internalReference);
+    if (state?.initiated.merchantId !== merchantId) throw notFound();
+    return { entries: collectionTimeline(events) };
+  }
+
+  async activity(query: CollectionActivityQuery): Promise<{ rows: CollectionActivityRow[] }> {
+    return { rows: await this.deps.projection.activity(query) };
   }
 }

@@ -79,6 +79,8 @@ export interface Harness {
   momo: FakeCollector;
   card: FakeCollector;
   warnings: string[];
+  /** Folds every event written so far into collection_view (the app runs it on its subscription). */
+  project(): Promise<void>;
   /** Moves the service's clock on. */
   advance(ms: number): Date;
   now(): Date;
@@ -127,10 +129,11 @@ export async function openHarness({ eventStore = (store) => store, engine }: Har
     child: () => log,
   };
   let clock = new Date('2026-01-01T08:00:00.000Z');
+  const projection = await CollectionProjection.open(sql, store, CONFIG.statusPollMs);
   const service = new CollectionsService({
     collections,
     references: await ReferenceRegistry.open(sql),
-    projection: await CollectionProjection.open(sql, store, CONFIG.statusPollMs),
+    projection,
     config: CONFIG,
     collectors: (providerCode) => (providerCode === 'card_ug' ? card : momo),
     urls: { providerCallback: () => CALLBACK_URL, checkoutReturn: () => GATEWAY_URL },
@@ -144,6 +147,7 @@ export async function openHarness({ eventStore = (store) => store, engine }: Har
     momo,
     card,
     warnings,
+    project: async () => projection.applyPage(await store.readAll()),
     advance: (ms) => (clock = new Date(clock.getTime() + ms)),
     now: () => clock,
     eventTypes: async (internalReference) =>

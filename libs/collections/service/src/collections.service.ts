@@ -19,6 +19,10 @@ import {
   type CollectionPage,
   type FindCollectionQuery,
   type ListCollectionsQuery,
+  type CollectionActivityQuery,
+  type CollectionActivityRow,
+  type CollectionTimelineEntry,
+  type CollectionTimelineQuery,
   type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
@@ -120,6 +124,14 @@ export class CollectionsService {
 
   current(internalReference: string): Promise<FoundCollection & { merchantId: string }> {
     return this.queries.current(internalReference);
+  }
+
+  timeline(query: CollectionTimelineQuery): Promise<{ entries: CollectionTimelineEntry[] }> {
+    return this.queries.timeline(query);
+  }
+
+  activity(query: CollectionActivityQuery): Promise<{ rows: CollectionActivityRow[] }> {
+    return this.queries.activity(query);
   }
 
   /**

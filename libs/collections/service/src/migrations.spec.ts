@@ -21,6 +21,10 @@ describe('COLLECTIONS_MIGRATIONS', () => {
         id: 'collections/0003_view_list_columns',
         checksum: 'e0ddfdd2da95700cfe652a87d197940bc5df7576535ec4e349c1eb0019f3ce99',
       },
+      {
+        id: 'collections/0004_view_amount_columns',
+        checksum: '66a38fef9e512c1473e7b10ae29af3f45ed99a57c2457065aec5b9f4b8a52cc0',
+      },
     ]);
   });
 });
@@ -50,6 +54,31 @@ describeOnSqlEngines('collections/0003_view_list_columns', 'collections_0003', (
           created_at: '2026-11-26T10:00:00.000Z',
         },
       ]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describeOnSqlEngines('collections/0004_view_amount_columns', 'collections_0004', (open) => {
+  it('fills the currency and amount of collections the view held before it', async () => {
+    const { db, close } = await open();
+    try {
+      await migrate(db, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS.slice(0, 3)]);
+      const state = { status: 'PENDING', initiated: { currency: 'UGX', requestAmount: 81_000 } };
+      await db.query(
+        `insert into collection_view (internal_reference, merchant_id, merchant_reference, revision, state)
+         values ('PG7K3M9Q2X4T8V6B1N5R0D2F3H', 'mer_1', 'order-1', 3, $1::jsonb)`,
+        [JSON.stringify(state)],
+      );
+      await migrate(db, [...JOBS_MIGRATIONS, ...COLLECTIONS_MIGRATIONS]);
+      expect(await db.query('select currency, request_amount from collection_view')).toEqual([
+        { currency: 'UGX', request_amount: expect.anything() },
+      ]);
+      const [{ amount }] = await db.query<{ amount: string }>(
+        'select request_amount::text as amount from collection_view',
+      );
+      expect(amount).toBe('81000');
     } finally {
       await close();
     }

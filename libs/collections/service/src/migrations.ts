@@ -57,4 +57,17 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
       ),
     ],
   },
+  // The dashboard's overview counts and sums a merchant's collections by day without reading `state`.
+  {
+    name: '0004_view_amount_columns',
+    statements: [
+      `alter table collection_view
+        add column if not exists currency text,
+        add column if not exists request_amount bigint`,
+      `update collection_view set
+        currency = state->'initiated'->>'currency',
+        request_amount = (state->'initiated'->>'requestAmount')::bigint
+       where currency is null`,
+    ],
+  },
 ]);

@@ -107,6 +107,37 @@ export interface CollectionDetails extends CollectionRecord {
   updated_at: string;
 }
 
+/** The merchant's collections since `since` (an ISO 8601 instant), counted by UTC day, status and currency. */
+export interface CollectionActivityQuery {
+  merchantId: string;
+  since: string;
+}
+
+export interface CollectionActivityRow {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  status: CollectionStatus;
+  currency: string;
+  count: number;
+  /** The requested amounts' sum, integer minor units of `currency`. */
+  amount: number;
+}
+
+/** What happened to a collection, one entry per event of its stream, oldest first. */
+export interface CollectionTimelineQuery {
+  merchantId: string;
+  internalReference: string;
+}
+
+export interface CollectionTimelineEntry {
+  /** The event's name, as a person reads it ("Collection completed"). */
+  event: string;
+  /** When it happened (the instant the event records). */
+  at: string;
+  /** The event's particulars in a line; empty when its name says it all. */
+  detail: string;
+}
+
 export class InitializeCollection extends ContractCommand<InitializeCollectionCommand, Acknowledgement> {}
 export class ConfirmCollection extends ContractCommand<ConfirmCollectionCommand, Acknowledgement> {}
 /** Initialize with `request.prn`: the collection waits for service-payments' PRN verdict. */
@@ -119,6 +150,12 @@ export class CurrentCollection extends ContractQuery<
   FoundCollection & { merchantId: string }
 > {}
 
+export class CollectionActivity extends ContractQuery<CollectionActivityQuery, { rows: CollectionActivityRow[] }> {}
+export class CollectionTimeline extends ContractQuery<
+  CollectionTimelineQuery,
+  { entries: CollectionTimelineEntry[] }
+> {}
+
 /** The collections service's request-reply surface (gateway → collections). */
 export const COLLECTIONS_SERVICE = serviceContract('collections', {
   'collections.initialize': InitializeCollection,
@@ -127,6 +164,8 @@ export const COLLECTIONS_SERVICE = serviceContract('collections', {
   'collections.find': FindCollection,
   'collections.list': ListCollections,
   'collections.current': CurrentCollection,
+  'collections.activity': CollectionActivity,
+  'collections.timeline': CollectionTimeline,
 });
 
 export type CollectionsContract = typeof COLLECTIONS_SERVICE.messages;

@@ -71,6 +71,35 @@ export interface TopUpWalletCommand {
   reference: string;
 }
 
+/** Where a page of a merchant's service payments ended: the last payment's opening instant and reference. */
+export interface ServicePaymentPosition {
+  openedAt: string;
+  internalReference: string;
+}
+
+/** A page of one merchant's service payments, newest first (the merchant dashboard). */
+export interface ListServicePaymentsQuery {
+  merchantId: string;
+  limit: number;
+  /** The payment the previous page ended at. */
+  after?: ServicePaymentPosition;
+}
+
+/** A service payment as a merchant's list shows it: its summary, reference, and when it opened and last changed. */
+export type ServicePaymentListing = ServicePaymentSummary & {
+  internalReference: string;
+  /** When the payment opened (the ServicePaymentOpened instant), ISO 8601. */
+  openedAt: string;
+  /** When it last changed, ISO 8601. */
+  updatedAt?: string;
+};
+
+export interface ServicePaymentPage {
+  payments: ServicePaymentListing[];
+  /** Absent on the last page. */
+  next?: ServicePaymentPosition;
+}
+
 export interface FindServicePaymentQuery {
   merchantId: string;
   internalReference: string;
@@ -83,6 +112,7 @@ export class FindServicePayment extends ContractQuery<
   FindServicePaymentQuery,
   { servicePayment: ServicePaymentSummary | null }
 > {}
+export class ListServicePayments extends ContractQuery<ListServicePaymentsQuery, ServicePaymentPage> {}
 
 /** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
 export const PAYMENTS_SERVICE = serviceContract('payments', {
@@ -90,6 +120,7 @@ export const PAYMENTS_SERVICE = serviceContract('payments', {
   'payments.walletStatement': WalletStatement,
   'payments.topUp': TopUpWallet,
   'payments.findServicePayment': FindServicePayment,
+  'payments.listServicePayments': ListServicePayments,
 });
 
 export type PaymentsContract = typeof PAYMENTS_SERVICE.messages;

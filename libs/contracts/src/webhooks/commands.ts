@@ -105,11 +105,31 @@ export interface StreamCallbacksResult {
   invalidCursor?: boolean;
 }
 
+/** One signed test callback to the merchant's collection callback URL, sent now (the merchant dashboard). */
+export interface SendTestCallbackCommand {
+  merchantId: string;
+}
+
+/**
+ * What the test callback met: the receiver's status, or why none came (`error`: no URL set, an address the guard
+ * refuses, a connection failure, a timeout). Never stored as a delivery, never retried.
+ */
+export interface TestCallbackResult {
+  /** The merchant's collection callback URL; null when it has none. */
+  url: string | null;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The webhook-id the callback was signed with (fresh for each test). */
+  webhookId: string;
+}
+
 export class ResendCallbacks extends ContractCommand<ResendCallbacksCommand, { deliveries: number }> {}
 export class ListDeliveries extends ContractQuery<ListDeliveriesQuery, { deliveries: DeliveryView[] }> {}
 export class ListCallbacks extends ContractQuery<ListCallbacksQuery, CallbackPage> {}
 export class RetryAbandonedDeliveries extends ContractCommand<RetryDeliveriesCommand, { deliveries: number }> {}
 export class StreamCallbacks extends ContractQuery<StreamCallbacksQuery, StreamCallbacksResult> {}
+export class SendTestCallback extends ContractCommand<SendTestCallbackCommand, TestCallbackResult> {}
 
 /** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
 export const WEBHOOKS_SERVICE = serviceContract('webhooks', {
@@ -118,6 +138,7 @@ export const WEBHOOKS_SERVICE = serviceContract('webhooks', {
   'webhooks.listCallbacks': ListCallbacks,
   'webhooks.retryDeliveries': RetryAbandonedDeliveries,
   'webhooks.streamCallbacks': StreamCallbacks,
+  'webhooks.sendTestCallback': SendTestCallback,
 });
 
 export type WebhooksContract = typeof WEBHOOKS_SERVICE.messages;

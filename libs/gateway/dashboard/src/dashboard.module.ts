@@ -1,18 +1,36 @@
 import { Module } from '@nestjs/common';
-import { DashboardUsers } from '@paygate/merchants';
-import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
-import { DashboardController } from './dashboard.controller';
+import type { Config } from '@paygate/config';
+import { DashboardUsers, MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
+import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { ActionsController } from './actions.controller';
+import { dashboardConfig, type DashboardConfig } from './dashboard-config';
+import { PagesController } from './pages.controller';
+import { DashboardSessions } from './sessions';
+import { SignInController } from './sign-in.controller';
 import { SignInLimiter } from './sign-in-limiter';
-import { DASHBOARD_USERS, SIGN_IN_LIMITER } from './tokens';
+import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS, SIGN_IN_LIMITER } from './tokens';
 
 /** The merchant dashboard under /dashboard, composed into the gateway beside its API. */
 @Module({
-  controllers: [DashboardController],
+  controllers: [SignInController, PagesController, ActionsController],
   providers: [
+    { provide: DASHBOARD_CONFIG, inject: [CONFIG], useFactory: (config: Config) => dashboardConfig(config) },
+    {
+      provide: MERCHANT_ACCOUNTS,
+      inject: [INFRASTRUCTURE, CONFIG],
+      useFactory: (infra: Infrastructure, config: Config) =>
+        MerchantAccounts.open(infra.sql, secretBoxFromConfig(config.merchants.masterKey)),
+    },
     {
       provide: DASHBOARD_USERS,
-      inject: [INFRASTRUCTURE],
+      // After MERCHANT_ACCOUNTS, whose migrations create the users' tables with the merchants'.
+      inject: [INFRASTRUCTURE, MERCHANT_ACCOUNTS],
       useFactory: (infra: Infrastructure) => DashboardUsers.open(infra.sql),
+    },
+    {
+      provide: DASHBOARD_SESSIONS,
+      inject: [DASHBOARD_USERS, DASHBOARD_CONFIG],
+      useFactory: (users: DashboardUsers, config: DashboardConfig) => new DashboardSessions(users, config),
     },
     { provide: SIGN_IN_LIMITER, useValue: new SignInLimiter() },
   ],

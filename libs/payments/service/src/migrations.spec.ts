@@ -18,6 +18,10 @@ describe('PAYMENTS_MIGRATIONS', () => {
         id: 'payments/0003_wallet_entries',
         checksum: 'a6aa300fb081e34b66f8afaa8ed8dc4bc5cec3798c613a4dc8411017943429ba',
       },
+      {
+        id: 'payments/0004_service_payments_by_opening',
+        checksum: '44c74b7258a040b336b4e2efbd9df75a391088abb85fdd4e48751c469b46afe4',
+      },
     ]);
   });
 });

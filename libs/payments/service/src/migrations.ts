@@ -51,4 +51,16 @@ export const PAYMENTS_MIGRATIONS = defineMigrations('payments', [
         on wallet_entries (merchant_id, currency, at desc, entry_id desc)`,
     ],
   },
+  // payments.listServicePayments (the merchant dashboard): a merchant's service payments newest first. opened_at is
+  // the ServicePaymentOpened instant, which the state of every row already holds.
+  {
+    name: '0004_service_payments_by_opening',
+    statements: [
+      'alter table service_payment_view add column if not exists opened_at timestamptz',
+      `update service_payment_view set opened_at = (state->'opened'->>'openedAt')::timestamptz
+        where opened_at is null and state->'opened'->>'openedAt' is not null`,
+      `create index if not exists service_payment_view_newest
+        on service_payment_view (merchant_id, opened_at desc, internal_reference desc)`,
+    ],
+  },
 ]);

@@ -1,6 +1,8 @@
 import {
   SERVICE_PAYMENT_STREAM_PREFIX,
   WALLET_STREAM_PREFIX,
+  type ListServicePaymentsQuery,
+  type ServicePaymentPage,
   type ServicePaymentSummary,
   type WalletBalance,
   type WalletEntry,
@@ -168,8 +170,8 @@ const WALLET_BALANCES: StreamReadModel<WalletEvent, Balance> = {
 };
 
 /**
- * `service_payment_view`: one row per service payment, with the summary the contract answers; the payment timers go
- * with it.
+ * `service_payment_view`: one row per service payment, with the summary the contract answers and the instant it
+ * opened (a merchant's list is newest first); the payment timers go with it.
  */
 function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymentEvent, ServicePayment> {
   return {
@@ -178,11 +180,12 @@ function servicePaymentView(statusPollMs: number): StreamReadModel<ServicePaymen
     evolve: servicePaymentDecider.evolve,
     table: 'service_payment_view',
     key: (internalReference) => ({ internal_reference: internalReference }),
-    columns: { merchant_id: 'text', summary: 'jsonb', state: 'jsonb' },
+    columns: { merchant_id: 'text', summary: 'jsonb', state: 'jsonb', opened_at: 'timestamptz' },
     toColumns: (payment) => ({
       merchant_id: payment.opened.merchantId,
       summary: toServicePaymentSummary(payment),
       state: payment,
+      opened_at: payment.opened.openedAt,
     }),
     fromColumns: (values) => values.state as ServicePayment,
     async alongside(tx, changes) {
@@ -259,6 +262,38 @@ export class PaymentsProjection extends Projection {
     }));
     const last = entries.at(-1);
     return rows.length > query.limit && last ? { entries, next: { at: last.at, entryId: last.entryId } } : { entries };
+  }
+
+  /**
+   * A page of the merchant's service payments newest first, keyset-paged on (opened_at, internal_reference): payments
+   * opened later never shift a page. The instants answered are the ones the events hold, so a position handed back
+   * compares exactly.
+   */
+  async listServicePayments(query: ListServicePaymentsQuery): Promise<ServicePaymentPage> {
+    const rows = await this.sql.query<{
+      internal_reference: string;
+      summary: ServicePaymentSummary;
+      opened_at: string;
+      updated_at: string | null;
+    }>(
+      `select internal_reference, summary, state->'opened'->>'openedAt' as opened_at,
+         state->>'updatedAt' as updated_at
+       from service_payment_view
+       where merchant_id = $1
+         and ($2::timestamptz is null or (opened_at, internal_reference) < ($2::timestamptz, $3::text))
+       order by opened_at desc, internal_reference desc limit $4::int`,
+      [query.merchantId, query.after?.openedAt ?? null, query.after?.internalReference ?? null, query.limit + 1],
+    );
+    const payments = rows.slice(0, query.limit).map((row) => ({
+      ...row.summary,
+      internalReference: row.internal_reference,
+      openedAt: row.opened_at,
+      ...(row.updated_at !== null && { updatedAt: row.updated_at }),
+    }));
+    const last = payments.at(-1);
+    return rows.length > query.limit && last
+      ? { payments, next: { openedAt: last.openedAt, internalReference: last.internalReference } }
+      : { payments };
   }
 
   async findServicePayment(merchantId: string, internalReference: string): Promise<ServicePaymentSummary | null> {

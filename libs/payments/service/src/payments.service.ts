@@ -5,6 +5,7 @@ import {
   walletId,
   type FindServicePaymentQuery,
   type IntegrationEnvelope,
+  type ListServicePaymentsQuery,
   type PaymentsContract,
   type ResultOf,
   type TopUpWalletCommand,
@@ -73,6 +74,10 @@ export class PaymentsService {
     const { state } = await this.deps.wallets.handle(walletId(wallet), topUp);
     if (!state) throw new Error('wallet missing after a top-up');
     return { balance: { currency, balance: state.balance, available: state.available } };
+  }
+
+  listServicePayments(query: ListServicePaymentsQuery): Result<'payments.listServicePayments'> {
+    return this.deps.projection.listServicePayments(query);
   }
 
   async findServicePayment(query: FindServicePaymentQuery): Result<'payments.findServicePayment'> {

@@ -33,7 +33,7 @@ export const PAYMENTS_READ_MODEL: RebuildableReadModel = {
     {
       table: 'service_payment_view',
       key: ['internal_reference'],
-      derived: ['merchant_id', 'summary', 'state', 'revision'],
+      derived: ['merchant_id', 'summary', 'state', 'opened_at', 'revision'],
     },
   ],
 };

@@ -1,3 +1,4 @@
 export * from './collection-callbacks';
 export * from './service-payment-callbacks';
 export * from './callback-order';
+export * from './test-callback';

@@ -5,10 +5,11 @@ import {
   ListDeliveries,
   ResendCallbacks,
   RetryAbandonedDeliveries,
+  SendTestCallback,
   StreamCallbacks,
   type DeliveryView,
 } from '@paygate/contracts';
-import type { CallbackStream, DeliveryHistory, DeliveryRecord, DeliveryWorker } from './delivery';
+import type { CallbackStream, DeliveryHistory, DeliveryRecord, DeliveryWorker, TestCallbacks } from './delivery';
 
 export const DISPATCHER = Symbol('Dispatcher');
 
@@ -18,6 +19,7 @@ export interface Dispatcher {
   stream: CallbackStream;
   /** The merchant's current signing key, or null. */
   signingKey: (merchantId: string) => Promise<string | null>;
+  testCallbacks: TestCallbacks;
 }
 
 @CommandHandler(ResendCallbacks)
@@ -69,12 +71,21 @@ export class StreamCallbacksHandler implements IQueryHandler<StreamCallbacks> {
   }
 }
 
+@CommandHandler(SendTestCallback)
+export class SendTestCallbackHandler implements ICommandHandler<SendTestCallback> {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
+  execute({ payload }: SendTestCallback) {
+    return this.dispatcher.testCallbacks.send(payload.merchantId);
+  }
+}
+
 export const DISPATCHER_HANDLERS = [
   ResendCallbacksHandler,
   RetryAbandonedDeliveriesHandler,
   ListDeliveriesHandler,
   ListCallbacksHandler,
   StreamCallbacksHandler,
+  SendTestCallbackHandler,
 ];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;

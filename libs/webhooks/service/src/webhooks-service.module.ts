@@ -21,6 +21,7 @@ import {
   DeliveryQueue,
   DeliveryWorker,
   reportQueue,
+  TestCallbacks,
 } from './delivery';
 import { DISPATCHER, DISPATCHER_HANDLERS, type Dispatcher } from './handlers';
 
@@ -76,6 +77,7 @@ type DispatcherParts = Dispatcher & {
           worker,
           stream,
           signingKey,
+          testCallbacks: new TestCallbacks({ sender, merchants, signingKey }),
           merchants,
           stopReportingQueue: reportQueue(metrics, infra.sql),
         };

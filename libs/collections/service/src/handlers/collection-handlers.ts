@@ -8,6 +8,8 @@ import {
   FindCollection,
   InitializeCollection,
   ListCollections,
+  CollectionActivity,
+  CollectionTimeline,
 } from '@paygate/contracts';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { CollectionsService } from '../collections.service';
@@ -84,6 +86,22 @@ export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection
   }
 }
 
+@QueryHandler(CollectionTimeline)
+export class CollectionTimelineHandler implements IQueryHandler<CollectionTimeline> {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+  execute({ payload }: CollectionTimeline) {
+    return this.collections.timeline(payload);
+  }
+}
+
+@QueryHandler(CollectionActivity)
+export class CollectionActivityHandler implements IQueryHandler<CollectionActivity> {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+  execute({ payload }: CollectionActivity) {
+    return this.collections.activity(payload);
+  }
+}
+
 @CommandHandler(AcceptPrn)
 export class AcceptPrnHandler implements ICommandHandler<AcceptPrn> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
@@ -115,6 +133,8 @@ export const COLLECTION_HANDLERS = [
   FindCollectionHandler,
   ListCollectionsHandler,
   CurrentCollectionHandler,
+  CollectionTimelineHandler,
+  CollectionActivityHandler,
   AcceptPrnHandler,
   RejectPrnHandler,
   FireCollectionTimerHandler,

@@ -184,6 +184,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'payment.completed',
       'payment.failed',
+      'test.callback',
       'transaction.cancelled',
       'transaction.charges',
       'transaction.completed',
@@ -196,7 +197,7 @@ describe('the OpenAPI document', () => {
       expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
       // A named schema: generators make an inline body a model without a name.
       const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
-      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment)[A-Z][a-z]+Event$/);
+      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment|Test)[A-Z][a-z]+Event$/);
       const body = document.components.schemas[ref.split('/').pop()!];
       expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
       // Left out of generated clients (Paygate sends it), its body schema still generated as a model.

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN } from '@paygate/contracts';
 
 /*
  * What the API answers, one class per concept: the OpenAPI document's response schemas are
@@ -6,9 +7,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
  * the wire's (snake_case); amounts are major units.
  */
 
-/** `PG` and 24 characters of Crockford's base32 (docs/api.md, The acknowledgement). */
-export const INTERNAL_REFERENCE_PATTERN = '^PG[0-9A-HJKMNP-TV-Z]{24}$';
-export const MERCHANT_REFERENCE_PATTERN = '^[A-Za-z0-9._:/-]{1,64}$';
+export { INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN };
+
 export const PRN_PATTERN = '^[0-9]{1,32}$';
 export const MSISDN_PATTERN = '^[0-9]{8,15}$';
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';

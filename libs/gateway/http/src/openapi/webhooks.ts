@@ -156,6 +156,11 @@ const EVENTS: {
     payload: PaymentCallbackPayloadDto,
     when: 'A collect-for-payment’s PRN was not eligible, or was not paid',
   },
+  {
+    event: 'test.callback',
+    payload: CollectionCallbackPayloadDto,
+    when: 'Send test callback in the dashboard: about no transaction (internal_reference PG000000000000000000000000, merchant_reference test-callback, amounts 0), to the collection callback URL',
+  },
 ];
 
 /**

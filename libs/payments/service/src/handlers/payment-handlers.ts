@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
   FindServicePayment,
+  ListServicePayments,
   TopUpWallet,
   WalletBalances,
   WalletStatement,
@@ -58,6 +59,14 @@ export class FindServicePaymentHandler implements IQueryHandler<FindServicePayme
   }
 }
 
+@QueryHandler(ListServicePayments)
+export class ListServicePaymentsHandler implements IQueryHandler<ListServicePayments> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ payload }: ListServicePayments) {
+    return this.payments.listServicePayments(payload);
+  }
+}
+
 @CommandHandler(HandleCollectionEvent)
 export class HandleCollectionEventHandler implements ICommandHandler<HandleCollectionEvent> {
   constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
@@ -79,6 +88,7 @@ export const PAYMENT_HANDLERS = [
   WalletStatementHandler,
   TopUpWalletHandler,
   FindServicePaymentHandler,
+  ListServicePaymentsHandler,
   HandleCollectionEventHandler,
   FirePaymentTimerHandler,
 ];

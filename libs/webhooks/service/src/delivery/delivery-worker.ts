@@ -153,6 +153,8 @@ const OUTCOMES: Record<string, { outcome: string }> = {
   superseded: { outcome: 'superseded' },
 };
 
+export const NO_SIGNING_KEY = 'merchant has no signing key';
+
 function noKey(): AttemptOutcome {
-  return { startedAt: new Date(), durationMs: 0, responseExcerpt: '', error: 'merchant has no signing key' };
+  return { startedAt: new Date(), durationMs: 0, responseExcerpt: '', error: NO_SIGNING_KEY };
 }

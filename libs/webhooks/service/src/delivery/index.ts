@@ -16,5 +16,7 @@ export { DeliveryQueue } from './delivery-queue';
 export type { ClaimedDelivery, DeliveryQueueConfig, NewDelivery, OutgoingCallback } from './delivery-queue';
 export { reportQueue } from './queue-metrics';
 export type { QueueStats } from './queue-metrics';
-export { DeliveryWorker } from './delivery-worker';
+export { DeliveryWorker, NO_SIGNING_KEY } from './delivery-worker';
 export type { DeliveryWorkerOptions } from './delivery-worker';
+export { NO_COLLECTION_CALLBACK_URL, TestCallbacks } from './test-callbacks';
+export type { TestCallbacksDeps } from './test-callbacks';

@@ -1,0 +1,80 @@
+import type { CollectionRequest } from './collections/commands';
+
+/** The sandbox PRN that exists from the start (docs/api.md, Sandbox): it can be paid once. */
+export const STANDING_PRN = '2250000001301';
+export const STANDING_PRN_AMOUNT = 25_000;
+/** 13 digits no sandbox PRN has: the biller answers "not found". */
+const UNKNOWN_PRN = '2259999999999';
+
+/**
+ * A real sandbox collection that makes the sandbox produce a callback event: the request (without its
+ * merchant_reference) whose magic values choose the outcome (docs/api.md, Sandbox). Nothing is forged.
+ */
+export interface SandboxTrigger {
+  /** What the sandbox does, in a few words. */
+  how: string;
+  /** The callbacks the merchant will get, in order. */
+  expect: string[];
+  /** initialize, or collect-for-payment (the request has a PRN). */
+  request: (prn?: string) => Omit<CollectionRequest, 'merchant_reference'>;
+  needsPayablePrn?: boolean;
+  /** Confirm the collection once accepted, so nothing is left pending for a later callback. */
+  confirm?: boolean;
+}
+
+/** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome. */
+const momo = (
+  msisdn: string,
+  overrides: Partial<Omit<CollectionRequest, 'merchant_reference'>> = {},
+): Omit<CollectionRequest, 'merchant_reference'> => ({
+  transaction_method: 'MOBILE_MONEY',
+  provider_code: 'mtn_momo_ug',
+  currency: 'UGX',
+  amount: 1_000,
+  msisdn,
+  customer_name: 'Paygate sandbox trigger',
+  description: 'sandbox trigger',
+  charge_customer: false,
+  require_confirmation: false,
+  ...overrides,
+});
+
+/** Every callback event the gateway sends, each made by a real sandbox collection (`paygate trigger`, the dashboard). */
+export const SANDBOX_TRIGGERS: Readonly<Record<string, SandboxTrigger>> = {
+  'transaction.charges': {
+    how: 'a mobile money collection from 256772000001 that asks for confirmation, then confirmed (the sandbox completes it)',
+    // Left unconfirmed, it would be cancelled half an hour later (CONFIRMATION_TIMEOUT_MS): a callback nobody expects.
+    expect: ['transaction.charges', 'transaction.completed'],
+    request: () => momo('256772000001', { require_confirmation: true }),
+    confirm: true,
+  },
+  'transaction.completed': {
+    how: 'a mobile money collection from 256772000001 (the sandbox completes it)',
+    expect: ['transaction.completed'],
+    request: () => momo('256772000001'),
+  },
+  'transaction.failed': {
+    how: 'a mobile money collection from 256772000002 (the sandbox answers Balance Insufficient)',
+    expect: ['transaction.failed'],
+    request: () => momo('256772000002'),
+  },
+  'transaction.cancelled': {
+    how: 'a mobile money collection from 256772000003 (the customer declines)',
+    expect: ['transaction.cancelled'],
+    request: () => momo('256772000003'),
+  },
+  'payment.completed': {
+    how: 'a collect-for-payment collection from 256772000001 paying a sandbox PRN',
+    expect: ['transaction.completed', 'payment.completed'],
+    // The customer pays the fee, so the merchant's wallet needs no top-up.
+    request: (prn) => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn, charge_customer: true }),
+    needsPayablePrn: true,
+  },
+  'payment.failed': {
+    how: `a collect-for-payment collection for PRN ${UNKNOWN_PRN}, which the sandbox biller does not know`,
+    expect: ['payment.failed', 'transaction.cancelled'],
+    request: () => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn: UNKNOWN_PRN, charge_customer: true }),
+  },
+};
+
+export const SANDBOX_TRIGGER_EVENTS = Object.keys(SANDBOX_TRIGGERS);

@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CollectForPayment,
+  CommandRejectedError,
+  ConfirmCollection,
+  INTERNAL_REFERENCE_PATTERN,
+  InitializeCollection,
+  ResendCallbacks,
+  SANDBOX_TRIGGERS,
+  SendTestCallback,
+  STANDING_PRN,
+} from '@paygate/contracts';
+import {
+  DASHBOARD_ROLES,
+  EMAIL,
+  type DashboardRole,
+  type DashboardUsers,
+  type MerchantAccounts,
+} from '@paygate/merchants';
+import { callbackUrlRefusal } from '@paygate/net-guard';
+import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
+import type { DashboardConfig } from './dashboard-config';
+import { field, redirect, sendPage, type Form } from './responses';
+import { may } from './roles';
+import type { DashboardSessions } from './sessions';
+import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS } from './tokens';
+import { problemPage, PROBLEMS, type Chrome } from './views/layout';
+import { sandboxPage } from './views/sandbox';
+import { CALLBACK_URL_FIELDS, settingsPage, type CallbackUrlField, type SettingsView } from './views/settings';
+
+const USER_ID = '^usr_[A-Za-z0-9_-]{16}$';
+const URL_MAX_LENGTH = 2048;
+
+/** A callback URL field as typed: empty means none; anything else must pass the address guard. */
+function callbackUrlError(value: string, config: DashboardConfig): string | undefined {
+  if (value === '') return undefined;
+  if (value.length > URL_MAX_LENGTH) return `must be at most ${URL_MAX_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f\s]/.test(value)) return 'must not contain spaces or control characters';
+  return callbackUrlRefusal(value, config.callbackTargets);
+}
+
+/**
+ * What a signed-in user does from the dashboard: each action is allowed to some roles only, is
+ * posted with the session's CSRF token (DashboardSessions.action), and sends the same commands as
+ * the API and the admin API do.
+ */
+@ApiExcludeController()
+@Controller('dashboard')
+export class ActionsController {
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
+    @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
+    @Inject(MERCHANT_ACCOUNTS) private readonly merchants: MerchantAccounts,
+    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  @Post('collections/:internal_reference/resend')
+  @PathPatterns({ internal_reference: INTERNAL_REFERENCE_PATTERN })
+  async resend(
+    @Param('internal_reference') internalReference: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() form: Form,
+  ) {
+    const chrome = await this.sessions.action(request, reply, form, 'resend', '/dashboard/collections');
+    if (!chrome) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    const { deliveries } = await this.infrastructure.commands.send(
+      new ResendCallbacks({ merchantId, internalReference }),
+    );
+    // Another merchant's collection has no callbacks of this merchant: the same answer as an unknown one.
+    if (deliveries === 0)
+      return sendPage(
+        reply,
+        404,
+        problemPage('No callbacks to resend', 'No collection of yours with callbacks has this reference.', chrome),
+      );
+    redirect(reply, `/dashboard/collections/${internalReference}?resent=1`);
+  }
+
+  @Post('settings/callback-urls')
+  async saveCallbackUrls(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
+    if (!chrome) return;
+    const values = Object.fromEntries(
+      CALLBACK_URL_FIELDS.map(({ name }) => [name, field(form, name).trim()]),
+    ) as Record<CallbackUrlField, string>;
+    const errors: Partial<Record<CallbackUrlField, string>> = {};
+    for (const { name } of CALLBACK_URL_FIELDS) {
+      const error = callbackUrlError(values[name], this.config);
+      if (error) errors[name] = error;
+    }
+    if (Object.keys(errors).length > 0) return this.settings(reply, 400, chrome, { callbackForm: { values, errors } });
+    await this.merchants.update(chrome.signedIn.user.merchantId, {
+      collectionCallbackUrl: values.collection_callback_url || null,
+      servicePaymentsCallbackUrl: values.service_payments_callback_url || null,
+    });
+    redirect(reply, '/dashboard/settings?done=callback-urls');
+  }
+
+  @Post('settings/signing-key')
+  async rotateSigningKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
+    if (!chrome) return;
+    const issued = await this.merchants.rotateKeys(chrome.signedIn.user.merchantId, ['signing']);
+    if (!issued) return this.merchantGone(reply, chrome);
+    await this.settings(reply, 200, chrome, {
+      notice: 'A new signing key is in use: callbacks from now on are signed with it.',
+      shownOnce: [{ id: 'new-signing-key', label: 'New signing key', value: issued.keys.signingKey }],
+    });
+  }
+
+  @Post('settings/api-keys')
+  async rotateApiKeys(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
+    if (!chrome) return;
+    const issued = await this.merchants.rotateKeys(chrome.signedIn.user.merchantId, ['api']);
+    if (!issued) return this.merchantGone(reply, chrome);
+    await this.settings(reply, 200, chrome, {
+      notice: 'New API keys are in use: requests with the old ones are refused.',
+      shownOnce: [
+        { id: 'new-public-key', label: 'New public key', value: issued.keys.publicKey },
+        { id: 'new-secret-key', label: 'New secret key', value: issued.keys.secretKey },
+      ],
+    });
+  }
+
+  @Post('settings/test-callback')
+  async sendTestCallback(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
+    if (!chrome) return;
+    const testCallback = await this.infrastructure.commands.send(
+      new SendTestCallback({ merchantId: chrome.signedIn.user.merchantId }),
+      { timeoutMs: this.config.testCallbackWaitMs },
+    );
+    await this.settings(reply, 200, chrome, { testCallback });
+  }
+
+  @Post('settings/users')
+  async invite(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'manageUsers', '/dashboard/settings');
+    if (!chrome) return;
+    const email = field(form, 'email').trim();
+    const role = field(form, 'role');
+    if (!EMAIL.test(email) || email.length > 254)
+      return this.settings(reply, 400, chrome, { error: 'Give the email address of the person to invite.' });
+    if (!(DASHBOARD_ROLES as readonly string[]).includes(role))
+      return this.settings(reply, 400, chrome, { error: `The role must be one of ${DASHBOARD_ROLES.join(', ')}.` });
+    const invited = await this.users.invite(chrome.signedIn.user.merchantId, email, role as DashboardRole);
+    if (!invited) return this.settings(reply, 409, chrome, { error: `${email} already has a dashboard user.` });
+    await this.settings(reply, 201, chrome, {
+      invited: {
+        email: invited.user.email,
+        url: `${request.protocol}://${request.host}/dashboard/invite/${invited.inviteToken}`,
+        expiresAt: invited.expiresAt,
+      },
+    });
+  }
+
+  @Post('settings/users/:id/role')
+  @PathPatterns({ id: USER_ID })
+  async changeRole(
+    @Param('id') userId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() form: Form,
+  ) {
+    const chrome = await this.sessions.action(request, reply, form, 'manageUsers', '/dashboard/settings');
+    if (!chrome) return;
+    const role = field(form, 'role');
+    if (!(DASHBOARD_ROLES as readonly string[]).includes(role))
+      return this.settings(reply, 400, chrome, { error: `The role must be one of ${DASHBOARD_ROLES.join(', ')}.` });
+    // An owner who demoted or removed themselves could leave the merchant with no owner.
+    if (userId === chrome.signedIn.user.id)
+      return this.settings(reply, 400, chrome, { error: 'Another owner has to change your own role.' });
+    const changed = await this.users.changeRole(chrome.signedIn.user.merchantId, userId, role as DashboardRole);
+    if (!changed) return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
+    redirect(reply, '/dashboard/settings?done=role');
+  }
+
+  @Post('settings/users/:id/remove')
+  @PathPatterns({ id: USER_ID })
+  async remove(
+    @Param('id') userId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() form: Form,
+  ) {
+    const chrome = await this.sessions.action(request, reply, form, 'manageUsers', '/dashboard/settings');
+    if (!chrome) return;
+    if (userId === chrome.signedIn.user.id)
+      return this.settings(reply, 400, chrome, { error: 'Another owner has to remove you.' });
+    if (!(await this.users.remove(chrome.signedIn.user.merchantId, userId)))
+      return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
+    redirect(reply, '/dashboard/settings?done=removed');
+  }
+
+  @Post('sandbox/trigger')
+  async trigger(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
+    const chrome = await this.sessions.action(request, reply, form, 'sandbox', '/dashboard/sandbox');
+    if (!chrome) return;
+    if (!this.config.sandbox) return sendPage(reply, 404, PROBLEMS.noSandbox(chrome));
+    const event = field(form, 'event');
+    const trigger = Object.hasOwn(SANDBOX_TRIGGERS, event) ? SANDBOX_TRIGGERS[event] : undefined;
+    if (!trigger)
+      return sendPage(reply, 400, sandboxPage(chrome, { canTrigger: true, error: 'Choose one of the events listed.' }));
+    const merchantId = chrome.signedIn.user.merchantId;
+    const collection = {
+      merchant_reference: `sandbox-${event.replace('.', '-')}-${randomBytes(4).toString('hex')}`,
+      // The standing PRN can be paid once; after that the biller refuses it (payment.failed), as `paygate trigger` says.
+      ...trigger.request(trigger.needsPayablePrn ? STANDING_PRN : undefined),
+    };
+    try {
+      const command = { merchantId, request: collection };
+      const { data } = await this.infrastructure.commands.send(
+        collection.prn === undefined ? new InitializeCollection(command) : new CollectForPayment(command),
+      );
+      const internalReference = String(data.internal_reference);
+      if (trigger.confirm)
+        await this.infrastructure.commands.send(new ConfirmCollection({ merchantId, internalReference }));
+      redirect(reply, `/dashboard/collections/${internalReference}`);
+    } catch (error) {
+      if (!(error instanceof CommandRejectedError)) throw error;
+      const refusal = `The sandbox refused it: ${error.message}.`;
+      sendPage(reply, 422, sandboxPage(chrome, { canTrigger: true, error: refusal }));
+    }
+  }
+
+  /** The settings page after an action, with what the action has to show. */
+  private async settings(
+    reply: FastifyReply,
+    status: number,
+    chrome: Chrome,
+    shown: Partial<SettingsView>,
+  ): Promise<void> {
+    const { merchantId, role } = chrome.signedIn.user;
+    const [merchant, users] = await Promise.all([this.merchants.get(merchantId), this.users.list(merchantId)]);
+    if (!merchant) return this.merchantGone(reply, chrome);
+    const view: SettingsView = {
+      merchant,
+      users,
+      canConfigure: may(role, 'configure'),
+      canManageUsers: may(role, 'manageUsers'),
+      ...shown,
+    };
+    sendPage(reply, status, settingsPage(chrome, view));
+  }
+
+  private merchantGone(reply: FastifyReply, chrome: Chrome): void {
+    sendPage(reply, 404, PROBLEMS.merchantGone(chrome));
+  }
+}

@@ -1,0 +1,17 @@
+/** Where a page of the wallet or the service payments starts: an instant and an id, as the "Next page" link carries them. */
+export interface PagePosition {
+  at: string;
+  id: string;
+}
+
+const POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)~([A-Za-z0-9_-]{1,100})$/;
+
+/** The position in `query.after`: undefined on a first page, null when it is not one a page gave. */
+export function pageAfter(query: Record<string, unknown>): PagePosition | undefined | null {
+  if (query.after === undefined || query.after === '') return undefined;
+  const match = typeof query.after === 'string' ? POSITION.exec(query.after) : null;
+  return match ? { at: match[1], id: match[2] } : null;
+}
+
+export const positionQuery = (position: PagePosition) =>
+  new URLSearchParams({ after: `${position.at}~${position.id}` }).toString();

@@ -1,0 +1,224 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CollectionActivity,
+  CollectionTimeline,
+  CommandRejectedError,
+  FindCollection,
+  FindServicePayment,
+  INTERNAL_REFERENCE_PATTERN,
+  ListCallbacks,
+  ListCollections,
+  ListServicePayments,
+  WalletBalances,
+  WalletStatement,
+  type CollectionDetails,
+  type DeliveryView,
+} from '@paygate/contracts';
+import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
+import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
+import { nextPageQuery, readCollectionsQuery } from './collection-filters';
+import type { DashboardConfig } from './dashboard-config';
+import { activitySince, summarizeActivity } from './overview-stats';
+import { pageAfter, positionQuery } from './page-position';
+import { sendPage } from './responses';
+import { may } from './roles';
+import type { DashboardSessions } from './sessions';
+import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS } from './tokens';
+import { collectionPage, collectionsPage } from './views/collections';
+import { problemPage, PROBLEMS } from './views/layout';
+import { paymentsPage, walletPage } from './views/ledger';
+import { overviewPage } from './views/overview';
+import { sandboxPage } from './views/sandbox';
+import { SETTINGS_DONE, settingsPage } from './views/settings';
+
+const PAGE_SIZE = 25;
+const OVERVIEW_DAYS = 30;
+/** A collection page reloads itself while a callback attempt is due this soon (a resend, a retry). */
+const LIVE_WITHIN_MS = 15_000;
+
+const notFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
+
+/** The dashboard's pages: each reads what it shows through the same commands as the API, for the session's merchant. */
+@ApiExcludeController()
+@Controller('dashboard')
+export class PagesController {
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
+    @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
+    @Inject(MERCHANT_ACCOUNTS) private readonly merchants: MerchantAccounts,
+    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  @Get('overview')
+  async overview(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/overview');
+    if (!chrome) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    const now = new Date();
+    const [{ rows }, { balances }, { records }] = await Promise.all([
+      this.infrastructure.commands.send(
+        new CollectionActivity({ merchantId, since: activitySince(now, OVERVIEW_DAYS) }),
+      ),
+      this.infrastructure.commands.send(new WalletBalances({ merchantId })),
+      this.infrastructure.commands.send(new ListCollections({ merchantId, limit: 10 })),
+    ]);
+    const activity = summarizeActivity(rows, now, OVERVIEW_DAYS);
+    sendPage(reply, 200, overviewPage(chrome, { activity, balances, latest: records }));
+  }
+
+  @Get('collections')
+  async collections(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/collections');
+    if (!chrome) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    const { filters, search, list, errors } = readCollectionsQuery(query, this.config.providerCodes);
+    const view = { filters, providerCodes: this.config.providerCodes, errors, searched: search !== undefined };
+    if (errors.length > 0) return sendPage(reply, 400, collectionsPage(chrome, { ...view, records: [] }));
+    if (search) {
+      const found = await this.infrastructure.commands
+        .send(new FindCollection({ merchantId, ...search }))
+        .catch((error: unknown) => {
+          if (notFound(error)) return null;
+          throw error;
+        });
+      return sendPage(reply, 200, collectionsPage(chrome, { ...view, records: found ? [found.record] : [] }));
+    }
+    const { records, next } = await this.infrastructure.commands.send(
+      new ListCollections({ merchantId, limit: PAGE_SIZE, ...list }),
+    );
+    sendPage(
+      reply,
+      200,
+      collectionsPage(chrome, { ...view, records, nextQuery: next && nextPageQuery(filters, next) }),
+    );
+  }
+
+  @Get('collections/:internal_reference')
+  @PathPatterns({ internal_reference: INTERNAL_REFERENCE_PATTERN })
+  async collection(
+    @Param('internal_reference') internalReference: string,
+    @Query('resent') resent: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/collections');
+    if (!chrome) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    let record: CollectionDetails;
+    try {
+      ({ record } = await this.infrastructure.commands.send(new FindCollection({ merchantId, internalReference })));
+    } catch (error) {
+      if (!notFound(error)) throw error;
+      return sendPage(
+        reply,
+        404,
+        problemPage('Collection not found', 'No collection of yours has this reference.', chrome),
+      );
+    }
+    const [{ entries }, { servicePayment }, { deliveries }] = await Promise.all([
+      this.infrastructure.commands.send(new CollectionTimeline({ merchantId, internalReference })),
+      this.infrastructure.commands.send(new FindServicePayment({ merchantId, internalReference })),
+      this.infrastructure.commands.send(new ListCallbacks({ merchantId, internalReference, limit: 50 })),
+    ]);
+    sendPage(
+      reply,
+      200,
+      collectionPage(chrome, {
+        record,
+        timeline: entries,
+        servicePayment,
+        callbacks: deliveries,
+        canResend: may(chrome.signedIn.user.role, 'resend'),
+        notice:
+          resent === '1'
+            ? 'The callbacks will be sent again; this page shows each new attempt when it is made.'
+            : undefined,
+        refreshSeconds: attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
+      }),
+    );
+  }
+
+  @Get('payments')
+  async payments(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/payments');
+    if (!chrome) return;
+    const after = pageAfter(query);
+    if (after === null) return sendPage(reply, 400, PROBLEMS.pageLink(chrome));
+    const merchantId = chrome.signedIn.user.merchantId;
+    const { payments, next } = await this.infrastructure.commands.send(
+      new ListServicePayments({
+        merchantId,
+        limit: PAGE_SIZE,
+        ...(after && { after: { openedAt: after.at, internalReference: after.id } }),
+      }),
+    );
+    const nextQuery = next && positionQuery({ at: next.openedAt, id: next.internalReference });
+    sendPage(reply, 200, paymentsPage(chrome, { payments, nextQuery }));
+  }
+
+  @Get('wallet')
+  async wallet(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/wallet');
+    if (!chrome) return;
+    const after = pageAfter(query);
+    if (after === null) return sendPage(reply, 400, PROBLEMS.pageLink(chrome));
+    const merchantId = chrome.signedIn.user.merchantId;
+    const [{ balances }, { entries, next }] = await Promise.all([
+      this.infrastructure.commands.send(new WalletBalances({ merchantId })),
+      this.infrastructure.commands.send(
+        new WalletStatement({
+          merchantId,
+          limit: PAGE_SIZE,
+          ...(after && { after: { at: after.at, entryId: after.id } }),
+        }),
+      ),
+    ]);
+    const nextQuery = next && positionQuery({ at: next.at, id: next.entryId });
+    sendPage(reply, 200, walletPage(chrome, { balances, entries, nextQuery }));
+  }
+
+  @Get('settings')
+  async settings(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('done') done: unknown) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/settings');
+    if (!chrome) return;
+    const { merchantId, role } = chrome.signedIn.user;
+    const [merchant, users] = await Promise.all([this.merchants.get(merchantId), this.users.list(merchantId)]);
+    if (!merchant) return sendPage(reply, 404, PROBLEMS.merchantGone(chrome));
+    sendPage(
+      reply,
+      200,
+      settingsPage(chrome, {
+        merchant,
+        users,
+        canConfigure: may(role, 'configure'),
+        canManageUsers: may(role, 'manageUsers'),
+        notice: typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done) ? SETTINGS_DONE[done] : undefined,
+      }),
+    );
+  }
+
+  @Get('sandbox')
+  async sandbox(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/sandbox');
+    if (!chrome) return;
+    if (!this.config.sandbox) return sendPage(reply, 404, PROBLEMS.noSandbox(chrome));
+    sendPage(reply, 200, sandboxPage(chrome, { canTrigger: may(chrome.signedIn.user.role, 'sandbox') }));
+  }
+}
+
+/** Whether an attempt is being made, or is due within LIVE_WITHIN_MS: the page then reloads to show it. */
+export function attemptDueSoon(deliveries: DeliveryView[], now: number): boolean {
+  return deliveries.some(
+    (delivery) =>
+      delivery.state === 'delivering' ||
+      (delivery.state === 'pending' &&
+        (delivery.next_attempt_at === null || Date.parse(delivery.next_attempt_at) <= now + LIVE_WITHIN_MS)),
+  );
+}

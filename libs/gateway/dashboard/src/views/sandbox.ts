@@ -1,0 +1,46 @@
+import { SANDBOX_TRIGGERS } from '@paygate/contracts';
+import { html } from '@paygate/platform';
+import { alert, csrfField, page, type Chrome } from './layout';
+
+export function sandboxPage(chrome: Chrome, { canTrigger, error }: { canTrigger: boolean; error?: string }) {
+  return page(
+    'Sandbox',
+    html`<h1>Sandbox tools</h1>
+      <p>
+        Each button runs a real sandbox collection whose test values produce the callback event, exactly as
+        <code>paygate trigger</code> does: nothing is forged, and it shows up in your collections and callbacks.
+      </p>
+      ${alert(error)}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">What the sandbox does</th>
+            <th scope="col">Callbacks you get</th>
+            ${canTrigger && html`<th scope="col">Run</th>`}
+          </tr>
+        </thead>
+        <tbody>
+          ${Object.entries(SANDBOX_TRIGGERS).map(
+            ([event, trigger]) =>
+              html`<tr>
+                <th scope="row" class="mono">${event}</th>
+                <td>${trigger.how}</td>
+                <td>${trigger.expect.join(', ')}</td>
+                ${
+                  canTrigger &&
+                  html`<td>
+                    <form method="post" action="/dashboard/sandbox/trigger">
+                      ${csrfField(chrome.signedIn.csrfToken)}
+                      <input type="hidden" name="event" value="${event}" />
+                      <button type="submit">Trigger ${event}</button>
+                    </form>
+                  </td>`
+                }
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    chrome,
+  );
+}
