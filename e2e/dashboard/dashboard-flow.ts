@@ -271,6 +271,32 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   );
 
   it(
+    '4b. Sandbox: each Trigger button runs a real sandbox collection and opens it, with the outcome the event names',
+    async () => {
+      for (const [event, status] of [
+        ['transaction.failed', 'FAILED'],
+        ['transaction.cancelled', 'CANCELLED'],
+      ] as const) {
+        await open(owner, '/dashboard/sandbox');
+        await owner.getByRole('button', { name: `Trigger ${event}`, exact: true }).click();
+        await owner.waitForURL((at) => at.pathname.startsWith('/dashboard/collections/PG'));
+        const reference = pathOf(owner).split('/').pop()!;
+        // The sandbox answers within moments; the page shows the collection as it is when it opens.
+        await eventually(
+          async () => {
+            await owner.reload();
+            return (await owner.getByText(status, { exact: true }).count()) > 0 || undefined;
+          },
+          30_000,
+          `${reference} ${status}`,
+        );
+      }
+      await shot(owner, '04b-sandbox-triggered');
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
     "5. Collections: searching the merchant_reference finds the collection; its page shows the timeline and the callback's attempt",
     async () => {
       const { layout } = running();
@@ -443,6 +469,77 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       // The control: the same cookies and token are good for what a viewer may post (signing out).
       const signedOut = await page.request.post(url('/dashboard/sign-out'), { form: { _csrf: csrf }, maxRedirects: 0 });
       expect([signedOut.status(), signedOut.headers().location]).toEqual([303, '/dashboard/sign-in']);
+    },
+    STEP_TIMEOUT_MS,
+  );
+}
+
+/** The value after `label` on a line npm start printed, e.g. `public-key:  pk_test_…`. */
+function printedValue(output: string, pattern: RegExp, what: string): string {
+  const match = pattern.exec(output);
+  if (!match) throw new Error(`npm start did not print ${what}:\n${output}`);
+  return match[1];
+}
+
+/**
+ * README's promise to a new user: with only what `npm start` printed (the demo merchant's keys
+ * and the demo owner's sign-in), make a collection, sign in, and find it in the collections list.
+ */
+export function firstRunFlow(executablePath: string, running: () => Running): void {
+  it(
+    'a new user signs in with what npm start printed and finds their first collection',
+    async () => {
+      const { layout } = running();
+      const output = layout.output();
+      const publicKey = printedValue(output, /public-key: {2}(\S+)/, 'the public key');
+      const [, email, password] = /sign in as (\S+), password (\S+)/.exec(output) ?? [];
+      expect([email, password]).toEqual([expect.any(String), expect.any(String)]);
+
+      // The first curl npm start prints, as a new user pastes it.
+      const answer = await fetch(`${layout.url}/v1/collections/initialize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'public-key': publicKey },
+        body: JSON.stringify({
+          merchant_reference: 'auto',
+          transaction_method: 'MOBILE_MONEY',
+          provider_code: 'mtn_momo_ug',
+          currency: 'UGX',
+          amount: 81000,
+          msisdn: '256772000001',
+          customer_name: 'Jane Doe',
+        }),
+      });
+      expect(answer.status).toBe(202);
+      const { data } = (await answer.json()) as { data: { internal_reference: string; merchant_reference: string } };
+
+      const browser = await chromium.launch({ executablePath, headless: true, timeout: 30_000, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage();
+        page.setDefaultTimeout(15_000);
+        await page.goto(`${layout.url}/dashboard`);
+        await page.getByLabel('Email', { exact: true }).fill(email);
+        await page.getByLabel('Password', { exact: true }).fill(password);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await page.waitForURL((at) => at.pathname === '/dashboard/overview');
+        await navLink(page, 'Collections').click();
+        await page.waitForURL((at) => at.pathname === '/dashboard/collections');
+        // The list reads the collections projection, which follows the write within moments: reload until it shows.
+        const row = page.getByRole('row').filter({ hasText: data.internal_reference });
+        await eventually(
+          async () => {
+            await page.reload();
+            return (await row.count()) === 1 || undefined;
+          },
+          15_000,
+          'the first collection in the list',
+        );
+        await row.getByRole('link', { name: data.merchant_reference, exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: `Collection ${data.merchant_reference}` }).waitFor();
+        mkdirSync(REPORTS, { recursive: true });
+        await page.screenshot({ path: join(REPORTS, `${layout.name}-first-run.png`), fullPage: true });
+      } finally {
+        await browser.close();
+      }
     },
     STEP_TIMEOUT_MS,
   );

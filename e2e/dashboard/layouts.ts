@@ -30,6 +30,8 @@ export interface RunningLayout {
   /** The gateway's base URL: merchant API, admin API and dashboard. */
   url: string;
   adminToken: string;
+  /** A second gateway on the same database and broker (distributed only), as behind a load balancer. */
+  secondGatewayUrl?: string;
   /** Everything the processes printed so far. */
   output(): string;
   /** Stops every process and removes what the layout wrote (data directory, schema). */
@@ -115,7 +117,7 @@ export async function startStandalone(): Promise<RunningLayout> {
 }
 
 /**
- * README's "Distributed mode" on this machine: sandbox, api-gateway, collections,
+ * README's "Distributed mode" on this machine: sandbox, api-gateway (twice), collections,
  * service-payments and webhook-dispatcher from dist/, each its own process on a free port, on a
  * schema of its own in `postgres` and on the broker at `brokerUrl`, commands over mutual TLS on
  * free loopback ports (e2e/distributed/processes.ts), with the test timers and callback settings.
@@ -144,9 +146,11 @@ export async function startDistributed(postgres: string, brokerUrl: string): Pro
       ...routes.listen('service-payments'),
     });
     await start('webhook-dispatcher', routes.listen('webhook-dispatcher'));
+    const secondGateway = await start('api-gateway');
     return {
       name: 'distributed',
       url: gateway.url,
+      secondGatewayUrl: secondGateway.url,
       adminToken: TEST_ADMIN_TOKEN,
       output: () => apps.map((app) => app.output()).join('\n'),
       close,

@@ -63,6 +63,7 @@ export function outcomesChart(days: DaySummary[]): Html {
       ${bars(days, (day) => OUTCOMES.map(({ status, colour }) => ({ value: day.outcomes[status], colour })))}
     </svg>
     <figcaption>
+      Collections by day and outcome:
       ${OUTCOMES.map(({ label, colour }) => html`<span class="legend">${swatch(colour)} ${label}</span>`)}
     </figcaption>
   </figure>`;
@@ -77,6 +78,7 @@ export function volumeChart(days: DaySummary[], currency: string): Html {
       <title id="${id}">Completed volume by day in ${currency}, last ${days.length} days</title>
       ${bars(days, (day) => [{ value: major(day), colour: '#1a56db' }])}
     </svg>
+    <figcaption>Completed volume by day, ${currency}</figcaption>
   </figure>`;
 }
 
