@@ -297,6 +297,25 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   );
 
   it(
+    "4c. Wallet and Service payments: the ledger shows the completed collection's credit; each page is reached from the navigation",
+    async () => {
+      await open(owner, '/dashboard/overview');
+      await navLink(owner, 'Wallet').click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/wallet');
+      await sectionNamed(owner, 'Ledger').getByRole('row').filter({ hasText: 'Collection credited' }).first().waitFor();
+      await shot(owner, '04c-wallet');
+      await navLink(owner, 'Service payments').click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/payments');
+      await owner.getByRole('heading', { level: 1, name: 'Service payments', exact: true }).waitFor();
+      await shot(owner, '04c-service-payments');
+      await navLink(owner, 'Sandbox').click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/sandbox');
+      await shot(owner, '04c-sandbox');
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
     "5. Collections: searching the merchant_reference finds the collection; its page shows the timeline and the callback's attempt",
     async () => {
       const { layout } = running();

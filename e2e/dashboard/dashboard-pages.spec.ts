@@ -124,6 +124,39 @@ describe('the dashboard: pages, roles and actions', () => {
     ]);
   });
 
+  it('wallet: the ledger lists the credit of each completed collection, linked to it', async () => {
+    const page = await owner.get('/dashboard/wallet');
+    expect(page.status).toBe(200);
+    const row = new RegExp(
+      `Collection credited[\\s\\S]*?\\+UGX 79,785[\\s\\S]*?/dashboard/collections/${mine.internal}`,
+    );
+    expect(page.text).toMatch(row);
+    expect((await owner.get('/dashboard/wallet?after=forged')).status).toBe(400);
+  });
+
+  it('sandbox tools: Trigger payment.completed runs a real collect-for-payment, whose PRN payment the payments page lists', async () => {
+    const sandbox = await owner.get('/dashboard/sandbox');
+    const triggered = await owner.post('/dashboard/sandbox/trigger', {
+      _csrf: csrfOf(sandbox),
+      event: 'payment.completed',
+    });
+    expect(triggered.status).toBe(303);
+    expect(triggered.location).toMatch(/^\/dashboard\/collections\/PG[0-9A-Z]{24}$/);
+    const payments = await eventually(
+      async () => {
+        const page = await owner.get('/dashboard/payments');
+        return page.text.includes('status-completed') ? page : undefined;
+      },
+      20_000,
+      'the PRN payment completed on the payments page',
+    );
+    expect(payments.text).toContain('2250000001301');
+    expect(payments.text).toContain(`href="${triggered.location}"`);
+    expect((await owner.post('/dashboard/sandbox/trigger', { _csrf: csrfOf(sandbox), event: 'made.up' })).status).toBe(
+      400,
+    );
+  });
+
   it('a viewer sees no action, and each action posted anyway answers 403 and changes nothing', async () => {
     const settings = await viewer.get('/dashboard/settings');
     const detail = await viewer.get(`/dashboard/collections/${mine.internal}`);

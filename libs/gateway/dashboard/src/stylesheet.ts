@@ -33,6 +33,7 @@ main { max-width: 72rem; }
 h1 { margin-top: 0; }
 section { margin: 2rem 0; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .875rem; overflow-wrap: anywhere; }
+th.mono { overflow-wrap: normal; white-space: nowrap; }
 .hint { color: #3e4c59; font-size: .875rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
 .card { margin: 0; padding: 1rem; border: 1px solid #d2d6dc; border-radius: 8px; }
@@ -63,7 +64,7 @@ caption { text-align: left; color: #3e4c59; padding: .25rem 0; }
 .copy-row input { flex: 1; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; }
 form.inline { display: inline-flex; align-items: center; gap: .5rem; margin: .25rem .5rem .25rem 0; }
-form.inline label { position: absolute; left: -999px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .transfer { display: block; }
 .status-delivered { background: #ecfdf3; color: #05603a; }
 .status-delivering, .status-pending { background: #fffaeb; color: #93370d; }

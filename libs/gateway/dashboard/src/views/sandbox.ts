@@ -1,4 +1,4 @@
-import { SANDBOX_TRIGGERS } from '@paygate/contracts';
+import { SANDBOX_TRIGGERS, STANDING_PRN } from '@paygate/contracts';
 import { html } from '@paygate/platform';
 import { alert, csrfField, page, type Chrome } from './layout';
 
@@ -9,6 +9,10 @@ export function sandboxPage(chrome: Chrome, { canTrigger, error }: { canTrigger:
       <p>
         Each button runs a real sandbox collection whose test values produce the callback event, exactly as
         <code>paygate trigger</code> does: nothing is forged, and it shows up in your collections and callbacks.
+      </p>
+      <p class="hint">
+        payment.completed pays the sandbox's standing PRN ${STANDING_PRN}, which can be paid once: after that the biller
+        refuses it and the button gives payment.failed.
       </p>
       ${alert(error)}
       <table>

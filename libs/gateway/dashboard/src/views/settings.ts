@@ -148,7 +148,9 @@ function users(view: SettingsView, chrome: Chrome): Html {
                       : html`${form(
                           `users/${user.id}/role`,
                           csrf,
-                          html`<label for="role-${user.id}">Role of ${user.email}</label>
+                          html`<label for="role-${user.id}"
+                              >Role<span class="visually-hidden"> of ${user.email}</span></label
+                            >
                             <select id="role-${user.id}" name="role">
                               ${roleOptions(user.role)}
                             </select>
