@@ -131,7 +131,13 @@ describe('the dashboard: pages, roles and actions', () => {
       `Collection credited[\\s\\S]*?\\+UGX 79,785[\\s\\S]*?/dashboard/collections/${mine.internal}`,
     );
     expect(page.text).toMatch(row);
-    expect((await owner.get('/dashboard/wallet?after=forged')).status).toBe(400);
+    for (const after of ['forged', '2026-02-30T00:00:00Z~e1', '2026-11-27T24:00:00Z~e1'])
+      for (const page of ['wallet', 'payments'])
+        expect({ page, after, status: (await owner.get(`/dashboard/${page}?after=${after}`)).status }).toEqual({
+          page,
+          after,
+          status: 400,
+        });
   });
 
   it('sandbox tools: Trigger payment.completed runs a real collect-for-payment, whose PRN payment the payments page lists', async () => {

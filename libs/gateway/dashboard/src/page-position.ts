@@ -6,11 +6,17 @@ export interface PagePosition {
 
 const POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)~([A-Za-z0-9_-]{1,100})$/;
 
+/** A real instant: `Date` would read 2026-02-30 as March 2nd, and the database refuses it. */
+const realInstant = (at: string) => {
+  const date = new Date(at);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === at.slice(0, 19);
+};
+
 /** The position in `query.after`: undefined on a first page, null when it is not one a page gave. */
 export function pageAfter(query: Record<string, unknown>): PagePosition | undefined | null {
   if (query.after === undefined || query.after === '') return undefined;
   const match = typeof query.after === 'string' ? POSITION.exec(query.after) : null;
-  return match ? { at: match[1], id: match[2] } : null;
+  return match && realInstant(match[1]) ? { at: match[1], id: match[2] } : null;
 }
 
 export const positionQuery = (position: PagePosition) =>
