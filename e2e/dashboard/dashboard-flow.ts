@@ -4,7 +4,7 @@
  * dashboard keeps stable (docs/adr/0006-dashboard.md); each step is something a person would
  * notice, and each page shown is screenshotted to reports/dashboard/<layout>-<step>.png.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { verifyStandardWebhook } from '@paygate/signing';
@@ -94,6 +94,23 @@ async function admin(layout: RunningLayout, path: string, body: unknown) {
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's WCAG 2.0 and 2.1 A and AA rules on the page as shown: each failed rule and where. */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const { passed, violations } = await page.evaluate<{ passed: number; violations: string[] }>(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((result) => ({
+      passed: result.passes.length,
+      violations: result.violations.map((rule) =>
+        rule.id + ': ' + rule.nodes.map((node) => node.target.join(' ')).join(', ')),
+    }))`);
+  // A page axe found nothing to check on (not loaded, not HTML) would pass for the wrong reason.
+  expect(passed).toBeGreaterThan(5);
+  return violations;
 }
 
 const CHROMIUM_ARGS = [
@@ -438,6 +455,43 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       expect(await owner.getByLabel('New signing key', { exact: true }).count()).toBe(0);
       expect(await owner.content()).not.toContain(newKey);
       await shot(owner, '07-settings-again');
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    '7b. every page meets WCAG 2.1 A and AA as axe-core checks it: contrast, names, labels, landmarks',
+    async () => {
+      const { internalReference } = needs(state.collection, '2');
+      // axe runs as an injected script, which the dashboard's CSP forbids: this context alone bypasses it.
+      const context = await needs(browser, 'beforeAll (Chromium)').newContext({
+        storageState: await owner.context().storageState(),
+        bypassCSP: true,
+      });
+      try {
+        const page = await context.newPage();
+        for (const path of [
+          '/dashboard/overview',
+          '/dashboard/collections',
+          `/dashboard/collections/${internalReference}`,
+          '/dashboard/payments',
+          '/dashboard/wallet',
+          '/dashboard/settings',
+          '/dashboard/sandbox',
+        ]) {
+          await page.goto(url(path));
+          expect(pathOf(page)).toBe(path);
+          expect({ path, violations: await accessibilityViolations(page) }).toEqual({ path, violations: [] });
+        }
+        await context.clearCookies();
+        await page.goto(url('/dashboard/sign-in'));
+        expect({ path: 'sign-in', violations: await accessibilityViolations(page) }).toEqual({
+          path: 'sign-in',
+          violations: [],
+        });
+      } finally {
+        await context.close();
+      }
     },
     STEP_TIMEOUT_MS,
   );
