@@ -315,4 +315,21 @@ describe('the dashboard: pages, roles and actions', () => {
       new RegExp(`id="role-${theirUser}"[^>]*>[\\s\\S]*?<option value="viewer" selected>`),
     );
   });
+
+  it('a suspended merchant’s dashboard still reads, but every action answers 403', async () => {
+    const suspended = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Suspended merchant');
+    const { browser } = await signedInUser(paygate.url, TEST_ADMIN_TOKEN, suspended.merchant.id, 'owner');
+    const patch = await fetch(`${paygate.url}/admin/v1/merchants/${suspended.merchant.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: JSON.stringify({ status: 'suspended' }),
+    });
+    expect(patch.status).toBe(200);
+    const settings = await browser.get('/dashboard/settings');
+    expect(settings.status).toBe(200);
+    const rotated = await browser.post('/dashboard/settings/signing-key', { _csrf: csrfOf(settings) });
+    expect(rotated.status).toBe(403);
+    expect(rotated.text).toContain('This merchant account is suspended');
+    expect(rotated.text).not.toContain('New signing key');
+  });
 });

@@ -29,8 +29,9 @@ import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNT
     },
     {
       provide: DASHBOARD_SESSIONS,
-      inject: [DASHBOARD_USERS, DASHBOARD_CONFIG],
-      useFactory: (users: DashboardUsers, config: DashboardConfig) => new DashboardSessions(users, config),
+      inject: [DASHBOARD_USERS, MERCHANT_ACCOUNTS, DASHBOARD_CONFIG],
+      useFactory: (users: DashboardUsers, merchants: MerchantAccounts, config: DashboardConfig) =>
+        new DashboardSessions(users, merchants, config),
     },
     { provide: SIGN_IN_LIMITER, useValue: new SignInLimiter() },
   ],

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardUsers } from '@paygate/merchants';
+import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import { readCookie, SESSION_COOKIE } from './cookies';
 import type { DashboardConfig } from './dashboard-config';
 import { field, redirect, sendPage, type Form } from './responses';
@@ -8,12 +8,13 @@ import { problemPage, type Chrome, type SignedIn } from './views/layout';
 
 /**
  * The signed-in side of every page and action: the session from its cookie, and for an action
- * also the session's CSRF token and the role's permission. Each answers for itself (to sign-in,
+ * also the session's CSRF token, the role's permission and an active merchant. Each answers for itself (to sign-in,
  * or 403) and returns null when it did.
  */
 export class DashboardSessions {
   constructor(
     private readonly users: DashboardUsers,
+    private readonly merchants: MerchantAccounts,
     private readonly config: DashboardConfig,
   ) {}
 
@@ -57,6 +58,12 @@ export class DashboardSessions {
     if (!may(signedIn.user.role, action)) {
       const message = `A ${signedIn.user.role} cannot do this. Ask an owner of this merchant if you need to.`;
       sendPage(reply, 403, problemPage('Not allowed', message, chrome));
+      return null;
+    }
+    // As the merchant API answers a suspended merchant 403: its dashboard still reads, but acts no more.
+    if ((await this.merchants.get(signedIn.user.merchantId))?.status !== 'active') {
+      const message = 'This merchant account is suspended: its pages can be read, but nothing can be changed or sent.';
+      sendPage(reply, 403, problemPage('Account suspended', message, chrome));
       return null;
     }
     return chrome;
