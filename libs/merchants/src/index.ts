@@ -2,3 +2,4 @@ export * from './dashboard-users';
 export * from './merchant-accounts';
 export { MERCHANTS_MIGRATIONS } from './migrations';
 export * from './secret-box';
+export * from './sign-in-attempts';

@@ -48,4 +48,16 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'create index if not exists dashboard_sessions_user on dashboard_sessions (user_id)',
     ],
   },
+  // Sign-in attempts, counted in the database so every gateway of a deployment counts the same ones.
+  {
+    name: '0003_dashboard_sign_in_attempts',
+    statements: [
+      `create table if not exists dashboard_sign_in_attempts (
+        key text not null,
+        at timestamptz not null
+      )`,
+      'create index if not exists dashboard_sign_in_attempts_key on dashboard_sign_in_attempts (key, at)',
+      'create index if not exists dashboard_sign_in_attempts_at on dashboard_sign_in_attempts (at)',
+    ],
+  },
 ]);

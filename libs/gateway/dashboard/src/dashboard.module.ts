@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import type { Config } from '@paygate/config';
-import { DashboardUsers, MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
+import { DashboardUsers, MerchantAccounts, secretBoxFromConfig, SignInAttempts } from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ActionsController } from './actions.controller';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { PagesController } from './pages.controller';
 import { DashboardSessions } from './sessions';
 import { SignInController } from './sign-in.controller';
-import { SignInLimiter } from './sign-in-limiter';
-import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS, SIGN_IN_LIMITER } from './tokens';
+import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS, SIGN_IN_ATTEMPTS } from './tokens';
 
 /** The merchant dashboard under /dashboard, composed into the gateway beside its API. */
 @Module({
@@ -33,7 +32,11 @@ import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNT
       useFactory: (users: DashboardUsers, merchants: MerchantAccounts, config: DashboardConfig) =>
         new DashboardSessions(users, merchants, config),
     },
-    { provide: SIGN_IN_LIMITER, useValue: new SignInLimiter() },
+    {
+      provide: SIGN_IN_ATTEMPTS,
+      inject: [INFRASTRUCTURE, MERCHANT_ACCOUNTS],
+      useFactory: (infra: Infrastructure) => SignInAttempts.open(infra.sql),
+    },
   ],
 })
 export class DashboardModule {}

@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_VALID_MS, type DashboardUsers } from '@paygate/merchants';
+import { SESSION_VALID_MS, type DashboardUsers, type SignInAttempts } from '@paygate/merchants';
 import { PathPatterns } from '@paygate/platform';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { field, redirect, sendAsset, sendPage, type Form } from './responses';
 import { SCRIPT } from './script';
 import type { DashboardSessions } from './sessions';
-import type { SignInLimiter } from './sign-in-limiter';
 import { STYLESHEET } from './stylesheet';
-import { DASHBOARD_SESSIONS, DASHBOARD_USERS, SIGN_IN_LIMITER } from './tokens';
+import { DASHBOARD_SESSIONS, DASHBOARD_USERS, SIGN_IN_ATTEMPTS } from './tokens';
 import { invitePage, inviteGonePage, signInPage } from './views/auth';
 
 const INVITE_TOKEN = '^[A-Za-z0-9_-]{43}$';
@@ -29,7 +28,7 @@ export class SignInController {
   constructor(
     @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
-    @Inject(SIGN_IN_LIMITER) private readonly limiter: SignInLimiter,
+    @Inject(SIGN_IN_ATTEMPTS) private readonly attempts: SignInAttempts,
   ) {}
 
   @Get()
@@ -64,7 +63,7 @@ export class SignInController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form) {
     const email = field(form, 'email').trim();
     if (!this.formTokenMatches(request, form)) return this.refuseForm(request, reply);
-    const allowed = this.limiter.attempt(request.ip, email);
+    const allowed = await this.attempts.attempt(request.ip, email);
     const signedIn = allowed ? await this.users.signIn(email, field(form, 'password')) : null;
     if (!signedIn) {
       return sendPage(

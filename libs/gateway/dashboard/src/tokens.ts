@@ -2,4 +2,4 @@ export const DASHBOARD_USERS = Symbol('DashboardUsers');
 export const DASHBOARD_SESSIONS = Symbol('DashboardSessions');
 export const DASHBOARD_CONFIG = Symbol('DashboardConfig');
 export const MERCHANT_ACCOUNTS = Symbol('MerchantAccounts');
-export const SIGN_IN_LIMITER = Symbol('SignInLimiter');
+export const SIGN_IN_ATTEMPTS = Symbol('SignInAttempts');
