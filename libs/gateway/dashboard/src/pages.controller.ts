@@ -14,13 +14,13 @@ import {
   WalletBalances,
   WalletStatement,
   type CollectionDetails,
-  type DeliveryView,
 } from '@paygate/contracts';
 import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
 import { nextPageQuery, readCollectionsQuery } from './collection-filters';
 import type { DashboardConfig } from './dashboard-config';
 import { activitySince, summarizeActivity } from './overview-stats';
+import { attemptDueSoon } from './live-refresh';
 import { pageAfter, positionQuery } from './page-position';
 import { sendPage } from './responses';
 import { may } from './roles';
@@ -35,8 +35,6 @@ import { SETTINGS_DONE, settingsPage } from './views/settings';
 
 const PAGE_SIZE = 25;
 const OVERVIEW_DAYS = 30;
-/** A collection page reloads itself while a callback attempt is due this soon (a resend, a retry). */
-const LIVE_WITHIN_MS = 15_000;
 
 const notFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
 
@@ -211,14 +209,4 @@ export class PagesController {
     if (!this.config.sandbox) return sendPage(reply, 404, PROBLEMS.noSandbox(chrome));
     sendPage(reply, 200, sandboxPage(chrome, { canTrigger: may(chrome.signedIn.user.role, 'sandbox') }));
   }
-}
-
-/** Whether an attempt is being made, or is due within LIVE_WITHIN_MS: the page then reloads to show it. */
-export function attemptDueSoon(deliveries: DeliveryView[], now: number): boolean {
-  return deliveries.some(
-    (delivery) =>
-      delivery.state === 'delivering' ||
-      (delivery.state === 'pending' &&
-        (delivery.next_attempt_at === null || Date.parse(delivery.next_attempt_at) <= now + LIVE_WITHIN_MS)),
-  );
 }
