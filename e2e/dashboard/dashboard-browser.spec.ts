@@ -6,7 +6,9 @@
  */
 import { describeWithService, PaygateClient } from '@paygate/testing';
 import { csrfOf, signedInUser } from './dashboard-http';
-import { dashboardFlow, firstRunFlow, useLayout } from './dashboard-flow';
+import { useLayout } from './browser-harness';
+import { dashboardFlow } from './dashboard-flow';
+import { firstRunFlow } from './first-run-flow';
 import { startDistributed, startStandalone } from './layouts';
 
 describe('the dashboard under npm start (node dist/apps/standalone/main.js)', () => {

@@ -4,51 +4,28 @@
  * dashboard keeps stable (docs/adr/0006-dashboard.md); each step is something a person would
  * notice, and each page shown is screenshotted to reports/dashboard/<layout>-<step>.png.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { verifyStandardWebhook } from '@paygate/signing';
 import { eventually, mobileMoneyRequest, PaygateClient, uniqueReference } from '@paygate/testing';
+import { accessibilityViolations } from './accessibility';
+import {
+  CHROMIUM_ARGS,
+  navLink,
+  pathOf,
+  REPORTS,
+  sectionNamed,
+  STEP_TIMEOUT_MS,
+  type Running,
+} from './browser-harness';
 import type { RunningLayout } from './layouts';
-import { bodyOf, headersOf, LoopbackReceiver } from './loopback-receiver';
+import { bodyOf, headersOf } from './loopback-receiver';
 
 const root = join(__dirname, '..', '..');
-const REPORTS = join(root, 'reports', 'dashboard');
 /** The collections list as README shows it: rewritten only when asked (UPDATE_SCREENSHOTS=1). */
 const README_SCREENSHOT = join(root, 'docs', 'images', 'dashboard-collections.png');
 const PASSWORD = 'correct horse battery staple';
-/** Each step's own budget: a distributed layout on a loaded 2-core machine is slow, never stuck. */
-const STEP_TIMEOUT_MS = 90_000;
-
-/** What a layout's suite shares with the flow: the running layout and the merchant's callback endpoint. */
-export interface Running {
-  layout: RunningLayout;
-  receiver: LoopbackReceiver;
-}
-
-/**
- * Starts the layout and the callback receiver before the describe block's tests and stops both
- * after them, failed or not. Read the answer inside tests.
- */
-export function useLayout(start: () => Promise<RunningLayout>, timeoutMs = 180_000): () => Running {
-  let layout: RunningLayout | undefined;
-  let receiver: LoopbackReceiver | undefined;
-  beforeAll(async () => {
-    receiver = await LoopbackReceiver.start();
-    layout = await start();
-  }, timeoutMs);
-  afterAll(async () => {
-    try {
-      await layout?.close();
-    } finally {
-      await receiver?.close();
-    }
-  }, 60_000);
-  return () => {
-    if (!layout || !receiver) throw new Error('the layout did not start (see beforeAll)');
-    return { layout, receiver };
-  };
-}
 
 interface Invite {
   email: string;
@@ -69,12 +46,6 @@ function needs<T>(value: T | undefined, step: string): T {
   return value;
 }
 
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-/** The section a heading names: the heading's nearest enclosing <section>. */
-const sectionNamed = (page: Page, heading: string): Locator =>
-  page.getByRole('heading', { name: heading, exact: true }).locator('xpath=ancestor::section[1]');
-
 /** The callback attempts on a collection's page: the Callbacks table's rows of cells (not its header). */
 const attemptRows = (page: Page): Locator =>
   sectionNamed(page, 'Callbacks')
@@ -84,9 +55,6 @@ const attemptRows = (page: Page): Locator =>
 const answeredOk = (page: Page, rows: Locator): Locator =>
   rows.filter({ has: page.getByRole('cell', { name: '200', exact: true }) });
 
-const navLink = (page: Page, name: string): Locator =>
-  page.getByRole('navigation').getByRole('link', { name, exact: true });
-
 async function admin(layout: RunningLayout, path: string, body: unknown) {
   const response = await fetch(`${layout.url}${path}`, {
     method: 'POST',
@@ -95,36 +63,6 @@ async function admin(layout: RunningLayout, path: string, body: unknown) {
   });
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
 }
-
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG 2.0 and 2.1 A and AA rules on the page as shown: each failed rule and where. */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const { passed, violations } = await page.evaluate<{ passed: number; violations: string[] }>(`axe
-    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((result) => ({
-      passed: result.passes.length,
-      violations: result.violations.map((rule) =>
-        rule.id + ': ' + rule.nodes.map((node) => node.target.join(' ')).join(', ')),
-    }))`);
-  // A page axe found nothing to check on (not loaded, not HTML) would pass for the wrong reason.
-  expect(passed).toBeGreaterThan(5);
-  return violations;
-}
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  // Nothing but the pages the test opens: no update checks, sync or background fetches, and no
-  // host name resolves (the pages are all at 127.0.0.1).
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Declares the flow's steps, in order, against `running()`'s layout. Each step opens its own
@@ -542,77 +480,6 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       // The control: the same cookies and token are good for what a viewer may post (signing out).
       const signedOut = await page.request.post(url('/dashboard/sign-out'), { form: { _csrf: csrf }, maxRedirects: 0 });
       expect([signedOut.status(), signedOut.headers().location]).toEqual([303, '/dashboard/sign-in']);
-    },
-    STEP_TIMEOUT_MS,
-  );
-}
-
-/** The value after `label` on a line npm start printed, e.g. `public-key:  pk_test_…`. */
-function printedValue(output: string, pattern: RegExp, what: string): string {
-  const match = pattern.exec(output);
-  if (!match) throw new Error(`npm start did not print ${what}:\n${output}`);
-  return match[1];
-}
-
-/**
- * README's promise to a new user: with only what `npm start` printed (the demo merchant's keys
- * and the demo owner's sign-in), make a collection, sign in, and find it in the collections list.
- */
-export function firstRunFlow(executablePath: string, running: () => Running): void {
-  it(
-    'a new user signs in with what npm start printed and finds their first collection',
-    async () => {
-      const { layout } = running();
-      const output = layout.output();
-      const publicKey = printedValue(output, /public-key: {2}(\S+)/, 'the public key');
-      const [, email, password] = /sign in as (\S+), password (\S+)/.exec(output) ?? [];
-      expect([email, password]).toEqual([expect.any(String), expect.any(String)]);
-
-      // The first curl npm start prints, as a new user pastes it.
-      const answer = await fetch(`${layout.url}/v1/collections/initialize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'public-key': publicKey },
-        body: JSON.stringify({
-          merchant_reference: 'auto',
-          transaction_method: 'MOBILE_MONEY',
-          provider_code: 'mtn_momo_ug',
-          currency: 'UGX',
-          amount: 81000,
-          msisdn: '256772000001',
-          customer_name: 'Jane Doe',
-        }),
-      });
-      expect(answer.status).toBe(202);
-      const { data } = (await answer.json()) as { data: { internal_reference: string; merchant_reference: string } };
-
-      const browser = await chromium.launch({ executablePath, headless: true, timeout: 30_000, args: CHROMIUM_ARGS });
-      try {
-        const page = await browser.newPage();
-        page.setDefaultTimeout(15_000);
-        await page.goto(`${layout.url}/dashboard`);
-        await page.getByLabel('Email', { exact: true }).fill(email);
-        await page.getByLabel('Password', { exact: true }).fill(password);
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-        await page.waitForURL((at) => at.pathname === '/dashboard/overview');
-        await navLink(page, 'Collections').click();
-        await page.waitForURL((at) => at.pathname === '/dashboard/collections');
-        // The list reads the collections projection, which follows the write within moments: reload until it shows.
-        const row = page.getByRole('row').filter({ hasText: data.internal_reference });
-        await eventually(
-          async () => {
-            await page.reload();
-            return (await row.count()) === 1 || undefined;
-          },
-          15_000,
-          'the first collection in the list',
-        );
-        await row.getByRole('link', { name: data.merchant_reference, exact: true }).click();
-        await page.getByRole('heading', { level: 1, name: `Collection ${data.merchant_reference}` }).waitFor();
-        mkdirSync(REPORTS, { recursive: true });
-        await page.screenshot({ path: join(REPORTS, `${layout.name}-first-run.png`), fullPage: true });
-      } finally {
-        await browser.close();
-      }
     },
     STEP_TIMEOUT_MS,
   );
