@@ -15,7 +15,7 @@ describe('the dashboard under the public rate limit', () => {
     await paygate?.close();
   });
 
-  it('answers 429 with Retry-After to the requests after the bucket is spent, whichever dashboard route', async () => {
+  it('answers 429 with Retry-After and a page saying so to the requests after the bucket is spent, whichever dashboard route', async () => {
     const requests: Array<[string, RequestInit]> = [
       ['/dashboard/sign-in', {}],
       ['/dashboard/assets/dashboard.css', {}],
@@ -35,5 +35,9 @@ describe('the dashboard under the public rate limit', () => {
     for (const [path, init] of requests) answers.push(await fetch(`${paygate.url}${path}`, init));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 303, 429, 429, 429]);
     expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(0);
+    // A person in a browser gets a page that says so, under the dashboard's CSP, not the API's JSON.
+    expect(answers[3].headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answers[3].headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await answers[3].text()).toMatch(/<h1>Too many requests<\/h1>[\s\S]*Try again in \d+ seconds/);
   });
 });

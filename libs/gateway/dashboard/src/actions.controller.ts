@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -23,6 +23,7 @@ import {
 import { callbackUrlRefusal } from '@paygate/net-guard';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
 import type { DashboardConfig } from './dashboard-config';
+import { DashboardErrorFilter } from './error-page.filter';
 import { field, redirect, sendPage, type Form } from './responses';
 import { may } from './roles';
 import type { DashboardSessions } from './sessions';
@@ -48,6 +49,7 @@ function callbackUrlError(value: string, config: DashboardConfig): string | unde
  * the API and the admin API do.
  */
 @ApiExcludeController()
+@UseFilters(DashboardErrorFilter)
 @Controller('dashboard')
 export class ActionsController {
   constructor(

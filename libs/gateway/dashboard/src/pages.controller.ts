@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -22,6 +22,7 @@ import type { DashboardConfig } from './dashboard-config';
 import { activitySince, summarizeActivity } from './overview-stats';
 import { attemptDueSoon } from './live-refresh';
 import { pageAfter, positionQuery } from './page-position';
+import { DashboardErrorFilter } from './error-page.filter';
 import { sendPage } from './responses';
 import { may } from './roles';
 import type { DashboardSessions } from './sessions';
@@ -40,6 +41,7 @@ const notFound = (error: unknown) => error instanceof CommandRejectedError && er
 
 /** The dashboard's pages: each reads what it shows through the same commands as the API, for the session's merchant. */
 @ApiExcludeController()
+@UseFilters(DashboardErrorFilter)
 @Controller('dashboard')
 export class PagesController {
   constructor(

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_VALID_MS, type DashboardUsers, type SignInAttempts } from '@paygate/merchants';
 import { PathPatterns } from '@paygate/platform';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies';
+import { DashboardErrorFilter } from './error-page.filter';
 import { field, redirect, sendAsset, sendPage, type Form } from './responses';
 import { SCRIPT } from './script';
 import type { DashboardSessions } from './sessions';
@@ -23,6 +24,7 @@ const SIGN_IN_REFUSED =
  * also set as a cookie (double submit); a signed-in form carries its session's CSRF token.
  */
 @ApiExcludeController()
+@UseFilters(DashboardErrorFilter)
 @Controller('dashboard')
 export class SignInController {
   constructor(
