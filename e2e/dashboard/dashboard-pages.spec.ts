@@ -17,6 +17,7 @@ describe('the dashboard: pages, roles and actions', () => {
   let merchant: PaygateClient;
   let other: PaygateClient;
   let owner: Browser;
+  let ownerEmail: string;
   let viewer: Browser;
   let mine: { internal: string; merchantReference: string };
   let theirs: { internal: string; merchantReference: string };
@@ -33,7 +34,12 @@ describe('the dashboard: pages, roles and actions', () => {
     receiver = await CallbackReceiver.start();
     merchant = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Pages merchant', receiver.url());
     other = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Other merchant', receiver.url());
-    owner = (await signedInUser(paygate.url, TEST_ADMIN_TOKEN, merchant.merchant.id, 'owner')).browser;
+    ({ browser: owner, email: ownerEmail } = await signedInUser(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      merchant.merchant.id,
+      'owner',
+    ));
     viewer = (await signedInUser(paygate.url, TEST_ADMIN_TOKEN, merchant.merchant.id, 'viewer')).browser;
     [mine, theirs] = await Promise.all([completed(merchant), completed(other)]);
     await receiver.waitFor(mine.internal, 'transaction.completed');
@@ -241,6 +247,18 @@ describe('the dashboard: pages, roles and actions', () => {
     expect(callback.event).toBe('test.callback');
     expect(CallbackReceiver.verify(callback, key!)).toBe(true);
     expect(CallbackReceiver.verify(callback, merchant.merchant.signingKey)).toBe(false);
+
+    // The activity log says who did both, newest first, and holds no key.
+    const activity = (await owner.get('/dashboard/settings')).text;
+    const section = activity.slice(activity.indexOf('id="activity-heading"'));
+    const rows = [...section.matchAll(/<td>([^<]*@[^<]*)<\/td>\s*<td>([^<]+)<\/td>\s*<td>([^<]*)<\/td>/g)].map((m) =>
+      m.slice(1, 4),
+    );
+    expect(rows.slice(0, 2)).toEqual([
+      [ownerEmail, 'Test callback sent', expect.stringMatching(/^answered 200 in \d+ ms$/)],
+      [ownerEmail, 'Signing key rotated', ''],
+    ]);
+    expect(activity).not.toContain(key!);
   });
 
   it('users: an owner invites, changes a role and removes a user, whose session ends', async () => {
@@ -281,6 +299,12 @@ describe('the dashboard: pages, roles and actions', () => {
       { status: 303, location: '/dashboard/settings?done=removed' },
     );
     expect(await viewer.get('/dashboard/overview')).toMatchObject({ status: 303, location: '/dashboard/sign-in' });
+    const activity = (await owner.get('/dashboard/settings')).text;
+    expect(activity).toMatch(/<td>User removed<\/td>\s*<td>user\d+-[a-z0-9]+@shop\.example\.com<\/td>/);
+    expect(activity).toMatch(
+      /<td>Role changed<\/td>\s*<td>user\d+-[a-z0-9]+@shop\.example\.com is now developer<\/td>/,
+    );
+    expect(activity).toContain('<td>developer@shop.example.com as developer</td>');
   });
 
   it('one merchant’s owner cannot act on another merchant’s collection or users', async () => {

@@ -60,4 +60,19 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'create index if not exists dashboard_sign_in_attempts_at on dashboard_sign_in_attempts (at)',
     ],
   },
+  // What each dashboard user did: the merchant's activity log on the Settings page.
+  {
+    name: '0004_dashboard_activity',
+    statements: [
+      `create table if not exists dashboard_activity (
+        id bigserial primary key,
+        merchant_id text not null references merchants (id),
+        email text not null,
+        action text not null,
+        detail text not null,
+        at timestamptz not null
+      )`,
+      'create index if not exists dashboard_activity_merchant on dashboard_activity (merchant_id, at desc, id desc)',
+    ],
+  },
 ]);

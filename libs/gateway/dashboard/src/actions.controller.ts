@@ -16,6 +16,8 @@ import {
 import {
   DASHBOARD_ROLES,
   EMAIL,
+  type ActivityAction,
+  type DashboardActivity,
   type DashboardRole,
   type DashboardUsers,
   type MerchantAccounts,
@@ -25,15 +27,25 @@ import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/plat
 import type { DashboardConfig } from './dashboard-config';
 import { DashboardErrorFilter } from './error-page.filter';
 import { field, redirect, sendPage, type Form } from './responses';
-import { may } from './roles';
 import type { DashboardSessions } from './sessions';
-import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS } from './tokens';
+import type { SettingsData } from './settings-data';
+import {
+  DASHBOARD_CONFIG,
+  DASHBOARD_SESSIONS,
+  DASHBOARD_USERS,
+  MERCHANT_ACCOUNTS,
+  DASHBOARD_ACTIVITY,
+  SETTINGS_DATA,
+} from './tokens';
 import { problemPage, PROBLEMS, type Chrome } from './views/layout';
 import { sandboxPage } from './views/sandbox';
-import { CALLBACK_URL_FIELDS, settingsPage, type CallbackUrlField, type SettingsView } from './views/settings';
+import { CALLBACK_URL_FIELDS, type CallbackUrlField, type SettingsView } from './views/settings';
 
 const USER_ID = '^usr_[A-Za-z0-9_-]{16}$';
 const URL_MAX_LENGTH = 2048;
+
+/** Where a callback URL points, for the activity log: its host, never a path or credentials it may hold. */
+const hostOf = (url: string) => (url === '' ? 'none' : new URL(url).host);
 
 /** A callback URL field as typed: empty means none; anything else must pass the address guard. */
 function callbackUrlError(value: string, config: DashboardConfig): string | undefined {
@@ -57,6 +69,8 @@ export class ActionsController {
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
     @Inject(MERCHANT_ACCOUNTS) private readonly merchants: MerchantAccounts,
+    @Inject(DASHBOARD_ACTIVITY) private readonly activity: DashboardActivity,
+    @Inject(SETTINGS_DATA) private readonly settingsData: SettingsData,
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -81,6 +95,7 @@ export class ActionsController {
         404,
         problemPage('No callbacks to resend', 'No collection of yours with callbacks has this reference.', chrome),
       );
+    await this.note(chrome, 'resend', internalReference);
     redirect(reply, `/dashboard/collections/${internalReference}?resent=1`);
   }
 
@@ -101,6 +116,11 @@ export class ActionsController {
       collectionCallbackUrl: values.collection_callback_url || null,
       servicePaymentsCallbackUrl: values.service_payments_callback_url || null,
     });
+    await this.note(
+      chrome,
+      'callbackUrls',
+      CALLBACK_URL_FIELDS.map(({ name, label }) => `${label}: ${hostOf(values[name])}`).join('; '),
+    );
     redirect(reply, '/dashboard/settings?done=callback-urls');
   }
 
@@ -109,7 +129,8 @@ export class ActionsController {
     const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
     if (!chrome) return;
     const issued = await this.merchants.rotateKeys(chrome.signedIn.user.merchantId, ['signing']);
-    if (!issued) return this.merchantGone(reply, chrome);
+    if (!issued) return this.settingsData.send(reply, 404, chrome);
+    await this.note(chrome, 'signingKey', '');
     await this.settings(reply, 200, chrome, {
       notice: 'A new signing key is in use: callbacks from now on are signed with it.',
       shownOnce: [{ id: 'new-signing-key', label: 'New signing key', value: issued.keys.signingKey }],
@@ -121,7 +142,8 @@ export class ActionsController {
     const chrome = await this.sessions.action(request, reply, form, 'configure', '/dashboard/settings');
     if (!chrome) return;
     const issued = await this.merchants.rotateKeys(chrome.signedIn.user.merchantId, ['api']);
-    if (!issued) return this.merchantGone(reply, chrome);
+    if (!issued) return this.settingsData.send(reply, 404, chrome);
+    await this.note(chrome, 'apiKeys', `new public key ${issued.keys.publicKey}`);
     await this.settings(reply, 200, chrome, {
       notice: 'New API keys are in use: requests with the old ones are refused.',
       shownOnce: [
@@ -139,6 +161,8 @@ export class ActionsController {
       new SendTestCallback({ merchantId: chrome.signedIn.user.merchantId }),
       { timeoutMs: this.config.testCallbackWaitMs },
     );
+    const outcome = testCallback.error ?? `answered ${testCallback.statusCode} in ${testCallback.durationMs} ms`;
+    await this.note(chrome, 'testCallback', outcome);
     await this.settings(reply, 200, chrome, { testCallback });
   }
 
@@ -154,6 +178,7 @@ export class ActionsController {
       return this.settings(reply, 400, chrome, { error: `The role must be one of ${DASHBOARD_ROLES.join(', ')}.` });
     const invited = await this.users.invite(chrome.signedIn.user.merchantId, email, role as DashboardRole);
     if (!invited) return this.settings(reply, 409, chrome, { error: `${email} already has a dashboard user.` });
+    await this.note(chrome, 'invite', `${invited.user.email} as ${invited.user.role}`);
     await this.settings(reply, 201, chrome, {
       invited: {
         email: invited.user.email,
@@ -181,6 +206,7 @@ export class ActionsController {
       return this.settings(reply, 400, chrome, { error: 'Another owner has to change your own role.' });
     const changed = await this.users.changeRole(chrome.signedIn.user.merchantId, userId, role as DashboardRole);
     if (!changed) return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
+    await this.note(chrome, 'role', `${changed.email} is now ${changed.role}`);
     redirect(reply, '/dashboard/settings?done=role');
   }
 
@@ -196,8 +222,11 @@ export class ActionsController {
     if (!chrome) return;
     if (userId === chrome.signedIn.user.id)
       return this.settings(reply, 400, chrome, { error: 'Another owner has to remove you.' });
-    if (!(await this.users.remove(chrome.signedIn.user.merchantId, userId)))
+    const merchantId = chrome.signedIn.user.merchantId;
+    const removed = (await this.users.list(merchantId)).find((user) => user.id === userId);
+    if (!removed || !(await this.users.remove(merchantId, userId)))
       return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
+    await this.note(chrome, 'remove', removed.email);
     redirect(reply, '/dashboard/settings?done=removed');
   }
 
@@ -224,6 +253,7 @@ export class ActionsController {
       const internalReference = String(data.internal_reference);
       if (trigger.confirm)
         await this.infrastructure.commands.send(new ConfirmCollection({ merchantId, internalReference }));
+      await this.note(chrome, 'trigger', `${event}: ${internalReference}`);
       redirect(reply, `/dashboard/collections/${internalReference}`);
     } catch (error) {
       if (!(error instanceof CommandRejectedError)) throw error;
@@ -233,26 +263,13 @@ export class ActionsController {
   }
 
   /** The settings page after an action, with what the action has to show. */
-  private async settings(
-    reply: FastifyReply,
-    status: number,
-    chrome: Chrome,
-    shown: Partial<SettingsView>,
-  ): Promise<void> {
-    const { merchantId, role } = chrome.signedIn.user;
-    const [merchant, users] = await Promise.all([this.merchants.get(merchantId), this.users.list(merchantId)]);
-    if (!merchant) return this.merchantGone(reply, chrome);
-    const view: SettingsView = {
-      merchant,
-      users,
-      canConfigure: may(role, 'configure'),
-      canManageUsers: may(role, 'manageUsers'),
-      ...shown,
-    };
-    sendPage(reply, status, settingsPage(chrome, view));
+  private settings(reply: FastifyReply, status: number, chrome: Chrome, shown: Partial<SettingsView>): Promise<void> {
+    return this.settingsData.send(reply, status, chrome, shown);
   }
 
-  private merchantGone(reply: FastifyReply, chrome: Chrome): void {
-    sendPage(reply, 404, PROBLEMS.merchantGone(chrome));
+  /** The merchant's activity log: who did what, once it is done. */
+  private note(chrome: Chrome, action: ActivityAction, detail: string): Promise<void> {
+    const { merchantId, email } = chrome.signedIn.user;
+    return this.activity.record(merchantId, email, action, detail);
   }
 }

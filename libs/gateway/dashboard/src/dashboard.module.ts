@@ -1,13 +1,28 @@
 import { Module } from '@nestjs/common';
 import type { Config } from '@paygate/config';
-import { DashboardUsers, MerchantAccounts, secretBoxFromConfig, SignInAttempts } from '@paygate/merchants';
+import {
+  DashboardActivity,
+  DashboardUsers,
+  MerchantAccounts,
+  secretBoxFromConfig,
+  SignInAttempts,
+} from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ActionsController } from './actions.controller';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { PagesController } from './pages.controller';
 import { DashboardSessions } from './sessions';
+import { SettingsData } from './settings-data';
 import { SignInController } from './sign-in.controller';
-import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS, SIGN_IN_ATTEMPTS } from './tokens';
+import {
+  DASHBOARD_CONFIG,
+  DASHBOARD_SESSIONS,
+  DASHBOARD_USERS,
+  MERCHANT_ACCOUNTS,
+  SIGN_IN_ATTEMPTS,
+  DASHBOARD_ACTIVITY,
+  SETTINGS_DATA,
+} from './tokens';
 
 /** The merchant dashboard under /dashboard, composed into the gateway beside its API. */
 @Module({
@@ -31,6 +46,17 @@ import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNT
       inject: [DASHBOARD_USERS, MERCHANT_ACCOUNTS, DASHBOARD_CONFIG],
       useFactory: (users: DashboardUsers, merchants: MerchantAccounts, config: DashboardConfig) =>
         new DashboardSessions(users, merchants, config),
+    },
+    {
+      provide: DASHBOARD_ACTIVITY,
+      inject: [INFRASTRUCTURE, MERCHANT_ACCOUNTS],
+      useFactory: (infra: Infrastructure) => DashboardActivity.open(infra.sql),
+    },
+    {
+      provide: SETTINGS_DATA,
+      inject: [MERCHANT_ACCOUNTS, DASHBOARD_USERS, DASHBOARD_ACTIVITY],
+      useFactory: (merchants: MerchantAccounts, users: DashboardUsers, activity: DashboardActivity) =>
+        new SettingsData(merchants, users, activity),
     },
     {
       provide: SIGN_IN_ATTEMPTS,

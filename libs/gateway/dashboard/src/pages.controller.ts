@@ -15,7 +15,6 @@ import {
   WalletStatement,
   type CollectionDetails,
 } from '@paygate/contracts';
-import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
 import { nextPageQuery, readCollectionsQuery } from './collection-filters';
 import type { DashboardConfig } from './dashboard-config';
@@ -26,13 +25,14 @@ import { DashboardErrorFilter } from './error-page.filter';
 import { sendPage } from './responses';
 import { may } from './roles';
 import type { DashboardSessions } from './sessions';
-import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, DASHBOARD_USERS, MERCHANT_ACCOUNTS } from './tokens';
+import type { SettingsData } from './settings-data';
+import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, SETTINGS_DATA } from './tokens';
 import { collectionPage, collectionsPage } from './views/collections';
 import { problemPage, PROBLEMS } from './views/layout';
 import { paymentsPage, walletPage } from './views/ledger';
 import { overviewPage } from './views/overview';
 import { sandboxPage } from './views/sandbox';
-import { SETTINGS_DONE, settingsPage } from './views/settings';
+import { SETTINGS_DONE } from './views/settings';
 
 const PAGE_SIZE = 25;
 const OVERVIEW_DAYS = 30;
@@ -47,8 +47,7 @@ export class PagesController {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
-    @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
-    @Inject(MERCHANT_ACCOUNTS) private readonly merchants: MerchantAccounts,
+    @Inject(SETTINGS_DATA) private readonly settingsData: SettingsData,
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -188,20 +187,8 @@ export class PagesController {
   async settings(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('done') done: unknown) {
     const chrome = await this.sessions.page(request, reply, '/dashboard/settings');
     if (!chrome) return;
-    const { merchantId, role } = chrome.signedIn.user;
-    const [merchant, users] = await Promise.all([this.merchants.get(merchantId), this.users.list(merchantId)]);
-    if (!merchant) return sendPage(reply, 404, PROBLEMS.merchantGone(chrome));
-    sendPage(
-      reply,
-      200,
-      settingsPage(chrome, {
-        merchant,
-        users,
-        canConfigure: may(role, 'configure'),
-        canManageUsers: may(role, 'manageUsers'),
-        notice: typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done) ? SETTINGS_DONE[done] : undefined,
-      }),
-    );
+    const notice = typeof done === 'string' && Object.hasOwn(SETTINGS_DONE, done) ? SETTINGS_DONE[done] : undefined;
+    await this.settingsData.send(reply, 200, chrome, { notice });
   }
 
   @Get('sandbox')

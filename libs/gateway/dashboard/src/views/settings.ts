@@ -1,5 +1,11 @@
 import type { TestCallbackResult } from '@paygate/contracts';
-import { DASHBOARD_ROLES, type DashboardUser, type Merchant } from '@paygate/merchants';
+import {
+  ACTIVITY_ACTIONS,
+  DASHBOARD_ROLES,
+  type ActivityEntry,
+  type DashboardUser,
+  type Merchant,
+} from '@paygate/merchants';
 import { html, type Html } from '@paygate/platform';
 import { instant } from './format';
 import { alert, csrfField, notice, page, type Chrome } from './layout';
@@ -27,6 +33,8 @@ export interface ShownOnce {
 export interface SettingsView {
   merchant: Merchant;
   users: DashboardUser[];
+  /** The merchant's latest dashboard actions, newest first. */
+  activity: ActivityEntry[];
   /** Callback URLs and keys, the test callback. */
   canConfigure: boolean;
   canManageUsers: boolean;
@@ -211,6 +219,31 @@ function users(view: SettingsView, chrome: Chrome): Html {
     }`;
 }
 
+function activityTable(entries: ActivityEntry[]): Html {
+  if (entries.length === 0) return html`<p>Nothing done from the dashboard yet.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">When</th>
+        <th scope="col">Who</th>
+        <th scope="col">What</th>
+        <th scope="col">Detail</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${entries.map(
+        (entry) =>
+          html`<tr>
+            <td>${instant(entry.at)}</td>
+            <td>${entry.email}</td>
+            <td>${ACTIVITY_ACTIONS[entry.action]}</td>
+            <td>${entry.detail}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
 export function settingsPage(chrome: Chrome, view: SettingsView) {
   const csrf = chrome.signedIn.csrfToken;
   return page(
@@ -253,6 +286,11 @@ export function settingsPage(chrome: Chrome, view: SettingsView) {
       <section aria-labelledby="users-heading">
         <h2 id="users-heading">Users</h2>
         ${users(view, chrome)}
+      </section>
+      <section aria-labelledby="activity-heading">
+        <h2 id="activity-heading">Activity</h2>
+        <p class="hint">What this merchant's users did from the dashboard, newest first (the latest 20).</p>
+        ${activityTable(view.activity)}
       </section>`,
     chrome,
   );
