@@ -7,7 +7,7 @@
 import { CallbackReceiver, eventually, mobileMoneyRequest, PaygateClient, TEST_ADMIN_TOKEN } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
 import { startCallbackTestPaygate } from '../standalone/test-paygate';
-import { csrfOf, signedInUser, type Browser, type Page } from './dashboard-http';
+import { Browser, csrfOf, PASSWORD, signedInUser, type Page } from './dashboard-http';
 
 const attemptRows = (page: Page) => (page.text.match(/<tr>\s*<td>\d+<\/td>\s*<td><time/g) ?? []).length;
 
@@ -305,6 +305,39 @@ describe('the dashboard: pages, roles and actions', () => {
       /<td>Role changed<\/td>\s*<td>user\d+-[a-z0-9]+@shop\.example\.com is now developer<\/td>/,
     );
     expect(activity).toContain('<td>developer@shop.example.com as developer</td>');
+  });
+
+  it('an owner resets a forgotten password: the user is signed out and sets a new one with the link, once', async () => {
+    const { email, browser: developer } = await signedInUser(
+      paygate.url,
+      TEST_ADMIN_TOKEN,
+      merchant.merchant.id,
+      'developer',
+    );
+    const settings = await owner.get('/dashboard/settings');
+    const row = settings.text.split('<tr>').find((cells) => cells.includes(`<td>${email}</td>`));
+    const userId = /id="role-(usr_[A-Za-z0-9_-]{16})"/.exec(row ?? '')?.[1];
+    expect(userId).toBeDefined();
+    const reset = await owner.post(`/dashboard/settings/users/${userId}/reset-password`, { _csrf: csrfOf(settings) });
+    expect(reset.status).toBe(200);
+    expect(reset.text).toContain(`The password of ${email} is reset and their sessions are ended.`);
+    const link = /id="invite-link"[^>]*value="([^"]+)"/.exec(reset.text)?.[1];
+    expect(link).toMatch(/\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/);
+    expect(await developer.get('/dashboard/overview')).toMatchObject({ status: 303, location: '/dashboard/sign-in' });
+
+    const fresh = new Browser(paygate.url);
+    const form = await fresh.get(link!);
+    expect(form.status).toBe(200);
+    expect((await fresh.post(link!, { _csrf: csrfOf(form), password: `${PASSWORD} anew` })).status).toBe(303);
+    expect((await fresh.get(link!)).status).toBe(410);
+    const signIn = await fresh.get('/dashboard/sign-in');
+    const signedIn = await fresh.post('/dashboard/sign-in', {
+      _csrf: csrfOf(signIn),
+      email,
+      password: `${PASSWORD} anew`,
+    });
+    expect(signedIn).toMatchObject({ status: 303, location: '/dashboard/overview' });
+    expect((await owner.get('/dashboard/settings')).text).toContain(`<td>Password reset</td>`);
   });
 
   it('one merchant’s owner cannot act on another merchant’s collection or users', async () => {

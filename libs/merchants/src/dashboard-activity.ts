@@ -11,6 +11,7 @@ export const ACTIVITY_ACTIONS = {
   invite: 'User invited',
   role: 'Role changed',
   remove: 'User removed',
+  reset: 'Password reset',
   trigger: 'Sandbox event triggered',
 } as const;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

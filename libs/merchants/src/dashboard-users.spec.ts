@@ -107,6 +107,29 @@ describeOnSqlEngines('DashboardUsers', 'dashboard_users', (open) => {
     expect(await users.signIn(address, PASSWORD)).toBeNull();
   });
 
+  it('resets a forgotten password: the old one and every session end, and a new link sets another once', async () => {
+    const merchantId = await merchant();
+    const address = email();
+    const invited = await users.invite(merchantId, address, 'viewer');
+    await users.acceptInvite(invited!.inviteToken, PASSWORD);
+    const signedIn = await users.signIn(address, PASSWORD);
+
+    expect(await users.resetPassword(await merchant(), invited!.user.id)).toBeNull();
+    const reset = await users.resetPassword(merchantId, invited!.user.id);
+    expect(reset).toMatchObject({
+      user: { email: address, active: false },
+      inviteToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    expect(await users.session(signedIn!.session.id)).toBeNull();
+    expect(await users.signIn(address, PASSWORD)).toBeNull();
+    expect(await users.invited(invited!.inviteToken)).toBeNull();
+
+    const another = `${PASSWORD} again`;
+    expect(await users.acceptInvite(reset!.inviteToken, another)).toMatchObject({ active: true });
+    expect(await users.acceptInvite(reset!.inviteToken, PASSWORD)).toBeNull();
+    expect((await users.signIn(address, another))?.user.role).toBe('viewer');
+  });
+
   it('keeps no password, invite token or session id in the clear', async () => {
     const address = email();
     const invited = await users.invite(await merchant(), address, 'owner');

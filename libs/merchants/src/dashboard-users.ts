@@ -171,6 +171,35 @@ export class DashboardUsers {
     return row ? toUser(row) : null;
   }
 
+  /**
+   * A forgotten password, reset by an owner: the user's password, sessions and earlier invites end
+   * at once, and a new one-time link (valid INVITE_VALID_MS) sets a new password. Null when
+   * `userId` is not one of `merchantId`'s users.
+   */
+  async resetPassword(
+    merchantId: string,
+    userId: string,
+  ): Promise<{ user: DashboardUser; inviteToken: string; expiresAt: string } | null> {
+    const inviteToken = token();
+    const expiresAt = this.later(INVITE_VALID_MS);
+    return this.sql.transaction(async (tx) => {
+      const [row] = await tx.query<UserRow>(
+        `update dashboard_users u set password_hash = null where u.id = $2 and u.merchant_id = $1
+         returning ${USER_COLUMNS}`,
+        [merchantId, userId],
+      );
+      if (!row) return null;
+      await tx.query('delete from dashboard_sessions where user_id = $1', [userId]);
+      await tx.query('delete from dashboard_invites where user_id = $1', [userId]);
+      await tx.query('insert into dashboard_invites (token_hash, user_id, expires_at) values ($1, $2, $3)', [
+        digest(inviteToken),
+        userId,
+        expiresAt,
+      ]);
+      return { user: toUser(row), inviteToken, expiresAt };
+    });
+  }
+
   /** Removes one of `merchantId`'s users, their invite and their sessions. */
   async remove(merchantId: string, userId: string): Promise<boolean> {
     const rows = await this.sql.query('delete from dashboard_users where id = $2 and merchant_id = $1 returning id', [

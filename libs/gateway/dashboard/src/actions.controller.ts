@@ -44,6 +44,10 @@ import { CALLBACK_URL_FIELDS, type CallbackUrlField, type SettingsView } from '.
 const USER_ID = '^usr_[A-Za-z0-9_-]{16}$';
 const URL_MAX_LENGTH = 2048;
 
+/** A one-time link to set a password, at the address the owner's browser used (TRUST_PROXY behind an ingress). */
+const inviteUrl = (request: FastifyRequest, token: string) =>
+  `${request.protocol}://${request.host}/dashboard/invite/${token}`;
+
 /** Where a callback URL points, for the activity log: its host, never a path or credentials it may hold. */
 const hostOf = (url: string) => (url === '' ? 'none' : new URL(url).host);
 
@@ -182,8 +186,9 @@ export class ActionsController {
     await this.settings(reply, 201, chrome, {
       invited: {
         email: invited.user.email,
-        url: `${request.protocol}://${request.host}/dashboard/invite/${invited.inviteToken}`,
+        url: inviteUrl(request, invited.inviteToken),
         expiresAt: invited.expiresAt,
+        reason: 'invite',
       },
     });
   }
@@ -208,6 +213,32 @@ export class ActionsController {
     if (!changed) return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
     await this.note(chrome, 'role', `${changed.email} is now ${changed.role}`);
     redirect(reply, '/dashboard/settings?done=role');
+  }
+
+  @Post('settings/users/:id/reset-password')
+  @PathPatterns({ id: USER_ID })
+  async resetPassword(
+    @Param('id') userId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() form: Form,
+  ) {
+    const chrome = await this.sessions.action(request, reply, form, 'manageUsers', '/dashboard/settings');
+    if (!chrome) return;
+    // As with roles: another owner does it, so no one signs themselves out with a link only they hold.
+    if (userId === chrome.signedIn.user.id)
+      return this.settings(reply, 400, chrome, { error: 'Another owner has to reset your password.' });
+    const reset = await this.users.resetPassword(chrome.signedIn.user.merchantId, userId);
+    if (!reset) return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
+    await this.note(chrome, 'reset', reset.user.email);
+    await this.settings(reply, 200, chrome, {
+      invited: {
+        email: reset.user.email,
+        url: inviteUrl(request, reset.inviteToken),
+        expiresAt: reset.expiresAt,
+        reason: 'reset',
+      },
+    });
   }
 
   @Post('settings/users/:id/remove')

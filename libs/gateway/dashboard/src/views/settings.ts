@@ -42,7 +42,8 @@ export interface SettingsView {
   /** The callback URL form as posted, with the address guard's answer per field. */
   callbackForm?: { values: Record<CallbackUrlField, string>; errors: Partial<Record<CallbackUrlField, string>> };
   testCallback?: TestCallbackResult;
-  invited?: { email: string; url: string; expiresAt: string };
+  /** A one-time link just made: a new user's invite, or a reset password's. */
+  invited?: { email: string; url: string; expiresAt: string; reason: 'invite' | 'reset' };
   notice?: string;
   error?: string;
 }
@@ -166,6 +167,14 @@ function users(view: SettingsView, chrome: Chrome): Html {
                           'inline',
                         )}
                         ${form(
+                          `users/${user.id}/reset-password`,
+                          csrf,
+                          html`<button type="submit" aria-label="Reset password of ${user.email}">
+                            Reset password
+                          </button>`,
+                          'inline',
+                        )}
+                        ${form(
                           `users/${user.id}/remove`,
                           csrf,
                           html`<button type="submit" aria-label="Remove ${user.email}">Remove</button>`,
@@ -182,8 +191,12 @@ function users(view: SettingsView, chrome: Chrome): Html {
       view.invited &&
       html`<div class="notice" role="status">
         <p>
-          ${view.invited.email} is invited. Send them this link; it works once, until
-          ${instant(view.invited.expiresAt)}:
+          ${
+            view.invited.reason === 'invite'
+              ? `${view.invited.email} is invited.`
+              : `The password of ${view.invited.email} is reset and their sessions are ended.`
+          }
+          Send them this link to set a password; it works once, until ${instant(view.invited.expiresAt)}:
         </p>
         <div class="copy-row">
           <input
