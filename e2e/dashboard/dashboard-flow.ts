@@ -252,7 +252,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   );
 
   it(
-    "4c. Wallet and Service payments: the ledger shows the completed collection's credit; each page is reached from the navigation",
+    "4c. Wallet, Service payments and Callbacks: the ledger shows the completed collection's credit and the callbacks list its callback; each page is reached from the navigation",
     async () => {
       await open(owner, '/dashboard/overview');
       await navLink(owner, 'Wallet').click();
@@ -263,6 +263,10 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       await owner.waitForURL((at) => at.pathname === '/dashboard/payments');
       await owner.getByRole('heading', { level: 1, name: 'Service payments', exact: true }).waitFor();
       await shot(owner, '04c-service-payments');
+      await navLink(owner, 'Callbacks').click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/callbacks');
+      await owner.getByRole('row').filter({ hasText: 'transaction.completed' }).first().waitFor();
+      await shot(owner, '04c-callbacks');
       await navLink(owner, 'Sandbox').click();
       await owner.waitForURL((at) => at.pathname === '/dashboard/sandbox');
       await shot(owner, '04c-sandbox');
@@ -412,6 +416,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
           '/dashboard/overview',
           '/dashboard/collections',
           `/dashboard/collections/${internalReference}`,
+          '/dashboard/callbacks',
           '/dashboard/payments',
           '/dashboard/wallet',
           '/dashboard/settings',

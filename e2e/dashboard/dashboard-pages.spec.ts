@@ -130,6 +130,19 @@ describe('the dashboard: pages, roles and actions', () => {
     ]);
   });
 
+  it('callbacks: every callback of the merchant with its state, filtered, and none of another merchant’s', async () => {
+    const all = await owner.get('/dashboard/callbacks');
+    expect(all.status).toBe(200);
+    expect(all.text).toContain(`href="/dashboard/collections/${mine.internal}"`);
+    expect(all.text).not.toContain(theirs.internal);
+    expect((await owner.get('/dashboard/callbacks?state=delivered')).text).toContain(mine.internal);
+    expect((await owner.get('/dashboard/callbacks?state=abandoned')).text).not.toContain(mine.internal);
+    const refused = await owner.get('/dashboard/callbacks?state=lost');
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('State must be one of pending, delivering, delivered, abandoned, undeliverable.');
+    expect((await owner.get('/dashboard/callbacks?after=2026-02-30T00:00:00.000000Z~msg_1')).status).toBe(400);
+  });
+
   it('wallet: the ledger lists the credit of each completed collection, linked to it', async () => {
     const page = await owner.get('/dashboard/wallet');
     expect(page.status).toBe(200);

@@ -5,7 +5,8 @@ export interface ResendCallbacksCommand {
   internalReference: string;
 }
 
-export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
+export const DELIVERY_STATES = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface ListDeliveriesQuery {
   state?: DeliveryState;

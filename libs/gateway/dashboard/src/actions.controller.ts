@@ -37,6 +37,7 @@ import {
   DASHBOARD_ACTIVITY,
   SETTINGS_DATA,
 } from './tokens';
+import { hostOf } from './views/format';
 import { problemPage, PROBLEMS, type Chrome } from './views/layout';
 import { sandboxPage } from './views/sandbox';
 import { CALLBACK_URL_FIELDS, type CallbackUrlField, type SettingsView } from './views/settings';
@@ -47,9 +48,6 @@ const URL_MAX_LENGTH = 2048;
 /** A one-time link to set a password, at the address the owner's browser used (TRUST_PROXY behind an ingress). */
 const inviteUrl = (request: FastifyRequest, token: string) =>
   `${request.protocol}://${request.host}/dashboard/invite/${token}`;
-
-/** Where a callback URL points, for the activity log: its host, never a path or credentials it may hold. */
-const hostOf = (url: string) => (url === '' ? 'none' : new URL(url).host);
 
 /** A callback URL field as typed: empty means none; anything else must pass the address guard. */
 function callbackUrlError(value: string, config: DashboardConfig): string | undefined {
@@ -123,7 +121,7 @@ export class ActionsController {
     await this.note(
       chrome,
       'callbackUrls',
-      CALLBACK_URL_FIELDS.map(({ name, label }) => `${label}: ${hostOf(values[name])}`).join('; '),
+      CALLBACK_URL_FIELDS.map(({ name, label }) => `${label}: ${hostOf(values[name]) ?? 'none'}`).join('; '),
     );
     redirect(reply, '/dashboard/settings?done=callback-urls');
   }

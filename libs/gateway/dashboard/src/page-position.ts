@@ -19,5 +19,6 @@ export function pageAfter(query: Record<string, unknown>): PagePosition | undefi
   return match && realInstant(match[1]) ? { at: match[1], id: match[2] } : null;
 }
 
-export const positionQuery = (position: PagePosition) =>
-  new URLSearchParams({ after: `${position.at}~${position.id}` }).toString();
+/** The next page's query string: the page's own filters, and where it starts. */
+export const positionQuery = (position: PagePosition, filters: Record<string, string> = {}) =>
+  new URLSearchParams({ ...filters, after: `${position.at}~${position.id}` }).toString();

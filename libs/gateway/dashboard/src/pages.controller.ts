@@ -5,6 +5,7 @@ import {
   CollectionActivity,
   CollectionTimeline,
   CommandRejectedError,
+  DELIVERY_STATES,
   FindCollection,
   FindServicePayment,
   INTERNAL_REFERENCE_PATTERN,
@@ -14,6 +15,7 @@ import {
   WalletBalances,
   WalletStatement,
   type CollectionDetails,
+  type DeliveryState,
 } from '@paygate/contracts';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
 import { nextPageQuery, readCollectionsQuery } from './collection-filters';
@@ -27,6 +29,7 @@ import { may } from './roles';
 import type { DashboardSessions } from './sessions';
 import type { SettingsData } from './settings-data';
 import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, SETTINGS_DATA } from './tokens';
+import { callbacksPage } from './views/callbacks';
 import { collectionPage, collectionsPage } from './views/collections';
 import { problemPage, PROBLEMS } from './views/layout';
 import { paymentsPage, walletPage } from './views/ledger';
@@ -142,6 +145,29 @@ export class PagesController {
         refreshSeconds: attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
       }),
     );
+  }
+
+  @Get('callbacks')
+  async callbacks(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/callbacks');
+    if (!chrome) return;
+    const state = typeof query.state === 'string' ? query.state : '';
+    const after = pageAfter(query);
+    if (after === null) return sendPage(reply, 400, PROBLEMS.pageLink(chrome));
+    if (state && !(DELIVERY_STATES as readonly string[]).includes(state)) {
+      const error = `State must be one of ${DELIVERY_STATES.join(', ')}.`;
+      return sendPage(reply, 400, callbacksPage(chrome, { state: '', deliveries: [], error }));
+    }
+    const { deliveries, next } = await this.infrastructure.commands.send(
+      new ListCallbacks({
+        merchantId: chrome.signedIn.user.merchantId,
+        limit: PAGE_SIZE,
+        ...(state && { state: state as DeliveryState }),
+        ...(after && { after: { createdAt: after.at, webhookId: after.id } }),
+      }),
+    );
+    const nextQuery = next && positionQuery({ at: next.createdAt, id: next.webhookId }, state ? { state } : {});
+    sendPage(reply, 200, callbacksPage(chrome, { state, deliveries, nextQuery }));
   }
 
   @Get('payments')

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  DELIVERY_STATES,
   ListCallbacks,
   ListDeliveries,
   ResendCallbacks,
@@ -25,7 +26,6 @@ import {
 import { encodeCursor, PageParameters, readPageQuery } from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
-const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivering', 'delivered', 'abandoned', 'undeliverable'];
 const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
 /** A page position's parts: created_at to the microsecond, as the dispatcher gives it, and the webhook id. */
 const CALLBACK_PAGE = {
@@ -91,7 +91,7 @@ export class CallbacksController {
     const filters: Pick<ListCallbacksQuery, 'state' | 'internalReference'> = {};
     const { limit, after, errors } = readPageQuery(query, CALLBACK_PAGE, (field, value) => {
       if (field === 'state') {
-        if (!DELIVERY_STATES.includes(value as DeliveryState))
+        if (!(DELIVERY_STATES as readonly string[]).includes(value))
           return `state must be one of ${DELIVERY_STATES.join(', ')}`;
         filters.state = value as DeliveryState;
       } else {

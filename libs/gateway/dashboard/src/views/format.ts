@@ -15,3 +15,13 @@ export const instant = (iso: string | null | undefined) =>
 
 export const statusBadge = (status: string) =>
   html`<span class="status status-${status.toLowerCase()}">${status}</span>`;
+
+/** Where a URL points, to show or log: its host, never its path or any credentials it holds; undefined for none. */
+export function hostOf(url: string | null): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

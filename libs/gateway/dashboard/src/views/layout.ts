@@ -17,6 +17,7 @@ export interface Chrome {
 const SECTIONS: Array<{ path: string; label: string; sandboxOnly?: boolean }> = [
   { path: '/dashboard/overview', label: 'Overview' },
   { path: '/dashboard/collections', label: 'Collections' },
+  { path: '/dashboard/callbacks', label: 'Callbacks' },
   { path: '/dashboard/payments', label: 'Service payments' },
   { path: '/dashboard/wallet', label: 'Wallet' },
   { path: '/dashboard/settings', label: 'Settings' },
