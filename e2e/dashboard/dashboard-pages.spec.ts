@@ -91,6 +91,24 @@ describe('the dashboard: pages, roles and actions', () => {
     }
   });
 
+  it('downloads the filtered list as CSV: the merchant’s own collections, one line each', async () => {
+    const list = await viewer.get('/dashboard/collections?status=COMPLETED');
+    expect(list.text).toContain('href="/dashboard/collections.csv?status=COMPLETED" download>Download CSV</a>');
+    const download = await viewer.get('/dashboard/collections.csv?status=COMPLETED');
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(download.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="collections-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const [header, ...lines] = download.text.trimEnd().split('\r\n');
+    expect(header.split(',')).toEqual(
+      expect.arrayContaining(['merchant_reference', 'internal_reference', 'transaction_status']),
+    );
+    expect(lines.some((line) => line.includes(mine.internal) && line.includes(',COMPLETED,'))).toBe(true);
+    expect(download.text).not.toContain(theirs.internal);
+    expect((await viewer.get('/dashboard/collections.csv?status=LOST')).status).toBe(400);
+  });
+
   it('a collection: the record, its timeline from its events, and each callback with its attempts', async () => {
     const page = await owner.get(`/dashboard/collections/${mine.internal}`);
     expect(page.status).toBe(200);

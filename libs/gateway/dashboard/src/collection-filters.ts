@@ -96,10 +96,16 @@ export function readCollectionsQuery(
   return { filters, search, list, errors };
 }
 
-/** The query string of the same filters (no search), starting after `position`. */
-export function nextPageQuery(filters: CollectionFilters, position: CollectionPosition): string {
+/** The filters alone (no search, no position) as a query string: the next page's, the download's. */
+export function filtersQuery(filters: CollectionFilters): URLSearchParams {
   const params = new URLSearchParams();
   for (const name of FIELDS) if (name !== 'q' && filters[name]) params.set(name, filters[name]);
+  return params;
+}
+
+/** The query string of the same filters (no search), starting after `position`. */
+export function nextPageQuery(filters: CollectionFilters, position: CollectionPosition): string {
+  const params = filtersQuery(filters);
   params.set('after', encodePosition(position));
   return params.toString();
 }

@@ -19,12 +19,13 @@ import {
 } from '@paygate/contracts';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
 import { nextPageQuery, readCollectionsQuery } from './collection-filters';
+import { CSV_HEADER, csvRows } from './collections-csv';
 import type { DashboardConfig } from './dashboard-config';
 import { activitySince, summarizeActivity } from './overview-stats';
 import { attemptDueSoon } from './live-refresh';
 import { pageAfter, positionQuery } from './page-position';
 import { DashboardErrorFilter } from './error-page.filter';
-import { sendPage } from './responses';
+import { sendDownload, sendPage } from './responses';
 import { may } from './roles';
 import type { DashboardSessions } from './sessions';
 import type { SettingsData } from './settings-data';
@@ -39,6 +40,9 @@ import { SETTINGS_DONE } from './views/settings';
 
 const PAGE_SIZE = 25;
 const OVERVIEW_DAYS = 30;
+/** The most collections one download holds (the newest matching the filters), read EXPORT_PAGE at a time. */
+const EXPORT_MAX = 10_000;
+const EXPORT_PAGE = 100;
 
 const notFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
 
@@ -100,6 +104,33 @@ export class PagesController {
       200,
       collectionsPage(chrome, { ...view, records, nextQuery: next && nextPageQuery(filters, next) }),
     );
+  }
+
+  /** The filtered list as a CSV download, newest first, up to EXPORT_MAX collections. */
+  @Get('collections.csv')
+  async collectionsCsv(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const chrome = await this.sessions.page(request, reply, '/dashboard/collections');
+    if (!chrome) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    const { filters, list, errors } = readCollectionsQuery({ ...query, q: undefined }, this.config.providerCodes);
+    const view = { filters, providerCodes: this.config.providerCodes, errors, searched: false, records: [] };
+    if (errors.length > 0) return sendPage(reply, 400, collectionsPage(chrome, view));
+    let csv = CSV_HEADER;
+    let after = list.after;
+    for (let exported = 0; exported < EXPORT_MAX;) {
+      const page = await this.infrastructure.commands.send(
+        new ListCollections({ merchantId, ...list, after, limit: Math.min(EXPORT_PAGE, EXPORT_MAX - exported) }),
+      );
+      csv += csvRows(page.records);
+      exported += page.records.length;
+      if (!page.next) break;
+      after = page.next;
+    }
+    sendDownload(reply, `collections-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv', csv);
   }
 
   @Get('collections/:internal_reference')

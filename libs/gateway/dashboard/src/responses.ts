@@ -22,6 +22,16 @@ export function redirect(reply: FastifyReply, location: string): void {
   void reply.status(303).headers(PAGE_HEADERS).header('location', location).send();
 }
 
+/** A file to save (the collections export): the page headers, as an attachment. */
+export function sendDownload(reply: FastifyReply, filename: string, type: string, body: string): void {
+  void reply
+    .status(200)
+    .headers(PAGE_HEADERS)
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .type(`${type}; charset=utf-8`)
+    .send(body);
+}
+
 /** The stylesheet and the script: the same for everyone, cached for an hour. */
 export function sendAsset(reply: FastifyReply, type: string, body: string): void {
   void reply

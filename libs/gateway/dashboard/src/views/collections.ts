@@ -7,7 +7,7 @@ import {
   type ServicePaymentSummary,
 } from '@paygate/contracts';
 import { html, type Html } from '@paygate/platform';
-import type { CollectionFilters } from '../collection-filters';
+import { filtersQuery, type CollectionFilters } from '../collection-filters';
 import { instant, majorMoney, money, statusBadge } from './format';
 import { alert, csrfField, notice, page, type Chrome } from './layout';
 
@@ -80,6 +80,7 @@ function filterForm(filters: CollectionFilters, providerCodes: readonly string[]
     </div>
     <button type="submit">Apply</button>
     <a href="/dashboard/collections">Clear</a>
+    <a href="/dashboard/collections.csv?${filtersQuery(filters).toString()}" download>Download CSV</a>
   </form>`;
 }
 
