@@ -26,8 +26,11 @@ export interface TimersUnderTest {
   timers: LeasedTimers<Kind>;
   /** The queue's timers, by reference and kind. */
   rows(): Promise<{ internalReference: string; kind: string; dueAt: Date }[]>;
-  /** Moves every timer's fire time to the past, as if the leases of their claims had run out. */
-  expireLeases(): Promise<void>;
+  /**
+   * As if `claims` were made an hour ago, so their leases have run out: their rows' fire times and
+   * leases move an hour back, and so do the claims as their holders know them (answered).
+   */
+  ageClaims<Claim extends { leaseUntil: Date }>(claims: Claim[]): Promise<Claim[]>;
 }
 
 function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnderTest) => void): void {
@@ -46,8 +49,12 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnd
             `select payload->>'internalReference' as internal_reference, payload->>'kind' as kind, due_at from jobs where queue = 'test_timers' order by 1, 2`,
           )
         ).map((row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) })),
-      expireLeases: async () => {
-        await db.query(`update jobs set run_at = now() - interval '1 second' where queue = 'test_timers'`);
+      ageClaims: async <Claim extends { leaseUntil: Date }>(claims: Claim[]) => {
+        await db.query(
+          `update jobs set run_at = run_at - interval '1 hour', lease_until = lease_until - interval '1 hour'
+           where queue = 'test_timers' and lease_until is not null`,
+        );
+        return claims.map((claim) => ({ ...claim, leaseUntil: new Date(claim.leaseUntil.getTime() - 3_600_000) }));
       },
     });
   });
