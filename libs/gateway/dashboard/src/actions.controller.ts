@@ -46,8 +46,16 @@ const USER_ID = '^usr_[A-Za-z0-9_-]{16}$';
 const URL_MAX_LENGTH = 2048;
 
 /** A one-time link to set a password, at the address the owner's browser used (TRUST_PROXY behind an ingress). */
-const inviteUrl = (request: FastifyRequest, token: string) =>
-  `${request.protocol}://${request.host}/dashboard/invite/${token}`;
+const oneTimeLink = (
+  request: FastifyRequest,
+  made: { user: { email: string }; inviteToken: string; expiresAt: string },
+  reason: 'invite' | 'reset',
+) => ({
+  email: made.user.email,
+  url: `${request.protocol}://${request.host}/dashboard/invite/${made.inviteToken}`,
+  expiresAt: made.expiresAt,
+  reason,
+});
 
 /** A callback URL field as typed: empty means none; anything else must pass the address guard. */
 function callbackUrlError(value: string, config: DashboardConfig): string | undefined {
@@ -181,14 +189,7 @@ export class ActionsController {
     const invited = await this.users.invite(chrome.signedIn.user.merchantId, email, role as DashboardRole);
     if (!invited) return this.settings(reply, 409, chrome, { error: `${email} already has a dashboard user.` });
     await this.note(chrome, 'invite', `${invited.user.email} as ${invited.user.role}`);
-    await this.settings(reply, 201, chrome, {
-      invited: {
-        email: invited.user.email,
-        url: inviteUrl(request, invited.inviteToken),
-        expiresAt: invited.expiresAt,
-        reason: 'invite',
-      },
-    });
+    await this.settings(reply, 201, chrome, { invited: oneTimeLink(request, invited, 'invite') });
   }
 
   @Post('settings/users/:id/role')
@@ -229,14 +230,7 @@ export class ActionsController {
     const reset = await this.users.resetPassword(chrome.signedIn.user.merchantId, userId);
     if (!reset) return this.settings(reply, 404, chrome, { error: 'That user is not one of this merchant’s.' });
     await this.note(chrome, 'reset', reset.user.email);
-    await this.settings(reply, 200, chrome, {
-      invited: {
-        email: reset.user.email,
-        url: inviteUrl(request, reset.inviteToken),
-        expiresAt: reset.expiresAt,
-        reason: 'reset',
-      },
-    });
+    await this.settings(reply, 200, chrome, { invited: oneTimeLink(request, reset, 'reset') });
   }
 
   @Post('settings/users/:id/remove')

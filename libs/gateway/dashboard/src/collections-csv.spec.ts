@@ -1,19 +1,12 @@
 import type { CollectionDetails } from '@paygate/contracts';
+import { ACKNOWLEDGED_MOMO_RECORD } from '@paygate/testing';
 import { CSV_HEADER, csvRows } from './collections-csv';
 
 const record = (overrides: Partial<CollectionDetails>): CollectionDetails => ({
+  ...ACKNOWLEDGED_MOMO_RECORD,
   id: 7,
   merchant_reference: 'order-7',
   internal_reference: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
-  transaction_type: 'COLLECTION',
-  request_currency: 'UGX',
-  request_amount: 81000,
-  transaction_currency: 'UGX',
-  transaction_amount: 81000,
-  transaction_fee: 1215,
-  charge_customer: false,
-  total_credit: 79785,
-  provider_code: 'mtn_momo_ug',
   transaction_status: 'COMPLETED',
   status_message: 'Transaction completed successfully',
   transaction_method: 'MOBILE_MONEY',
