@@ -122,6 +122,16 @@ describe('bad input never writes and never fails the server (property-based)', (
       });
     });
 
+    it('refuses a constructor.prototype key as an unknown field instead of dropping it and accepting the rest', async () => {
+      const raw = JSON.stringify({ ...validMobileMoney(), constructor: { prototype: 0 } });
+      const answer = await post(INITIALIZE, raw);
+      const errors = (answer.body as { data?: { errors?: { field: string }[] } }).data?.errors ?? [];
+      expect({ status: answer.status, fields: errors.map((error) => error.field) }).toEqual({
+        status: 400,
+        fields: ['constructor'],
+      });
+    });
+
     it('refuses a valid card body whose redirect_url is replaced by a value wrong for it', async () => {
       await fc.assert(
         fc.asyncProperty(invalidValue.redirect_url, async (value) => {

@@ -127,9 +127,10 @@ const utf8Text =
  * serves is answered 404 or 405 (edge-answers.ts).
  */
 export function guardInput(fastify: FastifyInstance, limits: InputLimits): void {
-  // `__proto__` and `constructor.prototype` keys are dropped (they can never be a field), so the validator
-  // names the field that held them instead of the parser calling valid JSON invalid.
-  const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
+  // A `__proto__` key is dropped, so the validator names the field that held it instead of the
+  // parser calling valid JSON invalid. A `constructor` key stays, an inert own property, so the
+  // validator refuses it as an unknown field rather than the request going through without it.
+  const parseJson = fastify.getDefaultJsonParser('remove', 'ignore');
   const asBytes = { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes } as const;
   fastify.addContentTypeParser(
     'application/json',
