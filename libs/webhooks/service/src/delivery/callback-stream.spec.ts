@@ -1,3 +1,4 @@
+import type { StreamCallbacksResult } from '@paygate/contracts';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { verifyStandardWebhook } from '@paygate/signing';
 import { describeOnSqlEngines, describeWithService, uniqueSchema } from '@paygate/testing';
@@ -37,6 +38,27 @@ const unsent = (merchantId: string, ref: string): NewDelivery => ({
 const noKey = async () => null;
 const key = async () => KEY;
 
+/**
+ * Reads from `after` until `count` callbacks have come. A committed row is read only once every
+ * transaction older than it has ended, and on a shared PostgreSQL another test's may still be
+ * open, so a read that must find rows waits for them as `paygate listen` does.
+ */
+async function readUntil(
+  stream: CallbackStream,
+  after: string,
+  count: number,
+  signingKey: () => Promise<string | null> = noKey,
+): Promise<StreamCallbacksResult> {
+  const callbacks: StreamCallbacksResult['callbacks'] = [];
+  let cursor = after;
+  for (let reads = 0; callbacks.length < count && reads < 10; reads++) {
+    const page = await stream.read({ merchantId: 'm1', after: cursor, waitMs: 2_000, limit: 10 }, signingKey);
+    callbacks.push(...page.callbacks);
+    cursor = page.cursor;
+  }
+  return { callbacks, cursor };
+}
+
 describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
   let close: () => Promise<void>;
   let db: SqlDatabase;
@@ -50,11 +72,14 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
 
   it('gives a new reader what is recorded after it joined, in order, with the headers as they were sent', async () => {
     await stream.record(entry('m1', 'EARLIER'));
+    // A reader joining while a transaction older than EARLIER is still open (another test's) is
+    // given EARLIER too, rather than risk missing one that commits late; here it joins after.
+    await readUntil(stream, '0-0', 1);
     const joined = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, noKey);
     expect(joined.callbacks).toEqual([]);
     await stream.record(entry('m1', 'A'));
     await stream.record(entry('m1', 'B'));
-    const page = await stream.read({ merchantId: 'm1', after: joined.cursor, waitMs: 0, limit: 10 }, noKey);
+    const page = await readUntil(stream, joined.cursor, 2);
     expect(page.callbacks.map((callback) => callback.internal_reference)).toEqual(['A', 'B']);
     expect(page.callbacks[0]).toMatchObject({
       webhook_id: 'msg_A',
@@ -64,10 +89,7 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     });
     expect(page.cursor).toBe(page.callbacks[1].cursor);
     // Resuming after A gives B again, nothing before it.
-    const resumed = await stream.read(
-      { merchantId: 'm1', after: page.callbacks[0].cursor, waitMs: 0, limit: 10 },
-      noKey,
-    );
+    const resumed = await readUntil(stream, page.callbacks[0].cursor, 1);
     expect(resumed.callbacks.map((callback) => callback.internal_reference)).toEqual(['B']);
   });
 
@@ -75,7 +97,7 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, noKey);
     await stream.record(entry('m2', 'THEIRS'));
     await stream.record(entry('m1', 'OURS'));
-    const page = await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, noKey);
+    const page = await readUntil(stream, cursor, 1);
     expect(page.callbacks.map((callback) => callback.internal_reference)).toEqual(['OURS']);
   });
 
@@ -84,7 +106,7 @@ describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
     const { cursor } = await stream.read({ merchantId: 'm1', waitMs: 0, limit: 10 }, key);
     await deliveries.enqueue([unsent('m1', 'NO_URL')]);
     await deliveries.enqueue([unsent('m1', 'NO_URL')]);
-    const page = await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, key);
+    const page = await readUntil(stream, cursor, 1, key);
     expect(page.callbacks).toHaveLength(1);
     const [callback] = page.callbacks;
     expect(callback).toMatchObject({ webhook_id: 'msg_NO_URL', sent_to_callback_url: false, body: body('NO_URL') });
@@ -154,7 +176,7 @@ describeWithService('postgres', 'the callback stream on PostgreSQL, with writers
       );
       commit();
       await slow;
-      const page = await stream.read({ merchantId: 'm1', after: cursor, waitMs: 0, limit: 10 }, noKey);
+      const page = await readUntil(stream, cursor, 2);
       expect(page.callbacks.map((callback) => callback.internal_reference)).toEqual(['FIRST', 'SECOND']);
     } finally {
       await db.query(`drop schema ${schema} cascade`);
