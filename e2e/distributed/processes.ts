@@ -7,6 +7,7 @@ import {
   ensureBuilt,
   freePort,
   localCommandRoutes,
+  localCommandTlsEnv,
   type LocalCommandRoutes,
 } from '@paygate/tools-local';
 
@@ -53,8 +54,8 @@ export interface AppProcess {
 }
 
 /**
- * Starts `node dist/apps/<app>/main.js` (on `port`, or any free one; rate limits raised and no
- * shutdown delay unless `env` sets them) and waits until it answers /health/ready, or only
+ * Starts `node dist/apps/<app>/main.js` (on `port`, or any free one; its own command certificate,
+ * rate limits raised and no shutdown delay unless `env` sets them) and waits until it answers /health/ready, or only
  * /health/live with `until: 'live'` (an app that is to wait for its dependencies).
  */
 export async function startApp(
@@ -66,7 +67,14 @@ export async function startApp(
   port ??= await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
-    env: { ...process.env, ...TEST_RATE_LIMITS, SHUTDOWN_DELAY_MS: '0', ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      ...TEST_RATE_LIMITS,
+      SHUTDOWN_DELAY_MS: '0',
+      ...localCommandTlsEnv(app),
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -107,7 +115,7 @@ export function runFailingApp(
 ): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: '0' },
+    env: { ...process.env, ...localCommandTlsEnv(app), ...env, PORT: '0' },
     encoding: 'utf8',
     timeout: timeoutMs,
   });

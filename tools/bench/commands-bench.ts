@@ -32,7 +32,7 @@ class Echo extends ContractCommand<
   { merchantReference: string; amount: number },
   { accepted: boolean; reference: string }
 > {}
-const SERVICE = serviceContract('bench', { echo: Echo });
+const SERVICE = serviceContract('bench', { servedBy: 'collections', sentBy: ['api-gateway'] }, { echo: Echo });
 const echo = async (message: ContractMessage) => ({
   accepted: true,
   reference: (message as Echo).payload.merchantReference,
@@ -91,7 +91,7 @@ async function bareSocket(tls: boolean): Promise<Row> {
       const { id, body } = JSON.parse(line) as { id: number; body: { merchantReference: string } };
       socket.write(`${JSON.stringify({ id, reply: { accepted: true, reference: body.merchantReference } })}\n`);
     });
-  const dir = localCommandTlsDir();
+  const dir = localCommandTlsDir('collections');
   const [ca, cert, key] = ['ca.crt', 'tls.crt', 'tls.key'].map((file) => readFileSync(join(dir, file)));
   const credentials = { ca, cert, key, minVersion: 'TLSv1.3' as const };
   const server = tls
@@ -129,7 +129,10 @@ async function viaBus(transport: string, sender: CommandBus, close: () => Promis
  * `instances` servers of the bench service and a sender dealing commands over them, all on the layout's certificates.
  */
 async function remote(instances: number): Promise<Row> {
-  const tls = readCommandTls(localCommandTlsDir());
+  const [tls, gatewayTls] = [
+    readCommandTls(localCommandTlsDir('collections')),
+    readCommandTls(localCommandTlsDir('api-gateway')),
+  ];
   const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
   const servers = await Promise.all(
     ports.map(async (port) => {
@@ -144,7 +147,7 @@ async function remote(instances: number): Promise<Row> {
     }),
   );
   const sender = new TcpCommandBus(
-    { services: { bench: `tcp://${ports.map((port) => `127.0.0.1:${port}`).join(',')}` }, tls },
+    { services: { bench: `tcp://${ports.map((port) => `127.0.0.1:${port}`).join(',')}` }, tls: gatewayTls },
     log,
     NO_METRICS,
     10_000,

@@ -1,5 +1,4 @@
 import { freePort } from '@paygate/net-guard';
-import { localCommandTlsDir } from './command-tls';
 
 /** The services whose commands the gateway sends, by the app that serves them. */
 const SERVED_BY = {
@@ -10,7 +9,7 @@ const SERVED_BY = {
 export type ServingApp = keyof typeof SERVED_BY;
 
 export interface CommandRoutes {
-  /** *_COMMANDS_URL and COMMANDS_TLS_DIR for every app (only a gateway sends; the others ignore the addresses). */
+  /** *_COMMANDS_URL for every app (only a gateway sends; the others ignore the addresses). */
   senders: Record<string, string>;
   /** COMMANDS_LISTEN_URL for the `instance`-th instance of a serving app. */
   listen(app: ServingApp, instance?: number): Record<string, string>;
@@ -18,14 +17,14 @@ export interface CommandRoutes {
 
 /**
  * Command addresses for a distributed layout on this machine: a free loopback port per instance
- * of each serving app, for the gateway the list of its instances (dealt round-robin), and the
- * certificate every app proves itself with.
+ * of each serving app, and for the gateway the list of its instances (dealt round-robin). Each
+ * app's certificate is localCommandTlsEnv's.
  */
 export async function localCommandRoutes(instances: Partial<Record<ServingApp, number>> = {}): Promise<CommandRoutes> {
   const ports = {} as Record<ServingApp, number[]>;
   for (const app of Object.keys(SERVED_BY) as ServingApp[])
     ports[app] = await Promise.all(Array.from({ length: instances[app] ?? 1 }, () => freePort()));
-  const senders: Record<string, string> = { COMMANDS_TLS_DIR: localCommandTlsDir() };
+  const senders: Record<string, string> = {};
   for (const app of Object.keys(SERVED_BY) as ServingApp[])
     senders[SERVED_BY[app]] = `tcp://${ports[app].map((port) => `127.0.0.1:${port}`).join(',')}`;
   return {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { APPS } from '@paygate/contracts';
 
 let issued: string | undefined;
 
@@ -15,13 +16,22 @@ function certsScript(): string {
 }
 
 /**
- * COMMANDS_TLS_DIR for a layout on this machine: a private CA and one certificate every app of
- * the layout shares, issued by scripts/certs.sh once per process, as README's block does.
+ * COMMANDS_TLS_DIR of `app` in a layout on this machine: one private CA and a certificate per
+ * app naming it, issued by `scripts/certs.sh --apps` once per process, as README's block does.
  */
-export function localCommandTlsDir(): string {
-  if (issued) return issued;
-  const dir = mkdtempSync(join(tmpdir(), 'paygate-commands-tls-'));
-  execFileSync('bash', [certsScript(), dir], { stdio: 'ignore' });
-  issued = dir;
-  return dir;
+export function localCommandTlsDir(app: string): string {
+  if (!issued) {
+    const root = join(mkdtempSync(join(tmpdir(), 'paygate-commands-tls-')), 'apps');
+    execFileSync('bash', [certsScript(), '--apps', root], { stdio: 'ignore' });
+    issued = root;
+  }
+  return join(issued, app);
+}
+
+/**
+ * COMMANDS_TLS_DIR for `app` started on this machine, as README's block gives each app its own;
+ * nothing for the standalone app and the CLI, which send and serve no commands over TCP.
+ */
+export function localCommandTlsEnv(app: string): Record<string, string> {
+  return (APPS as readonly string[]).includes(app) ? { COMMANDS_TLS_DIR: localCommandTlsDir(app) } : {};
 }

@@ -3,5 +3,5 @@ export { freePort } from '@paygate/net-guard';
 export { KafkaBroker, type BrokerSettings } from './kafka-broker';
 export { newCollectionReference, paidCollectionEvents, withPublished } from './paid-collection';
 export { localCommandRoutes, type CommandRoutes as LocalCommandRoutes, type ServingApp } from './command-routes';
-export { localCommandTlsDir } from './command-tls';
+export { localCommandTlsDir, localCommandTlsEnv } from './command-tls';
 export { collectionsOnSandbox } from './sandbox-providers';

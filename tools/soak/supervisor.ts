@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { localCommandTlsEnv } from '../local/command-tls';
 
 /** Something that happened to an app process, for the report. */
 export interface ProcessEvent {
@@ -139,7 +140,7 @@ export class ManagedApp {
     this.output.push(`${MARKER} ${new Date().toISOString()} start ${MARKER}`);
     const child = spawn(process.execPath, [join(this.root, 'dist/apps', this.spec.app, 'main.js')], {
       cwd: this.root,
-      env: { ...process.env, ...this.spec.env, PORT: String(this.spec.port) },
+      env: { ...process.env, ...localCommandTlsEnv(this.spec.app), ...this.spec.env, PORT: String(this.spec.port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

@@ -121,7 +121,7 @@ export const CONFIG_SCHEMA = {
     commandsTlsDir: directory('COMMANDS_TLS_DIR', {
       unsetMeans: 'unset (required with Kafka)',
       description:
-        "with Kafka (distributed), the folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh` makes one): every app proves itself with the certificate and accepts commands only from certificates the CA signed",
+        "with Kafka (distributed), the app's own folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh --apps` makes one per app): its certificate names the app (`spiffe://paygate/<app>`); a service takes commands only from the gateway's certificate, and the gateway sends only to the serving app's",
     }),
     trustProxy: proxyTrust('TRUST_PROXY', {
       description:

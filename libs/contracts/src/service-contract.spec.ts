@@ -13,9 +13,13 @@ describe('service contracts', () => {
   });
 
   it('refuses a class listed by a second contract, so a message has one destination', () => {
-    expect(() => serviceContract('elsewhere', { initialize: InitializeCollection })).toThrow(
-      /collections's collections.initialize already/,
-    );
+    expect(() =>
+      serviceContract(
+        'elsewhere',
+        { servedBy: 'collections', sentBy: ['api-gateway'] },
+        { initialize: InitializeCollection },
+      ),
+    ).toThrow(/collections's collections.initialize already/);
     expect(COLLECTIONS_SERVICE.messages['collections.initialize']).toBe(InitializeCollection);
   });
 

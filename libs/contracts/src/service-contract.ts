@@ -25,7 +25,20 @@ export type MessageClass = new (payload: never) => ContractMessage;
 /** The classes of a contract by their names on the wire. */
 export type ContractMessages = Readonly<Record<string, MessageClass>>;
 
-export interface ServiceContract<Messages extends ContractMessages = ContractMessages> {
+/**
+ * The apps of a distributed layout, as each one's command certificate names it
+ * (`spiffe://paygate/<app>`, docs/security.md "Service commands").
+ */
+export const APPS = ['api-gateway', 'collections', 'service-payments', 'webhook-dispatcher', 'sandbox'] as const;
+export type AppName = (typeof APPS)[number];
+
+/** Which app serves a contract and which apps may send it messages: the command port admits no other peer. */
+export interface ContractAccess {
+  readonly servedBy: AppName;
+  readonly sentBy: readonly AppName[];
+}
+
+export interface ServiceContract<Messages extends ContractMessages = ContractMessages> extends ContractAccess {
   /** The service that serves the contract (command routes are by this name). */
   readonly name: string;
   readonly messages: Messages;
@@ -46,6 +59,7 @@ const addresses = new Map<MessageClass, MessageAddress>();
 /** Declares a service's contract; each class belongs to one contract, under one wire name. */
 export function serviceContract<Messages extends ContractMessages>(
   name: string,
+  access: ContractAccess,
   messages: Messages,
 ): ServiceContract<Messages> {
   for (const [message, type] of Object.entries(messages)) {
@@ -53,7 +67,15 @@ export function serviceContract<Messages extends ContractMessages>(
     if (known) throw new Error(`${type.name} is ${known.service}'s ${known.message} already`);
     addresses.set(type, { service: name, message });
   }
-  return { name, messages };
+  servingApps.set(name, access.servedBy);
+  return { name, ...access, messages };
+}
+
+const servingApps = new Map<string, AppName>();
+
+/** The app that serves a service's messages (what a sender checks the serving peer's certificate against). */
+export function servingAppOf(service: string): AppName | undefined {
+  return servingApps.get(service);
 }
 
 /** The service and wire name of a message, from the contract that lists its class. */

@@ -3,11 +3,13 @@ import { createLogger } from '@paygate/logging';
 import { NO_METRICS, type Metrics } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
+import { join } from 'node:path';
 import {
+  CONFORMANCE_ACCESS,
   CONFORMANCE_SERVICE,
   describeWithService,
   eventually,
-  issueTestCertificates,
+  issueAppCertificates,
   messagingConformance,
   serviceUrl,
   uniqueSchema,
@@ -24,7 +26,7 @@ let tls: CommandTls | undefined;
 /** Each instance, as its own process would, serves the conformance service on a port of its own and sends there. */
 async function ownCommandRoutes(): Promise<CommandRoutes> {
   const url = `tcp://127.0.0.1:${await freePort()}`;
-  tls ??= readCommandTls(issueTestCertificates());
+  tls ??= readCommandTls(join(issueAppCertificates(), CONFORMANCE_ACCESS.servedBy));
   return { listenUrl: url, services: { [CONFORMANCE_SERVICE]: url }, tls };
 }
 

@@ -48,7 +48,7 @@ function commandRoutes(config: PlatformConfig): CommandRoutes {
   if (!config.commandsTlsDir)
     throw new ConfigError(
       'COMMANDS_TLS_DIR',
-      "is not set: with Kafka (kafka:// or kafkas://) the apps are separate processes and authenticate each other's commands with mutual TLS (give the folder holding ca.crt, tls.crt and tls.key; scripts/certs.sh makes one)",
+      "is not set: with Kafka (kafka:// or kafkas://) the apps are separate processes and authenticate each other's commands with mutual TLS (give this app's folder holding ca.crt, tls.crt and tls.key; scripts/certs.sh --apps makes one per app)",
     );
   const routes: [string, string, string][] = [
     [COLLECTIONS_SERVICE.name, 'COLLECTIONS_COMMANDS_URL', config.collectionsCommandsUrl],

@@ -18,3 +18,13 @@ export function issueTestCertificates({
   execFileSync('bash', [CERTS_SCRIPT, dir, ...names], { stdio: 'ignore' });
   return dir;
 }
+
+/**
+ * A fresh private CA and one certificate per app naming it (spiffe://paygate/<app>), issued by
+ * `scripts/certs.sh --apps` as README's distributed block does; each app's folder is
+ * `join(root, app)`. Each call is a CA of its own.
+ */
+export function issueAppCertificates(root = join(mkdtempSync(join(tmpdir(), 'paygate-test-certs-')), 'apps')): string {
+  execFileSync('bash', [CERTS_SCRIPT, '--apps', root], { stdio: 'ignore' });
+  return root;
+}

@@ -157,15 +157,19 @@ export class CollectionTimeline extends ContractQuery<
 > {}
 
 /** The collections service's request-reply surface (gateway → collections). */
-export const COLLECTIONS_SERVICE = serviceContract('collections', {
-  'collections.initialize': InitializeCollection,
-  'collections.confirm': ConfirmCollection,
-  'collections.collectForPayment': CollectForPayment,
-  'collections.find': FindCollection,
-  'collections.list': ListCollections,
-  'collections.current': CurrentCollection,
-  'collections.activity': CollectionActivity,
-  'collections.timeline': CollectionTimeline,
-});
+export const COLLECTIONS_SERVICE = serviceContract(
+  'collections',
+  { servedBy: 'collections', sentBy: ['api-gateway'] },
+  {
+    'collections.initialize': InitializeCollection,
+    'collections.confirm': ConfirmCollection,
+    'collections.collectForPayment': CollectForPayment,
+    'collections.find': FindCollection,
+    'collections.list': ListCollections,
+    'collections.current': CurrentCollection,
+    'collections.activity': CollectionActivity,
+    'collections.timeline': CollectionTimeline,
+  },
+);
 
 export type CollectionsContract = typeof COLLECTIONS_SERVICE.messages;

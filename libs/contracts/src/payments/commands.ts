@@ -114,13 +114,17 @@ export class FindServicePayment extends ContractQuery<
 > {}
 export class ListServicePayments extends ContractQuery<ListServicePaymentsQuery, ServicePaymentPage> {}
 
-/** The service-payments service's request-reply surface (gateway and sandbox → service-payments). */
-export const PAYMENTS_SERVICE = serviceContract('payments', {
-  'payments.walletBalances': WalletBalances,
-  'payments.walletStatement': WalletStatement,
-  'payments.topUp': TopUpWallet,
-  'payments.findServicePayment': FindServicePayment,
-  'payments.listServicePayments': ListServicePayments,
-});
+/** The service-payments service's request-reply surface (gateway → service-payments). */
+export const PAYMENTS_SERVICE = serviceContract(
+  'payments',
+  { servedBy: 'service-payments', sentBy: ['api-gateway'] },
+  {
+    'payments.walletBalances': WalletBalances,
+    'payments.walletStatement': WalletStatement,
+    'payments.topUp': TopUpWallet,
+    'payments.findServicePayment': FindServicePayment,
+    'payments.listServicePayments': ListServicePayments,
+  },
+);
 
 export type PaymentsContract = typeof PAYMENTS_SERVICE.messages;

@@ -133,13 +133,17 @@ export class StreamCallbacks extends ContractQuery<StreamCallbacksQuery, StreamC
 export class SendTestCallback extends ContractCommand<SendTestCallbackCommand, TestCallbackResult> {}
 
 /** The webhooks context's request-reply surface (gateway → webhook-dispatcher). */
-export const WEBHOOKS_SERVICE = serviceContract('webhooks', {
-  'webhooks.resendCallbacks': ResendCallbacks,
-  'webhooks.listDeliveries': ListDeliveries,
-  'webhooks.listCallbacks': ListCallbacks,
-  'webhooks.retryDeliveries': RetryAbandonedDeliveries,
-  'webhooks.streamCallbacks': StreamCallbacks,
-  'webhooks.sendTestCallback': SendTestCallback,
-});
+export const WEBHOOKS_SERVICE = serviceContract(
+  'webhooks',
+  { servedBy: 'webhook-dispatcher', sentBy: ['api-gateway'] },
+  {
+    'webhooks.resendCallbacks': ResendCallbacks,
+    'webhooks.listDeliveries': ListDeliveries,
+    'webhooks.listCallbacks': ListCallbacks,
+    'webhooks.retryDeliveries': RetryAbandonedDeliveries,
+    'webhooks.streamCallbacks': StreamCallbacks,
+    'webhooks.sendTestCallback': SendTestCallback,
+  },
+);
 
 export type WebhooksContract = typeof WEBHOOKS_SERVICE.messages;

@@ -3,58 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
-import { ContractCommand, serviceContract, UnavailableError } from '@paygate/contracts';
-import type { Logger } from '@paygate/logging';
-import { NO_METRICS, type Metrics } from '@paygate/metrics';
+import { UnavailableError } from '@paygate/contracts';
+import { NO_METRICS } from '@paygate/metrics';
 import { freePort } from '@paygate/net-guard';
-import { issueTestCertificates } from '@paygate/testing';
+import { issueAppCertificates, issueTestCertificates } from '@paygate/testing';
 import type { CommandBus } from '../command-bus';
 import { readCommandTls, type CommandTls } from './command-tls';
+import { observed, readCommandTlsFiles, TopUp, WALLETS } from './command-test-setup';
 import { TcpCommandBus } from './tcp-command-bus';
 
-class TopUp extends ContractCommand<{ amount: number }, { balance: number }> {}
-const WALLETS = serviceContract('wallets', { topUp: TopUp });
-
-interface Warning {
-  message: string;
-  fields?: Record<string, unknown>;
-}
-
-/** A logger keeping its warnings, and metrics keeping the refusal counter's increments. */
-function observed() {
-  const warnings: Warning[] = [];
-  const log: Logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message, fields) => warnings.push({ message, fields }),
-    error: () => undefined,
-    child: () => log,
-  };
-  const refused: Record<string, number> = {};
-  const metrics: Metrics = {
-    ...NO_METRICS,
-    counter: (spec) => ({
-      inc: (labels: Record<string, string>, by = 1) => {
-        if (spec.name === 'paygate_command_connections_refused_total')
-          refused[labels.reason] = (refused[labels.reason] ?? 0) + by;
-      },
-    }),
-  };
-  return { warnings, log, metrics, refused };
-}
-
-/** A folder's files as Node's TLS options take them. */
-function readCommandTlsFiles(dir: string) {
-  const [ca, cert, key] = ['ca.crt', 'tls.crt', 'tls.key'].map((file) => readFileSync(join(dir, file)));
-  return { ca, cert, key };
-}
-
+/** The serving app's and the gateway's credentials, from Paygate's CA. */
 let paygate: CommandTls;
+let gatewayTls: CommandTls;
+/** The gateway's folder of another CA. */
 let foreign: string;
 
 beforeAll(() => {
-  paygate = readCommandTls(issueTestCertificates());
-  foreign = issueTestCertificates();
+  const apps = issueAppCertificates();
+  paygate = readCommandTls(join(apps, 'service-payments'));
+  gatewayTls = readCommandTls(join(apps, 'api-gateway'));
+  foreign = join(issueAppCertificates(), 'api-gateway');
 });
 
 describe('a service takes commands only from peers with a certificate from the private CA', () => {
@@ -128,7 +96,7 @@ describe('a service takes commands only from peers with a certificate from the p
   });
 
   it('runs the command for a peer with the private CA’s certificate', async () => {
-    const gateway = new TcpCommandBus({ services: { wallets: url }, tls: paygate }, seen.log, NO_METRICS, 2_000);
+    const gateway = new TcpCommandBus({ services: { wallets: url }, tls: gatewayTls }, seen.log, NO_METRICS, 2_000);
     opened.push({ close: () => gateway.close() });
     await expect(gateway.send(new TopUp({ amount: 500 }))).resolves.toEqual({ balance: 500 });
     expect(seen.refused).toEqual({});
@@ -138,7 +106,7 @@ describe('a service takes commands only from peers with a certificate from the p
     const impostorUrl = `tcp://127.0.0.1:${await freePort()}`;
     let impostorRan = false;
     const impostor = new TcpCommandBus(
-      { listenUrl: impostorUrl, services: {}, tls: readCommandTls(foreign) },
+      { listenUrl: impostorUrl, services: {}, tls: readCommandTls(join(foreign, '..', 'service-payments')) },
       seen.log,
       NO_METRICS,
       2_000,
@@ -148,7 +116,7 @@ describe('a service takes commands only from peers with a certificate from the p
       return { balance: 0 };
     });
     const gateway = new TcpCommandBus(
-      { services: { wallets: impostorUrl }, tls: paygate },
+      { services: { wallets: impostorUrl }, tls: gatewayTls },
       seen.log,
       NO_METRICS,
       1_000,
@@ -178,8 +146,9 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
   };
 
   it('serves and sends with the new CA and certificate from the next connection on, and refuses the old one', async () => {
-    const [first, second] = [issueTestCertificates(), issueTestCertificates()];
-    const [serverDir, gatewayDir] = [mounted(first), mounted(first)];
+    const [first, second] = [issueAppCertificates(), issueAppCertificates()];
+    const apps = ['service-payments', 'api-gateway'];
+    const [serverDir, gatewayDir] = apps.map((app) => mounted(join(first, app)));
     const seen = observed();
     const url = `tcp://127.0.0.1:${await freePort()}`;
     let served = 0;
@@ -202,7 +171,8 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
       await expect(gateway.send(new TopUp({ amount: 1 }))).resolves.toEqual({ balance: 1 });
       expect(await server.renewTls()).toBe(false);
 
-      for (const dir of [serverDir, gatewayDir]) cpSync(second, dir, { recursive: true });
+      for (const [index, dir] of [serverDir, gatewayDir].entries())
+        cpSync(join(second, apps[index]), dir, { recursive: true });
       expect(await server.renewTls()).toBe(true);
       expect(await gateway.renewTls()).toBe(true);
 
@@ -211,8 +181,8 @@ describe('a renewed certificate (cert-manager rewriting the Secret) is taken up 
         host: '127.0.0.1',
         port: Number(new URL(url).port),
         tlsOptions: {
-          ...readCommandTlsFiles(first),
-          ca: readCommandTlsFiles(second).ca,
+          ...readCommandTlsFiles(join(first, 'api-gateway')),
+          ca: readCommandTlsFiles(join(second, 'api-gateway')).ca,
           checkServerIdentity: () => undefined,
         },
       });

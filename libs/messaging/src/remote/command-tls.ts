@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext, type ConnectionOptions, type TlsOptions } from 'node:tls';
 import { ConfigError, Secret } from '@paygate/config';
+import { appNamedBy } from './command-identity';
 
 /**
  * What an app proves itself with, and whom it trusts, on the command transport: a certificate
@@ -49,9 +50,9 @@ export function sameCommandTls(a: CommandTls, b: CommandTls): boolean {
 }
 
 /**
- * The serving side: only a peer whose certificate the private CA signed gets a connection. The
- * CA is Paygate's own, so its signature is the whole identity; names are not checked, since
- * commands go to addresses that DNS expands to pod IPs.
+ * The serving side: only a peer whose certificate the private CA signed gets a connection; the
+ * bus then admits only the apps allowed to send what it serves (command-identity.ts). Host names
+ * are not checked, since commands go to addresses that DNS expands to pod IPs.
  */
 export function serverTlsOptions(tls: CommandTls): TlsOptions {
   return {
@@ -64,14 +65,22 @@ export function serverTlsOptions(tls: CommandTls): TlsOptions {
   };
 }
 
-/** The sending side: it presents its certificate and accepts only a server the same CA signed. */
-export function clientTlsOptions(tls: CommandTls): ConnectionOptions {
+/**
+ * The sending side: it presents its certificate and accepts only a server the same CA signed
+ * whose certificate names `servingApp`, so no other Paygate app can pose as the service.
+ */
+export function clientTlsOptions(tls: CommandTls, servingApp: string): ConnectionOptions {
   return {
     ca: tls.ca,
     cert: tls.cert,
     key: tls.key.reveal(),
     rejectUnauthorized: true,
     minVersion: 'TLSv1.3',
-    checkServerIdentity: () => undefined,
+    checkServerIdentity: (_host, certificate) => {
+      const app = appNamedBy(certificate);
+      return app === servingApp
+        ? undefined
+        : new Error(`the command peer's certificate names ${app ?? 'no Paygate app'}, not ${servingApp}`);
+    },
   };
 }

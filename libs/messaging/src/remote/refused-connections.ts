@@ -2,14 +2,14 @@ import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
 
-/** A peer refused again within this long is counted, not logged again. */
+/** A peer refused again for the same reason within this long is counted, not logged again. */
 const LOG_AGAIN_AFTER_MS = 60_000;
 /** Peers remembered at most; a scan from many addresses must not grow memory without bound. */
 const REMEMBERED_PEERS = 1_000;
 
 /** Why a connection to the command port did not become a command connection (a metric label, so a short fixed set). */
 export type RefusalReason =
-  'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed';
+  'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed' | 'not_a_sender';
 
 /** `authorizationError`: the verdict on the certificate the peer did present, when it got that far. */
 export function refusalReason(error: Error & { code?: string }, authorizationError?: Error | string): RefusalReason {
@@ -33,7 +33,7 @@ export function refusalReason(error: Error & { code?: string }, authorizationErr
 
 /**
  * The command port's refusals: every one counted (paygate_command_connections_refused_total),
- * the first from each peer logged as a warning, so an operator sees who knocks without a
+ * the first of each kind from each peer logged as a warning, so an operator sees who knocks without a
  * scanner filling the log.
  */
 export class RefusedConnections {
@@ -46,20 +46,43 @@ export class RefusedConnections {
   ) {
     this.refused = metrics.counter({
       name: 'paygate_command_connections_refused_total',
-      help: 'Connections to the command port refused because the peer did not prove a certificate signed by the private CA',
+      help: 'Connections to the command port refused: the peer proved no certificate signed by the private CA, or one for an app that may not send these commands',
       labelNames: ['reason'],
     });
   }
 
   record(error: Error & { code?: string }, socket: Pick<TLSSocket, 'remoteAddress' | 'authorizationError'>): void {
     const reason = refusalReason(error, socket.authorizationError);
+    this.refuse(socket, reason, 'command connection refused: no certificate from the private CA');
+  }
+
+  /** A peer with a certificate from the private CA whose app (`app`, if it names one) may not send these commands. */
+  notASender(socket: Pick<TLSSocket, 'remoteAddress'>, app: string | undefined): void {
+    this.refuse(
+      socket,
+      'not_a_sender',
+      'command connection refused: its certificate names no app allowed to send these commands',
+      {
+        app: app ?? null,
+      },
+    );
+  }
+
+  private refuse(
+    socket: Pick<TLSSocket, 'remoteAddress'>,
+    reason: RefusalReason,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ): void {
     this.refused.inc({ reason });
-    const key = socket.remoteAddress ?? 'unknown';
+    const peer = socket.remoteAddress ?? 'unknown';
+    // Per kind: another app's certificate knocking says more than the same peer's port scan did.
+    const key = `${peer} ${reason}`;
     const now = Date.now();
     const last = this.loggedAt.get(key);
     if (last !== undefined && now - last < LOG_AGAIN_AFTER_MS) return;
     if (this.loggedAt.size >= REMEMBERED_PEERS) this.loggedAt.clear();
     this.loggedAt.set(key, now);
-    this.log.warn('command connection refused: no certificate from the private CA', { peer: key, reason });
+    this.log.warn(message, { peer, reason, ...fields });
   }
 }

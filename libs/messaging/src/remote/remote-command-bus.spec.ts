@@ -11,7 +11,8 @@ import { createLogger, currentLogContext, withLogContext } from '@paygate/loggin
 import { NO_METRICS } from '@paygate/metrics';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
-import { issueTestCertificates } from '@paygate/testing';
+import { issueAppCertificates } from '@paygate/testing';
+import { join } from 'node:path';
 import { CommandTimeoutError, type CommandBus } from '../command-bus';
 import { readCommandTls, type CommandTls } from './command-tls';
 import { TcpCommandBus } from './tcp-command-bus';
@@ -23,7 +24,11 @@ class Add extends ContractCommand<{ counter: string }, { total: number }> {}
 class Refuse extends ContractCommand<Record<string, never>, null> {}
 class Crash extends ContractCommand<Record<string, never>, null> {}
 class Slow extends ContractCommand<{ ms: number }, { done: boolean }> {}
-const SERVICE = serviceContract('counters', { whoAmI: WhoAmI, add: Add, refuse: Refuse, crash: Crash, slow: Slow });
+const SERVICE = serviceContract(
+  'counters',
+  { servedBy: 'collections', sentBy: ['api-gateway'] },
+  { whoAmI: WhoAmI, add: Add, refuse: Refuse, crash: Crash, slow: Slow },
+);
 
 type CounterEvent = { type: 'Added'; data: Record<string, never> };
 const counter: StreamDecider<'add', CounterEvent, number> = {
@@ -44,12 +49,14 @@ const seesConnectionsClose = () => new Promise((resolve) => setTimeout(resolve, 
 
 let db: SqlDatabase;
 let counters: DeciderRuntime<'add', CounterEvent, number>;
-let tls: CommandTls;
+/** The gateway's certificate sends, the collections app's serves. */
+let tls: { sender: CommandTls; server: CommandTls };
 
 beforeAll(async () => {
   db = await openSqlDatabase('pglite://memory');
   counters = new DeciderRuntime(await SqlEventStore.create(db), counter);
-  tls = readCommandTls(issueTestCertificates());
+  const apps = issueAppCertificates();
+  tls = { sender: readCommandTls(join(apps, 'api-gateway')), server: readCommandTls(join(apps, 'collections')) };
 });
 afterAll(() => db.close());
 
@@ -66,7 +73,7 @@ describe('commands between processes (TCP, mutual TLS)', () => {
         services: servicePorts.length
           ? { counters: `tcp://${servicePorts.map((port) => `127.0.0.1:${port}`).join(',')}` }
           : {},
-        tls,
+        tls: listenPort === undefined ? tls.sender : tls.server,
       },
       log,
       NO_METRICS,

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions, Server as TlsServer, TLSSocket } from 'node:tls';
 import { ClientTCP, ServerTCP } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
+import { addressOf, servingAppOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import {
@@ -15,6 +15,7 @@ import {
   type SendOptions,
 } from '../command-bus';
 import { listenAddress, parseCommandAddress, type HostPort } from './command-address';
+import { appNamedBy } from './command-identity';
 import { commandRouteMissing, commandTlsOf, listenUrlOf, type CommandRoutes } from './command-routes';
 import { clientTlsOptions, readCommandTls, sameCommandTls, serverTlsOptions, type CommandTls } from './command-tls';
 import { outgoingCommand, sendFailure } from './outgoing-command';
@@ -149,8 +150,10 @@ class ServiceInstances {
 
 /**
  * Request-reply over mutual TLS (@nestjs/microservices' TCP transport: length-prefixed JSON
- * frames on a socket). Both ends present a certificate from Paygate's private CA and accept only
- * such a peer, so nothing else on the network can send a service a command (docs/security.md).
+ * frames on a socket). Both ends present a certificate from Paygate's private CA naming their
+ * app: a service admits only the apps its contract lets send to it, and a sender talks only to
+ * the app that serves, so nothing else on the network, nor another of Paygate's apps, can send
+ * a service a command (docs/security.md).
  * Nest's client holds one connection, so one client reaches one instance; this bus keeps a client
  * per instance and deals commands round-robin over them, which is what makes several instances
  * behind one address share the load (bench:commands; docs/adr/0001-command-transport.md).
@@ -159,7 +162,10 @@ export class TcpCommandBus implements CommandBus {
   private readonly served: ServedCommands;
   private readonly refused: RefusedConnections;
   private readonly services = new Map<string, ServiceInstances>();
-  private readonly clientTls: ClientTlsOptions;
+  /** Per service, since each checks the server's certificate for the app that serves it; renewed in place. */
+  private readonly clientTls = new Map<string, ClientTlsOptions>();
+  /** The apps allowed to send what this process serves. */
+  private readonly senders = new Set<string>();
   private readonly renewalCheck?: NodeJS.Timeout;
   private tls?: CommandTls;
   private server?: Promise<ServerTCP>;
@@ -174,7 +180,6 @@ export class TcpCommandBus implements CommandBus {
     this.served = new ServedCommands(metrics, log);
     this.refused = new RefusedConnections(metrics, log);
     this.tls = routes.tls;
-    this.clientTls = routes.tls ? clientTlsOptions(routes.tls) : {};
     if (routes.tls?.dir) this.renewalCheck = setInterval(() => this.renewTls(), TLS_RENEWAL_CHECK_MS).unref();
   }
 
@@ -194,7 +199,8 @@ export class TcpCommandBus implements CommandBus {
     }
     if (sameCommandTls(current, next)) return false;
     this.tls = next;
-    Object.assign(this.clientTls, clientTlsOptions(next));
+    for (const [service, options] of this.clientTls)
+      Object.assign(options, clientTlsOptions(next, servingApp(service)));
     const server = await this.server?.catch(() => undefined);
     server?.unwrap<TlsServer>().setSecureContext(serverTlsOptions(next));
     this.log.info('command certificate renewed', { dir: next.dir });
@@ -228,8 +234,9 @@ export class TcpCommandBus implements CommandBus {
     if (!instances) {
       const url = this.routes.services[service];
       if (!url) throw commandRouteMissing(service);
-      commandTlsOf(this.routes);
-      instances = new ServiceInstances(parseCommandAddress(url).hosts, this.clientTls, this.log);
+      const tls = clientTlsOptions(this.tls ?? commandTlsOf(this.routes), servingApp(service));
+      this.clientTls.set(service, tls);
+      instances = new ServiceInstances(parseCommandAddress(url).hosts, tls, this.log);
       this.services.set(service, instances);
     }
     return instances;
@@ -237,6 +244,7 @@ export class TcpCommandBus implements CommandBus {
 
   async serve(contract: ServiceContract, execute: ExecuteMessage): Promise<void> {
     this.served.add(contract.name, wireHandlers(contract, execute));
+    for (const app of contract.sentBy) this.senders.add(app);
     const url = listenUrlOf(this.routes, contract.name);
     this.server ??= this.listen(url).catch((error: unknown) => {
       this.server = undefined;
@@ -255,6 +263,14 @@ export class TcpCommandBus implements CommandBus {
         handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       },
     });
+    // Before Nest's own listener reads a frame: a certificate the CA signed for an app that may
+    // not send these commands (a webhook-dispatcher's, say) gets no further than the handshake.
+    server.unwrap<TlsServer>().prependListener('secureConnection', (socket: TLSSocket) => {
+      const app = appNamedBy(socket.getPeerCertificate());
+      if (app !== undefined && this.senders.has(app)) return;
+      this.refused.notASender(socket, app);
+      socket.destroy();
+    });
     server.addHandler(PATTERN, async (envelope: CommandEnvelope): Promise<TcpAnswer> => {
       if (this.draining) return { draining: true };
       return { reply: await this.served.receive(envelope) };
@@ -262,8 +278,7 @@ export class TcpCommandBus implements CommandBus {
     await new Promise<void>(
       (resolve, reject) => void server.listen((error?: unknown) => (error ? reject(error) : resolve())),
     );
-    // A peer without a certificate from the private CA never gets past the handshake, so no frame of its reaches a
-    // handler.
+    // A peer without a certificate from the private CA never gets past the handshake either.
     server
       .unwrap<TlsServer>()
       .on('tlsClientError', (error: Error, socket: TLSSocket) => this.refused.record(error, socket));
@@ -291,4 +306,9 @@ export class TcpCommandBus implements CommandBus {
     await sleep(FLUSH_MS);
     server.close();
   }
+}
+
+/** The app whose certificate a sender expects on the service's port. */
+function servingApp(service: string): string {
+  return servingAppOf(service) ?? service;
 }

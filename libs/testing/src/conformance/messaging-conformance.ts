@@ -17,10 +17,16 @@ export const CONFORMANCE_SERVICE = 'conformance';
 class Add extends ContractQuery<{ a: number; b: number }, { sum: number }> {}
 class Reject extends ContractCommand<Record<string, never>, null> {}
 class Crash extends ContractCommand<Record<string, never>, null> {}
-const TEST_CONTRACT = serviceContract(CONFORMANCE_SERVICE, { add: Add, reject: Reject, crash: Crash });
+/** One process serves and sends it, so over TCP its own certificate (collections') is on both ends. */
+export const CONFORMANCE_ACCESS = { servedBy: 'collections', sentBy: ['collections'] } as const;
+const TEST_CONTRACT = serviceContract(CONFORMANCE_SERVICE, CONFORMANCE_ACCESS, {
+  add: Add,
+  reject: Reject,
+  crash: Crash,
+});
 /** What a newer sender may ask of an older server. */
 class Newer extends ContractCommand<Record<string, never>, null> {}
-serviceContract(CONFORMANCE_SERVICE, { nope: Newer });
+serviceContract(CONFORMANCE_SERVICE, CONFORMANCE_ACCESS, { nope: Newer });
 
 /** The behaviour both transports (in-process and Kafka) must show. */
 export function messagingConformance(setup: () => Promise<MessagingUnderTest>): void {
