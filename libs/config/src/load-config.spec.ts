@@ -364,6 +364,7 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     ['CALLBACK_MAX_IN_FLIGHT', '0', 'must be a positive whole number, got "0"'],
     ['DISPATCH_TICK_MS', 'fast', 'must be a whole number of milliseconds, got "fast"'],
     ['ADMIN_TOKEN', 'short-token', 'must be at least 16 characters'],
+    ['METRICS_TOKEN', 'short-token', 'must be at least 16 characters'],
     ['MASTER_KEY', 'not-a-key', 'must be 32 bytes as 64 hex characters or base64'],
     ['MASTER_KEY', '0f'.repeat(31), 'must be 32 bytes as 64 hex characters or base64'],
     ['SANDBOX_LATENCY_MS', 'slow', 'must be a whole number of milliseconds, got "slow"'],
@@ -499,10 +500,13 @@ describe('loadConfig: a bad value is one line naming the variable and what it ex
     );
   });
 
-  it.each(['MASTER_KEY', 'ADMIN_TOKEN', 'KAFKA_SASL_PASSWORD'])('never prints the value of %s', (variable) => {
-    const value = 'hunter2-secret';
-    expect(failure({ [variable]: value }).message).not.toContain(value);
-  });
+  it.each(['MASTER_KEY', 'ADMIN_TOKEN', 'METRICS_TOKEN', 'KAFKA_SASL_PASSWORD'])(
+    'never prints the value of %s',
+    (variable) => {
+      const value = 'hunter2-secret';
+      expect(failure({ [variable]: value }).message).not.toContain(value);
+    },
+  );
 
   describe('PROVIDER_CATALOGUE_FILE', () => {
     let dir: string;
@@ -597,6 +601,7 @@ describe('the loaded configuration', () => {
       .map((setting) => setting.variable);
     expect(secrets).toEqual([
       'KAFKA_SASL_PASSWORD',
+      'METRICS_TOKEN',
       'MOMO_API_USER',
       'MOMO_API_KEY',
       'MOMO_SUBSCRIPTION_KEY',

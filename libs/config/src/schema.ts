@@ -123,6 +123,13 @@ export const CONFIG_SCHEMA = {
       description:
         "with Kafka (distributed), the app's own folder holding `ca.crt`, `tls.crt` and `tls.key` (a Kubernetes TLS Secret's layout; `scripts/certs.sh --apps` makes one per app): its certificate names the app (`spiffe://paygate/<app>`); a service takes commands only from the gateway's certificate, and the gateway sends only to the serving app's",
     }),
+    metricsToken: optionalSecret('METRICS_TOKEN', {
+      type: 'text (16+ characters), secret',
+      unsetMeans: 'unset: `GET /metrics` answers anyone (keep it off public networks)',
+      description:
+        'bearer token `GET /metrics` asks for (Prometheus `authorization: {credentials}`); without it, or with another, 401',
+      check: (raw) => (raw.length < 16 ? 'must be at least 16 characters' : undefined),
+    }),
     trustProxy: proxyTrust('TRUST_PROXY', {
       description:
         "proxies in front of the apps whose X-Forwarded-For gives the client's address (per-address rate limits); unset: the connection's peer",

@@ -6,6 +6,7 @@ export { executeWithCqrs } from './cqrs-dispatch';
 export { createHttpApp, type AppContext } from './http/create-http-app';
 export type { Drain } from './http/drain';
 export { PathPatterns } from './http/edge-answers';
+export { bearerTokenMatches, sameSecret } from './http/bearer-token';
 export { escapeHtml, html, Html } from './http/html';
 export { listen } from './http/listen';
 export { requestIdFrom, REQUEST_ID_HEADER } from './http/request-observability';

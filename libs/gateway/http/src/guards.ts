@@ -13,10 +13,16 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Merchant, MerchantAccounts } from '@paygate/merchants';
-import { enforceRateLimit, RATE_LIMITER, RateLimitedAs, sourceAddress, type RateLimiter } from '@paygate/platform';
+import {
+  bearerTokenMatches,
+  enforceRateLimit,
+  RATE_LIMITER,
+  RateLimitedAs,
+  sourceAddress,
+  type RateLimiter,
+} from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
 import { GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
@@ -118,8 +124,6 @@ export const CurrentMerchant = createParamDecorator((_: unknown, context: Execut
   return merchant;
 });
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 /** `authorization: Bearer $ADMIN_TOKEN`, compared in constant time. */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -128,8 +132,7 @@ export class AdminGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (!this.config.adminToken) throw new UnauthorizedException('the admin API is disabled: ADMIN_TOKEN is not set');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const match = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization') ?? '');
-    if (!match || !timingSafeEqual(digest(match[1].trim()), digest(this.config.adminToken.reveal())))
+    if (!bearerTokenMatches(header(request, 'authorization'), this.config.adminToken))
       throw new UnauthorizedException('a valid admin bearer token is required');
     return true;
   }

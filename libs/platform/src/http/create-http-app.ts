@@ -110,7 +110,7 @@ export async function createHttpApp(features: Type[], context: AppContext): Prom
   // Hooks of one stage run in the order added: the request id comes first, so every answer
   // carries it; path and query are checked, then a request no route serves takes its token
   // before its 404 or 405.
-  observeRequests(fastify, context.infrastructure.metrics, log);
+  observeRequests(fastify, context.infrastructure.metrics, log, config.platform.metricsToken);
   answerProtocolRefusals(fastify);
   limitOutsideControllers(app, (request) => !routes.serves(request));
   answerUnservedRequests(fastify, routes, config.input.maxBodyBytes);

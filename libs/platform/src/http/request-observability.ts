@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Secret } from '@paygate/config';
 import { withLogContext, type LogContext, type Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS } from '@paygate/metrics';
+import { envelope } from '../envelope';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
+import { bearerTokenMatches } from './bearer-token';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -20,10 +23,15 @@ const isRoutine = (route: string) => route === '/metrics' || route.startsWith('/
 /**
  * Every request runs in a log context holding its request id (returned in `x-request-id`), is logged when answered, and
  * is counted and timed by route pattern (never the raw URL, which would make a series per path and may carry a signed
- * query), method and status. GET /metrics is a plain Fastify route: no guard (authentication, rate limits) applies to
- * it; keep it off public networks (docs/operations.md).
+ * query), method and status. GET /metrics is a plain Fastify route without rate limits; with `metricsToken` it answers
+ * only `authorization: Bearer <token>`, else anyone: keep it off public networks either way (docs/operations.md).
  */
-export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMetrics, log: Logger): void {
+export function observeRequests(
+  fastify: FastifyInstance,
+  metrics: PrometheusMetrics,
+  log: Logger,
+  metricsToken?: Secret,
+): void {
   const requests = metrics.histogram({
     name: 'paygate_http_request_duration_seconds',
     help: 'HTTP requests served, by route pattern, method and status (the _count series counts them).',
@@ -66,6 +74,11 @@ export function observeRequests(fastify: FastifyInstance, metrics: PrometheusMet
 
   // `?name=<family>` (repeatable) serves only those families, as exporters' `name[]` filters do.
   fastify.get('/metrics', async (request, reply) => {
+    if (metricsToken && !bearerTokenMatches(request.headers.authorization, metricsToken))
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send(envelope(401, 'a valid metrics bearer token is required (METRICS_TOKEN)', {}));
     const { name } = (request.query ?? {}) as { name?: unknown };
     const names = name === undefined ? undefined : [name].flat().filter((n): n is string => typeof n === 'string');
     const text = await metrics.exposition(names);

@@ -1,10 +1,9 @@
 import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { sameSecret } from '../admin-guard';
 import { billerApiError, ProviderApiErrorFilter } from '../provider-api-error';
 import { SANDBOX_CONFIG, type SandboxConfig } from '../sandbox-config';
 import { BillerSandbox, paymentBody, prnBody } from './biller-sandbox';
-import { RateLimitedAs } from '@paygate/platform';
+import { RateLimitedAs, sameSecret } from '@paygate/platform';
 
 type RequestHeaders = Record<string, string | string[] | undefined>;
 
