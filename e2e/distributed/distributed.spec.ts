@@ -15,6 +15,7 @@ import {
   TEST_TIMERS,
   uniqueSchema,
 } from '@paygate/testing';
+import { postgresUrlInSchema } from '@paygate/sql';
 import { dispatcherCrashSuites } from './dispatcher-crash';
 import { migrationsOnStartSuite } from './migrations-on-start';
 import { rollingRestartSuite } from './rolling-restart';
@@ -34,6 +35,7 @@ import {
 import { startAnyOrderSuite } from './start-any-order';
 import { commandTimeoutSuite } from './command-timeout';
 import { forgedCommandsSuite } from './forged-commands';
+import { forgedEventsSuite } from './forged-events';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
   const schema = uniqueSchema('e2e_distributed');
@@ -107,6 +109,13 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     gateway: apps[2].url,
     servicePayments,
     paymentsCommandsUrl: routes.listen('service-payments').COMMANDS_LISTEN_URL,
+  }));
+
+  forgedEventsSuite(() => ({
+    gateway: apps[2].url,
+    servicePayments,
+    storeUrl: postgresUrlInSchema(postgres, schema),
+    brokerUrl,
   }));
 
   describe('collection outcomes through the sandbox app', () => {

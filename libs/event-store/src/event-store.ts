@@ -36,6 +36,12 @@ export interface AppendResult {
   position: string;
 }
 
+/** Where one event is: its stream and its revision there. */
+export interface EventPlace {
+  streamName: string;
+  revision: number;
+}
+
 export interface ReadAllOptions {
   /** Start after this position; absent reads from the beginning. */
   after?: string | null;
@@ -92,6 +98,8 @@ export interface EventStore {
   transaction?<T>(work: (tx: EventStoreTransaction) => Promise<T>): Promise<T>;
   /** Events of one stream in revision order; an absent stream reads as empty. */
   readStream(streamName: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  /** The events at these places, in no particular order; a place that holds no event is left out. */
+  readAt(places: readonly EventPlace[]): Promise<RecordedEvent[]>;
   /** Events of all streams in global order; never returns an event before an earlier one is visible. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**

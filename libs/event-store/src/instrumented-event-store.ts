@@ -42,6 +42,7 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
           }),
         )),
     readStream: (streamName, options) => store.readStream(streamName, options),
+    readAt: (places) => store.readAt(places),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
     ping: () => store.ping(),

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { parseKafkaUrl } from '@paygate/messaging';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -25,4 +27,12 @@ export function runKafkaScript(command: 'start' | 'stop', env: Record<string, st
     child.on('error', (error) => resolve({ status: null, output: `${output}${String(error)}` }));
     child.on('close', (status) => resolve({ status, output }));
   });
+}
+
+/**
+ * A bare kafkajs producer on `brokerUrl`, as anyone who can reach the broker could run one: what
+ * the forged-message specs write with. Connect it before sending; disconnect it after.
+ */
+export function bareKafkaProducer(brokerUrl: string): Producer {
+  return new Kafka({ clientId: 'forger', brokers: parseKafkaUrl(brokerUrl), logLevel: logLevel.NOTHING }).producer();
 }

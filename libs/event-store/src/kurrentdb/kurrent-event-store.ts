@@ -18,6 +18,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type PageHandler,
+  type EventPlace,
   type ReadAllOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -128,6 +129,14 @@ export class KurrentEventStore implements EventStore {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
+  }
+
+  /** One read per place: a stream read from a revision is what KurrentDB indexes. */
+  async readAt(places: readonly EventPlace[]): Promise<RecordedEvent[]> {
+    const found = await Promise.all(
+      places.map((place) => this.readStream(place.streamName, { fromRevision: place.revision, maxCount: 1 })),
+    );
+    return found.flat();
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type PageHandler,
+  type EventPlace,
   type ReadAllOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -294,6 +295,16 @@ export class SqlEventStore implements EventStore {
       `select ${COLUMNS} from es_events where stream_name = $1 and es_events.stream_revision >= $2
        order by es_events.stream_revision limit $3`,
       [streamName, fromRevision, maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAt(places: readonly EventPlace[]): Promise<RecordedEvent[]> {
+    if (places.length === 0) return [];
+    const rows = await this.db.query<EventRow>(
+      `select ${COLUMNS} from es_events
+       where (stream_name, stream_revision) in (select * from unnest($1::text[], $2::bigint[]))`,
+      [places.map((place) => place.streamName), places.map((place) => place.revision)],
     );
     return rows.map(toRecordedEvent);
   }

@@ -20,6 +20,7 @@ import {
   type RunningConsumer,
 } from '../event-bus';
 import { ensureTopics, lastCertificateFailure, withDeadline } from './kafka-connection';
+import { claimIn, storedEvents, type Claim } from './stored-events';
 import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
 
 export const eventTopic = (category: string) => `paygate.events.${category}`;
@@ -32,6 +33,12 @@ export const integrationTopic = (context: string) => `paygate.integration.${cont
  * consumer's batches, those its group skips and those redelivered included): what the broker carries per lifecycle.
  */
 export const KAFKA_MESSAGES_METRIC = 'paygate_kafka_messages_total';
+
+/** Messages a consumer did not hand on because they named no event the store holds (forged, altered or not events). */
+export const KAFKA_REFUSED_METRIC = 'paygate_kafka_messages_refused_total';
+
+/** A topic's refusals of one kind are logged at most this often (every one is counted). */
+const LOG_REFUSALS_EVERY_MS = 60_000;
 
 export interface KafkaEventBusOptions {
   partitions: number;
@@ -53,6 +60,8 @@ export class KafkaEventBus implements EventBus {
   private readonly stopping = new AbortController();
   private connected?: Promise<void>;
   private readonly messages: Counter<'direction'>;
+  private readonly refused: Counter<'reason'>;
+  private readonly refusalsLoggedAt = new Map<string, number>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -75,6 +84,21 @@ export class KafkaEventBus implements EventBus {
       help: "Kafka messages this process produced (acknowledged by the broker) and fetched (every message of its consumers' batches), by direction.",
       labelNames: ['direction'],
     });
+    this.refused = instruments.metrics.counter({
+      name: KAFKA_REFUSED_METRIC,
+      help: 'Kafka messages consumers did not hand on: not an event (not_an_event), or an event the store does not hold as the message says (not_in_store).',
+      labelNames: ['reason'],
+    });
+  }
+
+  /** Counts a message no handler will see, and says so in the log once a minute per topic and reason. */
+  private refuse(topic: string, reason: 'not_an_event' | 'not_in_store', group: string): void {
+    this.refused.inc({ reason });
+    const key = `${topic} ${reason}`;
+    const now = Date.now();
+    if (now - (this.refusalsLoggedAt.get(key) ?? -Infinity) < LOG_REFUSALS_EVERY_MS) return;
+    this.refusalsLoggedAt.set(key, now);
+    this.log.warn('Kafka message refused: it names no event the store holds', { topic, reason, group });
   }
 
   /** Shared by every caller; a failed attempt is forgotten so the next caller tries again. */
@@ -119,21 +143,32 @@ export class KafkaEventBus implements EventBus {
           eachBatchAutoResolve: false,
           eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
             this.messages.inc(FETCHED, batch.messages.length);
-            const page: RecordedEvent[] = [];
-            const offsets: string[] = [];
+            const claims: Claim[] = [];
+            const claimed: string[] = [];
             for (const message of batch.messages) {
-              const event = message.value && (JSON.parse(message.value.toString('utf8')) as RecordedEvent);
+              const claim = claimIn(message.value);
+              if (!claim) {
+                this.refuse(batch.topic, 'not_an_event', options.group);
+                continue;
+              }
               if (
-                !event ||
-                !source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix)) ||
-                !source.accepts(event.type)
+                !source.streamPrefixes.some((prefix) => claim.streamName.startsWith(prefix)) ||
+                !source.accepts(claim.type)
               )
                 continue;
-              page.push(event);
-              offsets.push(message.offset);
+              claims.push(claim);
+              claimed.push(message.offset);
             }
+            const page: RecordedEvent[] = [];
+            const offsets: string[] = [];
             let handledUpTo = -1;
             try {
+              const stored = claims.length > 0 ? await storedEvents(this.store, claims) : [];
+              stored.forEach((event, index) => {
+                if (!event) return this.refuse(batch.topic, 'not_in_store', options.group);
+                page.push(event);
+                offsets.push(claimed[index]);
+              });
               if (page.length > 0) {
                 await runPage(page, async (index) => {
                   resolveOffset(offsets[index]);

@@ -49,6 +49,25 @@ export function eventStoreConformance(open: () => Promise<EventStoreUnderTest>):
       expect(read.id).toMatch(/^[0-9a-f-]{36}$/);
     });
 
+    it('reads the events at given places, leaving out places that hold none', async () => {
+      const [a, b, c] = [event('A'), event('B'), event('C')];
+      await store.appendToStream(stream('p1'), [a, b]);
+      await store.appendToStream(stream('p2'), [c]);
+      const read = await store.readAt([
+        { streamName: stream('p1'), revision: 1 },
+        { streamName: stream('p2'), revision: 0 },
+        { streamName: stream('p2'), revision: 1 },
+        { streamName: stream('absent'), revision: 0 },
+      ]);
+      expect(read.map((e) => [e.id, e.streamName, e.revision]).sort()).toEqual(
+        [
+          [b.id, stream('p1'), 1],
+          [c.id, stream('p2'), 0],
+        ].sort(),
+      );
+      expect(await store.readAt([])).toEqual([]);
+    });
+
     it('reads an absent stream as empty and can start from a revision', async () => {
       expect(await store.readStream(stream('none'))).toEqual([]);
       await store.appendToStream(stream('r'), [event('A'), event('B'), event('C')]);
