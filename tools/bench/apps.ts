@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openSqlDatabase, postgresUrlInSchema } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
+import { localCommandTlsEnv } from '../local/command-tls';
 import { collectionsOnSandbox } from '../local/sandbox-providers';
 
 export const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
@@ -99,8 +100,9 @@ export async function start(name: string, args: string[], env: Record<string, st
   }
 }
 
+/** `node dist/apps/<app>/main.js`, with the app's own command certificate unless `env` names one. */
 const startApp = (app: string, env: Record<string, string>, name = app) =>
-  start(name, [join(ROOT, 'dist/apps', app, 'main.js')], env);
+  start(name, [join(ROOT, 'dist/apps', app, 'main.js')], { ...localCommandTlsEnv(app), ...env });
 
 /** PostgreSQL and Kafka from the environment, when both are set: what the distributed layout needs. */
 export function distributedTarget(): { storeUrl: string; brokerUrl: string } | undefined {
