@@ -66,11 +66,15 @@ export class SqlRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, policy: BucketPolicy): Promise<StoreTake> {
-    // Timestamps hold microseconds: one microsecond of slack keeps the last token of a burst.
+    // A tenth of a token of slack: statement_timestamp() is when a statement started, so a take
+    // that waited for the row behind another gateway's take may see a clock behind its
+    // predecessor's, and without slack would be refused a token the bucket still holds. The
+    // sustained rate is unchanged (every take still moves full_at by a whole interval).
+    const interval = tokenIntervalMs(policy);
     const [row] = await this.db.query<{ allowed: boolean; full_at_ms: number; now_ms: number }>(TAKE, [
       key,
-      tokenIntervalMs(policy),
-      bucketWindowMs(policy) + 0.001,
+      interval,
+      bucketWindowMs(policy) + interval / 10,
     ]);
     return { allowed: row.allowed, fullAtMs: Number(row.full_at_ms), nowMs: Number(row.now_ms) };
   }
