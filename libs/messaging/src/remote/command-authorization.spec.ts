@@ -1,8 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClientTCP } from '@nestjs/microservices';
-import { firstValueFrom, timeout } from 'rxjs';
 import { APPS, UnavailableError } from '@paygate/contracts';
 import { NO_METRICS } from '@paygate/metrics';
 import { freePort } from '@paygate/net-guard';
@@ -10,7 +8,7 @@ import { issueAppCertificates } from '@paygate/testing';
 import type { CommandBus } from '../command-bus';
 import { appNamedBy, commandIdentity } from './command-identity';
 import { readCommandTls } from './command-tls';
-import { observed, readCommandTlsFiles, TopUp, WALLETS } from './command-test-setup';
+import { forgedTopUp, observed, readCommandTlsFiles, TopUp, WALLETS } from './command-test-setup';
 import { TcpCommandBus } from './tcp-command-bus';
 
 let apps: string;
@@ -71,26 +69,8 @@ describe('a service takes commands only from the apps its contract lets send the
 
   it("refuses a forged frame written on a dispatcher's connection with Nest's own client", async () => {
     const { ca, cert, key } = readCommandTlsFiles(join(apps, 'webhook-dispatcher'));
-    const client = new ClientTCP({
-      host: '127.0.0.1',
-      port: Number(new URL(url).port),
-      tlsOptions: { ca, cert, key, checkServerIdentity: () => undefined },
-    });
-    opened.push(client);
-    const outcome = await client
-      .connect()
-      .then(() =>
-        firstValueFrom(
-          client
-            .send('paygate.command.v1', { service: 'wallets', command: 'topUp', payload: { amount: 999_999 } })
-            .pipe(timeout(1_500)),
-        ),
-      )
-      .then(
-        () => 'answered',
-        () => 'refused',
-      );
-    expect(outcome).toBe('refused');
+    const outcome = await forgedTopUp(url, 999_999, { ca, cert, key, checkServerIdentity: () => undefined });
+    expect(outcome).toHaveProperty('refused');
     expect(balance).toBe(0);
     expect(seen.refused).toEqual({ not_a_sender: 1 });
   });
