@@ -26,7 +26,8 @@ export interface WalletBalancesQuery {
 }
 
 /** What a wallet event did: a transfer moved money, a hold set some aside, or its end. */
-export type WalletEntryKind = 'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture';
+export type WalletEntryKind =
+  'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture' | 'money_out_reversal';
 
 /** One line of a wallet's statement (integer minor units): one wallet event, with the transfers it posted. */
 export interface WalletEntry {
@@ -36,7 +37,7 @@ export interface WalletEntry {
   balanceChange: number;
   availableChange: number;
   holdId: string | null;
-  /** A hold's purpose (FEE, PRN_PAYMENT, OTHER). */
+  /** A hold's purpose (FEE, PRN_PAYMENT, REFUND, PAYOUT, OTHER). */
   purpose: string | null;
   internalReference: string | null;
   transfers: { transferId: string; debitAccount: string; creditAccount: string; amount: number }[];
@@ -105,6 +106,36 @@ export interface FindServicePaymentQuery {
   internalReference: string;
 }
 
+/** Money out of a wallet: a refund to the customer of a collection, or a payout to a mobile money number. */
+export type MoneyOutKind = 'REFUND' | 'PAYOUT';
+
+/** Set aside `amount` (amount and fee) of the available balance for a refund or payout, before its provider is asked. */
+export interface HoldMoneyOutCommand {
+  merchantId: string;
+  currency: string;
+  kind: MoneyOutKind;
+  /** The merchant's refund_reference or payout_reference: the same reference is the same hold. */
+  reference: string;
+  /** Integer minor units, > 0. */
+  amount: number;
+}
+
+/** The provider's final word on a held refund or payout: PAID takes the held money out, NOT_PAID gives it back. */
+export interface SettleMoneyOutCommand {
+  merchantId: string;
+  currency: string;
+  kind: MoneyOutKind;
+  reference: string;
+  outcome: 'PAID' | 'NOT_PAID';
+}
+
+/** A provider took back a payout it had paid: the wallet is credited what the payout took. */
+export interface ReversePayoutCommand {
+  merchantId: string;
+  currency: string;
+  reference: string;
+}
+
 export class WalletBalances extends ContractQuery<WalletBalancesQuery, { balances: WalletBalance[] }> {}
 export class WalletStatement extends ContractQuery<WalletStatementQuery, WalletStatementPage> {}
 export class TopUpWallet extends ContractCommand<TopUpWalletCommand, { balance: WalletBalance }> {}
@@ -113,17 +144,26 @@ export class FindServicePayment extends ContractQuery<
   { servicePayment: ServicePaymentSummary | null }
 > {}
 export class ListServicePayments extends ContractQuery<ListServicePaymentsQuery, ServicePaymentPage> {}
+export class HoldMoneyOut extends ContractCommand<HoldMoneyOutCommand, { balance: WalletBalance }> {}
+export class SettleMoneyOut extends ContractCommand<SettleMoneyOutCommand, { balance: WalletBalance }> {}
+export class ReversePayout extends ContractCommand<ReversePayoutCommand, { balance: WalletBalance }> {}
 
-/** The service-payments service's request-reply surface (gateway → service-payments). */
+/**
+ * The service-payments service's request-reply surface: the gateway's reads and top-ups, and the money-out holds the
+ * disbursements context (served in the service-payments app too) asks of the wallet.
+ */
 export const PAYMENTS_SERVICE = serviceContract(
   'payments',
-  { servedBy: 'service-payments', sentBy: ['api-gateway'] },
+  { servedBy: 'service-payments', sentBy: ['api-gateway', 'service-payments'] },
   {
     'payments.walletBalances': WalletBalances,
     'payments.walletStatement': WalletStatement,
     'payments.topUp': TopUpWallet,
     'payments.findServicePayment': FindServicePayment,
     'payments.listServicePayments': ListServicePayments,
+    'payments.holdMoneyOut': HoldMoneyOut,
+    'payments.settleMoneyOut': SettleMoneyOut,
+    'payments.reversePayout': ReversePayout,
   },
 );
 

@@ -172,7 +172,8 @@ export type ServicePaymentEvent = EventsOf<typeof SERVICE_PAYMENT_EVENT_SCHEMAS>
  * A transfer debits one and credits another by the same amount, so the balances of all
  * accounts (credits − debits) always sum to zero.
  */
-export type LedgerAccountKind = 'merchant_wallet' | 'customer_funds' | 'biller_settlement' | 'fee_revenue' | 'top_up';
+export type LedgerAccountKind =
+  'merchant_wallet' | 'customer_funds' | 'biller_settlement' | 'fee_revenue' | 'top_up' | 'money_out';
 
 export const LEDGER_ACCOUNTS = {
   merchantWallet: (merchantId: string, currency: string) => `merchant_wallet:${merchantId}:${currency}`,
@@ -183,10 +184,12 @@ export const LEDGER_ACCOUNTS = {
   feeRevenue: (currency: string) => `fee_revenue:${currency}`,
   /** Sandbox and admin top-ups. */
   topUp: (currency: string) => `top_up:${currency}`,
+  /** Money sent back to customers (refunds) or to merchants' payees (payouts) through a provider. */
+  moneyOut: (currency: string) => `money_out:${currency}`,
 };
 
 const account = Type.String({
-  pattern: '^(merchant_wallet:.+|customer_funds|biller_settlement|fee_revenue|top_up):[A-Z]{3}$',
+  pattern: '^(merchant_wallet:.+|customer_funds|biller_settlement|fee_revenue|top_up|money_out):[A-Z]{3}$',
 });
 
 export const Transfer = closedObject({
@@ -206,6 +209,7 @@ export const WALLET_EVENT_TYPES = {
   holdPlaced: 'WalletHoldPlaced',
   holdReleased: 'WalletHoldReleased',
   holdCaptured: 'WalletHoldCaptured',
+  moneyOutReversed: 'WalletMoneyOutReversed',
 } as const;
 
 export const WalletCollectionCreditedV1 = eventData({
@@ -237,16 +241,19 @@ export const WalletHoldPlacedV1 = eventData(holdPlaced);
 export type WalletHoldPlacedV1 = Static<typeof WalletHoldPlacedV1>;
 
 /**
- * FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid.
+ * FEE: the fee a merchant bears, held at PRN validation; PRN_PAYMENT: the PRN's amount, held until the biller is paid;
+ * REFUND and PAYOUT: money out (amount and fee), held from acceptance until the provider's final word.
  */
-export const WALLET_HOLD_PURPOSES = ['FEE', 'PRN_PAYMENT', 'OTHER'] as const;
+export const WALLET_HOLD_PURPOSES = ['FEE', 'PRN_PAYMENT', 'REFUND', 'PAYOUT', 'OTHER'] as const;
 export type WalletHoldPurpose = (typeof WALLET_HOLD_PURPOSES)[number];
 
 export const WalletHoldPlacedV2 = eventData({
   ...holdPlaced,
   purpose: enumOf(WALLET_HOLD_PURPOSES),
-  /** The collection the hold is for; absent for OTHER. */
+  /** The collection the hold is for (FEE, PRN_PAYMENT); absent otherwise. */
   internalReference: Type.Optional(text),
+  /** The merchant's refund_reference or payout_reference (REFUND, PAYOUT); absent otherwise. */
+  moneyOutReference: Type.Optional(text),
 });
 export type WalletHoldPlacedV2 = Static<typeof WalletHoldPlacedV2>;
 
@@ -263,11 +270,22 @@ export const WalletHoldCapturedV1 = eventData({
   merchantId: text,
   currency,
   holdId: text,
-  /** wallet → biller_settlement, the held amount. */
+  /** wallet → biller_settlement (a PRN payment) or wallet → money_out (a refund or payout), the held amount. */
   transfer: Transfer,
   capturedAt: instant,
 });
 export type WalletHoldCapturedV1 = Static<typeof WalletHoldCapturedV1>;
+
+/** A provider took back a completed payout: money_out → wallet, the amount the payout captured. */
+export const WalletMoneyOutReversedV1 = eventData({
+  merchantId: text,
+  currency,
+  /** The payout's reference. */
+  moneyOutReference: text,
+  transfer: Transfer,
+  reversedAt: instant,
+});
+export type WalletMoneyOutReversedV1 = Static<typeof WalletMoneyOutReversedV1>;
 
 /** Wallet events as written at version 2 (WALLET_EVENT_SCHEMA_VERSION): WalletHoldPlaced names its purpose. */
 export const WALLET_EVENT_SCHEMAS = {
@@ -276,6 +294,7 @@ export const WALLET_EVENT_SCHEMAS = {
   [WALLET_EVENT_TYPES.holdPlaced]: WalletHoldPlacedV2,
   [WALLET_EVENT_TYPES.holdReleased]: WalletHoldReleasedV1,
   [WALLET_EVENT_TYPES.holdCaptured]: WalletHoldCapturedV1,
+  [WALLET_EVENT_TYPES.moneyOutReversed]: WalletMoneyOutReversedV1,
 };
 
 /**

@@ -254,12 +254,24 @@ export const release = (holdId: string, wallet = WALLET): WalletCommand => ({
   holdId,
   at: T0,
 });
-export const capture = (holdId: string, transferId: string, wallet = WALLET): WalletCommand => ({
+export const capture = (
+  holdId: string,
+  transferId: string,
+  wallet = WALLET,
+  toAccount: 'biller_settlement' | 'money_out' = 'biller_settlement',
+): WalletCommand => ({
   type: 'CaptureHold',
   wallet,
   holdId,
   transferId,
-  toAccount: 'biller_settlement',
+  toAccount,
+  at: T0,
+});
+/** A provider's word that the payout held and captured under `holdId` was taken back. */
+export const reverse = (holdId: string, wallet = WALLET): WalletCommand => ({
+  type: 'ReverseMoneyOut',
+  wallet,
+  holdId,
   at: T0,
 });
 

@@ -7,10 +7,28 @@ export const feeHoldId = (internalReference: string) => `fee:${internalReference
 /** Wallet hold of the PRN amount, placed when the collection completes, captured when the biller accepts. */
 export const prnHoldId = (internalReference: string) => `prn:${internalReference}`;
 
+/** Wallet hold of a refund (its amount), placed when the refund is accepted, captured when the provider refunded. */
+export const refundHoldId = (refundReference: string) => `refund:${refundReference}`;
+
+/** Wallet hold of a payout (amount and fee), placed when the payout is accepted, captured when the provider paid. */
+export const payoutHoldId = (payoutReference: string) => `payout:${payoutReference}`;
+
+/** The capture's transfer id of a refund or payout (wallet → money_out). */
+export const moneyOutTransferId = (holdId: string) => `money-out:${holdId}`;
+
+/** The transfer id of a payout's reversal (money_out → wallet). */
+export const moneyOutReversalTransferId = (holdId: string) => `money-out-reversal:${holdId}`;
+
 /** What a hold is for, told by its id (WalletHoldPlaced version 2 records it; version 1 is upcast with this). */
-export function describeHold(holdId: string): { purpose: WalletHoldPurpose; internalReference?: string } {
+export function describeHold(holdId: string): {
+  purpose: WalletHoldPurpose;
+  internalReference?: string;
+  moneyOutReference?: string;
+} {
   if (holdId.startsWith('fee:')) return { purpose: 'FEE', internalReference: holdId.slice('fee:'.length) };
   if (holdId.startsWith('prn:')) return { purpose: 'PRN_PAYMENT', internalReference: holdId.slice('prn:'.length) };
+  if (holdId.startsWith('refund:')) return { purpose: 'REFUND', moneyOutReference: holdId.slice('refund:'.length) };
+  if (holdId.startsWith('payout:')) return { purpose: 'PAYOUT', moneyOutReference: holdId.slice('payout:'.length) };
   return { purpose: 'OTHER' };
 }
 

@@ -1,11 +1,14 @@
 /**
  * The wallet ledger under random interleavings (fast-check, seeded): collections credited,
- * top-ups, holds (some replacing others), releases and captures (PRN payments) across a few
- * merchants and currencies, with ids drawn from small pools so duplicates, redeliveries and
- * conflicts are common. After every step: each account's balance is the sum of its transfers;
- * no wallet's balance or available is negative; refused commands change nothing and are refused
- * only when they must be; the sum over all accounts is zero; folding the stored events from
- * scratch gives the incrementally maintained state.
+ * top-ups, holds (some replacing others), releases and captures (PRN payments), refunds and
+ * payouts held, then captured (the provider paid), released (the provider refused) or left held
+ * (the provider has not answered: a time-out), and payouts reversed, across a few merchants and
+ * currencies, with ids drawn from small pools so duplicates, redeliveries and conflicts are
+ * common. After every step: each account's balance is the sum of its transfers; no wallet's
+ * balance or available is negative; refused commands change nothing and are refused only when
+ * they must be; the sum over all accounts is zero; every hold is settled (released or captured)
+ * at most once and a payout reversed at most once, only after its capture; folding the stored
+ * events from scratch gives the incrementally maintained state.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -24,7 +27,7 @@ import {
   type WalletState,
 } from './wallet-ledger';
 import { walletLedgerDecider } from './wallet-ledger-decider';
-import { capture, credit, hold, release, topUp } from './payments-test-setup';
+import { capture, credit, hold, release, reverse, topUp } from './payments-test-setup';
 
 const WALLETS: WalletRef[] = ['merchant-1', 'merchant-2'].flatMap((merchantId) =>
   ['UGX', 'USD'].map((currency) => ({ merchantId, currency })),
@@ -36,6 +39,13 @@ const wallet = fc.constantFrom(...WALLETS);
 const ref = ids('PG', 4);
 const holdId = fc.tuple(fc.constantFrom('prn:', 'fee:'), ref).map(([kind, r]) => kind + r);
 const amount = (max: number) => fc.integer({ min: 1, max });
+// Money out: a refund or payout hold, then the provider's word (paid, refused, or nothing yet), sometimes a reversal.
+const moneyOutHoldId = fc.tuple(fc.constantFrom('refund:', 'payout:'), ids('MO', 4)).map(([kind, r]) => kind + r);
+const providerWord = fc.constantFrom('paid', 'refused', 'unconfirmed');
+const moneyOut = (w: WalletRef, id: string, a: number, word: string): WalletCommand[] => [
+  hold(id, a, undefined, w),
+  ...(word === 'paid' ? [capture(id, `money-out:${id}`, w, 'money_out')] : word === 'refused' ? [release(id, w)] : []),
+];
 /**
  * One step: a single command (a fee hold among them), or a PRN payment (hold replacing the fee hold, then capture) in a
  * row.
@@ -69,6 +79,27 @@ const step: fc.Arbitrary<WalletCommand[]> = fc.oneof(
       .tuple(wallet, ref, amount(15_000))
       .map(([w, r, a]) => [hold(`prn:${r}`, a, `fee:${r}`, w), capture(`prn:${r}`, `pay:${r}`, w)]),
   },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(wallet, moneyOutHoldId, amount(15_000), providerWord)
+      .map(([w, id, a, word]) => moneyOut(w, id, a, word)),
+  },
+  // A time-out's answer arriving later: paid or refused.
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(wallet, moneyOutHoldId, fc.boolean())
+      .map(([w, id, paid]) => [paid ? capture(id, `money-out:${id}`, w, 'money_out') : release(id, w)]),
+  },
+  { weight: 1, arbitrary: fc.tuple(wallet, moneyOutHoldId).map(([w, id]) => [reverse(id, w)]) },
+  // A payout paid, then taken back by its provider.
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(wallet, ids('MO', 4), amount(5_000))
+      .map(([w, r, a]) => [...moneyOut(w, `payout:${r}`, a, 'paid'), reverse(`payout:${r}`, w)]),
+  },
 );
 
 /** A state as plain data, to prove decide() never touches the state it is given. */
@@ -95,7 +126,29 @@ function holdFits(state: Wallet | null, command: Extract<WalletCommand, { type: 
   return available + (replaced?.status === 'HELD' ? replaced.amount : 0) >= command.amount;
 }
 
-const seen = { accepted: 0, refused: 0, insufficient: 0, captures: 0, replacements: 0 };
+const seen = { accepted: 0, refused: 0, insufficient: 0, captures: 0, replacements: 0, moneyOut: 0, reversals: 0 };
+
+/** Each hold is settled (released or captured) at most once, and a payout reversed at most once after its capture. */
+function checkSettledOnce(events: WalletEvent[]): void {
+  const settled = new Set<string>();
+  const captured = new Set<string>();
+  const reversed = new Set<string>();
+  for (const event of events) {
+    const key = `${event.data.merchantId}/${event.data.currency}/`;
+    if (event.type === 'WalletHoldReleased' || event.type === 'WalletHoldCaptured') {
+      assert.ok(!settled.has(key + event.data.holdId), `hold ${event.data.holdId} settled twice`);
+      settled.add(key + event.data.holdId);
+      if (event.type === 'WalletHoldCaptured') captured.add(key + event.data.holdId);
+    }
+    if (event.type === 'WalletHoldPlaced') settled.delete(key + event.data.holdId);
+    if (event.type === 'WalletMoneyOutReversed') {
+      const holdId = `payout:${event.data.moneyOutReference}`;
+      assert.ok(captured.has(key + holdId), `payout ${holdId} reversed before it was captured`);
+      assert.ok(!reversed.has(key + holdId), `payout ${holdId} reversed twice`);
+      reversed.add(key + holdId);
+    }
+  }
+}
 
 function checkRun(commands: WalletCommand[]): void {
   const states = new Map<string, WalletState>();
@@ -128,6 +181,13 @@ function checkRun(commands: WalletCommand[]): void {
     if (events.length > 0) seen.accepted++;
     if (events.some((event) => event.type === 'WalletHoldCaptured')) seen.captures++;
     if (events.some((event) => event.type === 'WalletHoldReleased') && command.type === 'Hold') seen.replacements++;
+    if (
+      events.some(
+        (event) => event.type === 'WalletHoldCaptured' && event.data.transfer.creditAccount.startsWith('money_out:'),
+      )
+    )
+      seen.moneyOut++;
+    if (events.some((event) => event.type === 'WalletMoneyOutReversed')) seen.reversals++;
     const after = events.reduce(evolveWallet, before);
     states.set(id, after);
     allEvents.push(...events);
@@ -160,6 +220,7 @@ function checkRun(commands: WalletCommand[]): void {
     assert.deepEqual(nonZero(incremental), nonZero(oracle));
     assert.deepEqual(nonZero(ledgerBalances(allEvents)), nonZero(oracle));
     assert.equal(accountSum(oracle), 0);
+    checkSettledOnce(allEvents);
     for (const currency of ['UGX', 'USD'])
       assert.equal(
         accountSum(Object.fromEntries(Object.entries(oracle).filter(([account]) => account.endsWith(`:${currency}`)))),
@@ -181,12 +242,14 @@ describe('the wallet ledger under random interleavings', () => {
       fc.property(fc.array(step, { minLength: 1, maxLength: 30, size: 'max' }), (steps) => {
         checkRun(steps.flat());
       }),
-      { seed: 20250301, numRuns: 300 },
+      { seed: 20250301, numRuns: 500 },
     );
     // The generator reaches the interesting cases, so the property is not vacuous.
     expect(seen.accepted).toBeGreaterThan(1000);
     expect(seen.insufficient).toBeGreaterThan(100);
     expect(seen.captures).toBeGreaterThan(100);
     expect(seen.replacements).toBeGreaterThan(10);
+    expect(seen.moneyOut).toBeGreaterThan(100);
+    expect(seen.reversals).toBeGreaterThan(10);
   });
 });

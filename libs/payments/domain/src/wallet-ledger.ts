@@ -2,7 +2,7 @@ import { CommandRejectedError, type WalletRef } from '@paygate/contracts';
 import { LEDGER_ACCOUNTS as ACCOUNTS, WALLET_EVENT_TYPES as EVENTS, type Transfer, type WalletEvent } from './events';
 import { PersistentMap } from '@paygate/decider';
 import { isSupportedCurrency } from '@paygate/money';
-import { describeHold } from './references';
+import { describeHold, moneyOutReversalTransferId } from './references';
 
 /**
  * The wallet ledger: one stream per merchant wallet and currency, double-entry in the manner of
@@ -107,15 +107,20 @@ export type WalletCommand =
   /** Reserve `amount` of the available balance; `replaces` names a hold released in the same append. */
   | { type: 'Hold'; wallet: WalletRef; holdId: string; amount: number; replaces?: string; at: string }
   | { type: 'ReleaseHold'; wallet: WalletRef; holdId: string; at: string }
-  /** Pay the held amount out of the wallet: wallet → biller_settlement. */
+  /** Pay the held amount out of the wallet: wallet → biller_settlement (a PRN) or wallet → money_out (refund, payout). */
   | {
       type: 'CaptureHold';
       wallet: WalletRef;
       holdId: string;
       transferId: string;
-      toAccount: 'biller_settlement';
+      toAccount: 'biller_settlement' | 'money_out';
       at: string;
-    };
+    }
+  /**
+   * A provider took back a completed payout: money_out → wallet, exactly what the hold's capture moved. The hold
+   * must have been captured; the same hold again changes nothing.
+   */
+  | { type: 'ReverseMoneyOut'; wallet: WalletRef; holdId: string; at: string };
 
 /** A refused ledger command, with a stable code and what the merchant's wallet had. */
 export class WalletRejected extends CommandRejectedError {
@@ -192,6 +197,8 @@ function timeOf(event: WalletEvent): string {
       return event.data.releasedAt;
     case EVENTS.holdCaptured:
       return event.data.capturedAt;
+    case EVENTS.moneyOutReversed:
+      return event.data.reversedAt;
   }
 }
 
@@ -212,6 +219,8 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       const { holdId, transfer } = event.data;
       return settled(post(wallet, [transfer]), holdId, { amount: transfer.amount, status: 'CAPTURED' });
     }
+    case EVENTS.moneyOutReversed:
+      return post(wallet, [event.data.transfer]);
   }
 }
 
@@ -377,15 +386,33 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       if (hold.status === 'CAPTURED') return [];
       if (hold.status === 'RELEASED')
         throw new WalletRejected('not_found', `hold ${holdId} was released and can no longer be captured`, { holdId });
+      const creditAccount =
+        command.toAccount === 'money_out' ? ACCOUNTS.moneyOut(currency) : ACCOUNTS.billerSettlement(currency);
+      const transfer: Transfer = { transferId, debitAccount: account, creditAccount, amount: hold.amount, currency };
+      if (postedTransfer(wallet, transferId)) throw duplicate(`transfer ${transferId} exists already`);
+      return [{ type: EVENTS.holdCaptured, data: { merchantId, currency, holdId, transfer, capturedAt: at } }];
+    }
+    case 'ReverseMoneyOut': {
+      const { holdId, at } = command;
+      const hold = holdOf(wallet, holdId);
+      const { purpose, moneyOutReference } = describeHold(holdId);
+      if (purpose !== 'PAYOUT' || moneyOutReference === undefined || hold?.status !== 'CAPTURED')
+        throw new WalletRejected('not_found', `wallet ${account} has no captured payout hold ${holdId}`, { holdId });
       const transfer: Transfer = {
-        transferId,
-        debitAccount: account,
-        creditAccount: ACCOUNTS.billerSettlement(currency),
+        transferId: moneyOutReversalTransferId(holdId),
+        debitAccount: ACCOUNTS.moneyOut(currency),
+        creditAccount: account,
         amount: hold.amount,
         currency,
       };
-      if (postedTransfer(wallet, transferId)) throw duplicate(`transfer ${transferId} exists already`);
-      return [{ type: EVENTS.holdCaptured, data: { merchantId, currency, holdId, transfer, capturedAt: at } }];
+      return alreadyPosted(wallet, transfer)
+        ? []
+        : [
+            {
+              type: EVENTS.moneyOutReversed,
+              data: { merchantId, currency, moneyOutReference, transfer, reversedAt: at },
+            },
+          ];
     }
   }
 }
@@ -449,6 +476,7 @@ export function transfersOf(event: WalletEvent): Transfer[] {
       return event.data.transfers;
     case EVENTS.toppedUp:
     case EVENTS.holdCaptured:
+    case EVENTS.moneyOutReversed:
       return [event.data.transfer];
     case EVENTS.holdPlaced:
     case EVENTS.holdReleased:

@@ -123,6 +123,8 @@ export function walletEntry(event: WalletEvent): WalletEntry {
       return { ...line, kind: 'hold_release', holdId: event.data.holdId, at: event.data.releasedAt };
     case WALLET_EVENT_TYPES.holdCaptured:
       return { ...line, kind: 'hold_capture', holdId: event.data.holdId, at: event.data.capturedAt };
+    case WALLET_EVENT_TYPES.moneyOutReversed:
+      return { ...line, kind: 'money_out_reversal', at: event.data.reversedAt };
   }
 }
 

@@ -4,6 +4,10 @@ import {
   readCollectionIntegrationEvent,
   walletId,
   type FindServicePaymentQuery,
+  type HoldMoneyOutCommand,
+  type ReversePayoutCommand,
+  type SettleMoneyOutCommand,
+  type WalletRef,
   type IntegrationEnvelope,
   type ListServicePaymentsQuery,
   type PaymentsContract,
@@ -14,7 +18,13 @@ import {
 } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { servicePaymentProcess } from '@paygate/payments-domain';
+import {
+  moneyOutTransferId,
+  payoutHoldId,
+  refundHoldId,
+  servicePaymentProcess,
+  type WalletCommand,
+} from '@paygate/payments-domain';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { billerCalls } from './biller-calls';
 import type { PaymentsConfig } from './config';
@@ -35,6 +45,8 @@ export interface PaymentsServiceDeps {
   metrics: Metrics;
   now?: () => Date;
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 type Result<Name extends keyof PaymentsContract & string> = Promise<ResultOf<PaymentsContract, Name>>;
 
@@ -74,6 +86,41 @@ export class PaymentsService {
     const { state } = await this.deps.wallets.handle(walletId(wallet), topUp);
     if (!state) throw new Error('wallet missing after a top-up');
     return { balance: { currency, balance: state.balance, available: state.available } };
+  }
+
+  /** A refund's or payout's hold: refused with insufficient_funds (naming what is available) when it does not fit. */
+  holdMoneyOut(command: HoldMoneyOutCommand): Result<'payments.holdMoneyOut'> {
+    const { merchantId, currency, kind, reference, amount } = command;
+    const holdId = kind === 'REFUND' ? refundHoldId(reference) : payoutHoldId(reference);
+    return this.moveWallet({ merchantId, currency }, { type: 'Hold', holdId, amount });
+  }
+
+  /** The provider's final word: the held money leaves the wallet (to money_out), or is available again. */
+  settleMoneyOut(command: SettleMoneyOutCommand): Result<'payments.settleMoneyOut'> {
+    const { merchantId, currency, kind, reference, outcome } = command;
+    const holdId = kind === 'REFUND' ? refundHoldId(reference) : payoutHoldId(reference);
+    return this.moveWallet(
+      { merchantId, currency },
+      outcome === 'PAID'
+        ? { type: 'CaptureHold', holdId, transferId: moneyOutTransferId(holdId), toAccount: 'money_out' }
+        : { type: 'ReleaseHold', holdId },
+    );
+  }
+
+  reversePayout({ merchantId, currency, reference }: ReversePayoutCommand): Result<'payments.reversePayout'> {
+    return this.moveWallet({ merchantId, currency }, { type: 'ReverseMoneyOut', holdId: payoutHoldId(reference) });
+  }
+
+  private async moveWallet(
+    wallet: WalletRef,
+    command: DistributiveOmit<Exclude<WalletCommand, { type: 'TopUp' | 'CreditCollection' }>, 'wallet' | 'at'>,
+  ): Promise<{ balance: { currency: string; balance: number; available: number } }> {
+    const { state } = await this.deps.wallets.handle(walletId(wallet), {
+      ...command,
+      wallet,
+      at: this.now().toISOString(),
+    });
+    return { balance: { currency: wallet.currency, balance: state?.balance ?? 0, available: state?.available ?? 0 } };
   }
 
   listServicePayments(query: ListServicePaymentsQuery): Result<'payments.listServicePayments'> {

@@ -10,6 +10,7 @@ const KINDS: Record<WalletEntry['kind'], string> = {
   hold: 'Hold placed',
   hold_release: 'Hold released',
   hold_capture: 'Hold captured',
+  money_out_reversal: 'Payout reversed',
 };
 
 const signed = (minor: number, currency: string) => (minor > 0 ? `+${money(minor, currency)}` : money(minor, currency));

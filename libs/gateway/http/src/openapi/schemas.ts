@@ -297,9 +297,9 @@ export class WalletTransactionDto {
   id!: string;
 
   @ApiProperty({
-    enum: ['collection_credit', 'top_up', 'hold', 'hold_release', 'hold_capture'],
+    enum: ['collection_credit', 'top_up', 'hold', 'hold_release', 'hold_capture', 'money_out_reversal'],
     description:
-      'collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out',
+      'collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out; money_out_reversal credits back a payout its provider reversed',
   })
   type!: string;
 
@@ -315,7 +315,7 @@ export class WalletTransactionDto {
   @ApiProperty(nullableString('The hold a hold entry places, releases or captures'))
   hold_id!: string | null;
 
-  @ApiProperty(nullableString("A hold's purpose: FEE, PRN_PAYMENT or OTHER"))
+  @ApiProperty(nullableString("A hold's purpose: FEE, PRN_PAYMENT, REFUND, PAYOUT or OTHER"))
   purpose!: string | null;
 
   @ApiProperty(nullableString('The collection the entry is for'))

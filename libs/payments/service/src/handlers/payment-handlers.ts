@@ -2,6 +2,9 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
   FindServicePayment,
+  HoldMoneyOut,
+  ReversePayout,
+  SettleMoneyOut,
   ListServicePayments,
   TopUpWallet,
   WalletBalances,
@@ -67,6 +70,30 @@ export class ListServicePaymentsHandler implements IQueryHandler<ListServicePaym
   }
 }
 
+@CommandHandler(HoldMoneyOut)
+export class HoldMoneyOutHandler implements ICommandHandler<HoldMoneyOut> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ payload }: HoldMoneyOut) {
+    return this.payments.holdMoneyOut(payload);
+  }
+}
+
+@CommandHandler(SettleMoneyOut)
+export class SettleMoneyOutHandler implements ICommandHandler<SettleMoneyOut> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ payload }: SettleMoneyOut) {
+    return this.payments.settleMoneyOut(payload);
+  }
+}
+
+@CommandHandler(ReversePayout)
+export class ReversePayoutHandler implements ICommandHandler<ReversePayout> {
+  constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
+  execute({ payload }: ReversePayout) {
+    return this.payments.reversePayout(payload);
+  }
+}
+
 @CommandHandler(HandleCollectionEvent)
 export class HandleCollectionEventHandler implements ICommandHandler<HandleCollectionEvent> {
   constructor(@Inject(PaymentsService) private readonly payments: PaymentsService) {}
@@ -89,6 +116,9 @@ export const PAYMENT_HANDLERS = [
   TopUpWalletHandler,
   FindServicePaymentHandler,
   ListServicePaymentsHandler,
+  HoldMoneyOutHandler,
+  SettleMoneyOutHandler,
+  ReversePayoutHandler,
   HandleCollectionEventHandler,
   FirePaymentTimerHandler,
 ];
