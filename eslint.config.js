@@ -37,6 +37,7 @@ const SCOPES = [
   'scope:gateway',
   'scope:webhooks',
   'scope:payments',
+  'scope:disbursements',
   'scope:sandbox',
   'scope:shared',
   'scope:standalone',
@@ -141,6 +142,8 @@ function depConstraints(withTesting) {
     // The dispatcher knows other contexts only by their published events (libs/contracts).
     { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },
+    // Money out reaches the wallet only through the payments contract (libs/contracts), never its domain.
+    { sourceTag: 'scope:disbursements', onlyDependOnLibsWithTags: ['scope:disbursements', 'scope:shared'] },
     { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: SCOPES },

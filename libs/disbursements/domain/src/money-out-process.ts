@@ -1,0 +1,139 @@
+import type { Process, ProcessOutput } from '@paygate/decider';
+import type { MoneyOut, MoneyOutCommand } from './money-out';
+
+/**
+ * What a refund or payout does between its decisions: ask the provider, record what it said, and once it has said
+ * for good, settle the wallet hold (and a refund's allocation). A provider that times out or answers ambiguously is
+ * asked for the status with the same reference until it answers; one that says it never received the request is sent
+ * it again with the same reference. Nothing is marked FAILED that the provider did not say failed.
+ */
+export interface MoneyOutProcessConfig {
+  /** How long after sending (or an unanswered status query) the provider is asked again. */
+  statusPollMs: number;
+  /** How long a money-out may stay unconfirmed before operators are shown it (needs attention). */
+  attentionAfterMs: number;
+}
+
+/** The provider's word on the request, normalised by its connector. */
+export type ProviderStatus =
+  | { status: 'PENDING' }
+  | { status: 'SUCCESSFUL'; providerTransactionId: string }
+  | { status: 'FAILED'; providerReason: string }
+  | { status: 'NOT_FOUND' };
+
+export type MoneyOutInput =
+  /** The request was recorded and its wallet hold placed. */
+  | { type: 'Accepted' }
+  /** Its timer came due: a send or status query not made, or due again. */
+  | { type: 'TimerDue' }
+  /** The provider called back: a hint only, so the status is asked. */
+  | { type: 'Notified' }
+  /** A command of the run was carried out. */
+  | { type: 'Recorded' }
+  | { type: 'SendAccepted' }
+  /** A definite refusal of the request (a 4xx that is not "already received"). */
+  | { type: 'SendRefused'; reason: string }
+  /** No answer that says whether the provider registered the request (a time-out, a 5xx, no connection). */
+  | { type: 'SendUnanswered'; detail: string }
+  /** A status query that got no answer. */
+  | { type: 'StatusUnanswered'; detail: string }
+  | { type: 'StatusAnswered'; answer: ProviderStatus };
+
+export type MoneyOutCall = { type: 'Send' } | { type: 'Status' };
+
+/** Commands of the run: the money-out's own, or the settlement of its hold (the wallet) and allocation (a refund's). */
+export type MoneyOutEffect =
+  | MoneyOutCommand
+  | { type: 'SettleWallet'; outcome: 'PAID' | 'NOT_PAID' }
+  | { type: 'SettleAllocation'; outcome: 'PAID' | 'NOT_PAID' };
+
+export interface MoneyOutRunState {
+  moneyOut: MoneyOut;
+  /** The run's clock, ISO 8601. */
+  now: string;
+}
+
+type Output = ProcessOutput<MoneyOutEffect, MoneyOutCall>;
+
+export function moneyOutProcess(
+  config: MoneyOutProcessConfig,
+): Process<MoneyOutInput, MoneyOutRunState, MoneyOutEffect, MoneyOutCall> {
+  const later = (now: string, ms: number) => new Date(Date.parse(now) + ms).toISOString();
+
+  /** Waiting for the provider: ask again later, and show operators one that has waited too long. */
+  function wait({ moneyOut, now }: MoneyOutRunState, note: string): Output[] {
+    const retry: Output = { type: 'RetryAt', at: later(now, config.statusPollMs), note };
+    const overdue = Date.parse(now) - Date.parse(moneyOut.request.requestedAt) >= config.attentionAfterMs;
+    return overdue && !moneyOut.needsAttention
+      ? [{ type: 'Execute', command: { type: 'Flag', at: now } }, retry]
+      : [retry];
+  }
+
+  /** Final: the hold is captured (PAID) or released, a refund's allocation marked or released, then recorded. */
+  function settle({ moneyOut, now }: MoneyOutRunState): Output[] {
+    if (moneyOut.holdSettled) return [{ type: 'Done', note: `${moneyOut.status.toLowerCase()}, its hold settled` }];
+    const outcome: 'PAID' | 'NOT_PAID' = moneyOut.status === 'COMPLETED' ? 'PAID' : 'NOT_PAID';
+    const allocation: Output[] =
+      moneyOut.request.kind === 'REFUND' ? [{ type: 'Execute', command: { type: 'SettleAllocation', outcome } }] : [];
+    return [
+      { type: 'Execute', command: { type: 'SettleWallet', outcome } },
+      ...allocation,
+      { type: 'Execute', command: { type: 'RecordHoldSettled', at: now } },
+      { type: 'Done', note: `${moneyOut.status.toLowerCase()}, its hold settled` },
+    ];
+  }
+
+  /** What the money-out's state calls for when nothing new was heard. */
+  function next(state: MoneyOutRunState, justRecorded: boolean): Output[] {
+    const { moneyOut } = state;
+    if (moneyOut.status !== 'PENDING') return settle(state);
+    if (moneyOut.sends === 0 && moneyOut.pendingReason === null) return [{ type: 'Call', call: { type: 'Send' } }];
+    // Just sent or just found unconfirmed: the provider is given time before it is asked.
+    if (justRecorded) return wait(state, `waiting for the provider (${moneyOut.pendingReason})`);
+    return [{ type: 'Call', call: { type: 'Status' } }];
+  }
+
+  return {
+    decide(input, state) {
+      const { now } = state;
+      switch (input.type) {
+        case 'Accepted':
+        case 'TimerDue':
+        case 'Notified':
+          return next(state, false);
+        case 'Recorded':
+          return next(state, true);
+        case 'SendAccepted':
+          return [{ type: 'Execute', command: { type: 'RecordSent', at: now } }];
+        case 'SendRefused':
+          return [{ type: 'Execute', command: { type: 'RecordFailed', reason: input.reason, at: now } }];
+        case 'SendUnanswered':
+          // It may have been registered: unconfirmed, never failed, until the provider says.
+          return [{ type: 'Execute', command: { type: 'RecordUnconfirmed', detail: input.detail, at: now } }];
+        case 'StatusUnanswered':
+          return state.moneyOut.status === 'PENDING'
+            ? wait(state, `status unanswered: ${input.detail}`)
+            : settle(state);
+        case 'StatusAnswered': {
+          const { answer } = input;
+          switch (answer.status) {
+            case 'SUCCESSFUL':
+              return [
+                {
+                  type: 'Execute',
+                  command: { type: 'RecordCompleted', providerTransactionId: answer.providerTransactionId, at: now },
+                },
+              ];
+            case 'FAILED':
+              return [{ type: 'Execute', command: { type: 'RecordFailed', reason: answer.providerReason, at: now } }];
+            case 'NOT_FOUND':
+              // Never registered: the same request again, with the same reference.
+              return [{ type: 'Call', call: { type: 'Send' } }];
+            case 'PENDING':
+              return state.moneyOut.status === 'PENDING' ? wait(state, 'the provider is processing it') : settle(state);
+          }
+        }
+      }
+    },
+  };
+}
