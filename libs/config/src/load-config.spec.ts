@@ -84,6 +84,7 @@ describe('loadConfig: defaults', () => {
           apiUser: expect.any(Secret),
           apiKey: expect.any(Secret),
           subscriptionKey: expect.any(Secret),
+          disbursementSubscriptionKey: undefined,
           targetEnvironment: 'sandbox',
         },
         card: { apiUrl: undefined, secretKey: expect.any(Secret) },
@@ -108,7 +109,13 @@ describe('loadConfig: defaults', () => {
         provider: { perSecond: 100, burst: 300 },
       },
       merchants: { masterKey: undefined },
-      sandbox: { latencyMs: 500, publicUrl: undefined },
+      sandbox: {
+        latencyMs: 500,
+        unansweredHoldMs: 15_000,
+        lateCompletionMs: 30_000,
+        reversalDelayMs: 10_000,
+        publicUrl: undefined,
+      },
       standalone: { dataDir: './data' },
     });
   });
@@ -176,6 +183,7 @@ describe('loadConfig: every variable', () => {
       MOMO_API_USER: 'user-1',
       MOMO_API_KEY: 'key-1',
       MOMO_SUBSCRIPTION_KEY: 'sub-1',
+      MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: 'sub-disbursement-1',
       MOMO_TARGET_ENVIRONMENT: 'mtnuganda',
       CARD_API_URL: 'https://card.example',
       CARD_SECRET_KEY: 'card-1',
@@ -189,6 +197,9 @@ describe('loadConfig: every variable', () => {
       ADMIN_TOKEN,
       MASTER_KEY,
       SANDBOX_LATENCY_MS: '50',
+      SANDBOX_UNANSWERED_HOLD_MS: '1500',
+      SANDBOX_LATE_COMPLETION_MS: '3000',
+      SANDBOX_REVERSAL_DELAY_MS: '1000',
       SANDBOX_PUBLIC_URL: 'https://sandbox.example/',
       DATA_DIR: '/var/lib/paygate',
       TRUST_PROXY: '10.0.0.0/8, 2001:db8::1',
@@ -266,7 +277,8 @@ describe('loadConfig: every variable', () => {
       momo.apiKey.reveal(),
       momo.subscriptionKey.reveal(),
       momo.targetEnvironment,
-    ]).toEqual(['https://momo.example/collection', 'user-1', 'key-1', 'sub-1', 'mtnuganda']);
+      momo.disbursementSubscriptionKey?.reveal(),
+    ]).toEqual(['https://momo.example/collection', 'user-1', 'key-1', 'sub-1', 'mtnuganda', 'sub-disbursement-1']);
     expect([card.apiUrl, card.secretKey.reveal(), timeoutMs]).toEqual(['https://card.example', 'card-1', 2000]);
     expect(config.delivery).toEqual({
       timeoutMs: 300,
@@ -278,7 +290,13 @@ describe('loadConfig: every variable', () => {
     });
     expect(config.gateway.adminToken?.reveal()).toBe(ADMIN_TOKEN);
     expect(config.merchants.masterKey?.reveal()).toBe(MASTER_KEY);
-    expect(config.sandbox).toEqual({ latencyMs: 50, publicUrl: 'https://sandbox.example' });
+    expect(config.sandbox).toEqual({
+      latencyMs: 50,
+      unansweredHoldMs: 1_500,
+      lateCompletionMs: 3_000,
+      reversalDelayMs: 1_000,
+      publicUrl: 'https://sandbox.example',
+    });
     expect(config.standalone.dataDir).toBe('/var/lib/paygate');
     expect(config.http).toEqual({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 65_000 });
     expect(config.shutdown).toEqual({ timeoutMs: 30_000, delayMs: 5000 });
@@ -605,6 +623,7 @@ describe('the loaded configuration', () => {
       'MOMO_API_USER',
       'MOMO_API_KEY',
       'MOMO_SUBSCRIPTION_KEY',
+      'MOMO_DISBURSEMENT_SUBSCRIPTION_KEY',
       'CARD_SECRET_KEY',
       'BILLER_API_KEY',
       'ADMIN_TOKEN',

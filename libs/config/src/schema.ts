@@ -256,7 +256,13 @@ export const CONFIG_SCHEMA = {
       apiUser: credential('MOMO_API_USER', 'sandbox-user', { description: 'mobile money API user' }),
       apiKey: credential('MOMO_API_KEY', 'sandbox-key', { description: 'mobile money API key' }),
       subscriptionKey: credential('MOMO_SUBSCRIPTION_KEY', 'sandbox-subscription-key', {
-        description: 'mobile money subscription key (Ocp-Apim-Subscription-Key)',
+        description: 'mobile money subscription key (Ocp-Apim-Subscription-Key) of the Collection product',
+      }),
+      disbursementSubscriptionKey: optionalSecret('MOMO_DISBURSEMENT_SUBSCRIPTION_KEY', {
+        type: 'text, secret',
+        unsetMeans: 'unset: MOMO_SUBSCRIPTION_KEY',
+        description:
+          'mobile money subscription key of the Disbursement product (payouts, refunds): MTN issues one per product',
       }),
       targetEnvironment: text('MOMO_TARGET_ENVIRONMENT', 'sandbox', {
         description: 'mobile money X-Target-Environment',
@@ -359,6 +365,16 @@ export const CONFIG_SCHEMA = {
   },
   sandbox: {
     latencyMs: milliseconds('SANDBOX_LATENCY_MS', 500, { description: 'simulated provider response time' }),
+    unansweredHoldMs: milliseconds('SANDBOX_UNANSWERED_HOLD_MS', 15_000, {
+      description:
+        'how long the sandbox holds a payout or refund request it never answers (test numbers ending 0004, 0008) before dropping the connection; longer than PROVIDER_TIMEOUT_MS, so the caller times out first',
+    }),
+    lateCompletionMs: milliseconds('SANDBOX_LATE_COMPLETION_MS', 30_000, {
+      description: 'when a payout or refund whose request went unanswered completes, found only by asking its status',
+    }),
+    reversalDelayMs: milliseconds('SANDBOX_REVERSAL_DELAY_MS', 10_000, {
+      description: 'how long after completing a sandbox payout to a number ending 0006 is reversed',
+    }),
     publicUrl: httpBaseUrl('SANDBOX_PUBLIC_URL', {
       unsetMeans: "from the request's Host",
       description: "base URL a customer's browser reaches the sandbox checkout page at",

@@ -1,7 +1,7 @@
 import { CONFIG_SCHEMA, readSetting, type Config, type Env } from '@paygate/config';
 import type { BillerConnectorConfig } from './biller/biller-connector';
 import type { CardConnectorConfig } from './card/card-connector';
-import type { MomoConnectorConfig } from './momo/momo-connector';
+import type { MomoConnectorConfig } from './momo/momo-api';
 
 /** Configuration of each protocol's connector. */
 export interface ConnectorsConfig {
@@ -24,6 +24,7 @@ export function connectorsConfigFrom(section: Config['connectors'], selfUrl: str
       apiUser: momo.apiUser.reveal(),
       apiKey: momo.apiKey.reveal(),
       subscriptionKey: momo.subscriptionKey.reveal(),
+      disbursementSubscriptionKey: (momo.disbursementSubscriptionKey ?? momo.subscriptionKey).reveal(),
       targetEnvironment: momo.targetEnvironment,
       timeoutMs,
     },
@@ -42,6 +43,7 @@ export function readConnectorsConfig(env: Env, selfUrl: string): ConnectorsConfi
         apiUser: readSetting(momo.apiUser, env),
         apiKey: readSetting(momo.apiKey, env),
         subscriptionKey: readSetting(momo.subscriptionKey, env),
+        disbursementSubscriptionKey: readSetting(momo.disbursementSubscriptionKey, env),
         targetEnvironment: readSetting(momo.targetEnvironment, env),
       },
       card: { apiUrl: readSetting(card.apiUrl, env), secretKey: readSetting(card.secretKey, env) },

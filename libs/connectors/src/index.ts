@@ -1,6 +1,6 @@
 export * from './port';
 export { connectorsConfigFrom, readConnectorsConfig, type ConnectorsConfig } from './config';
-export type { MomoConnectorConfig } from './momo/momo-connector';
+export type { MomoConnectorConfig } from './momo/momo-api';
 export type { CardConnectorConfig } from './card/card-connector';
 export type { BillerConnectorConfig } from './biller/biller-connector';
 export * from './registry';

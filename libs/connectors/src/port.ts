@@ -1,6 +1,12 @@
-import type { BillPaymentRequest, CollectRequest, ProviderOutcome } from '@paygate/contracts';
+import type {
+  AccountHolder,
+  BillPaymentRequest,
+  CollectRequest,
+  MoneyOutOutcome,
+  ProviderOutcome,
+} from '@paygate/contracts';
 
-export type { BillPaymentRequest, ProviderOutcome };
+export type { AccountHolder, BillPaymentRequest, MoneyOutOutcome, ProviderOutcome };
 
 /**
  * The port every provider connector implements, keyed by provider_code in the registry. A
@@ -11,9 +17,11 @@ export interface Connector {
   readonly protocol: string;
   readonly collect?: CollectOperations;
   readonly billPayment?: BillPaymentOperations;
+  readonly payout?: PayoutOperations;
+  readonly refund?: RefundOperations;
 }
 
-export type Capability = 'collect' | 'billPayment';
+export type Capability = 'collect' | 'billPayment' | 'payout' | 'refund';
 
 /** A connector known to offer `C`. */
 export type ConnectorWith<C extends Capability> = Connector & Required<Pick<Connector, C>>;
@@ -95,6 +103,61 @@ export interface BillPaymentOperations {
   pay(request: BillPaymentRequest): Promise<BillPayment>;
   /** The payment made with this key, or NOT_FOUND when the biller has none (it was never made). */
   status(idempotencyKey: string): Promise<BillPayment | { status: 'NOT_FOUND' }>;
+}
+
+// ---- money out: pay out to a mobile money number, refund a collection ----
+
+/** A payout asked of a provider: wallet money sent to a mobile money number. */
+export interface PayoutRequest {
+  /**
+   * Our reference for the payout: unique, the same on every retry (the connector derives the
+   * provider's reference from it, as momoReferenceId does).
+   */
+  reference: string;
+  /** In major units, as a decimal string, as CollectRequest. */
+  amount: string;
+  currency: string;
+  msisdn: string;
+  payerMessage: string;
+  payeeNote: string;
+  /** Where the provider sends its notification. */
+  notifyUrl: string;
+}
+
+export interface PayoutOperations {
+  /** The name check: whether the number's account can receive, and whose it is. */
+  accountHolder(msisdn: string): Promise<AccountHolder>;
+  /** Idempotent per reference (MoMo answers 409 to a reused X-Reference-Id: counts as accepted). */
+  send(request: PayoutRequest): Promise<void>;
+  /** The authoritative outcome, by OUR reference. */
+  status(reference: string): Promise<MoneyOutOutcome>;
+  /** Our reference a notification body names, or null (a hint only; callers ask status). */
+  verifyNotification(body: unknown): string | null;
+}
+
+/** A refund of (part of) a collection asked of the provider that collected it. */
+export interface RefundRequest {
+  /** Our refund reference: unique, the same on every retry. */
+  reference: string;
+  /** Our reference of the collection refunded; the connector derives the provider's (referenceIdToRefund, the card charge). */
+  collectionReference: string;
+  /** In major units, as a decimal string. */
+  amount: string;
+  currency: string;
+  payerMessage: string;
+  payeeNote: string;
+  notifyUrl: string;
+}
+
+export interface RefundOperations {
+  /** False when the provider refunds only whole collections: a partial refund is then paid out to the payer's number. */
+  readonly partial: boolean;
+  /** Idempotent per reference. */
+  send(request: RefundRequest): Promise<void>;
+  /** The authoritative outcome, by OUR reference. */
+  status(reference: string): Promise<MoneyOutOutcome>;
+  /** Our reference a notification body names, or null (a hint only; callers ask status). */
+  verifyNotification(body: unknown): string | null;
 }
 
 // ---- errors ----

@@ -67,3 +67,17 @@ export interface BillPaymentRequest {
   /** Our reference for the payment, kept by the biller with it. */
   reference: string;
 }
+
+/**
+ * A refund or payout as its provider reports it. NOT_FOUND: the provider never registered the request
+ * (send it again with the same reference). REVERSED: a completed payout the provider took back.
+ */
+export type MoneyOutOutcome =
+  | { status: 'PENDING' }
+  | { status: 'SUCCESSFUL'; providerTransactionId: string }
+  | { status: 'FAILED'; providerReason: string }
+  | { status: 'REVERSED'; providerReason: string }
+  | { status: 'NOT_FOUND' };
+
+/** The account holder behind a number, as the provider's name check answers. */
+export type AccountHolder = { canReceive: true; name: string } | { canReceive: false };

@@ -6,9 +6,17 @@ import {
   type CollectInitiation,
   type CollectOperations,
   type Connector,
+  type MoneyOutOutcome,
   type ProviderOutcome,
+  type RefundOperations,
+  type RefundRequest,
 } from '../port';
-import { cardNotificationSession, cardOutcome } from './card-protocol';
+import {
+  cardNotificationSession,
+  cardOutcome,
+  cardRefundNotificationReference,
+  cardRefundOutcome,
+} from './card-protocol';
 
 const PROVIDER = 'card';
 
@@ -61,22 +69,66 @@ class CardCollection implements CollectOperations {
   }
 
   private call(method: string, path: string, body?: Record<string, unknown>) {
-    return callProvider(
-      PROVIDER,
-      `${this.config.baseUrl}${path}`,
-      {
-        method,
-        headers: {
-          authorization: `Bearer ${this.config.secretKey}`,
-          ...(body && { 'content-type': 'application/json' }),
-        },
-        body: body && JSON.stringify(body),
-      },
-      this.config.timeoutMs,
-    );
+    return callCardApi(this.config, method, path, body);
   }
 }
 
+/**
+ * Refunds of card charges, by the reference the charge's checkout session was opened with. Idempotent per refund
+ * reference: the provider answers the refund it already has for it.
+ */
+class CardRefund implements RefundOperations {
+  readonly partial = true;
+
+  constructor(private readonly config: CardConnectorConfig) {}
+
+  async send(request: RefundRequest): Promise<void> {
+    const { status, body } = await callCardApi(this.config, 'POST', '/v1/refunds', {
+      reference: request.reference,
+      payment_reference: request.collectionReference,
+      amount: request.amount,
+      currency: request.currency,
+      description: request.payerMessage,
+      notify_url: request.notifyUrl,
+    });
+    if (status < 200 || status > 299 || !cardRefundOutcome(body)) throw rejected(status, body);
+  }
+
+  /** The provider lists refunds by reference: none is NOT_FOUND. */
+  async status(reference: string): Promise<MoneyOutOutcome> {
+    const { status, body } = await callCardApi(
+      this.config,
+      'GET',
+      `/v1/refunds?reference=${encodeURIComponent(reference)}`,
+    );
+    const refunds = status === 200 && isRecord(body) && Array.isArray(body.data) ? body.data : undefined;
+    if (refunds?.length === 0) return { status: 'NOT_FOUND' };
+    const outcome = refunds?.length === 1 ? cardRefundOutcome(refunds[0]) : undefined;
+    if (!outcome) throw rejected(status, body);
+    return outcome;
+  }
+
+  verifyNotification(body: unknown): string | null {
+    return cardRefundNotificationReference(body);
+  }
+}
+
+function callCardApi(config: CardConnectorConfig, method: string, path: string, body?: Record<string, unknown>) {
+  return callProvider(
+    PROVIDER,
+    `${config.baseUrl}${path}`,
+    {
+      method,
+      headers: {
+        authorization: `Bearer ${config.secretKey}`,
+        ...(body && { 'content-type': 'application/json' }),
+      },
+      body: body && JSON.stringify(body),
+    },
+    config.timeoutMs,
+  );
+}
+
 export function cardConnector(config: CardConnectorConfig): Connector {
-  return { protocol: 'card', collect: new CardCollection(config) };
+  return { protocol: 'card', collect: new CardCollection(config), refund: new CardRefund(config) };
 }

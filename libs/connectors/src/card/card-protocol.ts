@@ -1,4 +1,4 @@
-import type { ProviderOutcome } from '../port';
+import type { MoneyOutOutcome, ProviderOutcome } from '../port';
 import { isRecord, nonEmpty } from '../json';
 
 /** Only a properly masked number is kept (at most the first six and last four digits). */
@@ -45,4 +45,28 @@ export function cardNotificationSession(body: unknown): string | null {
   if (!isRecord(body)) return null;
   const sessionId = nonEmpty(body.session_id);
   return sessionId && nonEmpty(body.reference) && cardOutcome(body, sessionId) ? sessionId : null;
+}
+
+/** A card refund's representation (in a status answer or a notification), normalised; undefined when it is not one. */
+export function cardRefundOutcome(body: unknown): MoneyOutOutcome | undefined {
+  if (!isRecord(body)) return undefined;
+  const refundId = nonEmpty(body.id) ?? nonEmpty(body.refund_id);
+  if (!refundId) return undefined;
+  switch (body.status) {
+    case 'pending':
+      return { status: 'PENDING' };
+    case 'succeeded':
+      return { status: 'SUCCESSFUL', providerTransactionId: refundId };
+    case 'failed':
+      return { status: 'FAILED', providerReason: nonEmpty(body.failure_code) ?? 'failed' };
+    default:
+      return undefined;
+  }
+}
+
+/** Our refund reference a card refund notification names, or null when the body is not one. */
+export function cardRefundNotificationReference(body: unknown): string | null {
+  if (!isRecord(body) || !nonEmpty(body.refund_id)) return null;
+  const reference = nonEmpty(body.reference);
+  return reference && cardRefundOutcome(body) ? reference : null;
 }
