@@ -38,6 +38,7 @@ const SCOPES = [
   'scope:webhooks',
   'scope:payments',
   'scope:disbursements',
+  'scope:service-payments',
   'scope:sandbox',
   'scope:shared',
   'scope:standalone',
@@ -144,6 +145,11 @@ function depConstraints(withTesting) {
     { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:payments', 'scope:shared'] },
     // Money out reaches the wallet only through the payments contract (libs/contracts), never its domain.
     { sourceTag: 'scope:disbursements', onlyDependOnLibsWithTags: ['scope:disbursements', 'scope:shared'] },
+    // The service-payments deployable hosts the payments context and, beside its wallets, the disbursements one.
+    {
+      sourceTag: 'scope:service-payments',
+      onlyDependOnLibsWithTags: ['scope:payments', 'scope:disbursements', 'scope:shared'],
+    },
     { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: SCOPES },

@@ -3,6 +3,7 @@ import { EVENT_STORE_MIGRATIONS } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { MERCHANTS_MIGRATIONS } from '@paygate/merchants';
 import { MESSAGING_MIGRATIONS } from '@paygate/messaging';
+import { DISBURSEMENTS_MIGRATIONS } from '@paygate/disbursements-service';
 import { PAYMENTS_MIGRATIONS } from '@paygate/payments-service';
 import { RATE_LIMIT_MIGRATIONS } from '@paygate/platform';
 import { SANDBOX_MIGRATIONS } from '@paygate/sandbox-providers';
@@ -23,6 +24,7 @@ export function paygateMigrations({ eventsInSql, sandbox }: { eventsInSql: boole
     ...RATE_LIMIT_MIGRATIONS,
     ...COLLECTIONS_MIGRATIONS,
     ...PAYMENTS_MIGRATIONS,
+    ...DISBURSEMENTS_MIGRATIONS,
     ...WEBHOOKS_MIGRATIONS,
     ...(sandbox ? SANDBOX_MIGRATIONS : []),
   ];

@@ -1,4 +1,5 @@
 import { CollectionsServiceModule } from '@paygate/collections-service';
+import { DisbursementsServiceModule } from '@paygate/disbursements-service';
 import { DashboardModule } from '@paygate/gateway-dashboard';
 import { GatewayHttpModule } from '@paygate/gateway-http';
 import { PaymentsServiceModule } from '@paygate/payments-service';
@@ -11,6 +12,7 @@ export const STANDALONE_MODULES = [
   DashboardModule,
   CollectionsServiceModule,
   PaymentsServiceModule,
+  DisbursementsServiceModule,
   WebhooksServiceModule,
   SandboxProvidersModule,
 ];

@@ -24,6 +24,7 @@ import {
 import { postgresTlsProblem } from './store-url';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 const rate = (variable: string, fallback: number, description: string) =>
   positiveNumber(variable, fallback, { type: 'requests per second (decimal)', description });
@@ -245,6 +246,27 @@ export const CONFIG_SCHEMA = {
     timerTickMs: milliseconds('PAYMENT_TIMER_TICK_MS', 10_000, {
       description:
         'longest wait before due PRN payment timers are looked for unprompted (a fallback: scheduling notifies the worker)',
+    }),
+  },
+  disbursements: {
+    statusPollMs: milliseconds('MONEY_OUT_STATUS_POLL_MS', 20_000, {
+      min: 1,
+      description:
+        'a refund or payout sent (or whose sending timed out) is asked about at its provider with the same reference after this, and again after each unanswered or pending status',
+    }),
+    attentionAfterMs: milliseconds('MONEY_OUT_ATTENTION_AFTER_MS', HOUR, {
+      min: 1,
+      description:
+        'a refund or payout its provider has not confirmed after this is listed for operators (needs_attention); it is still asked about, and never failed without the provider',
+    }),
+    timerTickMs: milliseconds('MONEY_OUT_TIMER_TICK_MS', 10_000, {
+      description:
+        'longest wait before due refund and payout timers are looked for unprompted (a fallback: scheduling notifies the worker)',
+    }),
+    providerCallbackUrl: httpBaseUrl('MONEY_OUT_CALLBACK_URL', {
+      unsetMeans: "this process's URL",
+      description:
+        'public base URL providers call back with refund and payout results (/money-out-callbacks/...): the service-payments app',
     }),
   },
   connectors: {

@@ -4,6 +4,7 @@ export * from './publication';
 export * from './collections';
 export * from './payments';
 export * from './webhooks';
+export * from './disbursements';
 export * from './connectors';
 export * from './billers';
 export * from './event-catalogue';

@@ -1,5 +1,5 @@
 import { instrumentEventStore, openEventStore, type EventStore } from '@paygate/event-store';
-import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
+import { COLLECTIONS_SERVICE, PAYMENTS_SERVICE, DISBURSEMENTS_SERVICE, WEBHOOKS_SERVICE } from '@paygate/contracts';
 import {
   kafkaConnection,
   listenAddress,
@@ -53,6 +53,8 @@ function commandRoutes(config: PlatformConfig): CommandRoutes {
   const routes: [string, string, string][] = [
     [COLLECTIONS_SERVICE.name, 'COLLECTIONS_COMMANDS_URL', config.collectionsCommandsUrl],
     [PAYMENTS_SERVICE.name, 'PAYMENTS_COMMANDS_URL', config.paymentsCommandsUrl],
+    // The disbursements context is served by the service-payments app, beside the wallet it holds money on.
+    [DISBURSEMENTS_SERVICE.name, 'PAYMENTS_COMMANDS_URL', config.paymentsCommandsUrl],
     [WEBHOOKS_SERVICE.name, 'WEBHOOKS_COMMANDS_URL', config.webhooksCommandsUrl],
   ];
   const services: Record<string, string> = {};

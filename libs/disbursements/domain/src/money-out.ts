@@ -65,10 +65,11 @@ export function decideMoneyOut(command: MoneyOutCommand, state: MoneyOutState): 
   if (command.type === 'Request') {
     if (!state) return [{ type: EVENTS.requested, data: { request: command.request } }];
     if (sameRequest(state.request, command.request)) return [];
+    const field = command.request.kind === 'REFUND' ? 'refund_reference' : 'payout_reference';
     throw new CommandRejectedError(
       'duplicate_reference',
-      `${command.request.kind === 'REFUND' ? 'refund_reference' : 'payout_reference'} ${command.request.reference} was used for another request`,
-      { reference: command.request.reference },
+      `${field} ${command.request.reference} was used for another request`,
+      { [field]: command.request.reference },
     );
   }
   if (!state) throw new CommandRejectedError('not_found', `no money-out to ${command.type}`);

@@ -1,4 +1,5 @@
 import { CommandRejectedError } from '@paygate/contracts';
+import { formatMoney, isSupportedCurrency } from '@paygate/money';
 import { REFUND_ALLOCATION_EVENT_TYPES as EVENTS, type RefundAllocationEvent } from './events';
 
 /**
@@ -45,8 +46,11 @@ export function refundableLeft(state: RefundAllocationState, collection: Refunda
   return state.collectedAmount - Object.values(state.refunds).reduce((sum, refund) => sum + refund.amount, 0);
 }
 
-const invalid = (field: string, message: string, details: Record<string, unknown> = {}) =>
-  new CommandRejectedError('invalid_request', message, { errors: [{ field, message }], ...details });
+const invalid = (field: string, message: string) =>
+  new CommandRejectedError('invalid_request', message, { errors: [{ field, message }] });
+
+const money = (minor: number, currency: string) =>
+  isSupportedCurrency(currency) ? formatMoney(minor, currency) : `${minor} minor units of ${currency}`;
 
 export function decideRefundAllocation(
   command: RefundAllocationCommand,
@@ -68,16 +72,16 @@ export function decideRefundAllocation(
         throw new CommandRejectedError(
           'duplicate_reference',
           `refund_reference ${refundReference} was used for another amount`,
-          { reference: refundReference },
+          { refund_reference: refundReference },
         );
       }
       const amount = requestedAmount ?? left;
-      if (left === 0)
-        throw invalid('amount', `collection ${collection.internalReference} has nothing left to refund`, { left });
+      if (left === 0) throw invalid('amount', `collection ${collection.internalReference} has nothing left to refund`);
       if (amount > left)
-        throw invalid('amount', `amount is more than is left to refund of this collection (${left} minor units)`, {
-          left,
-        });
+        throw invalid(
+          'amount',
+          `amount is more than is left to refund of this collection: ${money(left, collection.currency)}`,
+        );
       return [
         {
           type: EVENTS.allocated,

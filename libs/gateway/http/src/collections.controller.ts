@@ -8,6 +8,7 @@ import {
   FindServicePayment,
   InitializeCollection,
   ListCollections,
+  RefundedAmount,
   COLLECTION_STATUSES,
   TRANSACTION_METHODS,
   planCollection,
@@ -253,16 +254,22 @@ export class CollectionsController {
   }
 
   private async find(query: FindCollectionQuery) {
-    const { record } = await this.infrastructure.commands.send(new FindCollection(query), {
+    const { commands } = this.infrastructure;
+    const { record } = await commands.send(new FindCollection(query), {
       key: query.internalReference ?? query.merchantReference,
     });
-    if (record.prn === undefined) return envelope(200, 'Transaction found', record);
+    const reference = { merchantId: query.merchantId, internalReference: record.internal_reference };
+    // What was refunded (disbursements owns refunds): only a COMPLETED collection has any.
+    const refunded =
+      record.transaction_status === 'COMPLETED'
+        ? (await commands.send(new RefundedAmount(reference))).amountRefunded
+        : 0;
+    const found = { ...record, amount_refunded: toMajorUnits(refunded, record.transaction_currency) };
+    if (record.prn === undefined) return envelope(200, 'Transaction found', found);
     // A collect-for-payment collection shows its PRN payment, which service-payments owns.
-    const { servicePayment } = await this.infrastructure.commands.send(
-      new FindServicePayment({ merchantId: query.merchantId, internalReference: record.internal_reference }),
-    );
+    const { servicePayment } = await commands.send(new FindServicePayment(reference));
     return envelope(200, 'Transaction found', {
-      ...record,
+      ...found,
       service_payment: servicePayment && presentServicePayment(servicePayment),
     });
   }

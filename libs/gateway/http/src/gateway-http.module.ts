@@ -13,6 +13,7 @@ import { ApiRequestGuard, AdminGuard, MerchantAuthGuard, MerchantRateLimitGuard 
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
+import { RefundsController } from './refunds.controller';
 import { WalletController } from './wallet.controller';
 import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
 
@@ -26,6 +27,7 @@ import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
     MerchantsAdminController,
     CheckoutReturnController,
     WalletController,
+    RefundsController,
     WalletsAdminController,
   ],
   providers: [

@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN } from '@paygate/contracts';
+import {
+  INTERNAL_REFERENCE_PATTERN,
+  MERCHANT_REFERENCE_PATTERN,
+  MONEY_OUT_REFERENCE_PATTERN,
+  MONEY_OUT_STATUSES,
+  PENDING_REASONS,
+} from '@paygate/contracts';
 
 /*
  * What the API answers, one class per concept: the OpenAPI document's response schemas are
@@ -62,6 +68,12 @@ export class ConflictDataDto {
     description: 'The merchant_reference used before for another request',
   })
   merchant_reference?: string;
+
+  @ApiPropertyOptional({
+    pattern: MONEY_OUT_REFERENCE_PATTERN,
+    description: 'The refund_reference used before for another request',
+  })
+  refund_reference?: string;
 }
 
 export class UnavailableDataDto {
@@ -181,11 +193,69 @@ export class CollectionDetailsDto extends CollectionRecordDto {
   })
   service_payment?: ServicePaymentDto | null;
 
+  @ApiPropertyOptional({
+    minimum: 0,
+    example: 0,
+    description: 'GET by reference: what its COMPLETED refunds returned, in major units',
+  })
+  amount_refunded?: number;
+
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
 
   @ApiProperty({ format: 'date-time' })
   updated_at!: string;
+}
+
+export class RefundDto {
+  @ApiProperty({ pattern: MONEY_OUT_REFERENCE_PATTERN, example: 'refund-1001' })
+  refund_reference!: string;
+
+  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  internal_reference!: string;
+
+  @ApiProperty({ ...ABOVE_ZERO, example: 20000, description: 'Major units' })
+  amount!: number;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX' })
+  currency!: string;
+
+  @ApiProperty({
+    enum: MONEY_OUT_STATUSES,
+    example: 'PENDING',
+    description: 'PENDING until the provider has said; COMPLETED or FAILED (only on its word) are final',
+  })
+  status!: string;
+
+  @ApiProperty({
+    enum: PENDING_REASONS,
+    nullable: true,
+    type: 'string',
+    example: 'provider_processing',
+    description:
+      'While PENDING: provider_processing (sent, or about to be), or provider_unconfirmed (the provider has not said whether it received it: Paygate asks it with the same reference until it says); null once final',
+  })
+  pending_reason!: string | null;
+
+  @ApiProperty(nullableString('When FAILED: what the provider said'))
+  failure_reason!: string | null;
+
+  @ApiProperty(nullableString('The reason given with the request'))
+  reason!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class RefundPageDto {
+  @ApiProperty({ type: [RefundDto] })
+  refunds!: RefundDto[];
+
+  @ApiProperty(nullableString('Pass as cursor for the next page; null on the last page'))
+  next_cursor!: string | null;
 }
 
 export class CollectionPageDto {

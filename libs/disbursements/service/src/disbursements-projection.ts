@@ -1,0 +1,134 @@
+import type { FindRefundQuery, ListRefundsQuery, RefundPage, RefundRecord } from '@paygate/contracts';
+import {
+  moneyOutDecider,
+  PAYOUT_STREAM_PREFIX,
+  REFUND_STREAM_PREFIX,
+  moneyOutStream,
+  MONEY_OUT_EVENT_TYPES as EVENTS,
+  type MoneyOut,
+  type MoneyOutEvent,
+} from '@paygate/disbursements-domain';
+import type { EventStore } from '@paygate/event-store';
+import { JOBS_MIGRATIONS } from '@paygate/jobs';
+import { Projection, type StreamReadModel } from '@paygate/projections';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { LeasedTimers, type TimerChange } from '@paygate/timers';
+import { DISBURSEMENTS_MIGRATIONS } from './migrations';
+import { toRefundRecord } from './records';
+
+export type MoneyOutTimerKind = 'reconcile';
+
+/**
+ * One timer per money-out, from its acceptance until its hold is settled: it fires a run of the money-out process
+ * (send, or ask the provider), which says when it is due again. The run started by the request is the first; the
+ * timer is what runs it after a crash.
+ */
+export const MONEY_OUT_TIMERS = new LeasedTimers<MoneyOutTimerKind>('money_out_timers', { reconcile: true });
+
+function timerChanges(event: MoneyOutEvent, statusPollMs: number): TimerChange<MoneyOutTimerKind>[] {
+  switch (event.type) {
+    case EVENTS.requested:
+      return [
+        {
+          type: 'Schedule',
+          kind: 'reconcile',
+          at: new Date(Date.parse(event.data.request.requestedAt) + statusPollMs).toISOString(),
+        },
+      ];
+    case EVENTS.holdSettled:
+      return [{ type: 'Cancel' }];
+    default:
+      return [];
+  }
+}
+
+/** `money_out_view`: one row per refund or payout, with the state the contract's reads answer from. */
+function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadModel<MoneyOutEvent, MoneyOut> {
+  return {
+    streamPrefix,
+    read: moneyOutDecider.read,
+    evolve: (row, event) => moneyOutDecider.evolve(row, event),
+    table: 'money_out_view',
+    key: (streamId) => ({ stream_id: `${streamPrefix}${streamId}` }),
+    columns: {
+      merchant_id: 'text',
+      kind: 'text',
+      reference: 'text',
+      internal_reference: 'text',
+      status: 'text',
+      needs_attention: 'integer',
+      amount: 'bigint',
+      created_at: 'text',
+      state: 'jsonb',
+    },
+    toColumns: (moneyOut) => ({
+      merchant_id: moneyOut.request.merchantId,
+      kind: moneyOut.request.kind,
+      reference: moneyOut.request.reference,
+      internal_reference: moneyOut.request.internalReference,
+      status: moneyOut.status,
+      needs_attention: moneyOut.needsAttention ? 1 : 0,
+      amount: moneyOut.request.amount,
+      created_at: moneyOut.request.requestedAt,
+      state: moneyOut,
+    }),
+    fromColumns: (values) => values.state as MoneyOut,
+    async alongside(tx, changes) {
+      await MONEY_OUT_TIMERS.apply(
+        tx,
+        changes.map(({ streamId, event }) => ({
+          internalReference: `${streamPrefix}${streamId}`,
+          changes: timerChanges(event, statusPollMs),
+        })),
+      );
+    },
+  };
+}
+
+/** The disbursements projection (money_out_view and the money-out timers) and the reads the contract makes of it. */
+export class DisbursementsProjection extends Projection {
+  static async open(sql: SqlDatabase, store: EventStore, statusPollMs: number): Promise<DisbursementsProjection> {
+    await migrate(sql, [...JOBS_MIGRATIONS, ...DISBURSEMENTS_MIGRATIONS]);
+    return new DisbursementsProjection(
+      'disbursements-projection',
+      [moneyOutView(REFUND_STREAM_PREFIX, statusPollMs), moneyOutView(PAYOUT_STREAM_PREFIX, statusPollMs)],
+      sql,
+      store,
+    );
+  }
+
+  async findRefund({ merchantId, refundReference }: FindRefundQuery): Promise<RefundRecord | null> {
+    const [row] = await this.sql.query<{ state: MoneyOut }>('select state from money_out_view where stream_id = $1', [
+      moneyOutStream('REFUND', merchantId, refundReference),
+    ]);
+    return row ? toRefundRecord(row.state) : null;
+  }
+
+  /** Newest first, keyset-paged on (created_at, reference). */
+  async listRefunds({ merchantId, internalReference, limit, after }: ListRefundsQuery): Promise<RefundPage> {
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      `select state from money_out_view
+       where merchant_id = $1 and kind = 'REFUND'
+         and ($2::text is null or internal_reference = $2)
+         and ($3::text is null or (created_at, reference) < ($3, $4))
+       order by created_at desc, reference desc
+       limit $5`,
+      [merchantId, internalReference ?? null, after?.createdAt ?? null, after?.refundReference ?? null, limit + 1],
+    );
+    const refunds = rows.slice(0, limit).map((row) => toRefundRecord(row.state));
+    const last = refunds[refunds.length - 1];
+    return rows.length > limit && last
+      ? { refunds, next: { createdAt: last.created_at, refundReference: last.refund_reference } }
+      : { refunds };
+  }
+
+  /** What the COMPLETED refunds of a collection returned, integer minor units. */
+  async refundedAmount(merchantId: string, internalReference: string): Promise<number> {
+    const [row] = await this.sql.query<{ total: string | number | null }>(
+      `select sum(amount) as total from money_out_view
+       where internal_reference = $1 and merchant_id = $2 and kind = 'REFUND' and status = 'COMPLETED'`,
+      [internalReference, merchantId],
+    );
+    return Number(row?.total ?? 0);
+  }
+}

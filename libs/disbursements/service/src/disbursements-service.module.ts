@@ -1,0 +1,119 @@
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Config } from '@paygate/config';
+import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
+import { DISBURSEMENTS_SERVICE } from '@paygate/contracts';
+import {
+  moneyOutDecider,
+  PAYOUT_STREAM_PREFIX,
+  refundAllocationDecider,
+  REFUND_STREAM_PREFIX,
+} from '@paygate/disbursements-domain';
+import { DeciderRuntime } from '@paygate/event-store';
+import type { Logger } from '@paygate/logging';
+import type { RunningConsumer } from '@paygate/messaging';
+import {
+  APP_URL,
+  CONFIG,
+  executeWithCqrs,
+  INFRASTRUCTURE,
+  LOGGER,
+  type AppUrl,
+  type Infrastructure,
+} from '@paygate/platform';
+import { TimerWorker } from '@paygate/timers';
+import { disbursementsConfig, type DisbursementsConfig } from './config';
+import { DisbursementsProjection, MONEY_OUT_TIMERS, type MoneyOutTimerKind } from './disbursements-projection';
+import { DisbursementsService } from './disbursements.service';
+import { DISBURSEMENT_HANDLERS, FireMoneyOutTimer } from './handlers';
+import { moneyOutCallbackPath, MoneyOutCallbacksController } from './money-out-callbacks.controller';
+import { moneyOutCalls } from './money-out-calls';
+import { MoneyOutRuns } from './money-out-runs';
+
+const PROJECTION = Symbol('DisbursementsProjection');
+const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
+
+/**
+ * The disbursements service (refunds and payouts), served by the service-payments app beside the wallet: serves the
+ * disbursements contract, owns the money-out and refund allocation streams, holds wallet money only through the
+ * payments contract, asks providers through the connector port, projects its read model and timers, fires the timers
+ * and takes provider callbacks.
+ */
+@Module({
+  controllers: [MoneyOutCallbacksController],
+  providers: [
+    { provide: DISBURSEMENTS_CONFIG, inject: [CONFIG], useFactory: disbursementsConfig },
+    {
+      provide: PROJECTION,
+      inject: [INFRASTRUCTURE, DISBURSEMENTS_CONFIG],
+      useFactory: (infra: Infrastructure, config: DisbursementsConfig) =>
+        DisbursementsProjection.open(infra.sql, infra.store, config.statusPollMs),
+    },
+    {
+      provide: DisbursementsService,
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, DISBURSEMENTS_CONFIG, CONFIG],
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        appUrl: AppUrl,
+        projection: DisbursementsProjection,
+        config: DisbursementsConfig,
+        appConfig: Config,
+      ) => {
+        // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
+        let registry: ConnectorRegistry | undefined;
+        const connectors = () =>
+          (registry ??= connectorRegistryFor(appConfig.catalogue.values(), appConfig.connectors, appUrl.get()));
+        const callbackBase = () => (config.providerCallbackUrl ?? appUrl.get()).replace(/\/+$/, '');
+        const moneyOuts = new DeciderRuntime(infra.store, moneyOutDecider, { oneFlowPerStream: true });
+        const allocations = new DeciderRuntime(infra.store, refundAllocationDecider);
+        const runs = new MoneyOutRuns({
+          moneyOuts,
+          allocations,
+          commands: infra.commands,
+          call: moneyOutCalls(connectors, (streamId) => `${callbackBase()}${moneyOutCallbackPath(streamId)}`),
+          config,
+          log,
+          now: () => new Date(),
+        });
+        return new DisbursementsService({ moneyOuts, allocations, runs, projection, commands: infra.commands, log });
+      },
+    },
+    ...DISBURSEMENT_HANDLERS,
+  ],
+})
+export class DisbursementsServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private consumer?: RunningConsumer;
+  private timerWorker?: TimerWorker<MoneyOutTimerKind>;
+
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(LOGGER) private readonly log: Logger,
+    @Inject(PROJECTION) private readonly projection: DisbursementsProjection,
+    @Inject(DISBURSEMENTS_CONFIG) private readonly config: DisbursementsConfig,
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { commands, events, sql } = this.infrastructure;
+    await commands.serve(DISBURSEMENTS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
+    // Its own streams only, for its projection (and analysts); nothing is published for other contexts yet.
+    await events.publish([REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX]);
+    this.consumer = await this.projection.start(events);
+    this.timerWorker = new TimerWorker({
+      timers: MONEY_OUT_TIMERS,
+      sql,
+      fire: (timer) => this.commandBus.execute(new FireMoneyOutTimer(timer)),
+      tickMs: this.config.timerTickMs,
+      log: this.log,
+    });
+    this.timerWorker.start();
+  }
+
+  /** After Nest closed the HTTP server: work stops once no request can start more. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.timerWorker?.stop();
+    await this.consumer?.stop();
+  }
+}

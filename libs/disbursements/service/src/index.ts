@@ -1,0 +1,4 @@
+export { DisbursementsServiceModule } from './disbursements-service.module';
+export { DISBURSEMENTS_MIGRATIONS } from './migrations';
+export { DisbursementsProjection } from './disbursements-projection';
+export { providerReferenceOf } from './records';

@@ -1,0 +1,26 @@
+import { defineMigrations } from '@paygate/sql';
+
+/** The disbursements read model (DisbursementsProjection); its timers live on the job queue (`jobs`). */
+export const DISBURSEMENTS_MIGRATIONS = defineMigrations('disbursements', [
+  {
+    name: '0001_money_out_view',
+    statements: [
+      `create table if not exists money_out_view (
+        stream_id text primary key,
+        merchant_id text not null,
+        kind text not null,
+        reference text not null,
+        internal_reference text,
+        status text not null,
+        needs_attention integer not null,
+        amount bigint not null,
+        created_at text not null,
+        state jsonb not null,
+        revision integer not null
+      )`,
+      `create index if not exists money_out_view_merchant on money_out_view (merchant_id, kind, created_at desc, reference desc)`,
+      `create index if not exists money_out_view_collection on money_out_view (internal_reference) where internal_reference is not null`,
+      `create index if not exists money_out_view_attention on money_out_view (needs_attention) where needs_attention = 1`,
+    ],
+  },
+]);

@@ -1,0 +1,106 @@
+import { SettleMoneyOut } from '@paygate/contracts';
+import { runProcess, type ProcessEffects, type RunEnd } from '@paygate/decider';
+import {
+  type MoneyOut,
+  type MoneyOutCall,
+  type MoneyOutCommand,
+  type MoneyOutEffect,
+  type MoneyOutEvent,
+  type MoneyOutInput,
+  type MoneyOutRunState,
+  type MoneyOutState,
+  type RefundAllocationCommand,
+  type RefundAllocationEvent,
+  type RefundAllocationState,
+  moneyOutProcess,
+  type MoneyOutProcessConfig,
+} from '@paygate/disbursements-domain';
+import type { DeciderRuntime } from '@paygate/event-store';
+import type { Logger } from '@paygate/logging';
+import type { CommandBus } from '@paygate/messaging';
+
+export type MoneyOutRuntime = DeciderRuntime<MoneyOutCommand, MoneyOutEvent, MoneyOutState>;
+export type RefundAllocationRuntime = DeciderRuntime<
+  RefundAllocationCommand,
+  RefundAllocationEvent,
+  RefundAllocationState
+>;
+
+export interface MoneyOutRunsDeps {
+  moneyOuts: MoneyOutRuntime;
+  allocations: RefundAllocationRuntime;
+  /** The payments contract: the wallet holds are the payments context's. */
+  commands: CommandBus;
+  call: (call: MoneyOutCall, streamId: string, moneyOut: MoneyOut) => Promise<MoneyOutInput>;
+  config: MoneyOutProcessConfig;
+  log: Logger;
+  now: () => Date;
+}
+
+/**
+ * Runs of the money-out process with libs/decider's runProcess: a money-out's commands go to its stream, its hold's
+ * settlement to the wallet (payments.settleMoneyOut), a refund's allocation to its collection's allocation stream.
+ * Every step is idempotent, so a run repeated after a crash (its timer fires again) moves nothing twice. One process
+ * runs a money-out's runs one after the other.
+ */
+export class MoneyOutRuns {
+  private readonly process;
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: MoneyOutRunsDeps) {
+    this.process = moneyOutProcess(deps.config);
+  }
+
+  run(streamId: string, input: MoneyOutInput): Promise<RunEnd | undefined> {
+    const previous = this.running.get(streamId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.runNow(streamId, input));
+    this.running.set(streamId, run);
+    void run
+      .finally(() => {
+        if (this.running.get(streamId) === run) this.running.delete(streamId);
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  private async runNow(streamId: string, input: MoneyOutInput): Promise<RunEnd | undefined> {
+    const { moneyOuts, allocations, commands, call, log } = this.deps;
+    const now = () => this.deps.now().toISOString();
+    const { state: moneyOut } = await moneyOuts.load(streamId);
+    if (!moneyOut) return undefined;
+    const { request } = moneyOut;
+    const effects: ProcessEffects<MoneyOutInput, MoneyOutRunState, MoneyOutEffect, MoneyOutCall> = {
+      execute: async (command, run) => {
+        switch (command.type) {
+          case 'SettleWallet':
+            await commands.send(
+              new SettleMoneyOut({
+                merchantId: request.merchantId,
+                currency: request.currency,
+                kind: request.kind,
+                reference: request.reference,
+                outcome: command.outcome,
+              }),
+            );
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          case 'SettleAllocation':
+            await allocations.handle(request.internalReference ?? '', {
+              type: command.outcome === 'PAID' ? 'MarkRefunded' : 'Release',
+              refundReference: request.reference,
+              at: now(),
+            });
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          default: {
+            const handled = await moneyOuts.handle(streamId, command);
+            return { state: { moneyOut: handled.state ?? run.moneyOut, now: now() }, input: { type: 'Recorded' } };
+          }
+        }
+      },
+      call: (outgoing, run) => call(outgoing, streamId, run.moneyOut),
+      rejection: ({ message }) => new Error(message),
+    };
+    const { end } = await runProcess(this.process, input, { moneyOut, now: now() }, effects);
+    if (end.note) log.info(end.note, { money_out: request.kind, reference: request.reference });
+    return end;
+  }
+}
