@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { RateLimitedAs } from '@paygate/platform';
+import { DRAIN, RateLimitedAs, type Drain } from '@paygate/platform';
 import { Background } from '../background';
 import { momoError, ProviderApiErrorFilter } from '../provider-api-error';
 import { SANDBOX_CONFIG, type SandboxConfig } from '../sandbox-config';
@@ -27,12 +27,18 @@ function msisdnOf(value: string): string {
 @RateLimitedAs('provider')
 @UseFilters(ProviderApiErrorFilter)
 export class DisbursementController {
+  /** Aborted when the server starts draining: held requests are dropped then, so they never hold up a shutdown. */
+  private readonly draining = new AbortController();
+
   constructor(
     private readonly momo: MomoSimulator,
     private readonly disbursement: DisbursementSimulator,
     private readonly background: Background,
     @Inject(SANDBOX_CONFIG) private readonly config: SandboxConfig,
-  ) {}
+    @Inject(DRAIN) drain: Drain,
+  ) {
+    drain.onBegin(() => this.draining.abort());
+  }
 
   // Nest strips one trailing slash, and MoMo's token path ends with one.
   @Post('token//')
@@ -106,7 +112,7 @@ export class DisbursementController {
   /** 202 for a new request, 409 for a reference id used before; a request planned to time out gets nothing. */
   private async answer(reply: FastifyReply, created: boolean, answered: boolean): Promise<void> {
     if (!created) throw duplicate();
-    if (!answered) return leaveUnanswered(reply, this.background, this.config.unansweredHoldMs);
+    if (!answered) return leaveUnanswered(reply, this.background, this.config.unansweredHoldMs, this.draining.signal);
     await reply.status(202).send();
   }
 }
