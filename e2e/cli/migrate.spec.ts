@@ -31,7 +31,9 @@ describe('paygate migrate', () => {
     });
     expect(await runCli(['migrate', '--sandbox'], env)).toEqual({
       code: 0,
-      stdout: `applied sandbox/0001_momo_card_and_biller\n1 applied, ${core.length} already in place\n`,
+      stdout:
+        'applied sandbox/0001_momo_card_and_biller\napplied sandbox/0002_money_out\n' +
+        `2 applied, ${core.length} already in place\n`,
       stderr: '',
     });
   });

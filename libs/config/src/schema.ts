@@ -273,7 +273,8 @@ export const CONFIG_SCHEMA = {
     momo: {
       apiUrl: httpBaseUrl('MOMO_API_URL', {
         unsetMeans: "the sandbox at this process's URL (`/sandbox/momo`)",
-        description: 'mobile money provider API (MTN MoMo Collection API shape)',
+        description:
+          'mobile money provider API (MTN MoMo shape): the Collection product under `/collection`, Disbursement (payouts, refunds) under `/disbursement`',
       }),
       apiUser: credential('MOMO_API_USER', 'sandbox-user', { description: 'mobile money API user' }),
       apiKey: credential('MOMO_API_KEY', 'sandbox-key', { description: 'mobile money API key' }),

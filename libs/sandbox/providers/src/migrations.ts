@@ -2,7 +2,8 @@ import { defineMigrations } from '@paygate/sql';
 import { SEEDED_PRN } from './biller/biller-store';
 
 /**
- * The simulated providers' state: mobile money (MomoStore), card checkout (CardStore), the PRN biller (BillerStore).
+ * The simulated providers' state: mobile money (MomoStore, DisbursementStore), card checkout and refunds (CardStore,
+ * CardRefundStore), the PRN biller (BillerStore).
  */
 export const SANDBOX_MIGRATIONS = defineMigrations('sandbox', [
   {
@@ -84,6 +85,68 @@ export const SANDBOX_MIGRATIONS = defineMigrations('sandbox', [
       `insert into sandbox_biller_prns (prn, amount, currency, status, service_name, payer_name, expires_at)
        values ('${SEEDED_PRN}', 25000, 'UGX', 'AVAILABLE', 'URA - Domestic Tax', 'Nakato Sarah', '2099-12-31T23:59:59Z')
        on conflict (prn) do nothing`,
+    ],
+  },
+  {
+    name: '0002_money_out',
+    statements: [
+      // Each MoMo product issues its own tokens; the tokens issued before were the Collection product's.
+      "alter table sandbox_momo_tokens add column if not exists product text not null default 'collection'",
+      // Disbursement transfers (payouts). `requests_received` counts every request naming the reference id, the
+      // first and each repeat: operators and tests read it to see that a reference was sent once.
+      `create table if not exists sandbox_momo_transfers (
+         reference_id text primary key,
+         amount text not null,
+         currency text not null,
+         external_id text not null,
+         party_id_type text not null,
+         party_id text not null,
+         payer_message text not null,
+         payee_note text not null,
+         callback_url text,
+         status text not null default 'PENDING',
+         reason text,
+         financial_transaction_id text,
+         resolves_at timestamptz not null,
+         reverses_at timestamptz,
+         requests_received integer not null default 1,
+         created_at timestamptz not null default now()
+       )`,
+      'create index if not exists sandbox_momo_transfers_external_id on sandbox_momo_transfers (external_id)',
+      `create table if not exists sandbox_momo_refunds (
+         reference_id text primary key,
+         reference_id_to_refund text not null,
+         amount text not null,
+         currency text not null,
+         external_id text not null,
+         payer_message text not null,
+         payee_note text not null,
+         callback_url text,
+         status text not null default 'PENDING',
+         reason text,
+         financial_transaction_id text,
+         resolves_at timestamptz not null,
+         requests_received integer not null default 1,
+         created_at timestamptz not null default now()
+       )`,
+      'create index if not exists sandbox_momo_refunds_external_id on sandbox_momo_refunds (external_id)',
+      'create index if not exists sandbox_momo_refunds_refunded on sandbox_momo_refunds (reference_id_to_refund)',
+      // Card refunds, one per refund reference, of the checkout session that charged the card.
+      `create table if not exists sandbox_card_refunds (
+         id text primary key,
+         reference text not null unique,
+         session_id text not null,
+         amount text not null,
+         currency text not null,
+         description text,
+         notify_url text not null,
+         status text not null default 'pending',
+         failure_code text,
+         resolves_at timestamptz not null,
+         requests_received integer not null default 1,
+         created_at timestamptz not null default now()
+       )`,
+      'create index if not exists sandbox_card_refunds_session on sandbox_card_refunds (session_id)',
     ],
   },
 ]);

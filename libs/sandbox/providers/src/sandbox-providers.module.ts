@@ -9,29 +9,50 @@ import { BillerSandbox } from './biller/biller-sandbox';
 import { BillerStore } from './biller/biller-store';
 import { CardApiController } from './card/card-api.controller';
 import { CardCheckout } from './card/card-checkout';
+import { CardRefundApiController } from './card/card-refund-api.controller';
+import { CardRefundStore } from './card/card-refund-store';
+import { CardRefunds } from './card/card-refunds';
 import { CardStore } from './card/card-store';
 import { CheckoutPageController } from './card/checkout-page.controller';
+import { DisbursementController } from './momo/disbursement.controller';
+import { DisbursementSimulator } from './momo/disbursement-simulator';
+import { DisbursementStore } from './momo/disbursement-store';
 import { MomoController } from './momo/momo.controller';
 import { MomoSimulator } from './momo/momo-simulator';
 import { MomoStore } from './momo/momo-store';
+import { MoneyOutAdminController } from './money-out-admin.controller';
 import { SANDBOX_MIGRATIONS } from './migrations';
 import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
 
 /**
  * Simulated payment providers speaking provider-shaped HTTP APIs: mobile money in the shape of
- * MTN MoMo's Collection API under /sandbox/momo, a hosted card checkout under /sandbox/card, and
- * a PRN biller under /sandbox/biller, with its test data and faults at /sandbox/v1 (admin).
+ * MTN MoMo's Collection and Disbursement APIs under /sandbox/momo, a hosted card checkout and card
+ * refunds under /sandbox/card, and a PRN biller under /sandbox/biller, with the biller's test data
+ * and faults and what money out reached the providers at /sandbox/v1 (admin).
  * Wallet top-ups are Paygate's, not a provider's: the gateway's admin API serves them.
  */
 @Module({
-  controllers: [MomoController, CardApiController, CheckoutPageController, BillerApiController, BillerAdminController],
+  controllers: [
+    MomoController,
+    DisbursementController,
+    CardApiController,
+    CardRefundApiController,
+    CheckoutPageController,
+    BillerApiController,
+    BillerAdminController,
+    MoneyOutAdminController,
+  ],
   providers: [
     { provide: SANDBOX_CONFIG, inject: [CONFIG], useFactory: sandboxConfigFrom },
     Background,
     MomoStore,
     MomoSimulator,
+    DisbursementStore,
+    DisbursementSimulator,
     CardStore,
     CardCheckout,
+    CardRefundStore,
+    CardRefunds,
     BillerStore,
     BillerSandbox,
     SandboxAdminGuard,

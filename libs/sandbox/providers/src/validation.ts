@@ -11,3 +11,9 @@ export function isHttpUrl(value: unknown): value is string {
 export function isAmount(value: unknown): value is string {
   return typeof value === 'string' && /^\d{1,15}(\.\d{1,2})?$/.test(value) && Number(value) > 0;
 }
+
+/** A decimal amount ("81000", "12.5") in hundredths, so amounts add up exactly. */
+export function hundredths(amount: string): number {
+  const [whole, fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}

@@ -89,7 +89,7 @@ export class CardApiController {
 }
 
 /** Any non-empty secret key is accepted: the sandbox has no merchant accounts. */
-function authorize(authorization: string | undefined): void {
+export function authorize(authorization: string | undefined): void {
   const [scheme, secret] = (authorization ?? '').split(' ');
   if (scheme !== 'Bearer' || !secret)
     throw cardApiError(401, 'unauthorized', 'a secret key is required as a Bearer token');

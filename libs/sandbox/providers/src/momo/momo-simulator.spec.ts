@@ -86,8 +86,17 @@ describe('the MoMo customer, by test number', () => {
 
 describe('MoMo access tokens', () => {
   it('accepts a token it issued and no other', async () => {
-    const token = await momo.issueToken();
-    expect(await momo.tokenValid(token)).toBe(true);
-    expect(await momo.tokenValid(`${token}x`)).toBe(false);
+    const token = await momo.issueToken('collection');
+    expect(await momo.tokenValid(token, 'collection')).toBe(true);
+    expect(await momo.tokenValid(`${token}x`, 'collection')).toBe(false);
+  });
+
+  it("accepts a product's token for that product only, in this process and another", async () => {
+    const token = await momo.issueToken('disbursement');
+    expect(await momo.tokenValid(token, 'disbursement')).toBe(true);
+    expect(await momo.tokenValid(token, 'collection')).toBe(false);
+    const another = new MomoSimulator(new MomoStore(sandbox.infrastructure), sandbox.background, sandbox.config);
+    expect(await another.tokenValid(token, 'disbursement')).toBe(true);
+    expect(await another.tokenValid(token, 'collection')).toBe(false);
   });
 });

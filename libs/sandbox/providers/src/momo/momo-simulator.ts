@@ -6,6 +6,9 @@ import { MomoStore, type MomoStatus, type RequestToPay, type StoredRequestToPay 
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
+/** MoMo's API products; a token one issued is good for that one only. */
+export type MomoProduct = 'collection' | 'disbursement';
+
 /** The test numbers' endings; `undefined` is a customer who never answers the prompt. */
 function outcomeFor(
   partyId: string,
@@ -50,14 +53,14 @@ export class MomoSimulator {
     @Inject(SANDBOX_CONFIG) private readonly config: SandboxConfig,
   ) {}
 
-  async issueToken(): Promise<string> {
+  async issueToken(product: MomoProduct): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.store.saveToken(hashToken(token), new Date(Date.now() + TOKEN_LIFETIME_SECONDS * 1000));
+    await this.store.saveToken(hashToken(token), product, new Date(Date.now() + TOKEN_LIFETIME_SECONDS * 1000));
     return token;
   }
 
-  tokenValid(token: string): Promise<boolean> {
-    return this.store.tokenValid(hashToken(token));
+  tokenValid(token: string, product: MomoProduct): Promise<boolean> {
+    return this.store.tokenValid(hashToken(token), product);
   }
 
   /** False when the reference id was used before. */

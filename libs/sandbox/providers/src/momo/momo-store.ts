@@ -58,7 +58,7 @@ function fromRow(row: Row): StoredRequestToPay {
 @Injectable()
 export class MomoStore {
   /**
-   * Tokens known valid, by hash, with their expiry (ms): a token is checked on every call of the
+   * Tokens known valid, by product and hash, with their expiry (ms): a token is checked on every call of the
    * client that holds it, and it only ever ends by expiring, so one look per token and process
    * is enough. Another process's tokens are looked up once.
    */
@@ -66,27 +66,29 @@ export class MomoStore {
 
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
-  async saveToken(tokenHash: string, expiresAt: Date): Promise<void> {
+  async saveToken(tokenHash: string, product: string, expiresAt: Date): Promise<void> {
     const { sql } = this.infrastructure;
     const now = Date.now();
     await sql.query('delete from sandbox_momo_tokens where expires_at < $1', [new Date(now).toISOString()]);
-    await sql.query('insert into sandbox_momo_tokens (token_hash, expires_at) values ($1, $2)', [
+    await sql.query('insert into sandbox_momo_tokens (token_hash, product, expires_at) values ($1, $2, $3)', [
       tokenHash,
+      product,
       expiresAt.toISOString(),
     ]);
-    for (const [hash, expiry] of this.validTokens) if (expiry <= now) this.validTokens.delete(hash);
-    this.validTokens.set(tokenHash, expiresAt.getTime());
+    for (const [key, expiry] of this.validTokens) if (expiry <= now) this.validTokens.delete(key);
+    this.validTokens.set(`${product}:${tokenHash}`, expiresAt.getTime());
   }
 
-  async tokenValid(tokenHash: string): Promise<boolean> {
+  /** Valid for the product that issued it only. */
+  async tokenValid(tokenHash: string, product: string): Promise<boolean> {
     const now = Date.now();
-    const known = this.validTokens.get(tokenHash);
+    const known = this.validTokens.get(`${product}:${tokenHash}`);
     if (known !== undefined) return known > now;
     const [row] = await this.infrastructure.sql.query<{ expires_at: Date | string }>(
-      'select expires_at from sandbox_momo_tokens where token_hash = $1 and expires_at > $2',
-      [tokenHash, new Date(now).toISOString()],
+      'select expires_at from sandbox_momo_tokens where token_hash = $1 and product = $2 and expires_at > $3',
+      [tokenHash, product, new Date(now).toISOString()],
     );
-    if (row) this.validTokens.set(tokenHash, new Date(row.expires_at).getTime());
+    if (row) this.validTokens.set(`${product}:${tokenHash}`, new Date(row.expires_at).getTime());
     return row !== undefined;
   }
 
