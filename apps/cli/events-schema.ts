@@ -1,6 +1,7 @@
 import { CliError } from '@paygate/analytics';
 import { COLLECTION_EVENT_CATALOGUE } from '@paygate/collections-domain';
 import { INTEGRATION_EVENT_CATALOGUE } from '@paygate/contracts';
+import { DISBURSEMENTS_EVENT_CATALOGUE } from '@paygate/disbursements-domain';
 import { PAYMENTS_EVENT_CATALOGUE } from '@paygate/payments-domain';
 import { listOption, parseOptions, type Command } from './command';
 
@@ -20,6 +21,7 @@ Needs no store.
 const EVENT_SCHEMA_CATALOGUE = [
   ...COLLECTION_EVENT_CATALOGUE,
   ...PAYMENTS_EVENT_CATALOGUE,
+  ...DISBURSEMENTS_EVENT_CATALOGUE,
   ...INTEGRATION_EVENT_CATALOGUE,
 ];
 

@@ -2,7 +2,12 @@
  * `paygate events schema`: every event type the services write, at every version, with its
  * JSON Schema; the wallet's version 1, still read through its upcaster, is listed beside 2.
  */
-import { COLLECTION_INTEGRATION_EVENTS, PAYMENTS_INTEGRATION_EVENTS } from '@paygate/contracts';
+import {
+  COLLECTION_INTEGRATION_EVENTS,
+  DISBURSEMENTS_INTEGRATION_EVENTS,
+  PAYMENTS_INTEGRATION_EVENTS,
+} from '@paygate/contracts';
+import { MONEY_OUT_EVENT_TYPES, REFUND_ALLOCATION_EVENT_TYPES } from '@paygate/disbursements-domain';
 import { COLLECTION_EVENT_TYPES } from '@paygate/collections-domain';
 import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES } from '@paygate/payments-domain';
 import { runCli } from './cli-test-setup';
@@ -32,6 +37,9 @@ describe('paygate events schema', () => {
       SERVICE_PAYMENT_EVENT_TYPES,
       PAYMENTS_INTEGRATION_EVENTS,
       WALLET_EVENT_TYPES,
+      MONEY_OUT_EVENT_TYPES,
+      REFUND_ALLOCATION_EVENT_TYPES,
+      DISBURSEMENTS_INTEGRATION_EVENTS,
     ].flatMap((types) => Object.values(types));
     expect(current.sort()).toEqual([...every].sort());
   });
@@ -52,7 +60,7 @@ describe('paygate events schema', () => {
     ]);
     expect(entries[0].schema.required).not.toContain('purpose');
     expect(entries[1].schema.required).toContain('purpose');
-    expect(entries[1].schema.properties.purpose).toEqual({ enum: ['FEE', 'PRN_PAYMENT', 'OTHER'] });
+    expect(entries[1].schema.properties.purpose).toEqual({ enum: ['FEE', 'PRN_PAYMENT', 'REFUND', 'PAYOUT', 'OTHER'] });
   });
 
   it('tells integration events from domain events, with the streams they are written to', async () => {

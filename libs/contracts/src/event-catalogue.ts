@@ -2,6 +2,11 @@ import type { TObject } from '@sinclair/typebox';
 import { COLLECTION_INTEGRATION_SCHEMAS, COLLECTION_INTEGRATION_VERSION } from './collections/integration';
 import { COLLECTION_STREAM_PREFIX } from './collections/vocabulary';
 import { PAYMENTS_INTEGRATION_SCHEMAS, PAYMENTS_INTEGRATION_VERSION } from './payments/integration';
+import {
+  DISBURSEMENTS_INTEGRATION_SCHEMAS,
+  DISBURSEMENTS_INTEGRATION_VERSION,
+  DISBURSEMENTS_PUBLICATION,
+} from './disbursements/integration';
 import { SERVICE_PAYMENT_STREAM_PREFIX } from './payments/vocabulary';
 
 /** One event type at one version: what `paygate events schema` prints. */
@@ -40,7 +45,7 @@ export function eventSchemaEntries(
 
 /**
  * The integration events every context publishes, with their JSON Schemas. Each context's domain
- * events are catalogued by its domain lib (COLLECTION_EVENT_CATALOGUE, PAYMENTS_EVENT_CATALOGUE);
+ * events are catalogued by its domain lib (COLLECTION_EVENT_CATALOGUE, PAYMENTS_EVENT_CATALOGUE, DISBURSEMENTS_EVENT_CATALOGUE);
  * the analysts' CLI puts them together.
  */
 export const INTEGRATION_EVENT_CATALOGUE: readonly EventSchemaEntry[] = [
@@ -57,5 +62,12 @@ export const INTEGRATION_EVENT_CATALOGUE: readonly EventSchemaEntry[] = [
     PAYMENTS_INTEGRATION_VERSION,
     'integration',
     SERVICE_PAYMENT_STREAM_PREFIX,
+  ),
+  ...eventSchemaEntries(
+    DISBURSEMENTS_INTEGRATION_SCHEMAS,
+    DISBURSEMENTS_INTEGRATION_VERSION,
+    DISBURSEMENTS_INTEGRATION_VERSION,
+    'integration',
+    DISBURSEMENTS_PUBLICATION.streamPrefixes[0],
   ),
 ];

@@ -33,6 +33,7 @@ export interface RefundRecord {
 /** The collection a refund is asked of, as the gateway found it for the merchant (its record, minor units). */
 export interface RefundedCollection {
   internalReference: string;
+  merchantReference: string;
   status: CollectionStatus;
   transactionMethod: TransactionMethod;
   providerCode: string;

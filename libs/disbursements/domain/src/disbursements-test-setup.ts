@@ -23,6 +23,7 @@ export const refundRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOu
   fee: 0,
   providerCode: 'mtn_momo_ug',
   internalReference: 'PGREF000000000000000000001',
+  merchantReference: 'order-1001',
   msisdn: '256772000001',
   recipientName: null,
   reason: null,
@@ -31,7 +32,14 @@ export const refundRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOu
 });
 
 export const payoutRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOutRequest =>
-  refundRequest({ kind: 'PAYOUT' as MoneyOutKind, reference: 'po-1', internalReference: null, fee: 500, ...overrides });
+  refundRequest({
+    kind: 'PAYOUT' as MoneyOutKind,
+    reference: 'po-1',
+    internalReference: null,
+    merchantReference: null,
+    fee: 500,
+    ...overrides,
+  });
 
 /** A money-out with its history: the request, then what was recorded. */
 export function given(request: MoneyOutRequest, ...commands: Parameters<typeof decideMoneyOut>[0][]): MoneyOut {

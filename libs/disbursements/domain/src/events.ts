@@ -29,8 +29,9 @@ export const MoneyOutRequest = closedObject({
   /** Paygate's fee for it, held and paid from the wallet with the amount. */
   fee: minorUnits,
   providerCode: text,
-  /** REFUND: the collection refunded. */
+  /** REFUND: the collection refunded, and the merchant's reference of it. */
   internalReference: textOrNull,
+  merchantReference: textOrNull,
   /** PAYOUT: the number paid; REFUND: the collection's payer (a partial refund a provider cannot do goes there). */
   msisdn: textOrNull,
   /** PAYOUT: the account holder's name as the provider gave it. */

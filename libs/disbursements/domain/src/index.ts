@@ -3,3 +3,4 @@ export * from './money-out';
 export * from './money-out-decider';
 export * from './money-out-process';
 export * from './refund-allocation';
+export * from './event-catalogue';

@@ -1,4 +1,10 @@
-import { eventReader, type StreamDecider } from '@paygate/decider';
+import {
+  DISBURSEMENTS_INTEGRATION_EVENTS as PUBLISHED,
+  DISBURSEMENTS_INTEGRATION_VERSION,
+  DISBURSEMENTS_PUBLICATION,
+  type PublishedRefundV1,
+} from '@paygate/contracts';
+import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
 import {
   DISBURSEMENTS_EVENT_SCHEMA_VERSION,
   MONEY_OUT_EVENT_TYPES,
@@ -7,7 +13,7 @@ import {
   type MoneyOutKind,
   type RefundAllocationEvent,
 } from './events';
-import { decideMoneyOut, evolveMoneyOut, type MoneyOutCommand, type MoneyOutState } from './money-out';
+import { decideMoneyOut, evolveMoneyOut, type MoneyOut, type MoneyOutCommand, type MoneyOutState } from './money-out';
 import {
   decideRefundAllocation,
   evolveRefundAllocation,
@@ -15,15 +21,38 @@ import {
   type RefundAllocationState,
 } from './refund-allocation';
 
-export const REFUND_STREAM_PREFIX = 'refund-';
-export const PAYOUT_STREAM_PREFIX = 'payout-';
+export const [REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX] = DISBURSEMENTS_PUBLICATION.streamPrefixes as [
+  string,
+  string,
+];
 export const REFUND_ALLOCATION_STREAM_PREFIX = 'refundable-';
 
 /** A money-out's stream: the merchant's reference is unique per merchant and kind. */
 export const moneyOutStream = (kind: MoneyOutKind, merchantId: string, reference: string) =>
   `${kind === 'REFUND' ? REFUND_STREAM_PREFIX : PAYOUT_STREAM_PREFIX}${merchantId}:${reference}`;
 
-/** The money-out on the shared decider runtime; its id is its stream name (moneyOutStream). */
+/** What other contexts learn of a refund once it is final. */
+export function toPublishedRefund(refund: MoneyOut, status: 'COMPLETED' | 'FAILED'): PublishedRefundV1 {
+  const { request } = refund;
+  return {
+    merchantId: request.merchantId,
+    refundReference: request.reference,
+    internalReference: request.internalReference ?? '',
+    merchantReference: request.merchantReference ?? '',
+    amount: request.amount,
+    currency: request.currency,
+    status,
+    failureReason: refund.failureReason,
+    reason: request.reason,
+    createdAt: request.requestedAt,
+    updatedAt: refund.updatedAt,
+  };
+}
+
+/**
+ * The money-out on the shared decider runtime; its id is its stream name (moneyOutStream). A refund publishes
+ * disbursements.RefundSettled once, with the event that made it final (final states decide nothing more).
+ */
 export const moneyOutDecider: StreamDecider<MoneyOutCommand, MoneyOutEvent, MoneyOutState> = {
   decide: decideMoneyOut,
   evolve: evolveMoneyOut,
@@ -34,6 +63,22 @@ export const moneyOutDecider: StreamDecider<MoneyOutCommand, MoneyOutEvent, Mone
     types: Object.values(MONEY_OUT_EVENT_TYPES),
     currentVersion: DISBURSEMENTS_EVENT_SCHEMA_VERSION,
   }),
+  publish(events, after) {
+    if (!after || after.request.kind !== 'REFUND') return [];
+    const published: PublishedEvent[] = [];
+    for (const event of events) {
+      if (event.type === MONEY_OUT_EVENT_TYPES.completed || event.type === MONEY_OUT_EVENT_TYPES.failed) {
+        const status = event.type === MONEY_OUT_EVENT_TYPES.completed ? 'COMPLETED' : 'FAILED';
+        const settledAt = event.type === MONEY_OUT_EVENT_TYPES.completed ? event.data.completedAt : event.data.failedAt;
+        published.push({
+          type: PUBLISHED.refundSettled,
+          version: DISBURSEMENTS_INTEGRATION_VERSION,
+          data: { refund: toPublishedRefund(after, status), settledAt },
+        });
+      }
+    }
+    return published;
+  },
 };
 
 /** A collection's refund allocations: id the collection's internal_reference. */

@@ -1,6 +1,13 @@
-import { CommandRejectedError } from '@paygate/contracts';
-import { decideMoneyOut } from './money-out';
-import { given, refundRequest, T0 } from './disbursements-test-setup';
+import { CommandRejectedError, DISBURSEMENTS_INTEGRATION_SCHEMAS } from '@paygate/contracts';
+import { eventSchemaErrors } from '@paygate/testing';
+import { MONEY_OUT_EVENT_SCHEMAS } from './events';
+import { decideMoneyOut, evolveMoneyOut, type MoneyOut, type MoneyOutCommand } from './money-out';
+import { moneyOutDecider } from './money-out-decider';
+import { given, payoutRequest, refundRequest, T0 } from './disbursements-test-setup';
+
+const T1 = '2026-11-28T10:00:30.000Z';
+const schemaErrorsOf = (event: { type: string; data: unknown }) =>
+  eventSchemaErrors({ ...MONEY_OUT_EVENT_SCHEMAS, ...DISBURSEMENTS_INTEGRATION_SCHEMAS }, event);
 
 describe('a money-out request and its reference', () => {
   it('the same reference with the same request is the same money-out: nothing new is decided', () => {
@@ -52,5 +59,55 @@ describe('final states are never left', () => {
     expect(failed.holdSettled).toBe(true);
     expect(decideMoneyOut({ type: 'RecordHoldSettled', at: T0 }, failed)).toEqual([]);
     expect(() => decideMoneyOut({ type: 'RecordHoldSettled', at: T0 }, given(refundRequest()))).toThrow();
+  });
+});
+
+describe('what a refund publishes', () => {
+  const publish = (history: MoneyOut, command: MoneyOutCommand) => {
+    const events = decideMoneyOut(command, history);
+    const after = events.reduce<MoneyOut | null>(evolveMoneyOut, history);
+    const published = moneyOutDecider.publish?.(events, after) ?? [];
+    for (const event of [...events, ...published]) expect(schemaErrorsOf(event)).toEqual([]);
+    return published;
+  };
+
+  it('disbursements.RefundSettled once, when the provider completed it, with the refund as it ended', () => {
+    const sent = given(refundRequest({ reason: 'damaged' }), { type: 'RecordSent', at: T0 });
+    const [settled, ...more] = publish(sent, { type: 'RecordCompleted', providerTransactionId: 'm-1', at: T1 });
+    expect(more).toEqual([]);
+    expect(settled).toEqual({
+      type: 'disbursements.RefundSettled',
+      version: 1,
+      data: {
+        refund: {
+          merchantId: 'mer_1',
+          refundReference: 'rf-1',
+          internalReference: 'PGREF000000000000000000001',
+          merchantReference: 'order-1001',
+          amount: 20_000,
+          currency: 'UGX',
+          status: 'COMPLETED',
+          failureReason: null,
+          reason: 'damaged',
+          createdAt: T0,
+          updatedAt: T1,
+        },
+        settledAt: T1,
+      },
+    });
+    const completed = given(refundRequest(), { type: 'RecordCompleted', providerTransactionId: 'm-1', at: T1 });
+    expect(publish(completed, { type: 'RecordCompleted', providerTransactionId: 'm-1', at: T1 })).toEqual([]);
+  });
+
+  it('FAILED with what the provider said', () => {
+    const [settled] = publish(given(refundRequest()), { type: 'RecordFailed', reason: 'NOT_ALLOWED', at: T1 });
+    expect(settled.data).toMatchObject({ refund: { status: 'FAILED', failureReason: 'NOT_ALLOWED' } });
+  });
+
+  it('nothing while pending, and nothing for a payout', () => {
+    expect(publish(given(refundRequest()), { type: 'RecordSent', at: T1 })).toEqual([]);
+    expect(publish(given(payoutRequest()), { type: 'RecordCompleted', providerTransactionId: 'm-2', at: T1 })).toEqual(
+      [],
+    );
   });
 });

@@ -2,7 +2,7 @@ import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
-import { DISBURSEMENTS_SERVICE } from '@paygate/contracts';
+import { DISBURSEMENTS_PUBLICATION, DISBURSEMENTS_SERVICE } from '@paygate/contracts';
 import {
   moneyOutDecider,
   PAYOUT_STREAM_PREFIX,
@@ -98,8 +98,7 @@ export class DisbursementsServiceModule implements OnApplicationBootstrap, OnApp
   async onApplicationBootstrap(): Promise<void> {
     const { commands, events, sql } = this.infrastructure;
     await commands.serve(DISBURSEMENTS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
-    // Its own streams only, for its projection (and analysts); nothing is published for other contexts yet.
-    await events.publish([REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX]);
+    await events.publish([REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX], DISBURSEMENTS_PUBLICATION);
     this.consumer = await this.projection.start(events);
     this.timerWorker = new TimerWorker({
       timers: MONEY_OUT_TIMERS,

@@ -64,6 +64,7 @@ export class DisbursementsService {
       fee: 0,
       providerCode: collection.providerCode,
       internalReference: collection.internalReference,
+      merchantReference: collection.merchantReference,
       msisdn: collection.transactionMethod === 'MOBILE_MONEY' ? collection.transactionAccount : null,
       recipientName: null,
       reason: reason ?? null,

@@ -41,6 +41,7 @@ function refundedCollection(record: CollectionDetails): RefundedCollection {
   const { minor } = minorUnits(record.transaction_amount, record.transaction_currency, 'transaction_amount');
   return {
     internalReference: record.internal_reference,
+    merchantReference: record.merchant_reference,
     status: record.transaction_status,
     transactionMethod: record.transaction_method,
     providerCode: record.provider_code,

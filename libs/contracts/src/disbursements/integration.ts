@@ -1,0 +1,62 @@
+import type { Static } from '@sinclair/typebox';
+import { closedObject, enumOf, eventData, SCHEMA } from '../json-schema';
+import {
+  UnsupportedEventVersionError,
+  type IntegrationEnvelope,
+  type IntegrationEventsOf,
+  type Publication,
+} from '../publication';
+
+/** The disbursements context publishes from its refund and payout streams. */
+export const DISBURSEMENTS_PUBLICATION: Publication = {
+  context: 'disbursements',
+  streamPrefixes: ['refund-', 'payout-'],
+};
+
+export const DISBURSEMENTS_INTEGRATION_EVENTS = {
+  /** A refund reached its final state, COMPLETED or FAILED, on its provider's word: refund.completed, refund.failed. */
+  refundSettled: 'disbursements.RefundSettled',
+} as const;
+
+const { text, textOrNull, instant, minorUnits, currency } = SCHEMA;
+
+/** A refund as other contexts see it: everything its callback needs. Amounts in integer minor units. */
+export const PublishedRefundV1 = closedObject({
+  merchantId: text,
+  refundReference: text,
+  internalReference: text,
+  /** The merchant's reference of the collection refunded. */
+  merchantReference: text,
+  amount: minorUnits,
+  currency,
+  status: enumOf(['COMPLETED', 'FAILED'] as const),
+  /** FAILED: what the provider said. */
+  failureReason: textOrNull,
+  reason: textOrNull,
+  createdAt: instant,
+  updatedAt: instant,
+});
+export type PublishedRefundV1 = Static<typeof PublishedRefundV1>;
+
+export const RefundSettledV1 = eventData({ refund: PublishedRefundV1, settledAt: instant });
+export type RefundSettledV1 = Static<typeof RefundSettledV1>;
+
+export const DISBURSEMENTS_INTEGRATION_SCHEMAS = {
+  [DISBURSEMENTS_INTEGRATION_EVENTS.refundSettled]: RefundSettledV1,
+};
+
+export type DisbursementsIntegrationEvent = IntegrationEventsOf<typeof DISBURSEMENTS_INTEGRATION_SCHEMAS>;
+
+export const DISBURSEMENTS_INTEGRATION_VERSION = 1;
+
+const TYPES = new Set<string>(Object.values(DISBURSEMENTS_INTEGRATION_EVENTS));
+
+/** A disbursements integration event at a version this consumer reads; a later version stops the consumer. */
+export function readDisbursementsIntegrationEvent(
+  event: IntegrationEnvelope,
+): DisbursementsIntegrationEvent | undefined {
+  if (!TYPES.has(event.type)) return undefined;
+  if (event.version !== DISBURSEMENTS_INTEGRATION_VERSION)
+    throw new UnsupportedEventVersionError(event.type, event.version, [DISBURSEMENTS_INTEGRATION_VERSION]);
+  return event as DisbursementsIntegrationEvent;
+}
