@@ -59,7 +59,7 @@ export class CardRefundApiController {
   async list(@Headers('authorization') authorization: string | undefined, @Query('reference') reference: unknown) {
     authorize(authorization);
     if (typeof reference !== 'string' || reference === '')
-      throw cardApiError(400, 'parameter_missing', 'reference is required', 'reference');
+      throw cardApiError(400, 'parameter_missing', 'one reference is required', 'reference');
     const refund = await this.refunds.find(reference);
     return { data: refund ? [cardRefundBody(refund)] : [] };
   }
