@@ -2,6 +2,7 @@ import {
   CallbackReceiver,
   collectForPaymentFaultSuite,
   collectForPaymentSuite,
+  refundSuite,
   collectionOutcomeSuite,
   describeWithService,
   dropSchemas,
@@ -22,6 +23,7 @@ import { rollingRestartSuite } from './rolling-restart';
 import { brokerGoneShutdownSuite } from './shutdown-broker-gone';
 import {
   collectionsOnSandbox,
+  moneyOutOnSandbox,
   distributedEnv,
   distributedPostgres,
   ensureBuilt,
@@ -62,6 +64,7 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     servicePayments = await startApp('service-payments', {
       ...env,
       BILLER_API_URL: `${sandbox.url}/sandbox/biller`,
+      ...moneyOutOnSandbox(sandbox.url),
       ...routes.listen('service-payments'),
     });
     // Two dispatchers share the callbacks through the Kafka consumer group and the delivery queue.
@@ -124,6 +127,10 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
 
   describe('collect-for-payment across processes: collections and service-payments over Kafka', () => {
     collectForPaymentSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
+  });
+
+  describe('refunds across processes: the gateway, collections, and disbursements beside the wallet in service-payments', () => {
+    refundSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
   });
 
   describe('collect-for-payment faults across processes', () => {

@@ -4,6 +4,7 @@ import { postgresUrlInSchema } from '@paygate/sql';
 import { serviceUrl, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
 import {
   collectionsOnSandbox,
+  moneyOutOnSandbox,
   ensureBuilt,
   freePort,
   localCommandRoutes,
@@ -11,7 +12,7 @@ import {
   type LocalCommandRoutes,
 } from '@paygate/tools-local';
 
-export { collectionsOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
+export { collectionsOnSandbox, moneyOutOnSandbox, ensureBuilt, freePort, localCommandRoutes, type LocalCommandRoutes };
 
 const root = join(__dirname, '..', '..');
 

@@ -4,4 +4,4 @@ export { KafkaBroker, type BrokerSettings } from './kafka-broker';
 export { newCollectionReference, paidCollectionEvents, withPublished } from './paid-collection';
 export { localCommandRoutes, type CommandRoutes as LocalCommandRoutes, type ServingApp } from './command-routes';
 export { localCommandTlsDir, localCommandTlsEnv } from './command-tls';
-export { collectionsOnSandbox } from './sandbox-providers';
+export { collectionsOnSandbox, moneyOutOnSandbox } from './sandbox-providers';

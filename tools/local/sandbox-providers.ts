@@ -9,3 +9,8 @@ export function collectionsOnSandbox(sandboxUrl: string, checkoutReturnUrl: stri
     CHECKOUT_RETURN_URL: checkoutReturnUrl,
   };
 }
+
+/** The service-payments app's settings in such a layout: refunds and payouts go to the sandbox at `sandboxUrl`. */
+export function moneyOutOnSandbox(sandboxUrl: string): Record<string, string> {
+  return { MOMO_API_URL: `${sandboxUrl}/sandbox/momo`, CARD_API_URL: `${sandboxUrl}/sandbox/card` };
+}

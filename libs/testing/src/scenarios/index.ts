@@ -8,3 +8,4 @@ export * from './collection-outcomes';
 export * from './collect-for-payment-outcomes';
 export * from './collect-for-payment-faults';
 export * from './response-validator';
+export * from './refund-outcomes';

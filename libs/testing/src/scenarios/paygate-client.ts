@@ -28,6 +28,11 @@ export const TEST_TIMERS = {
   PAYMENT_RETRY_MAX_DELAY_MS: '1000',
   PAYMENT_STATUS_POLL_MS: '3000',
   PAYMENT_TIMER_TICK_MS: '100',
+  MONEY_OUT_STATUS_POLL_MS: '300',
+  MONEY_OUT_TIMER_TICK_MS: '100',
+  // A refund or payout request the sandbox never answers (0004, 0008) is dropped at once, and completes soon after.
+  SANDBOX_UNANSWERED_HOLD_MS: '0',
+  SANDBOX_LATE_COMPLETION_MS: '1500',
 } as const;
 
 /** Callbacks to local receivers, retried quickly. */

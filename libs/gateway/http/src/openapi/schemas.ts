@@ -228,7 +228,7 @@ export class RefundDto {
   status!: string;
 
   @ApiProperty({
-    enum: PENDING_REASONS,
+    enum: [...PENDING_REASONS, null],
     nullable: true,
     type: 'string',
     example: 'provider_processing',
