@@ -1,2 +1,3 @@
 export * from './commands';
 export * from './integration';
+export * from './vocabulary';

@@ -6,11 +6,12 @@ import {
   type IntegrationEventsOf,
   type Publication,
 } from '../publication';
+import { PAYOUT_STREAM_PREFIX, REFUND_STREAM_PREFIX } from './vocabulary';
 
 /** The disbursements context publishes from its refund and payout streams. */
 export const DISBURSEMENTS_PUBLICATION: Publication = {
   context: 'disbursements',
-  streamPrefixes: ['refund-', 'payout-'],
+  streamPrefixes: [REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX],
 };
 
 export const DISBURSEMENTS_INTEGRATION_EVENTS = {

@@ -1,6 +1,6 @@
-import { eventSchemaEntries, type EventSchemaEntry } from '@paygate/contracts';
+import { eventSchemaEntries, type EventSchemaEntry, REFUND_STREAM_PREFIX } from '@paygate/contracts';
 import { DISBURSEMENTS_EVENT_SCHEMA_VERSION, MONEY_OUT_EVENT_SCHEMAS, REFUND_ALLOCATION_EVENT_SCHEMAS } from './events';
-import { REFUND_ALLOCATION_STREAM_PREFIX, REFUND_STREAM_PREFIX } from './money-out-decider';
+import { REFUND_ALLOCATION_STREAM_PREFIX } from './money-out-decider';
 
 const V = DISBURSEMENTS_EVENT_SCHEMA_VERSION;
 

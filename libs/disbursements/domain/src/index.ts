@@ -4,4 +4,3 @@ export * from './money-out-decider';
 export * from './money-out-process';
 export * from './refund-allocation';
 export * from './event-catalogue';
-export * from './references';

@@ -1,7 +1,6 @@
 import {
   DISBURSEMENTS_INTEGRATION_EVENTS as PUBLISHED,
   DISBURSEMENTS_INTEGRATION_VERSION,
-  DISBURSEMENTS_PUBLICATION,
   type PublishedRefundV1,
 } from '@paygate/contracts';
 import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
@@ -10,7 +9,6 @@ import {
   MONEY_OUT_EVENT_TYPES,
   REFUND_ALLOCATION_EVENT_TYPES,
   type MoneyOutEvent,
-  type MoneyOutKind,
   type RefundAllocationEvent,
 } from './events';
 import { decideMoneyOut, evolveMoneyOut, type MoneyOut, type MoneyOutCommand, type MoneyOutState } from './money-out';
@@ -21,15 +19,7 @@ import {
   type RefundAllocationState,
 } from './refund-allocation';
 
-export const [REFUND_STREAM_PREFIX, PAYOUT_STREAM_PREFIX] = DISBURSEMENTS_PUBLICATION.streamPrefixes as [
-  string,
-  string,
-];
 export const REFUND_ALLOCATION_STREAM_PREFIX = 'refundable-';
-
-/** A money-out's stream: the merchant's reference is unique per merchant and kind. */
-export const moneyOutStream = (kind: MoneyOutKind, merchantId: string, reference: string) =>
-  `${kind === 'REFUND' ? REFUND_STREAM_PREFIX : PAYOUT_STREAM_PREFIX}${merchantId}:${reference}`;
 
 /** What other contexts learn of a refund once it is final. */
 export function toPublishedRefund(refund: MoneyOut, status: 'COMPLETED' | 'FAILED'): PublishedRefundV1 {

@@ -1,9 +1,14 @@
-import type { FindRefundQuery, ListRefundsQuery, RefundPage, RefundRecord } from '@paygate/contracts';
 import {
-  moneyOutDecider,
+  moneyOutStream,
   PAYOUT_STREAM_PREFIX,
   REFUND_STREAM_PREFIX,
-  moneyOutStream,
+  type FindRefundQuery,
+  type ListRefundsQuery,
+  type RefundPage,
+  type RefundRecord,
+} from '@paygate/contracts';
+import {
+  moneyOutDecider,
   MONEY_OUT_EVENT_TYPES as EVENTS,
   type MoneyOut,
   type MoneyOutEvent,

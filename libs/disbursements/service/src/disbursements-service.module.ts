@@ -2,13 +2,13 @@ import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
 import { connectorRegistryFor, type ConnectorRegistry } from '@paygate/connectors';
-import { DISBURSEMENTS_PUBLICATION, DISBURSEMENTS_SERVICE } from '@paygate/contracts';
 import {
-  moneyOutDecider,
+  DISBURSEMENTS_PUBLICATION,
+  DISBURSEMENTS_SERVICE,
   PAYOUT_STREAM_PREFIX,
-  refundAllocationDecider,
   REFUND_STREAM_PREFIX,
-} from '@paygate/disbursements-domain';
+} from '@paygate/contracts';
+import { moneyOutDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { RunningConsumer } from '@paygate/messaging';

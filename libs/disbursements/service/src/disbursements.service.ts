@@ -7,8 +7,9 @@ import {
   type RefundedAmountQuery,
   type RequestRefundCommand,
   type ResultOf,
+  moneyOutStream,
 } from '@paygate/contracts';
-import { moneyOutStream, type MoneyOutRequest, type MoneyOutInput } from '@paygate/disbursements-domain';
+import { type MoneyOutRequest, type MoneyOutInput } from '@paygate/disbursements-domain';
 import type { Logger } from '@paygate/logging';
 import { formatMoney, isSupportedCurrency } from '@paygate/money';
 import type { CommandBus } from '@paygate/messaging';

@@ -1,3 +1,4 @@
+import { PAYOUT_STREAM_PREFIX, REFUND_STREAM_PREFIX } from '@paygate/contracts';
 import {
   Controller,
   HttpCode,
@@ -8,7 +9,7 @@ import {
   Put,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { PAYOUT_STREAM_PREFIX, REFUND_STREAM_PREFIX } from '@paygate/disbursements-domain';
+
 import type { Logger } from '@paygate/logging';
 import { LOGGER, RateLimitedAs } from '@paygate/platform';
 import { DisbursementsService } from './disbursements.service';

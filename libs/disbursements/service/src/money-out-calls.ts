@@ -1,7 +1,7 @@
+import { providerReferenceOf } from '@paygate/contracts';
 import { ProviderRequestError, type ConnectorRegistry, type MoneyOutOutcome } from '@paygate/connectors';
-import type { MoneyOut, MoneyOutCall, MoneyOutInput } from '@paygate/disbursements-domain';
+import { MoneyOut, MoneyOutCall, MoneyOutInput } from '@paygate/disbursements-domain';
 import { isSupportedCurrency, toMajorUnits } from '@paygate/money';
-import { providerReferenceOf } from '@paygate/disbursements-domain';
 
 const detailOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

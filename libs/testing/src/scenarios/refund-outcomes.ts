@@ -1,4 +1,5 @@
-import { moneyOutStream, providerReferenceOf } from '@paygate/disbursements-domain';
+import { moneyOutStream, providerReferenceOf } from '@paygate/contracts';
+
 import { mobileMoneyRequest, PaygateClient, type ApiResponse } from './paygate-client';
 import { SandboxAdmin, topUpWallet, walletOf, walletShows } from './sandbox-admin';
 import { eventually } from './wait';
