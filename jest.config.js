@@ -2,6 +2,7 @@
 // import libraries exactly as the apps do.
 const { compilerOptions } = require('./tsconfig.base.json');
 const fs = require('node:fs');
+const os = require('node:os');
 
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 const moduleNameMapper = Object.fromEntries(
@@ -26,5 +27,7 @@ module.exports = {
   testTimeout: 60_000,
   // Suites that share a broker or a database keep to topics, groups and schemas of their own, and
   // the ones that restart a broker run one of their own, so suites run in parallel with Kafka too.
-  maxWorkers: '50%',
+  // A worker per core but one, and at least two: jest's own default would leave a 2-core machine
+  // one worker, and most suites wait on sockets and child processes as much as they compute.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };
