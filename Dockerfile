@@ -1,12 +1,12 @@
 # One image for every app; the command picks which (dist/apps/<app>/main.js).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # openssl for scripts/certs.sh: docker-compose issues the apps' command certificates with this image.

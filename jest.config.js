@@ -16,7 +16,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
-    // ESM-only dependencies that Node 20 loads with require(esm) but jest cannot: compile them to CommonJS.
+    // ESM-only dependencies that Node loads with require(esm) but jest's module loader cannot: compile them to CommonJS.
     '^.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
