@@ -1,38 +1,16 @@
 import { withLogContext, type Logger } from '@paygate/logging';
-import { listenInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { JOBS_CHANNEL, parseJobsNotification, type ClaimOptions } from './job-queue';
+import { listenInSchema, type SqlDatabase } from '@paygate/sql';
+import {
+  JOBS_CHANNEL,
+  parseJobsNotification,
+  type JobVerdict,
+  type LeasedJob,
+  type RunResult,
+  type WorkQueue,
+} from './work-queue';
 
 /** How soon a worker looks again at jobs that are due but that its claim could not take. */
 const BLOCKED_RETRY_MS = 1_000;
-
-/** What running a job asks of the worker: forget it, or run it again at `retryAt` (or after the queue's back-off). */
-export type JobVerdict = { done: true } | { done: false; retryAt?: Date };
-
-/** A claimed job as the worker sees it: its key, and the lease its claim holds. */
-export interface LeasedJob {
-  key: string;
-  leaseUntil: Date;
-}
-
-/** One run's verdict on its job. */
-export interface RunResult<Job, Verdict> {
-  job: Job;
-  verdict: Verdict;
-}
-
-/**
- * The queue a worker runs: due jobs leased to it, and the verdicts of their runs written back, a
- * batch per transaction. `SqlJobQueue` is one (verdicts are JobVerdicts); a context may wrap one
- * in rules of its own (the callback deliveries: order per transaction, attempts recorded).
- */
-export interface WorkQueue<Job extends LeasedJob, Verdict, Settlement = void> {
-  readonly name: string;
-  claim(sql: SqlDatabase, options: ClaimOptions): Promise<Job[]>;
-  /** Writes a batch of verdicts in `tx`; what it returns goes to the worker's `settled`, once committed. */
-  settle(tx: SqlClient, results: readonly RunResult<Job, Verdict>[]): Promise<Settlement>;
-  /** When its earliest job is due, a lease running out included; undefined when it has none. */
-  nextDueAt(sql: SqlClient): Promise<Date | undefined>;
-}
 
 export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
   queue: WorkQueue<Job, Verdict, Settlement>;
