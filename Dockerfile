@@ -1,14 +1,17 @@
 # One image for every app; the command picks which (dist/apps/<app>/main.js).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# Every interface of the container's own network, where a published port reaches it (standalone
+# alone would listen on the container's loopback).
+ENV HOST=0.0.0.0
 # openssl for scripts/certs.sh: docker-compose issues the apps' command certificates with this image.
 RUN apt-get update && apt-get install -y --no-install-recommends openssl && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/node_modules ./node_modules

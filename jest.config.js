@@ -2,6 +2,7 @@
 // import libraries exactly as the apps do.
 const { compilerOptions } = require('./tsconfig.base.json');
 const fs = require('node:fs');
+const os = require('node:os');
 
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 const moduleNameMapper = Object.fromEntries(
@@ -15,7 +16,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
-    // ESM-only dependencies that Node 20 loads with require(esm) but jest cannot: compile them to CommonJS.
+    // ESM-only dependencies that Node loads with require(esm) but jest's module loader cannot: compile them to CommonJS.
     '^.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
@@ -26,5 +27,7 @@ module.exports = {
   testTimeout: 60_000,
   // Suites that share a broker or a database keep to topics, groups and schemas of their own, and
   // the ones that restart a broker run one of their own, so suites run in parallel with Kafka too.
-  maxWorkers: '50%',
+  // A worker per core but one, and at least two: jest's own default would leave a 2-core machine
+  // one worker, and most suites wait on sockets and child processes as much as they compute.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };

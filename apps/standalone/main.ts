@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { Config } from '@paygate/config';
 import { DASHBOARD_USERS, MERCHANTS } from '@paygate/gateway-http';
 import type { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import { runApp } from '@paygate/platform';
@@ -11,7 +12,14 @@ import { ensureDemoMerchant, ensureDemoOwner, standaloneEnvironment } from './sa
  */
 const { env, secrets } = standaloneEnvironment(process.env);
 
-async function welcome(url: string, app: INestApplication): Promise<void> {
+/** Said when HOST opens the port beyond loopback: the banner's URL is this machine's, not the only way in. */
+function exposure(host: string): string[] {
+  if (host === '127.0.0.1' || host === '::1') return [];
+  const where = host === '0.0.0.0' || host === '::' ? 'every network interface' : host;
+  return [`  listening on ${where} (HOST=${host}): reachable from the network, not only this machine`];
+}
+
+async function welcome(url: string, app: INestApplication, config: Config): Promise<void> {
   const demo = await ensureDemoMerchant(app.get<MerchantAccounts>(MERCHANTS), secrets.file);
   const owner = await ensureDemoOwner(app.get<DashboardUsers>(DASHBOARD_USERS), demo.id, secrets.file);
   const keys = `-H 'public-key: ${demo.keys.publicKey}'`;
@@ -19,6 +27,7 @@ async function welcome(url: string, app: INestApplication): Promise<void> {
     [
       '',
       `Paygate is running at ${url}`,
+      ...exposure(config.platform.host),
       `  API docs:     ${url}/docs`,
       `  dashboard:    ${url}/dashboard`,
       owner.password

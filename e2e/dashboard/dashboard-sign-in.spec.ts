@@ -76,6 +76,19 @@ describe('the dashboard: invite, sign-in, overview, sign-out', () => {
     );
   });
 
+  it('refuses a sign-in whose cookie and field match but that the server never issued', async () => {
+    const { email } = await signedIn(merchant.merchant.id);
+    const made = 'A'.repeat(43);
+    const response = await fetch(`${paygate.url}/dashboard/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `paygate_form=${made}` },
+      body: new URLSearchParams({ _csrf: made, email, password: PASSWORD }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith('paygate_session='))).toBe(false);
+  });
+
   it('slows guessing: the sixth attempt in five minutes for one email answers 429, the right password included', async () => {
     const { email } = await signedIn(merchant.merchant.id);
     const browser = new Browser(paygate.url);

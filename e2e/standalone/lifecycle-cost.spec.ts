@@ -9,11 +9,13 @@
  * 30 s after its last read, and every window here starts right after one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CHECKPOINT_FLUSH_MS } from '@paygate/messaging';
 import { mobileMoneyRequest } from '@paygate/testing';
 import { parseExposition, startObservedPaygate, type ObservedPaygate } from '../edge/observability-test-setup';
 
 /** Statements one mobile money lifecycle runs, alone, from initialize to its callback recorded (docs/architecture.md). */
 const LIFECYCLE_BUDGET = 64;
+const SETTLED_AFTER_MS = CHECKPOINT_FLUSH_MS + 400;
 const NO_FALLBACK = { DISPATCH_TICK_MS: '600000', TIMER_TICK_MS: '600000', PAYMENT_TIMER_TICK_MS: '600000' };
 
 /** Statements by kind, as GET /metrics counts them. */
@@ -36,13 +38,18 @@ const since = (before: Map<string, number>, after: Map<string, number>): Record<
 describe('what a payment costs the embedded layout, in SQL statements', () => {
   let observed: ObservedPaygate;
 
-  /** The counts once they stop moving: what was set off has finished. */
+  /**
+   * The counts once they stop moving for longer than a consumer waits to save its position: what was set off has
+   * finished, its checkpoints included.
+   */
   const settled = async (): Promise<Map<string, number>> => {
     let last = await statements(observed.paygate.url);
-    for (let round = 0; round < 50; round++) {
+    let quietMs = 0;
+    for (let round = 0; round < 100; round++) {
       await sleep(200);
       const now = await statements(observed.paygate.url);
-      if (total(now) === total(last)) return now;
+      quietMs = total(now) === total(last) ? quietMs + 200 : 0;
+      if (quietMs > SETTLED_AFTER_MS) return now;
       last = now;
     }
     throw new Error('statements did not stop');

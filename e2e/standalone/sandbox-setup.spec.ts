@@ -42,6 +42,13 @@ describe('standaloneEnvironment: what standalone fills in before the one loadCon
     expect(secrets.adminTokenSource).toBe('ADMIN_TOKEN');
     expect(loadConfig(env).delivery.allowPrivate).toBe(false);
   });
+
+  it('listens on loopback only, unless HOST says otherwise; a distributed app listens on every interface', () => {
+    expect(loadConfig(standaloneEnvironment({ DATA_DIR: dataDir }).env).platform.host).toBe('127.0.0.1');
+    expect(loadConfig(standaloneEnvironment({ DATA_DIR: dataDir, HOST: '0.0.0.0' }).env).platform.host).toBe('0.0.0.0');
+    expect(loadConfig({}).platform.host).toBe('0.0.0.0');
+    expect(() => loadConfig({ HOST: 'every-interface' })).toThrow(/HOST.*must be an IP address/);
+  });
 });
 
 describe('the demo owner: the dashboard sign-in npm start prints', () => {

@@ -34,8 +34,11 @@ export const CHART_SET_VARIABLES: Readonly<Record<string, string>> = {
   COMMANDS_TLS_DIR: 'commandsTls.mountPath',
 };
 
-/** Meaningful in standalone mode only (every app in one process). */
-const STANDALONE_ONLY = ['DATA_DIR'];
+/**
+ * Meaningful in standalone mode only (every app in one process); a pod listens on every interface
+ * of its own network (HOST's default), where its Service and probes reach it.
+ */
+const STANDALONE_ONLY = ['DATA_DIR', 'HOST'];
 
 /** The settings values may give through `config`: every other one libs/config declares. */
 export function configSettings(): Setting<unknown>[] {

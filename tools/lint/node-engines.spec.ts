@@ -3,9 +3,8 @@ import path from 'node:path';
 import semver from 'semver';
 
 /**
- * package.json promises Node 20 (`engines.node`): every package the lock file installs must run
- * on it, or `npm install` warns EBADENGINE on a supported machine (issue 26: content-disposition
- * 3, brought by @fastify/static 10.1.4 and later, wants Node 22).
+ * package.json promises Node 24, the LTS (`engines.node`): every package the lock file installs
+ * must run on it, or `npm install` warns EBADENGINE on a supported machine.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -17,17 +16,17 @@ describe('Node engines of the installed packages', () => {
     packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
   };
 
-  it('package.json promises Node 20', () => {
-    expect(semver.minVersion(promised)?.major).toBe(20);
+  it('package.json promises Node 24', () => {
+    expect(semver.minVersion(promised)?.major).toBe(24);
   });
 
-  it('every locked package accepts Node 20', () => {
+  it('every locked package accepts Node 24', () => {
     const refusing = Object.entries(lock.packages)
       .filter(([location]) => location !== '')
       .flatMap(([location, { version, engines }]) => {
         // Old packages wrote engines as an array, which npm ignores.
         const node = engines && !Array.isArray(engines) ? engines.node : undefined;
-        return node && !semver.intersects(node, '20.x') ? [`${location}@${version} wants node ${node}`] : [];
+        return node && !semver.intersects(node, '24.x') ? [`${location}@${version} wants node ${node}`] : [];
       });
     expect(refusing).toEqual([]);
   });

@@ -41,6 +41,7 @@ describe('loadConfig: defaults', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
       platform: {
         port: 3000,
+        host: '0.0.0.0',
         storeUrl: 'pglite://./data/pglite',
         storePoolSize: 20,
         eventStoreUrl: undefined,
@@ -155,6 +156,7 @@ describe('loadConfig: every variable', () => {
   it('is read into its section', () => {
     const config = loadConfig({
       PORT: '8080',
+      HOST: '::',
       STORE_URL: 'postgres://paygate:pw@db:5432/paygate?schema=test',
       EVENT_STORE_URL: 'kurrentdb://kdb:2113?tls=false',
       BROKER_URL: 'kafkas://k1:9093,k2:9093',
@@ -225,6 +227,7 @@ describe('loadConfig: every variable', () => {
     });
     expect(config.platform).toEqual({
       port: 8080,
+      host: '::',
       storeUrl: 'postgres://paygate:pw@db:5432/paygate?schema=test',
       storePoolSize: 8,
       eventStoreUrl: 'kurrentdb://kdb:2113?tls=false',
@@ -643,7 +646,11 @@ describe('standalone helpers', () => {
   });
 
   it('takes the standalone defaults from the schema', () => {
-    expect(standaloneDefaults()).toEqual({ ALLOW_PRIVATE_CALLBACKS: 'true', SHUTDOWN_DELAY_MS: '0' });
+    expect(standaloneDefaults()).toEqual({
+      HOST: '127.0.0.1',
+      ALLOW_PRIVATE_CALLBACKS: 'true',
+      SHUTDOWN_DELAY_MS: '0',
+    });
     expect(loadConfig(withDefaults({}, standaloneDefaults())).delivery.allowPrivate).toBe(true);
     expect(
       loadConfig(withDefaults({ ALLOW_PRIVATE_CALLBACKS: 'false' }, standaloneDefaults())).delivery.allowPrivate,

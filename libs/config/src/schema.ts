@@ -8,6 +8,7 @@ import {
   durationList,
   httpBaseUrl,
   jsonFile,
+  listenAddress,
   milliseconds,
   oneOf,
   optionalOneOf,
@@ -61,6 +62,11 @@ const commandsUrl = (variable: string, app: string) =>
 export const CONFIG_SCHEMA = {
   platform: {
     port: port('PORT', 3000, { description: 'HTTP port (`0`: any free port)' }),
+    host: listenAddress('HOST', '0.0.0.0', {
+      standaloneDefault: '127.0.0.1',
+      description:
+        'address the HTTP port listens on: every interface by default, loopback only in standalone (`npm start`); `0.0.0.0` opens standalone to the network',
+    }),
     storeUrl: driverUrl('STORE_URL', 'pglite://./data/pglite', {
       pattern: /^(pglite:\/\/.+|postgres(ql)?:\/\/.+)$/,
       expected: 'pglite://<dir> or postgres://…',

@@ -70,6 +70,19 @@ export function describeMs(ms: number): string {
 
 type Options = { description: string; standaloneDefault?: string };
 
+/** An IP address to listen on (`0.0.0.0`: every IPv4 interface; `::`: every interface). */
+export function listenAddress(variable: string, fallback: string, options: Options): Setting<string> {
+  return declare(variable, {
+    ...options,
+    type: 'IP address',
+    fallback,
+    read: (raw) => {
+      if (isIP(raw) === 0) throw new Problem(`must be an IP address (127.0.0.1, 0.0.0.0, ::), got "${raw}"`);
+      return raw;
+    },
+  });
+}
+
 export function port(variable: string, fallback: number, options: Options): Setting<number> {
   return declare(variable, {
     ...options,

@@ -3,16 +3,9 @@ export {
   SqlJobQueue,
   backoffDelay,
   type Backoff,
-  type ClaimOptions,
   type ClaimedJob,
   type JobQueue,
   type JobToSchedule,
 } from './job-queue';
-export {
-  JobWorker,
-  type JobVerdict,
-  type JobWorkerOptions,
-  type LeasedJob,
-  type RunResult,
-  type WorkQueue,
-} from './job-worker';
+export { JobWorker, type JobWorkerOptions } from './job-worker';
+export { type ClaimOptions, type JobVerdict, type LeasedJob, type RunResult, type WorkQueue } from './work-queue';

@@ -1,5 +1,5 @@
 import { migrate, notifyInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import type { JobVerdict, RunResult, WorkQueue } from './job-worker';
+import { JOBS_CHANNEL, type ClaimOptions, type JobVerdict, type RunResult, type WorkQueue } from './work-queue';
 import { JOBS_MIGRATIONS } from './migrations';
 
 /** A job to schedule: at most one per key in its queue. */
@@ -25,14 +25,6 @@ export interface ClaimedJob<Payload> {
    * kept.
    */
   leaseUntil: Date;
-}
-
-export interface ClaimOptions {
-  limit: number;
-  /** How long the claim holds a job before another may claim it again. */
-  leaseMs?: number;
-  /** Most jobs of one lane under a lease at once, across every claimer. */
-  laneCap?: number;
 }
 
 /** A retry with no time of its own waits `baseMs` doubling per attempt, up to `maxMs`. */
@@ -116,9 +108,6 @@ export const CLAIM_CAPPED = `with inflight as (
 
 const iso = (date: Date) => date.toISOString();
 
-/** Where the statements that make jobs due say so: `<queue> <earliest run_at in epoch ms>` (JobWorker listens). */
-export const JOBS_CHANNEL = 'paygate_jobs';
-
 /**
  * `rows` (a data-modifying statement returning `run_at`) with a notification of the earliest
  * `run_at` it wrote, when it wrote any: delivered at commit, so the worker that hears it finds
@@ -128,12 +117,6 @@ const announced = (rows: string) =>
   `with written as (${rows} returning run_at)
    select ${notifyInSchema(JOBS_CHANNEL, `$1 || ' ' || (extract(epoch from min(run_at)) * 1000)::bigint::text`)}
    from written having count(*) > 0`;
-
-/** A notification of JOBS_CHANNEL read back: which queue, and when its earliest new job is due. */
-export function parseJobsNotification(payload: string): { queue: string; dueAtMs: number } | undefined {
-  const match = /^(\S+) (\d+)$/.exec(payload);
-  return match ? { queue: match[1], dueAtMs: Number(match[2]) } : undefined;
-}
 
 /** The queue on `jobs` (libs/sql): the same statements on PGlite and PostgreSQL. */
 export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQueue<ClaimedJob<Payload>, JobVerdict> {

@@ -46,12 +46,13 @@ describeOnSqlEngines('job worker, told rather than polling', 'jobs_push', (open)
   });
   afterEach(() => worker?.stop());
 
-  const start = (sql: SqlDatabase = db) => {
+  const start = (sql: SqlDatabase = db, leaseMs?: number) => {
     worker = new JobWorker({
       queue,
       sql,
       log,
       tickMs: NO_TICK_MS,
+      leaseMs,
       run: async (job) => (ran.push({ key: job.key, at: Date.now() }), { done: true }),
     });
     worker.start();
@@ -85,6 +86,19 @@ describeOnSqlEngines('job worker, told rather than polling', 'jobs_push', (open)
     await queue.claim(db, { limit: 1, leaseMs: 300 });
     start();
     await eventually(hasRun('orphan'), 5_000, 'the orphaned job to run');
+  });
+
+  it('runs no statement when the lease of a job it has finished would have run out', async () => {
+    const { db: counted, counts } = counting(db);
+    start(counted, 600);
+    await queue.schedule(db, [{ key: 'leased', runAt: new Date() }]);
+    await eventually(hasRun('leased'), 5_000, 'the job to run');
+    await eventually(async () => ((await queue.nextDueAt(db)) === undefined ? true : undefined), 5_000, 'its verdict');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const afterItsVerdict = counts.statements;
+    // Past the lease its claim took, which the queue named as its next due time at that claim.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(counts.statements).toBe(afterItsVerdict);
   });
 
   it('runs no statement while nothing is due', async () => {

@@ -2,7 +2,8 @@ import { currentLogContext, joinFlow, type Logger } from '@paygate/logging';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
 import { describeOnSqlEngines, eventually } from '@paygate/testing';
 import { SqlJobQueue, type ClaimedJob } from './job-queue';
-import { JobWorker, type JobVerdict } from './job-worker';
+import { JobWorker } from './job-worker';
+import type { JobVerdict } from './work-queue';
 
 const past = (ms = 1_000) => new Date(Date.now() - ms);
 const warnings: string[] = [];

@@ -1,38 +1,16 @@
 import { withLogContext, type Logger } from '@paygate/logging';
-import { listenInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { JOBS_CHANNEL, parseJobsNotification, type ClaimOptions } from './job-queue';
+import { listenInSchema, type SqlDatabase } from '@paygate/sql';
+import {
+  JOBS_CHANNEL,
+  parseJobsNotification,
+  type JobVerdict,
+  type LeasedJob,
+  type RunResult,
+  type WorkQueue,
+} from './work-queue';
 
 /** How soon a worker looks again at jobs that are due but that its claim could not take. */
 const BLOCKED_RETRY_MS = 1_000;
-
-/** What running a job asks of the worker: forget it, or run it again at `retryAt` (or after the queue's back-off). */
-export type JobVerdict = { done: true } | { done: false; retryAt?: Date };
-
-/** A claimed job as the worker sees it: its key, and the lease its claim holds. */
-export interface LeasedJob {
-  key: string;
-  leaseUntil: Date;
-}
-
-/** One run's verdict on its job. */
-export interface RunResult<Job, Verdict> {
-  job: Job;
-  verdict: Verdict;
-}
-
-/**
- * The queue a worker runs: due jobs leased to it, and the verdicts of their runs written back, a
- * batch per transaction. `SqlJobQueue` is one (verdicts are JobVerdicts); a context may wrap one
- * in rules of its own (the callback deliveries: order per transaction, attempts recorded).
- */
-export interface WorkQueue<Job extends LeasedJob, Verdict, Settlement = void> {
-  readonly name: string;
-  claim(sql: SqlDatabase, options: ClaimOptions): Promise<Job[]>;
-  /** Writes a batch of verdicts in `tx`; what it returns goes to the worker's `settled`, once committed. */
-  settle(tx: SqlClient, results: readonly RunResult<Job, Verdict>[]): Promise<Settlement>;
-  /** When its earliest job is due, a lease running out included; undefined when it has none. */
-  nextDueAt(sql: SqlClient): Promise<Date | undefined>;
-}
 
 export interface JobWorkerOptions<Job extends LeasedJob, Verdict, Settlement> {
   queue: WorkQueue<Job, Verdict, Settlement>;
@@ -80,6 +58,13 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
   private listening?: Promise<(() => Promise<void>) | undefined>;
   /** The last claim left due jobs behind (no room, or lanes at their cap): a settled batch frees room for them. */
   private leftDue = false;
+  /**
+   * When the leases of this worker's unsettled jobs run out (epoch ms), with how many jobs hold each: the queue's next
+   * due time is often one of them, and once its jobs are settled nothing is due then.
+   */
+  private readonly ownLeases = new Map<number, number>();
+  /** Leases given up while a claim ran: the timer armed after it may be for one of them. */
+  private readonly releasedDuringClaim = new Set<number>();
 
   constructor(private readonly options: JobWorkerOptions<Job, Verdict, Settlement>) {}
 
@@ -107,7 +92,7 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     if (!this.started || this.stopped) return;
     if (atMs <= Date.now()) return this.wake();
     if (this.running) this.heardDueAt = Math.min(this.heardDueAt, atMs);
-    else if (atMs < this.timerAt) this.schedule(atMs - Date.now());
+    else if (atMs < this.timerAt) this.schedule(atMs - Date.now(), atMs);
   }
 
   /** Claims now rather than at the next tick (work was just queued); wake-ups during a claim make one more after it. */
@@ -128,10 +113,11 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     await this.settling;
   }
 
-  private schedule(delayMs: number): void {
+  /** Arms the timer in `delayMs`; `at`, when given, is the due time it is for (what lookPastReleased compares). */
+  private schedule(delayMs: number, at = Date.now() + delayMs): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timerAt = Date.now() + delayMs;
+    this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timerAt = Infinity;
       this.heardDueAt = Infinity;
@@ -153,7 +139,11 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     // process's, which notifies nothing, so look again shortly rather than at once.
     const due = nextDueAt !== undefined && nextDueAt <= now ? now + Math.min(BLOCKED_RETRY_MS, tickMs) : nextDueAt;
     const next = Math.min(due ?? Infinity, this.heardDueAt, now + tickMs);
-    this.schedule(again ? 0 : Math.max(0, next - now));
+    if (again) this.schedule(0);
+    else this.schedule(Math.max(0, next - now), next);
+    const released = new Set(this.releasedDuringClaim);
+    this.releasedDuringClaim.clear();
+    void this.lookPastReleased(released);
   }
 
   /** Claims what is due; returns when the next job is due when the claim left room (it took all there was). */
@@ -172,6 +162,8 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     }
     // Each run gets its own log context, which joins the flow of what it acts on.
     for (const job of claimed) {
+      const lease = job.leaseUntil.getTime();
+      this.ownLeases.set(lease, (this.ownLeases.get(lease) ?? 0) + 1);
       const run = withLogContext({}, () => this.runOne(job)).finally(() => this.inFlight.delete(run));
       this.inFlight.add(run);
     }
@@ -195,6 +187,8 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
       verdict = await run(job);
     } catch (error) {
       log.warn('job failed; will retry', { queue: queue.name, key: job.key, error });
+      // Its lease stays: it runs again when that runs out.
+      this.forgetLeases([job]);
       return;
     }
     // Pushed once the run is over: a batch taken meanwhile has replaced `pending`.
@@ -219,6 +213,7 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
     // Runs that finish together (one slow call answered for many) join one batch.
     await new Promise((resolve) => setImmediate(resolve));
     this.failedToSettle = false;
+    const released = new Set<number>();
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
@@ -228,15 +223,59 @@ export class JobWorker<Job extends LeasedJob, Verdict = JobVerdict, Settlement =
       } catch (error) {
         log.warn('cannot settle jobs; will try again', { queue: queue.name, jobs: batch.length, error });
         const now = Date.now();
-        this.pending.push(...batch.filter((s) => s.job.leaseUntil.getTime() > now));
+        const [live, lapsed] = partition(batch, (s) => s.job.leaseUntil.getTime() > now);
+        this.pending.push(...live);
+        this.forgetLeases(lapsed.map((s) => s.job));
         this.failedToSettle = true;
         return;
       }
+      for (const lease of this.forgetLeases(batch.map((s) => s.job))) released.add(lease);
       await settled?.(settlement, batch).catch((error: unknown) =>
         log.warn('cannot finish settled jobs', { queue: queue.name, error }),
       );
       // Their slots are free: jobs the last claim had to leave may be taken now.
       if (this.leftDue) this.wake();
     }
+    if (this.running) for (const lease of released) this.releasedDuringClaim.add(lease);
+    await this.lookPastReleased(released);
   }
+
+  /** Stops counting `jobs`' leases; returns the lease times no unsettled job of this worker holds any more. */
+  private forgetLeases(jobs: readonly Job[]): number[] {
+    const gone: number[] = [];
+    for (const job of jobs) {
+      const lease = job.leaseUntil.getTime();
+      const left = (this.ownLeases.get(lease) ?? 0) - 1;
+      if (left > 0) this.ownLeases.set(lease, left);
+      else if (this.ownLeases.delete(lease)) gone.push(lease);
+    }
+    return gone;
+  }
+
+  /**
+   * The timer waits for a lease this worker has just given up (its jobs settled): asks the queue when its next job is
+   * due instead, so an idle worker does not claim for nothing when that lease would have run out.
+   */
+  private async lookPastReleased(released: ReadonlySet<number>): Promise<void> {
+    const armedAt = this.timerAt;
+    if (!released.has(armedAt) || this.running || this.stopped) return;
+    let nextDueAt: number | undefined;
+    try {
+      nextDueAt = (await this.options.queue.nextDueAt(this.options.sql))?.getTime();
+    } catch {
+      return; // The armed timer stays: a claim for nothing, but a claim.
+    }
+    // A claim, a wake or a notice meanwhile armed a timer of its own, which knows better.
+    if (this.timerAt !== armedAt || this.running || this.stopped) return;
+    const now = Date.now();
+    const next = Math.min(nextDueAt ?? Infinity, now + this.options.tickMs);
+    this.schedule(Math.max(0, next - now), next);
+  }
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }

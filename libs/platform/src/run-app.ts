@@ -39,7 +39,7 @@ export async function runApp(name: string, features: Type[], options: RunOptions
     log = createLogger(name, config.logging.level);
     dependencies = new Dependencies(log);
     const waiting = dependencies;
-    listener = await openStartupListener(config.platform.port, '0.0.0.0', () => waiting.waitingFor());
+    listener = await openStartupListener(config.platform.port, config.platform.host, () => waiting.waitingFor());
   } catch (error) {
     return exitWith(name, error);
   }

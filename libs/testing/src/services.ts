@@ -83,25 +83,40 @@ export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();
 }
 
+/** What a suite gated on a service does: run against it, fail saying what to set, or skip saying the same. */
+export type ServiceGate = { run: string } | { fail: string } | { skip: string };
+
+/** The gate of `service` given its url (when configured) and whether REQUIRE_SERVICES=1. */
+export function serviceGate(service: ExternalService, url: string | undefined, requireServices: boolean): ServiceGate {
+  if (url) return { run: url };
+  if (requireServices && requiredWhenServicesAre[service])
+    return { fail: `REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]()}` };
+  return { skip: `needs ${service}: set ${howToConfigure[service]()}` };
+}
+
 /**
  * Declares `suite` when the service is configured (a browser's `url` is its executable). When
  * it is required but missing, declares one failing test that says which variable to set; when
- * missing and optional, nothing (and says so on stderr).
+ * missing and optional, one skipped test that says the same, so a file of such suites reports a
+ * skip (jest fails a file that declares no test at all).
  */
 export function describeWithService(service: ExternalService, title: string, suite: (url: string) => void): void {
-  const url = serviceUrl(service);
-  if (url) {
-    describe(title, () => suite(url));
-  } else if (process.env.REQUIRE_SERVICES === '1' && requiredWhenServicesAre[service]) {
+  const gate = serviceGate(service, serviceUrl(service), process.env.REQUIRE_SERVICES === '1');
+  if ('run' in gate) {
+    describe(title, () => suite(gate.run));
+  } else if ('fail' in gate) {
     describe(title, () => {
       it(`needs ${service} (REQUIRE_SERVICES=1)`, () => {
-        throw new Error(`REQUIRE_SERVICES=1 but ${service} is not configured: set ${howToConfigure[service]()}`);
+        throw new Error(gate.fail);
       });
     });
-  } else if (tools.includes(service)) {
+  } else {
+    describe.skip(title, () => {
+      it(gate.skip, () => undefined);
+    });
     // Not a server anyone configures: say what to install, straight to stderr (jest drops a
     // file's console output when it runs several files).
-    process.stderr.write(`not run: ${title}: needs ${service}, not found: set ${howToConfigure[service]()}\n`);
+    if (tools.includes(service)) process.stderr.write(`not run: ${title}: ${gate.skip}\n`);
   }
 }
 

@@ -31,4 +31,10 @@ describe('the collections CSV export', () => {
     expect(line).toContain(',"two\nlines",');
     expect(csvRows([record({ customer_name: '-1+1' })])).toContain(",'-1+1,");
   });
+
+  it('prefixes a text that starts with a line break, as it does the other formula starters', () => {
+    expect(csvRows([record({ customer_name: '\n=1+1' })])).toContain(`,"'\n=1+1",`);
+    expect(csvRows([record({ customer_name: '\r\n=1+1' })])).toContain(`,"'\r\n=1+1",`);
+    expect(csvRows([record({ customer_name: '\t=1+1' })])).toContain(`,'\t=1+1,`);
+  });
 });

@@ -23,13 +23,14 @@ const COLUMNS: Array<[string, (record: CollectionDetails) => string | number | b
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A text starting
- * with = + - @ or a tab is prefixed with ' so a spreadsheet shows it instead of running it as a
- * formula (a customer name is whatever the merchant's customer typed).
+ * with = + - @, a tab, a carriage return or a line feed is prefixed with ' so a spreadsheet shows
+ * it instead of running it as a formula (a customer name is whatever the merchant's customer typed;
+ * a spreadsheet may drop a leading line break and read the formula after it).
  */
 function field(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'string') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r\n]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

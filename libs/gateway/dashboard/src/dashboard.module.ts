@@ -9,6 +9,7 @@ import {
 } from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ActionsController } from './actions.controller';
+import { FormTokens } from './form-token';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { PagesController } from './pages.controller';
 import { DashboardSessions } from './sessions';
@@ -16,6 +17,7 @@ import { SettingsData } from './settings-data';
 import { SignInController } from './sign-in.controller';
 import {
   DASHBOARD_CONFIG,
+  FORM_TOKENS,
   DASHBOARD_SESSIONS,
   DASHBOARD_USERS,
   MERCHANT_ACCOUNTS,
@@ -29,6 +31,11 @@ import {
   controllers: [SignInController, PagesController, ActionsController],
   providers: [
     { provide: DASHBOARD_CONFIG, inject: [CONFIG], useFactory: (config: Config) => dashboardConfig(config) },
+    {
+      provide: FORM_TOKENS,
+      inject: [CONFIG],
+      useFactory: (config: Config) => FormTokens.fromMasterKey(config.merchants.masterKey),
+    },
     {
       provide: MERCHANT_ACCOUNTS,
       inject: [INFRASTRUCTURE, CONFIG],

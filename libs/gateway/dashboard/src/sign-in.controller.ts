@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,11 +5,12 @@ import { SESSION_VALID_MS, type DashboardUsers, type SignInAttempts } from '@pay
 import { PathPatterns } from '@paygate/platform';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { DashboardErrorFilter } from './error-page.filter';
+import { FORM_TOKEN_VALID_SECONDS, type FormTokens } from './form-token';
 import { field, redirect, sendAsset, sendPage, type Form } from './responses';
 import { SCRIPT } from './script';
 import type { DashboardSessions } from './sessions';
 import { STYLESHEET } from './stylesheet';
-import { DASHBOARD_SESSIONS, DASHBOARD_USERS, SIGN_IN_ATTEMPTS } from './tokens';
+import { DASHBOARD_SESSIONS, DASHBOARD_USERS, FORM_TOKENS, SIGN_IN_ATTEMPTS } from './tokens';
 import { invitePage, inviteGonePage, signInPage } from './views/auth';
 
 const INVITE_TOKEN = '^[A-Za-z0-9_-]{43}$';
@@ -21,7 +21,8 @@ const SIGN_IN_REFUSED =
 /**
  * The dashboard's way in and out (ADR 0006), and its two assets: invites, sign-in and sign-out.
  * Sessions live server-side, named by an HttpOnly cookie. A form before sign-in carries a token
- * also set as a cookie (double submit); a signed-in form carries its session's CSRF token.
+ * the server issued (form-token.ts), also set as a cookie (double submit); a signed-in form
+ * carries its session's CSRF token.
  */
 @ApiExcludeController()
 @UseFilters(DashboardErrorFilter)
@@ -31,6 +32,7 @@ export class SignInController {
     @Inject(DASHBOARD_USERS) private readonly users: DashboardUsers,
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(SIGN_IN_ATTEMPTS) private readonly attempts: SignInAttempts,
+    @Inject(FORM_TOKENS) private readonly formTokens: FormTokens,
   ) {}
 
   @Get()
@@ -117,18 +119,19 @@ export class SignInController {
     redirect(reply, '/dashboard/sign-in');
   }
 
-  /** The pre-session form token: the cookie's when there is one, else a new one set as the cookie. */
+  /** The pre-session form token: the cookie's when this server issued it, else a new one set as the cookie. */
   private formToken(request: FastifyRequest, reply: FastifyReply): string {
     const existing = readCookie(request, FORM_COOKIE);
-    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
-    setCookie(request, reply, FORM_COOKIE, token, 60 * 60);
+    if (this.formTokens.verify(existing)) return existing!;
+    const token = this.formTokens.issue();
+    setCookie(request, reply, FORM_COOKIE, token, FORM_TOKEN_VALID_SECONDS);
     return token;
   }
 
+  /** The form's token is the cookie's, and this server issued it (matching copies someone made up are refused). */
   private formTokenMatches(request: FastifyRequest, form: Form): boolean {
     const cookie = readCookie(request, FORM_COOKIE);
-    return cookie !== undefined && cookie.length > 0 && field(form, '_csrf') === cookie;
+    return this.formTokens.verify(cookie) && field(form, '_csrf') === cookie;
   }
 
   /** A form without its token: sent from another site, or from a page older than the token. */

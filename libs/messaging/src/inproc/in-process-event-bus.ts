@@ -18,7 +18,7 @@ import {
  * a statement per event at low load, while after a crash the handlers, idempotent as at-least-once
  * asks, only see again what the last second brought.
  */
-const CHECKPOINT_FLUSH_MS = 1_000;
+export const CHECKPOINT_FLUSH_MS = 1_000;
 
 /**
  * Standalone mode: the event store is the broker. A consumer group is a catch-up subscription
