@@ -100,6 +100,7 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
     .addTag('collections', 'Collections by mobile money and card, and collect-for-payment')
     .addTag('payment options', 'Providers, limits and fees')
     .addTag('wallet', 'The merchant’s wallet')
+    .addTag('refunds', 'Refunds of completed collections to their payers')
     .addTag('callbacks', 'Asking for callbacks again, their deliveries, and the callback stream')
     .addTag(
       WEBHOOKS_TAG,
