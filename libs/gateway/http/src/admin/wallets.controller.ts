@@ -17,7 +17,7 @@ import type { MerchantAccounts } from '@paygate/merchants';
 import { requestedAmount, toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, LOGGER, type Infrastructure } from '@paygate/platform';
 import type { Logger } from '@paygate/logging';
-import { AdminGuard } from '../guards';
+import { AdminGuard, SandboxAliasGuard } from '../guards';
 import { AdminOperation, ApiAnswer, ApiConflict, ApiNotFound } from '../openapi/responses';
 import { TopUpDto, TopUpRequestDto } from '../openapi/schemas';
 import { MERCHANTS } from '../tokens';
@@ -59,12 +59,12 @@ export function parseTopUp(body: unknown): TopUpWalletCommand {
 /**
  * Money for a merchant's wallet (the ledger's top_up account), so a collect-for-payment with
  * charge_customer=false has a fee to hold. An admin API route; `/sandbox/v1/wallets/top-up`, where it
- * lived while the sandbox served it, stays an alias. Sent to
+ * lived while the sandbox served it, stays an alias in test deployments. Sent to
  * service-payments over the command bus (`payments.topUp`).
  */
 @ApiTags('admin')
 @Controller(['admin/v1', 'sandbox/v1'])
-@UseGuards(AdminGuard)
+@UseGuards(SandboxAliasGuard, AdminGuard)
 export class WalletsAdminController {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,

@@ -1,0 +1,106 @@
+/**
+ * A live deployment (MODE=live) against a test one: the keys each issues, a key of the other mode
+ * refused as such, and the sandbox refused in a live process. The live Paygate is every app of
+ * standalone but the sandbox, in this process, with provider URLs on a loopback port nothing
+ * listens on (no test here reaches a provider).
+ */
+import { ConfigError } from '@paygate/config';
+import { SandboxProvidersModule } from '@paygate/sandbox-providers';
+import { STANDALONE_MODULES, startInProcess, type InProcessPaygate } from '@paygate/standalone';
+import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
+import { startTestPaygate } from './test-paygate';
+
+const NOWHERE = 'http://127.0.0.1:9';
+const LIVE = {
+  ...TEST_RATE_LIMITS,
+  MASTER_KEY: TEST_MASTER_KEY,
+  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  LOG_LEVEL: 'error',
+  MODE: 'live',
+  MOMO_API_URL: `${NOWHERE}/momo`,
+  MOMO_API_USER: 'live-user',
+  MOMO_API_KEY: 'live-key',
+  MOMO_SUBSCRIPTION_KEY: 'live-subscription-key',
+  MOMO_TARGET_ENVIRONMENT: 'mtnuganda',
+  CARD_API_URL: `${NOWHERE}/card`,
+  CARD_SECRET_KEY: 'live-card-secret',
+  BILLER_API_URL: `${NOWHERE}/biller`,
+  BILLER_API_KEY: 'live-biller-key',
+};
+const WITHOUT_SANDBOX = STANDALONE_MODULES.filter((module) => module !== SandboxProvidersModule);
+
+/** A merchant key of `mode` that no deployment issued: refused for its mode before it is looked up. */
+const foreignKeys = (mode: 'test' | 'live') => ({
+  'public-key': `pk_${mode}_${'x'.repeat(32)}`,
+  'secret-key': `sk_${mode}_${'x'.repeat(40)}`,
+});
+
+describe('test and live deployments', () => {
+  let live: InProcessPaygate;
+  let test: InProcessPaygate;
+  let liveMerchant: PaygateClient;
+  let testMerchant: PaygateClient;
+
+  beforeAll(async () => {
+    [live, test] = await Promise.all([startInProcess(LIVE, WITHOUT_SANDBOX), startTestPaygate()]);
+    [liveMerchant, testMerchant] = await Promise.all([
+      PaygateClient.withNewMerchant(live.url),
+      PaygateClient.withNewMerchant(test.url),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([live?.close(), test?.close()]);
+  });
+
+  it('a live deployment issues pk_live_/sk_live_ keys, a test deployment pk_test_/sk_test_', () => {
+    expect(liveMerchant.merchant.publicKey).toMatch(/^pk_live_[A-Za-z0-9]{32}$/);
+    expect(liveMerchant.merchant.secretKey).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+    expect(testMerchant.merchant.publicKey).toMatch(/^pk_test_[A-Za-z0-9]{32}$/);
+    expect(testMerchant.merchant.secretKey).toMatch(/^sk_test_[A-Za-z0-9]{40}$/);
+  });
+
+  it('each takes its own keys', async () => {
+    expect((await liveMerchant.request('GET', '/v1/wallet-balances', { secret: true })).status).toBe(200);
+    expect((await testMerchant.request('GET', '/v1/wallet-balances', { secret: true })).status).toBe(200);
+  });
+
+  it('a test key sent to a live deployment answers 401 saying so, and the converse', async () => {
+    const toLive = await liveMerchant.request('GET', '/v1/wallet-balances', { headers: foreignKeys('test') });
+    expect(toLive.status).toBe(401);
+    expect(toLive.body).toMatchObject({ code: 401, message: 'a test key was sent to a live deployment' });
+    const toTest = await testMerchant.request('GET', '/v1/wallet-balances', { headers: foreignKeys('live') });
+    expect(toTest.status).toBe(401);
+    expect(toTest.body).toMatchObject({ code: 401, message: 'a live key was sent to a test deployment' });
+  });
+
+  it("a merchant's own public key with a secret key of the other mode is refused for its mode too", async () => {
+    const answer = await liveMerchant.request('GET', '/v1/wallet-balances', {
+      headers: { 'secret-key': foreignKeys('test')['secret-key'] },
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.body.message).toBe('a test key was sent to a live deployment');
+  });
+
+  it('a live deployment serves no /sandbox/v1 alias of the admin API', async () => {
+    const topUp = (url: string, merchantId: string) =>
+      fetch(`${url}/sandbox/v1/wallets/top-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        body: JSON.stringify({ merchant_id: merchantId, currency: 'UGX', amount: 1000 }),
+      });
+    const alias = await topUp(live.url, liveMerchant.merchant.id);
+    expect(alias.status).toBe(404);
+    expect(((await alias.json()) as { message: string }).message).toBe(
+      'a live deployment serves no sandbox routes: this one is /admin/v1/wallets/top-up',
+    );
+    expect((await topUp(test.url, testMerchant.merchant.id)).status).toBe(200);
+  });
+
+  it('a live deployment with the in-process sandbox does not start: a ConfigError naming MODE', async () => {
+    const refused = startInProcess(LIVE);
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toMatchObject({ variable: 'MODE' });
+    await expect(refused).rejects.toThrow(/^invalid configuration: MODE is live, and this app runs the sandbox/);
+  });
+});
