@@ -5,6 +5,7 @@
  * listens on (no test here reaches a provider).
  */
 import { ConfigError } from '@paygate/config';
+import { walletStream } from '@paygate/contracts';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { STANDALONE_MODULES, startInProcess, type InProcessPaygate } from '@paygate/standalone';
 import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
@@ -95,6 +96,50 @@ describe('test and live deployments', () => {
       'a live deployment serves no sandbox routes: this one is /admin/v1/wallets/top-up',
     );
     expect((await topUp(test.url, testMerchant.merchant.id)).status).toBe(200);
+  });
+
+  describe("a top-up through the admin API is an operator's credit", () => {
+    const topUp = (url: string, body: Record<string, unknown>) =>
+      fetch(`${url}/admin/v1/wallets/top-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        body: JSON.stringify({ currency: 'UGX', amount: 250_000, ...body }),
+      });
+
+    it('a live deployment refuses one that does not say who and why, changing nothing', async () => {
+      const merchant_id = liveMerchant.merchant.id;
+      const refused = await topUp(live.url, { merchant_id, reference: 'float-no-operator' });
+      expect(refused.status).toBe(400);
+      const { data } = (await refused.json()) as { data: { errors: { field: string }[] } };
+      expect(data.errors.map((error) => error.field)).toEqual(['operator', 'reason']);
+      expect(
+        await live.infrastructure.store.readStream(walletStream({ merchantId: merchant_id, currency: 'UGX' })),
+      ).toEqual([]);
+    });
+
+    it('and records who and why on the wallet event when it is given', async () => {
+      const merchant_id = liveMerchant.merchant.id;
+      const credited = await topUp(live.url, {
+        merchant_id,
+        reference: 'float-11',
+        operator: 'ops@paygate.example',
+        reason: 'November float, ticket OPS-118',
+      });
+      expect(credited.status).toBe(200);
+      const [event] = await live.infrastructure.store.readStream(
+        walletStream({ merchantId: merchant_id, currency: 'UGX' }),
+      );
+      expect(event.data).toMatchObject({
+        operator: 'ops@paygate.example',
+        reason: 'November float, ticket OPS-118',
+        transfer: { amount: 250_000, debitAccount: 'top_up:UGX' },
+      });
+      expect(JSON.stringify(event)).not.toContain(TEST_ADMIN_TOKEN);
+    });
+
+    it('a test deployment still takes one without them', async () => {
+      expect((await topUp(test.url, { merchant_id: testMerchant.merchant.id })).status).toBe(200);
+    });
   });
 
   it('a live deployment with the in-process sandbox does not start: a ConfigError naming MODE', async () => {

@@ -359,7 +359,7 @@ export interface paths {
     put?: never;
     /**
      * Top up a merchant's wallet
-     * @description amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up.
+     * @description amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up. operator and reason (who credits the wallet and why) are recorded with the credit; a live deployment requires both.
      */
     post: operations['topUpWallet'];
     delete?: never;
@@ -1148,6 +1148,16 @@ export interface components {
       amount: number;
       /** @description The same reference is the same top-up; generated when absent */
       reference?: string;
+      /**
+       * @description Who credits the wallet, recorded with the credit; required by a live deployment
+       * @example ops@paygate.example
+       */
+      operator?: string;
+      /**
+       * @description Why the wallet is credited, recorded with the credit; required by a live deployment (and with operator)
+       * @example float advance for November, ticket OPS-118
+       */
+      reason?: string;
     };
     CollectionCallbackPayloadDto: {
       id: number;
