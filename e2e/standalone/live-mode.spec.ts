@@ -8,12 +8,21 @@ import { ConfigError } from '@paygate/config';
 import { walletStream } from '@paygate/contracts';
 import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { STANDALONE_MODULES, startInProcess, type InProcessPaygate } from '@paygate/standalone';
-import { PaygateClient, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, TEST_RATE_LIMITS } from '@paygate/testing';
-import { startTestPaygate } from './test-paygate';
+import {
+  CallbackReceiver,
+  mobileMoneyRequest,
+  PaygateClient,
+  TEST_ADMIN_TOKEN,
+  TEST_CALLBACK_SETTINGS,
+  TEST_MASTER_KEY,
+  TEST_RATE_LIMITS,
+} from '@paygate/testing';
+import { startCallbackTestPaygate } from './test-paygate';
 
 const NOWHERE = 'http://127.0.0.1:9';
 const LIVE = {
   ...TEST_RATE_LIMITS,
+  ...TEST_CALLBACK_SETTINGS,
   MASTER_KEY: TEST_MASTER_KEY,
   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   LOG_LEVEL: 'error',
@@ -41,17 +50,20 @@ describe('test and live deployments', () => {
   let test: InProcessPaygate;
   let liveMerchant: PaygateClient;
   let testMerchant: PaygateClient;
+  let receiver: CallbackReceiver;
 
   beforeAll(async () => {
-    [live, test] = await Promise.all([startInProcess(LIVE, WITHOUT_SANDBOX), startTestPaygate()]);
+    receiver = await CallbackReceiver.start();
+    [live, test] = await Promise.all([startInProcess(LIVE, WITHOUT_SANDBOX), startCallbackTestPaygate()]);
     [liveMerchant, testMerchant] = await Promise.all([
-      PaygateClient.withNewMerchant(live.url),
-      PaygateClient.withNewMerchant(test.url),
+      PaygateClient.withNewMerchant(live.url, TEST_ADMIN_TOKEN, 'Live shop', receiver.url()),
+      PaygateClient.withNewMerchant(test.url, TEST_ADMIN_TOKEN, 'Test shop', receiver.url()),
     ]);
   });
 
   afterAll(async () => {
     await Promise.all([live?.close(), test?.close()]);
+    await receiver?.close();
   });
 
   it('a live deployment issues pk_live_/sk_live_ keys, a test deployment pk_test_/sk_test_', () => {
@@ -98,6 +110,43 @@ describe('test and live deployments', () => {
     expect((await topUp(test.url, testMerchant.merchant.id)).status).toBe(200);
   });
 
+  it('a live collection says livemode: true in its acknowledgement, its record and its callback', async () => {
+    // Initialize asks no provider (the customer confirms first), so nothing leaves this process but the callback.
+    const init = await liveMerchant.initialize(mobileMoneyRequest({ require_confirmation: true }));
+    expect(init.status).toBe(202);
+    expect(init.body.data.livemode).toBe(true);
+    const reference = String(init.body.data.internal_reference);
+    expect((await liveMerchant.collection(reference)).body.data.livemode).toBe(true);
+    const [charges] = await receiver.waitFor(reference, 'transaction.charges');
+    expect(charges.payload.livemode).toBe(true);
+    expect(CallbackReceiver.verify(charges, liveMerchant.merchant.signingKey)).toBe(true);
+  });
+
+  it('a test collection says livemode: false', async () => {
+    const init = await testMerchant.initialize(mobileMoneyRequest({ require_confirmation: true }));
+    expect(init.body.data.livemode).toBe(false);
+    const reference = String(init.body.data.internal_reference);
+    const [charges] = await receiver.waitFor(reference, 'transaction.charges');
+    expect(charges.payload.livemode).toBe(false);
+  });
+
+  it('wallet balances say the mode of their deployment', async () => {
+    const balances = async (merchant: PaygateClient) =>
+      (await merchant.request<{ livemode: boolean }[]>('GET', '/v1/wallet-balances', { secret: true })).body.data;
+    await fetch(`${live.url}/admin/v1/wallets/top-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: JSON.stringify({
+        merchant_id: liveMerchant.merchant.id,
+        currency: 'UGX',
+        amount: 1000,
+        operator: 'ops',
+        reason: 'balance check',
+      }),
+    });
+    expect((await balances(liveMerchant)).map((wallet) => wallet.livemode)).toEqual([true]);
+  });
+
   describe("a top-up through the admin API is an operator's credit", () => {
     const topUp = (url: string, body: Record<string, unknown>) =>
       fetch(`${url}/admin/v1/wallets/top-up`, {
@@ -107,7 +156,7 @@ describe('test and live deployments', () => {
       });
 
     it('a live deployment refuses one that does not say who and why, changing nothing', async () => {
-      const merchant_id = liveMerchant.merchant.id;
+      const merchant_id = (await PaygateClient.withNewMerchant(live.url)).merchant.id;
       const refused = await topUp(live.url, { merchant_id, reference: 'float-no-operator' });
       expect(refused.status).toBe(400);
       const { data } = (await refused.json()) as { data: { errors: { field: string }[] } };
@@ -118,7 +167,7 @@ describe('test and live deployments', () => {
     });
 
     it('and records who and why on the wallet event when it is given', async () => {
-      const merchant_id = liveMerchant.merchant.id;
+      const merchant_id = (await PaygateClient.withNewMerchant(live.url)).merchant.id;
       const credited = await topUp(live.url, {
         merchant_id,
         reference: 'float-11',

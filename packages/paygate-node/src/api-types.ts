@@ -566,6 +566,11 @@ export interface components {
        * @description Card: the checkout page to send the customer to, while it is open
        */
       payment_url?: string;
+      /**
+       * @description Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE
+       * @example false
+       */
+      livemode: boolean;
     };
     FieldErrorDto: {
       /**
@@ -802,6 +807,11 @@ export interface components {
        * @description Card: the checkout page to send the customer to, while it is open
        */
       payment_url?: string;
+      /**
+       * @description Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE
+       * @example false
+       */
+      livemode: boolean;
       /**
        * @example MOBILE_MONEY
        * @enum {string}
@@ -1066,6 +1076,11 @@ export interface components {
        * @example 78570
        */
       available_balance: number;
+      /**
+       * @description The wallet of a live deployment (real money)
+       * @example false
+       */
+      livemode: boolean;
     };
     WalletTransferDto: {
       transfer_id: string;
@@ -1181,6 +1196,8 @@ export interface components {
       status_message: string;
       /** @description Only in transaction.charges: the provider’s name */
       institution_name?: string;
+      /** @description A collection of a live deployment (real money); false for test data and test callbacks */
+      livemode: boolean;
     };
     PaymentCallbackPayloadDto: {
       id: number;

@@ -134,6 +134,13 @@ export class CollectionRecordDto {
     description: 'Card: the checkout page to send the customer to, while it is open',
   })
   payment_url?: string;
+
+  @ApiProperty({
+    example: false,
+    description:
+      'Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE',
+  })
+  livemode!: boolean;
 }
 
 export class ServicePaymentDto {
@@ -279,6 +286,9 @@ export class WalletBalanceDto {
     description: 'balance less holds (fees of PRNs being validated, PRN payments under way)',
   })
   available_balance!: number;
+
+  @ApiProperty({ example: false, description: 'The wallet of a live deployment (real money)' })
+  livemode!: boolean;
 }
 
 export class WalletTransferDto {
