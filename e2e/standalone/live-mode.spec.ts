@@ -52,6 +52,7 @@ describe('test and live deployments', () => {
   let testMerchant: PaygateClient;
   let receiver: CallbackReceiver;
 
+  // Two Paygates start here, each with its embedded database: on a shared machine that takes a while.
   beforeAll(async () => {
     receiver = await CallbackReceiver.start();
     [live, test] = await Promise.all([startInProcess(LIVE, WITHOUT_SANDBOX), startCallbackTestPaygate()]);
@@ -59,7 +60,7 @@ describe('test and live deployments', () => {
       PaygateClient.withNewMerchant(live.url, TEST_ADMIN_TOKEN, 'Live shop', receiver.url()),
       PaygateClient.withNewMerchant(test.url, TEST_ADMIN_TOKEN, 'Test shop', receiver.url()),
     ]);
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all([live?.close(), test?.close()]);

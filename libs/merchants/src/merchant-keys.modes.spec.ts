@@ -8,7 +8,7 @@ import { describeOnSqlEngines } from '@paygate/testing';
 import { keyOfOtherMode, MerchantAccounts, modeOfKey } from './merchant-accounts';
 import { SecretBox } from './secret-box';
 
-describeOnSqlEngines('MerchantAccounts in test and live deployments', 'merchant-key-modes', (open) => {
+describeOnSqlEngines('MerchantAccounts in test and live deployments', 'merchant_key_modes', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   const box = SecretBox.fromMasterKey(SecretBox.generateMasterKey());
