@@ -1,7 +1,14 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { loadConfig, type Config } from '@paygate/config';
 import { createLogger } from '@paygate/logging';
-import { createHttpApp, listen, openInfrastructure, shutDown, type Infrastructure } from '@paygate/platform';
+import {
+  createHttpApp,
+  listen,
+  openInfrastructure,
+  refuseTestModeOnlyFeatures,
+  shutDown,
+  type Infrastructure,
+} from '@paygate/platform';
 import { STANDALONE_MODULES } from './modules';
 
 export interface InProcessPaygate {
@@ -13,15 +20,19 @@ export interface InProcessPaygate {
 }
 
 /**
- * Everything `npm start` runs, in this process (tests: PGlite in memory, short timers). The
+ * Everything `npm start` runs (or `modules` of it), in this process (tests: PGlite in memory, short timers). The
  * configuration is loaded once from this process's environment with `env` on top; the store and
  * broker are embedded unless `env` names others. process.env is not changed.
  */
-export async function startInProcess(env: Record<string, string>): Promise<InProcessPaygate> {
+export async function startInProcess(
+  env: Record<string, string>,
+  modules: Type[] = STANDALONE_MODULES,
+): Promise<InProcessPaygate> {
   const config = loadConfig({ ...process.env, STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
+  refuseTestModeOnlyFeatures(config, modules);
   const log = createLogger('standalone-test', config.logging.level);
   const infrastructure = await openInfrastructure(config.platform, 'standalone-test', log);
-  const app = await createHttpApp(STANDALONE_MODULES, { config, infrastructure, log });
+  const app = await createHttpApp(modules, { config, infrastructure, log });
   const url = await listen(app, 0, '127.0.0.1');
   return {
     url,

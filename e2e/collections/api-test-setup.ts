@@ -53,6 +53,7 @@ export const RECORD_FIELDS = [
   'provider_code',
   'transaction_status',
   'status_message',
+  'livemode',
 ];
 
 const envelopeStatus = (code: number) => (code === 202 ? 'accepted' : code >= 400 ? 'error' : 'success');

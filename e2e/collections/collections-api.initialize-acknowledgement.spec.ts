@@ -52,6 +52,7 @@ describe('collections API (docs/api.md)', () => {
         provider_code: 'mtn_momo_ug',
         transaction_status: 'PENDING',
         status_message: 'Transaction initiated. Pending customer confirmation',
+        livemode: false,
       });
     });
 

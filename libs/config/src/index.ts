@@ -10,7 +10,15 @@
  */
 export { ConfigError, redactUrl } from './config-error';
 export { Secret } from './secret';
-export { CONFIG_SCHEMA, decodeMasterKey, settingsOf, type Config, type ConfigOf } from './schema';
+export {
+  CONFIG_SCHEMA,
+  decodeMasterKey,
+  DEPLOYMENT_MODES,
+  settingsOf,
+  type Config,
+  type ConfigOf,
+  type DeploymentMode,
+} from './schema';
 export { parseDurationMs, type Setting } from './settings';
 export { deepFreeze, loadConfig, readSetting, standaloneDefaults, withDefaults, type Env } from './load-config';
 export { README_TABLE_END, README_TABLE_START, renderConfigTable } from './readme-table';

@@ -39,6 +39,7 @@ describe('loadConfig: defaults', () => {
 
   it('needs no variable at all', () => {
     expect({ ...config, catalogue: undefined, billers: undefined }).toEqual({
+      mode: 'test',
       platform: {
         port: 3000,
         host: '0.0.0.0',

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error';
+import { ConfigError, redactUrl } from './config-error';
 import { CONFIG_SCHEMA, isSetting, settingsOf, type Config, type ConfigOf, type SchemaNode } from './schema';
 import { Secret } from './secret';
 import type { Setting } from './settings';
@@ -62,7 +62,9 @@ export function loadConfig(env: Env): Config {
 }
 
 /** Limits that are each valid alone but not together. */
-function checkRelations({ http, shutdown, platform }: Config): void {
+function checkRelations(config: Config): void {
+  const { http, shutdown, platform } = config;
+  if (config.mode === 'live') checkNothingOfTheSandbox(config.connectors);
   checkKafkaSecurity(platform);
   // Node refuses a header deadline later than the whole request's.
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
@@ -77,6 +79,47 @@ function checkRelations({ http, shutdown, platform }: Config): void {
       'SHUTDOWN_DELAY_MS',
       `must be less than SHUTDOWN_TIMEOUT_MS (${shutdown.timeoutMs}), got "${shutdown.delayMs}"`,
     );
+  }
+}
+
+/**
+ * A live deployment moves real money, so every provider it is configured to call must be a real
+ * one: a connector URL left unset calls the sandbox served in this process, a path under
+ * /sandbox is the sandbox app's, MOMO_TARGET_ENVIRONMENT=sandbox is MTN's sandbox, and a
+ * credential left at its default is the sandbox's. (The sandbox app and standalone, which serve
+ * the sandbox itself, are refused by the platform when they start: refuseTestModeOnlyFeatures.)
+ */
+function checkNothingOfTheSandbox(connectors: Config['connectors']): void {
+  const { momo, card, biller } = CONFIG_SCHEMA.connectors;
+  const urls = [
+    [momo.apiUrl, connectors.momo.apiUrl],
+    [card.apiUrl, connectors.card.apiUrl],
+    [biller.apiUrl, connectors.biller.apiUrl],
+  ] as const;
+  for (const [setting, url] of urls) {
+    if (url === undefined)
+      throw new ConfigError(setting.variable, 'must be set with MODE=live: unset, it is the sandbox in this process');
+    if (/^\/sandbox(\/|$)/.test(new URL(url).pathname))
+      throw new ConfigError(
+        setting.variable,
+        `must not point at the sandbox (/sandbox/…) with MODE=live, got "${redactUrl(url)}"`,
+      );
+  }
+  if (connectors.momo.targetEnvironment === 'sandbox')
+    throw new ConfigError(
+      momo.targetEnvironment.variable,
+      "must name the provider's live environment with MODE=live, not sandbox",
+    );
+  const credentials = [
+    [momo.apiUser, connectors.momo.apiUser],
+    [momo.apiKey, connectors.momo.apiKey],
+    [momo.subscriptionKey, connectors.momo.subscriptionKey],
+    [card.secretKey, connectors.card.secretKey],
+    [biller.apiKey, connectors.biller.apiKey],
+  ] as const;
+  for (const [setting, value] of credentials) {
+    if (value.reveal() === setting.parse(undefined).reveal())
+      throw new ConfigError(setting.variable, "must be set with MODE=live: its default is the sandbox's");
   }
 }
 

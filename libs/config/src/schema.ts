@@ -27,6 +27,10 @@ import { postgresTlsProblem } from './store-url';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+/** A deployment moves sandbox money (`test`) or real money (`live`); every record it writes says which. */
+export const DEPLOYMENT_MODES = ['test', 'live'] as const;
+export type DeploymentMode = (typeof DEPLOYMENT_MODES)[number];
+
 const rate = (variable: string, fallback: number, description: string) =>
   positiveNumber(variable, fallback, { type: 'requests per second (decimal)', description });
 
@@ -60,6 +64,10 @@ const commandsUrl = (variable: string, app: string) =>
  * The order is the order of checks: the first bad variable stops the start.
  */
 export const CONFIG_SCHEMA = {
+  mode: oneOf('MODE', DEPLOYMENT_MODES, 'test', {
+    description:
+      'what the deployment moves: `test` (sandbox money, `pk_test_` keys) or `live` (real money, `pk_live_` keys; refuses to start with anything of the sandbox, see docs/operations.md)',
+  }),
   platform: {
     port: port('PORT', 3000, { description: 'HTTP port (`0`: any free port)' }),
     host: listenAddress('HOST', '0.0.0.0', {

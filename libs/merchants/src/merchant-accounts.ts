@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DeploymentMode } from '@paygate/config';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { MERCHANTS_MIGRATIONS } from './migrations';
 import type { SecretBox } from './secret-box';
@@ -52,6 +53,23 @@ function randomAlphanumeric(length: number): string {
   return out;
 }
 
+/** The mode a merchant key was issued in (`pk_live_…`, `sk_test_…`), undefined for what is no key of either. */
+export function modeOfKey(key: string): DeploymentMode | undefined {
+  const match = /^[ps]k_(test|live)_/.exec(key);
+  return match ? (match[1] as DeploymentMode) : undefined;
+}
+
+/**
+ * Why `keys` cannot authenticate in a deployment of `mode`: a key of the other mode, named so a
+ * merchant who sent test keys to production (or the converse) knows at once; undefined otherwise.
+ */
+export function keyOfOtherMode(mode: DeploymentMode, ...keys: (string | undefined)[]): string | undefined {
+  const other = keys
+    .map((key) => (key ? modeOfKey(key) : undefined))
+    .find((keyMode) => keyMode !== undefined && keyMode !== mode);
+  return other === undefined ? undefined : `a ${other} key was sent to a ${mode} deployment`;
+}
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 function toMerchant(row: MerchantRow): Merchant {
@@ -81,11 +99,13 @@ export class MerchantAccounts {
   private constructor(
     private readonly sql: SqlDatabase,
     private readonly box: SecretBox,
+    private readonly mode: DeploymentMode,
   ) {}
 
-  static async open(sql: SqlDatabase, box: SecretBox): Promise<MerchantAccounts> {
+  /** `mode` (MODE) is what the keys it issues say: `pk_test_`/`sk_test_` or `pk_live_`/`sk_live_`. */
+  static async open(sql: SqlDatabase, box: SecretBox, mode: DeploymentMode = 'test'): Promise<MerchantAccounts> {
     await migrate(sql, MERCHANTS_MIGRATIONS);
-    return new MerchantAccounts(sql, box);
+    return new MerchantAccounts(sql, box, mode);
   }
 
   async create(input: {
@@ -209,8 +229,8 @@ export class MerchantAccounts {
 
   private newKeys(): MerchantKeys {
     return {
-      publicKey: `pk_test_${randomAlphanumeric(32)}`,
-      secretKey: `sk_test_${randomAlphanumeric(40)}`,
+      publicKey: `pk_${this.mode}_${randomAlphanumeric(32)}`,
+      secretKey: `sk_${this.mode}_${randomAlphanumeric(40)}`,
       signingKey: randomAlphanumeric(48),
     };
   }

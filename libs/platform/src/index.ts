@@ -12,5 +12,6 @@ export { listen } from './http/listen';
 export { requestIdFrom, REQUEST_ID_HEADER } from './http/request-observability';
 export { PrometheusMetrics } from './metrics/prometheus-metrics';
 export { runApp, type RunOptions } from './run-app';
+export { refuseTestModeOnlyFeatures, type TestModeOnlyFeature } from './test-mode-only';
 export { shutDown } from './shutdown';
 export * from './rate-limit';

@@ -7,6 +7,7 @@ import { listen } from './http/listen';
 import { openStartupListener, type StartupListener } from './http/startup-listener';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { shutDown } from './shutdown';
+import { refuseTestModeOnlyFeatures } from './test-mode-only';
 
 export interface RunOptions {
   /**
@@ -36,6 +37,7 @@ export async function runApp(name: string, features: Type[], options: RunOptions
   let listener: StartupListener;
   try {
     config = loadConfig(options.env ?? process.env);
+    refuseTestModeOnlyFeatures(config, features);
     log = createLogger(name, config.logging.level);
     dependencies = new Dependencies(log);
     const waiting = dependencies;

@@ -403,7 +403,7 @@ export interface paths {
     put?: never;
     /**
      * Top up a merchant's wallet
-     * @description amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up.
+     * @description amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up. operator and reason (who credits the wallet and why) are recorded with the credit; a live deployment requires both.
      */
     post: operations['topUpWallet'];
     delete?: never;
@@ -612,6 +612,11 @@ export interface components {
        * @description Card: the checkout page to send the customer to, while it is open
        */
       payment_url?: string;
+      /**
+       * @description Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE
+       * @example false
+       */
+      livemode: boolean;
     };
     FieldErrorDto: {
       /**
@@ -848,6 +853,11 @@ export interface components {
        * @description Card: the checkout page to send the customer to, while it is open
        */
       payment_url?: string;
+      /**
+       * @description Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE
+       * @example false
+       */
+      livemode: boolean;
       /**
        * @example MOBILE_MONEY
        * @enum {string}
@@ -1117,6 +1127,11 @@ export interface components {
        * @example 78570
        */
       available_balance: number;
+      /**
+       * @description The wallet of a live deployment (real money)
+       * @example false
+       */
+      livemode: boolean;
     };
     WalletTransferDto: {
       transfer_id: string;
@@ -1256,6 +1271,16 @@ export interface components {
       amount: number;
       /** @description The same reference is the same top-up; generated when absent */
       reference?: string;
+      /**
+       * @description Who credits the wallet, recorded with the credit; required by a live deployment
+       * @example ops@paygate.example
+       */
+      operator?: string;
+      /**
+       * @description Why the wallet is credited, recorded with the credit; required by a live deployment (and with operator)
+       * @example float advance for November, ticket OPS-118
+       */
+      reason?: string;
     };
     CollectionCallbackPayloadDto: {
       id: number;
@@ -1279,6 +1304,8 @@ export interface components {
       status_message: string;
       /** @description Only in transaction.charges: the provider’s name */
       institution_name?: string;
+      /** @description A collection of a live deployment (real money); false for test data and test callbacks */
+      livemode: boolean;
     };
     PaymentCallbackPayloadDto: {
       id: number;

@@ -38,6 +38,7 @@ export function toPublishedCollection(collection: Collection): PublishedCollecti
     statusMessage: collection.statusMessage,
     ...(data.prn !== undefined && { prn: data.prn }),
     ...(collection.cancellationReason !== undefined && { cancellationReason: collection.cancellationReason }),
+    livemode: data.livemode === true,
   };
 }
 

@@ -28,6 +28,7 @@ export const POLICY: CollectionPolicy = {
   promptTimeoutMs: 300_000,
   checkoutTimeoutMs: 900_000,
   statusPollMs: 60_000,
+  livemode: false,
 };
 
 /** How long the provider gives the customer: the card checkout's time-out or the MoMo prompt's. */

@@ -35,7 +35,7 @@ function request(overrides: Partial<CollectionRequest> = {}): CollectionRequest 
   };
 }
 
-function opened(req: CollectionRequest) {
+function opened(req: CollectionRequest, policy = POLICY) {
   const planned = planCollection(req, catalogue);
   if (!planned.ok) throw new Error(planned.errors.map((e) => e.message).join('; '));
   return openCollection(
@@ -47,7 +47,7 @@ function opened(req: CollectionRequest) {
       reserved: RESERVED,
       at: AT,
     },
-    POLICY,
+    policy,
   );
 }
 
@@ -75,6 +75,11 @@ describe('the collection process at the start', () => {
     });
     if (command.type !== 'Initiate') throw new Error('not Initiate');
     expect(command.data.transactionAmount - command.data.fee).toBe(command.data.totalCredit);
+  });
+
+  it('given a live deployment, then Initiate records livemode: true; a test deployment’s, false', () => {
+    expect(opened(request(), { ...POLICY, livemode: true })).toMatchObject({ data: { livemode: true } });
+    expect(opened(request())).toMatchObject({ data: { livemode: false } });
   });
 
   it('given a card request, then the collection is a card collection and has no msisdn', async () => {

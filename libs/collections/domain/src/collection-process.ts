@@ -68,6 +68,8 @@ export interface CollectionPolicy {
   checkoutTimeoutMs: number;
   /** How often the provider is asked for a result whose callback may have been lost. */
   statusPollMs: number;
+  /** The deployment moves real money (MODE=live): what every collection it opens records as `livemode`. */
+  livemode: boolean;
 }
 
 /**
@@ -245,6 +247,7 @@ export function openCollection(
       prn: request.prn,
       requestHash: reserved.requestHash,
       initiatedAt: at,
+      livemode: policy.livemode,
     },
     policy,
   );

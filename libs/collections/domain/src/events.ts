@@ -59,6 +59,8 @@ export const CollectionInitiatedV1 = eventData({
   initiatedAt: instant,
   /** Unconfirmed after this instant → CANCELLED (absent when require_confirmation=false). */
   confirmationExpiresAt: Type.Optional(instant),
+  /** Opened by a live deployment (MODE=live); absent on collections opened before MODE existed, which are test data. */
+  livemode: Type.Optional(boolean),
 });
 export type CollectionInitiatedV1 = Static<typeof CollectionInitiatedV1>;
 

@@ -21,6 +21,7 @@ export function toCollectionRecord(collection: Collection): CollectionRecord {
     provider_code: data.providerCode,
     transaction_status: collection.status,
     status_message: collection.statusMessage,
+    livemode: data.livemode === true,
   };
   if (collection.paymentUrl && collection.phase === 'WITH_PROVIDER') record.payment_url = collection.paymentUrl;
   return record;

@@ -31,6 +31,7 @@ export const CONFIG: CollectionsConfig = {
   timerTickMs: 250,
   providerCallbackUrl: undefined,
   checkoutReturnUrl: undefined,
+  livemode: false,
   catalogue: parseProviderCatalogue(
     JSON.parse(readFileSync(resolve(__dirname, '../../../../config/providers.json'), 'utf8')),
   ),

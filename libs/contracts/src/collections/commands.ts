@@ -94,6 +94,8 @@ export interface CollectionRecord {
   transaction_status: CollectionStatus;
   status_message: string;
   payment_url?: string;
+  /** Opened by a live deployment (real money); false for test data, and for collections from before MODE. */
+  livemode: boolean;
 }
 
 /** The record as GET /v1/collections/{internal_reference} shows it. */

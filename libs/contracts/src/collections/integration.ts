@@ -53,6 +53,11 @@ export const PublishedCollectionV1 = closedObject({
   prn: Type.Optional(prn),
   /** CANCELLED only: why, so consumers need not read statusMessage. */
   cancellationReason: Type.Optional(enumOf(COLLECTION_CANCELLATION_REASONS)),
+  /**
+   * Opened by a live deployment (MODE=live). Absent from events published before MODE existed: those
+   * are test data, read as false (an optional field, so every stored version-1 event still matches).
+   */
+  livemode: Type.Optional(boolean),
 });
 export type PublishedCollectionV1 = Static<typeof PublishedCollectionV1>;
 

@@ -70,6 +70,9 @@ export interface TopUpWalletCommand {
   amount: number;
   /** Makes a retried top-up the same top-up. */
   reference: string;
+  /** An operator credit: who made it and why (required by a live deployment's admin API). Never a secret. */
+  operator?: string;
+  reason?: string;
 }
 
 /** Where a page of a merchant's service payments ended: the last payment's opening instant and reference. */

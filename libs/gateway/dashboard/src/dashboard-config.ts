@@ -3,7 +3,7 @@ import type { AddressPolicy } from '@paygate/net-guard';
 
 /** What the dashboard reads from the configuration (parsed once by runApp). */
 export interface DashboardConfig {
-  /** The providers are the sandbox's: the sandbox tools are offered. */
+  /** The providers are the sandbox's: the sandbox tools are offered (never with MODE=live, which refuses them). */
   sandbox: boolean;
   /** The collections filter's providers, from the provider catalogue. */
   providerCodes: string[];
@@ -15,7 +15,7 @@ export interface DashboardConfig {
 
 export function dashboardConfig(config: Config): DashboardConfig {
   return {
-    sandbox: config.connectors.momo.targetEnvironment === 'sandbox',
+    sandbox: config.mode === 'test' && config.connectors.momo.targetEnvironment === 'sandbox',
     providerCodes: [...config.catalogue.keys()].sort(),
     callbackTargets: { allowPrivate: config.delivery.allowPrivate },
     testCallbackWaitMs: config.delivery.timeoutMs + 5_000,

@@ -40,7 +40,7 @@ import {
       provide: MERCHANT_ACCOUNTS,
       inject: [INFRASTRUCTURE, CONFIG],
       useFactory: (infra: Infrastructure, config: Config) =>
-        MerchantAccounts.open(infra.sql, secretBoxFromConfig(config.merchants.masterKey)),
+        MerchantAccounts.open(infra.sql, secretBoxFromConfig(config.merchants.masterKey), config.mode),
     },
     {
       provide: DASHBOARD_USERS,

@@ -1,10 +1,12 @@
-import type { Config, Secret } from '@paygate/config';
+import type { Config, DeploymentMode, Secret } from '@paygate/config';
 import type { ProviderCatalogue } from '@paygate/contracts';
 import { secretBoxFromConfig, type SecretBox } from '@paygate/merchants';
 import type { AddressPolicy } from '@paygate/net-guard';
 
 /** What the gateway reads from the configuration (loaded once by runApp). */
 export interface GatewayConfig {
+  /** MODE: the keys it issues and accepts, and the `livemode` of what it answers. */
+  mode: DeploymentMode;
   catalogue: ProviderCatalogue;
   /** Bearer token of the admin API; unset disables it. */
   adminToken?: Secret;
@@ -19,6 +21,7 @@ export interface GatewayConfig {
 /** Fails the start (ConfigError) when MASTER_KEY is unset: the gateway seals merchant secrets. */
 export function gatewayConfig(config: Config): GatewayConfig {
   return {
+    mode: config.mode,
     catalogue: config.catalogue,
     adminToken: config.gateway.adminToken,
     secretBox: secretBoxFromConfig(config.merchants.masterKey),

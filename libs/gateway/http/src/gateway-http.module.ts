@@ -9,7 +9,7 @@ import { CallbacksController } from './callbacks.controller';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CollectionsController } from './collections.controller';
 import { gatewayConfig, type GatewayConfig } from './gateway-config';
-import { ApiRequestGuard, AdminGuard, MerchantAuthGuard, MerchantRateLimitGuard } from './guards';
+import { ApiRequestGuard, AdminGuard, MerchantAuthGuard, MerchantRateLimitGuard, SandboxAliasGuard } from './guards';
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
@@ -35,7 +35,8 @@ import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
     {
       provide: MERCHANTS,
       inject: [INFRASTRUCTURE, GATEWAY_CONFIG],
-      useFactory: (infra: Infrastructure, config: GatewayConfig) => MerchantAccounts.open(infra.sql, config.secretBox),
+      useFactory: (infra: Infrastructure, config: GatewayConfig) =>
+        MerchantAccounts.open(infra.sql, config.secretBox, config.mode),
     },
     {
       provide: DASHBOARD_USERS,
@@ -47,6 +48,7 @@ import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
     MerchantAuthGuard,
     MerchantRateLimitGuard,
     AdminGuard,
+    SandboxAliasGuard,
     CallbackStreams,
   ],
   exports: [MERCHANTS, DASHBOARD_USERS],

@@ -1,6 +1,7 @@
 import {
   BadRequestException,
   ForbiddenException,
+  NotFoundException,
   Inject,
   Injectable,
   UnauthorizedException,
@@ -14,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Merchant, MerchantAccounts } from '@paygate/merchants';
+import { keyOfOtherMode, type Merchant, type MerchantAccounts } from '@paygate/merchants';
 import {
   bearerTokenMatches,
   enforceRateLimit,
@@ -57,7 +58,7 @@ export const SECRET_KEY_REQUIRED = 'paygate:secret-key-required';
 
 /**
  * `public-key` identifies the merchant; endpoints marked with RequireSecretKey also need
- * `secret-key`. A failed authentication takes a token from the source address's public bucket,
+ * `secret-key`. A key of the other mode (pk_test_ in a live deployment) is refused as such. A failed authentication takes a token from the source address's public bucket,
  * so guessing keys is limited like any other anonymous traffic.
  */
 @Injectable()
@@ -65,6 +66,7 @@ export class MerchantAuthGuard implements CanActivate {
   constructor(
     @Inject(MERCHANTS) private readonly merchants: MerchantAccounts,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly reflector: Reflector,
   ) {}
 
@@ -92,6 +94,8 @@ export class MerchantAuthGuard implements CanActivate {
     if (!publicKey) throw new UnauthorizedException('the public-key header is required');
     const secretKey = header(request, 'secret-key');
     if (needsSecret && !secretKey) throw new UnauthorizedException('the secret-key header is required');
+    const otherMode = keyOfOtherMode(this.config.mode, publicKey, secretKey);
+    if (otherMode) throw new UnauthorizedException(otherMode);
     const merchant = await this.merchants.authenticate(publicKey, needsSecret ? secretKey : undefined);
     if (!merchant)
       throw new UnauthorizedException(needsSecret ? 'unknown public-key or wrong secret-key' : 'unknown public-key');
@@ -134,6 +138,24 @@ export class AdminGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (!bearerTokenMatches(header(request, 'authorization'), this.config.adminToken))
       throw new UnauthorizedException('a valid admin bearer token is required');
+    return true;
+  }
+}
+
+/**
+ * The `/sandbox/v1/…` aliases of admin routes (the wallet top-up's old address) are the
+ * sandbox's: a live deployment does not serve them, and says where the route is.
+ */
+@Injectable()
+export class SandboxAliasGuard implements CanActivate {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const path = context.switchToHttp().getRequest<FastifyRequest>().url.split('?')[0];
+    if (this.config.mode === 'live' && path.startsWith('/sandbox/'))
+      throw new NotFoundException(
+        `a live deployment serves no sandbox routes: this one is ${path.replace(/^\/sandbox\//, '/admin/')}`,
+      );
     return true;
   }
 }

@@ -7,6 +7,8 @@ import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { ApiAnswer, MerchantOperation } from './openapi/responses';
 import { CURRENCY_PATTERN, WalletBalanceDto, WalletTransactionPageDto } from './openapi/schemas';
+import type { GatewayConfig } from './gateway-config';
+import { GATEWAY_CONFIG } from './tokens';
 import { encodeCursor, PageParameters, readPageQuery, STORED_INSTANT } from './page-cursor';
 import { ValidationFailed } from './validation';
 
@@ -18,7 +20,10 @@ const STATEMENT_PAGE = { filters: ['currency'], cursorParts: [STORED_INSTANT, /^
 @Controller()
 @MerchantApi()
 export class WalletController {
-  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
   @Get(['v1/wallet-balances', 'wallet-balances'])
   @RequireSecretKey()
@@ -40,6 +45,8 @@ export class WalletController {
         currency: wallet.currency,
         balance: toMajorUnits(wallet.balance, wallet.currency),
         available_balance: toMajorUnits(wallet.available, wallet.currency),
+        // A wallet holds the money of the deployment it is in.
+        livemode: this.config.mode === 'live',
       })),
     );
   }

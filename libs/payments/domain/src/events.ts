@@ -228,6 +228,9 @@ export const WalletToppedUpV1 = eventData({
   /** top_up → wallet. */
   transfer: Transfer,
   toppedUpAt: instant,
+  /** An operator's credit (the admin API; always in a live deployment): who made it and why. Absent before. */
+  operator: Type.Optional(text),
+  reason: Type.Optional(text),
 });
 export type WalletToppedUpV1 = Static<typeof WalletToppedUpV1>;
 

@@ -61,6 +61,23 @@ describe('TopUp and CreditCollection', () => {
     expect(summary(run([topUp('top-1', 5000)]))).toEqual({ balance: 5000, held: 0, available: 5000 });
   });
 
+  it("an operator's credit records who made it and why on the event; the money moves as any top-up's", () => {
+    const command = {
+      ...topUp('float-11', 5000),
+      credit: { operator: 'ops@paygate.example', reason: 'November float' },
+    };
+    const [event] = decideWalletChecked(command, null);
+    expect(event.data).toMatchObject({ operator: 'ops@paygate.example', reason: 'November float' });
+    expect(transfersOf(event)).toEqual(transfersOf(decideWalletChecked(topUp('float-11', 5000), null)[0]));
+  });
+
+  it("an operator's credit without text for who or why is invalid_request naming the field", () => {
+    const command = { ...topUp('float-12', 5000), credit: { operator: 'ops', reason: ' ' } };
+    expect(rejection(() => decideWallet(command, null)).details?.errors).toEqual([
+      { field: 'reason', message: "reason must be text when the top-up is an operator's credit" },
+    ]);
+  });
+
   it('a collection credit moves customer_funds → wallet and customer_funds → fee_revenue', () => {
     const [event] = decideWalletChecked(credit('PG1', 79785, 1215), null);
     expect(transfersOf(event)).toEqual([

@@ -103,7 +103,15 @@ export type WalletCommand =
       at: string;
     }
   /** Admin top-up: top_up → wallet; the same reference is the same top-up. */
-  | { type: 'TopUp'; wallet: WalletRef; reference: string; amount: number; at: string }
+  | {
+      type: 'TopUp';
+      wallet: WalletRef;
+      reference: string;
+      amount: number;
+      /** An operator's credit: who made it and why, recorded on the event. */
+      credit?: { operator: string; reason: string };
+      at: string;
+    }
   /** Reserve `amount` of the available balance; `replaces` names a hold released in the same append. */
   | { type: 'Hold'; wallet: WalletRef; holdId: string; amount: number; replaces?: string; at: string }
   | { type: 'ReleaseHold'; wallet: WalletRef; holdId: string; at: string }
@@ -330,7 +338,12 @@ function decideFor(command: WalletCommand, wallet: Wallet): WalletEvent[] {
       };
       return alreadyPosted(wallet, transfer)
         ? []
-        : [{ type: EVENTS.toppedUp, data: { merchantId, currency, transfer, toppedUpAt: command.at } }];
+        : [
+            {
+              type: EVENTS.toppedUp,
+              data: { merchantId, currency, transfer, toppedUpAt: command.at, ...command.credit },
+            },
+          ];
     }
     case 'Hold': {
       const { holdId, amount, replaces, at } = command;
@@ -441,6 +454,7 @@ function assertTopUp({
   wallet: { merchantId, currency },
   reference,
   amount,
+  credit,
 }: Extract<WalletCommand, { type: 'TopUp' }>): void {
   const errors: { field: string; message: string }[] = [];
   if (typeof merchantId !== 'string' || merchantId.length === 0)
@@ -451,6 +465,13 @@ function assertTopUp({
     errors.push({ field: 'amount', message: 'amount must be a whole number of minor units, at least 1' });
   if (typeof reference !== 'string' || reference.length === 0 || reference.length > 100)
     errors.push({ field: 'reference', message: 'reference must be 1 to 100 characters' });
+  if (credit !== undefined) {
+    for (const field of ['operator', 'reason'] as const) {
+      const value: unknown = credit[field];
+      if (typeof value !== 'string' || value.trim().length === 0)
+        errors.push({ field, message: `${field} must be text when the top-up is an operator's credit` });
+    }
+  }
   if (errors.length > 0)
     throw new WalletRejected('invalid_request', errors.map((error) => error.message).join('; '), { errors });
 }

@@ -80,9 +80,10 @@ export class PaymentsService {
 
   /** The wallet ledger validates the top-up (and refuses it with invalid_request naming each field). */
   async topUp(command: TopUpWalletCommand): Result<'payments.topUp'> {
-    const { merchantId, currency, amount, reference } = command;
+    const { merchantId, currency, amount, reference, operator, reason } = command;
     const wallet = { merchantId, currency };
-    const topUp = { type: 'TopUp', wallet, reference, amount, at: this.now().toISOString() } as const;
+    const credit = operator !== undefined ? { operator, reason: reason ?? '' } : undefined;
+    const topUp = { type: 'TopUp', wallet, reference, amount, credit, at: this.now().toISOString() } as const;
     const { state } = await this.deps.wallets.handle(walletId(wallet), topUp);
     if (!state) throw new Error('wallet missing after a top-up');
     return { balance: { currency, balance: state.balance, available: state.available } };

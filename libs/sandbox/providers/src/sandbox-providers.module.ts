@@ -59,6 +59,9 @@ import { SANDBOX_CONFIG, sandboxConfigFrom } from './sandbox-config';
   ],
 })
 export class SandboxProvidersModule implements OnModuleInit {
+  /** Simulated money has no place in a live deployment (refuseTestModeOnlyFeatures). */
+  static readonly testModeOnly = 'the sandbox (simulated providers and their admin routes under /sandbox)';
+
   constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
 
   async onModuleInit(): Promise<void> {

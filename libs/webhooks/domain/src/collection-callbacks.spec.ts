@@ -62,6 +62,7 @@ describe('collection callbacks', () => {
         transaction_status: 'PENDING',
         status_message: 'Transaction initiated. Pending customer confirmation',
         institution_name: 'MTN Mobile Money Uganda',
+        livemode: false,
       },
     });
     expect(final?.event).toBe('transaction.completed');
@@ -71,6 +72,15 @@ describe('collection callbacks', () => {
     });
     expect(final?.payload).not.toHaveProperty('institution_name');
     expect(final?.payload).not.toHaveProperty('transaction_fee');
+  });
+
+  it('says livemode: true for a live deployment’s collection, false for a test one’s and for one published before MODE', () => {
+    const completed = { status: 'COMPLETED', statusMessage: 'Transaction completed successfully' } as const;
+    const livemodeOf = (event: CollectionIntegrationEvent) => collectionCallbackFor(event)?.payload.livemode;
+    expect(livemodeOf(settled({ ...completed, livemode: true }))).toBe(true);
+    expect(livemodeOf(settled({ ...completed, livemode: false }))).toBe(false);
+    expect(publishedCollection()).not.toHaveProperty('livemode');
+    expect(livemodeOf(settled(completed))).toBe(false);
   });
 
   it('sends no charges callback when initialize confirmed by itself', () => {

@@ -62,6 +62,8 @@ function payloadOf(collection: PublishedCollectionV1): CollectionCallbackPayload
     customer_name: collection.customerName,
     transaction_status: collection.status,
     status_message: collection.statusMessage,
+    // Absent from collections published before MODE existed: test data.
+    livemode: collection.livemode === true,
   };
 }
 

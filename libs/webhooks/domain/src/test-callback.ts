@@ -36,6 +36,7 @@ export function testCallback(): TestCallbackMessage {
       customer_name: 'Paygate test callback',
       transaction_status: 'PENDING',
       status_message: 'A test callback: no transaction, no money moved',
+      livemode: false,
     },
   };
 }

@@ -54,7 +54,11 @@ type DispatcherParts = Dispatcher & {
       ): Promise<DispatcherParts> => {
         const config = appConfig.delivery;
         // The dispatcher signs callbacks with the merchants' sealed signing keys: MASTER_KEY is required.
-        const merchants = await MerchantAccounts.open(infra.sql, secretBoxFromConfig(appConfig.merchants.masterKey));
+        const merchants = await MerchantAccounts.open(
+          infra.sql,
+          secretBoxFromConfig(appConfig.merchants.masterKey),
+          appConfig.mode,
+        );
         const queue = await DeliveryQueue.open(infra.sql, config);
         const history = await DeliveryHistory.open(infra.sql);
         const stream = await CallbackStream.open(infra.sql);

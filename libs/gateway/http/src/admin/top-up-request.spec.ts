@@ -5,9 +5,9 @@
 import { ValidationFailed } from '../validation';
 import { parseTopUp } from './wallets.controller';
 
-const fieldErrors = (body: unknown) => {
+const fieldErrors = (body: unknown, options?: { operatorCredit: boolean }) => {
   try {
-    parseTopUp(body);
+    parseTopUp(body, options);
   } catch (error) {
     if (error instanceof ValidationFailed) return error.errors;
     throw error;
@@ -58,5 +58,49 @@ describe('a wallet top-up request', () => {
     ['text', 'top up'],
   ])('refuses %s as the body', (_what, body) => {
     expect(fieldErrors(body)).toEqual([{ field: 'body', message: 'the request body must be a JSON object' }]);
+  });
+
+  describe("an operator's credit: who and why", () => {
+    const body = { merchant_id: 'mer_7Hc2kq9Z', currency: 'UGX', amount: 1000, reference: 'float-11' };
+    const live = { operatorCredit: true };
+
+    it('carries operator and reason into the command, trimmed', () => {
+      expect(parseTopUp({ ...body, operator: ' ops@paygate.example ', reason: 'November float ' }, live)).toEqual({
+        merchantId: 'mer_7Hc2kq9Z',
+        currency: 'UGX',
+        amount: 1000,
+        reference: 'float-11',
+        operator: 'ops@paygate.example',
+        reason: 'November float',
+      });
+    });
+
+    it('a live deployment requires both, naming each field that is missing', () => {
+      expect(fieldErrors(body, live)).toEqual([
+        {
+          field: 'operator',
+          message: 'operator in a live deployment must name who credits the wallet: 1 to 64 characters',
+        },
+        {
+          field: 'reason',
+          message: 'reason in a live deployment must say why the wallet is credited: 1 to 200 characters',
+        },
+      ]);
+      expect(fieldErrors({ ...body, operator: 'ops' }, live).map((error) => error.field)).toEqual(['reason']);
+    });
+
+    it('a test deployment takes a top-up without them, but not one of the two alone', () => {
+      expect(parseTopUp(body)).not.toHaveProperty('operator');
+      expect(fieldErrors({ ...body, reason: 'float' }).map((error) => error.field)).toEqual(['operator']);
+    });
+
+    it.each([
+      ['blank', { operator: '  ', reason: 'float' }, 'operator'],
+      ['too long', { operator: 'o'.repeat(65), reason: 'float' }, 'operator'],
+      ['not text', { operator: 'ops', reason: 42 }, 'reason'],
+      ['a control character', { operator: 'ops', reason: 'float\u0000' }, 'reason'],
+    ])('refuses %s', (_case, fields, field) => {
+      expect(fieldErrors({ ...body, ...fields }, live).map((error) => error.field)).toEqual([field]);
+    });
   });
 });

@@ -26,6 +26,9 @@ export const MERCHANT_ID_PATTERN = '^mer_[A-Za-z0-9]{1,64}$';
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 /** Not blank (a non-space character, as class-validator's `\S`) and no NUL. */
 export const NOT_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+/** Text a person typed (who credits a wallet, and why): not blank, no control character (C0, DEL, C1). */
+export const TYPED_TEXT_PATTERN =
+  '^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$';
 /** An absolute http(s) URL without NUL; `format: uri` beside it says the rest. */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\u0000]+$';
 /**
@@ -143,6 +146,13 @@ export class CollectionRecordDto {
     description: 'Card: the checkout page to send the customer to, while it is open',
   })
   payment_url?: string;
+
+  @ApiProperty({
+    example: false,
+    description:
+      'Opened by a live deployment (real money); false in a test deployment, and for collections from before MODE',
+  })
+  livemode!: boolean;
 }
 
 export class ServicePaymentDto {
@@ -346,6 +356,9 @@ export class WalletBalanceDto {
     description: 'balance less holds (fees of PRNs being validated, PRN payments under way)',
   })
   available_balance!: number;
+
+  @ApiProperty({ example: false, description: 'The wallet of a live deployment (real money)' })
+  livemode!: boolean;
 }
 
 export class WalletTransferDto {
@@ -589,4 +602,23 @@ export class TopUpRequestDto {
     description: 'The same reference is the same top-up; generated when absent',
   })
   reference?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 64,
+    pattern: TYPED_TEXT_PATTERN,
+    example: 'ops@paygate.example',
+    description: 'Who credits the wallet, recorded with the credit; required by a live deployment',
+  })
+  operator?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    pattern: TYPED_TEXT_PATTERN,
+    example: 'float advance for November, ticket OPS-118',
+    description:
+      'Why the wallet is credited, recorded with the credit; required by a live deployment (and with operator)',
+  })
+  reason?: string;
 }

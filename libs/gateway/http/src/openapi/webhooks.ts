@@ -66,6 +66,11 @@ export class CollectionCallbackPayloadDto extends CallbackPayloadDto {
 
   @ApiPropertyOptional({ description: 'Only in transaction.charges: the provider’s name' })
   institution_name?: string;
+
+  @ApiProperty({
+    description: 'A collection of a live deployment (real money); false for test data and test callbacks',
+  })
+  livemode!: boolean;
 }
 
 export class PaymentCallbackPayloadDto extends CallbackPayloadDto {
