@@ -187,6 +187,7 @@ export async function startInputPaygate(): Promise<InputPaygate> {
     // Nothing is due within the run: background polls only compete with the requests for the store.
     TIMER_TICK_MS: '1000',
     PAYMENT_TIMER_TICK_MS: '1000',
+    MONEY_OUT_TIMER_TICK_MS: '1000',
     DISPATCH_TICK_MS: '1000',
     // The card sessions' notify URL is this process's own loopback listener.
     ALLOW_PRIVATE_CALLBACKS: 'true',

@@ -4,7 +4,7 @@
  * payment, or makes an idle Paygate look for work it was not told about, fails here. Counts, not
  * timings: how long the statements take is bench:e2e's business (docs/benchmarks.md).
  *
- * The fallback looks (DISPATCH_TICK_MS, TIMER_TICK_MS, PAYMENT_TIMER_TICK_MS) are set beyond the
+ * The fallback looks (DISPATCH_TICK_MS, TIMER_TICK_MS, PAYMENT_TIMER_TICK_MS, MONEY_OUT_TIMER_TICK_MS) are set beyond the
  * test, so what it counts is what the work itself causes; a subscription's fallback read comes
  * 30 s after its last read, and every window here starts right after one.
  */
@@ -16,7 +16,12 @@ import { parseExposition, startObservedPaygate, type ObservedPaygate } from '../
 /** Statements one mobile money lifecycle runs, alone, from initialize to its callback recorded (docs/architecture.md). */
 const LIFECYCLE_BUDGET = 64;
 const SETTLED_AFTER_MS = CHECKPOINT_FLUSH_MS + 400;
-const NO_FALLBACK = { DISPATCH_TICK_MS: '600000', TIMER_TICK_MS: '600000', PAYMENT_TIMER_TICK_MS: '600000' };
+const NO_FALLBACK = {
+  DISPATCH_TICK_MS: '600000',
+  TIMER_TICK_MS: '600000',
+  PAYMENT_TIMER_TICK_MS: '600000',
+  MONEY_OUT_TIMER_TICK_MS: '600000',
+};
 
 /** Statements by kind, as GET /metrics counts them. */
 async function statements(url: string): Promise<Map<string, number>> {
