@@ -1216,6 +1216,11 @@ export interface components {
       failure_reason: string | null;
       /** @description The reason given with the request */
       reason: string | null;
+      /**
+       * @description true in a live deployment (real money), false in a test one
+       * @example false
+       */
+      livemode: boolean;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */

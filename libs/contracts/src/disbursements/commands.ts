@@ -26,6 +26,8 @@ export interface RefundRecord {
   pending_reason: PendingReason | null;
   failure_reason: string | null;
   reason: string | null;
+  /** A live deployment's refund (real money), or a test one's. */
+  livemode: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -34,6 +34,7 @@ export const PublishedRefundV1 = closedObject({
   /** FAILED: what the provider said. */
   failureReason: textOrNull,
   reason: textOrNull,
+  livemode: SCHEMA.boolean,
   createdAt: instant,
   updatedAt: instant,
 });

@@ -27,6 +27,7 @@ export const refundRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOu
   msisdn: '256772000001',
   recipientName: null,
   reason: null,
+  livemode: false,
   requestedAt: T0,
   ...overrides,
 });

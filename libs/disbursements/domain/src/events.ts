@@ -37,6 +37,8 @@ export const MoneyOutRequest = closedObject({
   /** PAYOUT: the account holder's name as the provider gave it. */
   recipientName: textOrNull,
   reason: textOrNull,
+  /** Asked of a live deployment (real money), or of a test one. */
+  livemode: SCHEMA.boolean,
   requestedAt: instant,
 });
 export type MoneyOutRequest = Static<typeof MoneyOutRequest>;

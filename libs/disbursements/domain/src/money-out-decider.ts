@@ -34,6 +34,7 @@ export function toPublishedRefund(refund: MoneyOut, status: 'COMPLETED' | 'FAILE
     status,
     failureReason: refund.failureReason,
     reason: request.reason,
+    livemode: request.livemode,
     createdAt: request.requestedAt,
     updatedAt: refund.updatedAt,
   };

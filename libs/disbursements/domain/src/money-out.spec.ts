@@ -89,6 +89,7 @@ describe('what a refund publishes', () => {
           status: 'COMPLETED',
           failureReason: null,
           reason: 'damaged',
+          livemode: false,
           createdAt: T0,
           updatedAt: T1,
         },

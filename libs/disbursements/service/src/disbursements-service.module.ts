@@ -76,7 +76,15 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           log,
           now: () => new Date(),
         });
-        return new DisbursementsService({ moneyOuts, allocations, runs, projection, commands: infra.commands, log });
+        return new DisbursementsService({
+          moneyOuts,
+          allocations,
+          runs,
+          projection,
+          commands: infra.commands,
+          livemode: appConfig.mode === 'live',
+          log,
+        });
       },
     },
     ...DISBURSEMENT_HANDLERS,

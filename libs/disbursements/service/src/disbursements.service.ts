@@ -24,6 +24,8 @@ export interface DisbursementsServiceDeps {
   runs: MoneyOutRuns;
   projection: DisbursementsProjection;
   commands: CommandBus;
+  /** MODE=live: the refunds this deployment makes move real money. */
+  livemode: boolean;
   log: Logger;
   now?: () => Date;
 }
@@ -69,6 +71,7 @@ export class DisbursementsService {
       msisdn: collection.transactionMethod === 'MOBILE_MONEY' ? collection.transactionAccount : null,
       recipientName: null,
       reason: reason ?? null,
+      livemode: this.deps.livemode,
     };
 
     const existing = await moneyOuts.load(streamId);

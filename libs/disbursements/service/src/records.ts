@@ -17,6 +17,7 @@ export function toRefundRecord(moneyOut: MoneyOut): RefundRecord {
     pending_reason: moneyOut.status === 'PENDING' ? (moneyOut.pendingReason ?? 'provider_processing') : null,
     failure_reason: moneyOut.failureReason,
     reason: request.reason,
+    livemode: request.livemode,
     created_at: request.requestedAt,
     updated_at: moneyOut.updatedAt,
   };

@@ -102,6 +102,7 @@ export function refundSuite(context: RefundContext): void {
       amount: 30_000,
       currency: 'UGX',
       status: 'PENDING',
+      livemode: false,
     });
     expect(await finalRefund(reference)).toMatchObject({ status: 'COMPLETED', pending_reason: null });
     await walletShows(

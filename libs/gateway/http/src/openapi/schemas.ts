@@ -253,6 +253,9 @@ export class RefundDto {
   @ApiProperty(nullableString('The reason given with the request'))
   reason!: string | null;
 
+  @ApiProperty({ example: false, description: 'true in a live deployment (real money), false in a test one' })
+  livemode!: boolean;
+
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
 
