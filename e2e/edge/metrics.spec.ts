@@ -106,6 +106,18 @@ describe('GET /metrics', () => {
     expect(
       grew(before, after, sample('paygate_event_store_append_duration_seconds_count', { outcome: 'ok' })),
     ).toBeGreaterThanOrEqual(4);
+    // The prompt to the payer's provider, by its provider_code; status queries may follow.
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_provider_request_duration_seconds_count', {
+          provider: 'mtn_momo_ug',
+          operation: 'collect.initiate',
+          outcome: 'ok',
+        }),
+      ),
+    ).toBe(1);
     expect(
       grew(before, after, sample('paygate_events_handled_total', { consumer: 'webhook-dispatcher', outcome: 'ok' })),
     ).toBeGreaterThanOrEqual(2);
@@ -122,6 +134,15 @@ describe('GET /metrics', () => {
     await paidPrn(observed);
     const after = await scrape(observed.paygate.url);
     expect(grew(before, after, sample('paygate_service_payments_finished_total', { outcome: 'COMPLETED' }))).toBe(1);
+    // The biller was asked about the PRN and paid it, under the biller's code.
+    const billerCalls = (operation: string) =>
+      grew(
+        before,
+        after,
+        sample('paygate_provider_request_duration_seconds_count', { provider: 'ura_prn_ug', operation, outcome: 'ok' }),
+      );
+    expect(billerCalls('bill.validate')).toBeGreaterThanOrEqual(1);
+    expect(billerCalls('bill.pay')).toBe(1);
     expect(
       grew(
         before,

@@ -7,3 +7,4 @@ export * from './certificates';
 export * from './kafka-script';
 export * from './process-runs';
 export * from './silent-logger';
+export * from './recording-metrics';

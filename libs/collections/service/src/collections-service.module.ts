@@ -52,10 +52,11 @@ const PROJECTION = Symbol('CollectionProjection');
     {
       // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
       provide: CONNECTORS,
-      inject: [APP_URL, CONFIG],
-      useFactory: (appUrl: AppUrl, config: Config) => {
+      inject: [APP_URL, CONFIG, METRICS],
+      useFactory: (appUrl: AppUrl, config: Config, metrics: Metrics) => {
         let registry: ConnectorRegistry | undefined;
-        return () => (registry ??= connectorRegistryFor(config.catalogue.values(), config.connectors, appUrl.get()));
+        return () =>
+          (registry ??= connectorRegistryFor(config.catalogue.values(), config.connectors, appUrl.get(), metrics));
       },
     },
     {

@@ -72,7 +72,7 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
           wallets: new DeciderRuntime(infra.store, walletLedgerDecider, { cachedStreams: WALLETS_KEPT }),
           projection,
           biller: () =>
-            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(
+            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get(), metrics).get(
               config.biller.code,
               'billPayment',
             ).billPayment),
