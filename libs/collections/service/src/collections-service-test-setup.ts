@@ -75,6 +75,7 @@ export class FakeCollector implements CollectOperations {
 
 export interface Harness {
   service: CollectionsService;
+  projection: CollectionProjection;
   store: EventStore;
   momo: FakeCollector;
   card: FakeCollector;
@@ -143,6 +144,7 @@ export async function openHarness({ eventStore = (store) => store, engine }: Har
   });
   return {
     service,
+    projection,
     store,
     momo,
     card,
