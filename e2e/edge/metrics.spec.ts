@@ -32,6 +32,7 @@ describe('GET /metrics', () => {
     const text = await response.text();
     expect(text).toMatch(/^# HELP process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(text).toMatch(/^paygate_ready 1$/m);
   });
 
   it('serves only the families named by ?name=, so a look at a counter reads no gauge', async () => {
