@@ -99,11 +99,18 @@ describe('GET /metrics', () => {
       grew(
         before,
         after,
-        sample('paygate_collections_finished_total', { status: 'COMPLETED', method: 'MOBILE_MONEY' }),
+        sample('paygate_collections_finished_total', {
+          status: 'COMPLETED',
+          method: 'MOBILE_MONEY',
+          provider: 'mtn_momo_ug',
+        }),
       ),
     ).toBe(1);
     expect(callbacks).toBe(2);
     expect(grew(before, after, delivered)).toBe(callbacks);
+    expect(
+      grew(before, after, sample('paygate_callback_attempt_duration_seconds_count', { outcome: 'delivered' })),
+    ).toBe(callbacks);
     expect(
       grew(before, after, sample('paygate_event_store_append_duration_seconds_count', { outcome: 'ok' })),
     ).toBeGreaterThanOrEqual(4);
