@@ -72,6 +72,13 @@ export function ofKind<T = Manifest>(manifests: Manifest[], kind: string): (Mani
   return manifests.filter((manifest) => manifest.kind === kind) as (Manifest & T)[];
 }
 
+/** The ConfigMaps of the apps' configuration (one per app, labelled with its component), not the dashboards or rules. */
+export function appConfigMaps<T = Manifest>(manifests: Manifest[]): (Manifest & T)[] {
+  return ofKind<T>(manifests, 'ConfigMap').filter(
+    (configMap) => configMap.metadata.labels?.['app.kubernetes.io/component'] !== undefined,
+  );
+}
+
 export type DeploymentManifest = Manifest & Required<Pick<IDeployment, 'spec'>>;
 
 /** The one container of each Paygate pod. */

@@ -10,7 +10,7 @@ import {
   familiesIn,
   sourcesUnder,
   testedOutcomes,
-} from './alert-rules';
+} from './shipped-files';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');

@@ -6,6 +6,7 @@ const ROOT = resolve(__dirname, '../..');
 export const ALERT_RULES = join(ROOT, 'k8s/paygate/files/paygate-alerts.yaml');
 export const ALERT_TESTS = join(ROOT, 'tools/prometheus/alerts.test.yaml');
 export const OPERATIONS_DOC = join(ROOT, 'docs/operations.md');
+export const DASHBOARDS = join(ROOT, 'k8s/paygate/files/dashboards');
 
 export interface AlertRule {
   alert: string;
@@ -49,11 +50,44 @@ export function documentAnchors(path = OPERATIONS_DOC): Set<string> {
   );
 }
 
-/** The `paygate_…` families an expression reads (a histogram's _bucket, _count and _sum are its family's). */
+/**
+ * The metric families an expression reads, Paygate's own (`paygate_…`) and prom-client's process ones (`process_…`,
+ * `nodejs_…`): a histogram's _bucket, _count and _sum are its family's.
+ */
 export function familiesIn(expr: string): string[] {
   return [
-    ...new Set([...expr.matchAll(/\bpaygate_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, ''))),
+    ...new Set(
+      [...expr.matchAll(/\b(?:paygate|process|nodejs)_[a-z0-9_]+/g)].map(([name]) =>
+        name.replace(/_(bucket|count|sum)$/, ''),
+      ),
+    ),
   ];
+}
+
+export interface DashboardQuery {
+  dashboard: string;
+  panel: string;
+  expr: string;
+}
+
+/** Every query of every panel of the chart's Grafana dashboards. */
+export function dashboardQueries(): DashboardQuery[] {
+  return readdirSync(DASHBOARDS)
+    .filter((file) => file.endsWith('.json'))
+    .flatMap((file) => {
+      const board = JSON.parse(readFileSync(join(DASHBOARDS, file), 'utf8')) as {
+        title: string;
+        panels: { title: string; targets: { expr: string }[] }[];
+      };
+      return board.panels.flatMap((panel) =>
+        panel.targets.map((target) => ({ dashboard: board.title, panel: panel.title, expr: target.expr })),
+      );
+    });
+}
+
+/** A query as Prometheus evaluates it: Grafana's `$__rate_interval` given a value. */
+export function evaluable(expr: string, rateInterval = '5m'): string {
+  return expr.replaceAll('$__rate_interval', rateInterval);
 }
 
 /** The text of every non-spec TypeScript source under `dir`. */
