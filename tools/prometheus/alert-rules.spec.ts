@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describeWithService } from '@paygate/testing';
 import {
+  describeWithService,
   ALERT_RULES,
   ALERT_TESTS,
   alertRules,
@@ -10,7 +10,7 @@ import {
   familiesIn,
   sourcesUnder,
   testedOutcomes,
-} from './shipped-files';
+} from '@paygate/testing';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');

@@ -5,8 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { stringify } from 'yaml';
-import { describeWithService } from '@paygate/testing';
-import { dashboardQueries, evaluable, familiesIn, sourcesUnder } from './shipped-files';
+import { describeWithService, dashboardQueries, evaluable, familiesIn, sourcesUnder } from '@paygate/testing';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');

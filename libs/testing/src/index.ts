@@ -8,3 +8,4 @@ export * from './kafka-script';
 export * from './process-runs';
 export * from './silent-logger';
 export * from './recording-metrics';
+export * from './shipped-observability';

@@ -1,8 +1,10 @@
+/** The chart's Prometheus alert rules and Grafana dashboards as files: what the promtool, chart and scrape suites check. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
-const ROOT = resolve(__dirname, '../..');
+/** The repository, from libs/testing/src. */
+const ROOT = resolve(__dirname, '../../..');
 export const ALERT_RULES = join(ROOT, 'k8s/paygate/files/paygate-alerts.yaml');
 export const ALERT_TESTS = join(ROOT, 'tools/prometheus/alerts.test.yaml');
 export const OPERATIONS_DOC = join(ROOT, 'docs/operations.md');
