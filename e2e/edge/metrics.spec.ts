@@ -153,6 +153,9 @@ describe('GET /metrics', () => {
       );
     expect(billerCalls('bill.validate')).toBeGreaterThanOrEqual(1);
     expect(billerCalls('bill.pay')).toBeGreaterThanOrEqual(1);
+    // The fee was held and the bill paid: the wallet's money invariants are reported, none broken.
+    expect(after.get(sample('paygate_wallet_held_minor_units', { currency: 'UGX' }))).toBeGreaterThanOrEqual(0);
+    expect(after.get(sample('paygate_wallets_overdrawn'))).toBe(0);
     expect(
       grew(
         before,

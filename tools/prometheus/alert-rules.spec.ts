@@ -18,7 +18,7 @@ const ROOT = resolve(__dirname, '../..');
 describe("the chart's alert rules, read as files", () => {
   const rules = alertRules();
 
-  it('cover what an SRE is paged for: callbacks, lag, providers, readiness, the command port, the event store', () => {
+  it('cover what an SRE is paged for: callbacks, lag, providers, readiness, the command port, the event store, money', () => {
     expect(rules.map((rule) => rule.alert).sort()).toEqual([
       'PaygateAppNotReady',
       'PaygateCallbacksAbandoned',
@@ -32,6 +32,7 @@ describe("the chart's alert rules, read as files", () => {
       'PaygateEventsBehind',
       'PaygateProviderErrors',
       'PaygateProviderSlow',
+      'PaygateWalletOverdrawn',
     ]);
   });
 
@@ -73,7 +74,7 @@ describe("the chart's alert rules, read as files", () => {
 describeWithService('promtool', "the chart's alert rules, checked by Prometheus's promtool", (promtool) => {
   it('are valid rules (promtool check rules)', async () => {
     const { stdout } = await run(promtool, ['check', 'rules', ALERT_RULES]);
-    expect(stdout).toMatch(/SUCCESS: 12 rules found/);
+    expect(stdout).toMatch(/SUCCESS: 13 rules found/);
   });
 
   it('fire and stay quiet as their unit tests say (promtool test rules)', async () => {
