@@ -103,6 +103,10 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     for (const text of scrapes) expect(text).toMatch(/^paygate_http_request_duration_seconds_count\{/m);
     const [collections] = scrapes;
     expect(collections).toMatch(/^paygate_consumer_lag_seconds\{consumer="relay:collection-"\} \d/m);
+    // Its consumer groups' lag per topic and partition, from the broker's offsets.
+    expect(collections).toMatch(
+      /^paygate_kafka_consumer_group_lag_messages\{group="paygate.collections-prn-verdicts",topic="paygate.integration.payments",partition="0"\} \d/m,
+    );
     expect(collections).toMatch(
       /^paygate_command_duration_seconds_count\{command="collections.initialize",outcome="ok"\} [1-9]/m,
     );
@@ -260,6 +264,8 @@ describe('start-up: a bad configuration exits, a dependency that does not answer
           'the app to say what it waits for',
         );
         expect(ready.status).toBe(503);
+        // Scraped meanwhile, it says it is not ready, so the alert on paygate_ready fires for it.
+        expect(await (await fetch(`${waiting.url}/metrics`)).text()).toMatch(/^paygate_ready 0$/m);
         expect(ready.body).toMatchObject({
           code: 503,
           status: 'error',

@@ -32,6 +32,7 @@ describe('GET /metrics', () => {
     const text = await response.text();
     expect(text).toMatch(/^# HELP process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(text).toMatch(/^paygate_ready 1$/m);
   });
 
   it('serves only the families named by ?name=, so a look at a counter reads no gauge', async () => {
@@ -98,14 +99,34 @@ describe('GET /metrics', () => {
       grew(
         before,
         after,
-        sample('paygate_collections_finished_total', { status: 'COMPLETED', method: 'MOBILE_MONEY' }),
+        sample('paygate_collections_finished_total', {
+          status: 'COMPLETED',
+          method: 'MOBILE_MONEY',
+          provider: 'mtn_momo_ug',
+        }),
       ),
     ).toBe(1);
     expect(callbacks).toBe(2);
     expect(grew(before, after, delivered)).toBe(callbacks);
     expect(
+      grew(before, after, sample('paygate_callback_attempt_duration_seconds_count', { outcome: 'delivered' })),
+    ).toBe(callbacks);
+    expect(
       grew(before, after, sample('paygate_event_store_append_duration_seconds_count', { outcome: 'ok' })),
     ).toBeGreaterThanOrEqual(4);
+    // The prompt to the payer's provider, by its provider_code (MoMo's prompt is idempotent by our reference, so a
+    // flow decided again after a conflict may send it twice); status queries may follow.
+    expect(
+      grew(
+        before,
+        after,
+        sample('paygate_provider_request_duration_seconds_count', {
+          provider: 'mtn_momo_ug',
+          operation: 'collect.initiate',
+          outcome: 'ok',
+        }),
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(
       grew(before, after, sample('paygate_events_handled_total', { consumer: 'webhook-dispatcher', outcome: 'ok' })),
     ).toBeGreaterThanOrEqual(2);
@@ -115,6 +136,7 @@ describe('GET /metrics', () => {
     ).toBeGreaterThanOrEqual(0);
     expect(after.get(sample('paygate_callback_queue_depth', { state: 'pending' }))).toBeGreaterThanOrEqual(0);
     expect(after.get(sample('paygate_callback_oldest_due_age_seconds'))).toBeGreaterThanOrEqual(0);
+    expect(after.get(sample('paygate_collection_oldest_pending_age_seconds'))).toBeGreaterThanOrEqual(0);
   });
 
   it('counts a PRN paid through collect-for-payment', async () => {
@@ -122,6 +144,18 @@ describe('GET /metrics', () => {
     await paidPrn(observed);
     const after = await scrape(observed.paygate.url);
     expect(grew(before, after, sample('paygate_service_payments_finished_total', { outcome: 'COMPLETED' }))).toBe(1);
+    // The biller was asked about the PRN and paid it, under the biller's code.
+    const billerCalls = (operation: string) =>
+      grew(
+        before,
+        after,
+        sample('paygate_provider_request_duration_seconds_count', { provider: 'ura_prn_ug', operation, outcome: 'ok' }),
+      );
+    expect(billerCalls('bill.validate')).toBeGreaterThanOrEqual(1);
+    expect(billerCalls('bill.pay')).toBeGreaterThanOrEqual(1);
+    // The fee was held and the bill paid: the wallet's money invariants are reported, none broken.
+    expect(after.get(sample('paygate_wallet_held_minor_units', { currency: 'UGX' }))).toBeGreaterThanOrEqual(0);
+    expect(after.get(sample('paygate_wallets_overdrawn'))).toBe(0);
     expect(
       grew(
         before,

@@ -4,7 +4,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
 import { renderChart } from './helm';
 import { render, suiteFolder } from './chart-test-setup';
-import { ofKind, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
+import { appConfigMaps, ofKind, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
 
 describeWithService('helm', 'the chart: mutual TLS on the commands between apps (real Helm engine)', () => {
   const { valuesFile } = suiteFolder('paygate-chart-commands-tls-');
@@ -30,7 +30,7 @@ describeWithService('helm', 'the chart: mutual TLS on the commands between apps 
         readOnly: true,
       });
     }
-    for (const configMap of ofKind<IConfigMap>(manifests, 'ConfigMap'))
+    for (const configMap of appConfigMaps<IConfigMap>(manifests))
       expect(configMap.data).toMatchObject({ COMMANDS_TLS_DIR: '/etc/paygate/commands-tls' });
     expect(ofKind(manifests, 'Certificate')).toEqual([]);
   });

@@ -3,10 +3,10 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { describeWithService } from '@paygate/testing';
 import { chartShowingHooks, render, SHOWN_HOOK, suiteFolder } from './chart-test-setup';
 import { PRODUCTION_VALUES } from './helm';
-import { ofKind, schemaProblems, type Manifest } from './manifests';
+import { appConfigMaps, ofKind, schemaProblems, type Manifest } from './manifests';
 
 const migrateOnStart = (manifests: Manifest[]) =>
-  ofKind<IConfigMap>(manifests, 'ConfigMap').map((configMap) => configMap.data?.MIGRATE_ON_START);
+  appConfigMaps<IConfigMap>(manifests).map((configMap) => configMap.data?.MIGRATE_ON_START);
 
 describeWithService('helm', 'the chart and database migrations (real Helm engine)', () => {
   const folder = suiteFolder('paygate-chart-migrations-');

@@ -7,7 +7,14 @@ import { describeWithService } from '@paygate/testing';
 import { SECRET_VARIABLES } from './chart-variables';
 import { manifestsOf } from './chart-test-setup';
 import { lintChart, PRODUCTION_VALUES, renderChart } from './helm';
-import { containerOf, ofKind, schemaProblems, type DeploymentManifest, type Manifest } from './manifests';
+import {
+  appConfigMaps,
+  containerOf,
+  ofKind,
+  schemaProblems,
+  type DeploymentManifest,
+  type Manifest,
+} from './manifests';
 
 const CORE_APPS = ['api-gateway', 'collections', 'service-payments', 'webhook-dispatcher'];
 /** The apps the gateway sends commands to, and the variable that tells it where. */
@@ -138,7 +145,7 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     });
 
     it("gives each app's pods their own ConfigMap, and rolls them when it changes", () => {
-      const configMaps = byApp(ofKind<IConfigMap>(manifests, 'ConfigMap'));
+      const configMaps = byApp(appConfigMaps<IConfigMap>(manifests));
       for (const deployment of deploymentsOf(manifests)) {
         expect(configMaps.get(appOf(deployment))?.metadata.name).toBe(deployment.metadata.name);
         expect(deployment.spec.template.metadata?.annotations?.['checksum/config']).toMatch(/^[0-9a-f]{64}$/);
@@ -174,7 +181,7 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
       const headless = byApp(ofKind<IService>(manifests, 'Service').filter(isHeadless));
       const deployments = byApp(deploymentsOf(manifests));
       expect([...headless.keys()].sort()).toEqual(Object.keys(COMMAND_SERVERS).sort());
-      const configs = byApp(ofKind<IConfigMap>(manifests, 'ConfigMap'));
+      const configs = byApp(appConfigMaps<IConfigMap>(manifests));
       for (const [app, service] of headless) {
         expect(service.spec?.selector).toEqual(deployments.get(app)?.spec.selector.matchLabels);
         expect(service.spec?.ports).toEqual([
@@ -204,7 +211,7 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     });
 
     it('points collections and service-payments at the sandbox Service, and runs fixed replica counts without autoscalers', () => {
-      const data = (app: string) => byApp(ofKind<IConfigMap>(manifests, 'ConfigMap')).get(app)?.data;
+      const data = (app: string) => byApp(appConfigMaps<IConfigMap>(manifests)).get(app)?.data;
       expect(data('collections')).toMatchObject({
         MOMO_API_URL: 'http://paygate-sandbox/sandbox/momo',
         CARD_API_URL: 'http://paygate-sandbox/sandbox/card',
@@ -241,7 +248,7 @@ describeWithService('helm', 'the Helm chart k8s/paygate (real Helm engine)', () 
     });
 
     it('sends collections to the providers and public URLs the values name', () => {
-      const data = byApp(ofKind<IConfigMap>(manifests, 'ConfigMap')).get('collections')?.data;
+      const data = byApp(appConfigMaps<IConfigMap>(manifests)).get('collections')?.data;
       expect(data).toMatchObject({
         MOMO_API_URL: 'https://momo.provider.example',
         CARD_API_URL: 'https://card.provider.example',

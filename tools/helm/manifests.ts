@@ -1,5 +1,9 @@
 import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
 import {
+  PrometheusRule,
+  type IPrometheusRule,
+} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import {
   ServiceMonitor,
   type IServiceMonitor,
 } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
@@ -48,6 +52,7 @@ const SCHEMAS: Record<string, (data: object) => { validate(): void }> = {
   'networking.k8s.io/v1 NetworkPolicy': (data) => new NetworkPolicy(data),
   'cert-manager.io/v1 Certificate': (data) => new Certificate(data as ConstructorParameters<typeof Certificate>[0]),
   'monitoring.coreos.com/v1 ServiceMonitor': (data) => new ServiceMonitor(data as Pick<IServiceMonitor, 'spec'>),
+  'monitoring.coreos.com/v1 PrometheusRule': (data) => new PrometheusRule(data as Pick<IPrometheusRule, 'spec'>),
 };
 
 /** What the schema of `manifest`'s kind finds wrong with it; empty when it is valid. */
@@ -65,6 +70,13 @@ export function schemaProblems(manifest: Manifest): string[] {
 
 export function ofKind<T = Manifest>(manifests: Manifest[], kind: string): (Manifest & T)[] {
   return manifests.filter((manifest) => manifest.kind === kind) as (Manifest & T)[];
+}
+
+/** The ConfigMaps of the apps' configuration (one per app, labelled with its component), not the dashboards or rules. */
+export function appConfigMaps<T = Manifest>(manifests: Manifest[]): (Manifest & T)[] {
+  return ofKind<T>(manifests, 'ConfigMap').filter(
+    (configMap) => configMap.metadata.labels?.['app.kubernetes.io/component'] !== undefined,
+  );
 }
 
 export type DeploymentManifest = Manifest & Required<Pick<IDeployment, 'spec'>>;

@@ -4,3 +4,4 @@ export type { MomoConnectorConfig } from './momo/momo-api';
 export type { CardConnectorConfig } from './card/card-connector';
 export type { BillerConnectorConfig } from './biller/biller-connector';
 export * from './registry';
+export { PROVIDER_REQUESTS_METRIC, type ProviderCallOutcome, type ProviderOperation } from './observed';

@@ -3,7 +3,9 @@ import { billerConnector } from './biller/biller-connector';
 import { cardConnector } from './card/card-connector';
 import { connectorsConfigFrom, readConnectorsConfig, type ConnectorsConfig } from './config';
 import type { Config } from '@paygate/config';
+import type { Metrics } from '@paygate/metrics';
 import { momoConnector } from './momo/momo-connector';
+import { observedConnector } from './observed';
 import type { Capability, Connector, ConnectorWith } from './port';
 
 /** What the registry reads of a catalogue entry (a collections catalogue Provider or a Biller is one). */
@@ -67,6 +69,16 @@ export class ConnectorRegistry {
     return new ConnectorRegistry(byProvider);
   }
 
+  /**
+   * This registry with every provider request timed by provider_code and operation (observed.ts): what the services
+   * use. Each code gets its own instruments over the shared connector, which keeps its one token cache.
+   */
+  observedBy(metrics: Metrics): ConnectorRegistry {
+    return new ConnectorRegistry(
+      new Map([...this.connectors].map(([code, connector]) => [code, observedConnector(connector, code, metrics)])),
+    );
+  }
+
   get(providerCode: string): Connector;
   get<C extends Capability>(providerCode: string, capability: C): ConnectorWith<C>;
   get(providerCode: string, capability?: Capability): Connector {
@@ -85,13 +97,14 @@ export class ConnectorRegistry {
   }
 }
 
-/** The registry for a catalogue, its connectors configured by the one configuration. */
+/** The registry for a catalogue, its connectors configured by the one configuration and their requests timed. */
 export function connectorRegistryFor(
   entries: Iterable<ConnectorCatalogueEntry>,
   section: Config['connectors'],
   selfUrl: string,
+  metrics: Metrics,
 ): ConnectorRegistry {
-  return ConnectorRegistry.fromCatalogue(entries, connectorsConfigFrom(section, selfUrl));
+  return ConnectorRegistry.fromCatalogue(entries, connectorsConfigFrom(section, selfUrl)).observedBy(metrics);
 }
 
 /** The registry for a catalogue, its connectors configured from `env` (see readConnectorsConfig). */

@@ -6,6 +6,7 @@ export { MESSAGING_MIGRATIONS } from './migrations';
 export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';
 export { kafkaConnection, parseKafkaUrl, type KafkaSecurity } from './kafka/kafka-connection';
 export { eventTopic, integrationTopic, KAFKA_MESSAGES_METRIC, relayMessage } from './kafka/kafka-event-bus';
+export { KAFKA_GROUP_LAG_METRIC } from './kafka/group-lag';
 export { TcpCommandBus } from './remote/tcp-command-bus';
 export { type CommandRoutes } from './remote/command-routes';
 export { COMMAND_TLS_FILES, readCommandTls, type CommandTls } from './remote/command-tls';

@@ -14,6 +14,7 @@ import { countStatements, openSqlDatabase, verifyMigrationsOnly, type SqlDatabas
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
 import { Dependencies } from './dependencies';
+import { reportReadiness } from './metrics/readiness';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
 
 /**
@@ -118,6 +119,7 @@ export async function openInfrastructure(
     ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}`
     : 'the event store (STORE_URL)';
   const metrics = new PrometheusMetrics(log);
+  reportReadiness(metrics, () => dependencies.waitingFor());
   const sql = countStatements(
     await opening(storeName, () => openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize })),
     metrics,

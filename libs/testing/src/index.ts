@@ -7,3 +7,5 @@ export * from './certificates';
 export * from './kafka-script';
 export * from './process-runs';
 export * from './silent-logger';
+export * from './recording-metrics';
+export * from './shipped-observability';

@@ -8,7 +8,8 @@ import { openSqlDatabase } from '@paygate/sql';
  * runs when its server is configured; with REQUIRE_SERVICES=1 a missing server is a failing
  * test, never a silent skip.
  */
-export type ExternalService = 'postgres' | 'kafka' | 'kurrentdb' | 'chromium' | 'helm' | 'client-generators';
+export type ExternalService =
+  'postgres' | 'kafka' | 'kurrentdb' | 'chromium' | 'helm' | 'client-generators' | 'promtool';
 
 const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -52,6 +53,8 @@ const configured: Record<ExternalService, () => string | undefined> = {
   // Not a server: openapi-generator (Java, fetched with Maven) and what builds and runs its clients; the url is java's
   // path.
   'client-generators': () => (onPath('mvn') && onPath('javac') && pythonForClients() ? onPath('java') : undefined),
+  // Not a server: Prometheus's promtool (and prometheus beside it), from Debian's prometheus package; the url is its path.
+  promtool: () => (onPath('prometheus') ? onPath('promtool') : undefined),
 };
 
 const howToConfigure: Record<ExternalService, () => string> = {
@@ -64,6 +67,7 @@ const howToConfigure: Record<ExternalService, () => string> = {
     'PATH to java (17+) and mvn, or install them (apt-get install default-jdk-headless maven): scripts/helm.sh fetches the Helm engine from Maven Central',
   'client-generators': () =>
     `PATH to java and javac (a JDK, 11+), mvn and python3 with ${PYTHON_CLIENT_MODULES.join(', ')} (pydantic 2), or install them (apt-get install default-jdk-headless maven; pip install 'pydantic>=2' urllib3 python-dateutil): scripts/openapi-generator.sh fetches openapi-generator from Maven Central`,
+  promtool: () => 'PATH to promtool and prometheus, or install them (apt-get install prometheus)',
 };
 
 /** KurrentDB is optional even under REQUIRE_SERVICES: this machine cannot run it. */
@@ -74,10 +78,11 @@ const requiredWhenServicesAre: Record<ExternalService, boolean> = {
   chromium: true,
   helm: true,
   'client-generators': true,
+  promtool: true,
 };
 
 /** Tools rather than servers: nobody configures them, so a missing one is said on stderr. */
-const tools: readonly ExternalService[] = ['chromium', 'helm', 'client-generators'];
+const tools: readonly ExternalService[] = ['chromium', 'helm', 'client-generators', 'promtool'];
 
 export function serviceUrl(service: ExternalService): string | undefined {
   return configured[service]();

@@ -133,6 +133,14 @@ export class CollectionProjection extends Projection {
       : { collections };
   }
 
+  /** When the oldest collection still PENDING was initiated (an ISO instant), or null when none is. */
+  async oldestPendingSince(): Promise<string | null> {
+    const [row] = await this.sql.query<{ oldest: string | null }>(
+      "select min(created_at) as oldest from collection_view where status = 'PENDING'",
+    );
+    return row?.oldest ?? null;
+  }
+
   /** Counts and sums by UTC day, status and currency: created_at is an ISO instant, so its first ten characters are the day. */
   async activity({ merchantId, since }: CollectionActivityQuery): Promise<CollectionActivityRow[]> {
     const rows = await this.sql.query<{ day: string; status: string; currency: string; count: string; amount: string }>(

@@ -76,6 +76,7 @@ export class FakeCollector implements CollectOperations {
 
 export interface Harness {
   service: CollectionsService;
+  projection: CollectionProjection;
   store: EventStore;
   momo: FakeCollector;
   card: FakeCollector;
@@ -144,6 +145,7 @@ export async function openHarness({ eventStore = (store) => store, engine }: Har
   });
   return {
     service,
+    projection,
     store,
     momo,
     card,

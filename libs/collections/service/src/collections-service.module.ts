@@ -30,6 +30,7 @@ import { CollectionProjection, COLLECTION_TIMERS } from './collection-projection
 import { CollectionsService } from './collections.service';
 import { collectionsConfig } from './config';
 import { AcceptPrn, COLLECTION_HANDLERS, FireCollectionTimer, RejectPrn } from './handlers/collection-handlers';
+import { reportOldestPending } from './pending-collections-metric';
 import { ProviderCallbacksController } from './provider-callbacks.controller';
 import { ReferenceRegistry } from './reference-registry';
 import { CONNECTORS } from './tokens';
@@ -52,10 +53,11 @@ const PROJECTION = Symbol('CollectionProjection');
     {
       // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
       provide: CONNECTORS,
-      inject: [APP_URL, CONFIG],
-      useFactory: (appUrl: AppUrl, config: Config) => {
+      inject: [APP_URL, CONFIG, METRICS],
+      useFactory: (appUrl: AppUrl, config: Config, metrics: Metrics) => {
         let registry: ConnectorRegistry | undefined;
-        return () => (registry ??= connectorRegistryFor(config.catalogue.values(), config.connectors, appUrl.get()));
+        return () =>
+          (registry ??= connectorRegistryFor(config.catalogue.values(), config.connectors, appUrl.get(), metrics));
       },
     },
     {
@@ -93,10 +95,12 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
   private consumer?: RunningConsumer;
   private verdicts?: RunningConsumer;
   private timerWorker?: TimerWorker<CollectionTimerKind>;
+  private stopReportingPending?: () => void;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(METRICS) private readonly metrics: Metrics,
     @Inject(PROJECTION) private readonly projection: CollectionProjection,
     @Inject(CONFIG) private readonly config: Config,
     private readonly commandBus: CommandBus,
@@ -108,6 +112,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
     await commands.serve(COLLECTIONS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
     await events.publish([COLLECTION_STREAM_PREFIX], COLLECTIONS_PUBLICATION);
     this.consumer = await this.projection.start(events);
+    this.stopReportingPending = reportOldestPending(this.metrics, this.projection);
     // Collect-for-payment: service-payments' verdict on a PRN lets the collection proceed or cancels it.
     this.verdicts = await events.consume(
       { group: 'collections-prn-verdicts', publications: [PAYMENTS_PUBLICATION] },
@@ -134,6 +139,7 @@ export class CollectionsServiceModule implements OnApplicationBootstrap, OnAppli
    * start more.
    */
   async onApplicationShutdown(): Promise<void> {
+    this.stopReportingPending?.();
     await this.timerWorker?.stop();
     await this.verdicts?.stop();
     await this.consumer?.stop();

@@ -9,13 +9,13 @@ import type { Metrics } from '@paygate/metrics';
 export function finishedCollections(metrics: Metrics, log: Logger): (state: CollectionState) => void {
   const finished = metrics.counter({
     name: 'paygate_collections_finished_total',
-    help: 'Collections that reached a final state, by status (COMPLETED, FAILED, CANCELLED) and transaction method.',
-    labelNames: ['status', 'method'],
+    help: 'Collections that reached a final state, by status (COMPLETED, FAILED, CANCELLED), transaction method and provider_code.',
+    labelNames: ['status', 'method', 'provider'],
   });
   return (state) => {
     if (state?.phase !== 'FINAL') return;
-    const { internalReference, transactionMethod: method } = state.initiated;
-    finished.inc({ status: state.status, method });
+    const { internalReference, transactionMethod: method, providerCode: provider } = state.initiated;
+    finished.inc({ status: state.status, method, provider });
     log.info('collection finished', { internal_reference: internalReference, status: state.status, method });
   };
 }

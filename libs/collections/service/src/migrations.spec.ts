@@ -25,6 +25,10 @@ describe('COLLECTIONS_MIGRATIONS', () => {
         id: 'collections/0004_view_amount_columns',
         checksum: '66a38fef9e512c1473e7b10ae29af3f45ed99a57c2457065aec5b9f4b8a52cc0',
       },
+      {
+        id: 'collections/0005_view_pending_index',
+        checksum: '340d5f6dc81c32970f43916a9ad62b771ac51d6da99e7a13e49e2220c36ba243',
+      },
     ]);
   });
 });

@@ -70,4 +70,13 @@ export const COLLECTIONS_MIGRATIONS = defineMigrations('collections', [
        where currency is null`,
     ],
   },
+  // The oldest PENDING collection, read at every scrape (paygate_collection_oldest_pending_age_seconds): an index of
+  // the open ones only, which stay few however many have finished.
+  {
+    name: '0005_view_pending_index',
+    statements: [
+      `create index if not exists collection_view_pending_since
+        on collection_view (created_at) where status = 'PENDING'`,
+    ],
+  },
 ]);

@@ -19,6 +19,7 @@ import {
   type PageRunner,
   type RunningConsumer,
 } from '../event-bus';
+import { groupLag, KAFKA_GROUP_LAG_METRIC } from './group-lag';
 import { ensureTopics, lastCertificateFailure, withDeadline } from './kafka-connection';
 import { claimIn, storedEvents, type Claim } from './stored-events';
 import { startSupervisedConsumer, type SupervisedConsumer } from './supervised-consumer';
@@ -62,6 +63,8 @@ export class KafkaEventBus implements EventBus {
   private readonly messages: Counter<'direction'>;
   private readonly refused: Counter<'reason'>;
   private readonly refusalsLoggedAt = new Map<string, number>();
+  /** What stops each consumer's lag report. */
+  private readonly lagReports = new Set<() => void>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -130,10 +133,11 @@ export class KafkaEventBus implements EventBus {
         : [...new Set(options.streamPrefixes.map((prefix) => eventTopic(prefixCategory(prefix))))];
     await ensureTopics(this.admin, topics, this.options.partitions);
     let failures = 0;
+    const groupId = `paygate.${options.group}`;
     const consumer = await startSupervisedConsumer(
       this.kafka,
       {
-        groupId: `paygate.${options.group}`,
+        groupId,
         topics,
         fromBeginning: true,
         description: options.group,
@@ -200,8 +204,18 @@ export class KafkaEventBus implements EventBus {
       this.log,
     );
     this.consumers.set(consumer, options.group);
+    // Every member of the group reports the group's lag (alert on max): the broker's numbers, asked at each scrape.
+    const stopReportingLag = this.instruments.metrics.gauge({
+      name: KAFKA_GROUP_LAG_METRIC,
+      help: "Messages a Kafka consumer group of this process has yet to handle, per topic and partition (the broker's committed offsets to the end of the log).",
+      labelNames: ['group', 'topic', 'partition'],
+      read: () => groupLag(this.admin, groupId, topics),
+    });
+    this.lagReports.add(stopReportingLag);
     return {
       stop: async () => {
+        stopReportingLag();
+        this.lagReports.delete(stopReportingLag);
         await consumer.stop();
         this.consumers.delete(consumer);
       },
@@ -298,6 +312,8 @@ export class KafkaEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.stopping.abort();
+    for (const stopReportingLag of this.lagReports) stopReportingLag();
+    this.lagReports.clear();
     await Promise.all(this.relays);
     await Promise.all([...this.consumers.keys()].map((consumer) => consumer.stop()));
     this.consumers.clear();

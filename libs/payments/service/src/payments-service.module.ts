@@ -29,6 +29,7 @@ import { paymentsConfig, type PaymentsConfig } from './config';
 import { FirePaymentTimer, HandleCollectionEvent, PAYMENT_HANDLERS } from './handlers/payment-handlers';
 import { PAYMENT_TIMERS, PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
+import { reportWalletInvariants } from './wallet-metrics';
 
 /** Wallets whose latest state a payments process keeps (one per merchant and currency in use). */
 const WALLETS_KEPT = 1_000;
@@ -72,7 +73,7 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
           wallets: new DeciderRuntime(infra.store, walletLedgerDecider, { cachedStreams: WALLETS_KEPT }),
           projection,
           biller: () =>
-            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get()).get(
+            (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get(), metrics).get(
               config.biller.code,
               'billPayment',
             ).billPayment),
@@ -88,10 +89,12 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
 export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumers: RunningConsumer[] = [];
   private timerWorker?: TimerWorker<PaymentTimerKind>;
+  private stopReportingWallets?: () => void;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(METRICS) private readonly metrics: Metrics,
     @Inject(PROJECTION) private readonly projection: PaymentsProjection,
     @Inject(PAYMENTS_CONFIG) private readonly config: PaymentsConfig,
     private readonly commandBus: CommandBus,
@@ -103,6 +106,7 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
     await commands.serve(PAYMENTS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
     await events.publish([SERVICE_PAYMENT_STREAM_PREFIX, WALLET_STREAM_PREFIX], PAYMENTS_PUBLICATION);
     this.consumers.push(await this.projection.start(events));
+    this.stopReportingWallets = reportWalletInvariants(this.metrics, sql);
     this.consumers.push(
       await events.consume({ group: 'service-payments', publications: [COLLECTIONS_PUBLICATION] }, (event) =>
         this.commandBus.execute(new HandleCollectionEvent(integrationEnvelope(event))),
@@ -123,6 +127,7 @@ export class PaymentsServiceModule implements OnApplicationBootstrap, OnApplicat
    * start more.
    */
   async onApplicationShutdown(): Promise<void> {
+    this.stopReportingWallets?.();
     await this.timerWorker?.stop();
     for (const consumer of this.consumers) await consumer.stop();
   }

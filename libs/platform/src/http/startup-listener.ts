@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { envelope, RETRY_AFTER_SECONDS } from '../envelope';
+import { STARTING_EXPOSITION } from '../metrics/readiness';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-observability';
 
 export interface StartupListener {
@@ -14,7 +15,8 @@ export interface StartupListener {
 
 /**
  * The port, from the first moment the process runs: while the app waits for its dependencies,
- * `/health/live` answers 200, `/health/ready` 503 naming what it waits for, and anything else
+ * `/health/live` answers 200, `/health/ready` 503 naming what it waits for, `/metrics` `paygate_ready 0` (what
+ * /health/ready says, so open like it), and anything else
  * 503 with Retry-After, all in the envelope with an `x-request-id`. Once the app is ready it
  * listens on this very socket (Node's `listen({ handle })`), so there is no moment when
  * connections are refused; answers here close their connection, so no client stays attached.
@@ -52,6 +54,16 @@ export async function openStartupListener(
 
 function answer(request: IncomingMessage, response: ServerResponse, waiting: string[]): void {
   const path = (request.url ?? '/').split('?')[0];
+  if (path === '/metrics') {
+    response.writeHead(200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+      'content-length': Buffer.byteLength(STARTING_EXPOSITION),
+      connection: 'close',
+      [REQUEST_ID_HEADER]: requestIdFrom(request.headers[REQUEST_ID_HEADER]),
+    });
+    response.end(request.method === 'HEAD' ? undefined : STARTING_EXPOSITION);
+    return;
+  }
   const waitingText = waiting.length > 0 ? `waiting for ${waiting.join(', ')}` : 'starting';
   const [status, body, headers] =
     path === '/health/live'

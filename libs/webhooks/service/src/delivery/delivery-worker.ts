@@ -1,6 +1,6 @@
 import { JobWorker, type RunResult } from '@paygate/jobs';
 import type { Logger } from '@paygate/logging';
-import type { Counter, Metrics } from '@paygate/metrics';
+import { LATENCY_BUCKETS, type Counter, type Histogram, type Metrics } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
 import type { AttemptOutcome, CallbackSender } from './callback-sender';
 import type { CallbackStream } from './callback-stream';
@@ -35,6 +35,7 @@ type Signable = ClaimedDelivery & { signingKey: Promise<string | null> };
 export class DeliveryWorker {
   private readonly worker: JobWorker<Signable, AttemptVerdict, AttemptsRecorded>;
   private readonly attempts: Counter<'outcome'>;
+  private readonly durations: Histogram<'outcome'>;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     const { queue, sql, keys, config, log, metrics } = options;
@@ -42,6 +43,12 @@ export class DeliveryWorker {
       name: 'paygate_callback_attempts_total',
       help: 'Callback attempts by outcome: delivered, retrying (pending again), abandoned (410 or schedule spent), superseded (claim expired meanwhile), not_sent (our failure; retried when the claim expires).',
       labelNames: ['outcome'],
+    });
+    this.durations = metrics.histogram({
+      name: 'paygate_callback_attempt_duration_seconds',
+      help: "Time from sending a callback to the merchant's answer (or the failure), by the attempt's outcome as paygate_callback_attempts_total counts it.",
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS,
     });
     this.worker = new JobWorker({
       queue: {
@@ -112,7 +119,9 @@ export class DeliveryWorker {
     results.forEach(({ job, verdict: outcome }, i) => {
       if (!outcome) return;
       const state = states[i];
-      this.attempts.inc(OUTCOMES[state ?? 'superseded']);
+      const labels = OUTCOMES[state ?? 'superseded'];
+      this.attempts.inc(labels);
+      this.durations.observe(labels, outcome.durationMs / 1000);
       const fields = {
         ...fieldsOf(job),
         event: job.payload.eventName,
