@@ -13,7 +13,7 @@ beforeAll(async () => {
     request.resume();
     request.on('end', () => {
       const path = request.url ?? '';
-      const { status, body } = path.endsWith('/collection/token/')
+      const { status, body } = /\/(collection|disbursement)\/token\/$/.test(path)
         ? { status: 200, body: { access_token: 't', token_type: 'access_token', expires_in: 3600 } }
         : answer(path);
       response
@@ -93,6 +93,18 @@ describe('provider requests, timed by provider_code, operation and outcome', () 
     expect(calls()).toEqual([
       { provider: 'ura', operation: 'bill.validate', outcome: 'unavailable' },
       { provider: 'ura', operation: 'bill.status', outcome: 'unavailable' },
+    ]);
+  });
+
+  it('keeps money out: refunds and payouts are timed under refund.* and payout.*', async () => {
+    answer = () => ({ status: 503 });
+    const momo = registry.get('mtn_momo_ug');
+    expect(momo.refund?.partial).toBe(true);
+    await expect(momo.refund!.status('RF0000000000000000000000AB')).rejects.toThrow('unavailable');
+    await expect(momo.payout!.accountHolder('256772000001')).rejects.toThrow('unavailable');
+    expect(calls()).toEqual([
+      { provider: 'mtn_momo_ug', operation: 'refund.status', outcome: 'unavailable' },
+      { provider: 'mtn_momo_ug', operation: 'payout.account_holder', outcome: 'unavailable' },
     ]);
   });
 

@@ -4,7 +4,17 @@ import { ProviderRequestError, ProviderUnavailableError, type Connector } from '
 export const PROVIDER_REQUESTS_METRIC = 'paygate_provider_request_duration_seconds';
 
 /** The operations a connector performs against its provider: a fixed set, so a bounded label. */
-export type ProviderOperation = 'collect.initiate' | 'collect.status' | 'bill.validate' | 'bill.pay' | 'bill.status';
+export type ProviderOperation =
+  | 'collect.initiate'
+  | 'collect.status'
+  | 'bill.validate'
+  | 'bill.pay'
+  | 'bill.status'
+  | 'payout.account_holder'
+  | 'payout.send'
+  | 'payout.status'
+  | 'refund.send'
+  | 'refund.status';
 
 /**
  * How a provider call ended: `ok`, `unavailable` (no answer, a timeout or a 5xx: worth retrying), `refused` (another
@@ -51,7 +61,7 @@ export function observedConnector(connector: Connector, provider: string, metric
     labelNames: ['provider', 'operation', 'outcome'],
     buckets: LATENCY_BUCKETS,
   });
-  const { collect, billPayment } = connector;
+  const { collect, billPayment, payout, refund } = connector;
   const providerReferenceFor = collect?.providerReferenceFor?.bind(collect);
   return {
     protocol: connector.protocol,
@@ -65,6 +75,18 @@ export function observedConnector(connector: Connector, provider: string, metric
       validate: timed(calls, provider, 'bill.validate', (prn) => billPayment.validate(prn)),
       pay: timed(calls, provider, 'bill.pay', (request) => billPayment.pay(request)),
       status: timed(calls, provider, 'bill.status', (key) => billPayment.status(key)),
+    },
+    payout: payout && {
+      accountHolder: timed(calls, provider, 'payout.account_holder', (msisdn) => payout.accountHolder(msisdn)),
+      send: timed(calls, provider, 'payout.send', (request) => payout.send(request)),
+      status: timed(calls, provider, 'payout.status', (reference) => payout.status(reference)),
+      verifyNotification: (body) => payout.verifyNotification(body),
+    },
+    refund: refund && {
+      partial: refund.partial,
+      send: timed(calls, provider, 'refund.send', (request) => refund.send(request)),
+      status: timed(calls, provider, 'refund.status', (reference) => refund.status(reference)),
+      verifyNotification: (body) => refund.verifyNotification(body),
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 import { moneyOutDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
+import type { Metrics } from '@paygate/metrics';
 import type { RunningConsumer } from '@paygate/messaging';
 import {
   APP_URL,
@@ -18,6 +19,7 @@ import {
   executeWithCqrs,
   INFRASTRUCTURE,
   LOGGER,
+  METRICS,
   type AppUrl,
   type Infrastructure,
 } from '@paygate/platform';
@@ -51,7 +53,7 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
     },
     {
       provide: DisbursementsService,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, DISBURSEMENTS_CONFIG, CONFIG],
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, DISBURSEMENTS_CONFIG, CONFIG, METRICS],
       useFactory: (
         infra: Infrastructure,
         log: Logger,
@@ -59,11 +61,17 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
         projection: DisbursementsProjection,
         config: DisbursementsConfig,
         appConfig: Config,
+        metrics: Metrics,
       ) => {
         // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
         let registry: ConnectorRegistry | undefined;
         const connectors = () =>
-          (registry ??= connectorRegistryFor(appConfig.catalogue.values(), appConfig.connectors, appUrl.get()));
+          (registry ??= connectorRegistryFor(
+            appConfig.catalogue.values(),
+            appConfig.connectors,
+            appUrl.get(),
+            metrics,
+          ));
         const callbackBase = () => (config.providerCallbackUrl ?? appUrl.get()).replace(/\/+$/, '');
         const moneyOuts = new DeciderRuntime(infra.store, moneyOutDecider, { oneFlowPerStream: true });
         const allocations = new DeciderRuntime(infra.store, refundAllocationDecider);
