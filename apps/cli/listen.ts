@@ -162,7 +162,7 @@ async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseE
   let buffer = '';
   let event: SseEvent = { event: 'message', data: '' };
   let hasData = false;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
     let newline: number;
     while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {

@@ -52,7 +52,14 @@ export function readCollectionsQuery(
   providerCodes: readonly string[],
 ): CollectionsRequest {
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
-  const filters = Object.fromEntries(FIELDS.map((name) => [name, text(name)])) as unknown as CollectionFilters;
+  const filters: CollectionFilters = {
+    q: text('q'),
+    status: text('status'),
+    method: text('method'),
+    provider: text('provider'),
+    from: text('from'),
+    to: text('to'),
+  };
   const errors: string[] = [];
   const list: CollectionsRequest['list'] = {};
   let search: CollectionsRequest['search'];
