@@ -23,7 +23,7 @@ collections:
 servicePayments:
   name: service-payments
   commands: PAYMENTS_COMMANDS_URL
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, BILLER_API_KEY: false }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, BILLER_API_KEY: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
 webhookDispatcher:
   name: webhook-dispatcher
   commands: WEBHOOKS_COMMANDS_URL
