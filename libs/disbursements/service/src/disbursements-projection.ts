@@ -127,6 +127,17 @@ export class DisbursementsProjection extends Projection {
       : { refunds };
   }
 
+  /** Per kind, the oldest PENDING money-out's creation instant (null: none) and how many are flagged for attention. */
+  async pendingByKind(): Promise<{ kind: string; oldestPendingSince: string | null; needsAttention: number }[]> {
+    const rows = await this.sql.query<{ kind: string; oldest: string | null; flagged: string | number }>(
+      `select k.kind,
+         (select min(created_at) from money_out_view v where v.kind = k.kind and v.status = 'PENDING') as oldest,
+         (select count(*) from money_out_view v where v.kind = k.kind and v.needs_attention = 1) as flagged
+       from (values ('REFUND'), ('PAYOUT')) as k(kind)`,
+    );
+    return rows.map((row) => ({ kind: row.kind, oldestPendingSince: row.oldest, needsAttention: Number(row.flagged) }));
+  }
+
   /** What the COMPLETED refunds of a collection returned, integer minor units. */
   async refundedAmount(merchantId: string, internalReference: string): Promise<number> {
     const [row] = await this.sql.query<{ total: string | number | null }>(

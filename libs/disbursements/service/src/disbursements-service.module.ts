@@ -30,6 +30,7 @@ import { DisbursementsService } from './disbursements.service';
 import { DISBURSEMENT_HANDLERS, FireMoneyOutTimer } from './handlers';
 import { moneyOutCallbackPath, MoneyOutCallbacksController } from './money-out-callbacks.controller';
 import { moneyOutCalls } from './money-out-calls';
+import { finishedMoneyOut, reportPendingMoneyOut } from './money-out-metrics';
 import { MoneyOutRuns } from './money-out-runs';
 
 const PROJECTION = Symbol('DisbursementsProjection');
@@ -81,6 +82,7 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           commands: infra.commands,
           call: moneyOutCalls(connectors, (streamId) => `${callbackBase()}${moneyOutCallbackPath(streamId)}`),
           config,
+          finished: finishedMoneyOut(metrics),
           log,
           now: () => new Date(),
         });
@@ -101,12 +103,14 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
 export class DisbursementsServiceModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer?: RunningConsumer;
   private timerWorker?: TimerWorker<MoneyOutTimerKind>;
+  private stopReporting?: () => void;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(PROJECTION) private readonly projection: DisbursementsProjection,
     @Inject(DISBURSEMENTS_CONFIG) private readonly config: DisbursementsConfig,
+    @Inject(METRICS) private readonly metrics: Metrics,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
   ) {}
@@ -124,10 +128,12 @@ export class DisbursementsServiceModule implements OnApplicationBootstrap, OnApp
       log: this.log,
     });
     this.timerWorker.start();
+    this.stopReporting = reportPendingMoneyOut(this.metrics, this.projection);
   }
 
   /** After Nest closed the HTTP server: work stops once no request can start more. */
   async onApplicationShutdown(): Promise<void> {
+    this.stopReporting?.();
     await this.timerWorker?.stop();
     await this.consumer?.stop();
   }

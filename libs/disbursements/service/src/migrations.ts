@@ -21,6 +21,8 @@ export const DISBURSEMENTS_MIGRATIONS = defineMigrations('disbursements', [
       `create index if not exists money_out_view_merchant on money_out_view (merchant_id, kind, created_at desc, reference desc)`,
       `create index if not exists money_out_view_collection on money_out_view (internal_reference) where internal_reference is not null`,
       `create index if not exists money_out_view_attention on money_out_view (needs_attention) where needs_attention = 1`,
+      // The oldest PENDING money-out of each kind, read at every scrape (paygate_money_out_oldest_pending_age_seconds).
+      `create index if not exists money_out_view_pending on money_out_view (kind, created_at) where status = 'PENDING'`,
     ],
   },
 ]);

@@ -33,6 +33,8 @@ export interface MoneyOutRunsDeps {
   commands: CommandBus;
   call: (call: MoneyOutCall, streamId: string, moneyOut: MoneyOut) => Promise<MoneyOutInput>;
   config: MoneyOutProcessConfig;
+  /** Told of each money-out that reached a final status (money-out-metrics.ts). */
+  finished: (kind: string, status: string) => void;
   log: Logger;
   now: () => Date;
 }
@@ -92,6 +94,8 @@ export class MoneyOutRuns {
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           default: {
             const handled = await moneyOuts.handle(streamId, command);
+            if (handled.state && handled.state.status !== 'PENDING' && run.moneyOut.status === 'PENDING')
+              this.deps.finished(request.kind, handled.state.status);
             return { state: { moneyOut: handled.state ?? run.moneyOut, now: now() }, input: { type: 'Recorded' } };
           }
         }
