@@ -30,6 +30,7 @@ describe("the chart's alert rules, read as files", () => {
       'PaygateEventStoreErrors',
       'PaygateEventStoreSlow',
       'PaygateEventsBehind',
+      'PaygateMoneyOutUnconfirmed',
       'PaygateProviderErrors',
       'PaygateProviderSlow',
       'PaygateWalletOverdrawn',
@@ -74,7 +75,7 @@ describe("the chart's alert rules, read as files", () => {
 describeWithService('promtool', "the chart's alert rules, checked by Prometheus's promtool", (promtool) => {
   it('are valid rules (promtool check rules)', async () => {
     const { stdout } = await run(promtool, ['check', 'rules', ALERT_RULES]);
-    expect(stdout).toMatch(/SUCCESS: 13 rules found/);
+    expect(stdout).toMatch(/SUCCESS: 14 rules found/);
   });
 
   it('fire and stay quiet as their unit tests say (promtool test rules)', async () => {
