@@ -80,6 +80,12 @@ describe('loadConfig: defaults', () => {
         statusPollMs: 60_000,
         timerTickMs: 10_000,
       },
+      disbursements: {
+        statusPollMs: 20_000,
+        attentionAfterMs: 3_600_000,
+        timerTickMs: 10_000,
+        providerCallbackUrl: undefined,
+      },
       connectors: {
         momo: {
           apiUrl: undefined,
