@@ -348,6 +348,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant's refunds, newest first
+     * @description A page of refunds, newest first, optionally of one collection, with next_cursor for the next page. A refund is listed once the read model has it, within moments of its request.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    /**
+     * Refund (part of) a COMPLETED collection to its payer
+     * @description The amount is held on the wallet at once (a wallet never goes below zero), then sent to the collection's provider with a reference derived from refund_reference, so a retry is the same refund there too. Answers PENDING; refund.completed or refund.failed follows at the collection callback URL. A provider that does not answer keeps it PENDING (pending_reason provider_unconfirmed) until it does: only the provider's word makes it FAILED.
+     */
+    post: operations['createRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/refunds/{refund_reference}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A refund by refund_reference
+     * @description The refund with its current status.
+     */
+    get: operations['getRefund'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/wallets/top-up': {
     parameters: {
       query?: never;
@@ -490,6 +534,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'refund.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.completed callback
+     * @description The provider returned a refund to the customer. Sent to the merchant's collection_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['refundCompletedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.failed callback
+     * @description The provider refused a refund (failure_reason says why); the amount is refundable again. Sent to the merchant's collection_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['refundFailedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'test.callback': {
     parameters: {
       query?: never;
@@ -516,6 +600,8 @@ export interface components {
     ConflictDataDto: {
       /** @description The merchant_reference used before for another request */
       merchant_reference?: string;
+      /** @description The refund_reference used before for another request */
+      refund_reference?: string;
     };
     CollectionRecordDto: {
       /** @example 1 */
@@ -818,6 +904,11 @@ export interface components {
       prn?: string;
       /** @description Collect-for-payment: the PRN payment, null before service-payments knows it */
       service_payment?: components['schemas']['ServicePaymentDto'] | null;
+      /**
+       * @description GET by reference: what its COMPLETED refunds returned, in major units
+       * @example 0
+       */
+      amount_refunded?: number;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1089,10 +1180,10 @@ export interface components {
       /** @description Grows with each entry of the merchant */
       id: string;
       /**
-       * @description collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out
+       * @description collection_credit and top_up credit the wallet; hold sets part of it aside, hold_release gives it back, hold_capture pays it out; money_out_reversal credits back a payout its provider reversed
        * @enum {string}
        */
-      type: 'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture';
+      type: 'collection_credit' | 'top_up' | 'hold' | 'hold_release' | 'hold_capture' | 'money_out_reversal';
       /** @example UGX */
       currency: string;
       /**
@@ -1107,7 +1198,7 @@ export interface components {
       available_change: number;
       /** @description The hold a hold entry places, releases or captures */
       hold_id: string | null;
-      /** @description A hold's purpose: FEE, PRN_PAYMENT or OTHER */
+      /** @description A hold's purpose: FEE, PRN_PAYMENT, REFUND, PAYOUT or OTHER */
       purpose: string | null;
       /** @description The collection the entry is for */
       internal_reference: string | null;
@@ -1120,6 +1211,63 @@ export interface components {
       /** @description Newest first */
       transactions: components['schemas']['WalletTransactionDto'][];
       /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    RefundDto: {
+      /** @example refund-1001 */
+      refund_reference: string;
+      /** @example PG7K3M9Q2X4T8V6B1N5R0D2F3H */
+      internal_reference: string;
+      /**
+       * @description Major units
+       * @example 20000
+       */
+      amount: number;
+      /** @example UGX */
+      currency: string;
+      /**
+       * @description PENDING until the provider has said; COMPLETED or FAILED (only on its word) are final
+       * @example PENDING
+       * @enum {string}
+       */
+      status: 'PENDING' | 'COMPLETED' | 'FAILED';
+      /**
+       * @description While PENDING: provider_processing (sent, or about to be), or provider_unconfirmed (the provider has not said whether it received it: Paygate asks it with the same reference until it says); null once final
+       * @example provider_processing
+       * @enum {string|null}
+       */
+      pending_reason: 'provider_processing' | 'provider_unconfirmed' | null;
+      /** @description When FAILED: what the provider said */
+      failure_reason: string | null;
+      /** @description The reason given with the request */
+      reason: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    RefundRequestDto: {
+      /**
+       * @description The COMPLETED collection to refund
+       * @example PG7K3M9Q2X4T8V6B1N5R0D2F3H
+       */
+      internal_reference: string;
+      /**
+       * @description Your id for the refund, unique among your refunds: the same reference with the same body answers the same refund again (nothing is sent to the provider twice); with another body, 409
+       * @example refund-1001
+       */
+      refund_reference: string;
+      /**
+       * @description In major units, no more decimals than the currency has; absent: all that is left to refund. Refunds of a collection together, those still pending included, never exceed what the customer paid (transaction_amount).
+       * @example 20000
+       */
+      amount?: number;
+      /** @example Order cancelled by the customer */
+      reason?: string;
+    };
+    RefundPageDto: {
+      refunds: components['schemas']['RefundDto'][];
+      /** @description Pass as cursor for the next page; null on the last page */
       next_cursor: string | null;
     };
     TopUpDto: {
@@ -1195,6 +1343,42 @@ export interface components {
       /** @description Reserved for biller-specific details: `{}` */
       additional_details: Record<string, never>;
     };
+    RefundCallbackPayloadDto: {
+      /** @example refund-1001 */
+      refund_reference: string;
+      /** @description The refunded collection’s */
+      internal_reference: string;
+      /** @description The refunded collection’s */
+      merchant_reference: string;
+      /**
+       * @description Major units
+       * @example 20000
+       */
+      amount: number;
+      /** @example UGX */
+      currency: string;
+      /**
+       * @description COMPLETED (refund.completed) or FAILED (refund.failed), on the provider’s word
+       * @enum {string}
+       */
+      status: 'COMPLETED' | 'FAILED';
+      /** @description Always null: the refund is final */
+      pending_reason: null;
+      /** @description When FAILED: what the provider said */
+      failure_reason: string | null;
+      /** @description The reason given with the request */
+      reason: string | null;
+      /**
+       * Format: date-time
+       * @description When the refund was requested
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it became final
+       */
+      updated_at: string;
+    };
     /** @description The body of a transaction.charges callback */
     TransactionChargesEvent: {
       /** @enum {string} */
@@ -1230,6 +1414,18 @@ export interface components {
       /** @enum {string} */
       event: 'payment.failed';
       payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
+    /** @description The body of a refund.completed callback */
+    RefundCompletedEvent: {
+      /** @enum {string} */
+      event: 'refund.completed';
+      payload: components['schemas']['RefundCallbackPayloadDto'];
+    };
+    /** @description The body of a refund.failed callback */
+    RefundFailedEvent: {
+      /** @enum {string} */
+      event: 'refund.failed';
+      payload: components['schemas']['RefundCallbackPayloadDto'];
     };
     /** @description The body of a test.callback callback */
     TestCallbackEvent: {
@@ -3861,6 +4057,464 @@ export interface operations {
       };
     };
   };
+  listRefunds: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The next_cursor of the previous page */
+        cursor?: string;
+        /** @description Only this collection's refunds */
+        internal_reference?: string;
+      };
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of refunds */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['RefundPageDto'];
+          };
+        };
+      };
+      /** @description Invalid request: an internal_reference that is not one, a parameter given twice or unknown, or a cursor this API did not give; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundRequestDto'];
+      };
+    };
+    responses: {
+      /** @description Accepted (or the same refund again, for the same refund_reference and body) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 202;
+            /** @enum {string} */
+            status: 'accepted';
+            message: string;
+            data: components['schemas']['RefundDto'];
+          };
+        };
+      };
+      /** @description Invalid request: a field missing or malformed; a collection that is not COMPLETED (naming internal_reference); an amount over what is left to refund, or over what the wallet has available (naming amount); or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Unknown internal_reference, or another merchant's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 404;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The refund_reference was used for another refund */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 409;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ConflictDataDto'];
+          };
+        };
+      };
+      /** @description The body is over the size limit (64 KiB by default) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 413;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The body is not sent as application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 415;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  getRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path: {
+        refund_reference: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['RefundDto'];
+          };
+        };
+      };
+      /** @description Invalid request: malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description No refund of this merchant has this reference */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 404;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
   topUpWallet: {
     parameters: {
       query?: never;
@@ -4241,6 +4895,82 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PaymentFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundCompletedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<refund_reference>:<internal_reference>:<status>:<merchant_reference>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundCompletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundFailedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<refund_reference>:<internal_reference>:<status>:<merchant_reference>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundFailedEvent'];
       };
     };
     responses: {
