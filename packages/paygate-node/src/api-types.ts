@@ -1362,8 +1362,11 @@ export interface components {
        * @enum {string}
        */
       status: 'COMPLETED' | 'FAILED';
-      /** @description Always null: the refund is final */
-      pending_reason: null;
+      /**
+       * @description Always null in a callback: the refund is final
+       * @enum {string|null}
+       */
+      pending_reason: 'provider_processing' | 'provider_unconfirmed' | null;
       /** @description When FAILED: what the provider said */
       failure_reason: string | null;
       /** @description The reason given with the request */

@@ -4,7 +4,7 @@ import type {
   ParameterObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { MONEY_OUT_REFERENCE_PATTERN } from '@paygate/contracts';
+import { MONEY_OUT_REFERENCE_PATTERN, PENDING_REASONS } from '@paygate/contracts';
 import {
   ABOVE_ZERO,
   CURRENCY_PATTERN,
@@ -137,7 +137,13 @@ export class RefundCallbackPayloadDto {
   })
   status!: string;
 
-  @ApiProperty({ type: 'null', description: 'Always null: the refund is final' })
+  // Typed as the record's (generators refuse a property whose only type is null), always null here.
+  @ApiProperty({
+    enum: PENDING_REASONS,
+    type: 'string',
+    nullable: true,
+    description: 'Always null in a callback: the refund is final',
+  })
   pending_reason!: null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'When FAILED: what the provider said' })
