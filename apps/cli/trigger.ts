@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import { CliError } from '@paygate/analytics';
 import { SANDBOX_TRIGGER_EVENTS, SANDBOX_TRIGGERS, STANDING_PRN, STANDING_PRN_AMOUNT } from '@paygate/contracts';
 import { parseOptions, type Command } from './command';
@@ -10,7 +11,8 @@ const TRIGGER_EVENTS = SANDBOX_TRIGGER_EVENTS;
 const USAGE = `Usage: paygate trigger <event> [--api <url>] [--sandbox <url>]
 
 Makes the sandbox produce <event> for the merchant by running a real collection through the API
-with the sandbox's magic values (no callback is forged); watch it with paygate listen.
+with the sandbox's magic values, and for refund.* refunding part of it once it completed (no
+callback is forged); watch it with paygate listen.
 
 Events:
 ${TRIGGER_EVENTS.map((event) => `  ${event.padEnd(22)} ${TRIGGERS[event].how}`).join('\n')}
@@ -57,14 +59,90 @@ export const triggerCommand: Command = {
         'the confirmation',
       );
     }
+    const refund =
+      trigger.refundAmount === undefined
+        ? undefined
+        : await refundOnceCompleted(api, accepted.internal_reference, trigger.refundAmount, reference);
     io.stdout.write(
       `Triggered ${event}: ${trigger.how}.\n` +
-        `  collection ${accepted.internal_reference ?? '?'} (merchant_reference ${reference})${prn ? `, PRN ${prn}` : ''}\n` +
+        `  collection ${accepted.internal_reference ?? '?'} (merchant_reference ${reference})${prn ? `, PRN ${prn}` : ''}` +
+        `${refund ? `, refund ${refund}` : ''}\n` +
         `  callbacks to expect: ${trigger.expect.join(', ')}\n`,
     );
     return 0;
   },
 };
+
+/** The sandbox settles a collection and credits the wallet within seconds; this long means something is wrong. */
+const SETTLING_TIMEOUT_MS = 60_000;
+const POLL_MS = 250;
+
+/**
+ * Refunds `amount` of the collection once it is COMPLETED and the wallet covers it (the credit follows the
+ * collection's completion by a moment); returns the refund_reference.
+ */
+async function refundOnceCompleted(
+  api: MerchantApi,
+  internalReference: string | undefined,
+  amount: number,
+  reference: string,
+): Promise<string> {
+  if (!internalReference)
+    throw new CliError('trigger: the gateway accepted the collection without an internal_reference to refund');
+  const deadline = Date.now() + SETTLING_TIMEOUT_MS;
+  const until = async (what: string, done: () => Promise<boolean>) => {
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new CliError(`trigger: gave up waiting for ${what}`);
+      await wait(POLL_MS);
+    }
+  };
+  await until(`collection ${internalReference} to complete`, async () => {
+    const { transaction_status: status } = await get<{ transaction_status?: string }>(
+      api,
+      `/v1/collections/${internalReference}`,
+    );
+    if (status !== 'PENDING' && status !== 'COMPLETED')
+      throw new CliError(`trigger: collection ${internalReference} ended ${status}, so there is nothing to refund`);
+    return status === 'COMPLETED';
+  });
+  await until('the wallet to cover the refund', async () =>
+    (await get<{ currency: string; available_balance: number }[]>(api, '/v1/wallet-balances')).some(
+      (wallet) => wallet.currency === 'UGX' && wallet.available_balance >= amount,
+    ),
+  );
+  const refundReference = `${reference}-refund`;
+  await post(
+    api,
+    '/v1/refunds',
+    { internal_reference: internalReference, refund_reference: refundReference, amount },
+    'the refund',
+  );
+  return refundReference;
+}
+
+async function call(api: MerchantApi, path: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(`${api.apiUrl}${path}`, {
+      ...init,
+      headers: {
+        ...(init.body !== undefined && { 'content-type': 'application/json' }),
+        'public-key': api.publicKey,
+        'secret-key': api.secretKey,
+      },
+    });
+  } catch (error) {
+    throw new CliError(
+      `trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`,
+    );
+  }
+}
+
+async function get<Data>(api: MerchantApi, path: string): Promise<Data> {
+  const response = await call(api, path);
+  if (response.status !== 200)
+    throw new CliError(`trigger: the gateway refused GET ${path}: ${await refusal(response)}`);
+  return ((await response.json()) as { data: Data }).data;
+}
 
 async function post(
   api: MerchantApi,
@@ -72,18 +150,7 @@ async function post(
   body: Record<string, unknown>,
   what = 'the collection',
 ): Promise<{ internal_reference?: string }> {
-  let response: Response;
-  try {
-    response = await fetch(`${api.apiUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'public-key': api.publicKey, 'secret-key': api.secretKey },
-      body: JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new CliError(
-      `trigger: cannot reach the gateway at ${api.apiUrl}: ${(error as { cause?: { code?: string } }).cause?.code ?? 'no answer'}`,
-    );
-  }
+  const response = await call(api, path, { method: 'POST', body: JSON.stringify(body) });
   if (response.status !== 202 && response.status !== 200)
     throw new CliError(`trigger: the gateway refused ${what}: ${await refusal(response)}`);
   return ((await response.json()) as { data?: { internal_reference?: string } }).data ?? {};

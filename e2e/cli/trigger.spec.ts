@@ -10,6 +10,8 @@ const EXPECTED: [string, string[]][] = [
   ['transaction.cancelled', ['transaction.cancelled']],
   ['payment.completed', ['transaction.completed', 'payment.completed']],
   ['payment.failed', ['payment.failed', 'transaction.cancelled']],
+  ['refund.completed', ['transaction.completed', 'refund.completed']],
+  ['refund.failed', ['transaction.completed', 'refund.failed']],
 ];
 
 describe('paygate trigger: the sandbox produces each callback event', () => {
@@ -49,6 +51,16 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
     expect(forwarded.map((callback) => callback.event)).toEqual(['transaction.charges', 'transaction.completed']);
   });
 
+  it('refund.completed refunds part of the collection it ran, once completed, and names the refund', async () => {
+    const run = await runCli(['trigger', 'refund.completed'], listening.env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const refund = /, refund (\S+)\n/.exec(run.stdout)?.[1];
+    expect(refund).toBeDefined();
+    const ref = triggered(run.stdout);
+    const [, refunded] = await listening.merchantEndpoint.waitFor(ref, 'refund.completed');
+    expect(refunded.payload).toMatchObject({ refund_reference: refund, internal_reference: ref, amount: 500 });
+  });
+
   it('payment.completed without the admin token pays the sandbox PRN that exists from the start', async () => {
     const run = await runCli(['trigger', 'payment.completed'], listening.env);
     expect(run.stdout).toContain(', PRN 2250000001301\n');
@@ -62,7 +74,7 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
       code: 2,
       stdout: '',
       stderr:
-        'paygate: trigger: unknown event "transaction.refunded": one of transaction.charges, transaction.completed, transaction.failed, transaction.cancelled, payment.completed, payment.failed\n',
+        'paygate: trigger: unknown event "transaction.refunded": one of transaction.charges, transaction.completed, transaction.failed, transaction.cancelled, payment.completed, payment.failed, refund.completed, refund.failed\n',
     });
     expect((await runCli(['trigger'], listening.env)).stderr).toMatch(
       /^paygate: trigger: name the event: one of transaction\.charges, /,

@@ -200,6 +200,19 @@ describe('the dashboard: pages, roles and actions', () => {
     );
   });
 
+  it('sandbox tools: the refund events are paygate trigger’s, with no button here, and posting one anyway is refused', async () => {
+    const sandbox = await owner.get('/dashboard/sandbox');
+    expect(sandbox.text).toContain('>Trigger transaction.completed</button>');
+    expect(sandbox.text).not.toMatch(/>Trigger refund\./);
+    expect(sandbox.text).toContain('paygate trigger refund.completed');
+    const refused = await owner.post('/dashboard/sandbox/trigger', {
+      _csrf: csrfOf(sandbox),
+      event: 'refund.completed',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Choose one of the events listed.');
+  });
+
   it('a viewer sees no action, and each action posted anyway answers 403 and changes nothing', async () => {
     const settings = await viewer.get('/dashboard/settings');
     const detail = await viewer.get(`/dashboard/collections/${mine.internal}`);

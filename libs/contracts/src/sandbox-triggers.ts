@@ -8,7 +8,8 @@ const UNKNOWN_PRN = '2259999999999';
 
 /**
  * A real sandbox collection that makes the sandbox produce a callback event: the request (without its
- * merchant_reference) whose magic values choose the outcome (docs/api.md, Sandbox). Nothing is forged.
+ * merchant_reference) whose magic values choose the outcome (docs/api.md, Sandbox), and for a refund event
+ * the refund of it once COMPLETED. Nothing is forged.
  */
 export interface SandboxTrigger {
   /** What the sandbox does, in a few words. */
@@ -20,6 +21,11 @@ export interface SandboxTrigger {
   needsPayablePrn?: boolean;
   /** Confirm the collection once accepted, so nothing is left pending for a later callback. */
   confirm?: boolean;
+  /**
+   * Once the collection is COMPLETED, refund this much of it (major units): less than the wallet got, so a fresh
+   * merchant's wallet covers it. Only `paygate trigger` runs these: it waits for the collection to complete.
+   */
+  refundAmount?: number;
 }
 
 /** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome. */
@@ -75,6 +81,23 @@ export const SANDBOX_TRIGGERS: Readonly<Record<string, SandboxTrigger>> = {
     expect: ['payment.failed', 'transaction.cancelled'],
     request: () => momo('256772000001', { amount: STANDING_PRN_AMOUNT, prn: UNKNOWN_PRN, charge_customer: true }),
   },
+  'refund.completed': {
+    how: 'a mobile money collection from 256772000001, half of it refunded once completed (the sandbox refunds it)',
+    expect: ['transaction.completed', 'refund.completed'],
+    request: () => momo('256772000001'),
+    refundAmount: 500,
+  },
+  'refund.failed': {
+    how: 'a mobile money collection from 256772000007, half of it refunded once completed (the provider refuses refunds of it)',
+    expect: ['transaction.completed', 'refund.failed'],
+    request: () => momo('256772000007'),
+    refundAmount: 500,
+  },
 };
 
 export const SANDBOX_TRIGGER_EVENTS = Object.keys(SANDBOX_TRIGGERS);
+
+/** The triggers one collection makes, which the dashboard runs; a refund trigger waits for its collection to complete. */
+export const DASHBOARD_TRIGGER_EVENTS = SANDBOX_TRIGGER_EVENTS.filter(
+  (event) => SANDBOX_TRIGGERS[event].refundAmount === undefined,
+);

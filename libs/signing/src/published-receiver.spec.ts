@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { collectionSignature } from 'paygate-node';
+import { collectionSignature, refundSignature } from 'paygate-node';
 import { standardWebhookHeaders } from 'paygate-node';
 
 type VerifyWebhook = (key: string, headers: Record<string, string>, body: string, nowSeconds?: number) => boolean;
-type VerifyHmac = (key: string, payload: Record<string, unknown>, signature: unknown) => boolean;
+type VerifyHmac = (
+  key: string,
+  callback: { event: string; payload: Record<string, unknown> },
+  signature: unknown,
+) => boolean;
 
 /** The merchant-side verification code docs/webhooks.md publishes, run as a merchant would run it. */
 function publishedVerifiers(): { verifyPaygateWebhook: VerifyWebhook; verifyPaygateHmac: VerifyHmac } {
@@ -76,12 +80,41 @@ describe('the receiver code in docs/webhooks.md', () => {
       merchant_reference: 'order-1001',
     };
     const signature = collectionSignature(key, payload);
-    expect(verifyPaygateHmac(key, payload, 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7')).toBe(
-      true,
+    const callback = (event: string, fields: Record<string, unknown>) => ({ event, payload: fields });
+    expect(
+      verifyPaygateHmac(
+        key,
+        callback('transaction.completed', payload),
+        'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7',
+      ),
+    ).toBe(true);
+    expect(verifyPaygateHmac(key, callback('payment.completed', payload), signature.toUpperCase())).toBe(true);
+    expect(
+      verifyPaygateHmac(
+        key,
+        callback('transaction.completed', { ...payload, transaction_status: 'FAILED' }),
+        signature,
+      ),
+    ).toBe(false);
+    expect(verifyPaygateHmac(key, callback('transaction.completed', payload), `${signature.slice(0, 62)}zz`)).toBe(
+      false,
     );
-    expect(verifyPaygateHmac(key, payload, signature.toUpperCase())).toBe(true);
-    expect(verifyPaygateHmac(key, { ...payload, transaction_status: 'FAILED' }, signature)).toBe(false);
-    expect(verifyPaygateHmac(key, payload, `${signature.slice(0, 62)}zz`)).toBe(false);
-    expect(verifyPaygateHmac(key, payload, undefined)).toBe(false);
+    expect(verifyPaygateHmac(key, callback('transaction.completed', payload), undefined)).toBe(false);
+  });
+
+  it('checks a refund callback’s hmac-signature over its own fields, as Paygate computes it', () => {
+    const refund = {
+      refund_reference: 'refund-1001',
+      internal_reference: 'PGTESTREF0000001',
+      status: 'COMPLETED',
+      merchant_reference: 'order-1001',
+    };
+    const signature = refundSignature(key, refund);
+    expect(signature).toBe('dc0f8eaa0357f9f77890c2d3373fc7bb710db032b683b4202e3c7b7fe0dbf4b6');
+    expect(verifyPaygateHmac(key, { event: 'refund.completed', payload: refund }, signature)).toBe(true);
+    expect(
+      verifyPaygateHmac(key, { event: 'refund.failed', payload: { ...refund, status: 'FAILED' } }, signature),
+    ).toBe(false);
+    expect(verifyPaygateHmac(key, { event: 'transaction.completed', payload: refund }, signature)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectionSignature } from 'paygate-node';
+import { collectionSignature, refundSignature } from 'paygate-node';
 import { standardWebhookSignature } from 'paygate-node';
 
 /** The vectors docs/webhooks.md publishes for merchants must be what Paygate computes. */
@@ -43,5 +43,23 @@ describe('published test vectors (docs/webhooks.md)', () => {
     expect(doc).toContain(`hmac-signature: ${hmac}`);
     expect(doc).toContain(`webhook-signature: ${signature}`);
     expect(doc).toContain('`58242b7c2ef34a363d446911da59d033b205ab830b55c2cdb5d13e0e96fa9155`');
+  });
+
+  it('the signed refund.completed example: hmac-signature over the refund’s fields, COMPLETED or FAILED', () => {
+    const body =
+      '{"event":"refund.completed","payload":{"refund_reference":"refund-1001","internal_reference":"PGTESTREF0000001","merchant_reference":"order-1001","amount":20000,"currency":"UGX","status":"COMPLETED","pending_reason":null,"failure_reason":null,"reason":"Order cancelled by the customer","created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:05.000Z"}}';
+    const { payload } = JSON.parse(body);
+    const hmac = refundSignature(key, payload);
+    expect(hmac).toBe('dc0f8eaa0357f9f77890c2d3373fc7bb710db032b683b4202e3c7b7fe0dbf4b6');
+    expect(refundSignature(key, { ...payload, status: 'FAILED' })).toBe(
+      'dbeadac5d8d96e26f62cdcf20ae429b1806e224d3aad999f21ca56a631b099be',
+    );
+    const signature = standardWebhookSignature(key, 'msg_7c9e2d14-3b5a-4f60-8e21-9a0b4c6d8e13', 1700000000, body);
+    expect(signature).toBe('v1,88YnvANDPBx6yPSmALqmwiuEhVsgTi0GbRHVkV/FF/U=');
+    expect(doc).toContain(`${body}\n\`\`\``);
+    expect(doc).toContain(`hmac-signature: ${hmac}`);
+    expect(doc).toContain(`webhook-signature: ${signature}`);
+    expect(doc).toContain(`| \`${hmac}\` |`);
+    expect(doc).toContain('`dbeadac5d8d96e26f62cdcf20ae429b1806e224d3aad999f21ca56a631b099be`');
   });
 });

@@ -534,6 +534,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'refund.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.completed callback
+     * @description The provider returned a refund to the customer. Sent to the merchant's collection_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['refundCompletedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * refund.failed callback
+     * @description The provider refused a refund (failure_reason says why); the amount is refundable again. Sent to the merchant's collection_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['refundFailedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'test.callback': {
     parameters: {
       query?: never;
@@ -1335,6 +1375,50 @@ export interface components {
       /** @description Reserved for biller-specific details: `{}` */
       additional_details: Record<string, never>;
     };
+    RefundCallbackPayloadDto: {
+      /** @example refund-1001 */
+      refund_reference: string;
+      /** @description The refunded collection’s */
+      internal_reference: string;
+      /** @description The refunded collection’s */
+      merchant_reference: string;
+      /**
+       * @description Major units
+       * @example 20000
+       */
+      amount: number;
+      /** @example UGX */
+      currency: string;
+      /**
+       * @description COMPLETED (refund.completed) or FAILED (refund.failed), on the provider’s word
+       * @enum {string}
+       */
+      status: 'COMPLETED' | 'FAILED';
+      /**
+       * @description Always null in a callback: the refund is final
+       * @enum {string|null}
+       */
+      pending_reason: 'provider_processing' | 'provider_unconfirmed' | null;
+      /** @description When FAILED: what the provider said */
+      failure_reason: string | null;
+      /** @description The reason given with the request */
+      reason: string | null;
+      /**
+       * @description true in a live deployment (real money), false in a test one
+       * @example false
+       */
+      livemode: boolean;
+      /**
+       * Format: date-time
+       * @description When the refund was requested
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it became final
+       */
+      updated_at: string;
+    };
     /** @description The body of a transaction.charges callback */
     TransactionChargesEvent: {
       /** @enum {string} */
@@ -1370,6 +1454,18 @@ export interface components {
       /** @enum {string} */
       event: 'payment.failed';
       payload: components['schemas']['PaymentCallbackPayloadDto'];
+    };
+    /** @description The body of a refund.completed callback */
+    RefundCompletedEvent: {
+      /** @enum {string} */
+      event: 'refund.completed';
+      payload: components['schemas']['RefundCallbackPayloadDto'];
+    };
+    /** @description The body of a refund.failed callback */
+    RefundFailedEvent: {
+      /** @enum {string} */
+      event: 'refund.failed';
+      payload: components['schemas']['RefundCallbackPayloadDto'];
     };
     /** @description The body of a test.callback callback */
     TestCallbackEvent: {
@@ -4839,6 +4935,82 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PaymentFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundCompletedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<refund_reference>:<internal_reference>:<status>:<merchant_reference>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundCompletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundFailedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<refund_reference>:<internal_reference>:<status>:<merchant_reference>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundFailedEvent'];
       };
     };
     responses: {

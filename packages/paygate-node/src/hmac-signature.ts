@@ -8,7 +8,25 @@ export interface CollectionSignatureFields {
   merchant_reference: string;
 }
 
+/** The fields the `hmac-signature` of a refund callback (`refund.*`) covers. */
+export interface RefundSignatureFields {
+  refund_reference: string;
+  internal_reference: string;
+  status: string;
+  merchant_reference: string;
+}
+
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+
+const hmacHex = (signingKey: string, message: string) =>
+  createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(message, 'utf8').digest('hex');
+
+/** Constant-time comparison of a hex signature (either case) with the expected one; false for anything malformed. */
+function matches(expectedHex: string, signature: string): boolean {
+  // Buffer.from(…, 'hex') silently drops bad characters, so validate the shape first.
+  if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) return false;
+  return timingSafeEqual(Buffer.from(expectedHex, 'hex'), Buffer.from(signature, 'hex'));
+}
 
 /**
  * Lowercase hex HMAC-SHA256 over "id:internal_reference:transaction_status:merchant_reference",
@@ -16,8 +34,10 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
  * merchants, so it must never change.
  */
 export function collectionSignature(signingKey: string, record: CollectionSignatureFields): string {
-  const message = `${record.id}:${record.internal_reference}:${record.transaction_status}:${record.merchant_reference}`;
-  return createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(message, 'utf8').digest('hex');
+  return hmacHex(
+    signingKey,
+    `${record.id}:${record.internal_reference}:${record.transaction_status}:${record.merchant_reference}`,
+  );
 }
 
 /** Constant-time check of a hex signature (either case); false for anything malformed. */
@@ -26,8 +46,43 @@ export function verifyCollectionSignature(
   record: CollectionSignatureFields,
   signature: string,
 ): boolean {
-  // Buffer.from(…, 'hex') silently drops bad characters, so validate the shape first.
-  if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) return false;
-  const expected = Buffer.from(collectionSignature(signingKey, record), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  return matches(collectionSignature(signingKey, record), signature);
+}
+
+/**
+ * A refund callback's `hmac-signature`: lowercase hex HMAC-SHA256 over
+ * "refund_reference:internal_reference:status:merchant_reference" (the refund's fields where a
+ * collection callback has id and transaction_status), keyed as collectionSignature. Published to
+ * merchants, so it must never change.
+ */
+export function refundSignature(signingKey: string, refund: RefundSignatureFields): string {
+  return hmacHex(
+    signingKey,
+    `${refund.refund_reference}:${refund.internal_reference}:${refund.status}:${refund.merchant_reference}`,
+  );
+}
+
+/** Constant-time check of a refund callback's hex signature (either case); false for anything malformed. */
+export function verifyRefundSignature(signingKey: string, refund: RefundSignatureFields, signature: string): boolean {
+  return matches(refundSignature(signingKey, refund), signature);
+}
+
+/** Whether a callback event is about a refund, whose hmac-signature covers the refund's fields. */
+export const isRefundEvent = (event: string) => event.startsWith('refund.');
+
+/** The `hmac-signature` of a callback `{event, payload}`: refund.* sign the refund's fields, every other the record's. */
+export function callbackSignature(signingKey: string, event: string, payload: object): string {
+  return isRefundEvent(event)
+    ? refundSignature(signingKey, payload as RefundSignatureFields)
+    : collectionSignature(signingKey, payload as CollectionSignatureFields);
+}
+
+/** Constant-time check of a callback's `hmac-signature` (either case), by its event; false for anything malformed. */
+export function verifyCallbackSignature(
+  signingKey: string,
+  event: string,
+  payload: object,
+  signature: string,
+): boolean {
+  return matches(callbackSignature(signingKey, event, payload), signature);
 }

@@ -18,4 +18,13 @@ export {
   type StandardWebhookHeaders,
   type VerifyStandardWebhookOptions,
 } from './standard-webhooks';
-export { collectionSignature, verifyCollectionSignature, type CollectionSignatureFields } from './hmac-signature';
+export {
+  callbackSignature,
+  collectionSignature,
+  refundSignature,
+  verifyCallbackSignature,
+  verifyCollectionSignature,
+  verifyRefundSignature,
+  type CollectionSignatureFields,
+  type RefundSignatureFields,
+} from './hmac-signature';

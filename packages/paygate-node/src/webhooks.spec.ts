@@ -1,3 +1,4 @@
+import { refundSignature } from './hmac-signature';
 import { standardWebhookSignature } from './standard-webhooks';
 import { constructEvent, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks';
 
@@ -81,5 +82,64 @@ describe('constructEvent', () => {
       'webhook-signature': standardWebhookSignature(KEY, HEADERS['webhook-id'], 1_700_000_000, body),
     };
     expect(refusal(() => constructEvent(body, headers, KEY, AT_SIGNING))).toBe('malformed_body');
+  });
+
+  describe('a refund callback', () => {
+    const refund = {
+      refund_reference: 'refund-1001',
+      internal_reference: 'PGTESTREF0000001',
+      merchant_reference: 'order-1001',
+      amount: 20000,
+      currency: 'UGX',
+      status: 'COMPLETED',
+      pending_reason: null,
+      failure_reason: null,
+      reason: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:05.000Z',
+    };
+    const signed = (payload: object, event = 'refund.completed') => {
+      const body = JSON.stringify({ event, payload });
+      return {
+        body,
+        headers: {
+          'webhook-id': 'msg_refund',
+          'webhook-timestamp': '1700000000',
+          'webhook-signature': standardWebhookSignature(KEY, 'msg_refund', 1_700_000_000, body),
+        },
+      };
+    };
+
+    it('verifies its hmac-signature over refund_reference, internal_reference, status and merchant_reference', () => {
+      const { body, headers } = signed(refund);
+      // docs/webhooks.md's refund vector.
+      const hmac = 'dc0f8eaa0357f9f77890c2d3373fc7bb710db032b683b4202e3c7b7fe0dbf4b6';
+      expect(refundSignature(KEY, refund)).toBe(hmac);
+      expect(constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING)).toEqual({
+        id: 'msg_refund',
+        type: 'refund.completed',
+        timestamp: new Date('2023-11-14T22:13:20.000Z'),
+        payload: refund,
+      });
+    });
+
+    it('refuses an hmac-signature of another refund, another status, or over the collection fields', () => {
+      const { body, headers } = signed(refund);
+      const failed = refundSignature(KEY, { ...refund, status: 'FAILED' });
+      const other = refundSignature(KEY, { ...refund, refund_reference: 'refund-1002' });
+      const collectionStyle = 'e1fe7349b3a3b9f7253cb84fdfde6fd90f67d33aa50e5a396efb1716562fb4c7';
+      for (const hmac of [failed, other, collectionStyle])
+        expect(refusal(() => constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING))).toBe(
+          'bad_hmac_signature',
+        );
+    });
+
+    it('chooses the fields by the event: a refund payload sent as a collection event does not verify with the refund signature', () => {
+      const { body, headers } = signed(refund, 'transaction.completed');
+      const hmac = refundSignature(KEY, refund);
+      expect(refusal(() => constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING))).toBe(
+        'bad_hmac_signature',
+      );
+    });
   });
 });

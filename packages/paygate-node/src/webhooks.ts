@@ -1,5 +1,5 @@
 import type { webhooks } from './api-types';
-import { verifyCollectionSignature } from './hmac-signature';
+import { verifyCallbackSignature } from './hmac-signature';
 import {
   checkStandardWebhook,
   type StandardWebhookFailure,
@@ -18,7 +18,7 @@ export type PaygateCallbackBody = {
   [Event in PaygateEventType]: CallbackBody<webhooks[Event]['post']>;
 }[PaygateEventType];
 
-/** A verified callback; `type` tells which payload it carries (the collection's, or the service payment's). */
+/** A verified callback; `type` tells which payload it carries (the collection's, the service payment's or the refund's). */
 export type PaygateEvent = PaygateCallbackBody extends infer Body
   ? Body extends { event: infer Type; payload: infer Payload }
     ? {
@@ -55,7 +55,7 @@ const MESSAGES: Record<WebhookVerificationFailure, string> = {
   no_matching_signature:
     'no webhook-signature matches the body and your signing key (verify the raw body, before any JSON parsing)',
   bad_hmac_signature:
-    "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference",
+    "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference (refund.*: refund_reference, internal_reference, status and merchant_reference)",
   malformed_body: 'the body is not a Paygate callback',
 };
 
@@ -79,7 +79,7 @@ export function constructEvent(
   const parsed = parseCallback(body);
   if (!parsed) throw new WebhookVerificationError('malformed_body', MESSAGES.malformed_body);
   const hmac = flat['hmac-signature'];
-  if (hmac !== undefined && !verifyCollectionSignature(signingKey, parsed.payload, hmac)) {
+  if (hmac !== undefined && !verifyCallbackSignature(signingKey, parsed.event, parsed.payload, hmac)) {
     throw new WebhookVerificationError('bad_hmac_signature', MESSAGES.bad_hmac_signature);
   }
   return {

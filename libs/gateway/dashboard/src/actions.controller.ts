@@ -6,6 +6,7 @@ import {
   CollectForPayment,
   CommandRejectedError,
   ConfirmCollection,
+  DASHBOARD_TRIGGER_EVENTS,
   INTERNAL_REFERENCE_PATTERN,
   InitializeCollection,
   ResendCallbacks,
@@ -259,7 +260,7 @@ export class ActionsController {
     if (!chrome) return;
     if (!this.config.sandbox) return sendPage(reply, 404, PROBLEMS.noSandbox(chrome));
     const event = field(form, 'event');
-    const trigger = Object.hasOwn(SANDBOX_TRIGGERS, event) ? SANDBOX_TRIGGERS[event] : undefined;
+    const trigger = DASHBOARD_TRIGGER_EVENTS.includes(event) ? SANDBOX_TRIGGERS[event] : undefined;
     if (!trigger)
       return sendPage(reply, 400, sandboxPage(chrome, { canTrigger: true, error: 'Choose one of the events listed.' }));
     const merchantId = chrome.signedIn.user.merchantId;

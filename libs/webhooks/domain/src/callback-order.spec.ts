@@ -12,6 +12,8 @@ import {
   isCancelledBeforeVerdict,
   PAYMENT_AFTER_COLLECTION,
   PAYMENT_BEFORE_COLLECTION,
+  REFUND_AFTER_COLLECTION,
+  refundCallbackOrder,
   servicePaymentCallbackOrder,
 } from './callback-order';
 
@@ -131,9 +133,17 @@ describe('the order of a transaction’s callbacks across the collection and pay
     expect(isCancelledBeforeVerdict(opened(3))).toBe(false);
   });
 
+  it('puts a refund callback after every collection and payment callback, once the collection’s transaction.completed is queued', () => {
+    expect(refundCallbackOrder()).toEqual({ sequence: REFUND_AFTER_COLLECTION, awaits: ['transaction.completed'] });
+    expect(REFUND_AFTER_COLLECTION).toBeGreaterThan(
+      servicePaymentCallbackOrder(paymentEvent(PAYMENTS.completed, 1_000_000)).sequence,
+    );
+  });
+
   it('keeps the bands apart from any realistic collection revision and inside a 32-bit sequence', () => {
     expect(PAYMENT_BEFORE_COLLECTION + 1_000).toBeLessThan(0);
     expect(PAYMENT_AFTER_COLLECTION).toBeGreaterThan(1_000_000);
     expect(PAYMENT_AFTER_COLLECTION + 1_000_000).toBeLessThan(2 ** 31);
+    expect(REFUND_AFTER_COLLECTION).toBeLessThan(2 ** 31);
   });
 });

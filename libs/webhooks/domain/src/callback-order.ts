@@ -45,6 +45,14 @@ export const PAYMENT_BEFORE_COLLECTION = -BAND;
  */
 export const PAYMENT_AFTER_COLLECTION = BAND;
 
+/**
+ * A refund callback: after every callback of its collection and of the collection's payment
+ * (the sequence is an int4: 2e9 leaves room below 2^31). All refunds of a collection share it:
+ * each refund has one callback, and refunds of one collection are independent of one another
+ * (their streams reach the dispatcher in no particular order), so none waits for another.
+ */
+export const REFUND_AFTER_COLLECTION = 2 * BAND;
+
 const COLLECTION_FINAL_CALLBACKS = [CALLBACK_EVENTS.completed, CALLBACK_EVENTS.failed, CALLBACK_EVENTS.cancelled];
 
 /** Cancellations of a collect-for-payment collection before the PRN verdict reached it. */
@@ -79,4 +87,13 @@ export function servicePaymentCallbackOrder(event: PaymentsIntegrationEvent): Ca
       // Decided only once the collection settled (refused, retries spent, or the collection did not complete).
       return { sequence: PAYMENT_AFTER_COLLECTION + event.revision, awaits: [...COLLECTION_FINAL_CALLBACKS] };
   }
+}
+
+/**
+ * A refund is made only of a COMPLETED collection, so its callback follows the collection's
+ * transaction.completed, and waits until that one is queued: the disbursements topic may reach
+ * the dispatcher ahead of the collections topic.
+ */
+export function refundCallbackOrder(): CallbackOrder {
+  return { sequence: REFUND_AFTER_COLLECTION, awaits: [CALLBACK_EVENTS.completed] };
 }

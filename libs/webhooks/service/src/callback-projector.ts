@@ -1,5 +1,6 @@
 import {
   readCollectionIntegrationEvent,
+  readDisbursementsIntegrationEvent,
   readPaymentsIntegrationEvent,
   type IntegrationEnvelope,
 } from '@paygate/contracts';
@@ -8,6 +9,8 @@ import {
   callbackBody,
   collectionCallbackFor,
   collectionCallbackOrder,
+  refundCallbackFor,
+  refundCallbackOrder,
   servicePaymentCallbackFor,
   servicePaymentCallbackOrder,
 } from '@paygate/webhooks-domain';
@@ -22,12 +25,13 @@ export const webhookIdFor = (eventId: string) => `msg_${eventId}`;
 type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCallbackUrl'>;
 
 /**
- * Turns the published events of the collections and payments contexts into scheduled
- * deliveries: collection callbacks to the merchant's collection callback URL, payment.completed
- * and payment.failed to its service payments callback URL. Each event carries the whole record,
+ * Turns the published events of the collections, payments and disbursements contexts into
+ * scheduled deliveries: collection callbacks to the merchant's collection callback URL,
+ * payment.completed and payment.failed to its service payments callback URL, refund.completed
+ * and refund.failed to its collection callback URL. Each event carries the whole record,
  * so nothing is read back from another context. The webhook id derives from the event id, so an
  * event the broker delivers twice schedules one delivery; CallbackOrder (libs/webhooks/domain)
- * orders the callbacks of one transaction across both streams. A page of events is scheduled in
+ * orders the callbacks of one transaction across the streams. A page of events is scheduled in
  * one statement: a backlog drains a page per round trip, not an event.
  */
 export class CallbackProjector {
@@ -43,7 +47,10 @@ export class CallbackProjector {
     const scheduled: NewDelivery[] = [];
     const seen = new Set<string>();
     for (const published of page) {
-      const delivery = (await this.collectionDelivery(published)) ?? (await this.servicePaymentDelivery(published));
+      const delivery =
+        (await this.collectionDelivery(published)) ??
+        (await this.servicePaymentDelivery(published)) ??
+        (await this.refundDelivery(published));
       // An event the broker handed over twice in one page is one delivery.
       if (delivery && !seen.has(delivery.webhookId)) {
         seen.add(delivery.webhookId);
@@ -83,6 +90,23 @@ export class CallbackProjector {
       ...servicePaymentCallbackOrder(event),
       eventName: message.event,
       targetUrl: (await this.callbackUrls(payment.merchantId))?.servicePaymentsCallbackUrl ?? null,
+      body: callbackBody(message),
+    };
+  }
+
+  private async refundDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {
+    const event = readDisbursementsIntegrationEvent(published);
+    if (!event) return null;
+    const message = refundCallbackFor(event);
+    const { refund } = event.data;
+    return {
+      webhookId: webhookIdFor(event.id),
+      merchantId: refund.merchantId,
+      // The collection's: resend, the callback log and the order rule see the refund among its collection's callbacks.
+      internalReference: refund.internalReference,
+      ...refundCallbackOrder(),
+      eventName: message.event,
+      targetUrl: (await this.callbackUrls(refund.merchantId))?.collectionCallbackUrl ?? null,
       body: callbackBody(message),
     };
   }

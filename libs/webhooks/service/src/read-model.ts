@@ -1,11 +1,16 @@
 import type { RebuildableReadModel } from '@paygate/analytics';
 import { CONFIG_SCHEMA, readSetting } from '@paygate/config';
-import { COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, publishingContext } from '@paygate/contracts';
+import {
+  COLLECTIONS_PUBLICATION,
+  DISBURSEMENTS_PUBLICATION,
+  PAYMENTS_PUBLICATION,
+  publishingContext,
+} from '@paygate/contracts';
 import { integrationEnvelope } from '@paygate/messaging';
 import { CallbackProjector } from './callback-projector';
 import { DeliveryQueue } from './delivery';
 
-const PUBLICATIONS = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
+const PUBLICATIONS = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, DISBURSEMENTS_PUBLICATION];
 const CONTEXTS = new Set(PUBLICATIONS.map((publication) => publication.context));
 
 /**

@@ -7,7 +7,12 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Config } from '@paygate/config';
-import { WEBHOOKS_SERVICE, COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION } from '@paygate/contracts';
+import {
+  WEBHOOKS_SERVICE,
+  COLLECTIONS_PUBLICATION,
+  DISBURSEMENTS_PUBLICATION,
+  PAYMENTS_PUBLICATION,
+} from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
 import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
@@ -110,15 +115,15 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
 
   async onApplicationBootstrap(): Promise<void> {
     await this.infrastructure.commands.serve(WEBHOOKS_SERVICE, executeWithCqrs(this.commandBus, this.queryBus));
-    // One consumer group for both contexts. In process that is one store subscription, which
-    // hands a collection's events and its payment's over in commit order (so no callback waits
-    // for its cause) and costs PGlite's one thread one subscription, not two. Over Kafka it is one
-    // group on two topics, where a payment event may overtake its collection's: the queue keeps
-    // the order anyway (CallbackOrder's `awaits`), so a second group would only isolate the two
-    // from a payments event this dispatcher cannot read (a version from the future stops the
-    // group until the dispatcher is upgraded, as a collections one does). Kafka reads a topic new
-    // to the group from the beginning, so no payment event is skipped.
-    const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION];
+    // One consumer group for the three contexts. In process that is one store subscription, which
+    // hands a collection's events, its payment's and its refunds' over in commit order (so no
+    // callback waits for its cause) and costs PGlite's one thread one subscription, not three.
+    // Over Kafka it is one group on three topics, where a payment or refund event may overtake
+    // its collection's: the queue keeps the order anyway (CallbackOrder's `awaits`), so more
+    // groups would only isolate the contexts from an event this dispatcher cannot read (a version
+    // from the future stops the group until the dispatcher is upgraded, as a collections one
+    // does). Kafka reads a topic new to the group from the beginning, so no event is skipped.
+    const publications = [COLLECTIONS_PUBLICATION, PAYMENTS_PUBLICATION, DISBURSEMENTS_PUBLICATION];
     this.consumer = await this.infrastructure.events.consumePages(
       { group: 'webhook-dispatcher', publications },
       async (page) => {

@@ -1,4 +1,4 @@
-import { SANDBOX_TRIGGERS, STANDING_PRN } from '@paygate/contracts';
+import { DASHBOARD_TRIGGER_EVENTS, SANDBOX_TRIGGERS, STANDING_PRN } from '@paygate/contracts';
 import { html } from '@paygate/platform';
 import { alert, csrfField, page, type Chrome } from './layout';
 
@@ -14,6 +14,10 @@ export function sandboxPage(chrome: Chrome, { canTrigger, error }: { canTrigger:
         payment.completed pays the sandbox's standing PRN ${STANDING_PRN}, which can be paid once: after that the biller
         refuses it and the button gives payment.failed.
       </p>
+      <p class="hint">
+        refund.completed and refund.failed: run <code>paygate trigger refund.completed</code> (or
+        <code>refund.failed</code>), which waits for its collection to complete and then refunds half of it.
+      </p>
       ${alert(error)}
       <table>
         <thead>
@@ -25,7 +29,7 @@ export function sandboxPage(chrome: Chrome, { canTrigger, error }: { canTrigger:
           </tr>
         </thead>
         <tbody>
-          ${Object.entries(SANDBOX_TRIGGERS).map(
+          ${DASHBOARD_TRIGGER_EVENTS.map((event) => [event, SANDBOX_TRIGGERS[event]] as const).map(
             ([event, trigger]) =>
               html`<tr>
                 <th scope="row" class="mono">${event}</th>

@@ -22,7 +22,8 @@ type Json = Record<string, unknown>;
 
 /**
  * OpenAPI 3.1 types `null` as a type: Nest writes 3.0's `nullable: true`, which 3.1 dropped.
- * A `$ref` made nullable becomes `oneOf` the reference and null.
+ * A `$ref` made nullable becomes `oneOf` the reference and null; a nullable `enum` lists null
+ * too (in 3.1 an enum without it refuses null, whatever the type says).
  */
 function nullableToTypeArrays(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(nullableToTypeArrays);
@@ -35,6 +36,7 @@ function nullableToTypeArrays(node: unknown): unknown {
     delete others.type;
     return { ...others, oneOf: [allOf[0], { type: 'null' }] };
   }
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
   if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'] };
   return out;
 }

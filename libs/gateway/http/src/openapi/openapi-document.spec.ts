@@ -184,6 +184,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'payment.completed',
       'payment.failed',
+      'refund.completed',
+      'refund.failed',
       'test.callback',
       'transaction.cancelled',
       'transaction.charges',
@@ -197,14 +199,35 @@ describe('the OpenAPI document', () => {
       expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
       // A named schema: generators make an inline body a model without a name.
       const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
-      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment|Test)[A-Z][a-z]+Event$/);
+      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment|Refund|Test)[A-Z][a-z]+Event$/);
       const body = document.components.schemas[ref.split('/').pop()!];
       expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
       // Left out of generated clients (Paygate sends it), its body schema still generated as a model.
       expect(item.post['x-internal']).toBe(true);
-      expect(body.properties.payload.$ref).toMatch(
-        event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/,
-      );
+      const [payload, signed] = event.startsWith('refund.')
+        ? [/RefundCallbackPayload/, '`<refund_reference>:<internal_reference>:<status>:<merchant_reference>`']
+        : [
+            event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/,
+            '`<id>:<internal_reference>:<transaction_status>:<merchant_reference>`',
+          ];
+      expect(body.properties.payload.$ref).toMatch(payload);
+      const hmac = (item.post.parameters as Json[]).find((parameter) => parameter.name === 'hmac-signature')!;
+      expect(hmac.description).toContain(signed);
     }
+  });
+
+  it('describes a refund callback’s payload as the refund record, final, with the collection’s merchant_reference', () => {
+    const { properties, required } = document.components.schemas.RefundCallbackPayloadDto;
+    const record = document.components.schemas.RefundDto;
+    expect([...required].sort()).toEqual([...record.required, 'merchant_reference'].sort());
+    expect(properties.status.enum).toEqual(['COMPLETED', 'FAILED']);
+    expect(properties.pending_reason).toMatchObject({ type: ['string', 'null'], enum: expect.arrayContaining([null]) });
+    expect(required).toContain('pending_reason');
+  });
+
+  it('lets a nullable enum be null, as the API answers it (a final refund’s pending_reason)', () => {
+    const pendingReason = document.components.schemas.RefundDto.properties.pending_reason;
+    expect(pendingReason.type).toEqual(['string', 'null']);
+    expect(pendingReason.enum).toEqual(['provider_processing', 'provider_unconfirmed', null]);
   });
 });

@@ -238,7 +238,7 @@ export class RefundDto {
   status!: string;
 
   @ApiProperty({
-    enum: [...PENDING_REASONS, null],
+    enum: PENDING_REASONS,
     nullable: true,
     type: 'string',
     example: 'provider_processing',

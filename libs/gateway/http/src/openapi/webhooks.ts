@@ -4,7 +4,14 @@ import type {
   ParameterObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CURRENCY_PATTERN, INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN, PRN_PATTERN } from './schemas';
+import { MONEY_OUT_REFERENCE_PATTERN, PENDING_REASONS } from '@paygate/contracts';
+import {
+  ABOVE_ZERO,
+  CURRENCY_PATTERN,
+  INTERNAL_REFERENCE_PATTERN,
+  MERCHANT_REFERENCE_PATTERN,
+  PRN_PATTERN,
+} from './schemas';
 
 /*
  * The callbacks Paygate sends (docs/webhooks.md), for the document's `webhooks` section. The
@@ -112,7 +119,55 @@ export class PaymentCallbackPayloadDto extends CallbackPayloadDto {
   additional_details!: Record<string, never>;
 }
 
-export const WEBHOOK_PAYLOADS = [CollectionCallbackPayloadDto, PaymentCallbackPayloadDto];
+/** The refund record as GET /v1/refunds/{refund_reference} shows it once final, with the collection's merchant_reference. */
+export class RefundCallbackPayloadDto {
+  @ApiProperty({ pattern: MONEY_OUT_REFERENCE_PATTERN, example: 'refund-1001' })
+  refund_reference!: string;
+
+  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, description: 'The refunded collection’s' })
+  internal_reference!: string;
+
+  @ApiProperty({ pattern: MERCHANT_REFERENCE_PATTERN, description: 'The refunded collection’s' })
+  merchant_reference!: string;
+
+  @ApiProperty({ ...ABOVE_ZERO, example: 20000, description: 'Major units' })
+  amount!: number;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX' })
+  currency!: string;
+
+  @ApiProperty({
+    enum: ['COMPLETED', 'FAILED'],
+    description: 'COMPLETED (refund.completed) or FAILED (refund.failed), on the provider’s word',
+  })
+  status!: string;
+
+  // Typed as the record's (generators refuse a property whose only type is null), always null here.
+  @ApiProperty({
+    enum: PENDING_REASONS,
+    type: 'string',
+    nullable: true,
+    description: 'Always null in a callback: the refund is final',
+  })
+  pending_reason!: null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'When FAILED: what the provider said' })
+  failure_reason!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The reason given with the request' })
+  reason!: string | null;
+
+  @ApiProperty({ example: false, description: 'true in a live deployment (real money), false in a test one' })
+  livemode!: boolean;
+
+  @ApiProperty({ format: 'date-time', description: 'When the refund was requested' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When it became final' })
+  updated_at!: string;
+}
+
+export const WEBHOOK_PAYLOADS = [CollectionCallbackPayloadDto, PaymentCallbackPayloadDto, RefundCallbackPayloadDto];
 
 const header = (name: string, description: string, pattern?: string): ParameterObject => ({
   name,
@@ -122,8 +177,8 @@ const header = (name: string, description: string, pattern?: string): ParameterO
   schema: { type: 'string', ...(pattern && { pattern }) },
 });
 
-/** Standard Webhooks (standardwebhooks.com) headers, and the HMAC of the record's four fields. */
-const SIGNATURE_HEADERS = [
+/** Standard Webhooks (standardwebhooks.com) headers, and the HMAC of four of the payload's fields (`signed`). */
+const signatureHeaders = (signed: string) => [
   header('webhook-id', 'The same on every retry and resend of one callback: deduplicate by it'),
   header('webhook-timestamp', 'Unix seconds when this attempt was signed', '^[0-9]+$'),
   header(
@@ -131,16 +186,15 @@ const SIGNATURE_HEADERS = [
     '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md)',
     '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$',
   ),
-  header(
-    'hmac-signature',
-    'Hex HMAC-SHA256 of `<id>:<internal_reference>:<transaction_status>:<merchant_reference>`',
-    '^[0-9a-f]{64}$',
-  ),
+  header('hmac-signature', `Hex HMAC-SHA256 of \`${signed}\``, '^[0-9a-f]{64}$'),
 ];
+
+const RECORD_SIGNED = '<id>:<internal_reference>:<transaction_status>:<merchant_reference>';
+const REFUND_SIGNED = '<refund_reference>:<internal_reference>:<status>:<merchant_reference>';
 
 const EVENTS: {
   event: string;
-  payload: typeof CollectionCallbackPayloadDto | typeof PaymentCallbackPayloadDto;
+  payload: (typeof WEBHOOK_PAYLOADS)[number];
   when: string;
 }[] = [
   {
@@ -160,6 +214,16 @@ const EVENTS: {
     event: 'payment.failed',
     payload: PaymentCallbackPayloadDto,
     when: 'A collect-for-payment’s PRN was not eligible, or was not paid',
+  },
+  {
+    event: 'refund.completed',
+    payload: RefundCallbackPayloadDto,
+    when: 'The provider returned a refund to the customer',
+  },
+  {
+    event: 'refund.failed',
+    payload: RefundCallbackPayloadDto,
+    when: 'The provider refused a refund (failure_reason says why); the amount is refundable again',
   },
   {
     event: 'test.callback',
@@ -201,8 +265,8 @@ export function webhookBodySchemas(): Record<string, SchemaObject> {
 }
 
 /**
- * One webhook per event type: POSTed to the merchant's collection (transaction.*) or service payments (payment.*)
- * callback URL.
+ * One webhook per event type: POSTed to the merchant's collection (transaction.*, refund.*) or service payments
+ * (payment.*) callback URL.
  */
 export function webhooks(): Record<string, { post: OperationObject }> {
   return Object.fromEntries(
@@ -219,7 +283,7 @@ export function webhooks(): Record<string, { post: OperationObject }> {
           // and still generates the *Event body schemas as models a receiver parses callbacks with.
           'x-internal': true,
           security: [],
-          parameters: SIGNATURE_HEADERS,
+          parameters: signatureHeaders(event.startsWith('refund.') ? REFUND_SIGNED : RECORD_SIGNED),
           requestBody: {
             required: true,
             content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchemaName(event)}` } } },

@@ -1,6 +1,6 @@
 import type { Agent, Dispatcher } from 'undici';
 import { connectRefusal, guardedDispatcher, TARGET_NOT_ALLOWED } from '@paygate/net-guard';
-import { collectionSignature, standardWebhookHeaders, type CollectionSignatureFields } from '@paygate/signing';
+import { callbackSignature, standardWebhookHeaders } from '@paygate/signing';
 import type { DeliveryConfig } from './delivery-config';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -184,7 +184,7 @@ function basicAuthorization(url: URL): Record<string, string> {
 }
 
 /**
- * The signature headers of one attempt: hmac-signature and the Standard Webhooks three. Throws
+ * The signature headers of one attempt: hmac-signature (of the fields its event names) and the Standard Webhooks three. Throws
  * when the body is not a callback. The callback stream carries exactly these.
  */
 export function signedCallbackHeaders(
@@ -193,10 +193,10 @@ export function signedCallbackHeaders(
   body: string,
   timestampSeconds: number,
 ): Record<string, string> {
-  const { payload } = JSON.parse(body) as { payload?: CollectionSignatureFields };
+  const { event, payload } = JSON.parse(body) as { event?: unknown; payload?: unknown };
   if (typeof payload !== 'object' || payload === null) throw new TypeError('callback body has no payload');
   return {
-    'hmac-signature': collectionSignature(signingKey, payload),
+    'hmac-signature': callbackSignature(signingKey, String(event), payload),
     ...standardWebhookHeaders(signingKey, webhookId, timestampSeconds, body),
   };
 }
