@@ -6,7 +6,7 @@ import { paygateMigrations } from '@paygate/cli';
 
 const ALL = paygateMigrations({ eventsInSql: true, sandbox: true });
 /** Libraries whose tables came after release 0.1.0: their 0001 is not in its layout. */
-const SINCE_RELEASE_010 = new Set(['jobs']);
+const SINCE_RELEASE_010 = new Set(['jobs', 'disbursements']);
 
 /** The statements of a fixture file (one per `;` at a line's end; `--` lines are comments). */
 function statementsOf(file: string): string[] {
@@ -126,6 +126,11 @@ function upgradeSuite(openDatabase: () => Promise<{ db: SqlDatabase; dispose(): 
     expect(payments.map((payment) => payment.opened_at)).toEqual([null]);
     after.service_payment_view = payments.map(({ opened_at: _, ...payment }) => JSON.stringify(payment));
     before.service_payment_view = before.service_payment_view.map((row) => JSON.stringify(JSON.parse(row)));
+    // sandbox/0002 tells the Collection product's tokens from the Disbursement product's: the release's were all Collection's.
+    const tokens = after.sandbox_momo_tokens.map((row) => JSON.parse(row) as Record<string, unknown>);
+    expect(tokens.map((token) => token.product)).toEqual(before.sandbox_momo_tokens.map(() => 'collection'));
+    after.sandbox_momo_tokens = tokens.map(({ product: _, ...token }) => JSON.stringify(token));
+    before.sandbox_momo_tokens = before.sandbox_momo_tokens.map((row) => JSON.stringify(JSON.parse(row)));
     const moved = ['collection_timers', 'payment_timers'];
     expect(
       Object.fromEntries(tables.filter((table) => !moved.includes(table)).map((table) => [table, after[table]])),
