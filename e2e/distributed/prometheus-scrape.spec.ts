@@ -196,6 +196,17 @@ describeWithService(
           30_000,
           'every app scraped after the load',
         );
+        // Prometheus finds its targets a few seconds after it starts, so a short load may see a single scrape of each;
+        // a rate needs two samples in its window.
+        await eventually(
+          async () => {
+            const { data } = await instant('min(count_over_time(up[1m]))');
+            const [sample] = data.result as { value: [number, string] }[];
+            return sample && Number(sample.value[1]) >= 3 ? true : undefined;
+          },
+          30_000,
+          'three scrapes of every app',
+        );
       }, 300_000);
 
       afterAll(async () => {
