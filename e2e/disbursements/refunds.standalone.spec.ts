@@ -5,9 +5,10 @@ import { startCallbackTestPaygate } from '../standalone/test-paygate';
 describe('refunds in standalone mode (PGlite, in-process broker, the sandbox provider)', () => {
   let paygate: InProcessPaygate;
 
+  // Starting PGlite and every module takes a minute on a loaded 2-core CI machine, as the live-mode suite allows for.
   beforeAll(async () => {
     paygate = await startCallbackTestPaygate();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await paygate?.close();
