@@ -30,5 +30,6 @@ describe('infrastructure opened with the waits of a start', () => {
     expect(await again.sql.query('select 1 as answered')).toEqual([{ answered: 1 }]);
     await again.close();
     waits.stop();
-  });
+    // Two PGlite databases opened one after the other: over a minute on a loaded 2-core CI machine.
+  }, 120_000);
 });
