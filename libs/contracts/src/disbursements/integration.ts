@@ -17,6 +17,12 @@ export const DISBURSEMENTS_PUBLICATION: Publication = {
 export const DISBURSEMENTS_INTEGRATION_EVENTS = {
   /** A refund reached its final state, COMPLETED or FAILED, on its provider's word: refund.completed, refund.failed. */
   refundSettled: 'disbursements.RefundSettled',
+  /**
+   * A payout reached a state its merchant is told of: COMPLETED, FAILED (the provider's word), REVERSED (the provider
+   * took back a completed payout; the wallet is credited back) or CANCELLED (never approved): payout.completed,
+   * payout.failed, payout.reversed.
+   */
+  payoutSettled: 'disbursements.PayoutSettled',
 } as const;
 
 const { text, textOrNull, instant, minorUnits, currency } = SCHEMA;
@@ -43,8 +49,33 @@ export type PublishedRefundV1 = Static<typeof PublishedRefundV1>;
 export const RefundSettledV1 = eventData({ refund: PublishedRefundV1, settledAt: instant });
 export type RefundSettledV1 = Static<typeof RefundSettledV1>;
 
+/** A payout as other contexts see it: everything its callback needs. Amounts in integer minor units. */
+export const PublishedPayoutV1 = closedObject({
+  merchantId: text,
+  payoutReference: text,
+  amount: minorUnits,
+  /** Paygate's fee, paid from the wallet with the amount. */
+  fee: minorUnits,
+  currency,
+  providerCode: text,
+  msisdn: text,
+  /** The account holder's name as the provider gave it at the name check. */
+  recipientName: textOrNull,
+  status: enumOf(['COMPLETED', 'FAILED', 'REVERSED', 'CANCELLED'] as const),
+  /** FAILED, REVERSED: what the provider said; CANCELLED: why. */
+  failureReason: textOrNull,
+  livemode: SCHEMA.boolean,
+  createdAt: instant,
+  updatedAt: instant,
+});
+export type PublishedPayoutV1 = Static<typeof PublishedPayoutV1>;
+
+export const PayoutSettledV1 = eventData({ payout: PublishedPayoutV1, settledAt: instant });
+export type PayoutSettledV1 = Static<typeof PayoutSettledV1>;
+
 export const DISBURSEMENTS_INTEGRATION_SCHEMAS = {
   [DISBURSEMENTS_INTEGRATION_EVENTS.refundSettled]: RefundSettledV1,
+  [DISBURSEMENTS_INTEGRATION_EVENTS.payoutSettled]: PayoutSettledV1,
 };
 
 export type DisbursementsIntegrationEvent = IntegrationEventsOf<typeof DISBURSEMENTS_INTEGRATION_SCHEMAS>;

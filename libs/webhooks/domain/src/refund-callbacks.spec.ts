@@ -1,13 +1,9 @@
-import {
-  DISBURSEMENTS_INTEGRATION_EVENTS as PUBLISHED,
-  type DisbursementsIntegrationEvent,
-  type PublishedRefundV1,
-} from '@paygate/contracts';
+import { DISBURSEMENTS_INTEGRATION_EVENTS as PUBLISHED, type PublishedRefundV1 } from '@paygate/contracts';
 import { publishedRefund } from '@paygate/testing';
 import { callbackBody } from './collection-callbacks';
-import { refundCallbackFor } from './refund-callbacks';
+import { refundCallbackFor, type RefundSettledEvent } from './refund-callbacks';
 
-const settled = (overrides: Partial<PublishedRefundV1> = {}): DisbursementsIntegrationEvent => ({
+const settled = (overrides: Partial<PublishedRefundV1> = {}): RefundSettledEvent => ({
   id: 'r1',
   type: PUBLISHED.refundSettled,
   version: 1,

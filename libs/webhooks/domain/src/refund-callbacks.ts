@@ -47,14 +47,17 @@ function payloadOf(refund: PublishedRefundV1): RefundCallbackPayload {
   };
 }
 
-/** The callback a published disbursements event causes: a settled refund is refund.completed or refund.failed. */
-export function refundCallbackFor(event: DisbursementsIntegrationEvent): RefundCallbackMessage {
+export type RefundSettledEvent = Extract<DisbursementsIntegrationEvent, { type: typeof DISBURSEMENTS.refundSettled }>;
+
+/** A published disbursements event that settles a refund (the others are payouts'). */
+export const isRefundSettled = (event: DisbursementsIntegrationEvent): event is RefundSettledEvent =>
+  event.type === DISBURSEMENTS.refundSettled;
+
+/** The callback a settled refund causes: refund.completed or refund.failed. */
+export function refundCallbackFor(event: RefundSettledEvent): RefundCallbackMessage {
   const { refund } = event.data;
-  switch (event.type) {
-    case DISBURSEMENTS.refundSettled:
-      return {
-        event: refund.status === 'COMPLETED' ? REFUND_CALLBACK_EVENTS.completed : REFUND_CALLBACK_EVENTS.failed,
-        payload: payloadOf(refund),
-      };
-  }
+  return {
+    event: refund.status === 'COMPLETED' ? REFUND_CALLBACK_EVENTS.completed : REFUND_CALLBACK_EVENTS.failed,
+    payload: payloadOf(refund),
+  };
 }

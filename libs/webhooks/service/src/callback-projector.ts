@@ -9,6 +9,7 @@ import {
   callbackBody,
   collectionCallbackFor,
   collectionCallbackOrder,
+  isRefundSettled,
   refundCallbackFor,
   refundCallbackOrder,
   servicePaymentCallbackFor,
@@ -96,7 +97,7 @@ export class CallbackProjector {
 
   private async refundDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {
     const event = readDisbursementsIntegrationEvent(published);
-    if (!event) return null;
+    if (!event || !isRefundSettled(event)) return null;
     const message = refundCallbackFor(event);
     const { refund } = event.data;
     return {
