@@ -83,7 +83,7 @@ describe('CollectionsService: opening a collection', () => {
     const ref = internalReferenceOf(first);
     h.momo.outcome = { status: 'SUCCESSFUL', providerTransactionId: 'mtn-1' };
     await h.service.refreshFromProvider(ref);
-    expect((await h.service.current(ref)).record.transaction_status).toBe('COMPLETED');
+    expect((await h.service.queries.current(ref)).record.transaction_status).toBe('COMPLETED');
     const asked = h.momo.requests.length;
 
     expect(await h.service.initialize({ merchantId: MERCHANT, request })).toEqual(first);
@@ -139,7 +139,7 @@ describe('CollectionsService: opening a collection', () => {
     it('a rejected PRN cancels the collection before anything reaches the customer', async () => {
       const ref = await open();
       await h.service.rejectPrn(ref, 'PRN already paid');
-      expect((await h.service.current(ref)).record).toMatchObject({
+      expect((await h.service.queries.current(ref)).record).toMatchObject({
         transaction_status: 'CANCELLED',
         status_message: 'PRN not eligible: PRN already paid',
       });

@@ -14,7 +14,7 @@ describe('CollectionsService: what the dashboard reads', () => {
     h.advance(5_000);
     await h.service.refreshFromProvider(ref);
 
-    const { entries } = await h.service.timeline({ merchantId: MERCHANT, internalReference: ref });
+    const { entries } = await h.service.queries.timeline({ merchantId: MERCHANT, internalReference: ref });
     expect(entries.map((entry) => entry.event)).toEqual([
       'Collection initiated',
       'Collection confirmed',
@@ -22,9 +22,9 @@ describe('CollectionsService: what the dashboard reads', () => {
       'Collection completed',
     ]);
     expect(entries.at(-1)?.at).toBe(h.now().toISOString());
-    await expect(h.service.timeline({ merchantId: 'mer_other', internalReference: ref })).rejects.toBeInstanceOf(
-      CommandRejectedError,
-    );
+    await expect(
+      h.service.queries.timeline({ merchantId: 'mer_other', internalReference: ref }),
+    ).rejects.toBeInstanceOf(CommandRejectedError);
   });
 
   it('counts and sums collections by day, status and currency since an instant, for one merchant only', async () => {
@@ -37,7 +37,7 @@ describe('CollectionsService: what the dashboard reads', () => {
     await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() });
     await h.project();
 
-    const { rows } = await h.service.activity({ merchantId: MERCHANT, since });
+    const { rows } = await h.service.queries.activity({ merchantId: MERCHANT, since });
     const day = (date: Date) => date.toISOString().slice(0, 10);
     const yesterday = new Date(h.now().getTime() - 24 * 3_600_000);
     expect(rows).toEqual([

@@ -20,7 +20,7 @@ describe('CollectionsService: timers and callbacks', () => {
     internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request: momoRequest() }));
   const fire = (internalReference: string, kind: CollectionTimerKind, dueAt = h.now()) =>
     h.service.fireTimer({ internalReference, kind, dueAt, leaseUntil: new Date(dueAt.getTime() + 30_000) });
-  const statusOf = async (ref: string) => (await h.service.current(ref)).record;
+  const statusOf = async (ref: string) => (await h.service.queries.current(ref)).record;
 
   it('status: the provider has no result yet, so it polls again a poll interval from now', async () => {
     const ref = await withPrompt();

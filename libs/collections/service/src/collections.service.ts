@@ -16,14 +16,6 @@ import {
   CommandRejectedError,
   type Acknowledgement,
   type ConfirmCollectionCommand,
-  type CollectionPage,
-  type FindCollectionQuery,
-  type ListCollectionsQuery,
-  type CollectionActivityQuery,
-  type CollectionActivityRow,
-  type CollectionTimelineEntry,
-  type CollectionTimelineQuery,
-  type FoundCollection,
   type InitializeCollectionCommand,
 } from '@paygate/contracts';
 import type { Metrics } from '@paygate/metrics';
@@ -55,7 +47,8 @@ export class CollectionsService {
   private readonly now: () => Date;
   private readonly process: CollectionProcess;
   private readonly runs: CollectionRuns;
-  private readonly queries: CollectionQueries;
+  /** The read side (collection-queries.ts), which the query handlers use. */
+  readonly queries: CollectionQueries;
 
   constructor(private readonly deps: CollectionsServiceDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -111,27 +104,6 @@ export class CollectionsService {
     const trigger: CollectionTrigger = { type: 'TimerDue', kind: timer.kind, dueAt: timer.dueAt.toISOString() };
     const { end } = await this.runs.run(trigger, timer.internalReference, await this.load(timer.internalReference));
     return end.type === 'Done' ? { done: true } : { done: false, retryAt: new Date(end.at) };
-  }
-
-  /** The read side (collection-queries.ts). */
-  find(query: FindCollectionQuery): Promise<FoundCollection> {
-    return this.queries.find(query);
-  }
-
-  list(query: ListCollectionsQuery): Promise<CollectionPage> {
-    return this.queries.list(query);
-  }
-
-  current(internalReference: string): Promise<FoundCollection & { merchantId: string }> {
-    return this.queries.current(internalReference);
-  }
-
-  timeline(query: CollectionTimelineQuery): Promise<{ entries: CollectionTimelineEntry[] }> {
-    return this.queries.timeline(query);
-  }
-
-  activity(query: CollectionActivityQuery): Promise<{ rows: CollectionActivityRow[] }> {
-    return this.queries.activity(query);
   }
 
   /**

@@ -71,7 +71,7 @@ async function failOpeningLeavingNothing(h: Harness, probe: StoreProbe, request:
   probe.failing = failing;
   await expect(h.service.initialize({ merchantId: MERCHANT, request })).rejects.toBeInstanceOf(UnavailableError);
   await expect(
-    h.service.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
+    h.service.queries.find({ merchantId: MERCHANT, merchantReference: request.merchant_reference }),
   ).rejects.toMatchObject({ code: 'not_found' });
   probe.failing = undefined;
 }

@@ -66,7 +66,7 @@ export class CollectForPaymentHandler implements ICommandHandler<CollectForPayme
 export class FindCollectionHandler implements IQueryHandler<FindCollection> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: FindCollection) {
-    return this.collections.find(payload);
+    return this.collections.queries.find(payload);
   }
 }
 
@@ -74,7 +74,7 @@ export class FindCollectionHandler implements IQueryHandler<FindCollection> {
 export class ListCollectionsHandler implements IQueryHandler<ListCollections> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: ListCollections) {
-    return this.collections.list(payload);
+    return this.collections.queries.list(payload);
   }
 }
 
@@ -82,7 +82,7 @@ export class ListCollectionsHandler implements IQueryHandler<ListCollections> {
 export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: CurrentCollection) {
-    return this.collections.current(payload.internalReference);
+    return this.collections.queries.current(payload.internalReference);
   }
 }
 
@@ -90,7 +90,7 @@ export class CurrentCollectionHandler implements IQueryHandler<CurrentCollection
 export class CollectionTimelineHandler implements IQueryHandler<CollectionTimeline> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: CollectionTimeline) {
-    return this.collections.timeline(payload);
+    return this.collections.queries.timeline(payload);
   }
 }
 
@@ -98,7 +98,7 @@ export class CollectionTimelineHandler implements IQueryHandler<CollectionTimeli
 export class CollectionActivityHandler implements IQueryHandler<CollectionActivity> {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
   execute({ payload }: CollectionActivity) {
-    return this.collections.activity(payload);
+    return this.collections.queries.activity(payload);
   }
 }
 
