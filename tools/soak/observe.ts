@@ -5,6 +5,12 @@ import { openSqlDatabase } from '@paygate/sql';
 import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
 import type { Flow, Merchant } from './load';
 
+const isUgxWallet = (wallet: unknown): wallet is { currency: 'UGX'; balance: number } =>
+  typeof wallet === 'object' &&
+  wallet !== null &&
+  (wallet as { currency?: unknown }).currency === 'UGX' &&
+  typeof (wallet as { balance?: unknown }).balance === 'number';
+
 /** A collection as GET /v1/collections/{ref} showed it once it was final. */
 export interface FinalState {
   status: string;
@@ -119,9 +125,11 @@ export class Observer {
       const answer = await this.get('/v1/wallet-balances', merchant);
       if (!('status' in answer) || answer.status !== 200)
         throw new Error(`cannot read the wallet of merchant ${merchant.index}: ${describe(answer)}`);
-      const wallets = (answer.body.data ?? []) as unknown as { currency: string; balance: number }[];
+      // The data of /v1/wallet-balances is a list of { currency, balance }.
+      const wallets: unknown = answer.body.data;
+      const ugx = Array.isArray(wallets) ? wallets.find(isUgxWallet) : undefined;
       // UGX has no minor unit: the API's major units are the ledger's minor units.
-      balances.set(merchant.id, wallets.find((wallet) => wallet.currency === 'UGX')?.balance ?? 0);
+      balances.set(merchant.id, ugx?.balance ?? 0);
     }
     return balances;
   }
