@@ -8,7 +8,7 @@ const SILENT_CHECK_MS = 250;
  * The HTTP side of a graceful shutdown. Once draining, readiness answers 503 and every response
  * tells its client to close the connection, so no keep-alive connection outlives the request it
  * carries; one that goes idle anyway (its response had already started) is closed at once. Once
- * the listener is closing, connections that never sent a byte are closed too: a client may connect
+ * the listener is closing, connections that send nothing are closed too: a client may connect
  * and send nothing (a pool opening a connection ahead, a request abandoned while connecting), and
  * the server's close would wait for it to leave.
  */
@@ -59,13 +59,21 @@ export class Drain {
     for (const listener of this.beginning) listener();
   }
 
-  /** The listener is closing: connections that have sent nothing are closed, now and until the server has closed. */
+  /**
+   * The listener is closing: connections that have sent nothing are closed, until the server has closed. A client's
+   * request can be in the kernel's buffer, not yet read, when the listener closes (it connected just before): so a
+   * connection is closed as silent only once it has sent nothing through a whole check period, and only after the
+   * event loop has read what had arrived (setImmediate runs after the poll that reads sockets).
+   */
   closeSilentConnections(): void {
     const server = this.server;
     if (!server) return;
-    const closeSilent = () => {
-      for (const socket of this.silent) if (socket.bytesRead === 0) socket.destroy();
-    };
+    let silentAtLastCheck = new Set<Socket>();
+    const closeSilent = () =>
+      setImmediate(() => {
+        for (const socket of silentAtLastCheck) if (socket.bytesRead === 0) socket.destroy();
+        silentAtLastCheck = new Set([...this.silent].filter((socket) => socket.bytesRead === 0));
+      });
     closeSilent();
     const check = setInterval(closeSilent, SILENT_CHECK_MS).unref();
     server.once('close', () => clearInterval(check));
