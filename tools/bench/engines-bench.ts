@@ -5,8 +5,9 @@
  * read of it, one at a time, and prints CPU and wall time per operation. ADR 0005 decides the
  * standalone engine on these figures.
  *
- *   npm run bench:engines                    PGlite (Paygate's embedded engine) and whichever
- *                                            SQLite packages are installed:
+ *   npm run bench:engines                    PGlite (Paygate's embedded engine), Node's built-in
+ *                                            SQLite (node:sqlite, Node 24) at full and normal
+ *                                            sync, and whichever SQLite packages are installed:
  *   npm install --no-save better-sqlite3    SQLite, native (compiles where no prebuilt binary
  *                                            downloads; here: npm_config_nodedir=/usr)
  *   npm install --no-save node-sqlite3-wasm SQLite compiled to WebAssembly, files through node:fs
@@ -19,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { PGlite } from '@electric-sql/pglite';
 import { met } from './figures';
 
@@ -114,8 +116,19 @@ function optional<T>(module: string): T | undefined {
 
 type Opener = (dir: string) => Promise<Engine> | Engine | string;
 
+/** node:sqlite with WAL: `full` syncs the WAL at every commit (durable through a power cut), `normal` at checkpoints. */
+const nodeSqlite =
+  (synchronous: 'full' | 'normal'): Opener =>
+  (dir) => {
+    const db = new DatabaseSync(join(dir, `node-${synchronous}.sqlite`));
+    db.exec(`pragma journal_mode = wal; pragma synchronous = ${synchronous}`);
+    return sqlite(db, 'SQLite, built in (node:sqlite)', `WAL, synchronous=${synchronous}`, true);
+  };
+
 const ENGINES: Opener[] = [
   pglite,
+  nodeSqlite('full'),
+  nodeSqlite('normal'),
   (dir) => {
     const Database = optional<new (file: string) => SqliteDatabase>('better-sqlite3');
     if (!Database) return 'SQLite, native (better-sqlite3): not installed';
