@@ -122,6 +122,57 @@ describe('the dashboard: invite, sign-in, overview, sign-out', () => {
     expect(overview.text).toMatch(/<h2 id="wallet-heading">Wallet<\/h2>/);
   });
 
+  it('lets two merchants invite one email; a password that opens both asks which, and signs in to the one chosen', async () => {
+    const email = `shared-${Date.now().toString(36)}@shop.example.com`;
+    const addUser = (merchantId: string) =>
+      fetch(`${paygate.url}/admin/v1/merchants/${merchantId}/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        body: JSON.stringify({ email, role: 'owner' }),
+      });
+    const invites: string[] = [];
+    for (const merchantId of [merchant.merchant.id, other.merchant.id]) {
+      const answer = await addUser(merchantId);
+      expect(answer.status).toBe(201);
+      invites.push(((await answer.json()) as { data: { invite_url: string } }).data.invite_url);
+    }
+    const again = await addUser(other.merchant.id);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { message: string }).message).toContain('of this merchant');
+
+    const browser = new Browser(paygate.url);
+    for (const url of invites) {
+      const form = await browser.get(url);
+      expect((await browser.post(url, { _csrf: csrfOf(form), password: PASSWORD })).status).toBe(303);
+    }
+    const page = await browser.get('/dashboard/sign-in');
+    const choose = await browser.post('/dashboard/sign-in', { _csrf: csrfOf(page), email, password: PASSWORD });
+    expect(choose.status).toBe(200);
+    expect(choose.text).toContain('more than one merchant account');
+    expect(choose.text).toContain(`Dashboard merchant (${merchant.merchant.id})`);
+    expect(choose.text).toContain(`Another merchant (${other.merchant.id})`);
+    expect(choose.text).not.toContain(PASSWORD);
+    expect(browser.setCookies.some((header) => header.startsWith('paygate_session='))).toBe(false);
+
+    const chosen = await browser.post('/dashboard/sign-in', {
+      _csrf: csrfOf(choose),
+      email,
+      password: PASSWORD,
+      merchant_id: other.merchant.id,
+    });
+    expect(chosen).toMatchObject({ status: 303, location: '/dashboard/overview' });
+    const theirs = await other.initialize(mobileMoneyRequest({ msisdn: '256772000004' }));
+    const mine = await merchant.initialize(mobileMoneyRequest({ msisdn: '256772000004' }));
+    const recordPage = (collection: typeof theirs) =>
+      browser.get(`/dashboard/collections/${collection.body.data.internal_reference as string}`);
+    await eventually(
+      async () => ((await recordPage(theirs)).status === 200 ? true : undefined),
+      10_000,
+      'their collection',
+    );
+    expect((await recordPage(mine)).status).toBe(404);
+  });
+
   it('signs out with the session’s token only, and the session is over', async () => {
     const { browser } = await signedIn(merchant.merchant.id);
     const overview = await browser.get('/dashboard/overview');

@@ -54,10 +54,15 @@ const USER_COLUMNS = 'u.id, u.merchant_id, u.email, u.role, u.password_hash, u.c
 const token = () => randomBytes(32).toString('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** What a sign-in gives: a session, or the accounts to choose from when the password opens more than one. */
+export type SignIn =
+  { user: DashboardUser; session: DashboardSession } | { choose: { merchantId: string; merchantName: string }[] };
+
 /**
  * Dashboard users of merchant accounts, their invites and their sessions, in STORE_URL. Invite
  * tokens and session ids are bearer secrets: only their SHA-256 is stored, so the table alone
- * signs no one in. An email belongs to one user across all merchants, so signing in needs only it.
+ * signs no one in. A user is an email within one merchant: the same person may be a user of
+ * several merchants, each invited by its own owner, who learns nothing of the others.
  */
 export class DashboardUsers {
   private constructor(
@@ -72,7 +77,7 @@ export class DashboardUsers {
 
   /**
    * A new user of `merchantId`, with a one-time invite valid for INVITE_VALID_MS; null when the
-   * email already has a user.
+   * email already is one of its users.
    */
   async invite(
     merchantId: string,
@@ -84,7 +89,7 @@ export class DashboardUsers {
     return this.sql.transaction(async (tx) => {
       const [row] = await tx.query<UserRow>(
         `insert into dashboard_users as u (id, merchant_id, email, role) values ($1, $2, $3, $4)
-         on conflict (email) do nothing returning ${USER_COLUMNS}`,
+         on conflict (merchant_id, email) do nothing returning ${USER_COLUMNS}`,
         [`usr_${randomBytes(12).toString('base64url')}`, merchantId, email.toLowerCase(), role],
       );
       if (!row) return null;
@@ -123,14 +128,24 @@ export class DashboardUsers {
 
   /**
    * A new session when `password` is the user's; null otherwise, as slowly for an unknown email
-   * as for a wrong password, so the answer does not tell which emails have users.
+   * as for a wrong password, so the answer does not tell which emails have users. An email with
+   * users at several merchants signs in to the one whose password it is; when the password is
+   * that of more than one, the caller chooses (`merchantId`) among the accounts it opened.
    */
-  async signIn(email: string, password: string): Promise<{ user: DashboardUser; session: DashboardSession } | null> {
-    const [row] = await this.sql.query<UserRow>(`select ${USER_COLUMNS} from dashboard_users u where u.email = $1`, [
-      email.toLowerCase(),
-    ]);
-    const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
-    if (!row?.password_hash || !matches) return null;
+  async signIn(email: string, password: string, merchantId?: string): Promise<SignIn | null> {
+    const rows = await this.sql.query<UserRow & { merchant_name: string }>(
+      `select ${USER_COLUMNS}, m.name as merchant_name from dashboard_users u join merchants m on m.id = u.merchant_id
+       where u.email = $1 and ($2::text is null or u.merchant_id = $2) order by u.created_at, u.id`,
+      [email.toLowerCase(), merchantId ?? null],
+    );
+    const opened: typeof rows = [];
+    for (const row of rows)
+      if (row.password_hash && (await verifyPassword(password, row.password_hash))) opened.push(row);
+    if (rows.length === 0) await verifyPassword(password, await decoyHash());
+    if (opened.length === 0) return null;
+    if (opened.length > 1)
+      return { choose: opened.map((row) => ({ merchantId: row.merchant_id, merchantName: row.merchant_name })) };
+    const [row] = opened;
     const session = { id: token(), csrfToken: token(), expiresAt: this.later(SESSION_VALID_MS) };
     await this.sql.query(
       'insert into dashboard_sessions (id_hash, user_id, csrf_token, expires_at) values ($1, $2, $3, $4)',

@@ -75,4 +75,13 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'create index if not exists dashboard_activity_merchant on dashboard_activity (merchant_id, at desc, id desc)',
     ],
   },
+  // A person's dashboard identity is per merchant: an owner inviting an email learns nothing of other merchants.
+  {
+    name: '0005_dashboard_users_per_merchant',
+    statements: [
+      'alter table dashboard_users drop constraint if exists dashboard_users_email_key',
+      'create unique index if not exists dashboard_users_merchant_email on dashboard_users (merchant_id, email)',
+      'create index if not exists dashboard_users_email on dashboard_users (email)',
+    ],
+  },
 ]);

@@ -3754,7 +3754,7 @@ export interface operations {
           };
         };
       };
-      /** @description This email already has a dashboard user */
+      /** @description This email is already a dashboard user of this merchant */
       409: {
         headers: {
           [name: string]: unknown;

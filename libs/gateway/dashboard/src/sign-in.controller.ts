@@ -15,6 +15,9 @@ import { invitePage, inviteGonePage, signInPage } from './views/auth';
 
 const INVITE_TOKEN = '^[A-Za-z0-9_-]{43}$';
 const PASSWORD_LENGTH = { min: 12, max: 256 };
+const MERCHANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const CHOOSE_ACCOUNT =
+  'This email and password open more than one merchant account. Choose one and enter the password again.';
 const SIGN_IN_REFUSED =
   'That email and password do not match an account, or there were too many attempts. Try again in a few minutes.';
 
@@ -68,13 +71,19 @@ export class SignInController {
     const email = field(form, 'email').trim();
     if (!this.formTokenMatches(request, form)) return this.refuseForm(request, reply);
     const allowed = await this.attempts.attempt(request.ip, email);
-    const signedIn = allowed ? await this.users.signIn(email, field(form, 'password')) : null;
+    const chosen = field(form, 'merchant_id');
+    const merchantId = MERCHANT_ID.test(chosen) ? chosen : undefined;
+    const signedIn = allowed ? await this.users.signIn(email, field(form, 'password'), merchantId) : null;
     if (!signedIn) {
       return sendPage(
         reply,
         allowed ? 401 : 429,
         signInPage({ csrf: this.formToken(request, reply), email, error: SIGN_IN_REFUSED }),
       );
+    }
+    if ('choose' in signedIn) {
+      const csrf = this.formToken(request, reply);
+      return sendPage(reply, 200, signInPage({ csrf, email, notice: CHOOSE_ACCOUNT, accounts: signedIn.choose }));
     }
     setCookie(request, reply, SESSION_COOKIE, signedIn.session.id, SESSION_VALID_MS / 1_000);
     redirect(reply, '/dashboard/overview');

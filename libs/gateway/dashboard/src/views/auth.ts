@@ -1,16 +1,24 @@
 import { html } from '@paygate/platform';
 import { alert, describedBy, notice as noticeOf, page } from './layout';
 
+/** A merchant account the email and password opened, when they opened more than one. */
+export interface AccountChoice {
+  merchantId: string;
+  merchantName: string;
+}
+
 export function signInPage({
   csrf,
   email,
   error,
   notice,
+  accounts,
 }: {
   csrf: string;
   email?: string;
   error?: string;
   notice?: string;
+  accounts?: AccountChoice[];
 }) {
   return page(
     'Sign in',
@@ -36,9 +44,19 @@ export function signInPage({
           autocomplete="current-password"
           required${describedBy(error)}
         />
+        ${accounts ? accountChoice(accounts) : ''}
         <button type="submit">Sign in</button>
       </form>`,
   );
+}
+
+function accountChoice(accounts: AccountChoice[]) {
+  return html`<label for="merchant_id">Merchant account</label>
+    <select id="merchant_id" name="merchant_id" required>
+      ${accounts.map(
+        ({ merchantId, merchantName }) => html`<option value="${merchantId}">${merchantName} (${merchantId})</option>`,
+      )}
+    </select>`;
 }
 
 export function invitePage({ csrf, email, error }: { csrf: string; email: string; error?: string }) {

@@ -169,13 +169,13 @@ export class MerchantsAdminController {
   @PathParam('id', MERCHANT_ID_PATTERN, 'mer_7Hc2kq9Z')
   @ApiAnswer(201, 'Invited', InvitedUserDto)
   @ApiNotFound('No merchant has this id')
-  @ApiConflict('This email already has a dashboard user')
+  @ApiConflict('This email is already a dashboard user of this merchant')
   async inviteUser(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest) {
     const { value, errors } = await validateBody(InviteUserDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     await this.existing(() => this.merchants.get(id));
     const invited = await this.users.invite(id, value.email, value.role);
-    if (!invited) throw new ConflictException('this email already has a dashboard user');
+    if (!invited) throw new ConflictException('this email is already a dashboard user of this merchant');
     return envelope(201, 'User invited', {
       user_id: invited.user.id,
       email: invited.user.email,
