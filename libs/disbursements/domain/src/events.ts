@@ -51,6 +51,11 @@ export const MONEY_OUT_EVENT_TYPES = {
   failed: 'MoneyOutFailed',
   flagged: 'MoneyOutFlaggedForAttention',
   holdSettled: 'MoneyOutHoldSettled',
+  awaitingApproval: 'PayoutAwaitingApproval',
+  approved: 'PayoutApproved',
+  cancelled: 'PayoutCancelled',
+  reversed: 'PayoutReversed',
+  reversalCredited: 'PayoutReversalCredited',
 } as const;
 
 /** Accepted, its wallet hold placed: the provider is asked next. */
@@ -67,6 +72,19 @@ export const MoneyOutFlaggedForAttentionV1 = eventData({ flaggedAt: instant });
 /** The wallet hold was captured (PAID) or released (NOT_PAID): the money-out has nothing more to do. */
 export const MoneyOutHoldSettledV1 = eventData({ outcome: enumOf(['PAID', 'NOT_PAID'] as const), settledAt: instant });
 
+/**
+ * A payout above its merchant's approval threshold, accepted with its hold placed: it is not sent until an owner
+ * approves it. `createdBy`: the dashboard user who asked for it (that user may not approve it), null for the API.
+ */
+export const PayoutAwaitingApprovalV1 = eventData({ threshold: minorUnits, createdBy: textOrNull, at: instant });
+export const PayoutApprovedV1 = eventData({ approvedBy: text, approvedAt: instant });
+/** Never approved (or withdrawn before it was): its hold is released next. */
+export const PayoutCancelledV1 = eventData({ reason: text, cancelledAt: instant });
+/** The provider took back a payout it had completed: the wallet is credited back next. */
+export const PayoutReversedV1 = eventData({ reason: text, reversedAt: instant });
+/** The wallet was credited back what the reversed payout took (payments.reversePayout). */
+export const PayoutReversalCreditedV1 = eventData({ creditedAt: instant });
+
 export const MONEY_OUT_EVENT_SCHEMAS = {
   [MONEY_OUT_EVENT_TYPES.requested]: MoneyOutRequestedV1,
   [MONEY_OUT_EVENT_TYPES.sent]: MoneyOutSentV1,
@@ -75,6 +93,11 @@ export const MONEY_OUT_EVENT_SCHEMAS = {
   [MONEY_OUT_EVENT_TYPES.failed]: MoneyOutFailedV1,
   [MONEY_OUT_EVENT_TYPES.flagged]: MoneyOutFlaggedForAttentionV1,
   [MONEY_OUT_EVENT_TYPES.holdSettled]: MoneyOutHoldSettledV1,
+  [MONEY_OUT_EVENT_TYPES.awaitingApproval]: PayoutAwaitingApprovalV1,
+  [MONEY_OUT_EVENT_TYPES.approved]: PayoutApprovedV1,
+  [MONEY_OUT_EVENT_TYPES.cancelled]: PayoutCancelledV1,
+  [MONEY_OUT_EVENT_TYPES.reversed]: PayoutReversedV1,
+  [MONEY_OUT_EVENT_TYPES.reversalCredited]: PayoutReversalCreditedV1,
 };
 export type MoneyOutEvent = EventsOf<typeof MONEY_OUT_EVENT_SCHEMAS>;
 

@@ -1,6 +1,7 @@
 import {
   DISBURSEMENTS_INTEGRATION_EVENTS as PUBLISHED,
   DISBURSEMENTS_INTEGRATION_VERSION,
+  type PublishedPayoutV1,
   type PublishedRefundV1,
 } from '@paygate/contracts';
 import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/decider';
@@ -40,9 +41,49 @@ export function toPublishedRefund(refund: MoneyOut, status: 'COMPLETED' | 'FAILE
   };
 }
 
+type PayoutSettledStatus = PublishedPayoutV1['status'];
+
+/** What other contexts learn of a payout once it reached a state its merchant is told of. */
+export function toPublishedPayout(payout: MoneyOut, status: PayoutSettledStatus): PublishedPayoutV1 {
+  const { request } = payout;
+  return {
+    merchantId: request.merchantId,
+    payoutReference: request.reference,
+    amount: request.amount,
+    fee: request.fee,
+    currency: request.currency,
+    providerCode: request.providerCode,
+    msisdn: request.msisdn ?? '',
+    recipientName: request.recipientName,
+    status,
+    failureReason: status === 'COMPLETED' ? null : payout.failureReason,
+    livemode: request.livemode,
+    createdAt: request.requestedAt,
+    updatedAt: payout.updatedAt,
+  };
+}
+
+/** The events that settle a money-out as its merchant is told: its published status and when. */
+function settledBy(event: MoneyOutEvent): { status: PayoutSettledStatus; at: string } | undefined {
+  switch (event.type) {
+    case MONEY_OUT_EVENT_TYPES.completed:
+      return { status: 'COMPLETED', at: event.data.completedAt };
+    case MONEY_OUT_EVENT_TYPES.failed:
+      return { status: 'FAILED', at: event.data.failedAt };
+    case MONEY_OUT_EVENT_TYPES.reversed:
+      return { status: 'REVERSED', at: event.data.reversedAt };
+    case MONEY_OUT_EVENT_TYPES.cancelled:
+      return { status: 'CANCELLED', at: event.data.cancelledAt };
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The money-out on the shared decider runtime; its id is its stream name (moneyOutStream). A refund publishes
- * disbursements.RefundSettled once, with the event that made it final (final states decide nothing more).
+ * disbursements.RefundSettled once, with the event that made it final; a payout publishes disbursements.PayoutSettled
+ * with each event that settles it as its merchant is told (COMPLETED, then perhaps REVERSED; FAILED; CANCELLED). A
+ * state is entered once, so each is published once.
  */
 export const moneyOutDecider: StreamDecider<MoneyOutCommand, MoneyOutEvent, MoneyOutState> = {
   decide: decideMoneyOut,
@@ -55,18 +96,24 @@ export const moneyOutDecider: StreamDecider<MoneyOutCommand, MoneyOutEvent, Mone
     currentVersion: DISBURSEMENTS_EVENT_SCHEMA_VERSION,
   }),
   publish(events, after) {
-    if (!after || after.request.kind !== 'REFUND') return [];
+    if (!after) return [];
     const published: PublishedEvent[] = [];
     for (const event of events) {
-      if (event.type === MONEY_OUT_EVENT_TYPES.completed || event.type === MONEY_OUT_EVENT_TYPES.failed) {
-        const status = event.type === MONEY_OUT_EVENT_TYPES.completed ? 'COMPLETED' : 'FAILED';
-        const settledAt = event.type === MONEY_OUT_EVENT_TYPES.completed ? event.data.completedAt : event.data.failedAt;
+      const settled = settledBy(event);
+      if (!settled) continue;
+      const { status, at: settledAt } = settled;
+      if (after.request.kind === 'PAYOUT')
+        published.push({
+          type: PUBLISHED.payoutSettled,
+          version: DISBURSEMENTS_INTEGRATION_VERSION,
+          data: { payout: toPublishedPayout(after, status), settledAt },
+        });
+      else if (status === 'COMPLETED' || status === 'FAILED')
         published.push({
           type: PUBLISHED.refundSettled,
           version: DISBURSEMENTS_INTEGRATION_VERSION,
           data: { refund: toPublishedRefund(after, status), settledAt },
         });
-      }
     }
     return published;
   },

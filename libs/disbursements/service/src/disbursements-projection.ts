@@ -24,23 +24,27 @@ import { toRefundRecord } from './records';
 export type MoneyOutTimerKind = 'reconcile';
 
 /**
- * One timer per money-out, from its acceptance until its hold is settled: it fires a run of the money-out process
- * (send, or ask the provider), which says when it is due again. The run started by the request is the first; the
- * timer is what runs it after a crash.
+ * One timer per money-out, from its acceptance until its hold is settled (a paid payout's: until its reversal watch is
+ * over, or its reversal credited): it fires a run of the money-out process (send, ask the provider, cancel a payout
+ * never approved), which says when it is due again. The run started by the request is the first; the timer is what
+ * runs it after a crash.
  */
 export const MONEY_OUT_TIMERS = new LeasedTimers<MoneyOutTimerKind>('money_out_timers', { reconcile: true });
 
-function timerChanges(event: MoneyOutEvent, statusPollMs: number): TimerChange<MoneyOutTimerKind>[] {
+function timerChanges(event: MoneyOutEvent, statusPollMs: number, payout: boolean): TimerChange<MoneyOutTimerKind>[] {
+  const pollAfter = (at: string): TimerChange<MoneyOutTimerKind>[] => [
+    { type: 'Schedule', kind: 'reconcile', at: new Date(Date.parse(at) + statusPollMs).toISOString() },
+  ];
   switch (event.type) {
     case EVENTS.requested:
-      return [
-        {
-          type: 'Schedule',
-          kind: 'reconcile',
-          at: new Date(Date.parse(event.data.request.requestedAt) + statusPollMs).toISOString(),
-        },
-      ];
+      return pollAfter(event.data.request.requestedAt);
+    case EVENTS.approved:
+      // Waiting for approval, the timer was due at the approval deadline: the approved payout is sent sooner.
+      return pollAfter(event.data.approvedAt);
     case EVENTS.holdSettled:
+      // A paid payout is still watched for a reversal (its run ends the timer when the watch is over).
+      return payout && event.data.outcome === 'PAID' ? pollAfter(event.data.settledAt) : [{ type: 'Cancel' }];
+    case EVENTS.reversalCredited:
       return [{ type: 'Cancel' }];
     default:
       return [];
@@ -83,7 +87,7 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
         tx,
         changes.map(({ streamId, event }) => ({
           internalReference: `${streamPrefix}${streamId}`,
-          changes: timerChanges(event, statusPollMs),
+          changes: timerChanges(event, statusPollMs, streamPrefix === PAYOUT_STREAM_PREFIX),
         })),
       );
     },

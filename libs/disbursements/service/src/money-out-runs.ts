@@ -1,4 +1,4 @@
-import { SettleMoneyOut } from '@paygate/contracts';
+import { ReversePayout, SettleMoneyOut } from '@paygate/contracts';
 import { runProcess, type ProcessEffects, type RunEnd } from '@paygate/decider';
 import {
   type MoneyOut,
@@ -18,6 +18,9 @@ import {
 import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { CommandBus } from '@paygate/messaging';
+
+/** A state its merchant is told of, counted once when entered (a REVERSED payout was COMPLETED before). */
+const isFinal = (moneyOut: MoneyOut) => moneyOut.status !== 'PENDING' && moneyOut.status !== 'PENDING_APPROVAL';
 
 export type MoneyOutRuntime = DeciderRuntime<MoneyOutCommand, MoneyOutEvent, MoneyOutState>;
 export type RefundAllocationRuntime = DeciderRuntime<
@@ -41,7 +44,8 @@ export interface MoneyOutRunsDeps {
 
 /**
  * Runs of the money-out process with libs/decider's runProcess: a money-out's commands go to its stream, its hold's
- * settlement to the wallet (payments.settleMoneyOut), a refund's allocation to its collection's allocation stream.
+ * settlement to the wallet (payments.settleMoneyOut), a reversed payout's credit back to the wallet too
+ * (payments.reversePayout), a refund's allocation to its collection's allocation stream.
  * Every step is idempotent, so a run repeated after a crash (its timer fires again) moves nothing twice. One process
  * runs a money-out's runs one after the other.
  */
@@ -85,6 +89,15 @@ export class MoneyOutRuns {
               }),
             );
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          case 'CreditReversal':
+            await commands.send(
+              new ReversePayout({
+                merchantId: request.merchantId,
+                currency: request.currency,
+                reference: request.reference,
+              }),
+            );
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           case 'SettleAllocation':
             await allocations.handle(request.internalReference ?? '', {
               type: command.outcome === 'PAID' ? 'MarkRefunded' : 'Release',
@@ -94,7 +107,7 @@ export class MoneyOutRuns {
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           default: {
             const handled = await moneyOuts.handle(streamId, command);
-            if (handled.state && handled.state.status !== 'PENDING' && run.moneyOut.status === 'PENDING')
+            if (handled.state && handled.state.status !== run.moneyOut.status && isFinal(handled.state))
               this.deps.finished(request.kind, handled.state.status);
             return { state: { moneyOut: handled.state ?? run.moneyOut, now: now() }, input: { type: 'Recorded' } };
           }

@@ -13,7 +13,8 @@ export function toRefundRecord(moneyOut: MoneyOut): RefundRecord {
     internal_reference: request.internalReference ?? '',
     amount: major(request.amount, request.currency),
     currency: request.currency,
-    status: moneyOut.status,
+    // A refund is never held for approval nor reversed: PENDING, COMPLETED or FAILED.
+    status: moneyOut.status as RefundRecord['status'],
     pending_reason: moneyOut.status === 'PENDING' ? (moneyOut.pendingReason ?? 'provider_processing') : null,
     failure_reason: moneyOut.failureReason,
     reason: request.reason,
