@@ -2,8 +2,13 @@ import {
   moneyOutStream,
   PAYOUT_STREAM_PREFIX,
   REFUND_STREAM_PREFIX,
+  type FindPayoutQuery,
   type FindRefundQuery,
+  type ListPayoutsQuery,
   type ListRefundsQuery,
+  type MoneyOutAttentionItem,
+  type PayoutPage,
+  type PayoutRecord,
   type RefundPage,
   type RefundRecord,
 } from '@paygate/contracts';
@@ -19,7 +24,7 @@ import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers, type TimerChange } from '@paygate/timers';
 import { DISBURSEMENTS_MIGRATIONS } from './migrations';
-import { toRefundRecord } from './records';
+import { toAttentionItem, toPayoutRecord, toRefundRecord } from './records';
 
 export type MoneyOutTimerKind = 'reconcile';
 
@@ -67,6 +72,8 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
       status: 'text',
       needs_attention: 'integer',
       amount: 'bigint',
+      provider_code: 'text',
+      currency: 'text',
       created_at: 'text',
       state: 'jsonb',
     },
@@ -78,6 +85,8 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
       status: moneyOut.status,
       needs_attention: moneyOut.needsAttention ? 1 : 0,
       amount: moneyOut.request.amount,
+      provider_code: moneyOut.request.providerCode,
+      currency: moneyOut.request.currency,
       created_at: moneyOut.request.requestedAt,
       state: moneyOut,
     }),
@@ -129,6 +138,69 @@ export class DisbursementsProjection extends Projection {
     return rows.length > limit && last
       ? { refunds, next: { createdAt: last.created_at, refundReference: last.refund_reference } }
       : { refunds };
+  }
+
+  async findPayout({ merchantId, payoutReference }: FindPayoutQuery): Promise<PayoutRecord | null> {
+    const [row] = await this.sql.query<{ state: MoneyOut }>('select state from money_out_view where stream_id = $1', [
+      moneyOutStream('PAYOUT', merchantId, payoutReference),
+    ]);
+    return row ? toPayoutRecord(row.state) : null;
+  }
+
+  /** Newest first, keyset-paged on (created_at, reference); `from` inclusive, `to` exclusive. */
+  async listPayouts(query: ListPayoutsQuery): Promise<PayoutPage> {
+    const { merchantId, status, providerCode, from, to, limit, after } = query;
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      `select state from money_out_view
+       where merchant_id = $1 and kind = 'PAYOUT'
+         and ($2::text is null or status = $2)
+         and ($3::text is null or provider_code = $3)
+         and ($4::text is null or created_at >= $4)
+         and ($5::text is null or created_at < $5)
+         and ($6::text is null or (created_at, reference) < ($6, $7))
+       order by created_at desc, reference desc
+       limit $8`,
+      [
+        merchantId,
+        status ?? null,
+        providerCode ?? null,
+        from ?? null,
+        to ?? null,
+        after?.createdAt ?? null,
+        after?.payoutReference ?? null,
+        limit + 1,
+      ],
+    );
+    const payouts = rows.slice(0, limit).map((row) => toPayoutRecord(row.state));
+    const last = payouts[payouts.length - 1];
+    return rows.length > limit && last
+      ? { payouts, next: { createdAt: last.created_at, payoutReference: last.payout_reference } }
+      : { payouts };
+  }
+
+  /**
+   * What a merchant's payouts in `currency` asked on the UTC day of `day` total (those not FAILED or CANCELLED), minor
+   * units: the daily cap's count. It reads the view, so a payout accepted moments ago may not be counted yet.
+   */
+  async payoutTotalOn(merchantId: string, currency: string, day: Date): Promise<number> {
+    const start = day.toISOString().slice(0, 10);
+    const end = new Date(Date.parse(start) + 86_400_000).toISOString().slice(0, 10);
+    const [row] = await this.sql.query<{ total: string | number | null }>(
+      `select sum(amount) as total from money_out_view
+       where merchant_id = $1 and kind = 'PAYOUT' and currency = $2
+         and status not in ('FAILED', 'CANCELLED') and created_at >= $3 and created_at < $4`,
+      [merchantId, currency, start, end],
+    );
+    return Number(row?.total ?? 0);
+  }
+
+  /** The refunds and payouts flagged for operators (needs_attention), oldest first. */
+  async needingAttention(limit: number): Promise<MoneyOutAttentionItem[]> {
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      'select state from money_out_view where needs_attention = 1 order by created_at, stream_id limit $1',
+      [limit],
+    );
+    return rows.map((row) => toAttentionItem(row.state));
   }
 
   /** Per kind, the oldest PENDING money-out's creation instant (null: none) and how many are flagged for attention. */

@@ -31,10 +31,20 @@ import { DISBURSEMENT_HANDLERS, FireMoneyOutTimer } from './handlers';
 import { moneyOutCallbackPath, MoneyOutCallbacksController } from './money-out-callbacks.controller';
 import { moneyOutCalls } from './money-out-calls';
 import { finishedMoneyOut, reportPendingMoneyOut } from './money-out-metrics';
-import { MoneyOutRuns } from './money-out-runs';
+import { MoneyOutRuns, type MoneyOutRuntime, type RefundAllocationRuntime } from './money-out-runs';
+import { Payouts } from './payouts.service';
 
 const PROJECTION = Symbol('DisbursementsProjection');
 const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
+const MONEY_OUT_PARTS = Symbol('MoneyOutParts');
+
+/** What refunds and payouts share: the provider connectors, the money-out and allocation streams, the process runs. */
+interface MoneyOutParts {
+  connectors: () => ConnectorRegistry;
+  moneyOuts: MoneyOutRuntime;
+  allocations: RefundAllocationRuntime;
+  runs: MoneyOutRuns;
+}
 
 /**
  * The disbursements service (refunds and payouts), served by the service-payments app beside the wallet: serves the
@@ -53,17 +63,16 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
         DisbursementsProjection.open(infra.sql, infra.store, config.statusPollMs),
     },
     {
-      provide: DisbursementsService,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, DISBURSEMENTS_CONFIG, CONFIG, METRICS],
+      provide: MONEY_OUT_PARTS,
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, DISBURSEMENTS_CONFIG, CONFIG, METRICS],
       useFactory: (
         infra: Infrastructure,
         log: Logger,
         appUrl: AppUrl,
-        projection: DisbursementsProjection,
         config: DisbursementsConfig,
         appConfig: Config,
         metrics: Metrics,
-      ) => {
+      ): MoneyOutParts => {
         // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
         let registry: ConnectorRegistry | undefined;
         const connectors = () =>
@@ -86,7 +95,20 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           log,
           now: () => new Date(),
         });
-        return new DisbursementsService({
+        return { connectors, moneyOuts, allocations, runs };
+      },
+    },
+    {
+      provide: DisbursementsService,
+      inject: [INFRASTRUCTURE, LOGGER, PROJECTION, CONFIG, MONEY_OUT_PARTS],
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        projection: DisbursementsProjection,
+        appConfig: Config,
+        { moneyOuts, allocations, runs }: MoneyOutParts,
+      ) =>
+        new DisbursementsService({
           moneyOuts,
           allocations,
           runs,
@@ -94,8 +116,28 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           commands: infra.commands,
           livemode: appConfig.mode === 'live',
           log,
-        });
-      },
+        }),
+    },
+    {
+      provide: Payouts,
+      inject: [INFRASTRUCTURE, LOGGER, PROJECTION, CONFIG, MONEY_OUT_PARTS],
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        projection: DisbursementsProjection,
+        appConfig: Config,
+        { connectors, moneyOuts, runs }: MoneyOutParts,
+      ) =>
+        new Payouts({
+          moneyOuts,
+          runs,
+          projection,
+          commands: infra.commands,
+          catalogue: appConfig.catalogue,
+          connectors,
+          livemode: appConfig.mode === 'live',
+          log,
+        }),
     },
     ...DISBURSEMENT_HANDLERS,
   ],
