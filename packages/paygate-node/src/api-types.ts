@@ -686,6 +686,8 @@ export interface components {
       merchant_reference?: string;
       /** @description The refund_reference used before for another request */
       refund_reference?: string;
+      /** @description The payout_reference used before for another request */
+      payout_reference?: string;
     };
     CollectionRecordDto: {
       /** @example 1 */

@@ -77,6 +77,12 @@ export class ConflictDataDto {
     description: 'The refund_reference used before for another request',
   })
   refund_reference?: string;
+
+  @ApiPropertyOptional({
+    pattern: MONEY_OUT_REFERENCE_PATTERN,
+    description: 'The payout_reference used before for another request',
+  })
+  payout_reference?: string;
 }
 
 export class UnavailableDataDto {
