@@ -87,6 +87,7 @@ export async function when(moneyOut: MoneyOut, input: MoneyOutInput, script: Scr
         if (
           command.type === 'SettleWallet' ||
           command.type === 'SettleAllocation' ||
+          command.type === 'UncountPayout' ||
           command.type === 'CreditReversal'
         ) {
           settlements.push(command);

@@ -5,7 +5,8 @@ import { Type, type Static } from '@sinclair/typebox';
  * Domain events of the disbursements context: money that leaves a merchant's wallet through a provider. A money-out
  * (a refund to a collection's payer, or a payout to a mobile money number) is one stream,
  * `refund-<merchantId>:<refund_reference>` or `payout-<merchantId>:<payout_reference>`; a collection's refunds share
- * one allocation stream, `refundable-<internal_reference>`, so together they never exceed what was collected.
+ * one allocation stream, `refundable-<internal_reference>`, so together they never exceed what was collected; a
+ * merchant's payouts of a day share one, `payoutday-<merchantId>:<currency>:<YYYY-MM-DD>`, counted against its cap.
  * Amounts are integer minor units. Written at DISBURSEMENTS_EVENT_SCHEMA_VERSION.
  */
 export const DISBURSEMENTS_EVENT_SCHEMA_VERSION = 1;
@@ -131,3 +132,29 @@ export const REFUND_ALLOCATION_EVENT_SCHEMAS = {
   [REFUND_ALLOCATION_EVENT_TYPES.refunded]: RefundAllocationRefundedV1,
 };
 export type RefundAllocationEvent = EventsOf<typeof REFUND_ALLOCATION_EVENT_SCHEMAS>;
+
+// ---- a merchant's payouts of one currency and UTC day, against its daily cap ----
+
+export const PAYOUT_DAY_EVENT_TYPES = {
+  counted: 'PayoutCounted',
+  uncounted: 'PayoutUncounted',
+} as const;
+
+/** A payout counted in its merchant's day before any money is held (the first one also names the day). */
+export const PayoutCountedV1 = eventData({
+  merchantId: text,
+  currency,
+  /** The UTC day, YYYY-MM-DD. */
+  day: text,
+  payoutReference: text,
+  amount: positiveMinorUnits,
+  countedAt: instant,
+});
+/** The payout was not made (FAILED, CANCELLED, or the wallet could not hold it): it no longer counts. */
+export const PayoutUncountedV1 = eventData({ payoutReference: text, uncountedAt: instant });
+
+export const PAYOUT_DAY_EVENT_SCHEMAS = {
+  [PAYOUT_DAY_EVENT_TYPES.counted]: PayoutCountedV1,
+  [PAYOUT_DAY_EVENT_TYPES.uncounted]: PayoutUncountedV1,
+};
+export type PayoutDayEvent = EventsOf<typeof PAYOUT_DAY_EVENT_SCHEMAS>;

@@ -8,11 +8,14 @@ import { eventReader, type PublishedEvent, type StreamDecider } from '@paygate/d
 import {
   DISBURSEMENTS_EVENT_SCHEMA_VERSION,
   MONEY_OUT_EVENT_TYPES,
+  PAYOUT_DAY_EVENT_TYPES,
   REFUND_ALLOCATION_EVENT_TYPES,
   type MoneyOutEvent,
+  type PayoutDayEvent,
   type RefundAllocationEvent,
 } from './events';
 import { decideMoneyOut, evolveMoneyOut, type MoneyOut, type MoneyOutCommand, type MoneyOutState } from './money-out';
+import { decidePayoutDay, evolvePayoutDay, type PayoutDayCommand, type PayoutDayState } from './payout-day';
 import {
   decideRefundAllocation,
   evolveRefundAllocation,
@@ -21,6 +24,8 @@ import {
 } from './refund-allocation';
 
 export const REFUND_ALLOCATION_STREAM_PREFIX = 'refundable-';
+/** Not `payout-`: a day's count is no money-out, and the money-out streams are what that prefix publishes. */
+export const PAYOUT_DAY_STREAM_PREFIX = 'payoutday-';
 
 /** What other contexts learn of a refund once it is final. */
 export function toPublishedRefund(refund: MoneyOut, status: 'COMPLETED' | 'FAILED'): PublishedRefundV1 {
@@ -135,3 +140,20 @@ export const refundAllocationDecider: StreamDecider<
     currentVersion: DISBURSEMENTS_EVENT_SCHEMA_VERSION,
   }),
 };
+
+/** A merchant's payouts of one currency and day: id `<merchantId>:<currency>:<YYYY-MM-DD>`. */
+export const payoutDayDecider: StreamDecider<PayoutDayCommand, PayoutDayEvent, PayoutDayState> = {
+  decide: decidePayoutDay,
+  evolve: evolvePayoutDay,
+  initialState: null,
+  streamName: (id) => `${PAYOUT_DAY_STREAM_PREFIX}${id}`,
+  schemaVersion: DISBURSEMENTS_EVENT_SCHEMA_VERSION,
+  read: eventReader<PayoutDayEvent>({
+    types: Object.values(PAYOUT_DAY_EVENT_TYPES),
+    currentVersion: DISBURSEMENTS_EVENT_SCHEMA_VERSION,
+  }),
+};
+
+/** The id of the payout day a payout asked at `requestedAt` counts in. */
+export const payoutDayId = (merchantId: string, currency: string, requestedAt: string) =>
+  `${merchantId}:${currency}:${requestedAt.slice(0, 10)}`;

@@ -43,11 +43,11 @@ describe('a payout waiting for approval', () => {
     expect(run.moneyOut).toMatchObject({ status: 'PENDING', pendingReason: 'provider_processing' });
   });
 
-  it('unapproved when the time is up: CANCELLED and its hold released, nothing sent', async () => {
+  it('unapproved when the time is up: CANCELLED, its hold released and no longer counted in its day; nothing sent', async () => {
     const run = await when(awaitingApproval(), { type: 'TimerDue' }, {}, at(APPROVAL_MS));
     expect(run.calls).toEqual([]);
     expect(run.moneyOut).toMatchObject({ status: 'CANCELLED', holdSettled: true });
-    expect(run.settlements).toEqual([{ type: 'SettleWallet', outcome: 'NOT_PAID' }]);
+    expect(run.settlements).toEqual([{ type: 'SettleWallet', outcome: 'NOT_PAID' }, { type: 'UncountPayout' }]);
     expect(run.end.type).toBe('Done');
   });
 });

@@ -53,13 +53,14 @@ export type MoneyOutInput =
 export type MoneyOutCall = { type: 'Send' } | { type: 'Status' };
 
 /**
- * Commands of the run: the money-out's own, the settlement of its hold (the wallet) and allocation (a refund's), and
- * the wallet's credit back for a reversed payout.
+ * Commands of the run: the money-out's own, the settlement of its hold (the wallet) and allocation (a refund's), a
+ * payout not made taken out of its day's count (the daily cap), and the wallet's credit back for a reversed payout.
  */
 export type MoneyOutEffect =
   | MoneyOutCommand
   | { type: 'SettleWallet'; outcome: 'PAID' | 'NOT_PAID' }
   | { type: 'SettleAllocation'; outcome: 'PAID' | 'NOT_PAID' }
+  | { type: 'UncountPayout' }
   | { type: 'CreditReversal' };
 
 export interface MoneyOutRunState {
@@ -84,14 +85,21 @@ export function moneyOutProcess(
       : [retry];
   }
 
-  /** Final: the hold is captured (PAID) or released, a refund's allocation marked or released, then recorded. */
+  /**
+   * Final: the hold is captured (PAID) or released, a refund's allocation marked or released (a payout not made no
+   * longer counts in its day), then recorded.
+   */
   function settle({ moneyOut, now }: MoneyOutRunState): Output[] {
     const outcome = holdOutcomeOf(moneyOut);
-    const allocation: Output[] =
-      moneyOut.request.kind === 'REFUND' ? [{ type: 'Execute', command: { type: 'SettleAllocation', outcome } }] : [];
+    const refund = moneyOut.request.kind === 'REFUND';
+    const alongside: Output[] = refund
+      ? [{ type: 'Execute', command: { type: 'SettleAllocation', outcome } }]
+      : outcome === 'NOT_PAID'
+        ? [{ type: 'Execute', command: { type: 'UncountPayout' } }]
+        : [];
     return [
       { type: 'Execute', command: { type: 'SettleWallet', outcome } },
-      ...allocation,
+      ...alongside,
       { type: 'Execute', command: { type: 'RecordHoldSettled', at: now } },
     ];
   }

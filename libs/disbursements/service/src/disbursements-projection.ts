@@ -178,22 +178,6 @@ export class DisbursementsProjection extends Projection {
       : { payouts };
   }
 
-  /**
-   * What a merchant's payouts in `currency` asked on the UTC day of `day` total (those not FAILED or CANCELLED), minor
-   * units: the daily cap's count. It reads the view, so a payout accepted moments ago may not be counted yet.
-   */
-  async payoutTotalOn(merchantId: string, currency: string, day: Date): Promise<number> {
-    const start = day.toISOString().slice(0, 10);
-    const end = new Date(Date.parse(start) + 86_400_000).toISOString().slice(0, 10);
-    const [row] = await this.sql.query<{ total: string | number | null }>(
-      `select sum(amount) as total from money_out_view
-       where merchant_id = $1 and kind = 'PAYOUT' and currency = $2
-         and status not in ('FAILED', 'CANCELLED') and created_at >= $3 and created_at < $4`,
-      [merchantId, currency, start, end],
-    );
-    return Number(row?.total ?? 0);
-  }
-
   /** The refunds and payouts flagged for operators (needs_attention), oldest first. */
   async needingAttention(limit: number): Promise<MoneyOutAttentionItem[]> {
     const rows = await this.sql.query<{ state: MoneyOut }>(

@@ -8,7 +8,7 @@ import {
   PAYOUT_STREAM_PREFIX,
   REFUND_STREAM_PREFIX,
 } from '@paygate/contracts';
-import { moneyOutDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
+import { moneyOutDecider, payoutDayDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
@@ -31,18 +31,27 @@ import { DISBURSEMENT_HANDLERS, FireMoneyOutTimer } from './handlers';
 import { moneyOutCallbackPath, MoneyOutCallbacksController } from './money-out-callbacks.controller';
 import { moneyOutCalls } from './money-out-calls';
 import { finishedMoneyOut, reportPendingMoneyOut } from './money-out-metrics';
-import { MoneyOutRuns, type MoneyOutRuntime, type RefundAllocationRuntime } from './money-out-runs';
+import {
+  MoneyOutRuns,
+  type MoneyOutRuntime,
+  type PayoutDayRuntime,
+  type RefundAllocationRuntime,
+} from './money-out-runs';
 import { Payouts } from './payouts.service';
 
 const PROJECTION = Symbol('DisbursementsProjection');
 const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
 const MONEY_OUT_PARTS = Symbol('MoneyOutParts');
 
-/** What refunds and payouts share: the provider connectors, the money-out and allocation streams, the process runs. */
+/**
+ * What refunds and payouts share: the provider connectors, the money-out, allocation and payout day streams, the
+ * process runs.
+ */
 interface MoneyOutParts {
   connectors: () => ConnectorRegistry;
   moneyOuts: MoneyOutRuntime;
   allocations: RefundAllocationRuntime;
+  payoutDays: PayoutDayRuntime;
   runs: MoneyOutRuns;
 }
 
@@ -85,9 +94,12 @@ interface MoneyOutParts {
         const callbackBase = () => (config.providerCallbackUrl ?? appUrl.get()).replace(/\/+$/, '');
         const moneyOuts = new DeciderRuntime(infra.store, moneyOutDecider, { oneFlowPerStream: true });
         const allocations = new DeciderRuntime(infra.store, refundAllocationDecider);
+        // Every concurrent payout of a merchant counts (and a refused one uncounts) in one stream: more conflicts to retry.
+        const payoutDays = new DeciderRuntime(infra.store, payoutDayDecider, { maxAttempts: 50 });
         const runs = new MoneyOutRuns({
           moneyOuts,
           allocations,
+          payoutDays,
           commands: infra.commands,
           call: moneyOutCalls(connectors, (streamId) => `${callbackBase()}${moneyOutCallbackPath(streamId)}`),
           config,
@@ -95,7 +107,7 @@ interface MoneyOutParts {
           log,
           now: () => new Date(),
         });
-        return { connectors, moneyOuts, allocations, runs };
+        return { connectors, moneyOuts, allocations, payoutDays, runs };
       },
     },
     {
@@ -126,10 +138,11 @@ interface MoneyOutParts {
         log: Logger,
         projection: DisbursementsProjection,
         appConfig: Config,
-        { connectors, moneyOuts, runs }: MoneyOutParts,
+        { connectors, moneyOuts, payoutDays, runs }: MoneyOutParts,
       ) =>
         new Payouts({
           moneyOuts,
+          payoutDays,
           runs,
           projection,
           commands: infra.commands,

@@ -9,6 +9,10 @@ import {
   type MoneyOutInput,
   type MoneyOutRunState,
   type MoneyOutState,
+  type PayoutDayCommand,
+  type PayoutDayEvent,
+  type PayoutDayState,
+  payoutDayId,
   type RefundAllocationCommand,
   type RefundAllocationEvent,
   type RefundAllocationState,
@@ -23,6 +27,7 @@ import type { CommandBus } from '@paygate/messaging';
 const isFinal = (moneyOut: MoneyOut) => moneyOut.status !== 'PENDING' && moneyOut.status !== 'PENDING_APPROVAL';
 
 export type MoneyOutRuntime = DeciderRuntime<MoneyOutCommand, MoneyOutEvent, MoneyOutState>;
+export type PayoutDayRuntime = DeciderRuntime<PayoutDayCommand, PayoutDayEvent, PayoutDayState>;
 export type RefundAllocationRuntime = DeciderRuntime<
   RefundAllocationCommand,
   RefundAllocationEvent,
@@ -32,6 +37,7 @@ export type RefundAllocationRuntime = DeciderRuntime<
 export interface MoneyOutRunsDeps {
   moneyOuts: MoneyOutRuntime;
   allocations: RefundAllocationRuntime;
+  payoutDays: PayoutDayRuntime;
   /** The payments contract: the wallet holds are the payments context's. */
   commands: CommandBus;
   call: (call: MoneyOutCall, streamId: string, moneyOut: MoneyOut) => Promise<MoneyOutInput>;
@@ -45,7 +51,8 @@ export interface MoneyOutRunsDeps {
 /**
  * Runs of the money-out process with libs/decider's runProcess: a money-out's commands go to its stream, its hold's
  * settlement to the wallet (payments.settleMoneyOut), a reversed payout's credit back to the wallet too
- * (payments.reversePayout), a refund's allocation to its collection's allocation stream.
+ * (payments.reversePayout), a refund's allocation to its collection's allocation stream, a payout not made out of its
+ * day's count.
  * Every step is idempotent, so a run repeated after a crash (its timer fires again) moves nothing twice. One process
  * runs a money-out's runs one after the other.
  */
@@ -70,7 +77,7 @@ export class MoneyOutRuns {
   }
 
   private async runNow(streamId: string, input: MoneyOutInput): Promise<RunEnd | undefined> {
-    const { moneyOuts, allocations, commands, call, log } = this.deps;
+    const { moneyOuts, allocations, payoutDays, commands, call, log } = this.deps;
     const now = () => this.deps.now().toISOString();
     const { state: moneyOut } = await moneyOuts.load(streamId);
     if (!moneyOut) return undefined;
@@ -88,6 +95,13 @@ export class MoneyOutRuns {
                 outcome: command.outcome,
               }),
             );
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          case 'UncountPayout':
+            await payoutDays.handle(payoutDayId(request.merchantId, request.currency, request.requestedAt), {
+              type: 'Uncount',
+              payoutReference: request.reference,
+              at: now(),
+            });
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           case 'CreditReversal':
             await commands.send(

@@ -15,16 +15,17 @@ import {
   type ResultOf,
 } from '@paygate/contracts';
 import { ProviderRequestError, type AccountHolder, type ConnectorRegistry } from '@paygate/connectors';
-import type { MoneyOutRequest } from '@paygate/disbursements-domain';
+import { payoutDayId, type MoneyOutRequest } from '@paygate/disbursements-domain';
 import type { Logger } from '@paygate/logging';
 import type { CommandBus } from '@paygate/messaging';
 import { computeFee, formatMoney, isSupportedCurrency } from '@paygate/money';
 import type { DisbursementsProjection } from './disbursements-projection';
-import type { MoneyOutRuns, MoneyOutRuntime } from './money-out-runs';
+import type { MoneyOutRuns, MoneyOutRuntime, PayoutDayRuntime } from './money-out-runs';
 import { toPayoutRecord } from './records';
 
 export interface PayoutsDeps {
   moneyOuts: MoneyOutRuntime;
+  payoutDays: PayoutDayRuntime;
   runs: MoneyOutRuns;
   projection: DisbursementsProjection;
   commands: CommandBus;
@@ -48,12 +49,14 @@ const sameName = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
- * The payout use cases. A payout is accepted once everything a merchant could get wrong is checked, in an order that
- * moves nothing until the last step: the provider's terms (limits, the number's network), the merchant's daily cap,
- * then the name check at the provider (an account that cannot receive, or another name than the merchant expects, is
- * refused before any money is held); then amount and fee are held on the wallet (payments.holdMoneyOut: a wallet
- * never goes below zero) and its stream started, PENDING_APPROVAL above the merchant's approval threshold. The same
- * payout_reference with the same request answers the same payout and asks the provider nothing.
+ * The payout use cases. A payout is accepted once everything a merchant could get wrong is checked, moving nothing
+ * until the checks are done: the provider's terms (limits, the number's network), then the name check at the
+ * provider (an account that cannot receive, or another name than the merchant expects, is refused before any money
+ * is held). It is then accepted in three idempotent steps keyed by its payout_reference, as a refund is: counted in
+ * its merchant's day against the daily cap (payout-day.ts), amount and fee held on the wallet (payments.holdMoneyOut:
+ * a wallet never goes below zero), its stream started, PENDING_APPROVAL above the merchant's approval threshold; a
+ * step refused undoes the one before. The same payout_reference with the same request answers the same payout and
+ * asks the provider nothing.
  */
 export class Payouts {
   private readonly now: () => Date;
@@ -112,21 +115,23 @@ export class Payouts {
       return { payout: toPayoutRecord(handled.state ?? existing.state), created: false };
     }
 
-    const at = this.now();
-    if (settings.dailyCap !== null) {
-      const today = await this.deps.projection.payoutTotalOn(merchantId, currency, at);
-      if (today + amount > settings.dailyCap)
-        throw invalid(
-          'amount',
-          `this payout would take today's payouts to ${money(today + amount, currency)}, over the daily cap of ${money(settings.dailyCap, currency)}`,
-        );
-    }
     const holder = await this.accountHolder(provider, msisdn);
     if (!holder.canReceive) throw invalid('msisdn', `msisdn ${msisdn} cannot receive mobile money`);
     if (command.recipientName !== undefined && !sameName(command.recipientName, holder.name))
       throw invalid('recipient_name', `recipient_name does not match the name of the account holder of ${msisdn}`);
 
-    const request: MoneyOutRequest = { ...asked, recipientName: holder.name, requestedAt: at.toISOString() };
+    const request: MoneyOutRequest = { ...asked, recipientName: holder.name, requestedAt: this.now().toISOString() };
+    const dayId = payoutDayId(merchantId, currency, request.requestedAt);
+    await this.deps.payoutDays.handle(dayId, {
+      type: 'Count',
+      merchantId,
+      currency,
+      day: request.requestedAt.slice(0, 10),
+      payoutReference,
+      amount,
+      cap: settings.dailyCap,
+      at: request.requestedAt,
+    });
     try {
       await commands.send(
         new HoldMoneyOut({
@@ -138,6 +143,7 @@ export class Payouts {
         }),
       );
     } catch (error) {
+      await this.deps.payoutDays.handle(dayId, { type: 'Uncount', payoutReference, at: this.now().toISOString() });
       if (error instanceof CommandRejectedError && error.code === 'insufficient_funds') {
         const available = Number(error.details?.available ?? 0);
         throw invalid(
