@@ -22,39 +22,39 @@ const major = ({ amount, currency }: MoneyOut['request']) =>
  * StatusUnanswered), so nothing is ever failed on one.
  */
 export function moneyOutCalls(connectors: () => ConnectorRegistry, notifyUrl: (streamId: string) => string) {
+  /** A payout to its number, or a refund of its collection, through the provider's capability for it. */
+  function send(request: MoneyOut['request'], reference: string, streamId: string): Promise<void> {
+    const common = { reference, amount: major(request), currency: request.currency, notifyUrl: notifyUrl(streamId) };
+    if (request.kind === 'PAYOUT')
+      return connectors()
+        .get(request.providerCode, 'payout')
+        .payout.send({
+          ...common,
+          msisdn: request.msisdn ?? '',
+          payerMessage: `Payout ${request.reference}`,
+          payeeNote: `Payout ${request.reference}`,
+        });
+    return connectors()
+      .get(request.providerCode, 'refund')
+      .refund.send({
+        ...common,
+        collectionReference: request.internalReference ?? '',
+        payerMessage: `Refund ${request.reference}`,
+        payeeNote: request.reason ?? `Refund of ${request.internalReference}`,
+      });
+  }
+
+  const status = (request: MoneyOut['request'], reference: string) =>
+    request.kind === 'PAYOUT'
+      ? connectors().get(request.providerCode, 'payout').payout.status(reference)
+      : connectors().get(request.providerCode, 'refund').refund.status(reference);
+
   return async (call: MoneyOutCall, streamId: string, moneyOut: MoneyOut): Promise<MoneyOutInput> => {
     const { request } = moneyOut;
     const reference = providerReferenceOf(streamId, request.kind);
-    const operations = () =>
-      request.kind === 'PAYOUT'
-        ? connectors().get(request.providerCode, 'payout').payout
-        : connectors().get(request.providerCode, 'refund').refund;
     if (call.type === 'Send') {
       try {
-        if (request.kind === 'PAYOUT')
-          await connectors()
-            .get(request.providerCode, 'payout')
-            .payout.send({
-              reference,
-              amount: major(request),
-              currency: request.currency,
-              msisdn: request.msisdn ?? '',
-              payerMessage: `Payout ${request.reference}`,
-              payeeNote: `Payout ${request.reference}`,
-              notifyUrl: notifyUrl(streamId),
-            });
-        else
-          await connectors()
-            .get(request.providerCode, 'refund')
-            .refund.send({
-              reference,
-              collectionReference: request.internalReference ?? '',
-              amount: major(request),
-              currency: request.currency,
-              payerMessage: `Refund ${request.reference}`,
-              payeeNote: request.reason ?? `Refund of ${request.internalReference}`,
-              notifyUrl: notifyUrl(streamId),
-            });
+        await send(request, reference, streamId);
         return { type: 'SendAccepted' };
       } catch (error) {
         if (error instanceof ProviderRequestError) return { type: 'SendRefused', reason: error.code ?? error.message };
@@ -62,7 +62,7 @@ export function moneyOutCalls(connectors: () => ConnectorRegistry, notifyUrl: (s
       }
     }
     try {
-      return statusOf(await operations().status(reference), moneyOut);
+      return statusOf(await status(request, reference), moneyOut);
     } catch (error) {
       return { type: 'StatusUnanswered', detail: detailOf(error) };
     }
