@@ -7,7 +7,11 @@ import {
   DISBURSEMENTS_INTEGRATION_EVENTS,
   PAYMENTS_INTEGRATION_EVENTS,
 } from '@paygate/contracts';
-import { MONEY_OUT_EVENT_TYPES, REFUND_ALLOCATION_EVENT_TYPES } from '@paygate/disbursements-domain';
+import {
+  MONEY_OUT_EVENT_TYPES,
+  PAYOUT_DAY_EVENT_TYPES,
+  REFUND_ALLOCATION_EVENT_TYPES,
+} from '@paygate/disbursements-domain';
 import { COLLECTION_EVENT_TYPES } from '@paygate/collections-domain';
 import { SERVICE_PAYMENT_EVENT_TYPES, WALLET_EVENT_TYPES } from '@paygate/payments-domain';
 import { runCli } from './cli-test-setup';
@@ -39,6 +43,7 @@ describe('paygate events schema', () => {
       WALLET_EVENT_TYPES,
       MONEY_OUT_EVENT_TYPES,
       REFUND_ALLOCATION_EVENT_TYPES,
+      PAYOUT_DAY_EVENT_TYPES,
       DISBURSEMENTS_INTEGRATION_EVENTS,
     ].flatMap((types) => Object.values(types));
     expect(current.sort()).toEqual([...every].sort());

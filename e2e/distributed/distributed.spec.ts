@@ -3,6 +3,7 @@ import {
   collectForPaymentFaultSuite,
   collectForPaymentSuite,
   refundSuite,
+  payoutSuite,
   collectionOutcomeSuite,
   describeWithService,
   dropSchemas,
@@ -135,6 +136,10 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
 
   describe('refunds across processes: the gateway, collections, and disbursements beside the wallet in service-payments', () => {
     refundSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
+  });
+
+  describe('payouts across processes: the gateway, and disbursements beside the wallet in service-payments', () => {
+    payoutSuite({ gateway: () => apps[2].url, sandbox: () => apps[4].url });
   });
 
   describe('collect-for-payment faults across processes', () => {

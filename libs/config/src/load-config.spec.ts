@@ -83,6 +83,8 @@ describe('loadConfig: defaults', () => {
       disbursements: {
         statusPollMs: 20_000,
         attentionAfterMs: 3_600_000,
+        approvalTimeoutMs: 86_400_000,
+        reversalWatchMs: 600_000,
         timerTickMs: 10_000,
         providerCallbackUrl: undefined,
       },

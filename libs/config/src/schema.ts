@@ -273,6 +273,15 @@ export const CONFIG_SCHEMA = {
       description:
         'a refund or payout its provider has not confirmed after this is listed for operators (needs_attention); it is still asked about, and never failed without the provider',
     }),
+    approvalTimeoutMs: milliseconds('PAYOUT_APPROVAL_TIMEOUT_MS', 24 * HOUR, {
+      min: 1,
+      description:
+        "a payout above its merchant's approval threshold not approved after this is cancelled and its hold released",
+    }),
+    reversalWatchMs: milliseconds('PAYOUT_REVERSAL_WATCH_MS', 10 * MINUTE, {
+      description:
+        'a completed payout is still asked about at each status poll for this long, to see a reversal its provider may not call back about (a callback asks again at any time)',
+    }),
     timerTickMs: milliseconds('MONEY_OUT_TIMER_TICK_MS', 10_000, {
       description:
         'longest wait before due refund and payout timers are looked for unprompted (a fallback: scheduling notifies the worker)',

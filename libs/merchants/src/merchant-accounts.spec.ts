@@ -80,6 +80,20 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
       expect(await accounts.get(merchant.id)).toEqual(without);
     });
 
+    it('payout limits: UGX 5,000,000 for approval and no daily cap until set; null removes either', async () => {
+      const { merchant } = await create();
+      expect(merchant).toMatchObject({ payoutApprovalThreshold: 5_000_000, payoutDailyCap: null });
+      const limited = await accounts.update(merchant.id, {
+        payoutApprovalThreshold: 1_000_000,
+        payoutDailyCap: 9_000_000,
+      });
+      expect(limited).toMatchObject({ payoutApprovalThreshold: 1_000_000, payoutDailyCap: 9_000_000 });
+      const unchanged = await accounts.update(merchant.id, { status: 'active' });
+      expect(unchanged).toMatchObject({ payoutApprovalThreshold: 1_000_000, payoutDailyCap: 9_000_000 });
+      const lifted = await accounts.update(merchant.id, { payoutApprovalThreshold: null, payoutDailyCap: null });
+      expect(lifted).toMatchObject({ payoutApprovalThreshold: null, payoutDailyCap: null });
+    });
+
     it('shows a suspension to the next authentication, although the merchant was just looked up', async () => {
       const { merchant, keys } = await create();
       expect((await accounts.authenticate(keys.publicKey))?.status).toBe('active');

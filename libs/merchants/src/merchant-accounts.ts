@@ -14,6 +14,10 @@ export interface Merchant {
   publicKey: string;
   collectionCallbackUrl: string | null;
   servicePaymentsCallbackUrl: string | null;
+  /** A payout above this many whole units of its currency waits for an owner's approval; null: none waits. */
+  payoutApprovalThreshold: number | null;
+  /** The most this merchant's payouts may total in a UTC day, whole units of their currency; null: no cap. */
+  payoutDailyCap: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -36,6 +40,8 @@ interface MerchantRow {
   signing_key_sealed: string;
   collection_callback_url: string | null;
   service_payments_callback_url: string | null;
+  payout_approval_threshold: string | number | null;
+  payout_daily_cap: string | number | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -80,6 +86,8 @@ function toMerchant(row: MerchantRow): Merchant {
     publicKey: row.public_key,
     collectionCallbackUrl: row.collection_callback_url,
     servicePaymentsCallbackUrl: row.service_payments_callback_url,
+    payoutApprovalThreshold: row.payout_approval_threshold === null ? null : Number(row.payout_approval_threshold),
+    payoutDailyCap: row.payout_daily_cap === null ? null : Number(row.payout_daily_cap),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -142,6 +150,8 @@ export class MerchantAccounts {
       status?: MerchantStatus;
       collectionCallbackUrl?: string | null;
       servicePaymentsCallbackUrl?: string | null;
+      payoutApprovalThreshold?: number | null;
+      payoutDailyCap?: number | null;
     },
   ): Promise<Merchant | null> {
     const [row] = await this.sql.query<MerchantRow>(
@@ -149,6 +159,8 @@ export class MerchantAccounts {
          status = coalesce($2, status),
          collection_callback_url = case when $3::boolean then $4 else collection_callback_url end,
          service_payments_callback_url = case when $5::boolean then $6 else service_payments_callback_url end,
+         payout_approval_threshold = case when $7::boolean then $8::bigint else payout_approval_threshold end,
+         payout_daily_cap = case when $9::boolean then $10::bigint else payout_daily_cap end,
          updated_at = now()
        where id = $1 returning *`,
       [
@@ -158,6 +170,10 @@ export class MerchantAccounts {
         patch.collectionCallbackUrl ?? null,
         patch.servicePaymentsCallbackUrl !== undefined,
         patch.servicePaymentsCallbackUrl ?? null,
+        patch.payoutApprovalThreshold !== undefined,
+        patch.payoutApprovalThreshold ?? null,
+        patch.payoutDailyCap !== undefined,
+        patch.payoutDailyCap ?? null,
       ],
     );
     if (row) this.forget(row.public_key);

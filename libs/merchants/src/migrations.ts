@@ -84,4 +84,12 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'create index if not exists dashboard_users_email on dashboard_users (email)',
     ],
   },
+  // A merchant's payout limits, set by operators: the approval threshold (UGX 5,000,000 unless set) and a daily cap.
+  {
+    name: '0006_merchant_payout_limits',
+    statements: [
+      'alter table merchants add column if not exists payout_approval_threshold bigint default 5000000',
+      'alter table merchants add column if not exists payout_daily_cap bigint',
+    ],
+  },
 ]);

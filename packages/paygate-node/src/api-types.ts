@@ -212,7 +212,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Payment options: providers, limits, msisdn prefixes and fee schedules
+     * Payment options: providers, limits, msisdn prefixes and fee schedules, for collections and payouts
      * @description The enabled providers of the catalogue; a currency no provider uses gives an empty list.
      */
     get: operations['listPaymentProviders'];
@@ -262,8 +262,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change callback URLs or status
-     * @description null removes a callback URL; a suspended merchant gets 403 on every merchant route.
+     * Change callback URLs, status or payout limits
+     * @description null removes a callback URL, the payout approval threshold (no payout then waits for approval) or the daily payout cap; a suspended merchant gets 403 on every merchant route.
      */
     patch: operations['updateMerchant'];
     trace?: never;
@@ -392,6 +392,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/payouts/recipient': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The name check: whether a mobile money number can receive a payout, and whose it is
+     * @description Asks the provider for the account holder. POST /v1/payouts makes the same check before any money moves; show the name to whoever sends the payout before they send it.
+     */
+    get: operations['checkPayoutRecipient'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant's payouts, newest first
+     * @description A page of payouts, newest first, filtered by status, provider and creation time, with next_cursor for the next page. A payout is listed once the read model has it, within moments of its request.
+     */
+    get: operations['listPayouts'];
+    put?: never;
+    /**
+     * Pay wallet money out to a mobile money number
+     * @description The number's account is checked at the provider first (the name check); then the amount and the payout fee are held on the wallet at once (a wallet never goes below zero), and the payout is sent with a reference derived from payout_reference, so a retry is the same payout there too. Answers PENDING, or PENDING_APPROVAL above your approval threshold (an owner approves it in the dashboard). A provider that does not answer keeps it PENDING (pending_reason provider_unconfirmed) until it does: only the provider's word makes it FAILED.
+     */
+    post: operations['createPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/payouts/{payout_reference}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A payout by payout_reference
+     * @description The payout with its current status.
+     */
+    get: operations['getPayout'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/wallets/top-up': {
     parameters: {
       query?: never;
@@ -406,6 +470,26 @@ export interface paths {
      * @description amount in major units. reference (optional, generated when absent) makes a retried top-up the same top-up. operator and reason (who credits the wallet and why) are recorded with the credit; a live deployment requires both.
      */
     post: operations['topUpWallet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/money-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Refunds and payouts their provider has not confirmed for too long
+     * @description Those still PENDING after MONEY_OUT_ATTENTION_AFTER_MS without a final word from their provider, oldest first (at most 100). Paygate keeps asking the provider with the same reference; none is failed without its word.
+     */
+    get: operations['listMoneyOutNeedingAttention'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -602,6 +686,8 @@ export interface components {
       merchant_reference?: string;
       /** @description The refund_reference used before for another request */
       refund_reference?: string;
+      /** @description The payout_reference used before for another request */
+      payout_reference?: string;
     };
     CollectionRecordDto: {
       /** @example 1 */
@@ -1009,6 +1095,14 @@ export interface components {
       min?: number;
       max?: number;
     };
+    PayoutTermsDto: {
+      /** @example 1000 */
+      min_amount: number;
+      /** @example 10000000 */
+      max_amount: number;
+      /** @description Paygate's fee per payout, taken from the wallet with the amount */
+      fee: components['schemas']['FeeScheduleDto'];
+    };
     PaymentProviderDto: {
       /** @example mtn_momo_ug */
       provider_code: string;
@@ -1036,6 +1130,8 @@ export interface components {
        */
       prefixes: string[];
       fee: components['schemas']['FeeScheduleDto'];
+      /** @description Payouts to its numbers (POST /v1/payouts): limits and fee; null when it takes none */
+      payout: components['schemas']['PayoutTermsDto'] | null;
     };
     PaymentProvidersDto: {
       payment_providers: components['schemas']['PaymentProviderDto'][];
@@ -1059,6 +1155,16 @@ export interface components {
       collection_callback_url: string | null;
       /** Format: uri */
       service_payments_callback_url: string | null;
+      /**
+       * @description A payout above this many whole units of its currency waits for an owner's approval (PENDING_APPROVAL); null: none waits
+       * @example 5000000
+       */
+      payout_approval_threshold: number | null;
+      /**
+       * @description The most the payouts (those not FAILED or CANCELLED) may total in a UTC day, whole units of their currency; null: no cap
+       * @example null
+       */
+      payout_daily_cap: number | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1103,6 +1209,16 @@ export interface components {
       collection_callback_url: string | null;
       /** Format: uri */
       service_payments_callback_url: string | null;
+      /**
+       * @description A payout above this many whole units of its currency waits for an owner's approval (PENDING_APPROVAL); null: none waits
+       * @example 5000000
+       */
+      payout_approval_threshold: number | null;
+      /**
+       * @description The most the payouts (those not FAILED or CANCELLED) may total in a UTC day, whole units of their currency; null: no cap
+       * @example null
+       */
+      payout_daily_cap: number | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1119,6 +1235,16 @@ export interface components {
        * @description An absolute https URL, or null to remove it
        */
       service_payments_callback_url?: string | null;
+      /**
+       * @description A payout above this many whole units of its currency waits for an owner's approval; null: none waits (5000000 until set)
+       * @example 5000000
+       */
+      payout_approval_threshold?: number | null;
+      /**
+       * @description The most the payouts may total in a UTC day, whole units of their currency (those not FAILED or CANCELLED count); null: no cap
+       * @example 20000000
+       */
+      payout_daily_cap?: number | null;
       /** @enum {string} */
       status?: 'active' | 'suspended';
     };
@@ -1290,6 +1416,99 @@ export interface components {
       /** @description Pass as cursor for the next page; null on the last page */
       next_cursor: string | null;
     };
+    RecipientDto: {
+      /** @example mtn_momo_ug */
+      provider_code: string;
+      /** @example 256772000001 */
+      msisdn: string;
+      /**
+       * @description Whether the account can receive a payout
+       * @example true
+       */
+      can_receive: boolean;
+      /** @description The account holder's name; null when the account cannot receive */
+      name: string | null;
+    };
+    PayoutDto: {
+      /** @example payout-1001 */
+      payout_reference: string;
+      /**
+       * @description Major units
+       * @example 150000
+       */
+      amount: number;
+      /**
+       * @description Paygate's fee, major units, taken from the wallet with the amount
+       * @example 1500
+       */
+      fee: number;
+      /** @example UGX */
+      currency: string;
+      /** @example mtn_momo_ug */
+      provider_code: string;
+      /** @example 256772000001 */
+      msisdn: string;
+      /** @description The account holder's name as the provider gave it at the name check */
+      recipient_name: string | null;
+      /**
+       * @description PENDING_APPROVAL (above your approval threshold: an owner approves it in the dashboard, or it is CANCELLED after 24 h), PENDING until the provider has said, COMPLETED, FAILED (only on the provider's word), REVERSED (the provider took back a completed payout: your wallet is credited back), CANCELLED
+       * @example PENDING
+       * @enum {string}
+       */
+      status: 'PENDING_APPROVAL' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'REVERSED' | 'CANCELLED';
+      /**
+       * @description While PENDING: provider_processing, or provider_unconfirmed (the provider has not said whether it received it: Paygate asks it with the same reference until it says); null otherwise
+       * @example provider_processing
+       * @enum {string|null}
+       */
+      pending_reason: 'provider_processing' | 'provider_unconfirmed' | null;
+      /** @description FAILED, REVERSED: what the provider said; CANCELLED: why */
+      failure_reason: string | null;
+      /**
+       * @description true in a live deployment (real money), false in a test one
+       * @example false
+       */
+      livemode: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    PayoutRequestDto: {
+      /**
+       * @description Your id for the payout, unique among your payouts: the same reference with the same body answers the same payout again (nothing is sent to the provider twice); with another body, 409
+       * @example payout-1001
+       */
+      payout_reference: string;
+      /**
+       * @description The provider's currency
+       * @example UGX
+       */
+      currency: string;
+      /**
+       * @description In major units, within the provider's payout min_amount and max_amount (GET /v1/payment-providers); the wallet must cover it and the payout fee
+       * @example 150000
+       */
+      amount: number;
+      /** @example mtn_momo_ug */
+      provider_code: string;
+      /**
+       * @description The number paid, with its calling code
+       * @example 256772000001
+       */
+      msisdn: string;
+      /**
+       * @description The name you expect the account to have: the payout is refused (400) when the provider's account holder has another (case and spacing aside)
+       * @example Jane Doe
+       */
+      recipient_name?: string;
+    };
+    PayoutPageDto: {
+      /** @description Newest first */
+      payouts: components['schemas']['PayoutDto'][];
+      /** @description Pass as cursor for the next page; null on the last page */
+      next_cursor: string | null;
+    };
     TopUpDto: {
       merchant_id: string;
       /** @example UGX */
@@ -1326,6 +1545,31 @@ export interface components {
        * @example float advance for November, ticket OPS-118
        */
       reason?: string;
+    };
+    MoneyOutAttentionDto: {
+      /** @enum {string} */
+      kind: 'REFUND' | 'PAYOUT';
+      merchant_id: string;
+      /** @description The refund_reference or payout_reference */
+      reference: string;
+      /** @description Major units */
+      amount: number;
+      currency: string;
+      provider_code: string;
+      /** @example PENDING */
+      status: string;
+      /** @enum {string|null} */
+      pending_reason: 'provider_processing' | 'provider_unconfirmed' | null;
+      /** @description How many times it was sent to the provider (always with one reference) */
+      sends: number;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    MoneyOutAttentionListDto: {
+      /** @description Oldest first */
+      money_out: components['schemas']['MoneyOutAttentionDto'][];
     };
     CollectionCallbackPayloadDto: {
       id: number;
@@ -4555,6 +4799,577 @@ export interface operations {
       };
     };
   };
+  checkPayoutRecipient: {
+    parameters: {
+      query: {
+        msisdn: string;
+        provider_code: string;
+      };
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account holder */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['RecipientDto'];
+          };
+        };
+      };
+      /** @description Invalid request: provider_code or msisdn missing or malformed, a provider that takes no payouts (naming provider_code), or a number not of that provider (naming msisdn); or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  listPayouts: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The next_cursor of the previous page */
+        cursor?: string;
+        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
+        created_to?: string;
+        /** @description Created at or after: a date (midnight UTC) or an RFC 3339 date-time */
+        created_from?: string;
+        provider_code?: string;
+        status?: 'PENDING_APPROVAL' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'REVERSED' | 'CANCELLED';
+      };
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of payouts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['PayoutPageDto'];
+          };
+        };
+      };
+      /** @description Invalid request: a filter not one of its values or given twice, an unknown parameter, or a cursor this API did not give; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  createPayout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutRequestDto'];
+      };
+    };
+    responses: {
+      /** @description Accepted (or the same payout again, for the same payout_reference and body) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 202;
+            /** @enum {string} */
+            status: 'accepted';
+            message: string;
+            data: components['schemas']['PayoutDto'];
+          };
+        };
+      };
+      /** @description Invalid request: a field missing or malformed; a provider that takes no payouts (naming provider_code) or another currency than its own (naming currency); an amount outside the provider's payout limits, over today's payout cap, or over what the wallet has available with the fee (naming amount); a number that is not the provider's or cannot receive (naming msisdn); a recipient_name that is not the account holder's (naming recipient_name); or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The payout_reference was used for another payout */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 409;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ConflictDataDto'];
+          };
+        };
+      };
+      /** @description The body is over the size limit (64 KiB by default) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 413;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description The body is not sent as application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 415;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  getPayout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only 1 (any other value answers 400) */
+        'x-api-version'?: '1';
+      };
+      path: {
+        payout_reference: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payout */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['PayoutDto'];
+          };
+        };
+      };
+      /** @description Invalid request: malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or unknown public-key, or a missing or wrong secret-key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description This merchant account is suspended */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 403;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description No payout of this merchant has this reference */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 404;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the merchant's bucket (a failed authentication: the source address's public bucket) is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
   topUpWallet: {
     parameters: {
       query?: never;
@@ -4673,6 +5488,111 @@ export interface operations {
           'application/json': {
             /** @enum {integer} */
             code: 415;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['EmptyDataDto'];
+          };
+        };
+      };
+      /** @description Too many requests: the source address's public bucket is empty; retry after Retry-After seconds. RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers-06) come with every answer of this route */
+      429: {
+        headers: {
+          /** @description seconds until a request will be accepted again */
+          'Retry-After'?: number;
+          /** @description capacity of the bucket (requests at once) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the bucket after this one */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the bucket is full again */
+          'RateLimit-Reset'?: number;
+          /** @description `<capacity>;w=<seconds to refill from empty>` */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 429;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['RateLimitedDataDto'];
+          };
+        };
+      };
+      /** @description A service, or the store or broker it needs, did not answer within COMMAND_TIMEOUT_MS; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 503;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['UnavailableDataDto'];
+          };
+        };
+      };
+    };
+  };
+  listMoneyOutNeedingAttention: {
+    parameters: {
+      query: {
+        state: 'needs_attention';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The flagged refunds and payouts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            status: 'success';
+            message: string;
+            data: components['schemas']['MoneyOutAttentionListDto'];
+          };
+        };
+      };
+      /** @description Invalid request: state missing or not needs_attention, or an unknown parameter; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 400;
+            /** @enum {string} */
+            status: 'error';
+            message: string;
+            data: components['schemas']['ValidationErrorDataDto'];
+          };
+        };
+      };
+      /** @description Not authenticated: a missing or wrong admin bearer token (or ADMIN_TOKEN not set) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {integer} */
+            code: 401;
             /** @enum {string} */
             status: 'error';
             message: string;

@@ -23,9 +23,18 @@ export interface Provider {
   minAmount: number;
   maxAmount: number;
   fee: FeeRule;
+  /** Payouts to this provider's numbers: per-payout limits and Paygate's fee (minor units); absent, none are made. */
+  payout?: PayoutTerms;
   enabled: boolean;
   /** The protocol its connector speaks, when not the default for `method` (see libs/connectors). */
   connector?: CollectProtocol;
+}
+
+/** What a payout through a provider may be and costs, integer minor units. */
+export interface PayoutTerms {
+  minAmount: number;
+  maxAmount: number;
+  fee: FeeRule;
 }
 
 export type ProviderCatalogue = ReadonlyMap<string, Provider>;
@@ -77,10 +86,18 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       'a supported currency',
       where,
     );
-    const minor = (key: string) => {
-      const converted = toMinorUnits(field(entry, key, isNumber, 'a number', where), currency);
-      if (!converted.ok) throw new CatalogueError(`${where}.${key}: ${converted.reason}`);
+    const minorOf = (of: Record<string, unknown>, key: string, at: string) => {
+      const converted = toMinorUnits(field(of, key, isNumber, 'a number', at), currency);
+      if (!converted.ok) throw new CatalogueError(`${at}.${key}: ${converted.reason}`);
       return converted.minor;
+    };
+    const minor = (key: string) => minorOf(entry, key, where);
+    const feeOf = (raw: unknown, at: string) => {
+      try {
+        return parseFeeSchedule(raw, currency);
+      } catch (error) {
+        throw new CatalogueError(`${at}.fee: ${(error as Error).message}`);
+      }
     };
     const prefixes = entry.prefixes ?? [];
     if (!Array.isArray(prefixes) || !prefixes.every((p) => typeof p === 'string' && /^[0-9]+$/.test(p))) {
@@ -96,11 +113,21 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
     const connector = entry.connector;
     if (connector !== undefined && !isCollectProtocol(connector))
       throw new CatalogueError(`${where}.connector must be one of ${COLLECT_PROTOCOLS.join(', ')}`);
-    let fee: FeeRule;
-    try {
-      fee = parseFeeSchedule(entry.fee, currency);
-    } catch (error) {
-      throw new CatalogueError(`${where}.fee: ${(error as Error).message}`);
+    const fee: FeeRule = feeOf(entry.fee, where);
+    let payout: PayoutTerms | undefined;
+    if (entry.payout !== undefined) {
+      const at = `${where}.payout`;
+      const terms = entry.payout as Record<string, unknown>;
+      if (typeof terms !== 'object' || terms === null || Array.isArray(terms))
+        throw new CatalogueError(`${at} must be an object`);
+      if (method !== 'MOBILE_MONEY') throw new CatalogueError(`${at}: payouts go to MOBILE_MONEY providers only`);
+      payout = {
+        minAmount: minorOf(terms, 'min_amount', at),
+        maxAmount: minorOf(terms, 'max_amount', at),
+        fee: feeOf(terms.fee, at),
+      };
+      if (payout.minAmount < 1 || payout.minAmount > payout.maxAmount)
+        throw new CatalogueError(`${at}: min_amount must be above 0 and at most max_amount`);
     }
     const provider: Provider = {
       code,
@@ -129,6 +156,7 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       minAmount: minor('min_amount'),
       maxAmount: minor('max_amount'),
       fee,
+      ...(payout && { payout }),
       enabled: entry.enabled !== false,
       ...(connector !== undefined && { connector }),
     };

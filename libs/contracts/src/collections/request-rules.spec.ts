@@ -65,6 +65,11 @@ describe('the default catalogue (config/providers.json)', () => {
       minAmount: 500,
       maxAmount: 5_000_000,
       fee: { ratePerMillion: 15_000, fixedMinor: 0, minMinor: 100 },
+      payout: {
+        minAmount: 1000,
+        maxAmount: 10_000_000,
+        fee: { ratePerMillion: 10_000, fixedMinor: 0, minMinor: 500, maxMinor: 10_000 },
+      },
       enabled: true,
     });
     expect(catalogue.get('airtel_money_ug')).toMatchObject({

@@ -12,6 +12,8 @@ import {
 export const T0 = '2026-11-28T10:00:00.000Z';
 export const POLL_MS = 30_000;
 export const ATTENTION_MS = 15 * 60_000;
+export const APPROVAL_MS = 24 * 3_600_000;
+export const REVERSAL_WATCH_MS = 5 * 60_000;
 
 export const refundRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOutRequest => ({
   kind: 'REFUND',
@@ -44,9 +46,16 @@ export const payoutRequest = (overrides: Partial<MoneyOutRequest> = {}): MoneyOu
 
 /** A money-out with its history: the request, then what was recorded. */
 export function given(request: MoneyOutRequest, ...commands: Parameters<typeof decideMoneyOut>[0][]): MoneyOut {
+  return givenRequest({ type: 'Request', request }, ...commands);
+}
+
+/** As `given`, from a request command of its own (an approval threshold, who asked). */
+export function givenRequest(
+  request: Extract<Parameters<typeof decideMoneyOut>[0], { type: 'Request' }>,
+  ...commands: Parameters<typeof decideMoneyOut>[0][]
+): MoneyOut {
   let state: MoneyOutState = null;
-  for (const command of [{ type: 'Request' as const, request }, ...commands])
-    state = decideMoneyOut(command, state).reduce(evolveMoneyOut, state);
+  for (const command of [request, ...commands]) state = decideMoneyOut(command, state).reduce(evolveMoneyOut, state);
   return state!;
 }
 
@@ -59,15 +68,28 @@ export type Script = { Send?: (MoneyOutInput | Error)[]; Status?: (MoneyOutInput
  */
 export async function when(moneyOut: MoneyOut, input: MoneyOutInput, script: Script = {}, now = T0) {
   const calls: MoneyOutCall['type'][] = [];
-  const settlements: Exclude<MoneyOutEffect, { type: `Record${string}` | 'Request' | 'Flag' }>[] = [];
-  const process = moneyOutProcess({ statusPollMs: POLL_MS, attentionAfterMs: ATTENTION_MS });
+  const settlements: Exclude<
+    MoneyOutEffect,
+    { type: `Record${string}` | 'Request' | 'Flag' | 'Approve' | 'Cancel' }
+  >[] = [];
+  const process = moneyOutProcess({
+    statusPollMs: POLL_MS,
+    attentionAfterMs: ATTENTION_MS,
+    approvalTimeoutMs: APPROVAL_MS,
+    reversalWatchMs: REVERSAL_WATCH_MS,
+  });
   const { state, end } = await runProcess<MoneyOutInput, MoneyOutRunState, MoneyOutEffect, MoneyOutCall>(
     process,
     input,
     { moneyOut, now },
     {
       async execute(command, state) {
-        if (command.type === 'SettleWallet' || command.type === 'SettleAllocation') {
+        if (
+          command.type === 'SettleWallet' ||
+          command.type === 'SettleAllocation' ||
+          command.type === 'UncountPayout' ||
+          command.type === 'CreditReversal'
+        ) {
           settlements.push(command);
           return { state, input: { type: 'Recorded' } };
         }

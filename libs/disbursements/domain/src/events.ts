@@ -5,7 +5,8 @@ import { Type, type Static } from '@sinclair/typebox';
  * Domain events of the disbursements context: money that leaves a merchant's wallet through a provider. A money-out
  * (a refund to a collection's payer, or a payout to a mobile money number) is one stream,
  * `refund-<merchantId>:<refund_reference>` or `payout-<merchantId>:<payout_reference>`; a collection's refunds share
- * one allocation stream, `refundable-<internal_reference>`, so together they never exceed what was collected.
+ * one allocation stream, `refundable-<internal_reference>`, so together they never exceed what was collected; a
+ * merchant's payouts of a day share one, `payoutday-<merchantId>:<currency>:<YYYY-MM-DD>`, counted against its cap.
  * Amounts are integer minor units. Written at DISBURSEMENTS_EVENT_SCHEMA_VERSION.
  */
 export const DISBURSEMENTS_EVENT_SCHEMA_VERSION = 1;
@@ -51,6 +52,11 @@ export const MONEY_OUT_EVENT_TYPES = {
   failed: 'MoneyOutFailed',
   flagged: 'MoneyOutFlaggedForAttention',
   holdSettled: 'MoneyOutHoldSettled',
+  awaitingApproval: 'PayoutAwaitingApproval',
+  approved: 'PayoutApproved',
+  cancelled: 'PayoutCancelled',
+  reversed: 'PayoutReversed',
+  reversalCredited: 'PayoutReversalCredited',
 } as const;
 
 /** Accepted, its wallet hold placed: the provider is asked next. */
@@ -67,6 +73,19 @@ export const MoneyOutFlaggedForAttentionV1 = eventData({ flaggedAt: instant });
 /** The wallet hold was captured (PAID) or released (NOT_PAID): the money-out has nothing more to do. */
 export const MoneyOutHoldSettledV1 = eventData({ outcome: enumOf(['PAID', 'NOT_PAID'] as const), settledAt: instant });
 
+/**
+ * A payout above its merchant's approval threshold, accepted with its hold placed: it is not sent until an owner
+ * approves it. `createdBy`: the dashboard user who asked for it (that user may not approve it), null for the API.
+ */
+export const PayoutAwaitingApprovalV1 = eventData({ threshold: minorUnits, createdBy: textOrNull, at: instant });
+export const PayoutApprovedV1 = eventData({ approvedBy: text, approvedAt: instant });
+/** Never approved (or withdrawn before it was): its hold is released next. */
+export const PayoutCancelledV1 = eventData({ reason: text, cancelledAt: instant });
+/** The provider took back a payout it had completed: the wallet is credited back next. */
+export const PayoutReversedV1 = eventData({ reason: text, reversedAt: instant });
+/** The wallet was credited back what the reversed payout took (payments.reversePayout). */
+export const PayoutReversalCreditedV1 = eventData({ creditedAt: instant });
+
 export const MONEY_OUT_EVENT_SCHEMAS = {
   [MONEY_OUT_EVENT_TYPES.requested]: MoneyOutRequestedV1,
   [MONEY_OUT_EVENT_TYPES.sent]: MoneyOutSentV1,
@@ -75,6 +94,11 @@ export const MONEY_OUT_EVENT_SCHEMAS = {
   [MONEY_OUT_EVENT_TYPES.failed]: MoneyOutFailedV1,
   [MONEY_OUT_EVENT_TYPES.flagged]: MoneyOutFlaggedForAttentionV1,
   [MONEY_OUT_EVENT_TYPES.holdSettled]: MoneyOutHoldSettledV1,
+  [MONEY_OUT_EVENT_TYPES.awaitingApproval]: PayoutAwaitingApprovalV1,
+  [MONEY_OUT_EVENT_TYPES.approved]: PayoutApprovedV1,
+  [MONEY_OUT_EVENT_TYPES.cancelled]: PayoutCancelledV1,
+  [MONEY_OUT_EVENT_TYPES.reversed]: PayoutReversedV1,
+  [MONEY_OUT_EVENT_TYPES.reversalCredited]: PayoutReversalCreditedV1,
 };
 export type MoneyOutEvent = EventsOf<typeof MONEY_OUT_EVENT_SCHEMAS>;
 
@@ -108,3 +132,29 @@ export const REFUND_ALLOCATION_EVENT_SCHEMAS = {
   [REFUND_ALLOCATION_EVENT_TYPES.refunded]: RefundAllocationRefundedV1,
 };
 export type RefundAllocationEvent = EventsOf<typeof REFUND_ALLOCATION_EVENT_SCHEMAS>;
+
+// ---- a merchant's payouts of one currency and UTC day, against its daily cap ----
+
+export const PAYOUT_DAY_EVENT_TYPES = {
+  counted: 'PayoutCounted',
+  uncounted: 'PayoutUncounted',
+} as const;
+
+/** A payout counted in its merchant's day before any money is held (the first one also names the day). */
+export const PayoutCountedV1 = eventData({
+  merchantId: text,
+  currency,
+  /** The UTC day, YYYY-MM-DD. */
+  day: text,
+  payoutReference: text,
+  amount: positiveMinorUnits,
+  countedAt: instant,
+});
+/** The payout was not made (FAILED, CANCELLED, or the wallet could not hold it): it no longer counts. */
+export const PayoutUncountedV1 = eventData({ payoutReference: text, uncountedAt: instant });
+
+export const PAYOUT_DAY_EVENT_SCHEMAS = {
+  [PAYOUT_DAY_EVENT_TYPES.counted]: PayoutCountedV1,
+  [PAYOUT_DAY_EVENT_TYPES.uncounted]: PayoutUncountedV1,
+};
+export type PayoutDayEvent = EventsOf<typeof PAYOUT_DAY_EVENT_SCHEMAS>;

@@ -82,14 +82,14 @@ describe('the reconciler asks with the same reference until the provider has sai
     expect(run.moneyOut).toMatchObject({ status: 'PENDING', pendingReason: 'provider_processing', sends: 2 });
   });
 
-  it('FAILED by the provider: FAILED, the hold released', async () => {
+  it('FAILED by the provider: FAILED, the hold released, and the payout no longer counted in its day', async () => {
     const run = await when(
       unconfirmed(),
       { type: 'TimerDue' },
       { Status: [status({ status: 'FAILED', providerReason: 'PAYEE_NOT_FOUND' })] },
     );
     expect(run.moneyOut).toMatchObject({ status: 'FAILED', failureReason: 'PAYEE_NOT_FOUND' });
-    expect(run.settlements).toEqual([{ type: 'SettleWallet', outcome: 'NOT_PAID' }]);
+    expect(run.settlements).toEqual([{ type: 'SettleWallet', outcome: 'NOT_PAID' }, { type: 'UncountPayout' }]);
   });
 
   it('a status query that goes unanswered, however often, never fails it', async () => {

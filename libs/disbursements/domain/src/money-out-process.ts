@@ -1,17 +1,27 @@
 import type { Process, ProcessOutput } from '@paygate/decider';
-import type { MoneyOut, MoneyOutCommand } from './money-out';
+import { holdOutcomeOf, type MoneyOut, type MoneyOutCommand } from './money-out';
 
 /**
  * What a refund or payout does between its decisions: ask the provider, record what it said, and once it has said
  * for good, settle the wallet hold (and a refund's allocation). A provider that times out or answers ambiguously is
  * asked for the status with the same reference until it answers; one that says it never received the request is sent
  * it again with the same reference. Nothing is marked FAILED that the provider did not say failed.
+ *
+ * A payout waiting for approval is sent once approved, and cancelled (its hold released) when the approval time has
+ * passed. A completed payout may still be reversed by its provider: a provider callback on it asks the status once
+ * more, and for `reversalWatchMs` after completion the status is asked at each poll even without one, because a
+ * callback is only a hint that may never come (MoMo does not promise one) and a reversal is most likely soon after
+ * the transfer. A reversal credits the wallet back.
  */
 export interface MoneyOutProcessConfig {
   /** How long after sending (or an unanswered status query) the provider is asked again. */
   statusPollMs: number;
   /** How long a money-out may stay unconfirmed before operators are shown it (needs attention). */
   attentionAfterMs: number;
+  /** How long a payout may wait for approval before it is cancelled. */
+  approvalTimeoutMs: number;
+  /** How long after a payout completed its provider is still asked whether it reversed it. */
+  reversalWatchMs: number;
 }
 
 /** The provider's word on the request, normalised by its connector. */
@@ -19,10 +29,11 @@ export type ProviderStatus =
   | { status: 'PENDING' }
   | { status: 'SUCCESSFUL'; providerTransactionId: string }
   | { status: 'FAILED'; providerReason: string }
+  | { status: 'REVERSED'; providerReason: string }
   | { status: 'NOT_FOUND' };
 
 export type MoneyOutInput =
-  /** The request was recorded and its wallet hold placed. */
+  /** The request was recorded and its wallet hold placed (or, waiting for approval, it was approved). */
   | { type: 'Accepted' }
   /** Its timer came due: a send or status query not made, or due again. */
   | { type: 'TimerDue' }
@@ -41,11 +52,16 @@ export type MoneyOutInput =
 
 export type MoneyOutCall = { type: 'Send' } | { type: 'Status' };
 
-/** Commands of the run: the money-out's own, or the settlement of its hold (the wallet) and allocation (a refund's). */
+/**
+ * Commands of the run: the money-out's own, the settlement of its hold (the wallet) and allocation (a refund's), a
+ * payout not made taken out of its day's count (the daily cap), and the wallet's credit back for a reversed payout.
+ */
 export type MoneyOutEffect =
   | MoneyOutCommand
   | { type: 'SettleWallet'; outcome: 'PAID' | 'NOT_PAID' }
-  | { type: 'SettleAllocation'; outcome: 'PAID' | 'NOT_PAID' };
+  | { type: 'SettleAllocation'; outcome: 'PAID' | 'NOT_PAID' }
+  | { type: 'UncountPayout' }
+  | { type: 'CreditReversal' };
 
 export interface MoneyOutRunState {
   moneyOut: MoneyOut;
@@ -58,7 +74,7 @@ type Output = ProcessOutput<MoneyOutEffect, MoneyOutCall>;
 export function moneyOutProcess(
   config: MoneyOutProcessConfig,
 ): Process<MoneyOutInput, MoneyOutRunState, MoneyOutEffect, MoneyOutCall> {
-  const later = (now: string, ms: number) => new Date(Date.parse(now) + ms).toISOString();
+  const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
   /** Waiting for the provider: ask again later, and show operators one that has waited too long. */
   function wait({ moneyOut, now }: MoneyOutRunState, note: string): Output[] {
@@ -69,37 +85,77 @@ export function moneyOutProcess(
       : [retry];
   }
 
-  /** Final: the hold is captured (PAID) or released, a refund's allocation marked or released, then recorded. */
+  /**
+   * Final: the hold is captured (PAID) or released, a refund's allocation marked or released (a payout not made no
+   * longer counts in its day), then recorded.
+   */
   function settle({ moneyOut, now }: MoneyOutRunState): Output[] {
-    if (moneyOut.holdSettled) return [{ type: 'Done', note: `${moneyOut.status.toLowerCase()}, its hold settled` }];
-    const outcome: 'PAID' | 'NOT_PAID' = moneyOut.status === 'COMPLETED' ? 'PAID' : 'NOT_PAID';
-    const allocation: Output[] =
-      moneyOut.request.kind === 'REFUND' ? [{ type: 'Execute', command: { type: 'SettleAllocation', outcome } }] : [];
+    const outcome = holdOutcomeOf(moneyOut);
+    const refund = moneyOut.request.kind === 'REFUND';
+    const alongside: Output[] = refund
+      ? [{ type: 'Execute', command: { type: 'SettleAllocation', outcome } }]
+      : outcome === 'NOT_PAID'
+        ? [{ type: 'Execute', command: { type: 'UncountPayout' } }]
+        : [];
     return [
       { type: 'Execute', command: { type: 'SettleWallet', outcome } },
-      ...allocation,
+      ...alongside,
       { type: 'Execute', command: { type: 'RecordHoldSettled', at: now } },
-      { type: 'Done', note: `${moneyOut.status.toLowerCase()}, its hold settled` },
     ];
   }
 
-  /** What the money-out's state calls for when nothing new was heard. */
+  /** Whether a completed payout's provider is still asked, unprompted, whether it reversed it. */
+  const watched = ({ moneyOut, now }: MoneyOutRunState) =>
+    moneyOut.request.kind === 'PAYOUT' &&
+    moneyOut.status === 'COMPLETED' &&
+    moneyOut.completedAt !== null &&
+    Date.parse(now) < Date.parse(moneyOut.completedAt) + config.reversalWatchMs;
+
+  /** What the money-out's state calls for when nothing new was heard (`justRecorded`: a command was just carried out). */
   function next(state: MoneyOutRunState, justRecorded: boolean): Output[] {
-    const { moneyOut } = state;
-    if (moneyOut.status !== 'PENDING') return settle(state);
-    if (moneyOut.sends === 0 && moneyOut.pendingReason === null) return [{ type: 'Call', call: { type: 'Send' } }];
-    // Just sent or just found unconfirmed: the provider is given time before it is asked.
-    if (justRecorded) return wait(state, `waiting for the provider (${moneyOut.pendingReason})`);
-    return [{ type: 'Call', call: { type: 'Status' } }];
+    const { moneyOut, now } = state;
+    const done: Output = { type: 'Done', note: `${moneyOut.status.toLowerCase()}, its hold settled` };
+    switch (moneyOut.status) {
+      case 'PENDING_APPROVAL': {
+        const deadline = later(moneyOut.request.requestedAt, config.approvalTimeoutMs);
+        if (Date.parse(now) < Date.parse(deadline))
+          return [{ type: 'RetryAt', at: deadline, note: 'awaiting approval' }];
+        return [{ type: 'Execute', command: { type: 'Cancel', reason: 'not approved in time', at: now } }];
+      }
+      case 'PENDING':
+        if (moneyOut.sends === 0 && moneyOut.pendingReason === null) return [{ type: 'Call', call: { type: 'Send' } }];
+        // Just sent or just found unconfirmed: the provider is given time before it is asked.
+        if (justRecorded) return wait(state, `waiting for the provider (${moneyOut.pendingReason})`);
+        return [{ type: 'Call', call: { type: 'Status' } }];
+      case 'REVERSED':
+        if (!moneyOut.holdSettled) return settle(state);
+        if (!moneyOut.reversalCredited)
+          return [
+            { type: 'Execute', command: { type: 'CreditReversal' } },
+            { type: 'Execute', command: { type: 'RecordReversalCredited', at: now } },
+          ];
+        return [{ type: 'Done', note: 'reversed, the wallet credited back' }];
+      default:
+        if (!moneyOut.holdSettled) return settle(state);
+        if (!watched(state)) return [done];
+        return justRecorded
+          ? [{ type: 'RetryAt', at: later(now, config.statusPollMs), note: 'completed; watching for a reversal' }]
+          : [{ type: 'Call', call: { type: 'Status' } }];
+    }
   }
+
+  /** A completed payout is asked once more on a callback, whether or not it is still watched. */
+  const askAgain = ({ moneyOut }: MoneyOutRunState) =>
+    moneyOut.request.kind === 'PAYOUT' && moneyOut.status === 'COMPLETED' && moneyOut.holdSettled;
 
   return {
     decide(input, state) {
       const { now } = state;
       switch (input.type) {
+        case 'Notified':
+          return askAgain(state) ? [{ type: 'Call', call: { type: 'Status' } }] : next(state, false);
         case 'Accepted':
         case 'TimerDue':
-        case 'Notified':
           return next(state, false);
         case 'Recorded':
           return next(state, true);
@@ -113,7 +169,7 @@ export function moneyOutProcess(
         case 'StatusUnanswered':
           return state.moneyOut.status === 'PENDING'
             ? wait(state, `status unanswered: ${input.detail}`)
-            : settle(state);
+            : next(state, true);
         case 'StatusAnswered': {
           const { answer } = input;
           switch (answer.status) {
@@ -126,11 +182,17 @@ export function moneyOutProcess(
               ];
             case 'FAILED':
               return [{ type: 'Execute', command: { type: 'RecordFailed', reason: answer.providerReason, at: now } }];
+            case 'REVERSED':
+              return [{ type: 'Execute', command: { type: 'RecordReversed', reason: answer.providerReason, at: now } }];
             case 'NOT_FOUND':
-              // Never registered: the same request again, with the same reference.
-              return [{ type: 'Call', call: { type: 'Send' } }];
+              // Never registered: the same request again, with the same reference (a final one is not sent again).
+              return state.moneyOut.status === 'PENDING'
+                ? [{ type: 'Call', call: { type: 'Send' } }]
+                : next(state, true);
             case 'PENDING':
-              return state.moneyOut.status === 'PENDING' ? wait(state, 'the provider is processing it') : settle(state);
+              return state.moneyOut.status === 'PENDING'
+                ? wait(state, 'the provider is processing it')
+                : next(state, true);
           }
         }
       }

@@ -3,7 +3,7 @@ import { eventSchemaErrors } from '@paygate/testing';
 import { MONEY_OUT_EVENT_SCHEMAS } from './events';
 import { decideMoneyOut, evolveMoneyOut, type MoneyOut, type MoneyOutCommand } from './money-out';
 import { moneyOutDecider } from './money-out-decider';
-import { given, payoutRequest, refundRequest, T0 } from './disbursements-test-setup';
+import { given, refundRequest, T0 } from './disbursements-test-setup';
 
 const T1 = '2026-11-28T10:00:30.000Z';
 const schemaErrorsOf = (event: { type: string; data: unknown }) =>
@@ -105,10 +105,7 @@ describe('what a refund publishes', () => {
     expect(settled.data).toMatchObject({ refund: { status: 'FAILED', failureReason: 'NOT_ALLOWED' } });
   });
 
-  it('nothing while pending, and nothing for a payout', () => {
+  it('nothing while pending', () => {
     expect(publish(given(refundRequest()), { type: 'RecordSent', at: T1 })).toEqual([]);
-    expect(publish(given(payoutRequest()), { type: 'RecordCompleted', providerTransactionId: 'm-2', at: T1 })).toEqual(
-      [],
-    );
   });
 });

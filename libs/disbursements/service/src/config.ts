@@ -9,6 +9,7 @@ export interface DisbursementsConfig extends MoneyOutProcessConfig {
 }
 
 export function disbursementsConfig(config: Config): DisbursementsConfig {
-  const { statusPollMs, attentionAfterMs, timerTickMs, providerCallbackUrl } = config.disbursements;
-  return { statusPollMs, attentionAfterMs, timerTickMs, providerCallbackUrl };
+  const { statusPollMs, attentionAfterMs, approvalTimeoutMs, reversalWatchMs, timerTickMs, providerCallbackUrl } =
+    config.disbursements;
+  return { statusPollMs, attentionAfterMs, approvalTimeoutMs, reversalWatchMs, timerTickMs, providerCallbackUrl };
 }

@@ -2,8 +2,13 @@ import {
   moneyOutStream,
   PAYOUT_STREAM_PREFIX,
   REFUND_STREAM_PREFIX,
+  type FindPayoutQuery,
   type FindRefundQuery,
+  type ListPayoutsQuery,
   type ListRefundsQuery,
+  type MoneyOutAttentionItem,
+  type PayoutPage,
+  type PayoutRecord,
   type RefundPage,
   type RefundRecord,
 } from '@paygate/contracts';
@@ -19,28 +24,32 @@ import { Projection, type StreamReadModel } from '@paygate/projections';
 import { migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers, type TimerChange } from '@paygate/timers';
 import { DISBURSEMENTS_MIGRATIONS } from './migrations';
-import { toRefundRecord } from './records';
+import { toAttentionItem, toPayoutRecord, toRefundRecord } from './records';
 
 export type MoneyOutTimerKind = 'reconcile';
 
 /**
- * One timer per money-out, from its acceptance until its hold is settled: it fires a run of the money-out process
- * (send, or ask the provider), which says when it is due again. The run started by the request is the first; the
- * timer is what runs it after a crash.
+ * One timer per money-out, from its acceptance until its hold is settled (a paid payout's: until its reversal watch is
+ * over, or its reversal credited): it fires a run of the money-out process (send, ask the provider, cancel a payout
+ * never approved), which says when it is due again. The run started by the request is the first; the timer is what
+ * runs it after a crash.
  */
 export const MONEY_OUT_TIMERS = new LeasedTimers<MoneyOutTimerKind>('money_out_timers', { reconcile: true });
 
-function timerChanges(event: MoneyOutEvent, statusPollMs: number): TimerChange<MoneyOutTimerKind>[] {
+function timerChanges(event: MoneyOutEvent, statusPollMs: number, payout: boolean): TimerChange<MoneyOutTimerKind>[] {
+  const pollAfter = (at: string): TimerChange<MoneyOutTimerKind>[] => [
+    { type: 'Schedule', kind: 'reconcile', at: new Date(Date.parse(at) + statusPollMs).toISOString() },
+  ];
   switch (event.type) {
     case EVENTS.requested:
-      return [
-        {
-          type: 'Schedule',
-          kind: 'reconcile',
-          at: new Date(Date.parse(event.data.request.requestedAt) + statusPollMs).toISOString(),
-        },
-      ];
+      return pollAfter(event.data.request.requestedAt);
+    case EVENTS.approved:
+      // Waiting for approval, the timer was due at the approval deadline: the approved payout is sent sooner.
+      return pollAfter(event.data.approvedAt);
     case EVENTS.holdSettled:
+      // A paid payout is still watched for a reversal (its run ends the timer when the watch is over).
+      return payout && event.data.outcome === 'PAID' ? pollAfter(event.data.settledAt) : [{ type: 'Cancel' }];
+    case EVENTS.reversalCredited:
       return [{ type: 'Cancel' }];
     default:
       return [];
@@ -63,6 +72,8 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
       status: 'text',
       needs_attention: 'integer',
       amount: 'bigint',
+      provider_code: 'text',
+      currency: 'text',
       created_at: 'text',
       state: 'jsonb',
     },
@@ -74,6 +85,8 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
       status: moneyOut.status,
       needs_attention: moneyOut.needsAttention ? 1 : 0,
       amount: moneyOut.request.amount,
+      provider_code: moneyOut.request.providerCode,
+      currency: moneyOut.request.currency,
       created_at: moneyOut.request.requestedAt,
       state: moneyOut,
     }),
@@ -83,7 +96,7 @@ function moneyOutView(streamPrefix: string, statusPollMs: number): StreamReadMod
         tx,
         changes.map(({ streamId, event }) => ({
           internalReference: `${streamPrefix}${streamId}`,
-          changes: timerChanges(event, statusPollMs),
+          changes: timerChanges(event, statusPollMs, streamPrefix === PAYOUT_STREAM_PREFIX),
         })),
       );
     },
@@ -125,6 +138,53 @@ export class DisbursementsProjection extends Projection {
     return rows.length > limit && last
       ? { refunds, next: { createdAt: last.created_at, refundReference: last.refund_reference } }
       : { refunds };
+  }
+
+  async findPayout({ merchantId, payoutReference }: FindPayoutQuery): Promise<PayoutRecord | null> {
+    const [row] = await this.sql.query<{ state: MoneyOut }>('select state from money_out_view where stream_id = $1', [
+      moneyOutStream('PAYOUT', merchantId, payoutReference),
+    ]);
+    return row ? toPayoutRecord(row.state) : null;
+  }
+
+  /** Newest first, keyset-paged on (created_at, reference); `from` inclusive, `to` exclusive. */
+  async listPayouts(query: ListPayoutsQuery): Promise<PayoutPage> {
+    const { merchantId, status, providerCode, from, to, limit, after } = query;
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      `select state from money_out_view
+       where merchant_id = $1 and kind = 'PAYOUT'
+         and ($2::text is null or status = $2)
+         and ($3::text is null or provider_code = $3)
+         and ($4::text is null or created_at >= $4)
+         and ($5::text is null or created_at < $5)
+         and ($6::text is null or (created_at, reference) < ($6, $7))
+       order by created_at desc, reference desc
+       limit $8`,
+      [
+        merchantId,
+        status ?? null,
+        providerCode ?? null,
+        from ?? null,
+        to ?? null,
+        after?.createdAt ?? null,
+        after?.payoutReference ?? null,
+        limit + 1,
+      ],
+    );
+    const payouts = rows.slice(0, limit).map((row) => toPayoutRecord(row.state));
+    const last = payouts[payouts.length - 1];
+    return rows.length > limit && last
+      ? { payouts, next: { createdAt: last.created_at, payoutReference: last.payout_reference } }
+      : { payouts };
+  }
+
+  /** The refunds and payouts flagged for operators (needs_attention), oldest first. */
+  async needingAttention(limit: number): Promise<MoneyOutAttentionItem[]> {
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      'select state from money_out_view where needs_attention = 1 order by created_at, stream_id limit $1',
+      [limit],
+    );
+    return rows.map((row) => toAttentionItem(row.state));
   }
 
   /** Per kind, the oldest PENDING money-out's creation instant (null: none) and how many are flagged for attention. */

@@ -8,7 +8,7 @@ import {
   PAYOUT_STREAM_PREFIX,
   REFUND_STREAM_PREFIX,
 } from '@paygate/contracts';
-import { moneyOutDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
+import { moneyOutDecider, payoutDayDecider, refundAllocationDecider } from '@paygate/disbursements-domain';
 import { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
@@ -31,10 +31,29 @@ import { DISBURSEMENT_HANDLERS, FireMoneyOutTimer } from './handlers';
 import { moneyOutCallbackPath, MoneyOutCallbacksController } from './money-out-callbacks.controller';
 import { moneyOutCalls } from './money-out-calls';
 import { finishedMoneyOut, reportPendingMoneyOut } from './money-out-metrics';
-import { MoneyOutRuns } from './money-out-runs';
+import {
+  MoneyOutRuns,
+  type MoneyOutRuntime,
+  type PayoutDayRuntime,
+  type RefundAllocationRuntime,
+} from './money-out-runs';
+import { Payouts } from './payouts.service';
 
 const PROJECTION = Symbol('DisbursementsProjection');
 const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
+const MONEY_OUT_PARTS = Symbol('MoneyOutParts');
+
+/**
+ * What refunds and payouts share: the provider connectors, the money-out, allocation and payout day streams, the
+ * process runs.
+ */
+interface MoneyOutParts {
+  connectors: () => ConnectorRegistry;
+  moneyOuts: MoneyOutRuntime;
+  allocations: RefundAllocationRuntime;
+  payoutDays: PayoutDayRuntime;
+  runs: MoneyOutRuns;
+}
 
 /**
  * The disbursements service (refunds and payouts), served by the service-payments app beside the wallet: serves the
@@ -53,17 +72,16 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
         DisbursementsProjection.open(infra.sql, infra.store, config.statusPollMs),
     },
     {
-      provide: DisbursementsService,
-      inject: [INFRASTRUCTURE, LOGGER, APP_URL, PROJECTION, DISBURSEMENTS_CONFIG, CONFIG, METRICS],
+      provide: MONEY_OUT_PARTS,
+      inject: [INFRASTRUCTURE, LOGGER, APP_URL, DISBURSEMENTS_CONFIG, CONFIG, METRICS],
       useFactory: (
         infra: Infrastructure,
         log: Logger,
         appUrl: AppUrl,
-        projection: DisbursementsProjection,
         config: DisbursementsConfig,
         appConfig: Config,
         metrics: Metrics,
-      ) => {
+      ): MoneyOutParts => {
         // Built on first use: the connectors' default base URLs are this process's own, known once it listens.
         let registry: ConnectorRegistry | undefined;
         const connectors = () =>
@@ -76,9 +94,12 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
         const callbackBase = () => (config.providerCallbackUrl ?? appUrl.get()).replace(/\/+$/, '');
         const moneyOuts = new DeciderRuntime(infra.store, moneyOutDecider, { oneFlowPerStream: true });
         const allocations = new DeciderRuntime(infra.store, refundAllocationDecider);
+        // Every concurrent payout of a merchant counts (and a refused one uncounts) in one stream: more conflicts to retry.
+        const payoutDays = new DeciderRuntime(infra.store, payoutDayDecider, { maxAttempts: 50 });
         const runs = new MoneyOutRuns({
           moneyOuts,
           allocations,
+          payoutDays,
           commands: infra.commands,
           call: moneyOutCalls(connectors, (streamId) => `${callbackBase()}${moneyOutCallbackPath(streamId)}`),
           config,
@@ -86,7 +107,20 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           log,
           now: () => new Date(),
         });
-        return new DisbursementsService({
+        return { connectors, moneyOuts, allocations, payoutDays, runs };
+      },
+    },
+    {
+      provide: DisbursementsService,
+      inject: [INFRASTRUCTURE, LOGGER, PROJECTION, CONFIG, MONEY_OUT_PARTS],
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        projection: DisbursementsProjection,
+        appConfig: Config,
+        { moneyOuts, allocations, runs }: MoneyOutParts,
+      ) =>
+        new DisbursementsService({
           moneyOuts,
           allocations,
           runs,
@@ -94,8 +128,29 @@ const DISBURSEMENTS_CONFIG = Symbol('DisbursementsConfig');
           commands: infra.commands,
           livemode: appConfig.mode === 'live',
           log,
-        });
-      },
+        }),
+    },
+    {
+      provide: Payouts,
+      inject: [INFRASTRUCTURE, LOGGER, PROJECTION, CONFIG, MONEY_OUT_PARTS],
+      useFactory: (
+        infra: Infrastructure,
+        log: Logger,
+        projection: DisbursementsProjection,
+        appConfig: Config,
+        { connectors, moneyOuts, payoutDays, runs }: MoneyOutParts,
+      ) =>
+        new Payouts({
+          moneyOuts,
+          payoutDays,
+          runs,
+          projection,
+          commands: infra.commands,
+          catalogue: appConfig.catalogue,
+          connectors,
+          livemode: appConfig.mode === 'live',
+          log,
+        }),
     },
     ...DISBURSEMENT_HANDLERS,
   ],

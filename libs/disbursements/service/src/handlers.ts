@@ -1,8 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { FindRefund, ListRefunds, RefundedAmount, RequestRefund } from '@paygate/contracts';
+import {
+  ApprovePayout,
+  CheckRecipient,
+  FindPayout,
+  FindRefund,
+  ListMoneyOutAttention,
+  ListPayouts,
+  ListRefunds,
+  RefundedAmount,
+  RequestPayout,
+  RequestRefund,
+} from '@paygate/contracts';
 import type { DueTimer, TimerVerdict } from '@paygate/timers';
 import { DisbursementsService } from './disbursements.service';
+import { Payouts } from './payouts.service';
 
 /** A money-out timer come due (the timer worker's tick). */
 export class FireMoneyOutTimer extends Command<TimerVerdict> {
@@ -52,10 +64,64 @@ export class FireMoneyOutTimerHandler implements ICommandHandler<FireMoneyOutTim
   }
 }
 
+@QueryHandler(CheckRecipient)
+export class CheckRecipientHandler implements IQueryHandler<CheckRecipient> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: CheckRecipient) {
+    return this.payouts.checkRecipient(payload);
+  }
+}
+
+@CommandHandler(RequestPayout)
+export class RequestPayoutHandler implements ICommandHandler<RequestPayout> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: RequestPayout) {
+    return this.payouts.requestPayout(payload);
+  }
+}
+
+@QueryHandler(FindPayout)
+export class FindPayoutHandler implements IQueryHandler<FindPayout> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: FindPayout) {
+    return this.payouts.findPayout(payload);
+  }
+}
+
+@QueryHandler(ListPayouts)
+export class ListPayoutsHandler implements IQueryHandler<ListPayouts> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: ListPayouts) {
+    return this.payouts.listPayouts(payload);
+  }
+}
+
+@CommandHandler(ApprovePayout)
+export class ApprovePayoutHandler implements ICommandHandler<ApprovePayout> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: ApprovePayout) {
+    return this.payouts.approvePayout(payload);
+  }
+}
+
+@QueryHandler(ListMoneyOutAttention)
+export class ListMoneyOutAttentionHandler implements IQueryHandler<ListMoneyOutAttention> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: ListMoneyOutAttention) {
+    return this.payouts.listMoneyOutAttention(payload);
+  }
+}
+
 export const DISBURSEMENT_HANDLERS = [
   RequestRefundHandler,
   FindRefundHandler,
   ListRefundsHandler,
   RefundedAmountHandler,
+  CheckRecipientHandler,
+  RequestPayoutHandler,
+  FindPayoutHandler,
+  ListPayoutsHandler,
+  ApprovePayoutHandler,
+  ListMoneyOutAttentionHandler,
   FireMoneyOutTimerHandler,
 ];

@@ -25,4 +25,12 @@ export const DISBURSEMENTS_MIGRATIONS = defineMigrations('disbursements', [
       `create index if not exists money_out_view_pending on money_out_view (kind, created_at) where status = 'PENDING'`,
     ],
   },
+  // Payouts are listed by provider and counted per currency and day (the daily cap).
+  {
+    name: '0002_money_out_view_payouts',
+    statements: [
+      'alter table money_out_view add column if not exists provider_code text',
+      'alter table money_out_view add column if not exists currency text',
+    ],
+  },
 ]);

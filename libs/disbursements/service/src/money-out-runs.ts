@@ -1,4 +1,4 @@
-import { SettleMoneyOut } from '@paygate/contracts';
+import { ReversePayout, SettleMoneyOut } from '@paygate/contracts';
 import { runProcess, type ProcessEffects, type RunEnd } from '@paygate/decider';
 import {
   type MoneyOut,
@@ -9,6 +9,10 @@ import {
   type MoneyOutInput,
   type MoneyOutRunState,
   type MoneyOutState,
+  type PayoutDayCommand,
+  type PayoutDayEvent,
+  type PayoutDayState,
+  payoutDayId,
   type RefundAllocationCommand,
   type RefundAllocationEvent,
   type RefundAllocationState,
@@ -19,7 +23,11 @@ import type { DeciderRuntime } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import type { CommandBus } from '@paygate/messaging';
 
+/** A state its merchant is told of, counted once when entered (a REVERSED payout was COMPLETED before). */
+const isFinal = (moneyOut: MoneyOut) => moneyOut.status !== 'PENDING' && moneyOut.status !== 'PENDING_APPROVAL';
+
 export type MoneyOutRuntime = DeciderRuntime<MoneyOutCommand, MoneyOutEvent, MoneyOutState>;
+export type PayoutDayRuntime = DeciderRuntime<PayoutDayCommand, PayoutDayEvent, PayoutDayState>;
 export type RefundAllocationRuntime = DeciderRuntime<
   RefundAllocationCommand,
   RefundAllocationEvent,
@@ -29,6 +37,7 @@ export type RefundAllocationRuntime = DeciderRuntime<
 export interface MoneyOutRunsDeps {
   moneyOuts: MoneyOutRuntime;
   allocations: RefundAllocationRuntime;
+  payoutDays: PayoutDayRuntime;
   /** The payments contract: the wallet holds are the payments context's. */
   commands: CommandBus;
   call: (call: MoneyOutCall, streamId: string, moneyOut: MoneyOut) => Promise<MoneyOutInput>;
@@ -41,7 +50,9 @@ export interface MoneyOutRunsDeps {
 
 /**
  * Runs of the money-out process with libs/decider's runProcess: a money-out's commands go to its stream, its hold's
- * settlement to the wallet (payments.settleMoneyOut), a refund's allocation to its collection's allocation stream.
+ * settlement to the wallet (payments.settleMoneyOut), a reversed payout's credit back to the wallet too
+ * (payments.reversePayout), a refund's allocation to its collection's allocation stream, a payout not made out of its
+ * day's count.
  * Every step is idempotent, so a run repeated after a crash (its timer fires again) moves nothing twice. One process
  * runs a money-out's runs one after the other.
  */
@@ -66,7 +77,7 @@ export class MoneyOutRuns {
   }
 
   private async runNow(streamId: string, input: MoneyOutInput): Promise<RunEnd | undefined> {
-    const { moneyOuts, allocations, commands, call, log } = this.deps;
+    const { moneyOuts, allocations, payoutDays, commands, call, log } = this.deps;
     const now = () => this.deps.now().toISOString();
     const { state: moneyOut } = await moneyOuts.load(streamId);
     if (!moneyOut) return undefined;
@@ -85,6 +96,22 @@ export class MoneyOutRuns {
               }),
             );
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          case 'UncountPayout':
+            await payoutDays.handle(payoutDayId(request.merchantId, request.currency, request.requestedAt), {
+              type: 'Uncount',
+              payoutReference: request.reference,
+              at: now(),
+            });
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
+          case 'CreditReversal':
+            await commands.send(
+              new ReversePayout({
+                merchantId: request.merchantId,
+                currency: request.currency,
+                reference: request.reference,
+              }),
+            );
+            return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           case 'SettleAllocation':
             await allocations.handle(request.internalReference ?? '', {
               type: command.outcome === 'PAID' ? 'MarkRefunded' : 'Release',
@@ -94,7 +121,7 @@ export class MoneyOutRuns {
             return { state: { ...run, now: now() }, input: { type: 'Recorded' } };
           default: {
             const handled = await moneyOuts.handle(streamId, command);
-            if (handled.state && handled.state.status !== 'PENDING' && run.moneyOut.status === 'PENDING')
+            if (handled.state && handled.state.status !== run.moneyOut.status && isFinal(handled.state))
               this.deps.finished(request.kind, handled.state.status);
             return { state: { moneyOut: handled.state ?? run.moneyOut, now: now() }, input: { type: 'Recorded' } };
           }

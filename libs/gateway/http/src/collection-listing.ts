@@ -25,7 +25,7 @@ export const collectionCursor = ({ createdAt, internalReference }: CollectionPos
   encodeCursor(createdAt, internalReference);
 
 /** The instant in the stored form; undefined for a day or time the calendar has not (Date would roll 02-30 over). */
-function instant(value: string): string | undefined {
+export function instant(value: string): string | undefined {
   const parts = INSTANT.exec(value);
   if (!parts) return undefined;
   const [year, month, day, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = parts

@@ -3,6 +3,7 @@ import { DashboardUsers, MerchantAccounts } from '@paygate/merchants';
 import type { Config } from '@paygate/config';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { MerchantsAdminController } from './admin/merchants.controller';
+import { MoneyOutAdminController } from './admin/money-out.controller';
 import { WalletsAdminController } from './admin/wallets.controller';
 import { CallbackStreamController, CallbackStreams } from './callback-stream.controller';
 import { CallbacksController } from './callbacks.controller';
@@ -13,6 +14,7 @@ import { ApiRequestGuard, AdminGuard, MerchantAuthGuard, MerchantRateLimitGuard,
 import { serveOpenApi } from './openapi';
 import { PaymentProvidersController } from './payment-providers.controller';
 import { RejectionFilter } from './rejection-status';
+import { PayoutsController } from './payouts.controller';
 import { RefundsController } from './refunds.controller';
 import { WalletController } from './wallet.controller';
 import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
@@ -28,7 +30,9 @@ import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from './tokens';
     CheckoutReturnController,
     WalletController,
     RefundsController,
+    PayoutsController,
     WalletsAdminController,
+    MoneyOutAdminController,
   ],
   providers: [
     { provide: GATEWAY_CONFIG, inject: [CONFIG], useFactory: (config: Config) => gatewayConfig(config) },

@@ -1,6 +1,6 @@
 /**
  * The payment options a merchant lists (GET /v1/payment-providers): what the catalogue
- * configures, shown back in the units it was written in, disabled providers left out.
+ * configures (payout terms included), shown back in the units it was written in, disabled providers left out.
  */
 import { parseProviderCatalogue } from '@paygate/contracts';
 import { paymentOptions } from './payment-providers.controller';
@@ -18,6 +18,7 @@ const catalogue = parseProviderCatalogue({
       min_amount: 10.5,
       max_amount: 150000,
       fee: { percent: 1.25, fixed: 0.5, min: 5, max: 250.75 },
+      payout: { min_amount: 50, max_amount: 70000.25, fee: { percent: 1, min: 10.5 } },
     },
     {
       provider_code: 'card_ug',
@@ -58,6 +59,7 @@ describe('payment options', () => {
         max_amount: 150000,
         prefixes: ['25470', '25471'],
         fee: { percent: 1.25, fixed: 0.5, min: 5, max: 250.75 },
+        payout: { min_amount: 50, max_amount: 70000.25, fee: { percent: 1, fixed: 0, min: 10.5 } },
       },
     ]);
   });
@@ -67,6 +69,7 @@ describe('payment options', () => {
     expect(card).toMatchObject({ provider_code: 'card_ug', prefixes: [], fee: { percent: 3.5, fixed: 0 } });
     expect(card.fee).not.toHaveProperty('min');
     expect(card.fee).not.toHaveProperty('max');
+    expect(card.payout).toBeNull();
   });
 
   it('never lists a disabled provider; a currency no provider uses lists none', () => {

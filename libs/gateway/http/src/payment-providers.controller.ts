@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Provider, ProviderCatalogue } from '@paygate/contracts';
-import { toMajorUnits } from '@paygate/money';
+import { toMajorUnits, type FeeRule } from '@paygate/money';
 import { envelope } from '@paygate/platform';
 import type { GatewayConfig } from './gateway-config';
 import { MerchantApi } from './guards';
@@ -12,7 +12,13 @@ import { ValidationFailed, type FieldError } from './validation';
 
 function paymentOption(provider: Provider) {
   const major = (minor: number) => toMajorUnits(minor, provider.currency);
-  const { fee } = provider;
+  const feeSchedule = (fee: FeeRule) => ({
+    percent: fee.ratePerMillion / 10_000,
+    fixed: major(fee.fixedMinor),
+    ...(fee.minMinor !== undefined && { min: major(fee.minMinor) }),
+    ...(fee.maxMinor !== undefined && { max: major(fee.maxMinor) }),
+  });
+  const { payout } = provider;
   return {
     provider_code: provider.code,
     provider_name: provider.name,
@@ -22,12 +28,10 @@ function paymentOption(provider: Provider) {
     min_amount: major(provider.minAmount),
     max_amount: major(provider.maxAmount),
     prefixes: provider.prefixes.map((prefix) => `${provider.callingCode ?? ''}${prefix}`),
-    fee: {
-      percent: fee.ratePerMillion / 10_000,
-      fixed: major(fee.fixedMinor),
-      ...(fee.minMinor !== undefined && { min: major(fee.minMinor) }),
-      ...(fee.maxMinor !== undefined && { max: major(fee.maxMinor) }),
-    },
+    fee: feeSchedule(provider.fee),
+    payout: payout
+      ? { min_amount: major(payout.minAmount), max_amount: major(payout.maxAmount), fee: feeSchedule(payout.fee) }
+      : null,
   };
 }
 
@@ -47,7 +51,7 @@ export class PaymentProvidersController {
   @Get(['v1/payment-providers', 'payment-providers'])
   @MerchantOperation({
     id: 'listPaymentProviders',
-    summary: 'Payment options: providers, limits, msisdn prefixes and fee schedules',
+    summary: 'Payment options: providers, limits, msisdn prefixes and fee schedules, for collections and payouts',
     description: 'The enabled providers of the catalogue; a currency no provider uses gives an empty list.',
     secretKey: false,
     body: false,

@@ -9,3 +9,4 @@ export * from './collect-for-payment-outcomes';
 export * from './collect-for-payment-faults';
 export * from './response-validator';
 export * from './refund-outcomes';
+export * from './payout-outcomes';

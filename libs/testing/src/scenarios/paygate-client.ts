@@ -33,6 +33,9 @@ export const TEST_TIMERS = {
   // A refund or payout request the sandbox never answers (0004, 0008) is dropped at once, and completes soon after.
   SANDBOX_UNANSWERED_HOLD_MS: '0',
   SANDBOX_LATE_COMPLETION_MS: '1500',
+  // A payout to 0006 is reversed a second after it completed; Paygate watches completed payouts for a few seconds.
+  SANDBOX_REVERSAL_DELAY_MS: '1000',
+  PAYOUT_REVERSAL_WATCH_MS: '5000',
 } as const;
 
 /** Callbacks to local receivers, retried quickly. */

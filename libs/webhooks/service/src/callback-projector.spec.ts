@@ -32,6 +32,8 @@ function merchants(collectionCallbackUrl: string | null, servicePaymentsCallback
     publicKey: 'pk',
     collectionCallbackUrl,
     servicePaymentsCallbackUrl,
+    payoutApprovalThreshold: 5_000_000,
+    payoutDailyCap: null,
     createdAt: at,
     updatedAt: at,
   };

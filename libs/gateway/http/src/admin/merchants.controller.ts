@@ -59,6 +59,8 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
     ...(keys && { secret_key: keys.secretKey, signing_key: keys.signingKey }),
     collection_callback_url: merchant.collectionCallbackUrl,
     service_payments_callback_url: merchant.servicePaymentsCallbackUrl,
+    payout_approval_threshold: merchant.payoutApprovalThreshold,
+    payout_daily_cap: merchant.payoutDailyCap,
     created_at: merchant.createdAt,
     updated_at: merchant.updatedAt,
   };
@@ -114,8 +116,9 @@ export class MerchantsAdminController {
   @ApiBody({ type: UpdateMerchantDto })
   @AdminOperation({
     id: 'updateMerchant',
-    summary: 'Change callback URLs or status',
-    description: 'null removes a callback URL; a suspended merchant gets 403 on every merchant route.',
+    summary: 'Change callback URLs, status or payout limits',
+    description:
+      'null removes a callback URL, the payout approval threshold (no payout then waits for approval) or the daily payout cap; a suspended merchant gets 403 on every merchant route.',
     body: true,
     invalid: 'data.errors names each bad field',
   })
@@ -129,6 +132,8 @@ export class MerchantsAdminController {
         status: value.status,
         collectionCallbackUrl: value.collection_callback_url,
         servicePaymentsCallbackUrl: value.service_payments_callback_url,
+        payoutApprovalThreshold: value.payout_approval_threshold,
+        payoutDailyCap: value.payout_daily_cap,
       }),
     );
     return envelope(200, 'Merchant updated', present(merchant));

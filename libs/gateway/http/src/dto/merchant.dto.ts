@@ -1,13 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DASHBOARD_ROLES, EMAIL, type DashboardRole } from '@paygate/merchants';
 import { HTTP_URL_PATTERN, NOT_BLANK_PATTERN } from '../openapi/schemas';
-import { ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 
 /**
  * Here a callback URL is a string of bounded length; what it may name is the address guard's (callbackUrlRefusal),
  * applied by the controller.
  */
 const CALLBACK_URL_MAX = 2048;
+/** Payout limits in whole units: the largest a minor-unit amount of any supported currency still holds exactly. */
+const WHOLE_UNITS_MAX = 1_000_000_000_000;
 /** A string (not `object`, which `string | null` reflects as): the URL or null. */
 const CALLBACK_URL = {
   type: 'string',
@@ -64,6 +78,38 @@ export class UpdateMerchantDto {
     message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters`,
   })
   service_payments_callback_url?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    maximum: WHOLE_UNITS_MAX,
+    example: 5000000,
+    description:
+      "A payout above this many whole units of its currency waits for an owner's approval; null: none waits (5000000 until set)",
+  })
+  @ValidateIf(
+    (dto: UpdateMerchantDto) => dto.payout_approval_threshold !== undefined && dto.payout_approval_threshold !== null,
+  )
+  @IsInt({ message: 'payout_approval_threshold must be a whole number or null' })
+  @Min(0, { message: 'payout_approval_threshold must be at least 0' })
+  @Max(WHOLE_UNITS_MAX, { message: `payout_approval_threshold must be at most ${WHOLE_UNITS_MAX}` })
+  payout_approval_threshold?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: WHOLE_UNITS_MAX,
+    example: 20000000,
+    description:
+      'The most the payouts may total in a UTC day, whole units of their currency (those not FAILED or CANCELLED count); null: no cap',
+  })
+  @ValidateIf((dto: UpdateMerchantDto) => dto.payout_daily_cap !== undefined && dto.payout_daily_cap !== null)
+  @IsInt({ message: 'payout_daily_cap must be a whole number or null' })
+  @Min(1, { message: 'payout_daily_cap must be at least 1' })
+  @Max(WHOLE_UNITS_MAX, { message: `payout_daily_cap must be at most ${WHOLE_UNITS_MAX}` })
+  payout_daily_cap?: number | null;
 
   @ApiPropertyOptional({ enum: ['active', 'suspended'] })
   @ValidateIf((dto: UpdateMerchantDto) => dto.status !== undefined)

@@ -103,12 +103,13 @@ export function buildOpenApiDocument(app: INestApplication, gateway: Type<unknow
     .addTag('payment options', 'Providers, limits and fees')
     .addTag('wallet', 'The merchant’s wallet')
     .addTag('refunds', 'Refunds of completed collections to their payers')
+    .addTag('payouts', 'Wallet money paid out to mobile money numbers, after a name check')
     .addTag('callbacks', 'Asking for callbacks again, their deliveries, and the callback stream')
     .addTag(
       WEBHOOKS_TAG,
       'The signed callbacks Paygate POSTs to the merchant’s URLs (the `webhooks`): what a receiver gets',
     )
-    .addTag('admin', 'Operators: merchants, deliveries, wallet top-ups')
+    .addTag('admin', 'Operators: merchants, deliveries, wallet top-ups, money out needing attention')
     .build();
   const generated = SwaggerModule.createDocument(app, config, { include: [gateway], extraModels: WEBHOOK_PAYLOADS });
   const paths = Object.fromEntries(Object.entries(generated.paths).filter(([path]) => DOCUMENTED.test(path)));

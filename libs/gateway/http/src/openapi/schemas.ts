@@ -77,6 +77,12 @@ export class ConflictDataDto {
     description: 'The refund_reference used before for another request',
   })
   refund_reference?: string;
+
+  @ApiPropertyOptional({
+    pattern: MONEY_OUT_REFERENCE_PATTERN,
+    description: 'The payout_reference used before for another request',
+  })
+  payout_reference?: string;
 }
 
 export class UnavailableDataDto {
@@ -340,6 +346,24 @@ export class PaymentProviderDto {
 
   @ApiProperty({ type: FeeScheduleDto })
   fee!: FeeScheduleDto;
+
+  @ApiProperty({
+    type: () => PayoutTermsDto,
+    nullable: true,
+    description: 'Payouts to its numbers (POST /v1/payouts): limits and fee; null when it takes none',
+  })
+  payout!: PayoutTermsDto | null;
+}
+
+export class PayoutTermsDto {
+  @ApiProperty({ example: 1000, minimum: 0 })
+  min_amount!: number;
+
+  @ApiProperty({ example: 10000000, minimum: 0 })
+  max_amount!: number;
+
+  @ApiProperty({ type: FeeScheduleDto, description: "Paygate's fee per payout, taken from the wallet with the amount" })
+  fee!: FeeScheduleDto;
 }
 
 export class PaymentProvidersDto {
@@ -451,6 +475,26 @@ export class MerchantDto {
 
   @ApiProperty(nullableString(undefined, 'uri'))
   service_payments_callback_url!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    example: 5000000,
+    description:
+      "A payout above this many whole units of its currency waits for an owner's approval (PENDING_APPROVAL); null: none waits",
+  })
+  payout_approval_threshold!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    example: null,
+    description:
+      'The most the payouts (those not FAILED or CANCELLED) may total in a UTC day, whole units of their currency; null: no cap',
+  })
+  payout_daily_cap!: number | null;
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
