@@ -14,6 +14,8 @@ export interface Merchant {
   publicKey: string;
   collectionCallbackUrl: string | null;
   servicePaymentsCallbackUrl: string | null;
+  /** Where payout.completed, payout.failed and payout.reversed go. */
+  payoutsCallbackUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -36,6 +38,7 @@ interface MerchantRow {
   signing_key_sealed: string;
   collection_callback_url: string | null;
   service_payments_callback_url: string | null;
+  payouts_callback_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -80,6 +83,7 @@ function toMerchant(row: MerchantRow): Merchant {
     publicKey: row.public_key,
     collectionCallbackUrl: row.collection_callback_url,
     servicePaymentsCallbackUrl: row.service_payments_callback_url,
+    payoutsCallbackUrl: row.payouts_callback_url,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -112,11 +116,12 @@ export class MerchantAccounts {
     name: string;
     collectionCallbackUrl?: string | null;
     servicePaymentsCallbackUrl?: string | null;
+    payoutsCallbackUrl?: string | null;
   }): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
     const keys = this.newKeys();
     const [row] = await this.sql.query<MerchantRow>(
-      `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url, payouts_callback_url)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
       [
         `mer_${randomAlphanumeric(16)}`,
         input.name,
@@ -126,6 +131,7 @@ export class MerchantAccounts {
         this.box.seal(keys.signingKey),
         input.collectionCallbackUrl ?? null,
         input.servicePaymentsCallbackUrl ?? null,
+        input.payoutsCallbackUrl ?? null,
       ],
     );
     return { merchant: toMerchant(row), keys };
@@ -142,6 +148,7 @@ export class MerchantAccounts {
       status?: MerchantStatus;
       collectionCallbackUrl?: string | null;
       servicePaymentsCallbackUrl?: string | null;
+      payoutsCallbackUrl?: string | null;
     },
   ): Promise<Merchant | null> {
     const [row] = await this.sql.query<MerchantRow>(
@@ -149,6 +156,7 @@ export class MerchantAccounts {
          status = coalesce($2, status),
          collection_callback_url = case when $3::boolean then $4 else collection_callback_url end,
          service_payments_callback_url = case when $5::boolean then $6 else service_payments_callback_url end,
+         payouts_callback_url = case when $7::boolean then $8 else payouts_callback_url end,
          updated_at = now()
        where id = $1 returning *`,
       [
@@ -158,6 +166,8 @@ export class MerchantAccounts {
         patch.collectionCallbackUrl ?? null,
         patch.servicePaymentsCallbackUrl !== undefined,
         patch.servicePaymentsCallbackUrl ?? null,
+        patch.payoutsCallbackUrl !== undefined,
+        patch.payoutsCallbackUrl ?? null,
       ],
     );
     if (row) this.forget(row.public_key);

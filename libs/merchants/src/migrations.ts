@@ -75,4 +75,9 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'create index if not exists dashboard_activity_merchant on dashboard_activity (merchant_id, at desc, id desc)',
     ],
   },
+  // Payout callbacks (payout.*) go to a URL of their own; null until the merchant sets one.
+  {
+    name: '0005_payouts_callback_url',
+    statements: ['alter table merchants add column if not exists payouts_callback_url text'],
+  },
 ]);

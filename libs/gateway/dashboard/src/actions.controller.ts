@@ -126,6 +126,7 @@ export class ActionsController {
     await this.merchants.update(chrome.signedIn.user.merchantId, {
       collectionCallbackUrl: values.collection_callback_url || null,
       servicePaymentsCallbackUrl: values.service_payments_callback_url || null,
+      payoutsCallbackUrl: values.payouts_callback_url || null,
     });
     await this.note(
       chrome,

@@ -17,16 +17,16 @@ import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
 import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { AdminOperation, ApiAnswer, ApiNotFound, MerchantOperation } from './openapi/responses';
 import {
+  CALLBACK_KEY_PATTERN,
   CallbackPageDto,
   CallbacksResentDto,
   DeliveriesDto,
   DeliveriesRetriedDto,
-  INTERNAL_REFERENCE_PATTERN,
 } from './openapi/schemas';
 import { encodeCursor, PageParameters, readPageQuery } from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
-const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
+const CALLBACK_KEY = new RegExp(CALLBACK_KEY_PATTERN);
 /** A page position's parts: created_at to the microsecond, as the dispatcher gives it, and the webhook id. */
 const CALLBACK_PAGE = {
   filters: ['state', 'internal_reference'],
@@ -46,10 +46,10 @@ export class CallbacksController {
     id: 'resendCallbacks',
     summary: "Deliver a transaction's callbacks again",
     description:
-      'Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment callbacks of a collect-for-payment included.',
+      "Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment and refund callbacks of a collection included; payout:<payout_reference> resends a payout's callbacks.",
     secretKey: true,
     body: true,
-    invalid: 'internal_reference missing or not a string of 1 to 64 characters, or another field',
+    invalid: 'internal_reference missing or not a string of 1 to 71 characters, or another field',
   })
   @ApiBody({ type: ResendCallbacksDto })
   @ApiAnswer(202, 'The callbacks will be delivered again', CallbacksResentDto)
@@ -74,7 +74,8 @@ export class CallbacksController {
   @ApiQuery({
     name: 'internal_reference',
     required: false,
-    schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN },
+    schema: { type: 'string', pattern: CALLBACK_KEY_PATTERN },
+    description: "A collection's internal_reference, or payout:<payout_reference>",
   })
   @PageParameters()
   @MerchantOperation({
@@ -95,8 +96,8 @@ export class CallbacksController {
           return `state must be one of ${DELIVERY_STATES.join(', ')}`;
         filters.state = value as DeliveryState;
       } else {
-        // No collection has such a reference: the answer would be empty, so say why instead.
-        if (!INTERNAL_REFERENCE.test(value)) return 'internal_reference is not one Paygate gives';
+        // No collection or payout has such a reference: the answer would be empty, so say why instead.
+        if (!CALLBACK_KEY.test(value)) return 'internal_reference is not one Paygate gives';
         filters.internalReference = value;
       }
       return undefined;

@@ -29,6 +29,7 @@ function merchants(collectionCallbackUrl: string | null, servicePaymentsCallback
     publicKey: 'pk',
     collectionCallbackUrl,
     servicePaymentsCallbackUrl,
+    payoutsCallbackUrl: null,
     createdAt: at,
     updatedAt: at,
   };
