@@ -118,7 +118,7 @@ describe('payout callbacks', () => {
       expect(CallbackReceiver.verify(callback, client.merchant.signingKey)).toBe(true);
   });
 
-  it('lists a payout’s callbacks under payout:<payout_reference>, filtered by it, and resends them with their webhook ids', async () => {
+  it('lists a payout’s callbacks under payout:<payout_reference>, for the merchant and the operator, and resends them with their webhook ids', async () => {
     const reference = uniqueReference('payout');
     const webhookId = await settle(reference, 'FAILED', { failureReason: 'the provider refused the payout' });
     await waitFor(reference, 1);
@@ -137,6 +137,12 @@ describe('payout callbacks', () => {
       'the delivered payout callback in the log',
     );
     expect(listed).toMatchObject({ webhook_id: webhookId, internal_reference: key, event: 'payout.failed' });
+
+    const operators = await fetch(`${paygate.url}/admin/v1/deliveries?internal_reference=${encodeURIComponent(key)}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    const { data } = (await operators.json()) as { data: { deliveries: { webhook_id: string }[] } };
+    expect([operators.status, data.deliveries.map((delivery) => delivery.webhook_id)]).toEqual([200, [webhookId]]);
 
     const resent = await client.request('POST', '/v1/callbacks/resend', {
       body: { internal_reference: key },

@@ -2764,6 +2764,7 @@ export interface operations {
   listDeliveries: {
     parameters: {
       query?: {
+        /** @description A collection's internal_reference, or payout:<payout_reference> */
         internal_reference?: string;
         merchant_id?: string;
         state?: 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
