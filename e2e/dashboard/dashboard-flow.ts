@@ -37,6 +37,7 @@ interface FlowState {
   merchant?: { id: string; publicKey: string; secretKey: string; signingKey: string };
   owner?: Invite;
   viewer?: Invite;
+  developer?: Invite;
   collection?: { merchantReference: string; internalReference: string; webhookId: string };
 }
 
@@ -131,7 +132,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   });
 
   it(
-    '1. the admin API creates a merchant whose callbacks go to a loopback receiver, and invites an owner and a viewer',
+    '1. the admin API creates a merchant whose callbacks go to a loopback receiver, and invites an owner, a viewer and a developer',
     async () => {
       const { layout, receiver } = running();
       const created = await admin(layout, '/admin/v1/merchants', {
@@ -152,8 +153,8 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
         secretKey: keys.secret_key as string,
         signingKey: keys.signing_key as string,
       };
-      const invites: Partial<Record<'owner' | 'viewer', Invite>> = {};
-      for (const role of ['owner', 'viewer'] as const) {
+      const invites: Partial<Record<'owner' | 'viewer' | 'developer', Invite>> = {};
+      for (const role of ['owner', 'viewer', 'developer'] as const) {
         const email = `${role}-${uniqueReference(layout.name)}@shop.example.com`.toLowerCase();
         const invited = await admin(layout, `/admin/v1/merchants/${merchant.id}/users`, { email, role });
         expect([invited.status, invited.body.data?.role]).toEqual([201, role]);
@@ -361,6 +362,33 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   );
 
   it(
+    '6b. Refund: the owner refunds part of the completed collection from its page; what is left shrinks and the refund is listed',
+    async () => {
+      const { internalReference } = needs(state.collection, '2');
+      await open(owner, `/dashboard/collections/${internalReference}`);
+      const refunds = sectionNamed(owner, 'Refunds');
+      await refunds.getByText('Left to refund: UGX 81,000').waitFor();
+      await shot(owner, '06b-refund-form');
+      await refunds.getByLabel('Amount (UGX)', { exact: true }).fill('20000');
+      await refunds.getByLabel('Reason (optional)', { exact: true }).fill('Returned by the customer');
+      await refunds.getByRole('button', { name: 'Refund', exact: true }).click();
+      await owner.waitForURL(
+        (at) =>
+          at.pathname === `/dashboard/collections/${internalReference}` && at.searchParams.get('refunded') === '1',
+      );
+      await owner.getByRole('status').filter({ hasText: 'Refund requested' }).waitFor();
+      await refunds.getByText('Left to refund: UGX 61,000').waitFor();
+      await refunds
+        .getByRole('row')
+        .filter({ has: owner.getByRole('cell', { name: 'UGX 20,000', exact: true }) })
+        .filter({ hasText: 'Returned by the customer' })
+        .waitFor();
+      await shot(owner, '06b-refunded');
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
     '7. Settings: Rotate signing key shows the new key once; Send test callback is signed with the new key, not the old',
     async () => {
       const { receiver } = running();
@@ -485,6 +513,29 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       // The control: the same cookies and token are good for what a viewer may post (signing out).
       const signedOut = await page.request.post(url('/dashboard/sign-out'), { form: { _csrf: csrf }, maxRedirects: 0 });
       expect([signedOut.status(), signedOut.headers().location]).toEqual([303, '/dashboard/sign-in']);
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    '10. a developer sees the collection’s refunds but no Refund button, and posting a refund from their page answers 403',
+    async () => {
+      const { internalReference } = needs(state.collection, '2');
+      const { page } = await newPage();
+      await acceptInviteAndSignIn(page, needs(state.developer, '1'), 'developer');
+      await open(page, `/dashboard/collections/${internalReference}`);
+      const refunds = sectionNamed(page, 'Refunds');
+      await refunds.getByRole('cell', { name: 'UGX 20,000', exact: true }).waitFor();
+      await shot(page, '10-developer-collection');
+      expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+      expect(await page.getByLabel('Amount (UGX)').count()).toBe(0);
+
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const refused = await page.request.post(url(`/dashboard/collections/${internalReference}/refund`), {
+        form: { _csrf: csrf, refund_reference: `developer-${Date.now()}`, amount: '1000' },
+        maxRedirects: 0,
+      });
+      expect(refused.status()).toBe(403);
     },
     STEP_TIMEOUT_MS,
   );

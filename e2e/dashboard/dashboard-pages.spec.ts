@@ -256,10 +256,12 @@ describe('the dashboard: pages, roles and actions', () => {
       _csrf: csrfOf(settings),
       collection_callback_url: 'ftp://files.example.com/callbacks',
       service_payments_callback_url: 'not a url',
+      payouts_callback_url: 'https://169.254.169.254/payouts',
     });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('Collection callback URL: must be an http or https URL');
     expect(refused.text).toContain('Service payments callback URL: must not contain spaces or control characters');
+    expect(refused.text).toContain('Payouts callback URL: must not point at link-local (169.254.0.0/16)');
     expect(refused.text).toContain('value="ftp://files.example.com/callbacks"');
     expect((await owner.get('/dashboard/settings')).text).toContain(`value="${receiver.url()}"`);
 
@@ -267,11 +269,15 @@ describe('the dashboard: pages, roles and actions', () => {
       _csrf: csrfOf(settings),
       collection_callback_url: receiver.url('/moved'),
       service_payments_callback_url: receiver.url(),
+      payouts_callback_url: receiver.url('/payouts'),
     });
     expect(saved).toMatchObject({ status: 303, location: '/dashboard/settings?done=callback-urls' });
     const shown = await owner.get('/dashboard/settings?done=callback-urls');
     expect(shown.text).toContain('Callback URLs saved.');
     expect(shown.text).toContain(`value="${receiver.url('/moved')}"`);
+    expect(shown.text).toMatch(
+      /<input\s+id="payouts_callback_url"\s+name="payouts_callback_url"[^>]*value="[^"]*\/payouts"/,
+    );
   });
 
   it('settings: a rotated signing key is shown once and signs the test callback; the old one no longer verifies', async () => {

@@ -1,6 +1,6 @@
 /**
  * The admin API refuses callback URLs the dispatcher would refuse, when they are configured
- * (create and PATCH), with a 400 naming the field, and stores nothing. In-process Paygate on
+ * (create and PATCH), with a 400 naming the field, and stores nothing (the payouts callback URL like the other two). In-process Paygate on
  * PGlite; no callback is ever sent here (no collection is made), so the URLs below are only
  * stored or refused, never connected to.
  */
@@ -98,31 +98,60 @@ describe.each([
     expect((await admin('GET', `/${id}`)).body).toEqual(before.body);
   });
 
+  it.each(refused)(
+    'PATCH of the payouts callback URL with %s answers 400 naming it, and changes nothing',
+    async (url, reason) => {
+      const created = await admin('POST', '', {
+        name: 'Paying-out merchant',
+        payouts_callback_url: 'https://shop.example.com/payouts',
+      });
+      expectEnvelope(created, 201);
+      const id = created.body.data.id as string;
+      const before = await admin('GET', `/${id}`);
+      expectFieldErrors(
+        await admin('PATCH', `/${id}`, { payouts_callback_url: url }),
+        ['payouts_callback_url'],
+        `payouts_callback_url ${reason}`,
+      );
+      expect((await admin('GET', `/${id}`)).body).toEqual(before.body);
+    },
+  );
+
   it.each(accepted)('create and PATCH accept %s', async (url) => {
     const created = await admin('POST', '', {
       name: 'Accepted merchant',
       collection_callback_url: url,
       service_payments_callback_url: url,
+      payouts_callback_url: url,
     });
     expectEnvelope(created, 201);
-    expect(created.body.data).toMatchObject({ collection_callback_url: url, service_payments_callback_url: url });
+    expect(created.body.data).toMatchObject({
+      collection_callback_url: url,
+      service_payments_callback_url: url,
+      payouts_callback_url: url,
+    });
     const patched = await admin('PATCH', `/${created.body.data.id as string}`, {
       collection_callback_url: null,
       service_payments_callback_url: url,
     });
     expectEnvelope(patched, 200);
-    expect(patched.body.data).toMatchObject({ collection_callback_url: null, service_payments_callback_url: url });
+    expect(patched.body.data).toMatchObject({
+      collection_callback_url: null,
+      service_payments_callback_url: url,
+      payouts_callback_url: url,
+    });
   });
 
   it.each<[string, Json, string[]]>([
     [
-      'two refused URLs: both named',
+      'three refused URLs: each named',
       {
         name: 'M',
         collection_callback_url: 'https://[2001:db8::1]/',
         service_payments_callback_url: 'ftp://shop.example.com/',
+        payouts_callback_url: 'https://169.254.169.254/',
       },
-      ['collection_callback_url', 'service_payments_callback_url'],
+      ['collection_callback_url', 'service_payments_callback_url', 'payouts_callback_url'],
     ],
     ['a URL that is not a string', { name: 'M', collection_callback_url: 42 }, ['collection_callback_url']],
     [
@@ -131,6 +160,11 @@ describe.each([
       ['collection_callback_url'],
     ],
     ['a relative URL', { name: 'M', collection_callback_url: '/cb' }, ['collection_callback_url']],
+    [
+      'a payouts callback URL that is not a string',
+      { name: 'M', payouts_callback_url: true },
+      ['payouts_callback_url'],
+    ],
   ])('create with %s answers 400', async (_label, body, fields) => {
     const answer = await admin('POST', '', body);
     expectFieldErrors(answer, fields);

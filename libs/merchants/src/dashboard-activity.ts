@@ -13,6 +13,7 @@ export const ACTIVITY_ACTIONS = {
   remove: 'User removed',
   reset: 'Password reset',
   trigger: 'Sandbox event triggered',
+  refund: 'Refund requested',
 } as const;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
 

@@ -32,6 +32,7 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
       status: 'active',
       publicKey: first.keys.publicKey,
       servicePaymentsCallbackUrl: null,
+      payoutsCallbackUrl: null,
     });
     expect(second.merchant.id).not.toBe(first.merchant.id);
     expect(Object.values(second.keys)).not.toEqual(expect.arrayContaining(Object.values(first.keys)));
@@ -92,6 +93,30 @@ describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
       expect(unchanged).toMatchObject({ payoutApprovalThreshold: 1_000_000, payoutDailyCap: 9_000_000 });
       const lifted = await accounts.update(merchant.id, { payoutApprovalThreshold: null, payoutDailyCap: null });
       expect(lifted).toMatchObject({ payoutApprovalThreshold: null, payoutDailyCap: null });
+    });
+
+    it('keeps the payouts callback URL apart from the other two: set, changed and removed on its own', async () => {
+      const { merchant } = await accounts.create({
+        name: 'Payouts',
+        collectionCallbackUrl: 'https://shop.example.com/collections',
+        payoutsCallbackUrl: 'https://shop.example.com/payouts',
+      });
+      expect(merchant).toMatchObject({
+        servicePaymentsCallbackUrl: null,
+        payoutsCallbackUrl: 'https://shop.example.com/payouts',
+      });
+      expect(
+        await accounts.update(merchant.id, { payoutsCallbackUrl: 'https://shop.example.com/payouts/v2' }),
+      ).toMatchObject({
+        collectionCallbackUrl: 'https://shop.example.com/collections',
+        payoutsCallbackUrl: 'https://shop.example.com/payouts/v2',
+      });
+      expect(await accounts.update(merchant.id, { collectionCallbackUrl: null })).toMatchObject({
+        payoutsCallbackUrl: 'https://shop.example.com/payouts/v2',
+      });
+      expect(await accounts.update(merchant.id, { payoutsCallbackUrl: null })).toMatchObject({
+        payoutsCallbackUrl: null,
+      });
     });
 
     it('shows a suspension to the next authentication, although the merchant was just looked up', async () => {

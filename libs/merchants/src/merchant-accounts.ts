@@ -18,6 +18,8 @@ export interface Merchant {
   payoutApprovalThreshold: number | null;
   /** The most this merchant's payouts may total in a UTC day, whole units of their currency; null: no cap. */
   payoutDailyCap: number | null;
+  /** Where payout.completed, payout.failed and payout.reversed go. */
+  payoutsCallbackUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -42,6 +44,7 @@ interface MerchantRow {
   service_payments_callback_url: string | null;
   payout_approval_threshold: string | number | null;
   payout_daily_cap: string | number | null;
+  payouts_callback_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -88,6 +91,7 @@ function toMerchant(row: MerchantRow): Merchant {
     servicePaymentsCallbackUrl: row.service_payments_callback_url,
     payoutApprovalThreshold: row.payout_approval_threshold === null ? null : Number(row.payout_approval_threshold),
     payoutDailyCap: row.payout_daily_cap === null ? null : Number(row.payout_daily_cap),
+    payoutsCallbackUrl: row.payouts_callback_url,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -120,11 +124,12 @@ export class MerchantAccounts {
     name: string;
     collectionCallbackUrl?: string | null;
     servicePaymentsCallbackUrl?: string | null;
+    payoutsCallbackUrl?: string | null;
   }): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
     const keys = this.newKeys();
     const [row] = await this.sql.query<MerchantRow>(
-      `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      `insert into merchants (id, name, public_key, secret_key_hash, secret_key_sealed, signing_key_sealed, collection_callback_url, service_payments_callback_url, payouts_callback_url)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
       [
         `mer_${randomAlphanumeric(16)}`,
         input.name,
@@ -134,6 +139,7 @@ export class MerchantAccounts {
         this.box.seal(keys.signingKey),
         input.collectionCallbackUrl ?? null,
         input.servicePaymentsCallbackUrl ?? null,
+        input.payoutsCallbackUrl ?? null,
       ],
     );
     return { merchant: toMerchant(row), keys };
@@ -152,6 +158,7 @@ export class MerchantAccounts {
       servicePaymentsCallbackUrl?: string | null;
       payoutApprovalThreshold?: number | null;
       payoutDailyCap?: number | null;
+      payoutsCallbackUrl?: string | null;
     },
   ): Promise<Merchant | null> {
     const [row] = await this.sql.query<MerchantRow>(
@@ -161,6 +168,7 @@ export class MerchantAccounts {
          service_payments_callback_url = case when $5::boolean then $6 else service_payments_callback_url end,
          payout_approval_threshold = case when $7::boolean then $8::bigint else payout_approval_threshold end,
          payout_daily_cap = case when $9::boolean then $10::bigint else payout_daily_cap end,
+         payouts_callback_url = case when $11::boolean then $12 else payouts_callback_url end,
          updated_at = now()
        where id = $1 returning *`,
       [
@@ -174,6 +182,8 @@ export class MerchantAccounts {
         patch.payoutApprovalThreshold ?? null,
         patch.payoutDailyCap !== undefined,
         patch.payoutDailyCap ?? null,
+        patch.payoutsCallbackUrl !== undefined,
+        patch.payoutsCallbackUrl ?? null,
       ],
     );
     if (row) this.forget(row.public_key);

@@ -92,4 +92,9 @@ export const MERCHANTS_MIGRATIONS = defineMigrations('merchants', [
       'alter table merchants add column if not exists payout_daily_cap bigint',
     ],
   },
+  // Payout callbacks (payout.*) go to a URL of their own; null until the merchant sets one.
+  {
+    name: '0007_payouts_callback_url',
+    statements: ['alter table merchants add column if not exists payouts_callback_url text'],
+  },
 ]);

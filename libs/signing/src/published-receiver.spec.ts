@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { collectionSignature, refundSignature } from 'paygate-node';
+import { collectionSignature, payoutSignature, refundSignature } from 'paygate-node';
 import { standardWebhookHeaders } from 'paygate-node';
 
 type VerifyWebhook = (key: string, headers: Record<string, string>, body: string, nowSeconds?: number) => boolean;
@@ -116,5 +116,21 @@ describe('the receiver code in docs/webhooks.md', () => {
       verifyPaygateHmac(key, { event: 'refund.failed', payload: { ...refund, status: 'FAILED' } }, signature),
     ).toBe(false);
     expect(verifyPaygateHmac(key, { event: 'transaction.completed', payload: refund }, signature)).toBe(false);
+  });
+
+  it('checks a payout callback’s hmac-signature over its own fields, as Paygate computes it', () => {
+    const payout = {
+      payout_reference: 'payout-1001',
+      status: 'REVERSED',
+      provider_code: 'mtn_momo_ug',
+      msisdn: '256772000001',
+    };
+    const signature = payoutSignature(key, payout);
+    expect(signature).toBe('6dbb757334b0cb071dadd7959a7ad4ab2a5765645403eb63b26a54c177ad9aca');
+    expect(verifyPaygateHmac(key, { event: 'payout.reversed', payload: payout }, signature)).toBe(true);
+    expect(
+      verifyPaygateHmac(key, { event: 'payout.completed', payload: { ...payout, status: 'COMPLETED' } }, signature),
+    ).toBe(false);
+    expect(verifyPaygateHmac(key, { event: 'refund.completed', payload: payout }, signature)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectionSignature, refundSignature } from 'paygate-node';
+import { collectionSignature, payoutSignature, refundSignature } from 'paygate-node';
 import { standardWebhookSignature } from 'paygate-node';
 
 /** The vectors docs/webhooks.md publishes for merchants must be what Paygate computes. */
@@ -61,5 +61,27 @@ describe('published test vectors (docs/webhooks.md)', () => {
     expect(doc).toContain(`webhook-signature: ${signature}`);
     expect(doc).toContain(`| \`${hmac}\` |`);
     expect(doc).toContain('`dbeadac5d8d96e26f62cdcf20ae429b1806e224d3aad999f21ca56a631b099be`');
+  });
+
+  it('the signed payout.completed example: hmac-signature over the payout’s fields, each final status', () => {
+    const body =
+      '{"event":"payout.completed","payload":{"payout_reference":"payout-1001","amount":150000,"fee":1500,"currency":"UGX","provider_code":"mtn_momo_ug","msisdn":"256772000001","recipient_name":"Jane Doe","status":"COMPLETED","failure_reason":null,"livemode":false,"created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:07.000Z"}}';
+    const { payload } = JSON.parse(body);
+    const hmac = payoutSignature(key, payload);
+    expect(hmac).toBe('1f687567cc54b276c25b3d90ee6e00bde170f4057bd951531aa5636546476467');
+    expect(payoutSignature(key, { ...payload, status: 'FAILED' })).toBe(
+      'e03db8c37429195cb975fefba8f8f017d9e961a8425c69a21f91eb43aea27967',
+    );
+    expect(payoutSignature(key, { ...payload, status: 'REVERSED' })).toBe(
+      '6dbb757334b0cb071dadd7959a7ad4ab2a5765645403eb63b26a54c177ad9aca',
+    );
+    const signature = standardWebhookSignature(key, 'msg_3d8a61f0-5c2e-4b7a-9e14-6f0b2c8d4a57', 1700000000, body);
+    expect(signature).toBe('v1,R+G/62gN/p92EQ70LM+pSyPrloh05M+iUU+T0aTDGrQ=');
+    expect(doc).toContain(`${body}\n\`\`\``);
+    expect(doc).toContain(`hmac-signature: ${hmac}`);
+    expect(doc).toContain(`webhook-signature: ${signature}`);
+    expect(doc).toContain(`| \`${hmac}\` |`);
+    expect(doc).toContain('`e03db8c37429195cb975fefba8f8f017d9e961a8425c69a21f91eb43aea27967`');
+    expect(doc).toContain('`6dbb757334b0cb071dadd7959a7ad4ab2a5765645403eb63b26a54c177ad9aca`');
   });
 });

@@ -115,7 +115,7 @@ export interface paths {
     put?: never;
     /**
      * Deliver a transaction's callbacks again
-     * @description Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment callbacks of a collect-for-payment included.
+     * @description Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment and refund callbacks of a collection included; payout:<payout_reference> resends a payout's callbacks.
      */
     post: operations['resendCallbacks'];
     delete?: never;
@@ -658,6 +658,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'payout.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payout.completed callback
+     * @description The provider paid a payout’s recipient. Sent to the merchant's payouts_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['payoutCompletedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payout.failed callback
+     * @description A payout’s money did not leave: the provider refused it (status FAILED), or it was not approved within 24 h (status CANCELLED); its hold is released. Sent to the merchant's payouts_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['payoutFailedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payout.reversed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payout.reversed callback
+     * @description The provider took back a completed payout; the amount and fee are back in the wallet. Sent to the merchant's payouts_callback_url, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).
+     */
+    post: operations['payoutReversedCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'test.callback': {
     parameters: {
       query?: never;
@@ -1026,7 +1086,10 @@ export interface components {
       deliveries: number;
     };
     ResendCallbacksDto: {
-      /** @example PG7K3M9Q2X4T8V6B1N5R0D2F3H */
+      /**
+       * @description The collection's internal_reference, or payout:<payout_reference> for a payout's callbacks
+       * @example PG7K3M9Q2X4T8V6B1N5R0D2F3H
+       */
       internal_reference: string;
     };
     DeliveryAttemptDto: {
@@ -1044,6 +1107,7 @@ export interface components {
       /** @example msg_0b6f4c1e-6a4e-4a59-9d44-2f1c3e0a7b21 */
       webhook_id: string;
       merchant_id: string;
+      /** @description The collection's internal_reference, or payout:<payout_reference> for a payout's callbacks */
       internal_reference: string;
       /** @example transaction.completed */
       event: string;
@@ -1165,6 +1229,11 @@ export interface components {
        * @example null
        */
       payout_daily_cap: number | null;
+      /**
+       * Format: uri
+       * @description Where payout.* callbacks go
+       */
+      payouts_callback_url: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1189,6 +1258,12 @@ export interface components {
        * @example https://shop.example.com/paygate/payments
        */
       service_payments_callback_url?: string | null;
+      /**
+       * Format: uri
+       * @description Where payout.completed, payout.failed and payout.reversed go; an absolute https URL, or null for none
+       * @example https://shop.example.com/paygate/payouts
+       */
+      payouts_callback_url?: string | null;
     };
     MerchantDto: {
       /** @example mer_7Hc2kq9Z */
@@ -1219,6 +1294,11 @@ export interface components {
        * @example null
        */
       payout_daily_cap: number | null;
+      /**
+       * Format: uri
+       * @description Where payout.* callbacks go
+       */
+      payouts_callback_url: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1245,6 +1325,11 @@ export interface components {
        * @example 20000000
        */
       payout_daily_cap?: number | null;
+      /**
+       * Format: uri
+       * @description Where payout.completed, payout.failed and payout.reversed go; an absolute https URL, or null to remove it
+       */
+      payouts_callback_url?: string | null;
       /** @enum {string} */
       status?: 'active' | 'suspended';
     };
@@ -1663,6 +1748,50 @@ export interface components {
        */
       updated_at: string;
     };
+    PayoutCallbackPayloadDto: {
+      /** @example payout-1001 */
+      payout_reference: string;
+      /**
+       * @description Major units
+       * @example 150000
+       */
+      amount: number;
+      /**
+       * @description Paygate’s fee, paid from the wallet with the amount; major units
+       * @example 1500
+       */
+      fee: number;
+      /** @example UGX */
+      currency: string;
+      /** @example mtn_momo_ug */
+      provider_code: string;
+      /** @example 256772000001 */
+      msisdn: string;
+      /** @description The account holder’s name as the provider gave it at the name check */
+      recipient_name: string | null;
+      /**
+       * @description COMPLETED (payout.completed); FAILED on the provider’s word, or CANCELLED when never approved (payout.failed); REVERSED (payout.reversed)
+       * @enum {string}
+       */
+      status: 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'REVERSED';
+      /** @description FAILED and REVERSED: what the provider said; CANCELLED: why */
+      failure_reason: string | null;
+      /**
+       * @description true in a live deployment (real money), false in a test one
+       * @example false
+       */
+      livemode: boolean;
+      /**
+       * Format: date-time
+       * @description When the payout was requested
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it reached this status
+       */
+      updated_at: string;
+    };
     /** @description The body of a transaction.charges callback */
     TransactionChargesEvent: {
       /** @enum {string} */
@@ -1710,6 +1839,24 @@ export interface components {
       /** @enum {string} */
       event: 'refund.failed';
       payload: components['schemas']['RefundCallbackPayloadDto'];
+    };
+    /** @description The body of a payout.completed callback */
+    PayoutCompletedEvent: {
+      /** @enum {string} */
+      event: 'payout.completed';
+      payload: components['schemas']['PayoutCallbackPayloadDto'];
+    };
+    /** @description The body of a payout.failed callback */
+    PayoutFailedEvent: {
+      /** @enum {string} */
+      event: 'payout.failed';
+      payload: components['schemas']['PayoutCallbackPayloadDto'];
+    };
+    /** @description The body of a payout.reversed callback */
+    PayoutReversedEvent: {
+      /** @enum {string} */
+      event: 'payout.reversed';
+      payload: components['schemas']['PayoutCallbackPayloadDto'];
     };
     /** @description The body of a test.callback callback */
     TestCallbackEvent: {
@@ -2587,7 +2734,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid request: internal_reference missing or not a string of 1 to 64 characters, or another field; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
+      /** @description Invalid request: internal_reference missing or not a string of 1 to 71 characters, or another field; or malformed JSON or a body that is not an object, text no store can hold (NUL, lone surrogates), or x-api-version other than 1 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2735,6 +2882,7 @@ export interface operations {
         limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
+        /** @description A collection's internal_reference, or payout:<payout_reference> */
         internal_reference?: string;
         state?: 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
       };
@@ -2860,6 +3008,7 @@ export interface operations {
   listDeliveries: {
     parameters: {
       query?: {
+        /** @description A collection's internal_reference, or payout:<payout_reference> */
         internal_reference?: string;
         merchant_id?: string;
         state?: 'pending' | 'delivering' | 'delivered' | 'abandoned' | 'undeliverable';
@@ -5931,6 +6080,120 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['RefundFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutCompletedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<payout_reference>:<status>:<provider_code>:<msisdn>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutCompletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutFailedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<payout_reference>:<status>:<provider_code>:<msisdn>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the callback */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: stops this delivery at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  payoutReversedCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The same on every retry and resend of one callback: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the signing key (docs/webhooks.md) */
+        'webhook-signature': string;
+        /** @description Hex HMAC-SHA256 of `<payout_reference>:<status>:<provider_code>:<msisdn>` */
+        'hmac-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayoutReversedEvent'];
       };
     };
     responses: {

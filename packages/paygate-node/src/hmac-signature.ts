@@ -16,6 +16,14 @@ export interface RefundSignatureFields {
   merchant_reference: string;
 }
 
+/** The fields the `hmac-signature` of a payout callback (`payout.*`) covers. */
+export interface PayoutSignatureFields {
+  payout_reference: string;
+  status: string;
+  provider_code: string;
+  msisdn: string;
+}
+
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 const hmacHex = (signingKey: string, message: string) =>
@@ -67,14 +75,34 @@ export function verifyRefundSignature(signingKey: string, refund: RefundSignatur
   return matches(refundSignature(signingKey, refund), signature);
 }
 
+/**
+ * A payout callback's `hmac-signature`: lowercase hex HMAC-SHA256 over
+ * "payout_reference:status:provider_code:msisdn" (a payout has no collection: its reference, its state, and where the
+ * money went), keyed as collectionSignature. Published to merchants, so it must never change.
+ */
+export function payoutSignature(signingKey: string, payout: PayoutSignatureFields): string {
+  return hmacHex(signingKey, `${payout.payout_reference}:${payout.status}:${payout.provider_code}:${payout.msisdn}`);
+}
+
+/** Constant-time check of a payout callback's hex signature (either case); false for anything malformed. */
+export function verifyPayoutSignature(signingKey: string, payout: PayoutSignatureFields, signature: string): boolean {
+  return matches(payoutSignature(signingKey, payout), signature);
+}
+
 /** Whether a callback event is about a refund, whose hmac-signature covers the refund's fields. */
 export const isRefundEvent = (event: string) => event.startsWith('refund.');
 
-/** The `hmac-signature` of a callback `{event, payload}`: refund.* sign the refund's fields, every other the record's. */
+/** Whether a callback event is about a payout, whose hmac-signature covers the payout's fields. */
+export const isPayoutEvent = (event: string) => event.startsWith('payout.');
+
+/**
+ * The `hmac-signature` of a callback `{event, payload}`: refund.* sign the refund's fields, payout.* the payout's,
+ * every other the record's.
+ */
 export function callbackSignature(signingKey: string, event: string, payload: object): string {
-  return isRefundEvent(event)
-    ? refundSignature(signingKey, payload as RefundSignatureFields)
-    : collectionSignature(signingKey, payload as CollectionSignatureFields);
+  if (isRefundEvent(event)) return refundSignature(signingKey, payload as RefundSignatureFields);
+  if (isPayoutEvent(event)) return payoutSignature(signingKey, payload as PayoutSignatureFields);
+  return collectionSignature(signingKey, payload as CollectionSignatureFields);
 }
 
 /** Constant-time check of a callback's `hmac-signature` (either case), by its event; false for anything malformed. */

@@ -21,10 +21,13 @@ export {
 export {
   callbackSignature,
   collectionSignature,
+  payoutSignature,
   refundSignature,
   verifyCallbackSignature,
   verifyCollectionSignature,
+  verifyPayoutSignature,
   verifyRefundSignature,
   type CollectionSignatureFields,
+  type PayoutSignatureFields,
   type RefundSignatureFields,
 } from './hmac-signature';

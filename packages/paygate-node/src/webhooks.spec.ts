@@ -1,4 +1,4 @@
-import { refundSignature } from './hmac-signature';
+import { payoutSignature, refundSignature } from './hmac-signature';
 import { standardWebhookSignature } from './standard-webhooks';
 import { constructEvent, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks';
 
@@ -140,6 +140,58 @@ describe('constructEvent', () => {
       expect(refusal(() => constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING))).toBe(
         'bad_hmac_signature',
       );
+    });
+  });
+
+  describe('a payout callback', () => {
+    const payout = {
+      payout_reference: 'payout-1001',
+      amount: 150000,
+      fee: 1500,
+      currency: 'UGX',
+      provider_code: 'mtn_momo_ug',
+      msisdn: '256772000001',
+      recipient_name: 'Jane Doe',
+      status: 'COMPLETED',
+      failure_reason: null,
+      livemode: false,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:07.000Z',
+    };
+    const signed = (payload: object, event = 'payout.completed') => {
+      const body = JSON.stringify({ event, payload });
+      return {
+        body,
+        headers: {
+          'webhook-id': 'msg_payout',
+          'webhook-timestamp': '1700000000',
+          'webhook-signature': standardWebhookSignature(KEY, 'msg_payout', 1_700_000_000, body),
+        },
+      };
+    };
+
+    it('verifies its hmac-signature over payout_reference, status, provider_code and msisdn', () => {
+      const { body, headers } = signed(payout);
+      // docs/webhooks.md's payout vector.
+      const hmac = '1f687567cc54b276c25b3d90ee6e00bde170f4057bd951531aa5636546476467';
+      expect(payoutSignature(KEY, payout)).toBe(hmac);
+      expect(constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING)).toEqual({
+        id: 'msg_payout',
+        type: 'payout.completed',
+        timestamp: new Date('2023-11-14T22:13:20.000Z'),
+        payload: payout,
+      });
+    });
+
+    it('refuses an hmac-signature of another status, another number or another payout', () => {
+      const { body, headers } = signed(payout);
+      const reversed = payoutSignature(KEY, { ...payout, status: 'REVERSED' });
+      const elsewhere = payoutSignature(KEY, { ...payout, msisdn: '256772000009' });
+      const other = payoutSignature(KEY, { ...payout, payout_reference: 'payout-1002' });
+      for (const hmac of [reversed, elsewhere, other])
+        expect(refusal(() => constructEvent(body, { ...headers, 'hmac-signature': hmac }, KEY, AT_SIGNING))).toBe(
+          'bad_hmac_signature',
+        );
     });
   });
 });

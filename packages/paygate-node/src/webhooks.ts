@@ -18,7 +18,7 @@ export type PaygateCallbackBody = {
   [Event in PaygateEventType]: CallbackBody<webhooks[Event]['post']>;
 }[PaygateEventType];
 
-/** A verified callback; `type` tells which payload it carries (the collection's, the service payment's or the refund's). */
+/** A verified callback; `type` tells which payload it carries (the collection's, the service payment's, the refund's or the payout's). */
 export type PaygateEvent = PaygateCallbackBody extends infer Body
   ? Body extends { event: infer Type; payload: infer Payload }
     ? {
@@ -55,7 +55,7 @@ const MESSAGES: Record<WebhookVerificationFailure, string> = {
   no_matching_signature:
     'no webhook-signature matches the body and your signing key (verify the raw body, before any JSON parsing)',
   bad_hmac_signature:
-    "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference (refund.*: refund_reference, internal_reference, status and merchant_reference)",
+    "hmac-signature does not match the payload's id, internal_reference, transaction_status and merchant_reference (refund.*: refund_reference, internal_reference, status and merchant_reference; payout.*: payout_reference, status, provider_code and msisdn)",
   malformed_body: 'the body is not a Paygate callback',
 };
 

@@ -1,3 +1,4 @@
 export * from './commands';
 export * from './integration';
 export * from './vocabulary';
+export * from './refunded-collection';

@@ -9,6 +9,9 @@ import {
   DASHBOARD_TRIGGER_EVENTS,
   INTERNAL_REFERENCE_PATTERN,
   InitializeCollection,
+  MONEY_OUT_REFERENCE_PATTERN,
+  refundedCollectionOf,
+  RequestRefund,
   ResendCallbacks,
   SANDBOX_TRIGGERS,
   SendTestCallback,
@@ -23,14 +26,17 @@ import {
   type DashboardUsers,
   type MerchantAccounts,
 } from '@paygate/merchants';
+import { isSupportedCurrency, toMinorUnits } from '@paygate/money';
 import { callbackUrlRefusal } from '@paygate/net-guard';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
+import type { CollectionData } from './collection-data';
 import type { DashboardConfig } from './dashboard-config';
 import { DashboardErrorFilter } from './error-page.filter';
 import { field, redirect, sendPage, type Form } from './responses';
 import type { DashboardSessions } from './sessions';
 import type { SettingsData } from './settings-data';
 import {
+  COLLECTION_DATA,
   DASHBOARD_CONFIG,
   DASHBOARD_SESSIONS,
   DASHBOARD_USERS,
@@ -38,12 +44,16 @@ import {
   DASHBOARD_ACTIVITY,
   SETTINGS_DATA,
 } from './tokens';
-import { hostOf } from './views/format';
+import { hostOf, majorMoney } from './views/format';
 import { problemPage, PROBLEMS, type Chrome } from './views/layout';
 import { sandboxPage } from './views/sandbox';
 import { CALLBACK_URL_FIELDS, type CallbackUrlField, type SettingsView } from './views/settings';
 
 const USER_ID = '^usr_[A-Za-z0-9_-]{16}$';
+const REFUND_REFERENCE = new RegExp(MONEY_OUT_REFERENCE_PATTERN);
+const REASON_MAX_LENGTH = 255;
+/** A refused refund's HTTP status on the page, as the API answers it. */
+const REFUSAL_STATUS: Record<string, number> = { not_found: 404, conflict: 409 };
 const URL_MAX_LENGTH = 2048;
 
 /** A one-time link to set a password, at the address the owner's browser used (TRUST_PROXY behind an ingress). */
@@ -82,8 +92,68 @@ export class ActionsController {
     @Inject(MERCHANT_ACCOUNTS) private readonly merchants: MerchantAccounts,
     @Inject(DASHBOARD_ACTIVITY) private readonly activity: DashboardActivity,
     @Inject(SETTINGS_DATA) private readonly settingsData: SettingsData,
+    @Inject(COLLECTION_DATA) private readonly collectionData: CollectionData,
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
+
+  /**
+   * Refunds (part of) a COMPLETED collection as POST /v1/refunds does, owners only. The form's refund_reference was
+   * made when the form was shown, so the same form posted twice asks for the same refund, which is made once.
+   */
+  @Post('collections/:internal_reference/refund')
+  @PathPatterns({ internal_reference: INTERNAL_REFERENCE_PATTERN })
+  async refund(
+    @Param('internal_reference') internalReference: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() form: Form,
+  ) {
+    const chrome = await this.sessions.action(request, reply, form, 'moneyOut', '/dashboard/collections');
+    if (!chrome) return;
+    const reference = field(form, 'refund_reference');
+    if (!REFUND_REFERENCE.test(reference))
+      return sendPage(reply, 400, problemPage('This form expired', 'Reload the page and try again.', chrome));
+    const posted = { reference, amount: field(form, 'amount').trim(), reason: field(form, 'reason').trim() };
+    const refused = (status: number, error: string) =>
+      this.collectionData.send(reply, status, chrome, internalReference, { refund: { ...posted, error } });
+    const record = await this.collectionData.find(reply, chrome, internalReference);
+    if (!record) return;
+    const collection = refundedCollectionOf(record);
+    let amount: number | undefined;
+    if (posted.amount !== '') {
+      const converted = isSupportedCurrency(collection.currency)
+        ? toMinorUnits(Number(posted.amount), collection.currency)
+        : undefined;
+      if (!converted?.ok)
+        return refused(400, `The amount ${converted?.reason ?? 'is not valid'}: give it in ${collection.currency}.`);
+      amount = converted.minor;
+    }
+    if (posted.reason.length > REASON_MAX_LENGTH)
+      return refused(400, `The reason must be at most ${REASON_MAX_LENGTH} characters.`);
+    const merchantId = chrome.signedIn.user.merchantId;
+    try {
+      const { refund } = await this.infrastructure.commands.send(
+        new RequestRefund({
+          merchantId,
+          refundReference: reference,
+          collection,
+          amount,
+          reason: posted.reason || undefined,
+        }),
+        { key: internalReference },
+      );
+      // Every accepted post is noted; the same form posted twice names the same refund_reference, one refund.
+      await this.note(
+        chrome,
+        'refund',
+        `${majorMoney(refund.amount, refund.currency)} of ${internalReference} (${refund.refund_reference})`,
+      );
+    } catch (error) {
+      if (!(error instanceof CommandRejectedError)) throw error;
+      return refused(REFUSAL_STATUS[error.code] ?? 400, `The refund was refused: ${error.message}.`);
+    }
+    redirect(reply, `/dashboard/collections/${internalReference}?refunded=1`);
+  }
 
   @Post('collections/:internal_reference/resend')
   @PathPatterns({ internal_reference: INTERNAL_REFERENCE_PATTERN })
@@ -126,6 +196,7 @@ export class ActionsController {
     await this.merchants.update(chrome.signedIn.user.merchantId, {
       collectionCallbackUrl: values.collection_callback_url || null,
       servicePaymentsCallbackUrl: values.service_payments_callback_url || null,
+      payoutsCallbackUrl: values.payouts_callback_url || null,
     });
     await this.note(
       chrome,

@@ -9,6 +9,7 @@ import {
 } from '@paygate/merchants';
 import { CONFIG, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
 import { ActionsController } from './actions.controller';
+import { CollectionData } from './collection-data';
 import { FormTokens } from './form-token';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { PagesController } from './pages.controller';
@@ -16,6 +17,7 @@ import { DashboardSessions } from './sessions';
 import { SettingsData } from './settings-data';
 import { SignInController } from './sign-in.controller';
 import {
+  COLLECTION_DATA,
   DASHBOARD_CONFIG,
   FORM_TOKENS,
   DASHBOARD_SESSIONS,
@@ -64,6 +66,11 @@ import {
       inject: [MERCHANT_ACCOUNTS, DASHBOARD_USERS, DASHBOARD_ACTIVITY],
       useFactory: (merchants: MerchantAccounts, users: DashboardUsers, activity: DashboardActivity) =>
         new SettingsData(merchants, users, activity),
+    },
+    {
+      provide: COLLECTION_DATA,
+      inject: [INFRASTRUCTURE],
+      useFactory: (infra: Infrastructure) => new CollectionData(infra),
     },
     {
       provide: SIGN_IN_ATTEMPTS,

@@ -3,36 +3,32 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CollectionActivity,
-  CollectionTimeline,
-  CommandRejectedError,
   DELIVERY_STATES,
   FindCollection,
-  FindServicePayment,
   INTERNAL_REFERENCE_PATTERN,
   ListCallbacks,
   ListCollections,
   ListServicePayments,
   WalletBalances,
   WalletStatement,
-  type CollectionDetails,
   type DeliveryState,
 } from '@paygate/contracts';
 import { INFRASTRUCTURE, PathPatterns, type Infrastructure } from '@paygate/platform';
+import { isNotFound, type CollectionData } from './collection-data';
 import { nextPageQuery, readCollectionsQuery } from './collection-filters';
 import { CSV_HEADER, csvRows } from './collections-csv';
 import type { DashboardConfig } from './dashboard-config';
 import { activitySince, summarizeActivity } from './overview-stats';
-import { attemptDueSoon } from './live-refresh';
 import { pageAfter, positionQuery } from './page-position';
 import { DashboardErrorFilter } from './error-page.filter';
 import { sendDownload, sendPage } from './responses';
 import { may } from './roles';
 import type { DashboardSessions } from './sessions';
 import type { SettingsData } from './settings-data';
-import { DASHBOARD_CONFIG, DASHBOARD_SESSIONS, SETTINGS_DATA } from './tokens';
+import { COLLECTION_DATA, DASHBOARD_CONFIG, DASHBOARD_SESSIONS, SETTINGS_DATA } from './tokens';
 import { callbacksPage } from './views/callbacks';
-import { collectionPage, collectionsPage } from './views/collections';
-import { problemPage, PROBLEMS } from './views/layout';
+import { collectionsPage } from './views/collections';
+import { PROBLEMS } from './views/layout';
 import { paymentsPage, walletPage } from './views/ledger';
 import { overviewPage } from './views/overview';
 import { sandboxPage } from './views/sandbox';
@@ -44,8 +40,6 @@ const OVERVIEW_DAYS = 30;
 const EXPORT_MAX = 10_000;
 const EXPORT_PAGE = 100;
 
-const notFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
-
 /** The dashboard's pages: each reads what it shows through the same commands as the API, for the session's merchant. */
 @ApiExcludeController()
 @UseFilters(DashboardErrorFilter)
@@ -55,6 +49,7 @@ export class PagesController {
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(SETTINGS_DATA) private readonly settingsData: SettingsData,
+    @Inject(COLLECTION_DATA) private readonly collectionData: CollectionData,
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -91,7 +86,7 @@ export class PagesController {
       const found = await this.infrastructure.commands
         .send(new FindCollection({ merchantId, ...search }))
         .catch((error: unknown) => {
-          if (notFound(error)) return null;
+          if (isNotFound(error)) return null;
           throw error;
         });
       return sendPage(reply, 200, collectionsPage(chrome, { ...view, records: found ? [found.record] : [] }));
@@ -138,44 +133,18 @@ export class PagesController {
   async collection(
     @Param('internal_reference') internalReference: string,
     @Query('resent') resent: unknown,
+    @Query('refunded') refunded: unknown,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
     const chrome = await this.sessions.page(request, reply, '/dashboard/collections');
     if (!chrome) return;
-    const merchantId = chrome.signedIn.user.merchantId;
-    let record: CollectionDetails;
-    try {
-      ({ record } = await this.infrastructure.commands.send(new FindCollection({ merchantId, internalReference })));
-    } catch (error) {
-      if (!notFound(error)) throw error;
-      return sendPage(
-        reply,
-        404,
-        problemPage('Collection not found', 'No collection of yours has this reference.', chrome),
-      );
-    }
-    const [{ entries }, { servicePayment }, { deliveries }] = await Promise.all([
-      this.infrastructure.commands.send(new CollectionTimeline({ merchantId, internalReference })),
-      this.infrastructure.commands.send(new FindServicePayment({ merchantId, internalReference })),
-      this.infrastructure.commands.send(new ListCallbacks({ merchantId, internalReference, limit: 50 })),
-    ]);
-    sendPage(
-      reply,
-      200,
-      collectionPage(chrome, {
-        record,
-        timeline: entries,
-        servicePayment,
-        callbacks: deliveries,
-        canResend: may(chrome.signedIn.user.role, 'resend'),
-        notice:
-          resent === '1'
-            ? 'The callbacks will be sent again; this page shows each new attempt when it is made.'
-            : undefined,
-        refreshSeconds: attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
-      }),
-    );
+    const notices: Record<string, string> = {
+      resent: 'The callbacks will be sent again; this page shows each new attempt when it is made.',
+      refunded: 'Refund requested: it stays PENDING until the provider answers, and its amount is held on the wallet.',
+    };
+    const done = resent === '1' ? 'resent' : refunded === '1' ? 'refunded' : undefined;
+    await this.collectionData.send(reply, 200, chrome, internalReference, { notice: done && notices[done] });
   }
 
   @Get('callbacks')

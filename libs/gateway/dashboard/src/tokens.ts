@@ -5,4 +5,5 @@ export const MERCHANT_ACCOUNTS = Symbol('MerchantAccounts');
 export const SIGN_IN_ATTEMPTS = Symbol('SignInAttempts');
 export const DASHBOARD_ACTIVITY = Symbol('DashboardActivity');
 export const SETTINGS_DATA = Symbol('SettingsData');
+export const COLLECTION_DATA = Symbol('CollectionData');
 export const FORM_TOKENS = Symbol('FormTokens');

@@ -17,16 +17,20 @@ import { ResendCallbacksDto, RetryDeliveriesDto } from './dto/callbacks.dto';
 import { AdminGuard, ApiRequestGuard, CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { AdminOperation, ApiAnswer, ApiNotFound, MerchantOperation } from './openapi/responses';
 import {
+  CALLBACK_KEY_PATTERN,
   CallbackPageDto,
   CallbacksResentDto,
   DeliveriesDto,
   DeliveriesRetriedDto,
-  INTERNAL_REFERENCE_PATTERN,
 } from './openapi/schemas';
 import { encodeCursor, PageParameters, readPageQuery } from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
-const INTERNAL_REFERENCE = new RegExp(INTERNAL_REFERENCE_PATTERN);
+const CALLBACK_KEY = new RegExp(CALLBACK_KEY_PATTERN);
+/** The admin filters' loose shape: letters, digits or _ (an operator's partial or odd id finds nothing, not 400). */
+const ADMIN_ID_PATTERN = '^[A-Za-z0-9_]{1,64}$';
+/** The admin's transaction filter: that shape, or a payout's callbacks by payout:<payout_reference>. */
+const ADMIN_TRANSACTION_PATTERN = `^(?:[A-Za-z0-9_]{1,64}|${CALLBACK_KEY_PATTERN.slice(1, -1)})$`;
 /** A page position's parts: created_at to the microsecond, as the dispatcher gives it, and the webhook id. */
 const CALLBACK_PAGE = {
   filters: ['state', 'internal_reference'],
@@ -46,10 +50,10 @@ export class CallbacksController {
     id: 'resendCallbacks',
     summary: "Deliver a transaction's callbacks again",
     description:
-      'Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment callbacks of a collect-for-payment included.',
+      "Each callback of the transaction is sent again with its original webhook-id (a new attempt, signed anew), the payment and refund callbacks of a collection included; payout:<payout_reference> resends a payout's callbacks.",
     secretKey: true,
     body: true,
-    invalid: 'internal_reference missing or not a string of 1 to 64 characters, or another field',
+    invalid: 'internal_reference missing or not a string of 1 to 71 characters, or another field',
   })
   @ApiBody({ type: ResendCallbacksDto })
   @ApiAnswer(202, 'The callbacks will be delivered again', CallbacksResentDto)
@@ -74,7 +78,8 @@ export class CallbacksController {
   @ApiQuery({
     name: 'internal_reference',
     required: false,
-    schema: { type: 'string', pattern: INTERNAL_REFERENCE_PATTERN },
+    schema: { type: 'string', pattern: CALLBACK_KEY_PATTERN },
+    description: "A collection's internal_reference, or payout:<payout_reference>",
   })
   @PageParameters()
   @MerchantOperation({
@@ -95,8 +100,8 @@ export class CallbacksController {
           return `state must be one of ${DELIVERY_STATES.join(', ')}`;
         filters.state = value as DeliveryState;
       } else {
-        // No collection has such a reference: the answer would be empty, so say why instead.
-        if (!INTERNAL_REFERENCE.test(value)) return 'internal_reference is not one Paygate gives';
+        // No collection or payout has such a reference: the answer would be empty, so say why instead.
+        if (!CALLBACK_KEY.test(value)) return 'internal_reference is not one Paygate gives';
         filters.internalReference = value;
       }
       return undefined;
@@ -118,11 +123,12 @@ export class CallbacksController {
   @Get('admin/v1/deliveries')
   @UseGuards(ApiRequestGuard, AdminGuard)
   @ApiQuery({ name: 'state', required: false, enum: DELIVERY_STATES })
-  @ApiQuery({ name: 'merchant_id', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } })
+  @ApiQuery({ name: 'merchant_id', required: false, schema: { type: 'string', pattern: ADMIN_ID_PATTERN } })
   @ApiQuery({
     name: 'internal_reference',
     required: false,
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
+    description: "A collection's internal_reference, or payout:<payout_reference>",
+    schema: { type: 'string', pattern: ADMIN_TRANSACTION_PATTERN },
   })
   @AdminOperation({
     id: 'listDeliveries',
@@ -140,12 +146,17 @@ export class CallbacksController {
     const errors: FieldError[] = [];
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
       errors.push({ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` });
-    for (const [field, value] of [
-      ['merchant_id', merchantId],
-      ['internal_reference', internalReference],
+    for (const [field, value, pattern, shape] of [
+      ['merchant_id', merchantId, ADMIN_ID_PATTERN, '1 to 64 letters, digits or _'],
+      [
+        'internal_reference',
+        internalReference,
+        ADMIN_TRANSACTION_PATTERN,
+        '1 to 64 letters, digits or _, or payout:<payout_reference>',
+      ],
     ] as const) {
-      if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(value)))
-        errors.push({ field, message: `${field} must be given once, as 1 to 64 letters, digits or _` });
+      if (value !== undefined && (typeof value !== 'string' || !new RegExp(pattern).test(value)))
+        errors.push({ field, message: `${field} must be given once, as ${shape}` });
     }
     if (errors.length > 0) throw new ValidationFailed(errors);
     const query: ListDeliveriesQuery = {

@@ -7,9 +7,8 @@ import {
   INTERNAL_REFERENCE_PATTERN,
   ListRefunds,
   MONEY_OUT_REFERENCE_PATTERN,
+  refundedCollectionOf,
   RequestRefund,
-  type CollectionDetails,
-  type RefundedCollection,
 } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
 import { isSupportedCurrency, toMinorUnits } from '@paygate/money';
@@ -34,21 +33,6 @@ function minorUnits(amount: number, currency: string, field: string): { minor?: 
   if (!converted?.ok)
     return { error: { field, message: converted?.reason ?? `${field} is not an amount of ${currency}` } };
   return { minor: converted.minor };
-}
-
-/** What a refund needs of its collection, from the record the merchant sees (minor units). */
-function refundedCollection(record: CollectionDetails): RefundedCollection {
-  const { minor } = minorUnits(record.transaction_amount, record.transaction_currency, 'transaction_amount');
-  return {
-    internalReference: record.internal_reference,
-    merchantReference: record.merchant_reference,
-    status: record.transaction_status,
-    transactionMethod: record.transaction_method,
-    providerCode: record.provider_code,
-    currency: record.transaction_currency,
-    transactionAmount: minor ?? 0,
-    transactionAccount: record.transaction_account,
-  };
 }
 
 @ApiTags('refunds')
@@ -85,7 +69,7 @@ export class RefundsController {
       new FindCollection({ merchantId: merchant.id, internalReference: value.internal_reference }),
       { key: value.internal_reference },
     );
-    const collection = refundedCollection(record);
+    const collection = refundedCollectionOf(record);
     let amount: number | undefined;
     if (value.amount !== undefined) {
       const converted = minorUnits(value.amount, collection.currency, 'amount');

@@ -34,6 +34,7 @@ function merchants(collectionCallbackUrl: string | null, servicePaymentsCallback
     servicePaymentsCallbackUrl,
     payoutApprovalThreshold: 5_000_000,
     payoutDailyCap: null,
+    payoutsCallbackUrl: null,
     createdAt: at,
     updatedAt: at,
   };

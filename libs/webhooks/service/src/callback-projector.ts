@@ -9,7 +9,11 @@ import {
   callbackBody,
   collectionCallbackFor,
   collectionCallbackOrder,
+  isPayoutSettled,
   isRefundSettled,
+  payoutCallbackFor,
+  payoutCallbackOrder,
+  payoutDeliveryKey,
   refundCallbackFor,
   refundCallbackOrder,
   servicePaymentCallbackFor,
@@ -23,13 +27,14 @@ const MERCHANT_CACHE_MS = 5_000;
 /** A callback's webhook id derives from the published event's id: a redelivered event schedules nothing new. */
 export const webhookIdFor = (eventId: string) => `msg_${eventId}`;
 
-type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCallbackUrl'>;
+type CallbackUrls = Pick<Merchant, 'collectionCallbackUrl' | 'servicePaymentsCallbackUrl' | 'payoutsCallbackUrl'>;
 
 /**
  * Turns the published events of the collections, payments and disbursements contexts into
  * scheduled deliveries: collection callbacks to the merchant's collection callback URL,
  * payment.completed and payment.failed to its service payments callback URL, refund.completed
- * and refund.failed to its collection callback URL. Each event carries the whole record,
+ * and refund.failed to its collection callback URL, payout.completed, payout.failed and
+ * payout.reversed to its payouts callback URL. Each event carries the whole record,
  * so nothing is read back from another context. The webhook id derives from the event id, so an
  * event the broker delivers twice schedules one delivery; CallbackOrder (libs/webhooks/domain)
  * orders the callbacks of one transaction across the streams. A page of events is scheduled in
@@ -51,7 +56,8 @@ export class CallbackProjector {
       const delivery =
         (await this.collectionDelivery(published)) ??
         (await this.servicePaymentDelivery(published)) ??
-        (await this.refundDelivery(published));
+        (await this.refundDelivery(published)) ??
+        (await this.payoutDelivery(published));
       // An event the broker handed over twice in one page is one delivery.
       if (delivery && !seen.has(delivery.webhookId)) {
         seen.add(delivery.webhookId);
@@ -112,6 +118,23 @@ export class CallbackProjector {
     };
   }
 
+  private async payoutDelivery(published: IntegrationEnvelope): Promise<NewDelivery | null> {
+    const event = readDisbursementsIntegrationEvent(published);
+    if (!event || !isPayoutSettled(event)) return null;
+    const message = payoutCallbackFor(event);
+    const { payout } = event.data;
+    return {
+      webhookId: webhookIdFor(event.id),
+      merchantId: payout.merchantId,
+      // A payout has no collection: its callbacks are filed, listed and ordered under a key of their own.
+      internalReference: payoutDeliveryKey(payout.payoutReference),
+      ...payoutCallbackOrder(event),
+      eventName: message.event,
+      targetUrl: (await this.callbackUrls(payout.merchantId))?.payoutsCallbackUrl ?? null,
+      body: callbackBody(message),
+    };
+  }
+
   private async callbackUrls(merchantId: string): Promise<CallbackUrls | null> {
     const cached = this.urlCache.get(merchantId);
     if (cached && cached.until > Date.now()) return cached.urls;
@@ -119,6 +142,7 @@ export class CallbackProjector {
     const urls = merchant && {
       collectionCallbackUrl: merchant.collectionCallbackUrl,
       servicePaymentsCallbackUrl: merchant.servicePaymentsCallbackUrl,
+      payoutsCallbackUrl: merchant.payoutsCallbackUrl,
     };
     if (this.urlCache.size > 10_000) this.urlCache.clear();
     this.urlCache.set(merchantId, { urls, until: Date.now() + MERCHANT_CACHE_MS });

@@ -4,12 +4,14 @@ import {
   type CollectionDetails,
   type CollectionTimelineEntry,
   type DeliveryView,
+  type RefundRecord,
   type ServicePaymentSummary,
 } from '@paygate/contracts';
 import { html, type Html } from '@paygate/platform';
 import { filtersQuery, type CollectionFilters } from '../collection-filters';
 import { instant, majorMoney, money, statusBadge } from './format';
 import { alert, csrfField, notice, page, type Chrome } from './layout';
+import { refundsSection, type RefundForm } from './refunds';
 
 const detailPath = (record: CollectionDetails) => `/dashboard/collections/${record.internal_reference}`;
 
@@ -222,6 +224,9 @@ export function collectionPage(
     servicePayment: ServicePaymentSummary | null;
     callbacks: DeliveryView[];
     canResend: boolean;
+    refunds: RefundRecord[];
+    /** Shown to a role that may refund, on a COMPLETED collection with something left to refund. */
+    refundForm?: RefundForm;
     notice?: string;
     refreshSeconds?: number;
   },
@@ -232,6 +237,10 @@ export function collectionPage(
     html`<p><a href="/dashboard/collections">Collections</a></p>
       <h1>Collection ${record.merchant_reference}</h1>
       ${notice(view.notice)} ${recordList(record)}
+      ${
+        (view.refundForm || view.refunds.length > 0) &&
+        refundsSection(`${detailPath(record)}/refund`, chrome.signedIn.csrfToken, view.refunds, view.refundForm)
+      }
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Timeline</h2>
         ${timeline(view.timeline)}

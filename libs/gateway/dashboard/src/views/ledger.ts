@@ -34,7 +34,10 @@ export function walletPage(
       </section>
       <section aria-labelledby="ledger-heading">
         <h2 id="ledger-heading">Ledger</h2>
-        <p>Newest first. Holds set money aside from what is available until they are captured or released.</p>
+        <p>
+          Newest first. Holds set money aside from what is available until they are captured or released: a refund or
+          payout (purpose REFUND or PAYOUT) is held from its request until the provider answers.
+        </p>
         ${
           view.entries.length === 0
             ? html`<p>No wallet movements yet.</p>`

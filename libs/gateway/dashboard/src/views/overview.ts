@@ -41,6 +41,7 @@ export function walletTable(balances: WalletBalance[]): Html {
         <th scope="col">Currency</th>
         <th scope="col">Balance</th>
         <th scope="col">Available</th>
+        <th scope="col">On hold</th>
       </tr>
     </thead>
     <tbody>
@@ -50,6 +51,7 @@ export function walletTable(balances: WalletBalance[]): Html {
             <td>${wallet.currency}</td>
             <td>${money(wallet.balance, wallet.currency)}</td>
             <td>${money(wallet.available, wallet.currency)}</td>
+            <td>${money(wallet.balance - wallet.available, wallet.currency)}</td>
           </tr>`,
       )}
     </tbody>

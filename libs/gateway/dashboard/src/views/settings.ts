@@ -13,6 +13,7 @@ import { alert, csrfField, notice, page, type Chrome } from './layout';
 export const CALLBACK_URL_FIELDS = [
   { name: 'collection_callback_url', label: 'Collection callback URL' },
   { name: 'service_payments_callback_url', label: 'Service payments callback URL' },
+  { name: 'payouts_callback_url', label: 'Payouts callback URL' },
 ] as const;
 export type CallbackUrlField = (typeof CALLBACK_URL_FIELDS)[number]['name'];
 
@@ -74,6 +75,7 @@ function callbackUrls(view: SettingsView, csrf: string): Html {
   const stored: Record<CallbackUrlField, string | null> = {
     collection_callback_url: view.merchant.collectionCallbackUrl,
     service_payments_callback_url: view.merchant.servicePaymentsCallbackUrl,
+    payouts_callback_url: view.merchant.payoutsCallbackUrl,
   };
   if (!view.canConfigure) {
     return html`<dl class="record">

@@ -25,7 +25,11 @@ import { InvitedUserDto, IssuedMerchantDto, MERCHANT_ID_PATTERN, MerchantDto } f
 import { DASHBOARD_USERS, GATEWAY_CONFIG, MERCHANTS } from '../tokens';
 import { validateBody, ValidationFailed, type FieldError } from '../validation';
 
-const CALLBACK_URL_FIELDS = ['collection_callback_url', 'service_payments_callback_url'] as const;
+const CALLBACK_URL_FIELDS = [
+  'collection_callback_url',
+  'service_payments_callback_url',
+  'payouts_callback_url',
+] as const;
 
 /**
  * Callback URLs the dispatcher would refuse are refused when they are configured, not first at
@@ -61,6 +65,7 @@ function present(merchant: Merchant, keys?: MerchantKeys) {
     service_payments_callback_url: merchant.servicePaymentsCallbackUrl,
     payout_approval_threshold: merchant.payoutApprovalThreshold,
     payout_daily_cap: merchant.payoutDailyCap,
+    payouts_callback_url: merchant.payoutsCallbackUrl,
     created_at: merchant.createdAt,
     updated_at: merchant.updatedAt,
   };
@@ -94,6 +99,7 @@ export class MerchantsAdminController {
       name: value.name.trim(),
       collectionCallbackUrl: value.collection_callback_url,
       servicePaymentsCallbackUrl: value.service_payments_callback_url,
+      payoutsCallbackUrl: value.payouts_callback_url,
     });
     return envelope(201, 'Merchant created', present(merchant, keys));
   }
@@ -134,6 +140,7 @@ export class MerchantsAdminController {
         servicePaymentsCallbackUrl: value.service_payments_callback_url,
         payoutApprovalThreshold: value.payout_approval_threshold,
         payoutDailyCap: value.payout_daily_cap,
+        payoutsCallbackUrl: value.payouts_callback_url,
       }),
     );
     return envelope(200, 'Merchant updated', present(merchant));

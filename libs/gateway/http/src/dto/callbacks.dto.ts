@@ -2,10 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NO_NUL_PATTERN } from '../openapi/schemas';
 import { ArrayMaxSize, IsArray, IsString, Length, ValidateIf } from 'class-validator';
 
+/** A payout's callbacks are filed under `payout:` and its reference of up to 64 characters. */
+const RESEND_KEY_MAX = 'payout:'.length + 64;
+
 export class ResendCallbacksDto {
-  @ApiProperty({ minLength: 1, maxLength: 64, pattern: NO_NUL_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: RESEND_KEY_MAX,
+    pattern: NO_NUL_PATTERN,
+    example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H',
+    description: "The collection's internal_reference, or payout:<payout_reference> for a payout's callbacks",
+  })
   @IsString({ message: 'internal_reference must be a string' })
-  @Length(1, 64, { message: 'internal_reference must be 1 to 64 characters' })
+  @Length(1, RESEND_KEY_MAX, { message: `internal_reference must be 1 to ${RESEND_KEY_MAX} characters` })
   internal_reference!: string;
 }
 

@@ -57,6 +57,17 @@ export class CreateMerchantDto {
     message: `service_payments_callback_url must be at most ${CALLBACK_URL_MAX} characters`,
   })
   service_payments_callback_url?: string | null;
+
+  @ApiPropertyOptional({
+    ...CALLBACK_URL,
+    description:
+      'Where payout.completed, payout.failed and payout.reversed go; an absolute https URL, or null for none',
+    example: 'https://shop.example.com/paygate/payouts',
+  })
+  @ValidateIf((dto: CreateMerchantDto) => dto.payouts_callback_url !== undefined && dto.payouts_callback_url !== null)
+  @IsString({ message: 'payouts_callback_url must be a string (an absolute https URL)' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `payouts_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
+  payouts_callback_url?: string | null;
 }
 
 export class UpdateMerchantDto {
@@ -110,6 +121,16 @@ export class UpdateMerchantDto {
   @Min(1, { message: 'payout_daily_cap must be at least 1' })
   @Max(WHOLE_UNITS_MAX, { message: `payout_daily_cap must be at most ${WHOLE_UNITS_MAX}` })
   payout_daily_cap?: number | null;
+
+  @ApiPropertyOptional({
+    ...CALLBACK_URL,
+    description:
+      'Where payout.completed, payout.failed and payout.reversed go; an absolute https URL, or null to remove it',
+  })
+  @ValidateIf((dto: UpdateMerchantDto) => dto.payouts_callback_url !== undefined && dto.payouts_callback_url !== null)
+  @IsString({ message: 'payouts_callback_url must be a string (an absolute https URL) or null' })
+  @MaxLength(CALLBACK_URL_MAX, { message: `payouts_callback_url must be at most ${CALLBACK_URL_MAX} characters` })
+  payouts_callback_url?: string | null;
 
   @ApiPropertyOptional({ enum: ['active', 'suspended'] })
   @ValidateIf((dto: UpdateMerchantDto) => dto.status !== undefined)

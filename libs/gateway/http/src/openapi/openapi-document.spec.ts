@@ -184,6 +184,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'payment.completed',
       'payment.failed',
+      'payout.completed',
+      'payout.failed',
+      'payout.reversed',
       'refund.completed',
       'refund.failed',
       'test.callback',
@@ -199,17 +202,19 @@ describe('the OpenAPI document', () => {
       expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
       // A named schema: generators make an inline body a model without a name.
       const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
-      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment|Refund|Test)[A-Z][a-z]+Event$/);
+      expect(ref).toMatch(/^#\/components\/schemas\/(Transaction|Payment|Refund|Payout|Test)[A-Z][a-z]+Event$/);
       const body = document.components.schemas[ref.split('/').pop()!];
       expect(body.properties.event).toEqual({ type: 'string', enum: [event] });
       // Left out of generated clients (Paygate sends it), its body schema still generated as a model.
       expect(item.post['x-internal']).toBe(true);
       const [payload, signed] = event.startsWith('refund.')
         ? [/RefundCallbackPayload/, '`<refund_reference>:<internal_reference>:<status>:<merchant_reference>`']
-        : [
-            event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/,
-            '`<id>:<internal_reference>:<transaction_status>:<merchant_reference>`',
-          ];
+        : event.startsWith('payout.')
+          ? [/PayoutCallbackPayload/, '`<payout_reference>:<status>:<provider_code>:<msisdn>`']
+          : [
+              event.startsWith('payment.') ? /PaymentCallbackPayload/ : /CollectionCallbackPayload/,
+              '`<id>:<internal_reference>:<transaction_status>:<merchant_reference>`',
+            ];
       expect(body.properties.payload.$ref).toMatch(payload);
       const hmac = (item.post.parameters as Json[]).find((parameter) => parameter.name === 'hmac-signature')!;
       expect(hmac.description).toContain(signed);
@@ -223,6 +228,30 @@ describe('the OpenAPI document', () => {
     expect(properties.status.enum).toEqual(['COMPLETED', 'FAILED']);
     expect(properties.pending_reason).toMatchObject({ type: ['string', 'null'], enum: expect.arrayContaining([null]) });
     expect(required).toContain('pending_reason');
+  });
+
+  it('sends payout callbacks to the payouts callback URL, with the payout record at each final status', () => {
+    for (const event of ['payout.completed', 'payout.failed', 'payout.reversed'])
+      expect(document.webhooks[event].post.description).toContain("Sent to the merchant's payouts_callback_url");
+    const { properties, required } = document.components.schemas.PayoutCallbackPayloadDto;
+    expect(properties.status.enum).toEqual(['COMPLETED', 'FAILED', 'CANCELLED', 'REVERSED']);
+    expect([...required].sort()).toEqual(
+      [
+        'amount',
+        'created_at',
+        'currency',
+        'failure_reason',
+        'fee',
+        'livemode',
+        'msisdn',
+        'payout_reference',
+        'provider_code',
+        'recipient_name',
+        'status',
+        'updated_at',
+      ].sort(),
+    );
+    expect(document.components.schemas.MerchantDto.required).toContain('payouts_callback_url');
   });
 
   it('lets a nullable enum be null, as the API answers it (a final refund’s pending_reason)', () => {

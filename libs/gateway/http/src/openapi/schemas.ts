@@ -15,6 +15,13 @@ import {
 
 export { INTERNAL_REFERENCE_PATTERN, MERCHANT_REFERENCE_PATTERN };
 
+const unanchored = (pattern: string) => pattern.replace(/^\^|\$$/g, '');
+/**
+ * What callbacks are filed under: a collection's internal_reference (its refunds' and payment's callbacks too), or
+ * `payout:` and a payout_reference for a payout's.
+ */
+export const CALLBACK_KEY_PATTERN = `^(?:${unanchored(INTERNAL_REFERENCE_PATTERN)}|payout:${unanchored(MONEY_OUT_REFERENCE_PATTERN)})$`;
+
 export const PRN_PATTERN = '^[0-9]{1,32}$';
 export const MSISDN_PATTERN = '^[0-9]{8,15}$';
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
@@ -450,7 +457,7 @@ export class WalletTransactionPageDto {
 }
 
 export class CallbacksResentDto {
-  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
+  @ApiProperty({ pattern: CALLBACK_KEY_PATTERN, example: 'PG7K3M9Q2X4T8V6B1N5R0D2F3H' })
   internal_reference!: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, example: 2, description: 'How many callbacks will be delivered again' })
@@ -495,6 +502,9 @@ export class MerchantDto {
       'The most the payouts (those not FAILED or CANCELLED) may total in a UTC day, whole units of their currency; null: no cap',
   })
   payout_daily_cap!: number | null;
+
+  @ApiProperty(nullableString('Where payout.* callbacks go', 'uri'))
+  payouts_callback_url!: string | null;
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
@@ -560,7 +570,10 @@ export class DeliveryDto {
   @ApiProperty({ pattern: MERCHANT_ID_PATTERN })
   merchant_id!: string;
 
-  @ApiProperty({ pattern: INTERNAL_REFERENCE_PATTERN })
+  @ApiProperty({
+    pattern: CALLBACK_KEY_PATTERN,
+    description: "The collection's internal_reference, or payout:<payout_reference> for a payout's callbacks",
+  })
   internal_reference!: string;
 
   @ApiProperty({ example: 'transaction.completed' })

@@ -10,6 +10,7 @@ import {
   CURRENCY_PATTERN,
   INTERNAL_REFERENCE_PATTERN,
   MERCHANT_REFERENCE_PATTERN,
+  MSISDN_PATTERN,
   PRN_PATTERN,
 } from './schemas';
 
@@ -167,7 +168,67 @@ export class RefundCallbackPayloadDto {
   updated_at!: string;
 }
 
-export const WEBHOOK_PAYLOADS = [CollectionCallbackPayloadDto, PaymentCallbackPayloadDto, RefundCallbackPayloadDto];
+/** The payout record as the merchant API shows it, at the state the callback tells of. */
+export class PayoutCallbackPayloadDto {
+  @ApiProperty({ pattern: MONEY_OUT_REFERENCE_PATTERN, example: 'payout-1001' })
+  payout_reference!: string;
+
+  @ApiProperty({ ...ABOVE_ZERO, example: 150000, description: 'Major units' })
+  amount!: number;
+
+  @ApiProperty({
+    minimum: 0,
+    example: 1500,
+    description: 'Paygate’s fee, paid from the wallet with the amount; major units',
+  })
+  fee!: number;
+
+  @ApiProperty({ pattern: CURRENCY_PATTERN, example: 'UGX' })
+  currency!: string;
+
+  @ApiProperty({ example: 'mtn_momo_ug' })
+  provider_code!: string;
+
+  @ApiProperty({ pattern: MSISDN_PATTERN, example: '256772000001' })
+  msisdn!: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The account holder’s name as the provider gave it at the name check',
+  })
+  recipient_name!: string | null;
+
+  @ApiProperty({
+    enum: ['COMPLETED', 'FAILED', 'CANCELLED', 'REVERSED'],
+    description:
+      'COMPLETED (payout.completed); FAILED on the provider’s word, or CANCELLED when never approved (payout.failed); REVERSED (payout.reversed)',
+  })
+  status!: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'FAILED and REVERSED: what the provider said; CANCELLED: why',
+  })
+  failure_reason!: string | null;
+
+  @ApiProperty({ example: false, description: 'true in a live deployment (real money), false in a test one' })
+  livemode!: boolean;
+
+  @ApiProperty({ format: 'date-time', description: 'When the payout was requested' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When it reached this status' })
+  updated_at!: string;
+}
+
+export const WEBHOOK_PAYLOADS = [
+  CollectionCallbackPayloadDto,
+  PaymentCallbackPayloadDto,
+  RefundCallbackPayloadDto,
+  PayoutCallbackPayloadDto,
+];
 
 const header = (name: string, description: string, pattern?: string): ParameterObject => ({
   name,
@@ -191,6 +252,17 @@ const signatureHeaders = (signed: string) => [
 
 const RECORD_SIGNED = '<id>:<internal_reference>:<transaction_status>:<merchant_reference>';
 const REFUND_SIGNED = '<refund_reference>:<internal_reference>:<status>:<merchant_reference>';
+const PAYOUT_SIGNED = '<payout_reference>:<status>:<provider_code>:<msisdn>';
+
+/** Where each kind of callback is sent, and what its hmac-signature covers, by the event's first word. */
+const KINDS: Record<string, { url: string; signed: string }> = {
+  transaction: { url: 'collection_callback_url', signed: RECORD_SIGNED },
+  test: { url: 'collection_callback_url', signed: RECORD_SIGNED },
+  payment: { url: 'service_payments_callback_url', signed: RECORD_SIGNED },
+  refund: { url: 'collection_callback_url', signed: REFUND_SIGNED },
+  payout: { url: 'payouts_callback_url', signed: PAYOUT_SIGNED },
+};
+const kindOf = (event: string) => KINDS[event.split('.')[0]];
 
 const EVENTS: {
   event: string;
@@ -224,6 +296,17 @@ const EVENTS: {
     event: 'refund.failed',
     payload: RefundCallbackPayloadDto,
     when: 'The provider refused a refund (failure_reason says why); the amount is refundable again',
+  },
+  { event: 'payout.completed', payload: PayoutCallbackPayloadDto, when: 'The provider paid a payout’s recipient' },
+  {
+    event: 'payout.failed',
+    payload: PayoutCallbackPayloadDto,
+    when: 'A payout’s money did not leave: the provider refused it (status FAILED), or it was not approved within 24 h (status CANCELLED); its hold is released',
+  },
+  {
+    event: 'payout.reversed',
+    payload: PayoutCallbackPayloadDto,
+    when: 'The provider took back a completed payout; the amount and fee are back in the wallet',
   },
   {
     event: 'test.callback',
@@ -265,8 +348,8 @@ export function webhookBodySchemas(): Record<string, SchemaObject> {
 }
 
 /**
- * One webhook per event type: POSTed to the merchant's collection (transaction.*, refund.*) or service payments
- * (payment.*) callback URL.
+ * One webhook per event type: POSTed to the merchant's collection (transaction.*, refund.*), service payments
+ * (payment.*) or payouts (payout.*) callback URL.
  */
 export function webhooks(): Record<string, { post: OperationObject }> {
   return Object.fromEntries(
@@ -276,14 +359,14 @@ export function webhooks(): Record<string, { post: OperationObject }> {
         post: {
           operationId: operationId(event),
           summary: `${event} callback`,
-          description: `${when}. Sent to the merchant's ${event.startsWith('payment.') ? 'service_payments_callback_url' : 'collection_callback_url'}, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).`,
+          description: `${when}. Sent to the merchant's ${kindOf(event).url}, signed with the merchant's signing key; any 2xx within CALLBACK_TIMEOUT_MS acknowledges it, anything else is retried (docs/webhooks.md).`,
           tags: [WEBHOOKS_TAG],
           // Paygate sends these; a merchant's generated client has nothing to call. openapi-generator
           // leaves `x-internal` operations out (its typescript-fetch webhook files do not compile),
           // and still generates the *Event body schemas as models a receiver parses callbacks with.
           'x-internal': true,
           security: [],
-          parameters: signatureHeaders(event.startsWith('refund.') ? REFUND_SIGNED : RECORD_SIGNED),
+          parameters: signatureHeaders(kindOf(event).signed),
           requestBody: {
             required: true,
             content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchemaName(event)}` } } },

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import {
+  CollectionTimeline,
+  CommandRejectedError,
+  FindCollection,
+  FindServicePayment,
+  ListCallbacks,
+  ListRefunds,
+  type CollectionDetails,
+} from '@paygate/contracts';
+import type { Infrastructure } from '@paygate/platform';
+import { attemptDueSoon } from './live-refresh';
+import { leftToRefund } from './refund-left';
+import { sendPage } from './responses';
+import { may } from './roles';
+import { collectionPage } from './views/collections';
+import { problemPage, type Chrome } from './views/layout';
+import type { RefundForm } from './views/refunds';
+
+/** A collection's refunds the page lists; more than any collection is refunded in (each refund is at least 1 unit). */
+const REFUNDS_SHOWN = 100;
+
+/** What an action had to say on the collection's page: a notice after it, or the refund form as posted and refused. */
+export interface CollectionShown {
+  notice?: string;
+  refund?: Pick<RefundForm, 'reference' | 'amount' | 'reason' | 'error'>;
+}
+
+/** A reference for a new refund form: one per form shown, so posting it twice is one refund. */
+const newRefundReference = () => `dashboard-${randomBytes(12).toString('hex')}`;
+
+export const isNotFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
+
+/** A collection's page as its GET and the actions on it show it: the record, its timeline, payment, callbacks and refunds. */
+export class CollectionData {
+  constructor(private readonly infrastructure: Infrastructure) {}
+
+  /** The collection, or null after answering 404 when the merchant has none of this reference. */
+  async find(reply: FastifyReply, chrome: Chrome, internalReference: string): Promise<CollectionDetails | null> {
+    const merchantId = chrome.signedIn.user.merchantId;
+    try {
+      const { record } = await this.infrastructure.commands.send(new FindCollection({ merchantId, internalReference }));
+      return record;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      sendPage(reply, 404, problemPage('Collection not found', 'No collection of yours has this reference.', chrome));
+      return null;
+    }
+  }
+
+  async send(
+    reply: FastifyReply,
+    status: number,
+    chrome: Chrome,
+    internalReference: string,
+    shown: CollectionShown = {},
+  ): Promise<void> {
+    const record = await this.find(reply, chrome, internalReference);
+    if (!record) return;
+    const merchantId = chrome.signedIn.user.merchantId;
+    const { commands } = this.infrastructure;
+    const [{ entries }, { servicePayment }, { deliveries }, { refunds }] = await Promise.all([
+      commands.send(new CollectionTimeline({ merchantId, internalReference })),
+      commands.send(new FindServicePayment({ merchantId, internalReference })),
+      commands.send(new ListCallbacks({ merchantId, internalReference, limit: 50 })),
+      commands.send(new ListRefunds({ merchantId, internalReference, limit: REFUNDS_SHOWN })),
+    ]);
+    const role = chrome.signedIn.user.role;
+    const left = leftToRefund(record, refunds);
+    const refundable = record.transaction_status === 'COMPLETED' && may(role, 'moneyOut') && left > 0;
+    sendPage(
+      reply,
+      status,
+      collectionPage(chrome, {
+        record,
+        timeline: entries,
+        servicePayment,
+        callbacks: deliveries,
+        canResend: may(role, 'resend'),
+        refunds,
+        refundForm: refundable
+          ? { left, currency: record.transaction_currency, reference: newRefundReference(), ...shown.refund }
+          : undefined,
+        notice: shown.notice,
+        refreshSeconds: attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
+      }),
+    );
+  }
+}
