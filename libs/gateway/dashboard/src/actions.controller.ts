@@ -259,7 +259,8 @@ export class ActionsController {
     if (!(DASHBOARD_ROLES as readonly string[]).includes(role))
       return this.settings(reply, 400, chrome, { error: `The role must be one of ${DASHBOARD_ROLES.join(', ')}.` });
     const invited = await this.users.invite(chrome.signedIn.user.merchantId, email, role as DashboardRole);
-    if (!invited) return this.settings(reply, 409, chrome, { error: `${email} is already one of your dashboard users.` });
+    if (!invited)
+      return this.settings(reply, 409, chrome, { error: `${email} is already one of your dashboard users.` });
     await this.note(chrome, 'invite', `${invited.user.email} as ${invited.user.role}`);
     await this.settings(reply, 201, chrome, { invited: oneTimeLink(request, invited, 'invite') });
   }
