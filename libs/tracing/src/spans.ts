@@ -1,4 +1,13 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Link } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 
 /**
  * The one door the rest of Paygate uses to trace its work, so no other code imports
@@ -67,23 +76,36 @@ export interface OpenSpan {
   /** Runs `work` with the span current, so what it starts is the span's child. */
   within<T>(work: () => T): T;
   setAttributes(attributes: Attributes): void;
+  /** This span's W3C traceparent, for a message or a row that carries the work on; undefined while tracing is off. */
+  traceparent(): string | undefined;
   end(failed?: boolean): void;
 }
 
-const NO_SPAN: OpenSpan = { within: (work) => work(), setAttributes: () => undefined, end: () => undefined };
+const NO_SPAN: OpenSpan = {
+  within: (work) => work(),
+  setAttributes: () => undefined,
+  traceparent: () => undefined,
+  end: () => undefined,
+};
 
 export function openSpan(name: string, options: SpanOptions): OpenSpan {
   if (!on) return NO_SPAN;
   const parentContext = options.parent ? contextOf(options.parent) : context.active();
+  const links = (options.links ?? []).map(linkOf).filter((link): link is Link => link !== undefined);
   const span = tracer().startSpan(
     name,
-    { kind: KINDS[options.role ?? 'internal'], attributes: options.attributes },
+    { kind: KINDS[options.role ?? 'internal'], attributes: options.attributes, links },
     parentContext,
   );
   const spanContext = trace.setSpan(parentContext, span);
   return {
     within: (work) => context.with(spanContext, work),
     setAttributes: (attributes) => span.setAttributes(attributes),
+    traceparent: () => {
+      const carrier: Record<string, string> = {};
+      propagation.inject(spanContext, carrier);
+      return carrier.traceparent;
+    },
     end: (failed) => {
       if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
@@ -113,8 +135,15 @@ export function linkToTrace(traceparent: string | undefined): void {
   if (!on || !traceparent) return;
   const span = trace.getActiveSpan();
   const link = linkOf(traceparent);
-  if (span && link && link.context.traceId !== span.spanContext().traceId) span.addLink(link);
+  if (!span || !link || link.context.traceId === span.spanContext().traceId) return;
+  // A run may load the same stream more than once (a retry after a conflict): one link per trace.
+  const linked = linkedTraces.get(span) ?? new Set<string>();
+  if (linked.has(link.context.traceId)) return;
+  linkedTraces.set(span, linked.add(link.context.traceId));
+  span.addLink(link);
 }
+
+const linkedTraces = new WeakMap<Span, Set<string>>();
 
 function contextOf(traceparent: string) {
   return propagation.extract(context.active(), { traceparent });
