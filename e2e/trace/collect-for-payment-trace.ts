@@ -39,6 +39,8 @@ export function collectForPaymentTraceSuite(context: TraceContext): void {
   let client: PaygateClient;
   let receiver: CallbackReceiver;
   let trace: ReceivedSpan[];
+  /** The trace that settled the collection: the request's (the provider's callback), or a status timer's linking to it. */
+  let outcome: ReceivedSpan[];
   let request: ReceivedSpan;
   let ref: string;
 
@@ -84,20 +86,22 @@ export function collectForPaymentTraceSuite(context: TraceContext): void {
       30_000,
       "the merchant's request span",
     );
-    await eventually(
-      () => collector.trace(request.traceId).find((span) => span.name === 'callback payment.completed'),
+    const paid = await eventually(
+      () =>
+        collector.spans.find(
+          (span) => span.name === 'callback payment.completed' && span.attributes['paygate.internal_reference'] === ref,
+        ),
       30_000,
       "the payment callback's span",
     );
     // Its HTTP request ends after it starts: give the batch holding it time to arrive.
     await eventually(
-      () =>
-        collector.trace(request.traceId).filter((span) => span.kind === CLIENT && urlOf(span) === receiver.url())
-          .length >= 2 || undefined,
+      () => collector.spans.find((span) => span.parentSpanId === paid.spanId && span.kind === CLIENT),
       30_000,
-      'the callback requests',
+      "the payment callback's request",
     );
     trace = collector.trace(request.traceId);
+    outcome = collector.trace(paid.traceId);
   }, 180_000);
 
   afterAll(async () => {
@@ -136,25 +140,43 @@ export function collectForPaymentTraceSuite(context: TraceContext): void {
   it("holds the provider's request to pay below the verdict, and the provider's callback below that", () => {
     const requestToPay = spanOf('request to pay', (s) => s.kind === CLIENT && urlOf(s).endsWith('/requesttopay'));
     expectBelow(requestToPay, consumerOf('payments.PrnValidated', 'collections-prn-verdicts'));
-    const providerCallback = spanOf(
-      'provider callback',
-      (s) => s.kind === SERVER && s.name === 'PUT /provider-callbacks/:providerCode/:internalReference',
-    );
-    expectBelow(providerCallback, requestToPay);
+    if (outcome[0].traceId === request.traceId) {
+      const providerCallback = spanOf(
+        'provider callback',
+        (s) => s.kind === SERVER && s.name === 'PUT /provider-callbacks/:providerCode/:internalReference',
+      );
+      expectBelow(providerCallback, requestToPay);
+    } else {
+      // The status poll asked first and settled it: its own trace, linked to the payment's.
+      const [timer] = outcome.filter((span) => span.name === 'timer status');
+      expect(timer.linkedTraceIds).toEqual([request.traceId]);
+    }
   });
 
   it('holds each callback: the dispatcher consumer, the delivery job, and its HTTP request to the merchant', () => {
+    const root = outcome[0].traceId === request.traceId ? request : outcome.find((s) => s.name === 'timer status')!;
+    const inOutcome = (what: string, test: (span: ReceivedSpan) => boolean) => {
+      const found = outcome.find(test);
+      if (!found) throw new Error(`no ${what} span in the trace: ${outcome.map((span) => span.name).join(', ')}`);
+      return found;
+    };
     for (const [event, cause] of [
       ['transaction.completed', 'collections.CollectionSettled'],
       ['payment.completed', 'payments.ServicePaymentCompleted'],
     ]) {
-      const consumed = consumerOf(cause, 'webhook-dispatcher');
-      const delivery = spanOf(`callback ${event}`, (s) => s.name === `callback ${event}`);
+      const consumed = inOutcome(
+        `${cause} (dispatcher)`,
+        (s) =>
+          s.kind === CONSUMER &&
+          s.name === `process ${cause}` &&
+          s.attributes['messaging.consumer.group.name'] === 'webhook-dispatcher',
+      );
+      const delivery = inOutcome(`callback ${event}`, (s) => s.name === `callback ${event}`);
       expect(delivery.parentSpanId).toBe(consumed.spanId);
       expect(delivery.attributes['paygate.internal_reference']).toBe(ref);
-      const sent = spanOf(`${event} sent`, (s) => s.kind === CLIENT && s.parentSpanId === delivery.spanId);
+      const sent = inOutcome(`${event} sent`, (s) => s.kind === CLIENT && s.parentSpanId === delivery.spanId);
       expect(urlOf(sent)).toBe(receiver.url());
-      expectBelow(sent, request);
+      expectBelow(sent, root);
     }
   });
 
