@@ -62,11 +62,17 @@ export class ConsumerInstruments {
       const spans = page.map((event) => {
         const parent = traceparentOf(event);
         return parent
-          ? openSpan(processSpanName(event), { role: 'consumer', parent, attributes: processAttributes(consumer, event) })
+          ? openSpan(processSpanName(event), {
+              role: 'consumer',
+              parent,
+              attributes: processAttributes(consumer, event),
+            })
           : undefined;
       });
       try {
-        await handler(spans.some(Boolean) ? page.map((event, i) => withTraceparent(event, spans[i]?.traceparent())) : page);
+        await handler(
+          spans.some(Boolean) ? page.map((event, i) => withTraceparent(event, spans[i]?.traceparent())) : page,
+        );
         this.handled.inc(ok, page.length);
         for (const span of spans) span?.end();
       } catch (error) {

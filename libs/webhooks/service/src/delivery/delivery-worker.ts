@@ -92,7 +92,10 @@ export class DeliveryWorker {
       `callback ${callback.eventName}`,
       {
         parent: callback.traceparent,
-        attributes: { 'paygate.webhook_id': callback.webhookId, 'paygate.internal_reference': callback.internalReference },
+        attributes: {
+          'paygate.webhook_id': callback.webhookId,
+          'paygate.internal_reference': callback.internalReference,
+        },
       },
       () => this.attempt(delivery),
     );
