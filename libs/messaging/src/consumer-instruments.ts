@@ -1,7 +1,7 @@
 import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-store';
 import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
 import type { Counter, Metrics } from '@paygate/metrics';
-import { currentTraceparent, inSpan, openSpan } from '@paygate/tracing';
+import { currentTraceparent, inSpan, openSpan, tracingIsOn } from '@paygate/tracing';
 
 /**
  * What every consumer reports, whatever the transport: events handled by outcome, and for the
@@ -59,16 +59,19 @@ export class ConsumerInstruments {
     const ok = { consumer, outcome: 'ok' };
     const failed = { consumer, outcome: 'failed' };
     return async (page) => {
-      const spans = page.map((event) => {
-        const parent = traceparentOf(event);
-        return parent
-          ? openSpan(processSpanName(event), {
-              role: 'consumer',
-              parent,
-              attributes: processAttributes(consumer, event),
-            })
-          : undefined;
-      });
+      // With tracing off a page is handed on untouched, without a look at its events.
+      const spans = !tracingIsOn()
+        ? []
+        : page.map((event) => {
+            const parent = traceparentOf(event);
+            return parent
+              ? openSpan(processSpanName(event), {
+                  role: 'consumer',
+                  parent,
+                  attributes: processAttributes(consumer, event),
+                })
+              : undefined;
+          });
       try {
         await handler(
           spans.some(Boolean) ? page.map((event, i) => withTraceparent(event, spans[i]?.traceparent())) : page,

@@ -5,7 +5,7 @@ import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-stor
 import type { Logger } from '@paygate/logging';
 import type { Counter } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
-import { openSpan, type OpenSpan } from '@paygate/tracing';
+import { openSpan, tracingIsOn, type OpenSpan } from '@paygate/tracing';
 import type { CheckpointStore } from '../checkpoints';
 import { traceparentOf, withTraceparent, type ConsumerInstruments } from '../consumer-instruments';
 import {
@@ -265,16 +265,18 @@ export class KafkaEventBus implements EventBus {
               lastLockCheck = Date.now();
             }
             // A producer span per event stored by traced work, in its trace; the message carries it to the consumers.
-            const spans = page.map((event) => {
-              const parent = traceparentOf(event);
-              return parent
-                ? openSpan(`publish ${event.type}`, {
-                    role: 'producer',
-                    parent,
-                    attributes: { 'messaging.system': 'kafka', 'messaging.message.id': event.id },
-                  })
-                : undefined;
-            });
+            const spans = !tracingIsOn()
+              ? []
+              : page.map((event) => {
+                  const parent = traceparentOf(event);
+                  return parent
+                    ? openSpan(`publish ${event.type}`, {
+                        role: 'producer',
+                        parent,
+                        attributes: { 'messaging.system': 'kafka', 'messaging.message.id': event.id },
+                      })
+                    : undefined;
+                });
             const topicMessages = toTopicMessages(page, streamPrefixes, publication, spans);
             try {
               await this.producer.sendBatch({ acks: -1, topicMessages });
