@@ -9,6 +9,7 @@ import {
   shutDown,
   type Infrastructure,
 } from '@paygate/platform';
+import { startTracing } from '@paygate/tracing';
 import { STANDALONE_MODULES } from './modules';
 
 export interface InProcessPaygate {
@@ -31,6 +32,7 @@ export async function startInProcess(
   const config = loadConfig({ ...process.env, STORE_URL: 'pglite://memory', BROKER_URL: 'inproc://', ...env });
   refuseTestModeOnlyFeatures(config, modules);
   const log = createLogger('standalone-test', config.logging.level);
+  const tracing = startTracing(config.tracing, 'standalone', log);
   const infrastructure = await openInfrastructure(config.platform, 'standalone-test', log);
   const app = await createHttpApp(modules, { config, infrastructure, log });
   const url = await listen(app, 0, '127.0.0.1');
@@ -43,6 +45,7 @@ export async function startInProcess(
     // own, to its sandbox, among them) are told to close rather than held open until their idle timeout.
     close: async () => {
       await shutDown(app, infrastructure, { ...config.shutdown, delayMs: 0 }, log);
+      await tracing?.shutdown();
     },
   };
 }

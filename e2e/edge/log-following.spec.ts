@@ -72,14 +72,13 @@ describe('following a collection through the log', () => {
     expect(scheduled).toHaveLength(2);
     for (const entry of scheduled) expect(entry.event_id).toEqual(expect.any(String));
     const webhookIds = scheduled.map((entry) => entry.webhook_id);
-    // The dispatcher's claims serve every flow, so an attempt is found by its webhook id, never under another flow's
-    // ids.
+    // The dispatcher's claims serve every flow; each attempt names the flow its delivery was queued in, never another.
     const attempts = entries.filter(
       (entry) => entry.message === 'callback attempt' && webhookIds.includes(entry.webhook_id),
     );
     expect(attempts.map((entry) => [entry.internal_reference, entry.state, entry.correlation_id])).toEqual([
-      [ref, 'delivered', undefined],
-      [ref, 'delivered', undefined],
+      [ref, 'delivered', requestId],
+      [ref, 'delivered', requestId],
     ]);
   });
 

@@ -23,6 +23,8 @@
  *                                            0 so the latency is Paygate's own
  *   BENCH_CEILINGS=0                         skip the write ceilings (their share is then not printed)
  *   BENCH_IDLE_SECONDS=30                    each of the two idle windows after the drain; 0 skips them
+ *   BENCH_TRACING=1                          every app traces, exporting OTLP/HTTP (protobuf) to a sink this bench
+ *                                            starts on 127.0.0.1 (otlp-sink.ts); compare with a run without it
  *   BENCH_CONNECTIONS, BENCH_CPU_PROF, BENCH_RATE_LIMITS as in bench:api
  *
  * Beside the rates and latencies, per layout (tools/bench/cost-table.ts): a "cost per lifecycle"
@@ -66,6 +68,7 @@ import {
   type Window,
 } from './cost-table';
 import { Receiver, type Outcome } from './receiver';
+import { startOtlpSink } from './otlp-sink';
 
 const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
@@ -73,6 +76,7 @@ const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
 const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
 const CEILINGS = process.env.BENCH_CEILINGS !== '0';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+const TRACING = process.env.BENCH_TRACING === '1';
 /** After the drain, before the idle window: a callback's last bookkeeping (its delivery recorded) settles. */
 const IDLE_SETTLE_MS = 2_000;
 /** Lifecycles run one at a time before the load. */
@@ -289,11 +293,22 @@ function printCosts(result: Result): void {
 }
 
 async function main() {
+  const sink = TRACING ? await startOtlpSink() : undefined;
+  console.log(`Tracing: ${sink ? `on, every app exporting to ${sink.url}` : 'off (BENCH_TRACING=1 turns it on)'}`);
+  try {
+    await measureLayouts(sink ? { ...APP_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : APP_ENV);
+  } finally {
+    if (sink) console.log(`Tracing: ${sink.received().exports} exports, ${sink.received().bytes} bytes received`);
+    await sink?.close();
+  }
+}
+
+async function measureLayouts(appEnv: Record<string, string>) {
   const target = distributedTarget();
   const measured: Array<{ mode: 'standalone' | 'distributed'; result: Result; ceiling?: Row }> = [];
   if (MODES.includes('standalone')) {
     const ceiling = CEILINGS ? await pgliteCeiling(() => lifecycleBody()) : undefined;
-    measured.push({ mode: 'standalone', result: await run(() => launchStandalone(APP_ENV)), ceiling });
+    measured.push({ mode: 'standalone', result: await run(() => launchStandalone(appEnv)), ceiling });
   }
   if (MODES.includes('distributed') && !target) console.log(DISTRIBUTED_SKIPPED);
   if (MODES.includes('distributed') && target) {
@@ -304,7 +319,7 @@ async function main() {
     };
     measured.push({
       mode: 'distributed',
-      result: await run(() => launchDistributed(target, APP_ENV), externals),
+      result: await run(() => launchDistributed(target, appEnv), externals),
       ceiling,
     });
   }

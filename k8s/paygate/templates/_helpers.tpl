@@ -15,23 +15,23 @@ apps that serve commands the variable that tells the gateway where.
 {{- define "paygate.appTable" -}}
 apiGateway:
   name: api-gateway
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, MASTER_KEY: true, ADMIN_TOKEN: false }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, OTEL_EXPORTER_OTLP_HEADERS: false, MASTER_KEY: true, ADMIN_TOKEN: false }
 collections:
   name: collections
   commands: COLLECTIONS_COMMANDS_URL
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, OTEL_EXPORTER_OTLP_HEADERS: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
 servicePayments:
   name: service-payments
   commands: PAYMENTS_COMMANDS_URL
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, BILLER_API_KEY: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, OTEL_EXPORTER_OTLP_HEADERS: false, BILLER_API_KEY: false, MOMO_API_USER: false, MOMO_API_KEY: false, MOMO_SUBSCRIPTION_KEY: false, MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: false, CARD_SECRET_KEY: false }
 webhookDispatcher:
   name: webhook-dispatcher
   commands: WEBHOOKS_COMMANDS_URL
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, MASTER_KEY: true }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, OTEL_EXPORTER_OTLP_HEADERS: false, MASTER_KEY: true }
 sandbox:
   name: sandbox
   optional: true
-  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, ADMIN_TOKEN: false, BILLER_API_KEY: false }
+  secrets: { STORE_URL: true, BROKER_URL: true, EVENT_STORE_URL: false, KAFKA_SASL_PASSWORD: false, METRICS_TOKEN: false, OTEL_EXPORTER_OTLP_HEADERS: false, ADMIN_TOKEN: false, BILLER_API_KEY: false }
 {{- end -}}
 
 {{/*

@@ -61,6 +61,13 @@ describe('loadConfig: defaults', () => {
       http: { requestTimeoutMs: 20_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 },
       shutdown: { timeoutMs: 15_000, delayMs: 5_000 },
       logging: { level: 'info' },
+      tracing: {
+        endpoint: undefined,
+        tracesEndpoint: undefined,
+        protocol: 'http/protobuf',
+        headers: undefined,
+        serviceName: undefined,
+      },
       catalogue: undefined,
       billers: undefined,
       collections: {
@@ -632,6 +639,7 @@ describe('the loaded configuration', () => {
     expect(secrets).toEqual([
       'KAFKA_SASL_PASSWORD',
       'METRICS_TOKEN',
+      'OTEL_EXPORTER_OTLP_HEADERS',
       'MOMO_API_USER',
       'MOMO_API_KEY',
       'MOMO_SUBSCRIPTION_KEY',

@@ -200,6 +200,33 @@ export const CONFIG_SCHEMA = {
   logging: {
     level: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', { description: 'least severe level written to the JSON log' }),
   },
+  tracing: {
+    endpoint: httpBaseUrl('OTEL_EXPORTER_OTLP_ENDPOINT', {
+      unsetMeans: 'unset: no tracing (unless OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set)',
+      description:
+        'OpenTelemetry collector base URL: set, the app exports its spans over OTLP/HTTP to `<this>/v1/traces` (docs/operations.md, "Tracing")',
+    }),
+    tracesEndpoint: httpBaseUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', {
+      unsetMeans: 'unset: from OTEL_EXPORTER_OTLP_ENDPOINT',
+      description: 'full OTLP/HTTP URL spans are sent to, taken as it is; set, tracing is on',
+    }),
+    protocol: oneOf('OTEL_EXPORTER_OTLP_PROTOCOL', ['http/protobuf', 'http/json'], 'http/protobuf', {
+      description: 'the OTLP/HTTP encoding of exported spans (gRPC is not supported)',
+    }),
+    headers: optionalSecret('OTEL_EXPORTER_OTLP_HEADERS', {
+      type: 'text (`key=value,key=value`), secret',
+      unsetMeans: 'unset',
+      description: "headers sent with every export (a collector's credentials), values percent-encoded",
+      check: (raw) =>
+        raw.split(',').every((pair) => /^[^=\s]+=.*$/.test(pair.trim()))
+          ? undefined
+          : 'must be key=value pairs separated by commas',
+    }),
+    serviceName: optionalText('OTEL_SERVICE_NAME', {
+      unsetMeans: "unset: the app's name (`api-gateway`, `collections`, ...)",
+      description: "the `service.name` of this app's spans",
+    }),
+  },
   catalogue: jsonFile('PROVIDER_CATALOGUE_FILE', 'config/providers.json', parseProviderCatalogue, {
     type: 'path to a JSON file',
     description: 'payment providers: limits, msisdn prefixes, fee schedules (read at start)',

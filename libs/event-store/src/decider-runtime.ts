@@ -1,6 +1,7 @@
 import { storedEvent, type DomainEvent, type StreamDecider } from '@paygate/decider';
 import { currentLogContext, joinFlow, type TraceMetadata } from '@paygate/logging';
 import type { SqlClient } from '@paygate/sql';
+import { currentTraceparent, linkToTrace } from '@paygate/tracing';
 import {
   WrongExpectedRevisionError,
   type EventStore,
@@ -16,6 +17,8 @@ export interface StreamAt<State> {
   revision: number;
   /** The flow the stream belongs to: the correlation id its first event carries. */
   correlationId?: string;
+  /** The span that started the stream (its first event's traceparent), which later work on it links to. */
+  traceparent?: string;
 }
 
 export interface LoadedStream<Event, State> extends StreamAt<State> {
@@ -186,14 +189,18 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
   async load(id: string): Promise<LoadedStream<Event, State>> {
     const recorded = await this.store.readStream(this.decider.streamName(id));
     const events = this.ownEvents(recorded);
-    const correlationId = recorded[0]?.metadata.correlationId;
+    const { correlationId, traceparent } = recorded[0]?.metadata ?? {};
+    const flow = {
+      correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+      traceparent: typeof traceparent === 'string' ? traceparent : undefined,
+    };
     // Work on a one-flow stream logs its flow even when it decides nothing (a callback for a finished collection).
-    if (this.oneFlowPerStream && typeof correlationId === 'string') joinFlow(correlationId);
+    this.joinStreamFlow(flow);
     return {
       state: events.reduce(this.decider.evolve, this.decider.initialState),
       events,
       revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1].revision,
-      correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+      ...flow,
     };
   }
 
@@ -213,7 +220,7 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     const known = options.expectNew ? { state: this.decider.initialState, revision: -1 } : options.current;
     if (known) {
       const correlationId = this.oneFlowPerStream ? known.correlationId : undefined;
-      if (correlationId) joinFlow(correlationId);
+      this.joinStreamFlow(known);
       let events: Event[] | undefined;
       try {
         events = this.decider.decide(commandFor(known.state), known.state);
@@ -232,7 +239,7 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       const loaded = await this.latest(id);
       const correlationId = this.oneFlowPerStream ? loaded.correlationId : undefined;
       // The rest of this work logs the flow the stream belongs to.
-      if (correlationId) joinFlow(correlationId);
+      this.joinStreamFlow(loaded);
       const events = this.decider.decide(commandFor(loaded.state), loaded.state);
       try {
         return this.remember(id, await this.append(id, loaded, events, correlationId));
@@ -257,14 +264,30 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       state: this.ownEvents(recorded).reduce(this.decider.evolve, kept.state),
       revision: recorded[recorded.length - 1].revision,
       correlationId: kept.correlationId,
+      traceparent: kept.traceparent,
     });
+  }
+
+  /**
+   * On a one-flow stream, the rest of this work logs the stream's flow, and its span links to the
+   * trace that started the stream (a timer or a provider's callback finds the payment's trace).
+   */
+  private joinStreamFlow(at: { correlationId?: string; traceparent?: string }): void {
+    if (!this.oneFlowPerStream) return;
+    if (at.correlationId) joinFlow(at.correlationId);
+    linkToTrace(at.traceparent);
   }
 
   /** Keeps a stream's state after a read or an append (states are immutable: deciders return new ones). */
   private remember<At extends StreamAt<State>>(id: string, at: At): At {
     if (this.cachedStreams === 0 || at.revision === -1) return at;
     this.latestStates.delete(id);
-    this.latestStates.set(id, { state: at.state, revision: at.revision, correlationId: at.correlationId });
+    this.latestStates.set(id, {
+      state: at.state,
+      revision: at.revision,
+      correlationId: at.correlationId,
+      traceparent: at.traceparent,
+    });
     if (this.latestStates.size > this.cachedStreams)
       this.latestStates.delete(this.latestStates.keys().next().value as string);
     return at;
@@ -278,7 +301,14 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     appendToStream: EventStore['appendToStream'] = (streamName, toAppend, options) =>
       this.store.appendToStream(streamName, toAppend, options),
   ): Promise<Handled<Event, State>> {
-    if (events.length === 0) return { state: at.state, events, revision: at.revision, correlationId: at.correlationId };
+    if (events.length === 0)
+      return {
+        state: at.state,
+        events,
+        revision: at.revision,
+        correlationId: at.correlationId,
+        traceparent: at.traceparent,
+      };
     const after = events.reduce(this.decider.evolve, at.state);
     const trace = traceMetadata(streamCorrelationId);
     const toAppend: EventToAppend[] = events.map((event) => ({
@@ -301,6 +331,7 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
       events,
       revision: written.nextExpectedRevision,
       correlationId: at.revision === -1 ? trace.correlationId : at.correlationId,
+      traceparent: at.revision === -1 ? trace.traceparent : at.traceparent,
     };
   }
 
@@ -316,7 +347,8 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
 
 /**
  * The ids events carry so their consumers, in any process, log the same flow: the request that
- * caused them, and the stream's flow (a new stream starts the one of the work creating it).
+ * caused them, and the stream's flow (a new stream starts the one of the work creating it); and
+ * the span that stored them, so their consumers' spans join its trace.
  */
 function traceMetadata(streamCorrelationId: string | undefined): TraceMetadata {
   const context = currentLogContext();
@@ -324,5 +356,7 @@ function traceMetadata(streamCorrelationId: string | undefined): TraceMetadata {
   if (context?.requestId) trace.requestId = context.requestId;
   const correlationId = streamCorrelationId ?? context?.correlationId;
   if (correlationId) trace.correlationId = correlationId;
+  const traceparent = currentTraceparent();
+  if (traceparent) trace.traceparent = traceparent;
   return trace;
 }

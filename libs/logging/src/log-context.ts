@@ -38,6 +38,8 @@ export function joinFlow(correlationId: string): void {
 export interface TraceMetadata {
   requestId?: string;
   correlationId?: string;
+  /** The span of the work that stored the event (W3C), when tracing is on: its consumers continue that trace. */
+  traceparent?: string;
 }
 
 /** The context a consumer handles `event` in: the ids its metadata carries, and its own id. */

@@ -1,8 +1,10 @@
+import { context as traceContext, trace } from '@opentelemetry/api';
 import { currentLogContext } from './log-context';
 
 /**
  * JSON lines on stdout, one object per entry, with the request, correlation and event id of the
- * work that wrote it (log-context.ts); callers never pass secrets or card numbers.
+ * work that wrote it (log-context.ts) and, inside a traced operation, its trace and span id;
+ * callers never pass secrets or card numbers.
  */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,6 +29,8 @@ export function createLogger(component: string, level: LogLevel, bound: Record<s
   const write = (entryLevel: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (RANK[entryLevel] < threshold) return;
     const context = currentLogContext();
+    // With tracing off there is never an active span (libs/tracing): this reads the no-op root context.
+    const span = trace.getSpanContext(traceContext.active());
     // Undefined ids drop out of the JSON.
     const entry = {
       time: new Date().toISOString(),
@@ -36,6 +40,8 @@ export function createLogger(component: string, level: LogLevel, bound: Record<s
       request_id: context?.requestId,
       correlation_id: context?.correlationId,
       event_id: context?.eventId,
+      trace_id: span?.traceId,
+      span_id: span?.spanId,
       ...bound,
       ...fields,
     };

@@ -7,6 +7,7 @@ import {
 } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
+import { inSpan } from '@paygate/tracing';
 
 /**
  * Request-reply from the gateway to the service that owns a message, typed by the service's
@@ -92,25 +93,48 @@ export async function handleToReply(
   }
 }
 
+/** The RPC span of a command, on both sides: `<service>/<message>` (OpenTelemetry's RPC naming). */
+export function commandSpanName(service: string, command: string): string {
+  return `${service}/${command}`;
+}
+
+export const commandSpanAttributes = (service: string, command: string) => ({
+  'rpc.system': 'paygate',
+  'rpc.service': service,
+  'rpc.method': command,
+});
+
+/** Who a command is for and the sender's span (W3C traceparent), as the envelope carries them. */
+export interface CommandOrigin {
+  service: string;
+  traceparent?: string;
+}
+
 /**
  * handleToReply, timed into `paygate_command_duration_seconds{command, outcome}` and logged (in
- * the sender's log context): outcome is `ok`, the rejection code, `internal` or
- * `unknown_command` (whose name is not a label, so a stray message cannot add series).
+ * the sender's log context), in a server span continuing the sender's trace: outcome is `ok`,
+ * the rejection code, `internal` or `unknown_command` (whose name is not a label, so a stray
+ * message cannot add series).
  */
 export function timedCommandHandling(
   metrics: Metrics,
   log: Logger,
-): (handlers: WireHandlers, command: string, payload: unknown) => Promise<CommandReply> {
+): (handlers: WireHandlers, command: string, payload: unknown, origin: CommandOrigin) => Promise<CommandReply> {
   const handled = metrics.histogram({
     name: 'paygate_command_duration_seconds',
     help: 'Commands and queries handled by this process, by message and outcome (ok, a rejection code, internal, unknown_command).',
     labelNames: ['command', 'outcome'],
     buckets: LATENCY_BUCKETS,
   });
-  return async (handlers, command, payload) => {
+  return async (handlers, command, payload, origin) => {
     const started = performance.now();
     const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
-    const reply = await handleToReply(handler, payload, (error) => log.error('command failed', { command, error }));
+    const name = handler ? command : 'unknown';
+    const reply = await inSpan(
+      commandSpanName(origin.service, name),
+      { role: 'server', parent: origin.traceparent, attributes: commandSpanAttributes(origin.service, name) },
+      () => handleToReply(handler, payload, (error) => log.error('command failed', { command, error })),
+    );
     const seconds = secondsSince(started);
     const labels = { command: handler ? command : 'unknown', outcome: reply.ok ? 'ok' : reply.rejection.code };
     handled.observe(labels, seconds);

@@ -1,6 +1,7 @@
 export * from './command-bus';
 export * from './event-bus';
 export { CheckpointStore } from './checkpoints';
+export { traceparentOf } from './consumer-instruments';
 export { CHECKPOINT_FLUSH_MS } from './inproc/in-process-event-bus';
 export { MESSAGING_MIGRATIONS } from './migrations';
 export { openMessaging, type Messaging, type MessagingOptions } from './open-messaging';

@@ -1,6 +1,7 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { ConfigError, loadConfig, type Config, type Env } from '@paygate/config';
 import { createLogger, type Logger } from '@paygate/logging';
+import { startTracing, type StartedTracing } from '@paygate/tracing';
 import { Dependencies } from './dependencies';
 import { createHttpApp } from './http/create-http-app';
 import { listen } from './http/listen';
@@ -35,17 +36,19 @@ export async function runApp(name: string, features: Type[], options: RunOptions
   let log: Logger;
   let dependencies: Dependencies;
   let listener: StartupListener;
+  let tracing: StartedTracing | undefined;
   try {
     config = loadConfig(options.env ?? process.env);
     refuseTestModeOnlyFeatures(config, features);
     log = createLogger(name, config.logging.level);
+    tracing = startTracing(config.tracing, name, log);
     dependencies = new Dependencies(log);
     const waiting = dependencies;
     listener = await openStartupListener(config.platform.port, config.platform.host, () => waiting.waitingFor());
   } catch (error) {
     return exitWith(name, error);
   }
-  log.info('starting', { url: listener.url });
+  log.info('starting', { url: listener.url, ...(tracing && { traces_url: tracing.url }) });
 
   let running: { app: INestApplication; infrastructure: Infrastructure } | undefined;
   let stopping = false;
@@ -64,6 +67,8 @@ export async function runApp(name: string, features: Type[], options: RunOptions
       process.exit(0);
     }
     const clean = await shutDown(running.app, running.infrastructure, config.shutdown, log);
+    // The last spans (the drain's) go out before the process does; a collector that is gone does not hold the exit.
+    await Promise.race([tracing?.shutdown(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     if (clean) log.info('shut down');
     process.exit(clean ? 0 : 1);
   };

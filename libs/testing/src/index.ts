@@ -7,5 +7,6 @@ export * from './certificates';
 export * from './kafka-script';
 export * from './process-runs';
 export * from './silent-logger';
+export * from './otlp-receiver';
 export * from './recording-metrics';
 export * from './shipped-observability';

@@ -1,6 +1,7 @@
 import { JobWorker, type ClaimedJob } from '@paygate/jobs';
 import type { Logger } from '@paygate/logging';
 import type { SqlDatabase } from '@paygate/sql';
+import { inSpan } from '@paygate/tracing';
 import { dueTimerOf, type DueTimer, type LeasedTimers, type TimerPayload } from './leased-timers';
 
 /** Most timers in flight at once per worker. */
@@ -22,7 +23,8 @@ export interface TimerWorkerOptions<Kind extends string> {
  * Fires the due timers of one queue every tick, on the job queue's worker (libs/jobs): any
  * number of instances may run, leases keep them apart, a slow fire does not hold back the
  * deadlines behind it, and verdicts are written in batches. A fire that throws is logged and
- * retried after RETRY_AFTER_FAILURE_MS.
+ * retried after RETRY_AFTER_FAILURE_MS. Each fire is a trace of its own, which links to the trace
+ * that started the timer's stream (the decider runtime adds the link when it loads the stream).
  */
 export class TimerWorker<Kind extends string> {
   private readonly worker: JobWorker<ClaimedJob<TimerPayload<Kind>>>;
@@ -37,7 +39,11 @@ export class TimerWorker<Kind extends string> {
       run: async (job) => {
         const timer = dueTimerOf(job);
         try {
-          return await fire(timer);
+          return await inSpan(
+            `timer ${timer.kind}`,
+            { attributes: { 'paygate.timer': timers.table, 'paygate.internal_reference': timer.internalReference } },
+            () => fire(timer),
+          );
         } catch (error) {
           log.warn('timer failed; will retry', {
             table: timers.table,

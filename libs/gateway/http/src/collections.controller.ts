@@ -22,6 +22,7 @@ import {
 import type { Merchant } from '@paygate/merchants';
 import { toMajorUnits } from '@paygate/money';
 import { envelope, INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { annotateSpan } from '@paygate/tracing';
 import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } from './dto/initialize-collection.dto';
 import { collectionCursor, parseListing } from './collection-listing';
 import type { GatewayConfig } from './gateway-config';
@@ -71,8 +72,13 @@ function presentServicePayment(payment: ServicePaymentSummary) {
   };
 }
 
-/** Initialize and confirm start work that finishes later: 202 Accepted. */
+/**
+ * Initialize and confirm start work that finishes later: 202 Accepted. The request's span names
+ * the collection, so an SRE finds the payment's trace by its internal_reference too.
+ */
 function accepted(reply: FastifyReply, ack: Acknowledgement) {
+  const reference = ack.data.internal_reference;
+  if (typeof reference === 'string') annotateSpan({ 'paygate.internal_reference': reference });
   void reply.status(202);
   return envelope(202, ack.message, ack.data);
 }

@@ -1,7 +1,10 @@
 import { addressOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
+import { currentTraceparent, inSpan } from '@paygate/tracing';
 import {
+  commandSpanAttributes,
+  commandSpanName,
   replyValue,
   timedCommandHandling,
   UnknownServiceError,
@@ -13,7 +16,8 @@ import {
 
 /**
  * Standalone mode: every service lives in this process, so a command is a function call (which
- * keeps the sender's log context: the request id reaches the handler as it would over Kafka).
+ * keeps the sender's log context: the request id reaches the handler as it would over Kafka). It
+ * is traced as a remote one is: a client span whose traceparent the handler's server span continues.
  */
 export class InProcessCommandBus implements CommandBus {
   private readonly services = new Map<string, WireHandlers>();
@@ -27,8 +31,16 @@ export class InProcessCommandBus implements CommandBus {
     const { service, message: name } = addressOf(message);
     const handlers = this.services.get(service);
     if (!handlers) throw new UnknownServiceError(service);
-    // A JSON round trip gives handlers the same plain data a broker would deliver.
-    const reply = await this.handle(handlers, name, JSON.parse(JSON.stringify(message.payload)));
+    const reply = await inSpan(
+      commandSpanName(service, name),
+      { role: 'client', attributes: commandSpanAttributes(service, name) },
+      // A JSON round trip gives handlers the same plain data a broker would deliver.
+      () =>
+        this.handle(handlers, name, JSON.parse(JSON.stringify(message.payload)), {
+          service,
+          traceparent: currentTraceparent(),
+        }),
+    );
     return replyValue(JSON.parse(JSON.stringify(reply))) as Result;
   }
 

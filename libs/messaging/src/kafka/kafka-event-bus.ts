@@ -5,8 +5,9 @@ import type { EventStore, PageHandler, RecordedEvent } from '@paygate/event-stor
 import type { Logger } from '@paygate/logging';
 import type { Counter } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
+import { openSpan, tracingIsOn, type OpenSpan } from '@paygate/tracing';
 import type { CheckpointStore } from '../checkpoints';
-import type { ConsumerInstruments } from '../consumer-instruments';
+import { traceparentOf, withTraceparent, type ConsumerInstruments } from '../consumer-instruments';
 import {
   consumerSource,
   oneAtATime,
@@ -149,6 +150,7 @@ export class KafkaEventBus implements EventBus {
             this.messages.inc(FETCHED, batch.messages.length);
             const claims: Claim[] = [];
             const claimed: string[] = [];
+            const carried: (string | undefined)[] = [];
             for (const message of batch.messages) {
               const claim = claimIn(message.value);
               if (!claim) {
@@ -162,6 +164,7 @@ export class KafkaEventBus implements EventBus {
                 continue;
               claims.push(claim);
               claimed.push(message.offset);
+              carried.push(message.headers?.traceparent?.toString());
             }
             const page: RecordedEvent[] = [];
             const offsets: string[] = [];
@@ -170,7 +173,8 @@ export class KafkaEventBus implements EventBus {
               const stored = claims.length > 0 ? await storedEvents(this.store, claims) : [];
               stored.forEach((event, index) => {
                 if (!event) return this.refuse(batch.topic, 'not_in_store', options.group);
-                page.push(event);
+                // The consumer's span continues the message's (the relay's) rather than the store's.
+                page.push(withTraceparent(event, carried[index]));
                 offsets.push(claimed[index]);
               });
               if (page.length > 0) {
@@ -260,8 +264,25 @@ export class KafkaEventBus implements EventBus {
               await lockConnection.query('select 1');
               lastLockCheck = Date.now();
             }
-            const topicMessages = toTopicMessages(page, streamPrefixes, publication);
-            await this.producer.sendBatch({ acks: -1, topicMessages });
+            // A producer span per event stored by traced work, in its trace; the message carries it to the consumers.
+            const spans = !tracingIsOn()
+              ? []
+              : page.map((event) => {
+                  const parent = traceparentOf(event);
+                  return parent
+                    ? openSpan(`publish ${event.type}`, {
+                        role: 'producer',
+                        parent,
+                        attributes: { 'messaging.system': 'kafka', 'messaging.message.id': event.id },
+                      })
+                    : undefined;
+                });
+            const topicMessages = toTopicMessages(page, streamPrefixes, publication, spans);
+            try {
+              await this.producer.sendBatch({ acks: -1, topicMessages });
+            } finally {
+              for (const span of spans) span?.end();
+            }
             this.messages.inc(
               PRODUCED,
               topicMessages.reduce((sum, { messages }) => sum + messages.length, 0),
@@ -332,13 +353,16 @@ class BatchCutShort extends Error {}
 
 /**
  * One event as the relay produces it (and `paygate events replay` again): keyed by stream name, so each stream stays in
- * order; its id and type as headers.
+ * order; its id and type as headers, and the relay's span for it as `traceparent` when it has one.
  */
-export function relayMessage(event: RecordedEvent): { key: string; value: string; headers: Record<string, string> } {
+export function relayMessage(
+  event: RecordedEvent,
+  traceparent?: string,
+): { key: string; value: string; headers: Record<string, string> } {
   return {
     key: event.streamName,
     value: JSON.stringify(event),
-    headers: { 'event-id': event.id, 'event-type': event.type },
+    headers: { 'event-id': event.id, 'event-type': event.type, ...(traceparent && { traceparent }) },
   };
 }
 
@@ -351,6 +375,7 @@ function toTopicMessages(
   events: RecordedEvent[],
   streamPrefixes: readonly string[],
   publication: Publication | undefined,
+  spans: readonly (OpenSpan | undefined)[],
 ) {
   const byTopic = new Map<string, ReturnType<typeof relayMessage>[]>();
   const add = (topic: string, message: ReturnType<typeof relayMessage>) => {
@@ -358,8 +383,8 @@ function toTopicMessages(
     messages.push(message);
     byTopic.set(topic, messages);
   };
-  for (const event of events) {
-    const message = relayMessage(event);
+  for (const [index, event] of events.entries()) {
+    const message = relayMessage(event, spans[index]?.traceparent());
     add(eventTopic(streamCategory(event.streamName, streamPrefixes)), message);
     if (publication && publishingContext(event.type) === publication.context)
       add(integrationTopic(publication.context), message);

@@ -1,11 +1,12 @@
 import { UnavailableError } from '@paygate/contracts';
 import { currentLogContext } from '@paygate/logging';
+import { currentTraceparent } from '@paygate/tracing';
 import { CommandTimeoutError, type SendOptions } from '../command-bus';
 import type { CommandEnvelope } from './served-commands';
 
 /**
  * The sending side every remote transport shares: what a command carries besides its payload
- * (the sender's log context, its order key) and what a failed send means to the caller.
+ * (the sender's log context and span, its order key) and what a failed send means to the caller.
  */
 export function outgoingCommand(
   service: string,
@@ -21,6 +22,7 @@ export function outgoingCommand(
     requestId: context?.requestId,
     correlationId: context?.correlationId,
     key: options.key,
+    traceparent: currentTraceparent(),
   };
 }
 

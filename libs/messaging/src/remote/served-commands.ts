@@ -12,6 +12,8 @@ export interface CommandEnvelope {
   correlationId?: string;
   /** Commands with the same key run one after another in the receiving instance. */
   key?: string;
+  /** The sender's span (W3C traceparent) when tracing is on: the handler's span continues its trace. */
+  traceparent?: string;
 }
 
 /**
@@ -43,7 +45,10 @@ export class ServedCommands {
       const handlers = this.handlersByService.get(envelope.service) ?? {};
       const run = () =>
         withLogContext({ requestId: envelope.requestId, correlationId: envelope.correlationId }, () =>
-          this.handle(handlers, envelope.command, envelope.payload),
+          this.handle(handlers, envelope.command, envelope.payload, {
+            service: envelope.service,
+            traceparent: typeof envelope.traceparent === 'string' ? envelope.traceparent : undefined,
+          }),
         );
       return await (envelope.key ? this.inOrder(envelope.key, run) : run());
     } finally {

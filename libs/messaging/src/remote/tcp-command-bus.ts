@@ -6,7 +6,10 @@ import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { addressOf, servingAppOf, type ContractMessage, type ServiceContract } from '@paygate/contracts';
 import type { Logger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
+import { inSpan } from '@paygate/tracing';
 import {
+  commandSpanAttributes,
+  commandSpanName,
   replyValue,
   wireHandlers,
   type CommandBus,
@@ -207,8 +210,21 @@ export class TcpCommandBus implements CommandBus {
     return true;
   }
 
-  async send<Result>(message: ContractMessage<Result>, options: SendOptions = {}): Promise<Result> {
+  send<Result>(message: ContractMessage<Result>, options: SendOptions = {}): Promise<Result> {
     const { service, message: command } = addressOf(message);
+    return inSpan(
+      commandSpanName(service, command),
+      { role: 'client', attributes: commandSpanAttributes(service, command) },
+      () => this.sendTo<Result>(service, command, message, options),
+    );
+  }
+
+  private async sendTo<Result>(
+    service: string,
+    command: string,
+    message: ContractMessage<Result>,
+    options: SendOptions,
+  ): Promise<Result> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     const envelope = outgoingCommand(service, command, message.payload, options);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Secret } from '@paygate/config';
 import { withLogContext, type LogContext, type Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS } from '@paygate/metrics';
+import { openSpan, type OpenSpan } from '@paygate/tracing';
 import { envelope } from '../envelope';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
 import { bearerTokenMatches } from './bearer-token';
@@ -21,7 +22,8 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 const isRoutine = (route: string) => route === '/metrics' || route.startsWith('/health/');
 
 /**
- * Every request runs in a log context holding its request id (returned in `x-request-id`), is logged when answered, and
+ * Every request runs in a log context holding its request id (returned in `x-request-id`) and, when tracing is on, in a
+ * server span (continuing the caller's `traceparent`; probes and scrapes have none), is logged when answered, and
  * is counted and timed by route pattern (never the raw URL, which would make a series per path and may carry a signed
  * query), method and status. GET /metrics is a plain Fastify route without rate limits; with `metricsToken` it answers
  * only `authorization: Bearer <token>`, else anyone: keep it off public networks either way (docs/operations.md).
@@ -39,6 +41,7 @@ export function observeRequests(
     buckets: LATENCY_BUCKETS,
   });
   const contexts = new WeakMap<FastifyRequest, LogContext>();
+  const spans = new WeakMap<FastifyRequest, OpenSpan>();
   const statusLabels = new Map<number, string>();
 
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -46,12 +49,26 @@ export function observeRequests(
     const context: LogContext = { requestId, correlationId: requestId };
     contexts.set(request, context);
     void reply.header(REQUEST_ID_HEADER, requestId);
-    withLogContext(context, done);
+    const route = request.routeOptions.url;
+    if (route === undefined || isRoutine(route)) return withLogContext(context, done);
+    const traceparent = request.headers.traceparent;
+    const span = openSpan(`${request.method} ${route}`, {
+      role: 'server',
+      parent: typeof traceparent === 'string' ? traceparent : undefined,
+      attributes: {
+        'http.request.method': request.method,
+        'http.route': route,
+        'http.request.header.x-request-id': [requestId],
+      },
+    });
+    spans.set(request, span);
+    withLogContext(context, () => span.within(done));
   });
   // The body arrives on the socket's own async context: enter the request's again before the handler.
   fastify.addHook('preHandler', (request, _reply, done) => {
     const context = contexts.get(request);
-    if (context) withLogContext(context, done);
+    const span = spans.get(request);
+    if (context) withLogContext(context, () => (span ? span.within(done) : done()));
     else done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -59,6 +76,9 @@ export function observeRequests(
     if (status === undefined) statusLabels.set(reply.statusCode, (status = String(reply.statusCode)));
     const route = request.routeOptions.url ?? 'unmatched';
     requests.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
+    const span = spans.get(request);
+    span?.setAttributes({ 'http.response.status_code': reply.statusCode });
+    span?.end(reply.statusCode >= 500);
     const fields = {
       method: request.method,
       route,

@@ -21,6 +21,9 @@ import {
 } from '@paygate/webhooks-domain';
 import type { DeliveryQueue, NewDelivery } from './delivery';
 
+/** What a callback takes from the event that caused it, besides its data: the flow and the consumer's span. */
+export type DeliveryFlow = Pick<NewDelivery, 'correlationId' | 'traceparent'>;
+
 /** A changed callback URL reaches new deliveries within this long. */
 const MERCHANT_CACHE_MS = 5_000;
 
@@ -48,11 +51,14 @@ export class CallbackProjector {
     private readonly deliveries: Pick<DeliveryQueue, 'enqueue'>,
   ) {}
 
-  /** Schedules the callbacks of a page of published events, in their order; returns them. */
-  async project(page: IntegrationEnvelope[]): Promise<NewDelivery[]> {
+  /**
+   * Schedules the callbacks of a page of published events, in their order; returns them. `flows`
+   * (by position in the page) says whose flow and trace each callback continues.
+   */
+  async project(page: IntegrationEnvelope[], flows: readonly DeliveryFlow[] = []): Promise<NewDelivery[]> {
     const scheduled: NewDelivery[] = [];
     const seen = new Set<string>();
-    for (const published of page) {
+    for (const [index, published] of page.entries()) {
       const delivery =
         (await this.collectionDelivery(published)) ??
         (await this.servicePaymentDelivery(published)) ??
@@ -61,7 +67,7 @@ export class CallbackProjector {
       // An event the broker handed over twice in one page is one delivery.
       if (delivery && !seen.has(delivery.webhookId)) {
         seen.add(delivery.webhookId);
-        scheduled.push(delivery);
+        scheduled.push({ ...delivery, ...flows[index] });
       }
     }
     await this.deliveries.enqueue(scheduled);

@@ -99,6 +99,15 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
         on webhook_deliveries (merchant_id, state, created_at desc, webhook_id desc)`,
     ],
   },
+  {
+    // The flow a callback belongs to, for its attempts' log lines, and the span that queued it, which the attempt's
+    // span continues (null: queued by a release before, or with tracing off).
+    name: '0005_delivery_flow',
+    statements: [
+      'alter table webhook_deliveries add column if not exists correlation_id text',
+      'alter table webhook_deliveries add column if not exists traceparent text',
+    ],
+  },
 ]);
 
 /** Applies the webhooks migrations after the `jobs` ones, which 0003 needs; every opener of these tables calls it. */

@@ -15,10 +15,11 @@ import {
 } from '@paygate/contracts';
 import { MerchantAccounts, secretBoxFromConfig } from '@paygate/merchants';
 import { contextOfEvent, withLogContext, type Logger } from '@paygate/logging';
-import { integrationEnvelope, type RunningConsumer } from '@paygate/messaging';
+import type { RecordedEvent } from '@paygate/event-store';
+import { integrationEnvelope, traceparentOf, type RunningConsumer } from '@paygate/messaging';
 import { CONFIG, executeWithCqrs, INFRASTRUCTURE, LOGGER, METRICS, type Infrastructure } from '@paygate/platform';
 import type { Metrics } from '@paygate/metrics';
-import { CallbackProjector, webhookIdFor } from './callback-projector';
+import { CallbackProjector, webhookIdFor, type DeliveryFlow } from './callback-projector';
 import {
   CallbackSender,
   CallbackStream,
@@ -128,7 +129,9 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
       { group: 'webhook-dispatcher', publications },
       async (page) => {
         const scheduled = new Set(
-          (await this.projector.project(page.map(integrationEnvelope))).map((delivery) => delivery.webhookId),
+          (await this.projector.project(page.map(integrationEnvelope), page.map(flowOf))).map(
+            (delivery) => delivery.webhookId,
+          ),
         );
         if (scheduled.size === 0) return;
         for (const event of page) {
@@ -170,4 +173,9 @@ export class WebhooksServiceModule implements OnApplicationBootstrap, OnModuleDe
     await this.dispatcher.sender.close();
     this.dispatcher.stopReportingQueue();
   }
+}
+
+/** The flow a callback of `event` belongs to, and the span (the consumer's) its attempts continue. */
+function flowOf(event: RecordedEvent): DeliveryFlow {
+  return { correlationId: contextOfEvent(event).correlationId, traceparent: traceparentOf(event) };
 }

@@ -24,6 +24,10 @@ export interface NewDelivery {
   targetUrl: string | null;
   /** The exact JSON text to send. */
   body: string;
+  /** The flow (correlation id) of the event that caused the callback; its attempts log it. */
+  correlationId?: string;
+  /** The span that queued it (W3C traceparent), when tracing is on: its attempts' spans continue that trace. */
+  traceparent?: string;
 }
 
 /** The callback a claimed delivery sends. */
@@ -34,6 +38,8 @@ export interface OutgoingCallback {
   eventName: string;
   targetUrl: string;
   body: string;
+  correlationId?: string;
+  traceparent?: string;
 }
 
 /** A delivery claimed for one attempt: its job's lease is the claim's token, which recording the attempt checks. */
@@ -74,6 +80,8 @@ type ClaimRow = {
   event_name: string;
   target_url: string;
   body: string;
+  correlation_id: string | null;
+  traceparent: string | null;
 };
 
 /**
@@ -122,13 +130,16 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
       state: DeliveryState;
     }>(
       `with inserted as (insert into webhook_deliveries
-         (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at)
+         (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at,
+          correlation_id, traceparent)
        select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, string_to_array(d.awaits, ','),
               d.target_url, d.target_host, d.body,
               case when d.target_host is null then 'undeliverable' else 'pending' end, d.last_error,
-              now() + d.delay_ms * interval '1 millisecond'
-       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
-         as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits)
+              now() + d.delay_ms * interval '1 millisecond', d.correlation_id, d.traceparent
+       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[],
+                   $13::text[], $14::text[])
+         as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits,
+               correlation_id, traceparent)
        on conflict (webhook_id) do nothing
        returning webhook_id, merchant_id, internal_reference, event_name, body, target_host, next_attempt_at, state),
        streamed as (insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
@@ -148,6 +159,8 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
         // One array per row cannot pass through unnest (it flattens), so each travels as one text.
         deliveries.map((d) => (d.awaits ?? []).join(',')),
         this.config.streamUnsent ?? true,
+        deliveries.map((d) => d.correlationId ?? null),
+        deliveries.map((d) => d.traceparent ?? null),
       ],
     );
     const pending = added.filter((row) => row.state === 'pending');
@@ -326,5 +339,7 @@ function callbackOf(row: ClaimRow): OutgoingCallback {
     eventName: row.event_name,
     targetUrl: row.target_url,
     body: row.body,
+    correlationId: row.correlation_id ?? undefined,
+    traceparent: row.traceparent ?? undefined,
   };
 }

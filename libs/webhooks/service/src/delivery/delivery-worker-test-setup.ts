@@ -121,6 +121,8 @@ export interface DeliveryHarness {
   find(webhookId: string): Promise<DeliveryRecord>;
   /** How many times this test's workers looked up a merchant's signing key. */
   keyLookups(): number;
+  /** What this test's workers logged, one JSON object (message and fields) per line. */
+  logLines(): string[];
   /** The delivery once it is in `state` (polled). */
   settled(webhookId: string, state: DeliveryState, timeoutMs?: number): Promise<DeliveryRecord>;
 }
@@ -222,7 +224,15 @@ function deliveryHarness(
     );
   }
 
-  return { db: () => db, endpoint, dispatcher, find, settled, keyLookups: () => keyLookups };
+  return {
+    db: () => db,
+    endpoint,
+    dispatcher,
+    find,
+    settled,
+    keyLookups: () => keyLookups,
+    logLines: () => logLines,
+  };
 }
 
 /** Declares `scenarios` on PGlite, and on PostgreSQL (own schema) when it is configured. */

@@ -1,7 +1,8 @@
 import { JobWorker, type RunResult } from '@paygate/jobs';
-import type { Logger } from '@paygate/logging';
+import { joinFlow, type Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS, type Counter, type Histogram, type Metrics } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
+import { inSpan } from '@paygate/tracing';
 import type { AttemptOutcome, CallbackSender } from './callback-sender';
 import type { CallbackStream } from './callback-stream';
 import type { DeliveryConfig } from './delivery-config';
@@ -30,7 +31,8 @@ type Signable = ClaimedDelivery & { signingKey: Promise<string | null> };
  * Sends due callbacks on the job worker (libs/jobs): every tick, or at once on notify(), it
  * claims as many deliveries as it has free slots and sends each on its own, so a slow receiver
  * holds one slot, never the loop; attempts that finish together are recorded in one
- * transaction. Any number of workers may share the queue; claims keep them apart.
+ * transaction. Any number of workers may share the queue; claims keep them apart. An attempt
+ * logs its callback's flow and continues the trace of the event that queued it.
  */
 export class DeliveryWorker {
   private readonly worker: JobWorker<Signable, AttemptVerdict, AttemptsRecorded>;
@@ -83,7 +85,23 @@ export class DeliveryWorker {
     return this.worker.stop();
   }
 
-  private async send(delivery: Signable): Promise<AttemptVerdict> {
+  private send(delivery: Signable): Promise<AttemptVerdict> {
+    const callback = delivery.payload;
+    if (callback.correlationId) joinFlow(callback.correlationId);
+    return inSpan(
+      `callback ${callback.eventName}`,
+      {
+        parent: callback.traceparent,
+        attributes: {
+          'paygate.webhook_id': callback.webhookId,
+          'paygate.internal_reference': callback.internalReference,
+        },
+      },
+      () => this.attempt(delivery),
+    );
+  }
+
+  private async attempt(delivery: Signable): Promise<AttemptVerdict> {
     const callback = delivery.payload;
     try {
       const signingKey = await delivery.signingKey;
@@ -147,10 +165,12 @@ function withSigningKeys(claimed: ClaimedDelivery[], keys: (merchantId: string) 
   });
 }
 
+// The attempt lines are written for a batch, outside any one callback's log context: they name its flow themselves.
 const fieldsOf = ({ payload }: ClaimedDelivery) => ({
   webhook_id: payload.webhookId,
   merchant_id: payload.merchantId,
   internal_reference: payload.internalReference,
+  correlation_id: payload.correlationId,
 });
 
 const NOT_SENT = { outcome: 'not_sent' };

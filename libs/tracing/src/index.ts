@@ -1,0 +1,2 @@
+export * from './spans';
+export { startTracing, type StartedTracing } from './start-tracing';
