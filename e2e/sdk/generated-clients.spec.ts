@@ -242,7 +242,7 @@ describeWithService('client-generators', 'clients that openapi-generator makes o
 
   it('puts every operation of the document in each client, and every callback body as a model a receiver parses it with', () => {
     expect(operationIds.length).toBeGreaterThanOrEqual(16);
-    expect(eventModels).toHaveLength(9);
+    expect(eventModels).toHaveLength(12);
     const missing = (code: string, names: string[], name: (id: string) => RegExp) =>
       names.filter((id) => !name(id).test(code));
     expect({
