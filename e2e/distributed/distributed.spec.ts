@@ -10,7 +10,6 @@ import {
   eventually,
   expectReady,
   mobileMoneyRequest,
-  OtlpReceiver,
   PaygateClient,
   SandboxAdmin,
   TEST_CALLBACK_SETTINGS,
@@ -40,7 +39,6 @@ import { startAnyOrderSuite } from './start-any-order';
 import { commandTimeoutSuite } from './command-timeout';
 import { forgedCommandsSuite } from './forged-commands';
 import { forgedEventsSuite } from './forged-events';
-import { collectForPaymentTraceSuite } from '../trace/collect-for-payment-trace';
 
 describeWithService('kafka', 'distributed mode (separate processes, Kafka, PostgreSQL)', (brokerUrl) => {
   const schema = uniqueSchema('e2e_distributed');
@@ -49,22 +47,17 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
   let env: Record<string, string>;
   let routes: LocalCommandRoutes;
   let postgres: string;
-  let collector: OtlpReceiver;
 
   beforeAll(async () => {
     postgres = distributedPostgres();
     ensureBuilt();
     // Two dispatchers: the gateway deals webhooks commands over both.
     routes = await localCommandRoutes({ 'webhook-dispatcher': 2 });
-    // Every app exports its spans to one collector, for the trace suite.
-    collector = await OtlpReceiver.start();
     env = distributedEnv(
       { postgres, schema, brokerUrl, routes },
       {
         ...TEST_TIMERS,
         ...TEST_CALLBACK_SETTINGS,
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url(),
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       },
     );
     const sandbox = await startApp('sandbox', env);
@@ -94,7 +87,6 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
-    await collector?.close();
     if (postgres) await dropSchemas(postgres, [schema]);
   });
 
@@ -139,18 +131,6 @@ describeWithService('kafka', 'distributed mode (separate processes, Kafka, Postg
     storeUrl: postgresUrlInSchema(postgres, schema),
     brokerUrl,
   }));
-
-  describe('one collect-for-payment, one trace across the processes and Kafka (OTLP/HTTP to a loopback collector)', () => {
-    collectForPaymentTraceSuite({
-      gateway: () => apps[2].url,
-      sandbox: () => apps[4].url,
-      collector: () => collector,
-      layout: {
-        services: ['api-gateway', 'collections', 'sandbox', 'service-payments', 'webhook-dispatcher'],
-        kafka: true,
-      },
-    });
-  });
 
   describe('collection outcomes through the sandbox app', () => {
     collectionOutcomeSuite({ gateway: () => apps[2].url });
