@@ -41,6 +41,12 @@ export const KAFKA_REFUSED_METRIC = 'paygate_kafka_messages_refused_total';
 
 /** A topic's refusals of one kind are logged at most this often (every one is counted). */
 const LOG_REFUSALS_EVERY_MS = 60_000;
+/**
+ * How long closing waits for the admin client: it carries only readiness probes and lag reads, and kafkajs waits for
+ * a request in flight before it closes a connection, so a probe sent to a broker that stopped answering would hold the
+ * shutdown until the probe's own time-out.
+ */
+const ADMIN_CLOSE_MS = 1_000;
 
 export interface KafkaEventBusOptions {
   partitions: number;
@@ -338,7 +344,11 @@ export class KafkaEventBus implements EventBus {
     await Promise.all(this.relays);
     await Promise.all([...this.consumers.keys()].map((consumer) => consumer.stop()));
     this.consumers.clear();
-    if (this.connected) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+    if (this.connected)
+      await Promise.allSettled([
+        this.producer.disconnect(),
+        Promise.race([this.admin.disconnect(), wait(ADMIN_CLOSE_MS, undefined, { ref: false })]),
+      ]);
   }
 }
 
