@@ -55,7 +55,8 @@ describe('read models', () => {
     ]);
     rebuilt = await database();
     rebuild = await rebuildReadModels(store, rebuilt, [balances]);
-  });
+    // Two PGlite databases opened and migrated: beside a loaded CI's other suites, more than a minute.
+  }, 120_000);
 
   it("rebuilds from the model's own streams only, to the log's end", async () => {
     const all = await store.readAll({});
