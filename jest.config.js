@@ -25,6 +25,10 @@ module.exports = {
   // The e2e suites check every answer of the API against the OpenAPI document (libs/testing response-validator.ts).
   setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-response-validation.ts'],
   testTimeout: 60_000,
+  // A worker runs many suites, and what some leave behind (WebAssembly memory of PGlite instances, module copies) grew
+  // workers past 3 GB in a CI run, where garbage collection slowed every later suite into its time-outs: a worker
+  // above this after a suite is replaced by a fresh one.
+  workerIdleMemoryLimit: '1536MB',
   // Suites that share a broker or a database keep to topics, groups and schemas of their own, and
   // the ones that restart a broker run one of their own, so suites run in parallel with Kafka too.
   // A worker per core but one, and at least two: jest's own default would leave a 2-core machine
