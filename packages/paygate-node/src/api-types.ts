@@ -2557,10 +2557,10 @@ export interface operations {
         limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
-        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
-        created_to?: string;
         /** @description Created at or after: a date (midnight UTC) or an RFC 3339 date-time */
         created_from?: string;
+        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
+        created_to?: string;
         provider_code?: string;
         transaction_method?: 'MOBILE_MONEY' | 'CARD';
         status?: 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -5079,10 +5079,10 @@ export interface operations {
         limit?: number;
         /** @description The next_cursor of the previous page */
         cursor?: string;
-        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
-        created_to?: string;
         /** @description Created at or after: a date (midnight UTC) or an RFC 3339 date-time */
         created_from?: string;
+        /** @description Created before: a date (midnight UTC) or an RFC 3339 date-time */
+        created_to?: string;
         provider_code?: string;
         status?: 'PENDING_APPROVAL' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'REVERSED' | 'CANCELLED';
       };

@@ -27,7 +27,7 @@ import { CollectForPaymentDto, ConfirmCollectionDto, InitializeCollectionDto } f
 import { collectionCursor, parseListing } from './collection-listing';
 import type { GatewayConfig } from './gateway-config';
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
-import { PageParameters } from './page-cursor';
+import { CreatedRangeParameters, PageParameters } from './page-cursor';
 import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
 import {
   CollectForPaymentAcceptedDto,
@@ -211,20 +211,7 @@ export class CollectionsController {
   @ApiQuery({ name: 'status', required: false, enum: COLLECTION_STATUSES })
   @ApiQuery({ name: 'transaction_method', required: false, enum: TRANSACTION_METHODS })
   @ApiQuery({ name: 'provider_code', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } })
-  @ApiQuery({
-    name: 'created_from',
-    required: false,
-    description: 'Created at or after: a date (midnight UTC) or an RFC 3339 date-time',
-    schema: { type: 'string' },
-    example: '2026-11-01',
-  })
-  @ApiQuery({
-    name: 'created_to',
-    required: false,
-    description: 'Created before: a date (midnight UTC) or an RFC 3339 date-time',
-    schema: { type: 'string' },
-    example: '2026-12-01',
-  })
+  @CreatedRangeParameters()
   @PageParameters()
   @MerchantOperation({
     id: 'listCollections',

@@ -39,6 +39,25 @@ export const PageParameters = () =>
     }),
   );
 
+/** The OpenAPI parameters of a list filtered by creation time. */
+export const CreatedRangeParameters = () =>
+  applyDecorators(
+    ApiQuery({
+      name: 'created_from',
+      required: false,
+      description: 'Created at or after: a date (midnight UTC) or an RFC 3339 date-time',
+      schema: { type: 'string' },
+      example: '2026-11-01',
+    }),
+    ApiQuery({
+      name: 'created_to',
+      required: false,
+      description: 'Created before: a date (midnight UTC) or an RFC 3339 date-time',
+      schema: { type: 'string' },
+      example: '2026-12-01',
+    }),
+  );
+
 /**
  * A paged list's query: `limit`, `cursor` (whose parts must match `cursorParts`) and the list's
  * own `filters`, each known and given at most once. An unknown parameter is refused rather than

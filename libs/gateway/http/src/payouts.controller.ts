@@ -20,7 +20,7 @@ import { MSISDN_PATTERN, PayoutRequestDto, PROVIDER_CODE_PATTERN } from './dto/p
 import { CurrentMerchant, MerchantApi, RequireSecretKey } from './guards';
 import { PayoutDto, PayoutPageDto, RecipientDto } from './openapi/payout-schemas';
 import { ApiAnswer, ApiConflict, ApiNotFound, MerchantOperation, PathParam } from './openapi/responses';
-import { encodeCursor, PageParameters, readPageQuery, STORED_INSTANT } from './page-cursor';
+import { encodeCursor, CreatedRangeParameters, PageParameters, readPageQuery, STORED_INSTANT } from './page-cursor';
 import { validateBody, ValidationFailed, type FieldError } from './validation';
 
 const PAYOUT_REFERENCE = new RegExp(MONEY_OUT_REFERENCE_PATTERN);
@@ -160,20 +160,7 @@ export class PayoutsController {
   @RequireSecretKey()
   @ApiQuery({ name: 'status', required: false, enum: PAYOUT_STATUSES })
   @ApiQuery({ name: 'provider_code', required: false, schema: { type: 'string', pattern: PROVIDER_CODE_PATTERN } })
-  @ApiQuery({
-    name: 'created_from',
-    required: false,
-    description: 'Created at or after: a date (midnight UTC) or an RFC 3339 date-time',
-    schema: { type: 'string' },
-    example: '2026-11-01',
-  })
-  @ApiQuery({
-    name: 'created_to',
-    required: false,
-    description: 'Created before: a date (midnight UTC) or an RFC 3339 date-time',
-    schema: { type: 'string' },
-    example: '2026-12-01',
-  })
+  @CreatedRangeParameters()
   @PageParameters()
   @MerchantOperation({
     id: 'listPayouts',
