@@ -11,8 +11,10 @@ const TRIGGER_EVENTS = SANDBOX_TRIGGER_EVENTS;
 const USAGE = `Usage: paygate trigger <event> [--api <url>] [--sandbox <url>]
 
 Makes the sandbox produce <event> for the merchant by running a real collection through the API
-with the sandbox's magic values, and for refund.* refunding part of it once it completed (no
-callback is forged); watch it with paygate listen.
+with the sandbox's magic values, and for refund.* refunding part of it once it completed, for
+payout.* paying out of the wallet it funded (no callback is forged); watch it with paygate listen.
+payout.* callbacks go to the payouts callback URL (dashboard settings); paygate listen shows them
+either way.
 
 Events:
 ${TRIGGER_EVENTS.map((event) => `  ${event.padEnd(22)} ${TRIGGERS[event].how}`).join('\n')}
@@ -59,14 +61,26 @@ export const triggerCommand: Command = {
         'the confirmation',
       );
     }
-    const refund =
-      trigger.refundAmount === undefined
-        ? undefined
-        : await refundOnceCompleted(api, accepted.internal_reference, trigger.refundAmount, reference);
+    const covers = trigger.refundAmount ?? trigger.payout?.covers;
+    if (covers !== undefined) await completedAndCovered(api, accepted.internal_reference, covers);
+    const refund = trigger.refundAmount !== undefined && {
+      internal_reference: accepted.internal_reference,
+      refund_reference: `${reference}-refund`,
+      amount: trigger.refundAmount,
+    };
+    if (refund) await post(api, '/v1/refunds', refund, 'the refund');
+    const payout = trigger.payout && {
+      payout_reference: `${reference}-payout`,
+      currency: 'UGX',
+      amount: trigger.payout.amount,
+      provider_code: 'mtn_momo_ug',
+      msisdn: trigger.payout.msisdn,
+    };
+    if (payout) await post(api, '/v1/payouts', payout, 'the payout');
     io.stdout.write(
       `Triggered ${event}: ${trigger.how}.\n` +
         `  collection ${accepted.internal_reference ?? '?'} (merchant_reference ${reference})${prn ? `, PRN ${prn}` : ''}` +
-        `${refund ? `, refund ${refund}` : ''}\n` +
+        `${refund ? `, refund ${refund.refund_reference}` : ''}${payout ? `, payout ${payout.payout_reference}` : ''}\n` +
         `  callbacks to expect: ${trigger.expect.join(', ')}\n`,
     );
     return 0;
@@ -77,18 +91,14 @@ export const triggerCommand: Command = {
 const SETTLING_TIMEOUT_MS = 60_000;
 const POLL_MS = 250;
 
-/**
- * Refunds `amount` of the collection once it is COMPLETED and the wallet covers it (the credit follows the
- * collection's completion by a moment); returns the refund_reference.
- */
-async function refundOnceCompleted(
+/** Waits until the collection is COMPLETED and the wallet's available balance reaches `covers` (major units). */
+async function completedAndCovered(
   api: MerchantApi,
   internalReference: string | undefined,
-  amount: number,
-  reference: string,
-): Promise<string> {
+  covers: number,
+): Promise<void> {
   if (!internalReference)
-    throw new CliError('trigger: the gateway accepted the collection without an internal_reference to refund');
+    throw new CliError('trigger: the gateway accepted the collection without an internal_reference to wait for');
   const deadline = Date.now() + SETTLING_TIMEOUT_MS;
   const until = async (what: string, done: () => Promise<boolean>) => {
     while (!(await done())) {
@@ -102,22 +112,15 @@ async function refundOnceCompleted(
       `/v1/collections/${internalReference}`,
     );
     if (status !== 'PENDING' && status !== 'COMPLETED')
-      throw new CliError(`trigger: collection ${internalReference} ended ${status}, so there is nothing to refund`);
+      throw new CliError(`trigger: collection ${internalReference} ended ${status}, so the wallet has nothing from it`);
     return status === 'COMPLETED';
   });
-  await until('the wallet to cover the refund', async () =>
+  // The wallet is credited a moment after the collection completes.
+  await until('the wallet to cover it', async () =>
     (await get<{ currency: string; available_balance: number }[]>(api, '/v1/wallet-balances')).some(
-      (wallet) => wallet.currency === 'UGX' && wallet.available_balance >= amount,
+      (wallet) => wallet.currency === 'UGX' && wallet.available_balance >= covers,
     ),
   );
-  const refundReference = `${reference}-refund`;
-  await post(
-    api,
-    '/v1/refunds',
-    { internal_reference: internalReference, refund_reference: refundReference, amount },
-    'the refund',
-  );
-  return refundReference;
 }
 
 async function call(api: MerchantApi, path: string, init: RequestInit = {}): Promise<Response> {

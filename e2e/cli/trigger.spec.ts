@@ -74,7 +74,7 @@ describe('paygate trigger: the sandbox produces each callback event', () => {
       code: 2,
       stdout: '',
       stderr:
-        'paygate: trigger: unknown event "transaction.refunded": one of transaction.charges, transaction.completed, transaction.failed, transaction.cancelled, payment.completed, payment.failed, refund.completed, refund.failed\n',
+        'paygate: trigger: unknown event "transaction.refunded": one of transaction.charges, transaction.completed, transaction.failed, transaction.cancelled, payment.completed, payment.failed, refund.completed, refund.failed, payout.completed, payout.failed, payout.reversed\n',
     });
     expect((await runCli(['trigger'], listening.env)).stderr).toMatch(
       /^paygate: trigger: name the event: one of transaction\.charges, /,

@@ -26,6 +26,11 @@ export interface SandboxTrigger {
    * merchant's wallet covers it. Only `paygate trigger` runs these: it waits for the collection to complete.
    */
   refundAmount?: number;
+  /**
+   * Once the collection is COMPLETED and the wallet holds `covers` (the amount and the sandbox provider's payout fee,
+   * config/providers.json), pay `amount` (major units) out to `msisdn`, whose last four digits choose the outcome.
+   */
+  payout?: { msisdn: string; amount: number; covers: number };
 }
 
 /** A mobile money collection on the sandbox, whose msisdn's last four digits choose the outcome. */
@@ -44,6 +49,19 @@ const momo = (
   require_confirmation: false,
   ...overrides,
 });
+
+/**
+ * A collection from 256772000001 that funds the wallet (2,000 less its 100 fee), then a payout of 1,000 (and its 500
+ * fee) to `msisdn`. Its callbacks go to the payouts callback URL, the collection's to the collection callback URL.
+ */
+function payoutTrigger(msisdn: string, outcome: string, ...payoutCallbacks: string[]): SandboxTrigger {
+  return {
+    how: `a mobile money collection from 256772000001, then a payout of 1,000 from the wallet to ${msisdn} (${outcome})`,
+    expect: ['transaction.completed', ...payoutCallbacks],
+    request: () => momo('256772000001', { amount: 2_000 }),
+    payout: { msisdn, amount: 1_000, covers: 1_500 },
+  };
+}
 
 /** Every callback event the gateway sends, each made by a real sandbox collection (`paygate trigger`, the dashboard). */
 export const SANDBOX_TRIGGERS: Readonly<Record<string, SandboxTrigger>> = {
@@ -93,11 +111,22 @@ export const SANDBOX_TRIGGERS: Readonly<Record<string, SandboxTrigger>> = {
     request: () => momo('256772000007'),
     refundAmount: 500,
   },
+  'payout.completed': payoutTrigger('256772000001', 'the sandbox completes it', 'payout.completed'),
+  'payout.failed': payoutTrigger('256772000002', 'the provider fails it', 'payout.failed'),
+  'payout.reversed': payoutTrigger(
+    '256772000006',
+    'the provider completes it, then reverses it and the wallet is credited back',
+    'payout.completed',
+    'payout.reversed',
+  ),
 };
 
 export const SANDBOX_TRIGGER_EVENTS = Object.keys(SANDBOX_TRIGGERS);
 
-/** The triggers one collection makes, which the dashboard runs; a refund trigger waits for its collection to complete. */
+/**
+ * The triggers one collection makes, which the dashboard runs; a refund or payout trigger waits for its collection to
+ * complete.
+ */
 export const DASHBOARD_TRIGGER_EVENTS = SANDBOX_TRIGGER_EVENTS.filter(
-  (event) => SANDBOX_TRIGGERS[event].refundAmount === undefined,
+  (event) => SANDBOX_TRIGGERS[event].refundAmount === undefined && SANDBOX_TRIGGERS[event].payout === undefined,
 );

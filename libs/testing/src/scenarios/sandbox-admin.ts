@@ -86,6 +86,18 @@ export async function topUpWallet(gatewayUrl: string, merchantId: string, amount
   if (response.status >= 300) throw new Error(`top-up refused: ${response.status} ${await response.text()}`);
 }
 
+/** The wallet once nothing is held in it (a payout shown COMPLETED can still have its hold captured a moment later). */
+export async function walletWithoutHolds(client: PaygateClient): Promise<WalletBalance> {
+  return eventually(
+    async () => {
+      const wallet = await walletOf(client);
+      return wallet.balance === wallet.available_balance ? wallet : undefined;
+    },
+    30_000,
+    'nothing held in the wallet',
+  );
+}
+
 /** Waits until the wallet read model shows `expected` (it trails the ledger briefly), then answers it. */
 export async function walletShows(
   client: PaygateClient,
