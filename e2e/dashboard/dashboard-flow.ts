@@ -389,6 +389,30 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
   );
 
   it(
+    '6c. Payouts: the owner checks the number, sees the account holder’s name, sends the payout and finds it listed',
+    async () => {
+      await navLink(owner, 'Payouts').click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/payouts');
+      const newPayout = sectionNamed(owner, 'New payout');
+      await newPayout.getByLabel('Mobile money number', { exact: true }).fill('256772000001');
+      await newPayout.getByLabel('Amount', { exact: true }).fill('10000');
+      await newPayout.getByRole('button', { name: 'Check name', exact: true }).click();
+      const holder = await newPayout.getByText('Account holder of 256772000001:').textContent();
+      expect(holder).toMatch(/Account holder of 256772000001: \S/);
+      await shot(owner, '06c-payout-name-check');
+      await newPayout.getByRole('button', { name: 'Send payout', exact: true }).click();
+      await owner.waitForURL((at) => at.pathname === '/dashboard/payouts' && at.searchParams.get('sent') === '1');
+      await owner.getByRole('status').filter({ hasText: 'Payout sent' }).waitFor();
+      await sectionNamed(owner, 'Recent payouts')
+        .getByRole('row')
+        .filter({ has: owner.getByRole('cell', { name: 'UGX 10,000', exact: true }) })
+        .waitFor();
+      await shot(owner, '06c-payout-sent');
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
     '7. Settings: Rotate signing key shows the new key once; Send test callback is signed with the new key, not the old',
     async () => {
       const { receiver } = running();
@@ -447,6 +471,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
           '/dashboard/callbacks',
           '/dashboard/payments',
           '/dashboard/wallet',
+          '/dashboard/payouts',
           '/dashboard/settings',
           '/dashboard/sandbox',
         ]) {

@@ -14,6 +14,8 @@ export const ACTIVITY_ACTIONS = {
   reset: 'Password reset',
   trigger: 'Sandbox event triggered',
   refund: 'Refund requested',
+  payout: 'Payout sent',
+  approvePayout: 'Payout approved',
 } as const;
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
 

@@ -201,6 +201,20 @@ export interface MoneyOutAttentionItem {
 
 export interface ListMoneyOutAttentionQuery {
   limit: number;
+  /** One merchant's (its dashboard); absent: every merchant's (operators). */
+  merchantId?: string;
+}
+
+export interface ListPayoutApprovalsQuery {
+  merchantId: string;
+  limit: number;
+}
+
+/** A payout waiting for an owner's approval, and the dashboard user who asked for it (who may not approve it). */
+export interface PayoutApproval {
+  payout: PayoutRecord;
+  /** Null when it came through the API. */
+  createdBy: string | null;
 }
 
 export class RequestRefund extends ContractCommand<RequestRefundCommand, { refund: RefundRecord; created: boolean }> {}
@@ -213,6 +227,7 @@ export class RequestPayout extends ContractCommand<RequestPayoutCommand, { payou
 export class FindPayout extends ContractQuery<FindPayoutQuery, { payout: PayoutRecord | null }> {}
 export class ListPayouts extends ContractQuery<ListPayoutsQuery, PayoutPage> {}
 export class ApprovePayout extends ContractCommand<ApprovePayoutCommand, { payout: PayoutRecord }> {}
+export class ListPayoutApprovals extends ContractQuery<ListPayoutApprovalsQuery, { waiting: PayoutApproval[] }> {}
 export class ListMoneyOutAttention extends ContractQuery<
   ListMoneyOutAttentionQuery,
   { items: MoneyOutAttentionItem[] }
@@ -232,6 +247,7 @@ export const DISBURSEMENTS_SERVICE = serviceContract(
     'disbursements.findPayout': FindPayout,
     'disbursements.listPayouts': ListPayouts,
     'disbursements.approvePayout': ApprovePayout,
+    'disbursements.listPayoutApprovals': ListPayoutApprovals,
     'disbursements.listMoneyOutAttention': ListMoneyOutAttention,
   },
 );

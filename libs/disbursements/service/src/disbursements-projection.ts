@@ -4,7 +4,9 @@ import {
   REFUND_STREAM_PREFIX,
   type FindPayoutQuery,
   type FindRefundQuery,
+  type ListPayoutApprovalsQuery,
   type ListPayoutsQuery,
+  type PayoutApproval,
   type ListRefundsQuery,
   type MoneyOutAttentionItem,
   type PayoutPage,
@@ -178,13 +180,24 @@ export class DisbursementsProjection extends Projection {
       : { payouts };
   }
 
-  /** The refunds and payouts flagged for operators (needs_attention), oldest first. */
-  async needingAttention(limit: number): Promise<MoneyOutAttentionItem[]> {
+  /** The refunds and payouts flagged for operators (needs_attention), oldest first; one merchant's when given. */
+  async needingAttention(limit: number, merchantId?: string): Promise<MoneyOutAttentionItem[]> {
     const rows = await this.sql.query<{ state: MoneyOut }>(
-      'select state from money_out_view where needs_attention = 1 order by created_at, stream_id limit $1',
-      [limit],
+      `select state from money_out_view where needs_attention = 1 and ($2::text is null or merchant_id = $2)
+       order by created_at, stream_id limit $1`,
+      [limit, merchantId ?? null],
     );
     return rows.map((row) => toAttentionItem(row.state));
+  }
+
+  /** The merchant's payouts waiting for an owner's approval, oldest first, with who asked for each. */
+  async payoutApprovals({ merchantId, limit }: ListPayoutApprovalsQuery): Promise<PayoutApproval[]> {
+    const rows = await this.sql.query<{ state: MoneyOut }>(
+      `select state from money_out_view where merchant_id = $1 and kind = 'PAYOUT' and status = 'PENDING_APPROVAL'
+       order by created_at, reference limit $2`,
+      [merchantId, limit],
+    );
+    return rows.map(({ state }) => ({ payout: toPayoutRecord(state), createdBy: state.approval?.createdBy ?? null }));
   }
 
   /** Per kind, the oldest PENDING money-out's creation instant (null: none) and how many are flagged for attention. */

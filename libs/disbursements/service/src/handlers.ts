@@ -6,6 +6,7 @@ import {
   FindPayout,
   FindRefund,
   ListMoneyOutAttention,
+  ListPayoutApprovals,
   ListPayouts,
   ListRefunds,
   RefundedAmount,
@@ -104,6 +105,14 @@ export class ApprovePayoutHandler implements ICommandHandler<ApprovePayout> {
   }
 }
 
+@QueryHandler(ListPayoutApprovals)
+export class ListPayoutApprovalsHandler implements IQueryHandler<ListPayoutApprovals> {
+  constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
+  execute({ payload }: ListPayoutApprovals) {
+    return this.payouts.listPayoutApprovals(payload);
+  }
+}
+
 @QueryHandler(ListMoneyOutAttention)
 export class ListMoneyOutAttentionHandler implements IQueryHandler<ListMoneyOutAttention> {
   constructor(@Inject(Payouts) private readonly payouts: Payouts) {}
@@ -122,6 +131,7 @@ export const DISBURSEMENT_HANDLERS = [
   FindPayoutHandler,
   ListPayoutsHandler,
   ApprovePayoutHandler,
+  ListPayoutApprovalsHandler,
   ListMoneyOutAttentionHandler,
   FireMoneyOutTimerHandler,
 ];

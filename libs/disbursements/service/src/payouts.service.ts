@@ -8,6 +8,7 @@ import {
   type DisbursementsContract,
   type FindPayoutQuery,
   type ListMoneyOutAttentionQuery,
+  type ListPayoutApprovalsQuery,
   type ListPayoutsQuery,
   type Provider,
   type ProviderCatalogue,
@@ -192,8 +193,15 @@ export class Payouts {
     return this.deps.projection.listPayouts(query);
   }
 
-  async listMoneyOutAttention({ limit }: ListMoneyOutAttentionQuery): Result<'disbursements.listMoneyOutAttention'> {
-    return { items: await this.deps.projection.needingAttention(limit) };
+  async listMoneyOutAttention({
+    limit,
+    merchantId,
+  }: ListMoneyOutAttentionQuery): Result<'disbursements.listMoneyOutAttention'> {
+    return { items: await this.deps.projection.needingAttention(limit, merchantId) };
+  }
+
+  async listPayoutApprovals(query: ListPayoutApprovalsQuery): Result<'disbursements.listPayoutApprovals'> {
+    return { waiting: await this.deps.projection.payoutApprovals(query) };
   }
 
   /** An enabled provider with payout terms whose connector pays out, or a refusal naming provider_code. */

@@ -13,6 +13,7 @@ import { CollectionData } from './collection-data';
 import { FormTokens } from './form-token';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { PagesController } from './pages.controller';
+import { PayoutsController } from './payouts.controller';
 import { DashboardSessions } from './sessions';
 import { SettingsData } from './settings-data';
 import { SignInController } from './sign-in.controller';
@@ -30,7 +31,7 @@ import {
 
 /** The merchant dashboard under /dashboard, composed into the gateway beside its API. */
 @Module({
-  controllers: [SignInController, PagesController, ActionsController],
+  controllers: [SignInController, PagesController, ActionsController, PayoutsController],
   providers: [
     { provide: DASHBOARD_CONFIG, inject: [CONFIG], useFactory: (config: Config) => dashboardConfig(config) },
     {

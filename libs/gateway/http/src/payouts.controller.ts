@@ -7,9 +7,9 @@ import {
   ListPayouts,
   MONEY_OUT_REFERENCE_PATTERN,
   PAYOUT_STATUSES,
+  payoutSettingsIn,
   RequestPayout,
   type ListPayoutsQuery,
-  type MerchantPayoutSettings,
   type PayoutStatus,
 } from '@paygate/contracts';
 import type { Merchant } from '@paygate/merchants';
@@ -31,19 +31,6 @@ const PAYOUT_PAGE = {
   filters: ['status', 'provider_code', 'created_from', 'created_to'],
   cursorParts: [STORED_INSTANT, PAYOUT_REFERENCE],
 };
-
-/** Whole units of `currency` (a merchant setting) in minor units; null stays null. */
-const settingInMinorUnits = (whole: number | null, currency: string) => {
-  if (whole === null || !isSupportedCurrency(currency)) return null;
-  const converted = toMinorUnits(whole, currency);
-  return converted.ok ? converted.minor : null;
-};
-
-/** The merchant's payout settings for a payout in `currency`, as the payout command takes them. */
-const payoutSettings = (merchant: Merchant, currency: string): MerchantPayoutSettings => ({
-  approvalThreshold: settingInMinorUnits(merchant.payoutApprovalThreshold, currency),
-  dailyCap: settingInMinorUnits(merchant.payoutDailyCap, currency),
-});
 
 @ApiTags('payouts')
 @Controller()
@@ -127,7 +114,7 @@ export class PayoutsController {
         providerCode: value.provider_code,
         msisdn: value.msisdn,
         recipientName: value.recipient_name,
-        settings: payoutSettings(merchant, value.currency),
+        settings: payoutSettingsIn(merchant, value.currency),
       }),
       { key: `${merchant.id}:${value.payout_reference}` },
     );

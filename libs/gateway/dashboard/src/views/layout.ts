@@ -20,6 +20,7 @@ const SECTIONS: Array<{ path: string; label: string; sandboxOnly?: boolean }> = 
   { path: '/dashboard/callbacks', label: 'Callbacks' },
   { path: '/dashboard/payments', label: 'Service payments' },
   { path: '/dashboard/wallet', label: 'Wallet' },
+  { path: '/dashboard/payouts', label: 'Payouts' },
   { path: '/dashboard/settings', label: 'Settings' },
   { path: '/dashboard/sandbox', label: 'Sandbox', sandboxOnly: true },
 ];
