@@ -9,19 +9,25 @@ import {
   type RebuildableReadModel,
 } from '@paygate/analytics';
 import { COLLECTIONS_READ_MODEL } from '@paygate/collections-service';
+import { DISBURSEMENTS_READ_MODEL } from '@paygate/disbursements-service';
 import { PAYMENTS_READ_MODEL } from '@paygate/payments-service';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { DELIVERIES_READ_MODEL } from '@paygate/webhooks-service';
 import { parseOptions, type Command } from './command';
 
 /** Every read model derived from events, one per context. */
-const READ_MODELS: RebuildableReadModel[] = [COLLECTIONS_READ_MODEL, PAYMENTS_READ_MODEL, DELIVERIES_READ_MODEL];
+const READ_MODELS: RebuildableReadModel[] = [
+  COLLECTIONS_READ_MODEL,
+  PAYMENTS_READ_MODEL,
+  DISBURSEMENTS_READ_MODEL,
+  DELIVERIES_READ_MODEL,
+];
 
 const USAGE = `Usage: paygate projections rebuild [--verify] [--into <schema or directory>]
 
-Rebuilds the read models (collection_view, wallet_balances, service_payment_view and what of
-webhook_deliveries follows from events) from the event log into a fresh place, never touching
-the live ones: a new schema of STORE_URL's PostgreSQL database, or a new PGlite directory next
+Rebuilds the read models (collection_view, wallet_balances, service_payment_view, money_out_view
+and what of webhook_deliveries follows from events) from the event log into a fresh place, never
+touching the live ones: a new schema of STORE_URL's PostgreSQL database, or a new PGlite directory next
 to STORE_URL's. Events come from EVENT_STORE_URL when it is set.
 
   --into <name>   the schema (PostgreSQL) or directory (PGlite) to create; default

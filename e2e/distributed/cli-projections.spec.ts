@@ -1,7 +1,7 @@
 /**
  * `paygate projections rebuild --verify` after a mixed workload (mobile money and card
- * collections with every outcome, collect-for-payment with PRN payments, wallet holds and
- * callbacks) run by the whole of Paygate in one process: the read models rebuilt from events
+ * collections with every outcome, collect-for-payment with PRN payments, a refund and a payout,
+ * wallet holds and callbacks) run by the whole of Paygate in one process: the read models rebuilt from events
  * equal the live ones, and a live row that drifted is reported. PostgreSQL when STORE_URL names
  * one (a schema of its own), a PGlite directory otherwise.
  */
@@ -15,11 +15,14 @@ import {
   collectionOutcomeSuite,
   dropSchemas,
   eventually,
+  mobileMoneyRequest,
+  PaygateClient,
   serviceUrl,
   TEST_ADMIN_TOKEN,
   TEST_CALLBACK_SETTINGS,
   TEST_MASTER_KEY,
   TEST_TIMERS,
+  topUpWallet,
   uniqueSchema,
 } from '@paygate/testing';
 import { main } from '@paygate/cli';
@@ -42,6 +45,7 @@ async function caughtUp(paygate: InProcessPaygate): Promise<void> {
   const groups: Record<string, string[]> = {
     'collections-projection': ['collection-'],
     'service-payments-projection': ['service-payment-', 'wallet-'],
+    'disbursements-projection': ['refund-', 'payout-'],
   };
   await eventually(
     async () => {
@@ -96,6 +100,40 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
     collectForPaymentSuite({ gateway: () => paygate.url, sandbox: () => paygate.url });
   });
 
+  describe('the workload: a refund and a payout', () => {
+    it('refunds part of a completed collection and pays out of the wallet, both COMPLETED', async () => {
+      const client = await PaygateClient.withNewMerchant(paygate.url, TEST_ADMIN_TOKEN, 'Money-out merchant');
+      await topUpWallet(paygate.url, client.merchant.id, 50_000);
+      const accepted = await client.initialize(mobileMoneyRequest({ require_confirmation: false }));
+      const internal = accepted.body.data.internal_reference as string;
+      expect(await client.finalState(internal)).toMatchObject({ transaction_status: 'COMPLETED' });
+      const refund = await client.request('POST', '/v1/refunds', {
+        secret: true,
+        body: { internal_reference: internal, refund_reference: 'rebuild-refund', amount: 10_000 },
+      });
+      expect(refund.status).toBe(202);
+      const payout = await client.request('POST', '/v1/payouts', {
+        secret: true,
+        body: {
+          payout_reference: 'rebuild-payout',
+          currency: 'UGX',
+          amount: 10_000,
+          provider_code: 'mtn_momo_ug',
+          msisdn: '256772000001',
+        },
+      });
+      expect(payout.status).toBe(202);
+      for (const path of ['/v1/refunds/rebuild-refund', '/v1/payouts/rebuild-payout'])
+        await eventually(
+          async () =>
+            (await client.request<{ status: string }>('GET', path, { secret: true })).body.data.status ===
+              'COMPLETED' || undefined,
+          30_000,
+          `${path} COMPLETED`,
+        );
+    });
+  });
+
   describe('then, on the quiet store', () => {
     beforeAll(async () => {
       await caughtUp(paygate);
@@ -110,7 +148,7 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
       expect(run.code).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(
-        /^rebuilt collections, service payments, callback deliveries from \d+ events \(through position \d+\/\d+\) into /,
+        /^rebuilt collections, service payments, money out, callback deliveries from \d+ events \(through position \d+\/\d+\) into /,
       );
       const counts = Object.fromEntries(
         lines.slice(1).map((line) => {
@@ -124,6 +162,7 @@ describe('paygate projections rebuild --verify after a mixed workload', () => {
         'wallet_balances',
         'wallet_entries',
         'service_payment_view',
+        'money_out_view',
         'webhook_deliveries',
       ]);
       for (const table of Object.values(counts)) {

@@ -105,6 +105,22 @@ describe('selectEvents', () => {
     }
     expect(read).toEqual(all.slice(0, 2));
   });
+
+  // Appends past `all`: the tests above read only up to it.
+  it("finds a merchant's refunds and payouts, whose first event names it in the request", async () => {
+    const last = all[all.length - 1].position;
+    await store.appendToStream('refund-mer_one:r1', [
+      { type: 'MoneyOutRequested', data: { request: { merchantId: 'mer_one', kind: 'REFUND', amount: 500 } } },
+      { type: 'MoneyOutSent', data: { at: '2026-11-28T10:00:00.000Z' } },
+    ]);
+    await store.appendToStream('payout-mer_two:p1', [
+      { type: 'MoneyOutRequested', data: { request: { merchantId: 'mer_two', kind: 'PAYOUT', amount: 500 } } },
+    ]);
+    expect(described(await collect({ merchantId: 'mer_one', after: last }))).toEqual([
+      'refund-mer_one:r1:MoneyOutRequested',
+      'refund-mer_one:r1:MoneyOutSent',
+    ]);
+  });
 });
 
 describe('checkSelection', () => {

@@ -46,9 +46,9 @@ export function checkSelection(selection: EventSelection): void {
     throw new CliError(`--limit must be a positive integer`);
 }
 
-/** The merchant an event names: its own field, or that of the record it publishes. */
+/** The merchant an event names: its own field, that of the record it publishes, or that of a money-out's request. */
 function merchantNamedBy(data: Record<string, unknown>): string | undefined {
-  for (const holder of [data, data.collection, data.payment]) {
+  for (const holder of [data, data.collection, data.payment, data.request, data.refund, data.payout]) {
     const merchantId = (holder as Record<string, unknown> | undefined)?.merchantId;
     if (typeof merchantId === 'string') return merchantId;
   }
@@ -57,7 +57,7 @@ function merchantNamedBy(data: Record<string, unknown>): string | undefined {
 
 /**
  * Every stream belongs to one merchant, named by its first event (CollectionInitiated,
- * ServicePaymentOpened, every wallet event); later events of a collection name only the
+ * ServicePaymentOpened, MoneyOutRequested, every wallet event); later events of a collection name only the
  * collection. The owner is remembered per stream, and read from the stream's first event when
  * a command starts past it (a resumed export).
  */
