@@ -227,8 +227,12 @@ export async function startInputPaygate(): Promise<InputPaygate> {
   );
   const sessions = route('POST /sandbox/card/v1/checkout/sessions');
   const session = await send(encode(sessions, sessions.base(partial, 0)));
-  if (token.status !== 200 || session.status !== 201)
-    throw new Error(`setup failed: token ${token.text}, session ${session.text}`);
+  // Paygate's payout connector takes its provider token once (a row of the sandbox's) and reuses it: taken here, the
+  // name checks of the payout routes write nothing of their own.
+  const recipients = route('GET /v1/payouts/recipient');
+  const recipient = await send(encode(recipients, recipients.base(partial, 0)));
+  if (token.status !== 200 || session.status !== 201 || recipient.status !== 200)
+    throw new Error(`setup failed: token ${token.text}, session ${session.text}, recipient ${recipient.text}`);
   const context: InputContext = {
     ...partial,
     momoToken: (token.body as Json).access_token as string,

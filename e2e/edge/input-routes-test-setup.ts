@@ -132,6 +132,92 @@ export const INPUT_ROUTES: InputRoute[] = [
     base: (c) => ({ ...none, headers: merchantHeaders(c), body: { internal_reference: UNKNOWN_COLLECTION } }),
   },
   {
+    // An unknown collection: refused, nothing held.
+    name: 'POST /v1/refunds',
+    group: 'public',
+    method: 'POST',
+    path: '/v1/refunds',
+    base: (c, n) => ({
+      ...none,
+      headers: merchantHeaders(c),
+      body: {
+        internal_reference: UNKNOWN_COLLECTION,
+        refund_reference: `input-refund-${n}`,
+        amount: 1000,
+        reason: 'r',
+      },
+    }),
+  },
+  {
+    name: 'GET /v1/refunds/:refund_reference',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/refunds/:refund_reference',
+    base: (c, n) => ({ params: { refund_reference: `input-refund-${n}` }, query: {}, headers: merchantHeaders(c) }),
+  },
+  {
+    name: 'GET /v1/refunds?internal_reference',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/refunds',
+    base: (c) => ({ params: {}, query: { internal_reference: UNKNOWN_COLLECTION }, headers: merchantHeaders(c) }),
+  },
+  {
+    // 256772000003 cannot receive: the name check refuses it before anything is counted or held.
+    name: 'POST /v1/payouts',
+    group: 'public',
+    method: 'POST',
+    path: '/v1/payouts',
+    base: (c, n) => ({
+      ...none,
+      headers: merchantHeaders(c),
+      body: {
+        payout_reference: `input-payout-${n}`,
+        currency: 'UGX',
+        amount: 1000,
+        provider_code: 'mtn_momo_ug',
+        msisdn: '256772000003',
+        recipient_name: 'Jane Doe',
+      },
+    }),
+  },
+  {
+    name: 'GET /v1/payouts/recipient',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/payouts/recipient',
+    base: (c) => ({
+      params: {},
+      query: { provider_code: 'mtn_momo_ug', msisdn: '256772000003' },
+      headers: merchantHeaders(c),
+    }),
+  },
+  {
+    name: 'GET /v1/payouts/:payout_reference',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/payouts/:payout_reference',
+    base: (c, n) => ({ params: { payout_reference: `input-payout-${n}` }, query: {}, headers: merchantHeaders(c) }),
+  },
+  {
+    name: 'GET /v1/payouts',
+    group: 'public',
+    method: 'GET',
+    path: '/v1/payouts',
+    base: (c) => ({
+      params: {},
+      query: { status: 'COMPLETED', provider_code: 'mtn_momo_ug', created_from: '2026-11-01', limit: '10' },
+      headers: merchantHeaders(c),
+    }),
+  },
+  {
+    name: 'GET /admin/v1/money-out?state',
+    group: 'admin',
+    method: 'GET',
+    path: '/admin/v1/money-out',
+    base: () => ({ params: {}, query: { state: 'needs_attention' }, headers: admin() }),
+  },
+  {
     name: 'GET /v1/checkout/return/:internal_reference',
     group: 'public',
     method: 'GET',
