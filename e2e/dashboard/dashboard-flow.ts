@@ -373,8 +373,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       await refunds.getByLabel('Reason (optional)', { exact: true }).fill('Returned by the customer');
       await refunds.getByRole('button', { name: 'Refund', exact: true }).click();
       await owner.waitForURL(
-        (at) =>
-          at.pathname === `/dashboard/collections/${internalReference}` && at.searchParams.get('refunded') === '1',
+        (at) => at.pathname === `/dashboard/collections/${internalReference}` && at.searchParams.has('refunded'),
       );
       await owner.getByRole('status').filter({ hasText: 'Refund requested' }).waitFor();
       await refunds.getByText('Left to refund: UGX 61,000').waitFor();
@@ -401,7 +400,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       expect(holder).toMatch(/Account holder of 256772000001: \S/);
       await shot(owner, '06c-payout-name-check');
       await newPayout.getByRole('button', { name: 'Send payout', exact: true }).click();
-      await owner.waitForURL((at) => at.pathname === '/dashboard/payouts' && at.searchParams.get('sent') === '1');
+      await owner.waitForURL((at) => at.pathname === '/dashboard/payouts' && at.searchParams.has('sent'));
       await owner.getByRole('status').filter({ hasText: 'Payout sent' }).waitFor();
       await sectionNamed(owner, 'Recent payouts')
         .getByRole('row')

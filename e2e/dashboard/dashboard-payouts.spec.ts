@@ -69,9 +69,14 @@ describe('the dashboard: payouts', () => {
     expect(holder).not.toBe('');
 
     const sent = await send(owner, page);
-    expect(sent).toMatchObject({ status: 303, location: `${PAYOUTS}?sent=1` });
     const reference = referenceOf(page);
-    const [payout] = await payouts();
+    expect(sent).toMatchObject({ status: 303, location: `${PAYOUTS}?sent=${reference}` });
+    // The list is a read model: it shows the payout a moment after it was accepted.
+    const payout = await eventually(
+      async () => (await payouts()).find((found) => found.payout_reference === reference),
+      10_000,
+      'the payout listed',
+    );
     expect(payout).toMatchObject({ payout_reference: reference, recipient_name: holder });
     await eventually(
       async () =>
@@ -80,7 +85,8 @@ describe('the dashboard: payouts', () => {
       'the payout completed',
     );
 
-    const after = await owner.get(`${PAYOUTS}?sent=1`);
+    const after = await owner.get(`${PAYOUTS}?sent=${reference}`);
+    expect(after.text).not.toContain('http-equiv="refresh"');
     expect(after.text).toContain('Payout sent:');
     expect(after.text).toContain(`<td class="mono">${reference}</td>`);
     expect(after.text).toContain('UGX 20,000');
@@ -94,7 +100,15 @@ describe('the dashboard: payouts', () => {
     const page = await checked(owner, '256772000001', '10000');
     const [first, second] = await Promise.all([send(owner, page), send(owner, page)]);
     expect([first.status, second.status]).toEqual([303, 303]);
-    expect((await payouts()).filter((found) => found.payout_reference === referenceOf(page))).toHaveLength(1);
+    const listed = await eventually(
+      async () => {
+        const found = (await payouts()).filter((payout) => payout.payout_reference === referenceOf(page));
+        return found.length > 0 ? found : undefined;
+      },
+      10_000,
+      'the payout listed',
+    );
+    expect(listed).toHaveLength(1);
   });
 
   it('a number that cannot receive is refused at the name check: no Send payout, nothing held', async () => {
@@ -148,7 +162,7 @@ describe('the dashboard: payouts', () => {
     const theirs = await waitingFor(otherOwner);
     expect(theirs.text).toContain(approveAction);
     const approved = await otherOwner.post(`${PAYOUTS}/${reference}/approve`, { _csrf: csrfOf(theirs) });
-    expect(approved).toMatchObject({ status: 303, location: `${PAYOUTS}?approved=1` });
+    expect(approved).toMatchObject({ status: 303, location: `${PAYOUTS}?approved=${reference}` });
     await eventually(
       async () =>
         (await payouts()).find((found) => found.payout_reference === reference)?.status === 'COMPLETED' || undefined,
@@ -157,6 +171,12 @@ describe('the dashboard: payouts', () => {
     );
     const settings = (await otherOwner.get('/dashboard/settings')).text;
     expect(settings.slice(settings.indexOf('id="activity-heading"'))).toContain(`Payout approved`);
+  });
+
+  it('a page told of a payout it does not list yet reloads itself', async () => {
+    const page = await owner.get(`${PAYOUTS}?sent=dashboard-not-listed-yet`);
+    expect(page.text).toContain('Payout sent:');
+    expect(page.text).toContain('<meta http-equiv="refresh" content="1" />');
   });
 
   it('developers and viewers see the payouts but no form, and get 403 if they post anyway', async () => {

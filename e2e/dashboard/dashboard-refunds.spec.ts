@@ -72,12 +72,22 @@ describe('the dashboard: refunds', () => {
       amount: '20000',
       reason: 'Damaged in transit',
     });
-    expect(refunded).toMatchObject({ status: 303, location: `/dashboard/collections/${internal}?refunded=1` });
+    const shown = `/dashboard/collections/${internal}?refunded=${referenceOf(page)}`;
+    expect(refunded).toMatchObject({ status: 303, location: shown });
+
+    // The refunds list trails the request: the page reloads itself until it shows the refund, then no longer.
+    const after = await eventually(
+      async () => {
+        const reloaded = await owner.get(shown);
+        return reloaded.text.includes(`<td class="mono">${referenceOf(page)}</td>`) ? reloaded : undefined;
+      },
+      10_000,
+      'the refund listed',
+    );
+    expect(after.text).not.toContain('<meta http-equiv="refresh" content="1" />');
     expect(await refunds(internal)).toEqual([
       expect.objectContaining({ refund_reference: referenceOf(page), amount: 20000, reason: 'Damaged in transit' }),
     ]);
-
-    const after = await owner.get(`/dashboard/collections/${internal}?refunded=1`);
     expect(after.text).toContain('Refund requested: it stays PENDING until the provider answers');
     expect(leftOf(after)).toBe('UGX 61,000');
     expect(after.text).toContain(`<td class="mono">${referenceOf(page)}</td>`);
@@ -95,6 +105,13 @@ describe('the dashboard: refunds', () => {
     expect(wallet).toContain('Hold placed (REFUND)');
   });
 
+  it('a page told of a refund it does not list yet reloads itself', async () => {
+    const internal = await completed();
+    const page = await owner.get(`/dashboard/collections/${internal}?refunded=dashboard-not-listed-yet`);
+    expect(page.text).toContain('Refund requested');
+    expect(page.text).toContain('<meta http-equiv="refresh" content="1" />');
+  });
+
   it('the same form posted twice is one refund', async () => {
     const internal = await completed();
     const page = await owner.get(`/dashboard/collections/${internal}`);
@@ -104,7 +121,16 @@ describe('the dashboard: refunds', () => {
       owner.post(`/dashboard/collections/${internal}/refund`, form),
     ]);
     expect([first.status, second.status]).toEqual([303, 303]);
-    expect(await refunds(internal)).toEqual([expect.objectContaining({ refund_reference: form.refund_reference })]);
+    // The list is a read model: it shows the refund a moment after it was accepted.
+    const listed = await eventually(
+      async () => {
+        const found = await refunds(internal);
+        return found.length > 0 ? found : undefined;
+      },
+      10_000,
+      'the refund listed',
+    );
+    expect(listed).toEqual([expect.objectContaining({ refund_reference: form.refund_reference })]);
     expect(leftOf(await owner.get(`/dashboard/collections/${internal}`))).toBe('UGX 71,000');
     // Each post is in the activity log, both naming the one refund.
     expect((await owner.get('/dashboard/settings')).text).toContain(

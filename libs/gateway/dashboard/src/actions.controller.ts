@@ -152,7 +152,8 @@ export class ActionsController {
       if (!(error instanceof CommandRejectedError)) throw error;
       return refused(REFUSAL_STATUS[error.code] ?? 400, `The refund was refused: ${error.message}.`);
     }
-    redirect(reply, `/dashboard/collections/${internalReference}?refunded=1`);
+    // The page names the refund: it reloads itself until the refunds list (a read model) shows it.
+    redirect(reply, `/dashboard/collections/${internalReference}?refunded=${encodeURIComponent(reference)}`);
   }
 
   @Post('collections/:internal_reference/resend')

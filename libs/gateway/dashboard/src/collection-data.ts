@@ -24,6 +24,8 @@ const REFUNDS_SHOWN = 100;
 /** What an action had to say on the collection's page: a notice after it, or the refund form as posted and refused. */
 export interface CollectionShown {
   notice?: string;
+  /** A refund just asked for: the page reloads itself until its refunds (a read model, which trails) list it. */
+  awaitedRefund?: string;
   refund?: Pick<RefundForm, 'reference' | 'amount' | 'reason' | 'error'>;
 }
 
@@ -68,6 +70,8 @@ export class CollectionData {
     ]);
     const role = chrome.signedIn.user.role;
     const left = leftToRefund(record, refunds);
+    const awaited =
+      shown.awaitedRefund !== undefined && !refunds.some((refund) => refund.refund_reference === shown.awaitedRefund);
     const refundable = record.transaction_status === 'COMPLETED' && may(role, 'moneyOut') && left > 0;
     sendPage(
       reply,
@@ -83,7 +87,7 @@ export class CollectionData {
           ? { left, currency: record.transaction_currency, reference: newRefundReference(), ...shown.refund }
           : undefined,
         notice: shown.notice,
-        refreshSeconds: attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
+        refreshSeconds: awaited ? 1 : attemptDueSoon(deliveries, Date.now()) ? 2 : undefined,
       }),
     );
   }

@@ -9,6 +9,7 @@ import {
   ListCallbacks,
   ListCollections,
   ListServicePayments,
+  MONEY_OUT_REFERENCE_PATTERN,
   WalletBalances,
   WalletStatement,
   type DeliveryState,
@@ -35,6 +36,7 @@ import { sandboxPage } from './views/sandbox';
 import { SETTINGS_DONE } from './views/settings';
 
 const PAGE_SIZE = 25;
+const MONEY_OUT_REFERENCE = new RegExp(MONEY_OUT_REFERENCE_PATTERN);
 const OVERVIEW_DAYS = 30;
 /** The most collections one download holds (the newest matching the filters), read EXPORT_PAGE at a time. */
 const EXPORT_MAX = 10_000;
@@ -143,8 +145,12 @@ export class PagesController {
       resent: 'The callbacks will be sent again; this page shows each new attempt when it is made.',
       refunded: 'Refund requested: it stays PENDING until the provider answers, and its amount is held on the wallet.',
     };
-    const done = resent === '1' ? 'resent' : refunded === '1' ? 'refunded' : undefined;
-    await this.collectionData.send(reply, 200, chrome, internalReference, { notice: done && notices[done] });
+    const refund = typeof refunded === 'string' && MONEY_OUT_REFERENCE.test(refunded) ? refunded : undefined;
+    const done = resent === '1' ? 'resent' : refund ? 'refunded' : undefined;
+    await this.collectionData.send(reply, 200, chrome, internalReference, {
+      notice: done && notices[done],
+      awaitedRefund: refund,
+    });
   }
 
   @Get('callbacks')

@@ -57,12 +57,16 @@ export class PayoutsController {
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
+  /** After Send payout or Approve the page names the payout, and reloads itself until the lists (read models) show it. */
   @Get('payouts')
   async payouts(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const chrome = await this.sessions.page(request, reply, PAGE);
     if (!chrome) return;
-    const done = Object.keys(NOTICES).find((key) => query[key] === '1');
-    await this.show(reply, 200, chrome, { notice: done && NOTICES[done] });
+    const done = Object.keys(NOTICES).find(
+      (key) => typeof query[key] === 'string' && PAYOUT_REFERENCE.test(query[key] as string),
+    );
+    const awaited = done && { reference: query[done] as string, approved: done === 'approved' };
+    await this.show(reply, 200, chrome, { notice: done && NOTICES[done], awaited: awaited || undefined });
   }
 
   /** The name check: the account holder shown, with Send payout, or why the payout cannot go. */
@@ -136,7 +140,7 @@ export class PayoutsController {
       const status = REFUSAL_STATUS[error.code] ?? 400;
       return this.show(reply, status, chrome, { draft, error: `The payout was refused: ${error.message}.` });
     }
-    redirect(reply, `${PAGE}?sent=1`);
+    redirect(reply, `${PAGE}?sent=${encodeURIComponent(reference)}`);
   }
 
   @Post('payouts/:payout_reference/approve')
@@ -161,7 +165,7 @@ export class PayoutsController {
       const status = REFUSAL_STATUS[error.code] ?? 400;
       return this.show(reply, status, chrome, { error: `The approval was refused: ${error.message}.` });
     }
-    redirect(reply, `${PAGE}?approved=1`);
+    redirect(reply, `${PAGE}?approved=${encodeURIComponent(payoutReference)}`);
   }
 
   /** Why the draft cannot be checked, in a sentence; undefined when it can. */
@@ -178,7 +182,9 @@ export class PayoutsController {
     reply: FastifyReply,
     status: number,
     chrome: Chrome,
-    shown: Pick<PayoutsView, 'draft' | 'checked' | 'error' | 'notice'>,
+    shown: Pick<PayoutsView, 'draft' | 'checked' | 'error' | 'notice'> & {
+      awaited?: { reference: string; approved: boolean };
+    },
   ): Promise<void> {
     const merchantId = chrome.signedIn.user.merchantId;
     const [{ payouts }, { waiting }, { items }] = await Promise.all([
@@ -186,13 +192,16 @@ export class PayoutsController {
       this.infrastructure.commands.send(new ListPayoutApprovals({ merchantId, limit: LIST_SIZE })),
       this.infrastructure.commands.send(new ListMoneyOutAttention({ merchantId, limit: LIST_SIZE })),
     ]);
+    const { awaited, ...rest } = shown;
+    const listed = awaited && payouts.find((payout) => payout.payout_reference === awaited.reference);
     const view: PayoutsView = {
       payouts,
       waiting,
       attention: items,
       providers: this.config.payoutProviders,
       canMoveMoney: may(chrome.signedIn.user.role, 'moneyOut'),
-      ...shown,
+      stale: awaited !== undefined && (!listed || (awaited.approved && listed.status === 'PENDING_APPROVAL')),
+      ...rest,
     };
     sendPage(reply, status, payoutsPage(chrome, view));
   }

@@ -28,6 +28,8 @@ export interface PayoutsView {
   checked?: CheckedPayout;
   error?: string;
   notice?: string;
+  /** The payout just sent or approved is not shown as such yet: the page reloads itself. */
+  stale?: boolean;
 }
 
 function draftForm(csrf: string, view: PayoutsView): Html {
@@ -208,5 +210,6 @@ export function payoutsPage(chrome: Chrome, view: PayoutsView): string {
         ${payoutsTable(view.payouts)}
       </section>`,
     chrome,
+    view.stale ? 1 : undefined,
   );
 }
