@@ -393,6 +393,7 @@ export function dashboardFlow(executablePath: string, running: () => Running): v
       await navLink(owner, 'Payouts').click();
       await owner.waitForURL((at) => at.pathname === '/dashboard/payouts');
       const newPayout = sectionNamed(owner, 'New payout');
+      await newPayout.getByLabel('Provider', { exact: true }).selectOption({ label: 'MTN Mobile Money Uganda (UGX)' });
       await newPayout.getByLabel('Mobile money number', { exact: true }).fill('256772000001');
       await newPayout.getByLabel('Amount', { exact: true }).fill('10000');
       await newPayout.getByRole('button', { name: 'Check name', exact: true }).click();

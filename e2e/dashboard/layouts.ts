@@ -12,6 +12,7 @@ import {
 } from '@paygate/testing';
 import {
   collectionsOnSandbox,
+  moneyOutOnSandbox,
   distributedEnv,
   ensureBuilt,
   freePort,
@@ -143,6 +144,7 @@ export async function startDistributed(postgres: string, brokerUrl: string): Pro
     await start('collections', { ...collectionsOnSandbox(sandbox.url, gateway.url), ...routes.listen('collections') });
     await start('service-payments', {
       BILLER_API_URL: `${sandbox.url}/sandbox/biller`,
+      ...moneyOutOnSandbox(sandbox.url),
       ...routes.listen('service-payments'),
     });
     await start('webhook-dispatcher', routes.listen('webhook-dispatcher'));
