@@ -30,7 +30,7 @@ describe('published test vectors (docs/webhooks.md)', () => {
 
   it('the signed payment.completed example: hmac-signature over the payment payload, COMPLETED or FAILED', () => {
     const body =
-      '{"event":"payment.completed","payload":{"id":42,"merchant_reference":"tax-2025-03","internal_reference":"PGTESTREF0000001","transaction_type":"SERVICE_PAYMENT","request_currency":"UGX","request_amount":81000,"transaction_status":"COMPLETED","account_number":"2250000123456","transaction_charge":1215,"transaction_amount":81000,"customer_name":"Jane Doe","service_name":"URA","status_message":"PRN paid successfully","additional_details":{}}}';
+      '{"event":"payment.completed","payload":{"id":42,"merchant_reference":"tax-2025-03","internal_reference":"PGTESTREF0000001","transaction_type":"SERVICE_PAYMENT","request_currency":"UGX","request_amount":81000,"transaction_status":"COMPLETED","account_number":"2250000123456","transaction_charge":1215,"transaction_amount":81000,"customer_name":"Jane Doe","service_name":"URA","status_message":"PRN paid successfully","additional_details":{},"livemode":false}}';
     const { payload } = JSON.parse(body);
     const hmac = collectionSignature(key, payload);
     expect(hmac).toBe('0427a543db8de08a79bc86ef86a3fd0db2bcbbe653f19c0b8d4303baea228e52');
@@ -38,7 +38,7 @@ describe('published test vectors (docs/webhooks.md)', () => {
       '58242b7c2ef34a363d446911da59d033b205ab830b55c2cdb5d13e0e96fa9155',
     );
     const signature = standardWebhookSignature(key, 'msg_0b6f4c1e-6a4e-4a59-9d44-2f1c3e0a7b21', 1700000000, body);
-    expect(signature).toBe('v1,ReNjf/uSmnt0Hd/mvERvoJS4iVVzUjIOLnGkmRhvpgU=');
+    expect(signature).toBe('v1,lTpPaA7TN007W55Ebc/D3vM2xGH+HDDJN/tSpHAABHQ=');
     expect(doc).toContain(`${body}\n\`\`\``);
     expect(doc).toContain(`hmac-signature: ${hmac}`);
     expect(doc).toContain(`webhook-signature: ${signature}`);
@@ -47,7 +47,7 @@ describe('published test vectors (docs/webhooks.md)', () => {
 
   it('the signed refund.completed example: hmac-signature over the refund’s fields, COMPLETED or FAILED', () => {
     const body =
-      '{"event":"refund.completed","payload":{"refund_reference":"refund-1001","internal_reference":"PGTESTREF0000001","merchant_reference":"order-1001","amount":20000,"currency":"UGX","status":"COMPLETED","pending_reason":null,"failure_reason":null,"reason":"Order cancelled by the customer","created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:05.000Z"}}';
+      '{"event":"refund.completed","payload":{"refund_reference":"refund-1001","internal_reference":"PGTESTREF0000001","merchant_reference":"order-1001","amount":20000,"currency":"UGX","status":"COMPLETED","pending_reason":null,"failure_reason":null,"reason":"Order cancelled by the customer","livemode":false,"created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:05.000Z"}}';
     const { payload } = JSON.parse(body);
     const hmac = refundSignature(key, payload);
     expect(hmac).toBe('dc0f8eaa0357f9f77890c2d3373fc7bb710db032b683b4202e3c7b7fe0dbf4b6');
@@ -55,7 +55,7 @@ describe('published test vectors (docs/webhooks.md)', () => {
       'dbeadac5d8d96e26f62cdcf20ae429b1806e224d3aad999f21ca56a631b099be',
     );
     const signature = standardWebhookSignature(key, 'msg_7c9e2d14-3b5a-4f60-8e21-9a0b4c6d8e13', 1700000000, body);
-    expect(signature).toBe('v1,88YnvANDPBx6yPSmALqmwiuEhVsgTi0GbRHVkV/FF/U=');
+    expect(signature).toBe('v1,MMWCcAeyLfRykA53AG6ZEUtW7mzzp8OEPnAKTaseVIk=');
     expect(doc).toContain(`${body}\n\`\`\``);
     expect(doc).toContain(`hmac-signature: ${hmac}`);
     expect(doc).toContain(`webhook-signature: ${signature}`);

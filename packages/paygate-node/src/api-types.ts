@@ -1703,6 +1703,8 @@ export interface components {
       status_message: string;
       /** @description Reserved for biller-specific details: `{}` */
       additional_details: Record<string, never>;
+      /** @description A payment of a live deployment (real money); false for test data */
+      livemode: boolean;
     };
     RefundCallbackPayloadDto: {
       /** @example refund-1001 */

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { closedObject, eventData, enumOf, SCHEMA } from '../json-schema';
 import {
   UnsupportedEventVersionError,
@@ -55,6 +55,11 @@ export const PublishedServicePaymentV1 = closedObject({
   statusMessage: text,
   /** The biller's id of the payment, once COMPLETED. */
   billerPaymentId: textOrNull,
+  /**
+   * Opened for a collection of a live deployment (MODE=live). Absent from events published before it was carried:
+   * test data, read as false (an optional field, so every stored version-1 event still matches).
+   */
+  livemode: Type.Optional(boolean),
 });
 export type PublishedServicePaymentV1 = Static<typeof PublishedServicePaymentV1>;
 

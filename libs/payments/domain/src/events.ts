@@ -55,6 +55,8 @@ export const ServicePaymentOpenedV1 = eventData({
   prn,
   /** What callbacks call the service paid, e.g. "URA". */
   serviceName: text,
+  /** Its collection's: absent from payments opened before it was carried (test data). */
+  livemode: Type.Optional(boolean),
   openedAt: instant,
 });
 export type ServicePaymentOpenedV1 = Static<typeof ServicePaymentOpenedV1>;

@@ -49,6 +49,7 @@ export function toPublishedServicePayment(
     status,
     statusMessage,
     billerPaymentId: payment.billerPaymentId ?? null,
+    livemode: data.livemode === true,
   };
 }
 

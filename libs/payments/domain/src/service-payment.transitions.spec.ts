@@ -7,6 +7,7 @@ import { UGX_81000_MERCHANT_PAYS_FEE } from '@paygate/testing';
 import { SERVICE_PAYMENT_EVENT_TYPES as EVENTS } from './events';
 import { FEE_NOT_COVERED } from './eligibility';
 import { MESSAGES } from './messages';
+import { toPublishedServicePayment } from './service-payment-decider';
 import { feeHoldId, paymentIdempotencyKey } from './references';
 import {
   decideServicePayment,
@@ -52,6 +53,7 @@ describe('Open', () => {
         customerName: 'Jane Doe',
         prn: PRN,
         serviceName: 'URA',
+        livemode: false,
         openedAt: T0,
       },
     });
@@ -62,6 +64,13 @@ describe('Open', () => {
       attempts: 0,
       updatedAt: T0,
     });
+  });
+
+  it('carries a live collection’s livemode, which what it publishes says', () => {
+    const [event] = decideChecked(open({ livemode: true }), null);
+    expect(event.data).toMatchObject({ livemode: true });
+    const payment = evolveServicePayment(null, event);
+    expect(payment && toPublishedServicePayment(payment).livemode).toBe(true);
   });
 
   it.each(['1'.repeat(33), '225000012345A', ' 2250000123456', ''])(

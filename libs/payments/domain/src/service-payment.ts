@@ -243,6 +243,7 @@ function openedData({
     customerName: collection.customerName,
     prn,
     serviceName,
+    livemode: collection.livemode === true,
     openedAt: at,
   };
 }

@@ -70,6 +70,7 @@ describe('service payment callbacks', () => {
         service_name: 'URA',
         status_message: 'PRN paid successfully',
         additional_details: {},
+        livemode: false,
       },
     });
     // Exactly these fields, in this order: the body is what merchants parse and what is signed.
@@ -88,6 +89,7 @@ describe('service payment callbacks', () => {
       'service_name',
       'status_message',
       'additional_details',
+      'livemode',
     ]);
   });
 
@@ -116,6 +118,17 @@ describe('service payment callbacks', () => {
         additional_details: {},
       },
     });
+  });
+
+  it('says livemode true for a live deployment’s payment, and false for one published before livemode was carried', () => {
+    expect(servicePaymentCallbackFor(completed({ livemode: true }))?.payload.livemode).toBe(true);
+    const { livemode: _, ...older } = payment('COMPLETED', 'PRN paid successfully');
+    const stored: PaymentsIntegrationEvent = {
+      ...envelope,
+      type: PUBLISHED.completed,
+      data: { payment: older, completedAt: at },
+    };
+    expect(servicePaymentCallbackFor(stored)?.payload.livemode).toBe(false);
   });
 
   it('tells the merchant nothing about a validated PRN', () => {

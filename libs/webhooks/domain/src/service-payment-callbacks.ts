@@ -35,6 +35,8 @@ export interface ServicePaymentCallbackPayload {
   status_message: string;
   /** Always {} so far: room for biller-specific details without a new payload version. */
   additional_details: Record<string, never>;
+  /** Whether a live deployment made it (false for test data). */
+  livemode: boolean;
 }
 
 export interface ServicePaymentCallbackMessage {
@@ -63,6 +65,8 @@ function payloadOf(
     service_name: payment.serviceName,
     status_message: payment.statusMessage,
     additional_details: {},
+    // Absent from payments published before it was carried: test data.
+    livemode: payment.livemode === true,
   };
 }
 

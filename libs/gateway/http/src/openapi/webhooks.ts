@@ -118,6 +118,9 @@ export class PaymentCallbackPayloadDto extends CallbackPayloadDto {
     additionalProperties: false,
   })
   additional_details!: Record<string, never>;
+
+  @ApiProperty({ description: 'A payment of a live deployment (real money); false for test data' })
+  livemode!: boolean;
 }
 
 /** The refund record as GET /v1/refunds/{refund_reference} shows it once final, with the collection's merchant_reference. */
