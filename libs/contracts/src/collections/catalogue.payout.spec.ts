@@ -49,3 +49,19 @@ describe("a provider's payout terms in the catalogue", () => {
     expect(() => parseProviderCatalogue({ providers: [card] })).toThrow(/MOBILE_MONEY providers only/);
   });
 });
+
+describe('a provider that refunds only whole payments', () => {
+  it('says so with "partial_refunds": false; without it, parts are refunded too', () => {
+    const catalogue = parseProviderCatalogue({
+      providers: [momo(undefined, { partial_refunds: false }), momo(undefined, { provider_code: 'airtel_money_ug' })],
+    });
+    expect(catalogue.get('mtn_momo_ug')?.fullRefundsOnly).toBe(true);
+    expect(catalogue.get('airtel_money_ug')?.fullRefundsOnly).toBeUndefined();
+  });
+
+  it('refuses a partial_refunds that is not true or false, naming where', () => {
+    expect(() => parseProviderCatalogue({ providers: [momo(undefined, { partial_refunds: 'no' })] })).toThrow(
+      /providers\[0\]\.partial_refunds must be true or false/,
+    );
+  });
+});

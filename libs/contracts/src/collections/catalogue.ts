@@ -25,6 +25,11 @@ export interface Provider {
   fee: FeeRule;
   /** Payouts to this provider's numbers: per-payout limits and Paygate's fee (minor units); absent, none are made. */
   payout?: PayoutTerms;
+  /**
+   * The provider refunds only whole payments (`"partial_refunds": false`): a partial refund of a mobile money payment
+   * is paid out to the payer's number instead. Absent: it refunds parts too.
+   */
+  fullRefundsOnly?: true;
   enabled: boolean;
   /** The protocol its connector speaks, when not the default for `method` (see libs/connectors). */
   connector?: CollectProtocol;
@@ -114,6 +119,8 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
     if (connector !== undefined && !isCollectProtocol(connector))
       throw new CatalogueError(`${where}.connector must be one of ${COLLECT_PROTOCOLS.join(', ')}`);
     const fee: FeeRule = feeOf(entry.fee, where);
+    const partialRefunds = entry.partial_refunds ?? true;
+    if (typeof partialRefunds !== 'boolean') throw new CatalogueError(`${where}.partial_refunds must be true or false`);
     let payout: PayoutTerms | undefined;
     if (entry.payout !== undefined) {
       const at = `${where}.payout`;
@@ -157,6 +164,7 @@ export function parseProviderCatalogue(raw: unknown): ProviderCatalogue {
       maxAmount: minor('max_amount'),
       fee,
       ...(payout && { payout }),
+      ...(!partialRefunds && { fullRefundsOnly: true as const }),
       enabled: entry.enabled !== false,
       ...(connector !== undefined && { connector }),
     };

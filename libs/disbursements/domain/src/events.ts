@@ -40,6 +40,11 @@ export const MoneyOutRequest = closedObject({
   reason: textOrNull,
   /** Asked of a live deployment (real money), or of a test one. */
   livemode: SCHEMA.boolean,
+  /**
+   * REFUND only: paid out to `msisdn` by the provider's payout product, as its provider refunds only whole payments
+   * and this refund is a part of one. Absent: false.
+   */
+  refundAsPayout: Type.Optional(SCHEMA.boolean),
   requestedAt: instant,
 });
 export type MoneyOutRequest = Static<typeof MoneyOutRequest>;

@@ -118,7 +118,7 @@ interface MoneyOutParts {
         log: Logger,
         projection: DisbursementsProjection,
         appConfig: Config,
-        { moneyOuts, allocations, runs }: MoneyOutParts,
+        { connectors, moneyOuts, allocations, runs }: MoneyOutParts,
       ) =>
         new DisbursementsService({
           moneyOuts,
@@ -126,6 +126,8 @@ interface MoneyOutParts {
           runs,
           projection,
           commands: infra.commands,
+          catalogue: appConfig.catalogue,
+          connectors,
           livemode: appConfig.mode === 'live',
           log,
         }),

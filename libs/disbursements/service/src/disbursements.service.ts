@@ -1,6 +1,8 @@
 import {
   CommandRejectedError,
   HoldMoneyOut,
+  type ProviderCatalogue,
+  type RefundedCollection,
   type DisbursementsContract,
   type FindRefundQuery,
   type ListRefundsQuery,
@@ -9,6 +11,7 @@ import {
   type ResultOf,
   moneyOutStream,
 } from '@paygate/contracts';
+import type { ConnectorRegistry } from '@paygate/connectors';
 import { type MoneyOutRequest, type MoneyOutInput } from '@paygate/disbursements-domain';
 import type { Logger } from '@paygate/logging';
 import { formatMoney, isSupportedCurrency } from '@paygate/money';
@@ -24,6 +27,9 @@ export interface DisbursementsServiceDeps {
   runs: MoneyOutRuns;
   projection: DisbursementsProjection;
   commands: CommandBus;
+  /** Whether a collection's provider refunds parts of payments (a part is otherwise paid out to the payer). */
+  catalogue: ProviderCatalogue;
+  connectors: () => ConnectorRegistry;
   /** MODE=live: the refunds this deployment makes move real money. */
   livemode: boolean;
   log: Logger;
@@ -99,6 +105,13 @@ export class DisbursementsService {
         refundReference,
         at: this.now().toISOString(),
       });
+    let refundAsPayout: boolean;
+    try {
+      refundAsPayout = this.paidOutToPayer(collection, share);
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
     try {
       await commands.send(
         new HoldMoneyOut({
@@ -119,7 +132,12 @@ export class DisbursementsService {
       }
       throw error;
     }
-    const request: MoneyOutRequest = { ...asked, amount: share, requestedAt: at };
+    const request: MoneyOutRequest = {
+      ...asked,
+      amount: share,
+      ...(refundAsPayout && { refundAsPayout }),
+      requestedAt: at,
+    };
     const started = await moneyOuts.handle(streamId, { type: 'Request', request }, { expectNew: true });
     if (!started.state) throw new Error(`refund ${refundReference} missing after its request`);
     this.runInBackground(streamId, { type: 'Accepted' });
@@ -157,5 +175,25 @@ export class DisbursementsService {
     this.deps.runs.run(streamId, input).catch((error: unknown) => {
       this.deps.log.warn('a refund run failed; its timer runs it again', { money_out_stream: streamId, error });
     });
+  }
+  /**
+   * Whether a refund of `share` is paid out to the payer rather than refunded: a part of a payment whose provider
+   * refunds only whole ones. Refused (naming amount) when no payout can reach the payer: a card, or a provider
+   * without a payout product.
+   */
+  private paidOutToPayer(collection: RefundedCollection, share: number): boolean {
+    const provider = this.deps.catalogue.get(collection.providerCode);
+    if (!provider?.fullRefundsOnly || share >= collection.transactionAmount) return false;
+    const registry = this.deps.connectors();
+    const payable =
+      collection.transactionMethod === 'MOBILE_MONEY' &&
+      collection.transactionAccount !== null &&
+      registry.has(provider.code) &&
+      registry.get(provider.code).payout !== undefined;
+    if (!payable)
+      throw amountError(
+        `${provider.code} refunds only whole payments: refund all ${money(collection.transactionAmount, collection.currency)} of it at once`,
+      );
+    return true;
   }
 }

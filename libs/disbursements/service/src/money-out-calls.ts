@@ -12,6 +12,9 @@ function statusOf(outcome: MoneyOutOutcome, moneyOut: MoneyOut): MoneyOutInput {
   return { type: 'StatusAnswered', answer: outcome };
 }
 
+/** Sent by the provider's payout product: a payout, or a refund paid out to the payer. */
+const paidOut = (request: MoneyOut['request']) => request.kind === 'PAYOUT' || request.refundAsPayout === true;
+
 const major = ({ amount, currency }: MoneyOut['request']) =>
   String(isSupportedCurrency(currency) ? toMajorUnits(amount, currency) : amount);
 
@@ -22,18 +25,23 @@ const major = ({ amount, currency }: MoneyOut['request']) =>
  * StatusUnanswered), so nothing is ever failed on one.
  */
 export function moneyOutCalls(connectors: () => ConnectorRegistry, notifyUrl: (streamId: string) => string) {
-  /** A payout to its number, or a refund of its collection, through the provider's capability for it. */
+  /**
+   * A payout to its number, or a refund of its collection, through the provider's capability for it; a refund its
+   * provider cannot make (a part, where it refunds only whole payments) is paid out to the payer.
+   */
   function send(request: MoneyOut['request'], reference: string, streamId: string): Promise<void> {
     const common = { reference, amount: major(request), currency: request.currency, notifyUrl: notifyUrl(streamId) };
-    if (request.kind === 'PAYOUT')
+    if (paidOut(request)) {
+      const note = request.kind === 'PAYOUT' ? `Payout ${request.reference}` : `Refund ${request.reference}`;
       return connectors()
         .get(request.providerCode, 'payout')
         .payout.send({
           ...common,
           msisdn: request.msisdn ?? '',
-          payerMessage: `Payout ${request.reference}`,
-          payeeNote: `Payout ${request.reference}`,
+          payerMessage: note,
+          payeeNote: request.kind === 'PAYOUT' ? note : (request.reason ?? `Refund of ${request.internalReference}`),
         });
+    }
     return connectors()
       .get(request.providerCode, 'refund')
       .refund.send({
@@ -45,7 +53,7 @@ export function moneyOutCalls(connectors: () => ConnectorRegistry, notifyUrl: (s
   }
 
   const status = (request: MoneyOut['request'], reference: string) =>
-    request.kind === 'PAYOUT'
+    paidOut(request)
       ? connectors().get(request.providerCode, 'payout').payout.status(reference)
       : connectors().get(request.providerCode, 'refund').refund.status(reference);
 
