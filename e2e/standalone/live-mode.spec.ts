@@ -10,6 +10,7 @@ import { SandboxProvidersModule } from '@paygate/sandbox-providers';
 import { STANDALONE_MODULES, startInProcess, type InProcessPaygate } from '@paygate/standalone';
 import {
   CallbackReceiver,
+  eventually,
   mobileMoneyRequest,
   PaygateClient,
   TEST_ADMIN_TOKEN,
@@ -131,7 +132,7 @@ describe('test and live deployments', () => {
     expect(charges.payload.livemode).toBe(false);
   });
 
-  it('wallet balances say the mode of their deployment', async () => {
+  it('wallet balances and the wallet statement say the mode of their deployment', async () => {
     const balances = async (merchant: PaygateClient) =>
       (await merchant.request<{ livemode: boolean }[]>('GET', '/v1/wallet-balances', { secret: true })).body.data;
     await fetch(`${live.url}/admin/v1/wallets/top-up`, {
@@ -146,6 +147,22 @@ describe('test and live deployments', () => {
       }),
     });
     expect((await balances(liveMerchant)).map((wallet) => wallet.livemode)).toEqual([true]);
+    const statement = async (merchant: PaygateClient) =>
+      (
+        await eventually(
+          async () => {
+            const { body } = await merchant.request<{ transactions: { livemode: boolean }[] }>(
+              'GET',
+              '/v1/wallet/transactions',
+              { secret: true },
+            );
+            return body.data.transactions.length > 0 ? body.data.transactions : undefined;
+          },
+          10_000,
+          'the top-up on the statement',
+        )
+      ).map((entry) => entry.livemode);
+    expect(await statement(liveMerchant)).toEqual([true]);
   });
 
   describe("a top-up through the admin API is an operator's credit", () => {

@@ -1430,6 +1430,8 @@ export interface components {
       internal_reference: string | null;
       /** @description The double-entry transfers it posted (none for a hold or its release) */
       transfers: components['schemas']['WalletTransferDto'][];
+      /** @description The wallet holds the money of a live deployment; false in a test deployment */
+      livemode: boolean;
       /** Format: date-time */
       created_at: string;
     };

@@ -99,6 +99,7 @@ export class WalletController {
             credit_account: transfer.creditAccount,
             amount: major(transfer.amount),
           })),
+          livemode: this.config.mode === 'live',
           created_at: entry.at,
         };
       }),

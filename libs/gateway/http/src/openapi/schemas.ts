@@ -444,6 +444,9 @@ export class WalletTransactionDto {
   })
   transfers!: WalletTransferDto[];
 
+  @ApiProperty({ description: 'The wallet holds the money of a live deployment; false in a test deployment' })
+  livemode!: boolean;
+
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
 }
