@@ -213,6 +213,24 @@ export function collectForPaymentTraceSuite(context: TraceContext): void {
     expectBelow(cancelled, timer);
   });
 
+  it("links the gateway's request latency to traces: its buckets' exemplars name traces the collector received", async () => {
+    const metrics = await fetch(`${context.gateway()}/metrics?name=paygate_http_request_duration_seconds`);
+    expect(metrics.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    const text = await metrics.text();
+    const exemplars = [...text.matchAll(/^paygate_http_request_duration_seconds_bucket\{.*\} \d+ # \{(.*)\} /gm)].map(
+      ([, labels]) =>
+        Object.fromEntries([...labels.matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value])),
+    );
+    expect(exemplars.length).toBeGreaterThan(0);
+    for (const exemplar of exemplars)
+      expect(exemplar).toEqual({
+        trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      });
+    const received = new Set(context.collector().spans.map((span) => span.traceId));
+    expect(exemplars.filter((exemplar) => received.has(exemplar.trace_id))).not.toEqual([]);
+  });
+
   it("spans the layout's apps", () => {
     expect([...new Set(trace.map((span) => span.service))].sort()).toEqual([...context.layout.services].sort());
   });

@@ -13,6 +13,7 @@ import {
 import { countStatements, openSqlDatabase, verifyMigrationsOnly, type SqlDatabase } from '@paygate/sql';
 import { ConfigError, redactUrl, type Config } from '@paygate/config';
 import type { Logger } from '@paygate/logging';
+import { tracingIsOn } from '@paygate/tracing';
 import { Dependencies } from './dependencies';
 import { reportReadiness } from './metrics/readiness';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
@@ -118,7 +119,8 @@ export async function openInfrastructure(
   const eventStoreName = config.eventStoreUrl
     ? `EVENT_STORE_URL ${redactUrl(config.eventStoreUrl)}`
     : 'the event store (STORE_URL)';
-  const metrics = new PrometheusMetrics(log);
+  // Tracing is started before the infrastructure: with it on, latency histograms carry exemplars naming traces.
+  const metrics = new PrometheusMetrics(log, tracingIsOn());
   reportReadiness(metrics, () => dependencies.waitingFor());
   const sql = countStatements(
     await opening(storeName, () => openSqlDatabase(config.storeUrl, { maxConnections: config.storePoolSize })),

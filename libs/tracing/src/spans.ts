@@ -1,5 +1,6 @@
 import {
   context,
+  isSpanContextValid,
   propagation,
   SpanKind,
   SpanStatusCode,
@@ -119,6 +120,13 @@ export function currentTraceparent(): string | undefined {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent;
+}
+
+/** The current span's trace and span ids (a metric's exemplar names them); undefined while tracing is off or outside a span. */
+export function currentSpanIds(): { trace_id: string; span_id: string } | undefined {
+  if (!on) return undefined;
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : undefined;
 }
 
 /** Adds attributes to the current span (an SRE finds the trace by them). */

@@ -75,8 +75,11 @@ export function observeRequests(
     let status = statusLabels.get(reply.statusCode);
     if (status === undefined) statusLabels.set(reply.statusCode, (status = String(reply.statusCode)));
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
     const span = spans.get(request);
+    // Observed in the request's span: with tracing on, the bucket's exemplar names this request's trace.
+    const observe = () => requests.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
+    if (span) span.within(observe);
+    else observe();
     span?.setAttributes({ 'http.response.status_code': reply.statusCode });
     span?.end(reply.statusCode >= 500);
     const fields = {
