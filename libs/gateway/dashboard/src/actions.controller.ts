@@ -116,7 +116,7 @@ export class ActionsController {
     const posted = { reference, amount: field(form, 'amount').trim(), reason: field(form, 'reason').trim() };
     const refused = (status: number, error: string) =>
       this.collectionData.send(reply, status, chrome, internalReference, { refund: { ...posted, error } });
-    const record = await this.collectionData.find(reply, chrome, internalReference);
+    const record = await this.collectionData.current(reply, chrome, internalReference);
     if (!record) return;
     const collection = refundedCollectionOf(record);
     let amount: number | undefined;

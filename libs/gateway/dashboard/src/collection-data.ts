@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import {
   CollectionTimeline,
   CommandRejectedError,
+  CurrentCollection,
   FindCollection,
   FindServicePayment,
   ListCallbacks,
@@ -32,6 +33,9 @@ export interface CollectionShown {
 /** A reference for a new refund form: one per form shown, so posting it twice is one refund. */
 const newRefundReference = () => `dashboard-${randomBytes(12).toString('hex')}`;
 
+const notFoundPage = (chrome: Chrome) =>
+  problemPage('Collection not found', 'No collection of yours has this reference.', chrome);
+
 export const isNotFound = (error: unknown) => error instanceof CommandRejectedError && error.code === 'not_found';
 
 /** A collection's page as its GET and the actions on it show it: the record, its timeline, payment, callbacks and refunds. */
@@ -46,9 +50,26 @@ export class CollectionData {
       return record;
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      sendPage(reply, 404, problemPage('Collection not found', 'No collection of yours has this reference.', chrome));
+      sendPage(reply, 404, notFoundPage(chrome));
       return null;
     }
+  }
+
+  /**
+   * The collection from its stream, as a refund must be decided (the read model can trail it), or null after answering
+   * 404 when the merchant has none of this reference.
+   */
+  async current(reply: FastifyReply, chrome: Chrome, internalReference: string): Promise<CollectionDetails | null> {
+    try {
+      const found = await this.infrastructure.commands.send(new CurrentCollection({ internalReference }), {
+        key: internalReference,
+      });
+      if (found.merchantId === chrome.signedIn.user.merchantId) return found.record;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    sendPage(reply, 404, notFoundPage(chrome));
+    return null;
   }
 
   async send(

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, R
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
-  FindCollection,
+  CurrentCollection,
   FindRefund,
   INTERNAL_REFERENCE_PATTERN,
   ListRefunds,
@@ -65,10 +65,12 @@ export class RefundsController {
     const { value, errors } = await validateBody(RefundRequestDto, body);
     if (errors.length > 0) throw new ValidationFailed(errors);
     if (!INTERNAL_REFERENCE.test(value.internal_reference)) throw unknownTransaction();
-    const { record } = await this.infrastructure.commands.send(
-      new FindCollection({ merchantId: merchant.id, internalReference: value.internal_reference }),
+    // The collection's stream, not the read model: a view that trails would refuse a COMPLETED one as PENDING.
+    const { record, merchantId } = await this.infrastructure.commands.send(
+      new CurrentCollection({ internalReference: value.internal_reference }),
       { key: value.internal_reference },
     );
+    if (merchantId !== merchant.id) throw unknownTransaction();
     const collection = refundedCollectionOf(record);
     let amount: number | undefined;
     if (value.amount !== undefined) {
