@@ -16,6 +16,11 @@ export interface CommandEnvelope {
   traceparent?: string;
 }
 
+const notServedYet = (service: string): CommandReply => ({
+  ok: false,
+  rejection: { code: 'service_unavailable', message: `${service} is not served by this process yet; try again` },
+});
+
 /**
  * The receiving side every remote transport shares: the handlers of the services this process
  * serves, the per-key order, the log context, and a count of commands in hand for the drain.
@@ -40,9 +45,12 @@ export class ServedCommands {
   }
 
   async receive(envelope: CommandEnvelope): Promise<CommandReply> {
+    const handlers = this.handlersByService.get(envelope.service);
+    // A process answers on its command port before every module has registered its service (one waits for the
+    // broker): the sender is told to try again, as it would be by a process not up yet, not that the command is unknown.
+    if (!handlers) return notServedYet(envelope.service);
     this.inHand++;
     try {
-      const handlers = this.handlersByService.get(envelope.service) ?? {};
       const run = () =>
         withLogContext({ requestId: envelope.requestId, correlationId: envelope.correlationId }, () =>
           this.handle(handlers, envelope.command, envelope.payload, {
