@@ -6,6 +6,7 @@ import type { RetryCounts } from './http';
 import type { Flow } from './load';
 import type { FinalState, Ledger, PrnAtBiller } from './observe';
 import type { ProcessEvent } from './supervisor';
+import { count, tally } from './tally';
 
 /** A fault the soak caused, other than the kills (those are process events). */
 export interface Injection {
@@ -111,16 +112,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const tally = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .sort(([, a], [, b]) => b - a)
-    .map(([what, count]) => `${what} ×${count}`)
-    .join(', ');
-function count<T>(items: T[], key: (item: T) => string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
-  return counts;
-}
 
 /** What one check found: its report lines and its violations. */
 interface Findings {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectionTransferId } from '@paygate/payments-domain';
-import { openSqlDatabase } from '@paygate/sql';
 import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
 import { freePort } from '@paygate/net-guard';
@@ -11,6 +10,7 @@ import { collectionsOnSandbox } from '../local/sandbox-providers';
 import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
 import { Observer } from './observe';
+import { createRunDatabase, type RunDatabase } from './run-database';
 import { Supervisor, type ManagedApp } from './supervisor';
 import { TcpProxy } from './tcp-proxy';
 
@@ -98,51 +98,6 @@ function repositoryRoot(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir))
     if (existsSync(join(dir, 'scripts/kafka.sh'))) return dir;
   throw new Error('cannot find the repository root (scripts/kafka.sh) above ' + __dirname);
-}
-
-interface RunDatabase {
-  /** STORE_URL of the run's own database (or schema). */
-  url: string;
-  drop(): Promise<void>;
-}
-
-/**
- * A fresh database on the server of `storeUrl`, dropped at the end. Not merely a schema: the
- * relays elect their leader with PostgreSQL advisory locks, which are per database, so the apps
- * of another deployment using any schema of the same database would hold the soak's relays off
- * (nothing would ever be published). Without the right to create a database, a fresh schema of
- * the given one, with that caveat said.
- */
-async function createRunDatabase(storeUrl: string, name: string, log: (line: string) => void): Promise<RunDatabase> {
-  const admin = await openSqlDatabase(storeUrl);
-  try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(storeUrl);
-    url.pathname = `/${name}`;
-    url.searchParams.delete('schema');
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const db = await openSqlDatabase(storeUrl);
-        await db.query(`drop database if exists ${name} with (force)`).finally(() => db.close());
-      },
-    };
-  } catch (error) {
-    log(
-      `cannot create database ${name} (${(error as Error).message}); using schema ${name} of ${new URL(storeUrl).pathname.slice(1)}: another deployment's relays on that database would hold the soak's off`,
-    );
-    const url = new URL(storeUrl);
-    url.searchParams.set('schema', name);
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const db = await openSqlDatabase(storeUrl);
-        await db.query(`drop schema if exists ${name} cascade`).finally(() => db.close());
-      },
-    };
-  } finally {
-    await admin.close();
-  }
 }
 
 /** Timers and retries short enough for a soak, long enough for a loaded two-core machine. */
