@@ -6,9 +6,11 @@ import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
-import { collectionsOnSandbox } from '../local/sandbox-providers';
+import { collectionsOnSandbox, moneyOutOnSandbox } from '../local/sandbox-providers';
 import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
+import { MONEY_OUT_EVERY } from './money-out';
+import { holdProblems, indexLedger } from './money-out-checks';
 import { Observer } from './observe';
 import { createRunDatabase, type RunDatabase } from './run-database';
 import { Supervisor, type ManagedApp } from './supervisor';
@@ -113,6 +115,12 @@ const TIMERS = {
   PAYMENT_RETRY_MAX_DELAY_MS: '5000',
   PAYMENT_STATUS_POLL_MS: '3000',
   PAYMENT_TIMER_TICK_MS: '200',
+  MONEY_OUT_STATUS_POLL_MS: '2000',
+  MONEY_OUT_TIMER_TICK_MS: '200',
+  // A payout to 0006 is reversed 5 s after it completed; completed payouts are watched for a minute, longer than an
+  // outage lasts, so a reversal is seen even when its callback to a killed service-payments was lost.
+  SANDBOX_REVERSAL_DELAY_MS: '5000',
+  PAYOUT_REVERSAL_WATCH_MS: '60000',
   ALLOW_PRIVATE_CALLBACKS: 'true',
   CALLBACK_TIMEOUT_MS: '5000',
   CALLBACK_RETRY_SCHEDULE: '0s,1s,5s,15s,30s,1m,2m',
@@ -179,7 +187,7 @@ export class Soak {
     const load = (this.load = new LoadGenerator(loadOptions, merchants));
     const startedAt = Date.now();
     options.log(
-      `load: ${options.rate} collections/s for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`,
+      `load: ${options.rate} collections/s and a refund or payout every ${MONEY_OUT_EVERY} of them for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`,
     );
     load.start();
     await Promise.all([this.killRandomApps(startedAt + options.seconds * 1000), this.outages(startedAt)]);
@@ -199,6 +207,9 @@ export class Soak {
       callbacks: receiver.received,
       finals: observer.finals,
       prns: await observer.prns(load.flows),
+      moneyOut: load.moneyOut,
+      moneyOutFinals: observer.moneyOutFinals,
+      atProvider: await observer.atProvider(load.moneyOut),
       ledger: await observer.ledger(),
       walletBalances: await observer.walletBalances(merchants),
       injections: this.injections,
@@ -269,7 +280,11 @@ export class Soak {
       {
         name: 'service-payments',
         app: 'service-payments',
-        env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') },
+        env: {
+          BILLER_API_URL: `${sandboxUrl}/sandbox/biller`,
+          ...moneyOutOnSandbox(sandboxUrl),
+          ...routes.listen('service-payments'),
+        },
       },
       ...[1, 2].map((n) => ({
         name: `webhook-dispatcher#${n}`,
@@ -343,7 +358,10 @@ export class Soak {
     }
   }
 
-  /** Until every acknowledged collection is final with all its callbacks and ledger entries, or the deadline. */
+  /**
+   * Until every acknowledged collection and accepted refund or payout is final with all its callbacks and ledger
+   * entries, or the deadline.
+   */
   private async settle(observer: Observer, loadDone: Promise<void>, settleBy: number): Promise<void> {
     let loadFinished = false;
     void loadDone.then(() => (loadFinished = true));
@@ -351,8 +369,9 @@ export class Soak {
     while (Date.now() < settleBy && !this.stopping) {
       // Read before asking: once the load has finished, no collection is acknowledged behind the observer's back.
       const finished = loadFinished;
-      const allFinal = await observer.refreshFinals(this.load!.flows);
-      if (finished && allFinal && this.callbacksComplete(observer) && (await this.creditsComplete(observer))) {
+      const collectionsFinal = await observer.refreshFinals(this.load!.flows);
+      const allFinal = (await observer.refreshMoneyOut(this.load!.moneyOut)) && collectionsFinal;
+      if (finished && allFinal && this.callbacksComplete(observer) && (await this.ledgerComplete(observer))) {
         this.options.log(`settled in ${((Date.now() - began) / 1000).toFixed(1)} s`);
         // Late duplicates would come within a callback timeout or two.
         await sleep(10_000);
@@ -369,19 +388,29 @@ export class Soak {
       this.receiver!.received.map((callback) => `${callback.internalReference} ${callback.event}`),
     );
     return this.acknowledged().every((flow) =>
-      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) =>
+      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!, observer.moneyOutFinals).every((event) =>
         events.has(`${flow.internalReference} ${event}`),
       ),
     );
   }
 
-  /** Every completed collection credited: service-payments does it apart from the callbacks. */
-  private async creditsComplete(observer: Observer): Promise<boolean> {
-    const credited = new Set((await observer.ledger()).transfers.map((transfer) => transfer.transferId));
-    return this.acknowledged().every(
+  /**
+   * Every completed collection credited, and every final refund's and payout's hold settled: service-payments does it
+   * apart from the callbacks and after the money-out is final.
+   */
+  private async ledgerComplete(observer: Observer): Promise<boolean> {
+    const ledger = indexLedger(await observer.ledger());
+    const credited = this.acknowledged().every(
       (flow) =>
         observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' ||
-        credited.has(collectionTransferId(flow.internalReference)),
+        ledger.posted.has(collectionTransferId(flow.internalReference)),
+    );
+    return (
+      credited &&
+      this.load!.moneyOut.every((flow) => {
+        const final = observer.moneyOutFinals.get(flow.reference);
+        return !final || holdProblems(flow, final.status, ledger).length === 0;
+      })
     );
   }
 
