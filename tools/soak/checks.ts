@@ -1,11 +1,13 @@
 import { Webhook } from 'standardwebhooks';
 import { LEDGER_ACCOUNTS, accountSum, collectionTransferId, prnTransferId } from '@paygate/payments-domain';
-import { verifyCollectionSignature } from '@paygate/signing';
+import { verifyCallbackSignature } from '@paygate/signing';
 import type { Callback } from './callback-receiver';
 import type { RetryCounts } from './http';
 import type { Flow } from './load';
-import type { FinalState, Ledger, PrnAtBiller } from './observe';
+import { moneyOutChecks, type MoneyOutFigures, type MoneyOutRun } from './money-out-checks';
+import type { FinalState, MoneyOutFinal, PrnAtBiller } from './observe';
 import type { ProcessEvent } from './supervisor';
+import { count, tally } from './tally';
 
 /** A fault the soak caused, other than the kills (those are process events). */
 export interface Injection {
@@ -17,7 +19,8 @@ export interface Injection {
   to: number;
 }
 
-export interface RunRecord {
+/** What a run did, and what was read back after it: its collections, and its refunds and payouts (MoneyOutRun). */
+export interface RunRecord extends MoneyOutRun {
   startedAt: number;
   seconds: number;
   apps: number;
@@ -25,7 +28,6 @@ export interface RunRecord {
   callbacks: Callback[];
   finals: Map<string, FinalState>;
   prns: Map<string, PrnAtBiller>;
-  ledger: Ledger;
   /** merchant id → UGX balance as the API shows it. */
   walletBalances: Map<string, number>;
   injections: Injection[];
@@ -36,7 +38,7 @@ export interface RunRecord {
 }
 
 /** The figures the CI spec asserts. */
-export interface Figures {
+export interface Figures extends MoneyOutFigures {
   started: number;
   acknowledged: number;
   final: number;
@@ -70,8 +72,21 @@ export interface Report {
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** The callbacks a final collection must have caused, in the order the merchant must get them (docs/webhooks.md). */
-export function expectedCallbacks(flow: Flow, final: FinalState): string[] {
+/**
+ * The callbacks a final collection must have caused, in the order the merchant must get them (docs/webhooks.md): its
+ * own, then its refund's once the refund is final in `moneyOutFinals` (the soak asks for one refund of a collection
+ * at most).
+ */
+export function expectedCallbacks(
+  flow: Flow,
+  final: FinalState,
+  moneyOutFinals?: Map<string, MoneyOutFinal>,
+): string[] {
+  const refund = flow.refundReference ? moneyOutFinals?.get(flow.refundReference) : undefined;
+  return [...collectionCallbacks(flow, final), ...(refund ? [`refund.${refund.status.toLowerCase()}`] : [])];
+}
+
+function collectionCallbacks(flow: Flow, final: FinalState): string[] {
   const settled = `transaction.${final.status.toLowerCase()}`;
   if (!flow.prn) return flow.requireConfirmation ? ['transaction.charges', settled] : [settled];
   // A refused PRN's payment.failed precedes the collection's callbacks (libs/webhooks callback-order.ts),
@@ -82,7 +97,8 @@ export function expectedCallbacks(flow: Flow, final: FinalState): string[] {
 }
 
 /**
- * Both signatures: Standard Webhooks (checked with the standardwebhooks package, at arrival time) and hmac-signature.
+ * Both signatures: Standard Webhooks (checked with the standardwebhooks package, at arrival time) and hmac-signature
+ * (over the record's fields, or the refund's for refund.*).
  */
 export function signatureValid(callback: Callback, signingKey: string): boolean {
   const { headers, body, payload } = callback;
@@ -97,13 +113,9 @@ export function signatureValid(callback: Callback, signingKey: string): boolean 
   const standard = String(headers['webhook-signature'] ?? '')
     .split(' ')
     .includes(expected);
-  const record = payload as {
-    id: number;
-    internal_reference: string;
-    transaction_status: string;
-    merchant_reference: string;
-  };
-  return standard && verifyCollectionSignature(signingKey, record, String(headers['hmac-signature'] ?? ''));
+  return (
+    standard && verifyCallbackSignature(signingKey, callback.event, payload, String(headers['hmac-signature'] ?? ''))
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -111,16 +123,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const tally = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .sort(([, a], [, b]) => b - a)
-    .map(([what, count]) => `${what} ×${count}`)
-    .join(', ');
-function count<T>(items: T[], key: (item: T) => string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
-  return counts;
-}
 
 /** What one check found: its report lines and its violations. */
 interface Findings {
@@ -140,9 +142,10 @@ export function judge(run: RunRecord): Report {
   const load = collections(run, acknowledged, finals);
   const prns = prnPayments(run, acknowledged);
   const ledger = walletLedger(run, finals);
+  const money = moneyOutChecks(run);
   const sent = callbacks(run, finals, at);
 
-  const sections = [faults, load, prns, ledger, sent];
+  const sections = [faults, load, prns, ledger, money, sent];
   const failures = sections.flatMap((section) => section.failures);
   const passed = failures.length === 0;
   const what = [`${faults.kills} kills`, ...run.injections.map((injection) => injection.what)].join(', ');
@@ -172,6 +175,7 @@ export function judge(run: RunRecord): Report {
       invalidSignatures: sent.counts.invalid,
       kills: faults.kills,
       latencyMs: sent.latencyMs,
+      ...money.figures,
     },
   };
 }
@@ -299,9 +303,10 @@ function walletLedger(run: RunRecord, finals: Acknowledged[]): Findings & { sum:
 }
 
 /**
- * Per final collection: each callback its outcome causes under exactly one webhook-id (a
- * redelivery under the same id and body is fine), first arrivals in the documented order, no
- * other callback, every signature valid; and the time from the 202 to the last of them.
+ * Per final collection: each callback its outcome (and its refund's) causes under exactly one
+ * webhook-id (a redelivery under the same id and body is fine), first arrivals in the documented
+ * order, no other callback, every signature valid; and the time from the 202 to the last of the
+ * collection's own.
  */
 function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) => string) {
   const failures: string[] = [];
@@ -324,7 +329,7 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
   }
   for (const flow of finals) {
     const ref = flow.internalReference;
-    const expected = expectedCallbacks(flow, run.finals.get(ref)!);
+    const expected = expectedCallbacks(flow, run.finals.get(ref)!, run.moneyOutFinals);
     const received = byReference.get(ref) ?? [];
     const problem = (what: string) => failures.push(`callbacks of ${ref} (${flow.scenario}): ${what}`);
     counts.expected += expected.length;
@@ -373,8 +378,10 @@ function callbacks(run: RunRecord, finals: Acknowledged[], at: (time: number) =>
       counts.outOfOrder += 1;
       problem(`arrived in the order ${order.join(', ')}; expected ${expected.join(', ')}`);
     }
+    // The collection's own callbacks: a refund's comes when the refund was asked for and paid, later.
+    const own = arrivals.filter((arrival) => !arrival.event.startsWith('refund.'));
     if (missing.length === 0 && flow.acknowledgedAt)
-      latencies.push({ ms: Math.max(...arrivals.map((arrival) => arrival.at)) - flow.acknowledgedAt, flow });
+      latencies.push({ ms: Math.max(...own.map((arrival) => arrival.at)) - flow.acknowledgedAt, flow });
   }
   // Callbacks about no final collection: about one never acknowledged (its 202 was lost) they are expected; about
   // nothing the run made, a violation.

@@ -1,4 +1,13 @@
 import { describe, persist, type Answer, type Answered, type Request, type RetryCounts } from './http';
+import {
+  MONEY_OUT_EVERY,
+  MONEY_OUT_SCENARIOS,
+  moneyOutFlow,
+  payoutBody,
+  refundBody,
+  type MoneyOutFlow,
+  type MoneyOutScenario,
+} from './money-out';
 
 export interface Merchant {
   index: number;
@@ -32,14 +41,16 @@ const SCENARIOS: Scenario[] = [
   { kind: 'prn', msisdn: '256772000002', chargeCustomer: true, weight: 1 }, // collection failed: payment.failed
   { kind: 'prn', msisdn: '256772000001', chargeCustomer: true, prnStatus: 'PAID', weight: 1 }, // PRN refused
 ];
-const TOTAL_WEIGHT = SCENARIOS.reduce((sum, scenario) => sum + scenario.weight, 0);
 const PRN_AMOUNT = 25_000;
+const MOMO_AMOUNT = 81_000;
 
-function pickScenario(): Scenario {
-  let roll = Math.random() * TOTAL_WEIGHT;
-  for (const scenario of SCENARIOS) if ((roll -= scenario.weight) < 0) return scenario;
-  return SCENARIOS[0];
+function pick<T extends { weight: number }>(scenarios: T[]): T {
+  let roll = Math.random() * scenarios.reduce((sum, scenario) => sum + scenario.weight, 0);
+  for (const scenario of scenarios) if ((roll -= scenario.weight) < 0) return scenario;
+  return scenarios[0];
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One collection as the load generator drove it. */
 export interface Flow {
@@ -55,6 +66,8 @@ export interface Flow {
   attempts: number;
   acknowledgedAt?: number;
   internalReference?: string;
+  /** The refund asked for of this collection, once accepted. */
+  refundReference?: string;
   /** Answers no retry could help with, e.g. "confirm: 404 transaction not found". */
   unexpected: string[];
 }
@@ -63,7 +76,7 @@ export interface LoadOptions {
   gateways: string[];
   sandbox: string;
   adminToken: string;
-  /** Collections started per second. */
+  /** Collections started per second (and a refund or payout beside every MONEY_OUT_EVERY-th). */
   rate: number;
   runId: string;
   timeoutMs: number;
@@ -71,12 +84,14 @@ export interface LoadOptions {
 
 /**
  * A steady mixed load through both gateways: each collection is initialized with a unique
- * merchant_reference and then driven as its customer would (confirm, pay on the checkout page).
- * A request answered 5xx, or not at all, is sent again unchanged, alternating gateways, until
- * it is answered or the load is told to give up.
+ * merchant_reference and then driven as its customer would (confirm, pay on the checkout page);
+ * beside them, payouts and refunds (of collections of their own, once COMPLETED), each with a
+ * unique reference. A request answered 5xx, or not at all, is sent again unchanged, alternating
+ * gateways, until it is answered or the load is told to give up.
  */
 export class LoadGenerator {
   readonly flows: Flow[] = [];
+  readonly moneyOut: MoneyOutFlow[] = [];
   readonly retries: RetryCounts = {};
   private readonly running = new Set<Promise<void>>();
   private ticker?: NodeJS.Timeout;
@@ -152,39 +167,130 @@ export class LoadGenerator {
   start(): void {
     const every = 1_000 / this.options.rate;
     this.ticker = setInterval(() => {
-      const flow = this.run(this.sequence++);
-      this.running.add(flow);
-      void flow.finally(() => this.running.delete(flow));
+      const sequence = this.sequence++;
+      this.track(this.run(sequence));
+      if (sequence % MONEY_OUT_EVERY === MONEY_OUT_EVERY - 1) this.track(this.runMoneyOut(sequence));
     }, every);
   }
 
-  /** Starts no more collections; the ones under way keep retrying until `giveUpAt`, then this resolves. */
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  /** Starts no more flows; the ones under way keep retrying until `giveUpAt`, then this resolves. */
   async stop(giveUpAt: number): Promise<void> {
     clearInterval(this.ticker);
     this.giveUpAt = giveUpAt;
     await Promise.all([...this.running]);
   }
 
-  private async run(sequence: number): Promise<void> {
-    const scenario = pickScenario();
-    const merchant = this.merchants[sequence % this.merchants.length];
+  private newFlow(scenario: Scenario, merchant: Merchant, merchantReference: string): Flow {
     const flow: Flow = {
       kind: scenario.kind,
       scenario: scenarioName(scenario),
       merchant,
-      merchantReference: `soak-${this.options.runId}-${sequence}`,
+      merchantReference,
       requireConfirmation: scenario.kind !== 'prn' && !(scenario.kind === 'momo' && !scenario.confirm),
       startedAt: Date.now(),
       attempts: 0,
       unexpected: [],
     };
     this.flows.push(flow);
+    return flow;
+  }
+
+  private async run(sequence: number): Promise<void> {
+    const scenario = pick(SCENARIOS);
+    const merchant = this.merchants[sequence % this.merchants.length];
+    const flow = this.newFlow(scenario, merchant, `soak-${this.options.runId}-${sequence}`);
     try {
       if (scenario.kind === 'prn') await this.collectForPayment(flow, scenario);
       else await this.initialize(flow, scenario);
     } catch (error) {
       flow.unexpected.push(`load generator: ${(error as Error).message}`);
     }
+  }
+
+  private async runMoneyOut(sequence: number): Promise<void> {
+    const scenario = pick(MONEY_OUT_SCENARIOS);
+    // Every merchant in turn (the sequence of a money-out tick is always the same modulo MONEY_OUT_EVERY).
+    const merchant = this.merchants[Math.floor(sequence / MONEY_OUT_EVERY) % this.merchants.length];
+    const flow = moneyOutFlow(scenario, merchant, this.options.runId, sequence);
+    this.moneyOut.push(flow);
+    try {
+      if (scenario.kind === 'payout')
+        await this.requestMoneyOut(flow, '/v1/payouts', payoutBody(flow, scenario.msisdn));
+      else await this.refund(flow, scenario, sequence);
+    } catch (error) {
+      flow.unexpected.push(`load generator: ${(error as Error).message}`);
+    }
+  }
+
+  /** A collection without confirmation from the payer; once it is COMPLETED, a refund of part of it. */
+  private async refund(
+    flow: MoneyOutFlow,
+    scenario: Extract<MoneyOutScenario, { kind: 'refund' }>,
+    sequence: number,
+  ): Promise<void> {
+    const momo = { kind: 'momo', msisdn: scenario.payer, confirm: false, weight: 0 } as const;
+    const collection = (flow.collection = this.newFlow(
+      momo,
+      flow.merchant,
+      `soak-${this.options.runId}-${sequence}-rf`,
+    ));
+    collection.scenario += ', to refund';
+    await this.initialize(collection, momo);
+    const ref = collection.internalReference;
+    if (!ref) return void (flow.notRequested = 'its collection was never acknowledged');
+    const status = await this.finalStatus(flow, ref);
+    if (status !== 'COMPLETED')
+      return void (flow.notRequested = `its collection ${status ? `ended ${status}` : 'was not seen final'}`);
+    if (await this.requestMoneyOut(flow, '/v1/refunds', refundBody(flow, ref, MOMO_AMOUNT)))
+      collection.refundReference = flow.reference;
+  }
+
+  /** The collection's status once it is no longer PENDING (asked every second); undefined when the load gave up. */
+  private async finalStatus(flow: MoneyOutFlow, internalReference: string): Promise<string | undefined> {
+    const { merchant } = flow;
+    while (Date.now() <= this.giveUpAt) {
+      const answer = await this.send(
+        flow,
+        'read its collection',
+        (gateway) => ({
+          method: 'GET',
+          url: `${gateway}/v1/collections/${internalReference}`,
+          headers: { 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey },
+        }),
+        [200],
+      );
+      if (!answer) return undefined;
+      const status = String(answer.body.data?.transaction_status);
+      if (status !== 'PENDING') return status;
+      await sleep(1_000);
+    }
+    return undefined;
+  }
+
+  /** POSTs a payout or refund (the same body on every attempt) with both keys; true once a 202 came back. */
+  private async requestMoneyOut(flow: MoneyOutFlow, path: string, body: Record<string, unknown>): Promise<boolean> {
+    const { merchant } = flow;
+    const answer = await this.send(
+      flow,
+      path,
+      (gateway) => {
+        flow.attempts += 1;
+        return {
+          method: 'POST',
+          url: `${gateway}${path}`,
+          headers: { 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey },
+          body,
+        };
+      },
+      [202],
+    );
+    if (answer) flow.acceptedAt = Date.now();
+    return answer !== undefined;
   }
 
   private async initialize(flow: Flow, scenario: Exclude<Scenario, { kind: 'prn' }>): Promise<void> {
@@ -274,7 +380,7 @@ export class LoadGenerator {
 
   /** Sends until answered; an answer not in `expected` (or giving up) is recorded on the flow. */
   private async send(
-    flow: Flow,
+    flow: { unexpected: string[] },
     step: string,
     request: (gateway: string) => Request,
     expected: number[],
@@ -298,7 +404,7 @@ function mobileMoney(flow: Flow, msisdn: string): Record<string, unknown> {
     transaction_method: 'MOBILE_MONEY',
     provider_code: msisdn.startsWith('25675') ? 'airtel_money_ug' : 'mtn_momo_ug',
     currency: 'UGX',
-    amount: 81_000,
+    amount: MOMO_AMOUNT,
     msisdn,
     customer_name: 'Soak Customer',
     description: 'Soak order',

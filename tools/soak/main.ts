@@ -7,7 +7,7 @@
  *   SOAK_DB_OUTAGE_MS=30000     the database cut off this long at 65 % of the run
  *   SOAK_DB_CUT=hold|refuse     during the cut, new database connections are held (default) or refused
  *   SOAK_SETTLE_SECONDS=180     how long the system may take to settle after the load
- *   SOAK_RATE=3                 collections started per second
+ *   SOAK_RATE=3                 collections started per second, and a refund or payout beside every fourth
  *   SOAK_MERCHANTS=4
  *   SOAK_KAFKA_PORT=19092, SOAK_KAFKA_CONTROLLER_PORT=19093, SOAK_KAFKA_DATA_DIR=/tmp/paygate-kafka-soak
  *                               the soak's own broker (scripts/kafka.sh), fresh on every run

@@ -1,9 +1,16 @@
-import { WALLET_STREAM_PREFIX } from '@paygate/contracts';
-import { type Transfer, type WalletEvent, transfersOf, walletLedgerDecider } from '@paygate/payments-domain';
+import { moneyOutStream, providerReferenceOf, WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import {
+  type Transfer,
+  type WalletEvent,
+  transfersOf,
+  WALLET_EVENT_TYPES,
+  walletLedgerDecider,
+} from '@paygate/payments-domain';
 import { storedEvent } from '@paygate/decider';
 import { openSqlDatabase } from '@paygate/sql';
 import { describe, persist, type Answer, type Request, type RetryCounts } from './http';
 import type { Flow, Merchant } from './load';
+import type { MoneyOutFlow } from './money-out';
 
 const isUgxWallet = (wallet: unknown): wallet is { currency: 'UGX'; balance: number } =>
   typeof wallet === 'object' &&
@@ -25,9 +32,30 @@ export interface PrnAtBiller {
   payments: number;
 }
 
+/** A refund or payout as GET /v1/refunds/{ref} or /v1/payouts/{ref} showed it once it was final. */
+export interface MoneyOutFinal {
+  status: string;
+  failureReason: string | null;
+}
+
+/** What the sandbox provider recorded under a money-out's provider reference. */
+export interface AtProvider {
+  /** Every request that named the reference: the first and each one sent again. */
+  requestsReceived: number;
+  /** PENDING, SUCCESSFUL, FAILED or REVERSED. */
+  status: string;
+}
+
+/** A wallet hold's placement or settlement, as the ledger's events recorded it. */
+export interface HoldEvent {
+  holdId: string;
+  event: 'placed' | 'released' | 'captured';
+}
+
 export interface Ledger {
   wallets: number;
   transfers: Transfer[];
+  holds: HoldEvent[];
   /** Balance of every account the transfers touched. */
   balances: Record<string, number>;
 }
@@ -36,6 +64,8 @@ export interface Ledger {
 export class Observer {
   /** internal_reference → its final state. */
   readonly finals = new Map<string, FinalState>();
+  /** payout_reference or refund_reference → its final state. */
+  readonly moneyOutFinals = new Map<string, MoneyOutFinal>();
   private readonly retries: RetryCounts = {};
 
   constructor(
@@ -66,6 +96,48 @@ export class Observer {
       });
     });
     return pending.every((flow) => this.finals.has(String(flow.internalReference)));
+  }
+
+  /** Asks for every accepted refund and payout not yet seen final; true when all are. */
+  async refreshMoneyOut(flows: MoneyOutFlow[]): Promise<boolean> {
+    const pending = flows.filter((flow) => flow.acceptedAt !== undefined && !this.moneyOutFinals.has(flow.reference));
+    await inBatches(pending, 8, async (flow) => {
+      const answer = await this.get(`/v1/${flow.kind}s/${flow.reference}`, flow.merchant);
+      const record = 'status' in answer && answer.status === 200 ? answer.body.data : undefined;
+      const status = String(record?.status);
+      // A payout the provider reverses is COMPLETED first: final only once REVERSED.
+      if (!record || ['PENDING', 'PENDING_APPROVAL'].includes(status) || (flow.reversed && status === 'COMPLETED'))
+        return;
+      this.moneyOutFinals.set(flow.reference, {
+        status,
+        failureReason: typeof record.failure_reason === 'string' ? record.failure_reason : null,
+      });
+    });
+    return pending.every((flow) => this.moneyOutFinals.has(flow.reference));
+  }
+
+  /** What the sandbox provider recorded for each accepted refund and payout; absent: it never registered one. */
+  async atProvider(flows: MoneyOutFlow[]): Promise<Map<string, AtProvider>> {
+    const found = new Map<string, AtProvider>();
+    await inBatches(
+      flows.filter((flow) => flow.acceptedAt !== undefined),
+      8,
+      async (flow) => {
+        const kind = flow.kind === 'payout' ? 'PAYOUT' : 'REFUND';
+        const providerReference = providerReferenceOf(moneyOutStream(kind, flow.merchant.id, flow.reference), kind);
+        const answer = await this.call({
+          method: 'GET',
+          url: `${this.options.sandbox}/sandbox/v1/money-out/${providerReference}?kind=${flow.kind}`,
+          headers: { authorization: `Bearer ${this.options.adminToken}` },
+        });
+        if ('status' in answer && answer.status === 404) return;
+        if (!('status' in answer) || answer.status !== 200)
+          throw new Error(`cannot read ${flow.kind} ${flow.reference} at the sandbox provider: ${describe(answer)}`);
+        const data = answer.body.data as { requests_received: number; status: string };
+        found.set(flow.reference, { requestsReceived: data.requests_received, status: data.status });
+      },
+    );
+    return found;
   }
 
   async prns(flows: Flow[]): Promise<Map<string, PrnAtBiller>> {
@@ -107,12 +179,18 @@ export class Observer {
         )
         .filter((event): event is WalletEvent => event !== undefined);
       const transfers = events.flatMap(transfersOf);
+      const holds = events.flatMap((event): HoldEvent[] => {
+        if (event.type === WALLET_EVENT_TYPES.holdPlaced) return [{ holdId: event.data.holdId, event: 'placed' }];
+        if (event.type === WALLET_EVENT_TYPES.holdReleased) return [{ holdId: event.data.holdId, event: 'released' }];
+        if (event.type === WALLET_EVENT_TYPES.holdCaptured) return [{ holdId: event.data.holdId, event: 'captured' }];
+        return [];
+      });
       const balances: Record<string, number> = {};
       for (const { debitAccount, creditAccount, amount } of transfers) {
         balances[debitAccount] = (balances[debitAccount] ?? 0) - amount;
         balances[creditAccount] = (balances[creditAccount] ?? 0) + amount;
       }
-      return { wallets: new Set(rows.map((row) => row.stream_name)).size, transfers, balances };
+      return { wallets: new Set(rows.map((row) => row.stream_name)).size, transfers, holds, balances };
     } finally {
       await db.close();
     }

@@ -27,7 +27,7 @@ export function chaosSoakSuite(): void {
     afterAll(() => soak?.cleanUp(), 120_000);
 
     it(
-      'under kills, a broker restart and a database cut: nothing lost, no PRN paid twice, the ledger balanced, every callback once, in order, signed',
+      'under kills, a broker restart and a database cut: nothing lost, no PRN paid twice, no refund or payout sent twice or misreported, the ledger balanced, every callback once, in order, signed',
       async () => {
         soak = new Soak(options);
         const result = await soak.run();
@@ -44,8 +44,14 @@ export function chaosSoakSuite(): void {
           unexpectedCallbacks: 0,
           outOfOrder: 0,
           invalidSignatures: 0,
+          moneyOutLost: 0,
+          moneyOutDisagreeing: 0,
+          moneyOutHoldMismatches: 0,
+          moneyOutUnexpectedAnswers: 0,
         });
         expect(result.report.figures.final).toBe(result.report.figures.acknowledged);
+        expect(result.report.figures.moneyOutAccepted).toBeGreaterThan(0);
+        expect(result.report.figures.moneyOutFinal).toBe(result.report.figures.moneyOutAccepted);
         expect(result.report.failures).toEqual([]);
       },
       // Start-up, the load, settling (at most SOAK_SETTLE_SECONDS) and stopping everything.

@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectionTransferId } from '@paygate/payments-domain';
-import { openSqlDatabase } from '@paygate/sql';
 import { CallbackReceiver } from './callback-receiver';
 import { expectedCallbacks, judge, type Injection, type Report } from './checks';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
-import { collectionsOnSandbox } from '../local/sandbox-providers';
+import { collectionsOnSandbox, moneyOutOnSandbox } from '../local/sandbox-providers';
 import { KafkaBroker, type BrokerSettings } from '../local/kafka-broker';
 import { LoadGenerator, type Flow } from './load';
+import { MONEY_OUT_EVERY } from './money-out';
+import { holdProblems, indexLedger } from './money-out-checks';
 import { Observer } from './observe';
+import { createRunDatabase, type RunDatabase } from './run-database';
 import { Supervisor, type ManagedApp } from './supervisor';
 import { TcpProxy } from './tcp-proxy';
 
@@ -100,51 +102,6 @@ function repositoryRoot(): string {
   throw new Error('cannot find the repository root (scripts/kafka.sh) above ' + __dirname);
 }
 
-interface RunDatabase {
-  /** STORE_URL of the run's own database (or schema). */
-  url: string;
-  drop(): Promise<void>;
-}
-
-/**
- * A fresh database on the server of `storeUrl`, dropped at the end. Not merely a schema: the
- * relays elect their leader with PostgreSQL advisory locks, which are per database, so the apps
- * of another deployment using any schema of the same database would hold the soak's relays off
- * (nothing would ever be published). Without the right to create a database, a fresh schema of
- * the given one, with that caveat said.
- */
-async function createRunDatabase(storeUrl: string, name: string, log: (line: string) => void): Promise<RunDatabase> {
-  const admin = await openSqlDatabase(storeUrl);
-  try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(storeUrl);
-    url.pathname = `/${name}`;
-    url.searchParams.delete('schema');
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const db = await openSqlDatabase(storeUrl);
-        await db.query(`drop database if exists ${name} with (force)`).finally(() => db.close());
-      },
-    };
-  } catch (error) {
-    log(
-      `cannot create database ${name} (${(error as Error).message}); using schema ${name} of ${new URL(storeUrl).pathname.slice(1)}: another deployment's relays on that database would hold the soak's off`,
-    );
-    const url = new URL(storeUrl);
-    url.searchParams.set('schema', name);
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const db = await openSqlDatabase(storeUrl);
-        await db.query(`drop schema if exists ${name} cascade`).finally(() => db.close());
-      },
-    };
-  } finally {
-    await admin.close();
-  }
-}
-
 /** Timers and retries short enough for a soak, long enough for a loaded two-core machine. */
 const TIMERS = {
   CONFIRMATION_TIMEOUT_MS: '20000',
@@ -158,6 +115,12 @@ const TIMERS = {
   PAYMENT_RETRY_MAX_DELAY_MS: '5000',
   PAYMENT_STATUS_POLL_MS: '3000',
   PAYMENT_TIMER_TICK_MS: '200',
+  MONEY_OUT_STATUS_POLL_MS: '2000',
+  MONEY_OUT_TIMER_TICK_MS: '200',
+  // A payout to 0006 is reversed 5 s after it completed; completed payouts are watched for a minute, longer than an
+  // outage lasts, so a reversal is seen even when its callback to a killed service-payments was lost.
+  SANDBOX_REVERSAL_DELAY_MS: '5000',
+  PAYOUT_REVERSAL_WATCH_MS: '60000',
   ALLOW_PRIVATE_CALLBACKS: 'true',
   CALLBACK_TIMEOUT_MS: '5000',
   CALLBACK_RETRY_SCHEDULE: '0s,1s,5s,15s,30s,1m,2m',
@@ -224,7 +187,7 @@ export class Soak {
     const load = (this.load = new LoadGenerator(loadOptions, merchants));
     const startedAt = Date.now();
     options.log(
-      `load: ${options.rate} collections/s for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`,
+      `load: ${options.rate} collections/s and a refund or payout every ${MONEY_OUT_EVERY} of them for ${options.seconds} s, kill -9 every ~${options.killEveryMs / 1000} s`,
     );
     load.start();
     await Promise.all([this.killRandomApps(startedAt + options.seconds * 1000), this.outages(startedAt)]);
@@ -244,6 +207,9 @@ export class Soak {
       callbacks: receiver.received,
       finals: observer.finals,
       prns: await observer.prns(load.flows),
+      moneyOut: load.moneyOut,
+      moneyOutFinals: observer.moneyOutFinals,
+      atProvider: await observer.atProvider(load.moneyOut),
       ledger: await observer.ledger(),
       walletBalances: await observer.walletBalances(merchants),
       injections: this.injections,
@@ -314,7 +280,11 @@ export class Soak {
       {
         name: 'service-payments',
         app: 'service-payments',
-        env: { BILLER_API_URL: `${sandboxUrl}/sandbox/biller`, ...routes.listen('service-payments') },
+        env: {
+          BILLER_API_URL: `${sandboxUrl}/sandbox/biller`,
+          ...moneyOutOnSandbox(sandboxUrl),
+          ...routes.listen('service-payments'),
+        },
       },
       ...[1, 2].map((n) => ({
         name: `webhook-dispatcher#${n}`,
@@ -388,7 +358,10 @@ export class Soak {
     }
   }
 
-  /** Until every acknowledged collection is final with all its callbacks and ledger entries, or the deadline. */
+  /**
+   * Until every acknowledged collection and accepted refund or payout is final with all its callbacks and ledger
+   * entries, or the deadline.
+   */
   private async settle(observer: Observer, loadDone: Promise<void>, settleBy: number): Promise<void> {
     let loadFinished = false;
     void loadDone.then(() => (loadFinished = true));
@@ -396,8 +369,9 @@ export class Soak {
     while (Date.now() < settleBy && !this.stopping) {
       // Read before asking: once the load has finished, no collection is acknowledged behind the observer's back.
       const finished = loadFinished;
-      const allFinal = await observer.refreshFinals(this.load!.flows);
-      if (finished && allFinal && this.callbacksComplete(observer) && (await this.creditsComplete(observer))) {
+      const collectionsFinal = await observer.refreshFinals(this.load!.flows);
+      const allFinal = (await observer.refreshMoneyOut(this.load!.moneyOut)) && collectionsFinal;
+      if (finished && allFinal && this.callbacksComplete(observer) && (await this.ledgerComplete(observer))) {
         this.options.log(`settled in ${((Date.now() - began) / 1000).toFixed(1)} s`);
         // Late duplicates would come within a callback timeout or two.
         await sleep(10_000);
@@ -414,19 +388,29 @@ export class Soak {
       this.receiver!.received.map((callback) => `${callback.internalReference} ${callback.event}`),
     );
     return this.acknowledged().every((flow) =>
-      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!).every((event) =>
+      expectedCallbacks(flow, observer.finals.get(flow.internalReference)!, observer.moneyOutFinals).every((event) =>
         events.has(`${flow.internalReference} ${event}`),
       ),
     );
   }
 
-  /** Every completed collection credited: service-payments does it apart from the callbacks. */
-  private async creditsComplete(observer: Observer): Promise<boolean> {
-    const credited = new Set((await observer.ledger()).transfers.map((transfer) => transfer.transferId));
-    return this.acknowledged().every(
+  /**
+   * Every completed collection credited, and every final refund's and payout's hold settled: service-payments does it
+   * apart from the callbacks and after the money-out is final.
+   */
+  private async ledgerComplete(observer: Observer): Promise<boolean> {
+    const ledger = indexLedger(await observer.ledger());
+    const credited = this.acknowledged().every(
       (flow) =>
         observer.finals.get(flow.internalReference)!.status !== 'COMPLETED' ||
-        credited.has(collectionTransferId(flow.internalReference)),
+        ledger.posted.has(collectionTransferId(flow.internalReference)),
+    );
+    return (
+      credited &&
+      this.load!.moneyOut.every((flow) => {
+        const final = observer.moneyOutFinals.get(flow.reference);
+        return !final || holdProblems(flow, final.status, ledger).length === 0;
+      })
     );
   }
 
