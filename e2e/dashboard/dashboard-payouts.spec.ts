@@ -5,7 +5,7 @@
  * the owner who sent it, and is approved by another owner; developers and viewers get no payout form and 403 if they
  * post anyway; each action is in the activity log.
  */
-import { eventually, PaygateClient, TEST_ADMIN_TOKEN, topUpWallet, walletOf } from '@paygate/testing';
+import { eventually, PaygateClient, TEST_ADMIN_TOKEN, topUpWallet, walletWithoutHolds } from '@paygate/testing';
 import type { InProcessPaygate } from '@paygate/standalone';
 import { startCallbackTestPaygate } from '../standalone/test-paygate';
 import { csrfOf, signedInUser, type Browser, type Page } from './dashboard-http';
@@ -65,6 +65,7 @@ describe('the dashboard: payouts', () => {
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/Account holder of <span class="mono">256772000001<\/span>: <strong>[^<]+<\/strong>/);
     expect(page.text).toContain('>Send payout</button>');
+    expect(page.text).toContain('Amount: UGX 20,000');
     const holder = hidden(page, 'recipient_name');
     expect(holder).not.toBe('');
 
@@ -112,23 +113,25 @@ describe('the dashboard: payouts', () => {
   });
 
   it('a number that cannot receive is refused at the name check: no Send payout, nothing held', async () => {
-    const before = await walletOf(merchant);
+    // The payouts before this one may still be settling: start from a wallet holding nothing.
+    const before = await walletWithoutHolds(merchant);
     const page = await checked(owner, '256772000003', '10000');
     expect(page.status).toBe(400);
     expect(page.text).toMatch(/role="alert"[^>]*>[^<]*(cannot receive)/);
     expect(page.text).not.toContain('>Send payout</button>');
     expect(page.text).toContain('value="256772000003"');
-    expect(await walletOf(merchant)).toEqual(before);
+    expect(await walletWithoutHolds(merchant)).toEqual(before);
   });
 
   it('an amount the wallet cannot cover is refused on the page, and nothing is held', async () => {
-    const before = await walletOf(merchant);
+    // The payouts before this one may still be settling: start from a wallet holding nothing.
+    const before = await walletWithoutHolds(merchant);
     const page = await checked(owner, '256772000001', '5000000');
     const refused = await send(owner, page);
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/The payout was refused: [^<]*available/);
     expect((await payouts()).some((found) => found.payout_reference === referenceOf(page))).toBe(false);
-    expect(await walletOf(merchant)).toEqual(before);
+    expect(await walletWithoutHolds(merchant)).toEqual(before);
   });
 
   it('above the approval threshold it waits; the owner who sent it has no Approve button, another owner approves it', async () => {

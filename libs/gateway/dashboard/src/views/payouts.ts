@@ -61,7 +61,7 @@ function draftForm(csrf: string, view: PayoutsView): Html {
   </form>`;
 }
 
-function confirmForm(csrf: string, checked: CheckedPayout, error: string | undefined): Html {
+function confirmForm(csrf: string, checked: CheckedPayout, currency: string, error: string | undefined): Html {
   return html`<form method="post" action="/dashboard/payouts" class="stack">
     ${csrfField(csrf)}
     <input type="hidden" name="payout_reference" value="${checked.reference}" />
@@ -72,12 +72,15 @@ function confirmForm(csrf: string, checked: CheckedPayout, error: string | undef
     <p id="payout-holder">
       Account holder of <span class="mono">${checked.msisdn}</span>: <strong>${checked.holder}</strong>
     </p>
-    <p>Amount: ${checked.amount} (the payout fee is taken from the wallet with it).</p>
+    <p>Amount: ${majorMoney(Number(checked.amount), currency)} (the payout fee is taken from the wallet with it).</p>
     ${alert(error)}
     <button type="submit">Send payout</button>
     <a href="/dashboard/payouts">Start over</a>
   </form>`;
 }
+
+const currencyOf = (view: PayoutsView, providerCode: string) =>
+  view.providers.find((provider) => provider.code === providerCode)?.currency ?? '';
 
 const reasonOf = (payout: PayoutRecord) =>
   payout.pending_reason === 'provider_unconfirmed' ? 'provider has not answered' : (payout.failure_reason ?? '');
@@ -194,7 +197,11 @@ export function payoutsPage(chrome: Chrome, view: PayoutsView): string {
         view.canMoveMoney &&
         html`<section aria-labelledby="new-payout-heading">
           <h2 id="new-payout-heading">New payout</h2>
-          ${view.checked ? confirmForm(csrfToken, view.checked, view.error) : draftForm(csrfToken, view)}
+          ${
+            view.checked
+              ? confirmForm(csrfToken, view.checked, currencyOf(view, view.checked.providerCode), view.error)
+              : draftForm(csrfToken, view)
+          }
         </section>`
       }
       <section aria-labelledby="approvals-heading">
