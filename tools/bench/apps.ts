@@ -110,6 +110,9 @@ export function distributedTarget(): { storeUrl: string; brokerUrl: string } | u
   const brokerUrl = process.env.BROKER_URL ?? '';
   return storeUrl.startsWith('postgres://') && brokerUrl.startsWith('kafka://') ? { storeUrl, brokerUrl } : undefined;
 }
+/** The port of BROKER_URL's first broker (`kafka://host:port,…`), for the cost tables' Kafka row. */
+export const kafkaPort = (brokerUrl: string) =>
+  Number(/:(\d+)/.exec(brokerUrl.replace(/^kafkas?:\/\//, ''))?.[1] ?? 9092);
 export const DISTRIBUTED_SKIPPED =
   'Distributed skipped: it needs STORE_URL=postgres://… and BROKER_URL=kafka://… in the environment';
 
