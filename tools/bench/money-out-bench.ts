@@ -198,10 +198,11 @@ async function oneAtATime(
   kind: Kind,
   layout: Layout,
   meter: CostMeter,
-  item: (gateway: string) => Promise<Attempt>,
+  item: (gateway: string, payer: number) => Promise<Attempt>,
 ): Promise<OneAtATime> {
+  // Each as a payer of its own (a refund of another collection), on the gateways in turn.
   const one = async (i: number) => {
-    const check = await item(layout.gateways[i % layout.gateways.length].url);
+    const check = await item(layout.gateways[i % layout.gateways.length].url, i % IN_FLIGHT);
     if (!check.outcome || !('at' in check.outcome))
       throw new Error(
         `a ${kind} alone failed: ${check.status}, ${check.outcome && 'failure' in check.outcome ? check.outcome.failure : 'no callback awaited'}`,
@@ -247,7 +248,7 @@ async function run(
       const alone = {} as Measured['alone'];
       const loads = {} as Measured['loads'];
       for (const kind of KINDS) {
-        alone[kind] = await oneAtATime(kind, layout, meter, (at) => items[kind](at, 0));
+        alone[kind] = await oneAtATime(kind, layout, meter, items[kind]);
         loads[kind] = await closedLoop({
           procs: layout.procs,
           gateways: layout.gateways,
