@@ -132,7 +132,7 @@ export async function closedLoop(options: {
     done.filter((a) => a.outcome && 'failure' in a.outcome && a.outcome.failure === failure).length;
   const lost = failed('lost');
   const notCompleted = failed('not COMPLETED');
-  const { badSignature, unparseable, duplicates, unknown, otherEvents } = receiver.takeCounts();
+  const { badSignature, unparseable, duplicates, afterRefusal, unknown, otherEvents } = receiver.takeCounts();
   const refusedCount = [...refused.values()].reduce((a, b) => a + b, 0);
   const notes = [
     `${done.length} ${words.items} started (${inWindow.length} in the measured window), ${done.length - refusedCount} ${words.accepted}`,
@@ -143,6 +143,9 @@ export async function closedLoop(options: {
     notCompleted > 0 ? `${notCompleted} ${words.finalEvent} callbacks not COMPLETED` : '',
     badSignature > 0 ? `${badSignature} callbacks failed verification (answered 401)` : '',
     unparseable > 0 ? `${unparseable} callbacks not JSON` : '',
+    afterRefusal > 0
+      ? `${afterRefusal} ${words.finalEvent} callbacks for ${words.items} whose ${words.request} was answered with an error (made after all)`
+      : '',
     unknown > 0 ? `${unknown} ${words.finalEvent} callbacks for no item of this run` : '',
     duplicates > 0 ? `${duplicates} duplicate callbacks (at least once: not an error)` : '',
     otherEvents.size > 0 ? `other callbacks: ${[...otherEvents].map(([event, n]) => `${n}×${event}`).join(', ')}` : '',

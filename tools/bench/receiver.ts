@@ -23,6 +23,8 @@ export interface CallbackCounts {
   badSignature: number;
   unparseable: number;
   duplicates: number;
+  /** For items whose request was answered with an error: made after all. */
+  afterRefusal: number;
   unknown: number;
   otherEvents: Map<string, number>;
 }
@@ -30,6 +32,7 @@ const noCounts = (): CallbackCounts => ({
   badSignature: 0,
   unparseable: 0,
   duplicates: 0,
+  afterRefusal: 0,
   unknown: 0,
   otherEvents: new Map(),
 });
@@ -47,6 +50,7 @@ export class Receiver {
   private counts = noCounts();
   private readonly waiting = new Map<string, (outcome: Outcome) => void>();
   private readonly settled = new Set<string>();
+  private readonly refused = new Set<string>();
 
   private constructor(
     private readonly server: Server,
@@ -95,11 +99,12 @@ export class Receiver {
     });
   }
 
-  /** For an item whose request was refused: nothing will call back. */
+  /** For an item whose request was refused: nothing should call back. */
   forget(reference: string, event: FinalEvent = 'transaction.completed'): void {
     const waiting = key(event, reference);
     this.settle(waiting, { failure: 'lost' });
     this.settled.delete(waiting);
+    this.refused.add(waiting);
   }
 
   private settle(waiting: string, outcome: Outcome): void {
@@ -141,6 +146,7 @@ export class Receiver {
     if (this.waiting.has(waiting))
       this.settle(waiting, payload[fields.status] === 'COMPLETED' ? { at } : { failure: 'not COMPLETED' });
     else if (this.settled.has(waiting)) this.counts.duplicates++;
+    else if (this.refused.has(waiting)) this.counts.afterRefusal++;
     else this.counts.unknown++;
     return 200;
   }
