@@ -38,7 +38,7 @@ export interface Externals {
   kafkaPort?: number;
 }
 
-interface Counters {
+export interface Counters {
   sql: Map<string, number>;
   /** Inbound requests but the bench's own scrapes of /metrics. */
   http: number;
@@ -227,7 +227,7 @@ const withKafka = (windows: Window[]) =>
   );
 
 /** The apps' counters added up (those whose /metrics did not answer left out). */
-function appTotal(window: Window): Counters {
+export function appTotal(window: Window): Counters {
   const total: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
   for (const { counters } of apps(window)) {
     if (!counters) continue;

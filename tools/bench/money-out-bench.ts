@@ -13,7 +13,8 @@
  * loop as bench:e2e runs lifecycles (closed-loop.ts), for BENCH_SECONDS after BENCH_WARMUP_SECONDS;
  * then payouts the same way. Refunds go first: a completed payout is asked about at every status
  * poll for PAYOUT_REVERSAL_WATCH_MS (10 min), which would run inside a later window. That watch is
- * measured last, in BENCH_WATCH_SECONDS with no requests: what each of its status polls costs.
+ * measured last, in BENCH_WATCH_SECONDS with no requests once the payouts still being tried after
+ * their requests timed out are done: what each of its status polls costs.
  *
  *   npm run bench:money-out                  standalone (PGlite, in-process broker)
  *   STORE_URL=postgres://… BROKER_URL=kafka://… npm run bench:money-out
@@ -42,7 +43,16 @@ import {
   type Layout,
 } from './apps';
 import { attempt, closedLoop, type Attempt, type LoadResult } from './closed-loop';
-import { costTable, CostMeter, fig, itemsTable, paygateCpuMs, type Externals, type Window } from './cost-table';
+import {
+  appTotal,
+  costTable,
+  CostMeter,
+  fig,
+  itemsTable,
+  paygateCpuMs,
+  type Externals,
+  type Window,
+} from './cost-table';
 import { met, ms, percentile } from './figures';
 import { pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
 import { Receiver } from './receiver';
@@ -53,8 +63,11 @@ const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
 const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
 const CEILINGS = process.env.BENCH_CEILINGS !== '0';
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 40);
-/** After the payouts' drain, before the watch window: their last bookkeeping (callbacks recorded) settles. */
-const SETTLE_MS = 2_000;
+/** After the last of some items one at a time, before the window closes: their bookkeeping (callbacks recorded). */
+const SETTLE_MS = 1_000;
+/** After the payouts' drain, probes this long until the backlog is done (below), at most BACKLOG_LIMIT_MS. */
+const PROBE_MS = 5_000;
+const BACKLOG_LIMIT_MS = 120_000;
 /** Refunds and payouts run one at a time before the load, metered. */
 const ALONE = Number(process.env.BENCH_ALONE ?? 20);
 const ALONE_WARMUP = 5;
@@ -76,6 +89,7 @@ const MONEY_OUT = 1_000;
 const MSISDN = '256772000001';
 
 const KINDS = ['refund', 'payout'] as const;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Kind = (typeof KINDS)[number];
 
 let sequence = 0;
@@ -88,8 +102,17 @@ interface Merchant {
 
 const keys = (merchant: Merchant) => ({ 'public-key': merchant.publicKey, 'secret-key': merchant.secretKey });
 
-/** A COMPLETED collection of COLLECTED from MSISDN; its internal reference, read once its callback arrived. */
-async function completedCollection(gateway: string, merchant: Merchant, receiver: Receiver): Promise<string> {
+/**
+ * A COMPLETED collection of COLLECTED from MSISDN: its internal reference, and whether its callback arrived. The
+ * callback says COMPLETED; without it the record must, within DRAIN_MS (a collection completed without its callback is
+ * still refundable, and the run says so). The record is read for its reference only: in the distributed layout the read
+ * model can still say PENDING when the callback arrives.
+ */
+async function completedCollection(
+  gateway: string,
+  merchant: Merchant,
+  receiver: Receiver,
+): Promise<{ internalReference: string; calledBack: boolean }> {
   const reference = nextReference('col');
   const body = JSON.stringify({
     merchant_reference: reference,
@@ -101,22 +124,21 @@ async function completedCollection(gateway: string, merchant: Merchant, receiver
     customer_name: 'Jane Doe',
     require_confirmation: false,
   });
-  const done = await attempt(
-    receiver,
-    'transaction.completed',
-    reference,
-    `${gateway}/v1/collections/initialize`,
-    keys(merchant),
-    body,
-  );
-  if (!done.outcome || !('at' in done.outcome))
-    throw new Error(
-      `a collection to refund did not complete: initialize ${done.status}, ${JSON.stringify(done.outcome)}`,
-    );
-  const found = await fetch(`${gateway}/v1/collections?merchant_reference=${reference}`, { headers: keys(merchant) });
-  const record = (await found.json()) as { data?: { internal_reference?: string } };
-  if (!record.data?.internal_reference) throw new Error(`collection ${reference} not found: ${found.status}`);
-  return record.data.internal_reference;
+  const url = `${gateway}/v1/collections/initialize`;
+  const done = await attempt(receiver, 'transaction.completed', reference, url, keys(merchant), body);
+  const calledBack = done.outcome !== undefined && 'at' in done.outcome;
+  const deadline = performance.now() + DRAIN_MS;
+  for (;;) {
+    const found = await fetch(`${gateway}/v1/collections?merchant_reference=${reference}`, { headers: keys(merchant) });
+    const record = (await found.json()) as { data?: { internal_reference?: string; transaction_status?: string } };
+    const { internal_reference: internalReference, transaction_status: status } = record.data ?? {};
+    if (internalReference && (calledBack || status === 'COMPLETED')) return { internalReference, calledBack };
+    if (performance.now() > deadline)
+      throw new Error(
+        `a collection to refund did not complete: initialize ${done.status}, then ${found.status} ${status}`,
+      );
+    await pause(200);
+  }
 }
 
 const refund = (gateway: string, merchant: Merchant, receiver: Receiver, internalReference: string) => {
@@ -181,13 +203,16 @@ interface Measured {
   mode: 'standalone' | 'distributed';
   target: string;
   ceiling?: Row;
+  /** How the collections to refund went. */
+  setup: string;
   alone: Record<Kind, OneAtATime>;
   loads: Record<Kind, LoadResult>;
-  /** The payouts' reversal watch: a window with no requests, and the status polls in it (the sandbox's HTTP in). */
-  watch?: { window: Window; polls: number };
+  /**
+   * The payouts' reversal watch: a window with no requests, the status polls in it (the sandbox's HTTP in), and how
+   * long after the drain it began.
+   */
+  watch?: { window: Window; polls: number; waitedSeconds: number };
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * ALONE items one after another over the layout's gateways, metered after ALONE_WARMUP unmetered ones (the first of a
@@ -219,6 +244,24 @@ async function oneAtATime(
 }
 
 /**
+ * Waits until the apps append less than one event per four status polls over PROBE_MS: a payout whose request the
+ * gateway answered 503 after COMMAND_TIMEOUT_MS is still being tried behind it, and a watch window over that backlog
+ * would not be the watch's. Returns the seconds waited (BACKLOG_LIMIT_MS at most).
+ */
+async function backlogDone(meter: CostMeter): Promise<number> {
+  const start = performance.now();
+  let previous = await meter.snapshot();
+  while (performance.now() - start < BACKLOG_LIMIT_MS) {
+    await pause(PROBE_MS);
+    const next = await meter.snapshot();
+    const { sql, http } = appTotal(meter.between(previous, next));
+    previous = next;
+    if ((sql.get('append') ?? 0) * 4 <= http) break;
+  }
+  return (performance.now() - start) / 1_000;
+}
+
+/**
  * A layout's refunds, then its payouts, each one at a time and then in the closed loop, then the payouts' reversal
  * watch, on one merchant whose callbacks go to a fresh receiver.
  */
@@ -237,9 +280,12 @@ async function run(
       receiver.signingKey = merchant.signingKey;
       await topUp(gateway, merchant.id);
       // One collection per payer, on every gateway, 50 at a time; a broken setup fails loudly.
-      const collections = await inBatches(IN_FLIGHT, 50, (payer) =>
+      const completed = await inBatches(IN_FLIGHT, 50, (payer) =>
         completedCollection(layout.gateways[payer % layout.gateways.length].url, merchant, receiver),
       );
+      const collections = completed.map((collection) => collection.internalReference);
+      const uncalled = completed.filter((collection) => !collection.calledBack).length;
+      const setup = `${IN_FLIGHT} collections completed to refund${uncalled > 0 ? `, ${uncalled} of them without their transaction.completed within ${DRAIN_MS / 1_000} s` : ''}`;
       const items: Record<Kind, (gateway: string, payer: number) => Promise<Attempt>> = {
         refund: (at, payer) => refund(at, merchant, receiver, collections[payer]),
         payout: (at) => payout(at, merchant, receiver),
@@ -266,15 +312,15 @@ async function run(
       }
       let watch: Measured['watch'];
       if (WATCH_SECONDS > 0) {
-        await pause(SETTLE_MS);
+        const waited = await backlogDone(meter);
         const before = await meter.snapshot();
         await pause(WATCH_SECONDS * 1_000);
         const window = meter.between(before, await meter.snapshot());
         // With no requests, the only inbound HTTP is the status polls at the sandbox (in standalone, the one app).
         const polls = window.uses.reduce((n, use) => n + (use.role === 'app' ? (use.counters?.http ?? 0) : 0), 0);
-        watch = { window, polls };
+        watch = { window, polls, waitedSeconds: waited };
       }
-      return { mode, target: layout.name, ceiling, alone, loads, watch };
+      return { mode, target: layout.name, ceiling, setup, alone, loads, watch };
     } finally {
       await layout.stop();
     }
@@ -309,8 +355,9 @@ function print(measured: Measured[]): void {
       );
     }
   }
-  for (const { target, ceiling, alone, loads } of measured) {
+  for (const { target, ceiling, setup, alone, loads } of measured) {
     console.log(`\n${target}:`);
+    console.log(`- ${setup}`);
     for (const kind of KINDS) {
       const sorted = Float64Array.from(alone[kind].latencies).sort();
       console.log(
@@ -334,8 +381,8 @@ function print(measured: Measured[]): void {
     }
     if (watch) {
       console.log(
-        `\n${target}: the payouts' reversal watch, ${Math.round(watch.window.seconds)} s with no requests: ` +
-          `cost per status poll, ${watch.polls} polls\n`,
+        `\n${target}: the payouts' reversal watch, ${Math.round(watch.window.seconds)} s with no requests from ` +
+          `${Math.round(watch.waitedSeconds)} s after the drain: cost per status poll, ${watch.polls} polls\n`,
       );
       for (const line of costTable(watch.window, watch.polls)) console.log(line);
     }
