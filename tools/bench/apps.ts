@@ -12,7 +12,7 @@ import { openSqlDatabase, postgresUrlInSchema } from '@paygate/sql';
 import { freePort } from '@paygate/net-guard';
 import { localCommandRoutes } from '../local/command-routes';
 import { localCommandTlsEnv } from '../local/command-tls';
-import { collectionsOnSandbox } from '../local/sandbox-providers';
+import { collectionsOnSandbox, moneyOutOnSandbox } from '../local/sandbox-providers';
 
 export const ROOT = join(__dirname, '..', '..', '..'); // dist/tools/bench -> repository root
 export const MASTER_KEY = '0f'.repeat(32);
@@ -110,6 +110,9 @@ export function distributedTarget(): { storeUrl: string; brokerUrl: string } | u
   const brokerUrl = process.env.BROKER_URL ?? '';
   return storeUrl.startsWith('postgres://') && brokerUrl.startsWith('kafka://') ? { storeUrl, brokerUrl } : undefined;
 }
+/** The port of BROKER_URL's first broker (`kafka://host:port,…`), for the cost tables' Kafka row. */
+export const kafkaPort = (brokerUrl: string) =>
+  Number(/:(\d+)/.exec(brokerUrl.replace(/^kafkas?:\/\//, ''))?.[1] ?? 9092);
 export const DISTRIBUTED_SKIPPED =
   'Distributed skipped: it needs STORE_URL=postgres://… and BROKER_URL=kafka://… in the environment';
 
@@ -161,12 +164,14 @@ export async function launchStandalone(env: Record<string, string> = {}): Promis
 
 /**
  * The distributed layout on PostgreSQL (a fresh schema, dropped by `stop`) and Kafka: sandbox,
- * two api-gateways, collections, webhook-dispatcher; `env` adds to every app's settings.
+ * two api-gateways, collections, webhook-dispatcher, and with `servicePayments` service-payments
+ * (wallets, refunds and payouts, their provider calls to the sandbox); `env` adds to every app's
+ * settings.
  */
-
 export async function launchDistributed(
   { storeUrl, brokerUrl }: { storeUrl: string; brokerUrl: string },
   env: Record<string, string> = {},
+  { servicePayments = false } = {},
 ): Promise<Layout> {
   const schema = freshSchema('bench');
   const routes = await localCommandRoutes();
@@ -202,6 +207,14 @@ export async function launchDistributed(
       }),
     );
     procs.push(await startApp('webhook-dispatcher', { ...common, ...routes.listen('webhook-dispatcher') }));
+    if (servicePayments)
+      procs.push(
+        await startApp('service-payments', {
+          ...common,
+          ...moneyOutOnSandbox(sandbox.url),
+          ...routes.listen('service-payments'),
+        }),
+      );
     return { name: 'distributed (PostgreSQL, Kafka, 2 gateways)', gateways, procs, stop };
   } catch (error) {
     await stop();
@@ -209,7 +222,7 @@ export async function launchDistributed(
   }
 }
 
-/** A merchant, through the admin API: its keys for requests and its signing key for callbacks. */
+/** A merchant, through the admin API: its keys for requests and its signing key for callbacks (payouts' to the same URL). */
 export async function createMerchant(
   gateway: string,
   callbackUrl?: string,
@@ -217,7 +230,11 @@ export async function createMerchant(
   const response = await fetch(`${gateway}/admin/v1/merchants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ name: 'Benchmark merchant', collection_callback_url: callbackUrl }),
+    body: JSON.stringify({
+      name: 'Benchmark merchant',
+      collection_callback_url: callbackUrl,
+      payouts_callback_url: callbackUrl,
+    }),
   });
   const body = (await response.json()) as {
     data?: { id?: string; public_key?: string; secret_key?: string; signing_key?: string };

@@ -1,9 +1,10 @@
 /**
- * bench:e2e's cost tables: what each process spends over a window, per lifecycle completed in it
- * or with no traffic at all. CPU is read from /proc (the apps, every PostgreSQL process, the Kafka
- * broker) and from process.cpuUsage (the bench: payers and receiver); SQL statements by kind,
- * inbound HTTP requests and Kafka messages from each app's counters, read with
- * `GET /metrics?name=…`, which serves only those families and reads no gauge.
+ * The cost tables of bench:e2e and bench:money-out: what each process spends over a window, per
+ * item completed in it (a lifecycle, a refund, a payout) or with no traffic at all. CPU is read
+ * from /proc (the apps, every PostgreSQL process, the Kafka broker) and from process.cpuUsage (the
+ * bench: payers and receiver); SQL statements by kind, inbound HTTP requests and Kafka messages
+ * from each app's counters, read with `GET /metrics?name=…`, which serves only those families and
+ * reads no gauge.
  */
 import { KAFKA_MESSAGES_METRIC } from '@paygate/messaging';
 import { SQL_STATEMENTS_METRIC, type StatementKind } from '@paygate/sql';
@@ -37,7 +38,7 @@ export interface Externals {
   kafkaPort?: number;
 }
 
-interface Counters {
+export interface Counters {
   sql: Map<string, number>;
   /** Inbound requests but the bench's own scrapes of /metrics. */
   http: number;
@@ -182,7 +183,7 @@ const paygate = (window: Window) => window.uses.filter((use) => use.role !== 'be
 const cpuMs = (ticks: number) => (ticks * 1_000) / TICKS_PER_SECOND;
 const corePercent = (ticks: number, seconds: number) => (100 * ticks) / TICKS_PER_SECOND / seconds;
 
-/** A figure per lifecycle: two decimals under 1, one under 100. */
+/** A figure per item: two decimals under 1, one under 100. */
 export const fig = (value: number) =>
   Number.isNaN(value)
     ? '-'
@@ -194,11 +195,11 @@ export const fig = (value: number) =>
           ? value.toFixed(1)
           : String(Math.round(value));
 
-/** CPU ms per lifecycle summed over Paygate's processes, and those that were not found (not in the sum). */
-export function paygateCpuMs(window: Window, lifecycles: number): { ms: number; missing: string[] } {
+/** CPU ms per item summed over Paygate's processes, and those that were not found (not in the sum). */
+export function paygateCpuMs(window: Window, items: number): { ms: number; missing: string[] } {
   const uses = paygate(window);
   return {
-    ms: cpuMs(sum(uses.map((use) => use.ticks ?? 0))) / lifecycles,
+    ms: cpuMs(sum(uses.map((use) => use.ticks ?? 0))) / items,
     missing: uses.filter((use) => use.ticks === undefined).map((use) => use.name),
   };
 }
@@ -209,57 +210,106 @@ export const appCores = (window: Window) =>
     .filter((use) => use.role === 'app')
     .map((use) => ({ name: use.name, percent: corePercent(use.ticks ?? 0, window.seconds) }));
 
-/** The markdown table "cost per lifecycle": a row per process, Paygate's total, then the bench. */
-export function costTable(window: Window, lifecycles: number): string[] {
-  if (lifecycles === 0) return ['No lifecycle completed in the window: no cost per lifecycle.'];
-  const apps = window.uses.filter((use) => use.role === 'app');
-  const kindsUsed = new Set(
-    apps.flatMap((use) => [...(use.counters?.sql ?? [])].filter(([, n]) => n > 0).map(([kind]) => kind)),
+/** The statement kinds any app of `windows` used, in KINDS' order (unknown kinds last). */
+function kindsUsed(windows: Window[]): string[] {
+  const used = new Set(
+    windows.flatMap((window) =>
+      apps(window).flatMap((use) => [...(use.counters?.sql ?? [])].filter(([, n]) => n > 0).map(([kind]) => kind)),
+    ),
   );
-  const kinds = [...KINDS.filter((kind) => kindsUsed.delete(kind)), ...kindsUsed];
-  const kafka = apps.some((use) => (use.counters?.produced ?? 0) + (use.counters?.fetched ?? 0) > 0);
-  const per = (n: number) => fig(n / lifecycles);
-  const cells = (counters: Counters | undefined, app: boolean) => {
-    if (!counters) return [...kinds, 'total', 'http', ...(kafka ? ['p', 'f'] : [])].map(() => (app ? '?' : '-'));
-    return [
-      ...kinds.map((kind) => per(counters.sql.get(kind) ?? 0)),
-      per(sum(counters.sql.values())),
-      per(counters.http),
-      ...(kafka ? [per(counters.produced), per(counters.fetched)] : []),
-    ];
-  };
-  const row = (name: string, ticks: number | undefined, counterCells: string[]) =>
-    `| ${name} | ${ticks === undefined ? 'not found' : fig(cpuMs(ticks) / lifecycles)} | ${counterCells.join(' | ')} |`;
+  return [...KINDS.filter((kind) => used.delete(kind)), ...used];
+}
+
+const apps = (window: Window) => window.uses.filter((use) => use.role === 'app');
+const withKafka = (windows: Window[]) =>
+  windows.some((window) =>
+    apps(window).some((use) => (use.counters?.produced ?? 0) + (use.counters?.fetched ?? 0) > 0),
+  );
+
+/** The apps' counters added up (those whose /metrics did not answer left out). */
+export function appTotal(window: Window): Counters {
   const total: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
-  for (const { counters } of apps) {
+  for (const { counters } of apps(window)) {
     if (!counters) continue;
     for (const [kind, n] of counters.sql) total.sql.set(kind, (total.sql.get(kind) ?? 0) + n);
     total.http += counters.http;
     total.produced += counters.produced;
     total.fetched += counters.fetched;
   }
-  const header = [
-    'process',
+  return total;
+}
+
+const header = (first: string, kinds: string[], kafka: boolean) => {
+  const names = [
+    first,
     'CPU ms',
     ...kinds,
     'SQL total',
     'HTTP in',
     ...(kafka ? ['Kafka produced', 'Kafka fetched'] : []),
   ];
+  return [`| ${names.join(' | ')} |`, `|${names.map(() => '---').join('|')}|`];
+};
+
+/** A row's cells after its name and CPU, per item: statements by kind, their total, HTTP in, Kafka messages. */
+function counterCells(counters: Counters | undefined, kinds: string[], kafka: boolean, items: number, missing = '?') {
+  if (!counters) return [...kinds, 'total', 'http', ...(kafka ? ['p', 'f'] : [])].map(() => missing);
+  const per = (n: number) => fig(n / items);
+  return [
+    ...kinds.map((kind) => per(counters.sql.get(kind) ?? 0)),
+    per(sum(counters.sql.values())),
+    per(counters.http),
+    ...(kafka ? [per(counters.produced), per(counters.fetched)] : []),
+  ];
+}
+
+const cpuCell = (ticks: number | undefined, items: number) =>
+  ticks === undefined ? 'not found' : fig(cpuMs(ticks) / items);
+
+/** The markdown table "cost per item": a row per process, Paygate's total, then the bench. */
+export function costTable(window: Window, items: number): string[] {
+  if (items === 0) return ['No item completed in the window: no cost per item.'];
+  const kinds = kindsUsed([window]);
+  const kafka = withKafka([window]);
+  const row = (name: string, ticks: number | undefined, cells: string[]) =>
+    `| ${name} | ${cpuCell(ticks, items)} | ${cells.join(' | ')} |`;
   const bench = window.uses.find((use) => use.role === 'bench')!;
   return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...paygate(window).map((use) => row(use.name, use.ticks, cells(use.counters, use.role === 'app'))),
-    row('**total (Paygate)**', sum(paygate(window).map((use) => use.ticks ?? 0)), cells(total, true)),
-    row(bench.name, bench.ticks, cells(undefined, false)),
+    ...header('process', kinds, kafka),
+    ...paygate(window).map((use) =>
+      row(use.name, use.ticks, counterCells(use.counters, kinds, kafka, items, use.role === 'app' ? '?' : '-')),
+    ),
+    row(
+      '**total (Paygate)**',
+      sum(paygate(window).map((use) => use.ticks ?? 0)),
+      counterCells(appTotal(window), kinds, kafka, items),
+    ),
+    row(bench.name, bench.ticks, counterCells(undefined, kinds, kafka, items, '-')),
     ...(window.appBackendTicks === undefined
       ? []
       : [
           '',
           "PostgreSQL is every postgres process on the machine, whatever else uses it; its backends serving this layout's " +
-            `apps used ${fig(cpuMs(window.appBackendTicks) / lifecycles)} ms per lifecycle of it.`,
+            `apps used ${fig(cpuMs(window.appBackendTicks) / items)} ms per item of it.`,
         ]),
+  ];
+}
+
+/**
+ * The markdown table of a layout's items side by side: a row per kind of item with what Paygate's processes spent
+ * on one (their CPU, the apps' statements by kind, HTTP in and Kafka messages), each over its own window.
+ */
+export function itemsTable(rows: Array<{ item: string; window: Window; items: number }>): string[] {
+  const kinds = kindsUsed(rows.map((row) => row.window));
+  const kafka = withKafka(rows.map((row) => row.window));
+  return [
+    ...header('item', kinds, kafka),
+    ...rows.map(({ item, window, items }) => {
+      if (items === 0) return `| ${item} | none completed |`;
+      const { ms, missing } = paygateCpuMs(window, items);
+      const cpu = missing.length > 0 ? `${fig(ms)} (${missing.join(', ')} not found)` : fig(ms);
+      return `| ${item} | ${cpu} | ${counterCells(appTotal(window), kinds, kafka, items).join(' | ')} |`;
+    }),
   ];
 }
 

@@ -47,6 +47,7 @@ import {
   createMerchant,
   DISTRIBUTED_SKIPPED,
   distributedTarget,
+  kafkaPort,
   launchDistributed,
   launchStandalone,
   mobileMoneyInitialize,
@@ -54,8 +55,8 @@ import {
   stopAll,
   type Layout,
 } from './apps';
-import { cpuMeter, pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
-import { met, ms, percentile } from './figures';
+import { pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
+import { met, ms } from './figures';
 import {
   appCores,
   costTable,
@@ -64,10 +65,10 @@ import {
   idleTable,
   paygateCpuMs,
   type Externals,
-  type Snapshot,
   type Window,
 } from './cost-table';
-import { Receiver, type Outcome } from './receiver';
+import { attempt, closedLoop, type Attempt, type LoadResult, type Words } from './closed-loop';
+import { Receiver } from './receiver';
 import { startOtlpSink } from './otlp-sink';
 
 const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
@@ -97,130 +98,32 @@ const nextReference = () => `e2e-${runId}-${(sequence++).toString(36)}`;
 /** Ending 0001: the sandbox's MoMo approves and calls back (libs/sandbox/providers momo-simulator.ts). */
 const lifecycleBody = (merchantReference = nextReference()) => mobileMoneyInitialize(merchantReference, false);
 
-interface Lifecycle {
-  startedAt: number;
-  /** Initialize answered (202 or not). */
-  answeredAt: number;
-  status: number;
-  outcome?: Outcome;
-}
-
 /** One lifecycle: initialize at `gateway`, then wait for its callback. */
-async function lifecycle(gateway: string, publicKey: string, receiver: Receiver): Promise<Lifecycle> {
+function lifecycle(gateway: string, publicKey: string, receiver: Receiver): Promise<Attempt> {
   const reference = nextReference();
-  const arrival = receiver.expect(reference);
-  const startedAt = performance.now();
-  const status = await fetch(`${gateway}/v1/collections/initialize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'public-key': publicKey },
-    body: lifecycleBody(reference),
-  }).then(
-    (response) => response.arrayBuffer().then(() => response.status),
-    () => 0,
+  const url = `${gateway}/v1/collections/initialize`;
+  return attempt(
+    receiver,
+    'transaction.completed',
+    reference,
+    url,
+    { 'public-key': publicKey },
+    lifecycleBody(reference),
   );
-  const answeredAt = performance.now();
-  if (status !== 202) {
-    receiver.forget(reference);
-    return { startedAt, answeredAt, status };
-  }
-  return { startedAt, answeredAt, status, outcome: await arrival };
 }
 
-interface Result {
+const WORDS: Words = {
+  items: 'lifecycles',
+  request: 'initialize',
+  accepted: 'initialized',
+  finalEvent: 'transaction.completed',
+};
+
+interface Result extends LoadResult {
   target: string;
-  perSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  initializeP99Ms: number;
-  lost: number;
-  errors: number;
-  /** What the errors were, and anything else worth a line. */
-  notes: string[];
-  cpu: string;
-  /** What each process spent over the measured window, and the lifecycles completed in it. */
-  cost: { window: Window; lifecycles: number };
-  /** Each process's use with no traffic, after the drain (BENCH_IDLE_SECONDS; none when 0). */
-  /** The first idle window after the drain, and the settled one after it. */
+  /** The first idle window after the drain, and the settled one after it (BENCH_IDLE_SECONDS; none when 0). */
   afterLoad?: Window;
   idle?: Window;
-}
-
-/** BENCH_IN_FLIGHT payers over the layout's gateways for WARMUP_SECONDS + SECONDS, then the drain. */
-async function measure(layout: Layout, publicKey: string, receiver: Receiver, meter: CostMeter): Promise<Result> {
-  const begin = performance.now();
-  const windowStart = begin + WARMUP_SECONDS * 1_000;
-  const windowEnd = windowStart + SECONDS * 1_000;
-  const done: Lifecycle[] = [];
-  let cpu = '';
-  // Counted over the measured window only, like the rate.
-  const meterStarted = new Promise<(seconds: number) => string>((resolve) =>
-    setTimeout(() => resolve(cpuMeter(layout.procs, 'bench')), windowStart - begin),
-  );
-  const meterRead = new Promise<void>((resolve) =>
-    setTimeout(() => meterStarted.then((meter) => resolve(void (cpu = meter(SECONDS)))), windowEnd - begin),
-  );
-  const costBefore = new Promise<Snapshot>((resolve) =>
-    setTimeout(() => resolve(meter.snapshot()), windowStart - begin),
-  );
-  const costAfter = new Promise<Snapshot>((resolve) => setTimeout(() => resolve(meter.snapshot()), windowEnd - begin));
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async (_, payer) => {
-      const gateway = layout.gateways[payer % layout.gateways.length].url;
-      while (performance.now() < windowEnd) {
-        const result = await lifecycle(gateway, publicKey, receiver);
-        done.push(result);
-        // A refused initialize is retried after a pause, not in a tight loop.
-        if (result.status !== 202) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }),
-  );
-  await meterRead;
-  const costWindow = meter.between(await costBefore, await costAfter);
-
-  const arrivedAt = (l: Lifecycle) => (l.outcome && 'at' in l.outcome ? l.outcome.at : undefined);
-  const inWindow = done.filter((l) => l.startedAt >= windowStart && l.startedAt < windowEnd);
-  const completedInWindow = done.filter((l) => {
-    const at = arrivedAt(l);
-    return at !== undefined && at >= windowStart && at < windowEnd;
-  }).length;
-  const latencies = Float64Array.from(
-    inWindow.flatMap((l) => (arrivedAt(l) === undefined ? [] : [arrivedAt(l)! - l.startedAt])),
-  ).sort();
-  const initializeLatencies = Float64Array.from(inWindow.map((l) => l.answeredAt - l.startedAt)).sort();
-
-  const refused = new Map<number, number>();
-  for (const l of done) if (l.status !== 202) refused.set(l.status, (refused.get(l.status) ?? 0) + 1);
-  const lost = done.filter((l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'lost').length;
-  const notCompleted = done.filter(
-    (l) => l.outcome && 'failure' in l.outcome && l.outcome.failure === 'not COMPLETED',
-  ).length;
-  const { badSignature, unparseable, duplicates, unknown, otherEvents } = receiver.counts;
-  const refusedCount = [...refused.values()].reduce((a, b) => a + b, 0);
-  const notes = [
-    `${done.length} lifecycles started (${inWindow.length} in the measured window), ${done.length - refusedCount} initialized`,
-    refusedCount > 0
-      ? `initialize refused: ${[...refused].map(([status, n]) => `${n}×${status === 0 ? 'no answer' : status}`).join(', ')}`
-      : '',
-    lost > 0 ? `${lost} callbacks lost (none within ${DRAIN_MS / 1_000} s of the initialize)` : '',
-    notCompleted > 0 ? `${notCompleted} transaction.completed callbacks not COMPLETED` : '',
-    badSignature > 0 ? `${badSignature} callbacks failed verification (answered 401)` : '',
-    unparseable > 0 ? `${unparseable} callbacks not JSON` : '',
-    unknown > 0 ? `${unknown} transaction.completed callbacks for no lifecycle of this run` : '',
-    duplicates > 0 ? `${duplicates} duplicate callbacks (at least once: not an error)` : '',
-    otherEvents.size > 0 ? `other callbacks: ${[...otherEvents].map(([event, n]) => `${n}×${event}`).join(', ')}` : '',
-  ].filter(Boolean);
-  return {
-    target: layout.name,
-    perSecond: completedInWindow / SECONDS,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    initializeP99Ms: percentile(initializeLatencies, 99),
-    lost,
-    errors: refusedCount + notCompleted + badSignature + unparseable + unknown,
-    notes,
-    cpu,
-    cost: { window: costWindow, lifecycles: completedInWindow },
-  };
 }
 
 /**
@@ -247,7 +150,18 @@ async function run(launch: () => Promise<Layout>, externals: Externals = {}): Pr
         alone.push(check.outcome.at - check.startedAt);
       }
       const meter = new CostMeter(layout.procs, externals);
-      const result = await measure(layout, merchant.publicKey, receiver, meter);
+      const result: Result = {
+        target: layout.name,
+        ...(await closedLoop({
+          procs: layout.procs,
+          gateways: layout.gateways,
+          inFlight: IN_FLIGHT,
+          meter,
+          receiver,
+          item: (gateway) => lifecycle(gateway, merchant.publicKey, receiver),
+          words: WORDS,
+        })),
+      };
       if (IDLE_SECONDS > 0) {
         await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
         const drained = await meter.snapshot();
@@ -271,12 +185,9 @@ async function run(launch: () => Promise<Layout>, externals: Externals = {}): Pr
 
 const startLoad = loadavg()[0];
 
-/** The port of BROKER_URL's first broker (`kafka://host:port,…`). */
-const kafkaPort = (brokerUrl: string) => Number(/:(\d+)/.exec(brokerUrl.replace(/^kafkas?:\/\//, ''))?.[1] ?? 9092);
-
 /** The cost per lifecycle and idle tables of each layout measured. */
 function printCosts(result: Result): void {
-  const { window, lifecycles } = result.cost;
+  const { window, items: lifecycles } = result.cost;
   console.log(
     `\n${result.target}: cost per lifecycle, over the ${SECONDS} s window, ${lifecycles} lifecycles completed in it ` +
       '(CPU ms; SQL statements by kind; inbound HTTP requests, scrapes of /metrics left out; Kafka messages)\n',
@@ -344,7 +255,7 @@ async function measureLayouts(appEnv: Record<string, string>) {
       ? `${ms(share(result, ceiling))}% of ${Math.round(ceiling.requestsPerSecond)} req/s`
       : 'not measured (BENCH_CEILINGS=0)';
     console.log(
-      `| ${result.target} | ${Math.round(result.perSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.initializeP99Ms)} | ${result.lost} | ${result.errors} | ${ofText} |`,
+      `| ${result.target} | ${Math.round(result.perSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.requestP99Ms)} | ${result.lost} | ${result.errors} | ${ofText} |`,
     );
   }
   for (const { result, ceiling } of measured) {
@@ -378,11 +289,11 @@ async function measureLayouts(appEnv: Record<string, string>) {
     const aim = COST_AIMS[mode];
     const text = `Aim: ${mode} <= ${aim.cpuMs} ms CPU per lifecycle (${aim.over}; the bench not counted) and >= ${aim.perSecond} lifecycles/s`;
     const found = measured.find((m) => m.mode === mode)?.result;
-    if (!found || found.cost.lifecycles === 0) {
+    if (!found || found.cost.items === 0) {
       console.log(`${text}: ${found ? 'no lifecycle completed' : 'not measured'}`);
       continue;
     }
-    const cpu = paygateCpuMs(found.cost.window, found.cost.lifecycles);
+    const cpu = paygateCpuMs(found.cost.window, found.cost.items);
     const missing = cpu.missing.length > 0 ? ` (${cpu.missing.join(', ')} not found, not counted)` : '';
     const ok = cpu.ms <= aim.cpuMs && found.perSecond >= aim.perSecond && cpu.missing.length === 0;
     console.log(`${text}: ${fig(cpu.ms)} ms${missing}, ${Math.round(found.perSecond)}/s ${met(ok)}`);
