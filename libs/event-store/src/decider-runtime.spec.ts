@@ -49,6 +49,25 @@ describe('DeciderRuntime (PGlite)', () => {
     expect(await store.readStream(`counter-${ref}`)).toHaveLength(1);
   });
 
+  it('runs commands on one stream one after another with oneCommandAtATime: thirty at once, none conflicts', async () => {
+    const ref = next();
+    // One attempt: a command that met another writer would fail at once.
+    const serial = new DeciderRuntime(store, counter, { maxAttempts: 1, oneCommandAtATime: true });
+    await serial.handle(ref, { type: 'Open', limit: 100 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () => serial.handle(ref, { type: 'Add', amount: 1 })),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect((await serial.handle(ref, { type: 'Add', amount: 0 })).state).toMatchObject({ total: 30 });
+    // A refusal does not stop the commands queued behind it.
+    const [refused, after] = await Promise.allSettled([
+      serial.handle(ref, { type: 'Add', amount: 1_000 }),
+      serial.handle(ref, { type: 'Add', amount: 1 }),
+    ]);
+    expect(refused.status).toBe('rejected');
+    expect(after).toMatchObject({ status: 'fulfilled', value: { state: { total: 31 } } });
+  });
+
   it('decides again against the latest state when writers race, so the invariant holds', async () => {
     const ref = next();
     await runtime.handle(ref, { type: 'Open', limit: 3 });

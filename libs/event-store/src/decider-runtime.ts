@@ -53,6 +53,12 @@ export interface RuntimeOptions {
    * writers are caught up with by that read, and a conflict reads again. Default 0: none kept.
    */
   cachedStreams?: number;
+  /**
+   * Commands on one stream from this process run one after another, for streams many requests write at once (a
+   * wallet, a merchant's payouts of a day): each would otherwise conflict with the others and retry, and at a few
+   * hundred in flight run out of attempts. Writers in other processes still conflict and retry.
+   */
+  oneCommandAtATime?: boolean;
 }
 
 /** One transaction of the store's SQL database (DeciderRuntime.transaction). */
@@ -92,7 +98,10 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
   private readonly maxAttempts: number;
   private readonly oneFlowPerStream: boolean;
   private readonly cachedStreams: number;
+  private readonly oneCommandAtATime: boolean;
   private readonly latestStates = new Map<string, StreamAt<State>>();
+  /** Per stream, the end of the commands queued on it (oneCommandAtATime). */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly store: EventStore,
@@ -102,6 +111,7 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
     this.maxAttempts = options.maxAttempts ?? 10;
     this.oneFlowPerStream = options.oneFlowPerStream ?? false;
     this.cachedStreams = options.cachedStreams ?? 0;
+    this.oneCommandAtATime = options.oneCommandAtATime ?? false;
   }
 
   /**
@@ -210,10 +220,31 @@ export class DeciderRuntime<Command, Event extends DomainEvent, State> {
    * command of this process just left it: either saves the read. If the stream has moved on
    * after all, the normal loop runs.
    */
-  async handle(
+  handle(
     id: string,
     command: CommandFor<Command, State>,
     options: { expectNew?: boolean; current?: StreamAt<State> } = {},
+  ): Promise<Handled<Event, State>> {
+    if (!this.oneCommandAtATime) return this.handleNow(id, command, options);
+    const run = (this.queues.get(id) ?? Promise.resolve()).then(
+      () => this.handleNow(id, command, options),
+      () => this.handleNow(id, command, options),
+    );
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(id, settled);
+    void settled.then(() => {
+      if (this.queues.get(id) === settled) this.queues.delete(id);
+    });
+    return run;
+  }
+
+  private async handleNow(
+    id: string,
+    command: CommandFor<Command, State>,
+    options: { expectNew?: boolean; current?: StreamAt<State> },
   ): Promise<Handled<Event, State>> {
     const commandFor = (state: State): Command =>
       typeof command === 'function' ? (command as (state: State) => Command)(state) : command;

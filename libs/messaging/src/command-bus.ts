@@ -5,6 +5,7 @@ import {
   type Rejection,
   type ServiceContract,
 } from '@paygate/contracts';
+import { WrongExpectedRevisionError } from '@paygate/event-store';
 import type { Logger } from '@paygate/logging';
 import { LATENCY_BUCKETS, secondsSince, type Metrics } from '@paygate/metrics';
 import { inSpan } from '@paygate/tracing';
@@ -84,7 +85,9 @@ export async function handleToReply(
   } catch (error) {
     if (error instanceof CommandRejectedError) return { ok: false, rejection: error.toRejection() };
     onFailure?.(error);
-    if (error instanceof UnavailableError)
+    // A stream other writers kept moving until the runtime's attempts ran out: busy, not broken; the same command may
+    // succeed in a moment.
+    if (error instanceof UnavailableError || error instanceof WrongExpectedRevisionError)
       return {
         ok: false,
         rejection: { code: 'service_unavailable', message: 'the service cannot reach what it needs; try again later' },

@@ -93,9 +93,12 @@ interface MoneyOutParts {
           ));
         const callbackBase = () => (config.providerCallbackUrl ?? appUrl.get()).replace(/\/+$/, '');
         const moneyOuts = new DeciderRuntime(infra.store, moneyOutDecider, { oneFlowPerStream: true });
-        const allocations = new DeciderRuntime(infra.store, refundAllocationDecider);
-        // Every concurrent payout of a merchant counts (and a refused one uncounts) in one stream: more conflicts to retry.
-        const payoutDays = new DeciderRuntime(infra.store, payoutDayDecider, { maxAttempts: 50 });
+        // A collection's refunds, and a merchant's payouts of a day, each share one stream that concurrent requests write.
+        const allocations = new DeciderRuntime(infra.store, refundAllocationDecider, { oneCommandAtATime: true });
+        const payoutDays = new DeciderRuntime(infra.store, payoutDayDecider, {
+          maxAttempts: 50,
+          oneCommandAtATime: true,
+        });
         const runs = new MoneyOutRuns({
           moneyOuts,
           allocations,

@@ -1,3 +1,4 @@
+import { WrongExpectedRevisionError } from '@paygate/event-store';
 import { NO_METRICS } from '@paygate/metrics';
 import { silentLogger } from '@paygate/testing';
 import { ServedCommands } from './served-commands';
@@ -22,6 +23,18 @@ describe('served commands', () => {
       ok: false,
       rejection: { code: 'unknown_command' },
     });
+  });
+
+  it('answers a stream other writers kept moving past every attempt as unavailable (busy), never as internal', async () => {
+    const commands = served();
+    commands.add('payments', {
+      'payments.holdMoneyOut': async () => {
+        throw new WrongExpectedRevisionError('wallet-m-UGX', 7, 8);
+      },
+    });
+    expect(
+      await commands.receive({ service: 'payments', command: 'payments.holdMoneyOut', payload: {} }),
+    ).toMatchObject({ ok: false, rejection: { code: 'service_unavailable' } });
   });
 
   it('answers a service not registered yet (its module still starting) as unavailable, to be tried again', async () => {

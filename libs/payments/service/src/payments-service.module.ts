@@ -70,7 +70,10 @@ const PAYMENTS_CONFIG = Symbol('PaymentsConfig');
           payments: new DeciderRuntime(infra.store, servicePaymentDecider, { oneFlowPerStream: true }),
           // A wallet stream grows with every collection its merchant settles: kept, it is read from where the last
           // command left it.
-          wallets: new DeciderRuntime(infra.store, walletLedgerDecider, { cachedStreams: WALLETS_KEPT }),
+          wallets: new DeciderRuntime(infra.store, walletLedgerDecider, {
+            cachedStreams: WALLETS_KEPT,
+            oneCommandAtATime: true,
+          }),
           projection,
           biller: () =>
             (biller ??= connectorRegistryFor([config.biller], appConfig.connectors, appUrl.get(), metrics).get(
