@@ -73,6 +73,7 @@ export function collectForPaymentSuite(context: CollectForPaymentContext): void 
       service_name: 'URA - Domestic Tax',
       status_message: expect.any(String),
       additional_details: {},
+      livemode: false,
     });
     await admin.expectPaidOnce(prn);
     // Credited total_credit (25,000 − fee), then debited the PRN's 25,000: the fee came from the wallet.
