@@ -55,7 +55,18 @@ import {
   stopAll,
   type Layout,
 } from './apps';
-import { pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
+import {
+  CEILINGS,
+  DRAIN_MS,
+  IN_FLIGHT,
+  MODES,
+  pgliteCeiling,
+  postgresCeiling,
+  SANDBOX_LATENCY_MS,
+  SECONDS,
+  WARMUP_SECONDS,
+  type Row,
+} from './load';
 import { met, ms } from './figures';
 import {
   appCores,
@@ -71,11 +82,6 @@ import { attempt, closedLoop, type Attempt, type LoadResult, type Words } from '
 import { Receiver } from './receiver';
 import { startOtlpSink } from './otlp-sink';
 
-const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
-const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
-const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
-const CEILINGS = process.env.BENCH_CEILINGS !== '0';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const TRACING = process.env.BENCH_TRACING === '1';
 /** After the drain, before the idle window: a callback's last bookkeeping (its delivery recorded) settles. */

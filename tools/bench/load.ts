@@ -39,6 +39,13 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
+/** The closed-loop benches' settings (bench:e2e, bench:money-out): the layouts, the load and its drain. */
+export const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
+export const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
+export const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
+export const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
+export const CEILINGS = process.env.BENCH_CEILINGS !== '0';
+
 export interface Row {
   target: string;
   requestsPerSecond: number;

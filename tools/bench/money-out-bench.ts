@@ -54,14 +54,20 @@ import {
   type Window,
 } from './cost-table';
 import { met, ms, percentile } from './figures';
-import { pgliteCeiling, postgresCeiling, SECONDS, WARMUP_SECONDS, type Row } from './load';
+import {
+  CEILINGS,
+  DRAIN_MS,
+  IN_FLIGHT,
+  MODES,
+  pgliteCeiling,
+  postgresCeiling,
+  SANDBOX_LATENCY_MS,
+  SECONDS,
+  WARMUP_SECONDS,
+  type Row,
+} from './load';
 import { Receiver } from './receiver';
 
-const MODES = (process.env.BENCH_MODES ?? 'standalone,distributed').split(',').map((mode) => mode.trim());
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
-const DRAIN_MS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30) * 1_000;
-const SANDBOX_LATENCY_MS = process.env.BENCH_SANDBOX_LATENCY_MS ?? '0';
-const CEILINGS = process.env.BENCH_CEILINGS !== '0';
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 40);
 /** After the last of some items one at a time, before the window closes: their bookkeeping (callbacks recorded). */
 const SETTLE_MS = 1_000;
