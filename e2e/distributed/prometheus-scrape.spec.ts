@@ -1,16 +1,19 @@
 /**
  * The dashboards and alert rules against a real Prometheus (Debian's package): a distributed layout runs a little
- * load (mobile money collections, a collect-for-payment, a refused command connection), Prometheus scrapes every app
- * each second and evaluates the chart's alert rules, and every dashboard panel's query must answer with series, every
- * rule evaluate without error, and every metric an alert reads exist.
+ * load (mobile money collections, a collect-for-payment) with its rare outcomes (a callback abandoned at a receiver
+ * that fails, a card provider that answers 503, a refused command connection), Prometheus scrapes every app each second
+ * and evaluates the chart's alert rules, and every dashboard panel's query must answer with series, every rule
+ * evaluate without error, every metric an alert reads exist, and exactly the alerts those outcomes call for go off.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CallbackReceiver,
+  cardRequest,
   describeWithService,
   dropSchemas,
   eventually,
@@ -68,6 +71,7 @@ describeWithService(
       let prometheusUrl: string;
       let prometheusOutput = '';
 
+      let failing: Server | undefined;
       const query = async <T>(path: string): Promise<PrometheusAnswer<T>> =>
         (await (await fetch(`${prometheusUrl}${path}`)).json()) as PrometheusAnswer<T>;
       const instant = (expr: string) => query<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
@@ -75,6 +79,13 @@ describeWithService(
       beforeAll(async () => {
         postgres = distributedPostgres();
         ensureBuilt();
+        // What the rare outcomes meet: a card provider that answers 503 and a merchant's receiver that answers 500.
+        failing = createServer((request, response) => {
+          request.resume();
+          response.writeHead(request.url?.startsWith('/callbacks') ? 500 : 503).end();
+        });
+        await new Promise<void>((resolve) => failing?.listen(0, '127.0.0.1', resolve));
+        const failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
         const routes = await localCommandRoutes();
         const env = distributedEnv(
           { postgres, schema, brokerUrl, routes },
@@ -90,6 +101,7 @@ describeWithService(
             app: await startApp('collections', {
               ...env,
               ...collectionsOnSandbox(sandbox.url, gateway.url),
+              CARD_API_URL: `${failingUrl}/card`,
               ...routes.listen('collections'),
             }),
           },
@@ -169,6 +181,38 @@ describeWithService(
           await receiver.waitFor(ref, 'transaction.charges', 60_000);
           expect((await client.confirm(ref)).status).toBe(202);
           await receiver.waitFor(ref, 'payment.completed', 60_000);
+
+          // A merchant whose receiver fails: its callback is abandoned once the retry schedule is spent.
+          const failingMerchant = await PaygateClient.withNewMerchant(
+            gateway.url,
+            undefined,
+            'Merchant whose receiver fails',
+            `${failingUrl}/callbacks`,
+          );
+          const unheard = await failingMerchant.initialize(mobileMoneyRequest());
+          expect((await failingMerchant.confirm(String(unheard.body.data.internal_reference))).status).toBe(202);
+
+          // A card payment whose provider answers 503, confirmed again once Prometheus has the failure's series, so
+          // the error rate has a rise to see.
+          const card = await client.initialize(cardRequest());
+          const cardRef = String(card.body.data.internal_reference);
+          const confirmCard = async () => {
+            const answer = await client.confirm(cardRef);
+            expect({ status: answer.status, data: answer.body.data }).toEqual({
+              status: 503,
+              data: { internal_reference: cardRef },
+            });
+          };
+          await confirmCard();
+          await eventually(
+            async () => {
+              const { data } = await instant('paygate_provider_request_duration_seconds_count{outcome="unavailable"}');
+              return data.result.length > 0 ? true : undefined;
+            },
+            30_000,
+            "the card provider's failure scraped",
+          );
+          await confirmCard();
         } finally {
           await receiver.close();
         }
@@ -216,6 +260,7 @@ describeWithService(
           await exited;
         }
         await Promise.all(apps.map(({ app }) => app.stop()));
+        await new Promise((resolve) => (failing ? failing.close(resolve) : resolve(undefined)));
         if (dir) rmSync(dir, { recursive: true, force: true });
         if (postgres && serviceUrl('postgres')) await dropSchemas(postgres, [schema]);
       });
@@ -271,6 +316,32 @@ describeWithService(
             });
           }
         expect(prometheusOutput).not.toMatch(/level=error/);
+      });
+
+      it('goes off for what the load met: the abandoned callback and the refused connection fire, the failing provider is pending its 10 minutes, every other alert is quiet', async () => {
+        const expected = {
+          PaygateCallbacksAbandoned: 'firing',
+          PaygateCommandConnectionsRefused: 'firing',
+          PaygateProviderErrors: 'pending',
+        };
+        const states = await eventually(
+          async () => {
+            const { data } = await query<{ groups: { rules: { name: string; state: string }[] }[] }>(
+              '/api/v1/rules?type=alert',
+            );
+            const byName = Object.fromEntries(
+              data.groups.flatMap((group) => group.rules).map((rule) => [rule.name, rule.state]),
+            );
+            return Object.entries(expected).every(([name, state]) => byName[name] === state) ? byName : undefined;
+          },
+          60_000,
+          'the alerts the load calls for',
+        );
+        expect(states).toEqual(
+          Object.fromEntries(
+            alertRules().map((rule) => [rule.alert, expected[rule.alert as keyof typeof expected] ?? 'inactive']),
+          ),
+        );
       });
     });
   },

@@ -23,6 +23,14 @@ export interface InstrumentSpec<Name extends string> {
   labelNames: readonly Name[];
 }
 
+export interface CounterSpec<Name extends string> extends InstrumentSpec<Name> {
+  /**
+   * Label values reported at 0 from the start. Prometheus's increase() and rate() see no increment in a series'
+   * first sample, so a rare outcome whose series is born at 1 (the first abandoned callback) would never move an alert.
+   */
+  reportedFromStart?: readonly LabelValues<Name>[];
+}
+
 export interface HistogramSpec<Name extends string> extends InstrumentSpec<Name> {
   buckets?: readonly number[];
 }
@@ -39,7 +47,7 @@ export interface GaugeSpec<Name extends string> extends InstrumentSpec<Name> {
 
 export interface Metrics {
   /** Declaring a name twice returns the same instrument. */
-  counter<Name extends string>(spec: InstrumentSpec<Name>): Counter<Name>;
+  counter<Name extends string>(spec: CounterSpec<Name>): Counter<Name>;
   histogram<Name extends string>(spec: HistogramSpec<Name>): Histogram<Name>;
   /**
    * Adds a source of samples to the gauge `spec.name` (declared on first use); a scrape reports

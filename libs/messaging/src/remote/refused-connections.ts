@@ -8,8 +8,15 @@ const LOG_AGAIN_AFTER_MS = 60_000;
 const REMEMBERED_PEERS = 1_000;
 
 /** Why a connection to the command port did not become a command connection (a metric label, so a short fixed set). */
-export type RefusalReason =
-  'no_certificate' | 'untrusted_certificate' | 'not_tls' | 'handshake_timeout' | 'handshake_failed' | 'not_a_sender';
+const REFUSAL_REASONS = [
+  'no_certificate',
+  'untrusted_certificate',
+  'not_tls',
+  'handshake_timeout',
+  'handshake_failed',
+  'not_a_sender',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** `authorizationError`: the verdict on the certificate the peer did present, when it got that far. */
 export function refusalReason(error: Error & { code?: string }, authorizationError?: Error | string): RefusalReason {
@@ -48,6 +55,7 @@ export class RefusedConnections {
       name: 'paygate_command_connections_refused_total',
       help: 'Connections to the command port refused: the peer proved no certificate signed by the private CA, or one for an app that may not send these commands',
       labelNames: ['reason'],
+      reportedFromStart: REFUSAL_REASONS.map((reason) => ({ reason })),
     });
   }
 

@@ -33,6 +33,21 @@ describe('the metrics exposition', () => {
     expect(await metrics.exposition(['paygate_things_total'])).toContain('paygate_things_total{kind="a"} 2\n');
   });
 
+  it("reports a counter's rare label values at 0 from the start, so the first increment is a rise a rate can see", async () => {
+    const metrics = new PrometheusMetrics(silentLogger);
+    const attempts = metrics.counter({
+      name: 'paygate_tries_total',
+      help: 'Tries.',
+      labelNames: ['outcome'],
+      reportedFromStart: [{ outcome: 'ok' }, { outcome: 'abandoned' }],
+    });
+    expect(await metrics.exposition(['paygate_tries_total'])).toContain(
+      'paygate_tries_total{outcome="ok"} 0\npaygate_tries_total{outcome="abandoned"} 0\n',
+    );
+    attempts.inc({ outcome: 'abandoned' });
+    expect(await metrics.exposition(['paygate_tries_total'])).toContain('paygate_tries_total{outcome="abandoned"} 1\n');
+  });
+
   it('leaves a bucket without an exemplar when the observation was made outside any trace', async () => {
     const text = await counted(new PrometheusMetrics(silentLogger, true)).exposition(['paygate_wait_seconds']);
     expect(text).toContain('paygate_wait_seconds_bucket{le="0.1",kind="a"} 1\n');

@@ -3,10 +3,10 @@ import type { Logger } from '@paygate/logging';
 import { currentSpanIds } from '@paygate/tracing';
 import type {
   Counter as CounterPort,
+  CounterSpec,
   GaugeSpec,
   Histogram as HistogramPort,
   HistogramSpec,
-  InstrumentSpec,
   Metrics,
 } from '@paygate/metrics';
 
@@ -55,11 +55,13 @@ export class PrometheusMetrics implements Metrics {
       .join('');
   }
 
-  counter<Name extends string>(spec: InstrumentSpec<Name>): CounterPort<Name> {
-    return this.declared(
+  counter<Name extends string>(spec: CounterSpec<Name>): CounterPort<Name> {
+    const counter = this.declared(
       spec.name,
       () => new Counter({ name: spec.name, help: spec.help, labelNames: spec.labelNames, registers: [this.registry] }),
     );
+    for (const labels of spec.reportedFromStart ?? []) counter.inc(labels, 0);
+    return counter;
   }
 
   histogram<Name extends string>(spec: HistogramSpec<Name>): HistogramPort<Name> {

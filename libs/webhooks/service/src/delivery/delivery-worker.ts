@@ -45,6 +45,7 @@ export class DeliveryWorker {
       name: 'paygate_callback_attempts_total',
       help: 'Callback attempts by outcome: delivered, retrying (pending again), abandoned (410 or schedule spent), superseded (claim expired meanwhile), not_sent (our failure; retried when the claim expires).',
       labelNames: ['outcome'],
+      reportedFromStart: [...Object.values(OUTCOMES), NOT_SENT],
     });
     this.durations = metrics.histogram({
       name: 'paygate_callback_attempt_duration_seconds',
