@@ -6,13 +6,11 @@
  * from each app's counters, read with `GET /metrics?name=…`, which serves only those families and
  * reads no gauge.
  */
-import { KAFKA_MESSAGES_METRIC } from '@paygate/messaging';
-import { SQL_STATEMENTS_METRIC, type StatementKind } from '@paygate/sql';
+import type { StatementKind } from '@paygate/sql';
+import { addCounters, countersSince, readAppCounters, type AppCounters } from '../local/app-counters';
 import type { Proc } from './apps';
 import { backendsOf, kafkaBroker, postgresProcesses, ticksOf } from './processes';
 
-const HTTP_METRIC = 'paygate_http_request_duration_seconds';
-const QUERY = [SQL_STATEMENTS_METRIC, HTTP_METRIC, KAFKA_MESSAGES_METRIC].map((name) => `name=${name}`).join('&');
 /** USER_HZ on Linux: /proc counts CPU in hundredths of a second. */
 const TICKS_PER_SECOND = 100;
 /** The columns' order; a kind no app used in the window gets no column. */
@@ -38,17 +36,9 @@ export interface Externals {
   kafkaPort?: number;
 }
 
-export interface Counters {
-  sql: Map<string, number>;
-  /** Inbound requests but the bench's own scrapes of /metrics. */
-  http: number;
-  produced: number;
-  fetched: number;
-}
-
 export interface Snapshot {
   at: number;
-  apps: Array<{ ticks: number; counters?: Counters }>;
+  apps: Array<{ ticks: number; counters?: AppCounters }>;
   /** Every PostgreSQL process: pid → ticks, with the children it waited for (ended backends). */
   postgres: Map<number, number>;
   /** The backends serving the apps, by pid. */
@@ -65,7 +55,7 @@ export interface Use {
   /** CPU in clock ticks; undefined when the process was not found. */
   ticks?: number;
   /** An app's counters; undefined for other processes, or when its /metrics did not answer. */
-  counters?: Counters;
+  counters?: AppCounters;
 }
 
 export interface Window {
@@ -73,42 +63,6 @@ export interface Window {
   uses: Use[];
   /** The ticks of PostgreSQL's backends whose clients are the apps: the part of the PostgreSQL row that is ours. */
   appBackendTicks?: number;
-}
-
-const SAMPLE = /^(\w+)(?:\{(.*)\})? (\S+)$/;
-const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
-
-function parseCounters(text: string): Counters {
-  const counters: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
-  for (const line of text.split('\n')) {
-    const [, name, labelText = '', value] = SAMPLE.exec(line) ?? [];
-    if (!name) continue;
-    const labels = Object.fromEntries([...labelText.matchAll(LABEL)].map(([, label, text]) => [label, text]));
-    const n = Number(value);
-    if (name === SQL_STATEMENTS_METRIC) counters.sql.set(labels.kind, (counters.sql.get(labels.kind) ?? 0) + n);
-    else if (name === `${HTTP_METRIC}_count` && labels.route !== '/metrics') counters.http += n;
-    else if (name === KAFKA_MESSAGES_METRIC && labels.direction === 'produced') counters.produced += n;
-    else if (name === KAFKA_MESSAGES_METRIC && labels.direction === 'fetched') counters.fetched += n;
-  }
-  return counters;
-}
-
-/** Never throws: an app that does not answer gets no counters, and its row says so. */
-const scrape = (proc: Proc): Promise<Counters | undefined> =>
-  fetch(`${proc.url}/metrics?${QUERY}`).then(
-    async (response) => (response.ok ? parseCounters(await response.text()) : undefined),
-    () => undefined,
-  );
-
-function minus(after: Counters | undefined, before: Counters | undefined): Counters | undefined {
-  if (!after || !before) return undefined;
-  const sql = new Map([...after.sql].map(([kind, n]) => [kind, n - (before.sql.get(kind) ?? 0)]));
-  return {
-    sql,
-    http: after.http - before.http,
-    produced: after.produced - before.produced,
-    fetched: after.fetched - before.fetched,
-  };
 }
 
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
@@ -130,7 +84,7 @@ export class CostMeter {
     const cpu = process.cpuUsage();
     const appPids = this.procs.map((p) => p.child.pid ?? -1);
     const appBackends = postgresPort === undefined ? [] : backendsOf(appPids, titles, postgresPort);
-    const counters = await Promise.all(this.procs.map(scrape));
+    const counters = await Promise.all(this.procs.map((proc) => readAppCounters(proc.url)));
     return {
       at,
       apps: ticks.map((t, i) => ({ ticks: t, counters: counters[i] })),
@@ -146,7 +100,7 @@ export class CostMeter {
       name: p.name,
       role: 'app',
       ticks: after.apps[i].ticks - before.apps[i].ticks,
-      counters: minus(after.apps[i].counters, before.apps[i].counters),
+      counters: countersSince(before.apps[i].counters, after.apps[i].counters),
     }));
     let appBackendTicks: number | undefined;
     if (this.externals.postgresPort !== undefined) {
@@ -227,17 +181,8 @@ const withKafka = (windows: Window[]) =>
   );
 
 /** The apps' counters added up (those whose /metrics did not answer left out). */
-export function appTotal(window: Window): Counters {
-  const total: Counters = { sql: new Map(), http: 0, produced: 0, fetched: 0 };
-  for (const { counters } of apps(window)) {
-    if (!counters) continue;
-    for (const [kind, n] of counters.sql) total.sql.set(kind, (total.sql.get(kind) ?? 0) + n);
-    total.http += counters.http;
-    total.produced += counters.produced;
-    total.fetched += counters.fetched;
-  }
-  return total;
-}
+export const appTotal = (window: Window): AppCounters =>
+  addCounters(apps(window).flatMap(({ counters }) => (counters ? [counters] : [])));
 
 const header = (first: string, kinds: string[], kafka: boolean) => {
   const names = [
@@ -252,7 +197,13 @@ const header = (first: string, kinds: string[], kafka: boolean) => {
 };
 
 /** A row's cells after its name and CPU, per item: statements by kind, their total, HTTP in, Kafka messages. */
-function counterCells(counters: Counters | undefined, kinds: string[], kafka: boolean, items: number, missing = '?') {
+function counterCells(
+  counters: AppCounters | undefined,
+  kinds: string[],
+  kafka: boolean,
+  items: number,
+  missing = '?',
+) {
   if (!counters) return [...kinds, 'total', 'http', ...(kafka ? ['p', 'f'] : [])].map(() => missing);
   const per = (n: number) => fig(n / items);
   return [

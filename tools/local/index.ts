@@ -5,3 +5,12 @@ export { newCollectionReference, paidCollectionEvents, withPublished } from './p
 export { localCommandRoutes, type CommandRoutes as LocalCommandRoutes, type ServingApp } from './command-routes';
 export { localCommandTlsDir, localCommandTlsEnv } from './command-tls';
 export { collectionsOnSandbox, moneyOutOnSandbox } from './sandbox-providers';
+export {
+  addCounters,
+  countersSince,
+  noCounters,
+  parseAppCounters,
+  readAppCounters,
+  statementsIn,
+  type AppCounters,
+} from './app-counters';

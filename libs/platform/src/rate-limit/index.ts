@@ -7,6 +7,7 @@ export {
   SourceRateLimitGuard,
 } from './rate-limit.guard';
 export {
+  PRUNE_EVERY_MS as RATE_LIMIT_PRUNE_EVERY_MS,
   RateLimiter,
   TooManyRequests,
   type RateLimitClass,

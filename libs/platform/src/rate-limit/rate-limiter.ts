@@ -13,8 +13,11 @@ export type RateLimitClass = 'merchant' | 'public' | 'provider';
 
 export type RateLimitConfig = Config['rateLimits'];
 
-/** How often full buckets are forgotten. */
-const PRUNE_EVERY_MS = 10_000;
+/**
+ * How often full buckets are forgotten, when this process took a token since it last looked: an idle process issues no
+ * statement for them (a bucket not yet full then waits for the next prune after traffic; a stale row changes no verdict).
+ */
+export const PRUNE_EVERY_MS = 10_000;
 
 /**
  * The headers of draft-ietf-httpapi-ratelimit-headers-06: the bucket's capacity, what is left
@@ -59,13 +62,19 @@ export class TooManyRequests extends HttpException {
 /** One bucket per class and key; the store is shared by every process on the same PostgreSQL. */
 export class RateLimiter implements OnModuleDestroy {
   private readonly pruning?: NodeJS.Timeout;
+  private tookSincePrune = false;
 
   constructor(
     private readonly config: RateLimitConfig,
     private readonly store: RateLimitStore,
   ) {
-    if (config.enabled)
-      this.pruning = setInterval(() => void store.prune().catch(() => undefined), PRUNE_EVERY_MS).unref();
+    if (config.enabled) this.pruning = setInterval(() => this.pruneAfterTraffic(), PRUNE_EVERY_MS).unref();
+  }
+
+  private pruneAfterTraffic(): void {
+    if (!this.tookSincePrune) return;
+    this.tookSincePrune = false;
+    void this.store.prune().catch(() => undefined);
   }
 
   /**
@@ -81,6 +90,7 @@ export class RateLimiter implements OnModuleDestroy {
   async check(limitClass: RateLimitClass, key: string): Promise<RateLimitVerdict> {
     if (!this.config.enabled) return { allowed: true, headers: {} };
     const policy = this.config[limitClass];
+    this.tookSincePrune = true;
     const { allowed, fullAtMs, nowMs } = await this.store.take(`${limitClass}:${key}`, policy);
     return { allowed, headers: rateLimitHeaders(fullAtMs, policy, nowMs, allowed) };
   }
