@@ -16,7 +16,7 @@ import {
   TEST_CALLBACK_SETTINGS,
   uniqueSchema,
 } from '@paygate/testing';
-import { countsOf, grownBetween, settledCounts } from '../edge/cost-counts';
+import { countsOf, expectWithinBudget, grownBetween, NO_FALLBACK, settledCounts } from '../edge/cost-counts';
 import {
   collectionsOnSandbox,
   distributedEnv,
@@ -35,12 +35,6 @@ import {
 const LIFECYCLE_BUDGET = 88;
 /** Inbound HTTP requests of that lifecycle over every app, the sandbox provider's included (issue #37: at most 4). */
 const HTTP_BUDGET = 4;
-const NO_FALLBACK = {
-  DISPATCH_TICK_MS: '600000',
-  TIMER_TICK_MS: '600000',
-  PAYMENT_TIMER_TICK_MS: '600000',
-  MONEY_OUT_TIMER_TICK_MS: '600000',
-};
 
 describeWithService('kafka', 'what a payment costs the distributed layout', (brokerUrl) => {
   const schema = uniqueSchema('e2e_cost');
@@ -95,14 +89,7 @@ describeWithService('kafka', 'what a payment costs the distributed layout', (bro
     const before = await settledCounts(urls());
     await lifecycle();
     const cost = grownBetween(before, await settledCounts(urls()));
-    if (cost.statements > LIFECYCLE_BUDGET)
-      throw new Error(
-        `a lifecycle ran ${cost.statements} statements, over its budget of ${LIFECYCLE_BUDGET}: ${JSON.stringify(cost.byKind)}`,
-      );
-    expect(Object.keys(cost.byKind)).toEqual(
-      expect.arrayContaining(['append', 'log-read', 'job-queue', 'projection', 'webhooks', 'sandbox']),
-    );
-    expect(cost.http).toBeLessThanOrEqual(HTTP_BUDGET);
+    expectWithinBudget(cost, { statements: LIFECYCLE_BUDGET, http: HTTP_BUDGET });
   });
 
   it('an idle layout runs no SQL statement in 5 s', async () => {

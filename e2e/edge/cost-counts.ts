@@ -6,6 +6,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CHECKPOINT_FLUSH_MS } from '@paygate/messaging';
 import { addCounters, countersSince, readAppCounters, statementsIn, type AppCounters } from '@paygate/tools-local';
 
+/**
+ * The fallback looks (DISPATCH_TICK_MS, TIMER_TICK_MS, PAYMENT_TIMER_TICK_MS, MONEY_OUT_TIMER_TICK_MS) set beyond a
+ * test, so what it counts is what the work itself causes.
+ */
+export const NO_FALLBACK = {
+  DISPATCH_TICK_MS: '600000',
+  TIMER_TICK_MS: '600000',
+  PAYMENT_TIMER_TICK_MS: '600000',
+  MONEY_OUT_TIMER_TICK_MS: '600000',
+} as const;
+
 /** Longer than a consumer waits to save its position: what was set off has finished, its checkpoints included. */
 const SETTLED_AFTER_MS = CHECKPOINT_FLUSH_MS + 400;
 const POLL_MS = 200;
@@ -49,4 +60,19 @@ export function grownBetween(before: AppCounters, after: AppCounters): Grown {
     http: grown.http,
     kafka: { produced: grown.produced, fetched: grown.fetched },
   };
+}
+
+/**
+ * One mobile money lifecycle's counts within its budget: statements (the kinds that ran named when over), and inbound
+ * HTTP requests; and a whole payment counted, not a broken one: each kind of work it needs is there.
+ */
+export function expectWithinBudget(cost: Grown, budget: { statements: number; http: number }): void {
+  if (cost.statements > budget.statements)
+    throw new Error(
+      `a lifecycle ran ${cost.statements} statements, over its budget of ${budget.statements}: ${JSON.stringify(cost.byKind)}`,
+    );
+  expect(Object.keys(cost.byKind)).toEqual(
+    expect.arrayContaining(['append', 'log-read', 'job-queue', 'projection', 'webhooks', 'sandbox']),
+  );
+  expect(cost.http).toBeLessThanOrEqual(budget.http);
 }

@@ -10,19 +10,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mobileMoneyRequest } from '@paygate/testing';
-import { countsOf, grownBetween, settledCounts } from '../edge/cost-counts';
+import { countsOf, expectWithinBudget, grownBetween, NO_FALLBACK, settledCounts } from '../edge/cost-counts';
 import { startObservedPaygate, type ObservedPaygate } from '../edge/observability-test-setup';
 
 /** Statements one mobile money lifecycle runs, alone, from initialize to its callback recorded (docs/architecture.md). */
 const LIFECYCLE_BUDGET = 64;
 /** Inbound HTTP requests of that lifecycle, the sandbox provider's included (issue #37: at most 4). */
 const HTTP_BUDGET = 4;
-const NO_FALLBACK = {
-  DISPATCH_TICK_MS: '600000',
-  TIMER_TICK_MS: '600000',
-  PAYMENT_TIMER_TICK_MS: '600000',
-  MONEY_OUT_TIMER_TICK_MS: '600000',
-};
 
 describe('what a payment costs the embedded layout, in SQL statements', () => {
   let observed: ObservedPaygate;
@@ -47,15 +41,7 @@ describe('what a payment costs the embedded layout, in SQL statements', () => {
     const before = await settled();
     await lifecycle();
     const cost = grownBetween(before, await settled());
-    if (cost.statements > LIFECYCLE_BUDGET)
-      throw new Error(
-        `a lifecycle ran ${cost.statements} statements, over its budget of ${LIFECYCLE_BUDGET}: ${JSON.stringify(cost.byKind)}`,
-      );
-    // A whole payment was counted, not a broken one: each kind of work it needs is there.
-    expect(Object.keys(cost.byKind)).toEqual(
-      expect.arrayContaining(['append', 'log-read', 'job-queue', 'projection', 'webhooks', 'sandbox']),
-    );
-    expect(cost.http).toBeLessThanOrEqual(HTTP_BUDGET);
+    expectWithinBudget(cost, { statements: LIFECYCLE_BUDGET, http: HTTP_BUDGET });
   });
 
   it('an idle Paygate runs no SQL statement in 5 s', async () => {
