@@ -72,6 +72,7 @@ export function countStatements(db: SqlDatabase, metrics: Metrics): SqlDatabase 
   const TRANSACTION = { kind: 'transaction' } as const;
   return {
     engine: db.engine,
+    dialect: db.dialect,
     oneStatementAtATime: db.oneStatementAtATime,
     shared: db.shared,
     query: (text, params) => {

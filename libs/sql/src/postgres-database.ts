@@ -102,6 +102,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
 
   return {
     engine: 'postgres',
+    dialect: 'postgres',
     oneStatementAtATime: false,
     shared: true,
     query: async <Row>(text: string, params?: unknown[]) =>
