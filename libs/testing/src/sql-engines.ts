@@ -8,19 +8,23 @@ export interface SqlEngineUnderTest {
 }
 
 /**
- * Declares `suite` on PGlite (in memory) and, when STORE_URL names one, on PostgreSQL, in a
- * schema of its own so suites share the server safely. `suite` opens its database with `open`.
+ * Declares `suite` on PGlite (in memory), on SQLite (in memory) when `sqlite` is set and, when
+ * STORE_URL names one, on PostgreSQL, in a schema of its own so suites share the server safely.
+ * `suite` opens its database with `open`. SQLite is asked for by the suites whose adapters have
+ * their SQLite statements already.
  */
 export function describeOnSqlEngines(
   title: string,
   schemaPrefix: string,
   suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+  { sqlite = false }: { sqlite?: boolean } = {},
 ): void {
-  describe(`${title} on PGlite`, () =>
-    suite(async () => {
-      const db = await openSqlDatabase('pglite://memory');
-      return { db, close: () => db.close() };
-    }));
+  const embedded = (url: string) => async () => {
+    const db = await openSqlDatabase(url);
+    return { db, close: () => db.close() };
+  };
+  describe(`${title} on PGlite`, () => suite(embedded('pglite://memory')));
+  if (sqlite) describe(`${title} on SQLite`, () => suite(embedded('sqlite://memory')));
   describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
     suite(async () => {
       const schema = uniqueSchema(schemaPrefix);
