@@ -19,13 +19,14 @@ export const TRANSACTION_SQL: Readonly<Record<TransactionStep, string>> = {
 
 /** An embedded engine's single connection, driven by the queue alone. */
 export interface OneConnection {
+  readonly dialect: SqlClient['dialect'];
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
   step(step: TransactionStep): Promise<void>;
 }
 
 export interface OneConnectionQueue {
   /** What an embedded engine's SqlDatabase is, whichever the engine. */
-  database: Omit<SqlDatabase, 'engine' | 'dialect' | 'listen' | 'close'>;
+  database: Omit<SqlDatabase, 'engine' | 'listen' | 'close'>;
   /** Runs `work` once every statement and transaction called before it has. */
   after<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -69,6 +70,7 @@ export function oneConnectionQueue(connection: OneConnection, turnBudgetMs: numb
   const clientFor = () => {
     let open = true;
     const client: SqlClient = {
+      dialect: connection.dialect,
       query: <Row>(text: string, params?: unknown[]) =>
         open ? connection.query<Row>(text, params) : Promise.reject(new Error('the transaction is over')),
     };
@@ -159,9 +161,13 @@ export function oneConnectionQueue(connection: OneConnection, turnBudgetMs: numb
   const enqueue = <T>(lane: Job[], work: () => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => push(lane, { run: () => work().then(resolve, reject) }));
 
-  const client: SqlClient = { query: (text, params) => enqueue(behind, () => connection.query(text, params)) };
+  const client: SqlClient = {
+    dialect: connection.dialect,
+    query: (text, params) => enqueue(behind, () => connection.query(text, params)),
+  };
   return {
     database: {
+      dialect: connection.dialect,
       oneStatementAtATime: true,
       shared: false,
       query: client.query,

@@ -20,6 +20,7 @@ export async function openPglite(
   // PGlite runs one statement at a time: the queue orders them (one-connection-queue.ts).
   const queue = oneConnectionQueue(
     {
+      dialect: 'postgres',
       query: async <Row>(text: string, params?: unknown[]) => (await db.query<Row>(text, params)).rows,
       step: async (step) => void (await db.exec(TRANSACTION_SQL[step])),
     },
@@ -28,7 +29,6 @@ export async function openPglite(
 
   return {
     engine: 'pglite',
-    dialect: 'postgres',
     ...queue.database,
     // Delivered in this process after the commit; the one connection is never lost. LISTEN waits
     // its turn: inside a queued transaction it would take effect only with that one's commit.

@@ -3,14 +3,14 @@
  * run the same statements; SQLite speaks its own dialect. Parameters are `$1..$n` on every engine.
  */
 export interface SqlClient {
+  /** The SQL the engine speaks (PGlite is PostgreSQL's): the one thing an adapter chooses its statements by. */
+  readonly dialect: 'postgres' | 'sqlite';
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
 export interface SqlDatabase extends SqlClient {
   /** Only for diagnostics and benchmarks, never to branch SQL: that is `dialect`. */
   readonly engine: 'pglite' | 'postgres' | 'sqlite';
-  /** The SQL the engine speaks (PGlite is PostgreSQL's): the one thing an adapter chooses its statements by. */
-  readonly dialect: 'postgres' | 'sqlite';
   /**
    * True when the process has one connection and statements run one at a time (PGlite, SQLite): a
    * statement waits for every one queued before it, and each one delays all that follow, so

@@ -77,6 +77,7 @@ export async function openSqlite(
   };
   const queue = oneConnectionQueue(
     {
+      dialect: 'sqlite',
       query: async <Row>(text: string, params: unknown[] = []) => {
         const before = held.length;
         let rows;
@@ -105,7 +106,6 @@ export async function openSqlite(
 
   return {
     engine: 'sqlite',
-    dialect: 'sqlite',
     ...queue.database,
     // Nothing to lose: the listener is this process's own, so it is never called with `undefined`.
     listen: async (channel, onNotify) => {
