@@ -8,16 +8,31 @@ export interface SqlEngineUnderTest {
 }
 
 /**
- * Declares `suite` on PGlite (in memory), on SQLite (in memory) when `sqlite` is set and, when
- * STORE_URL names one, on PostgreSQL, in a schema of its own so suites share the server safely.
- * `suite` opens its database with `open`. SQLite is asked for by the suites whose adapters have
- * their SQLite statements already.
+ * Declares `suite` on PGlite (in memory) and, when STORE_URL names one, on PostgreSQL, in a
+ * schema of its own so suites share the server safely. `suite` opens its database with `open`.
  */
 export function describeOnSqlEngines(
   title: string,
   schemaPrefix: string,
   suite: (open: () => Promise<SqlEngineUnderTest>) => void,
-  { sqlite = false }: { sqlite?: boolean } = {},
+): void {
+  declareOn(title, schemaPrefix, suite, false);
+}
+
+/** describeOnSqlEngines and SQLite (in memory): for the suites whose adapters have their SQLite statements already. */
+export function describeOnAllSqlEngines(
+  title: string,
+  schemaPrefix: string,
+  suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+): void {
+  declareOn(title, schemaPrefix, suite, true);
+}
+
+function declareOn(
+  title: string,
+  schemaPrefix: string,
+  suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+  sqlite: boolean,
 ): void {
   const embedded = (url: string) => async () => {
     const db = await openSqlDatabase(url);
