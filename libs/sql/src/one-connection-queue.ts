@@ -3,25 +3,28 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SqlClient, SqlDatabase } from './sql-database';
 
-/** The transaction control the queue issues; each engine says how (SQLite begins IMMEDIATE). */
-export type TransactionStep =
-  'begin' | 'commit' | 'rollback' | 'savepoint' | 'release and savepoint' | 'rollback to savepoint';
+/** The savepoints a group of transactions takes, one for each member after the first. */
+export type SavepointStep = 'savepoint' | 'release and savepoint' | 'rollback to savepoint';
 
-/** How PostgreSQL says each step; the queue's savepoint is named `member`. */
-export const TRANSACTION_SQL: Readonly<Record<TransactionStep, string>> = {
-  begin: 'begin',
-  commit: 'commit',
-  rollback: 'rollback',
+/** How PGlite and SQLite say each step; the savepoint is named `member`. */
+export const SAVEPOINT_SQL: Readonly<Record<SavepointStep, string>> = {
   savepoint: 'savepoint member',
   'release and savepoint': 'release savepoint member; savepoint member',
   'rollback to savepoint': 'rollback to savepoint member',
 };
 
+/** An open transaction of the one connection. */
+export interface OneTransaction {
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+  step(step: SavepointStep): Promise<void>;
+}
+
 /** An embedded engine's single connection, driven by the queue alone. */
 export interface OneConnection {
   readonly dialect: SqlClient['dialect'];
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
-  step(step: TransactionStep): Promise<void>;
+  /** Runs `work` in a transaction: committed once it returns, rolled back when it (or the commit) throws. */
+  transaction<T>(work: (tx: OneTransaction) => Promise<T>): Promise<T>;
 }
 
 export interface OneConnectionQueue {
@@ -67,62 +70,54 @@ export function oneConnectionQueue(connection: OneConnection, turnBudgetMs: numb
     markerPending = false;
   };
   /** A member's client refuses statements once its work is over: they would land in another's transaction. */
-  const clientFor = () => {
+  const runMember = async (member: Member, tx: OneTransaction) => {
     let open = true;
     const client: SqlClient = {
       dialect: connection.dialect,
       query: <Row>(text: string, params?: unknown[]) =>
-        open ? connection.query<Row>(text, params) : Promise.reject(new Error('the transaction is over')),
+        open ? tx.query<Row>(text, params) : Promise.reject(new Error('the transaction is over')),
     };
-    return { client, end: () => (open = false) };
-  };
-  const runMember = async (member: Member) => {
-    const { client, end } = clientFor();
     try {
       return await member.work(client);
     } finally {
-      end();
+      open = false;
     }
   };
   const runGroup = async (first: Member) => {
     const started = performance.now();
     const taken: Member[] = [first];
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    let firstError: { error: unknown } | undefined;
     try {
-      await connection.step('begin');
-    } catch (error) {
-      return first.reject(error);
-    }
-    // The first needs no savepoint: when it fails, the transaction is its alone to roll back.
-    try {
-      outcomes.push({ ok: true, value: await runMember(first) });
-    } catch (error) {
-      // The work's error is the one to report, whatever the rollback meets.
-      await connection.step('rollback').catch(() => undefined);
-      return first.reject(error);
-    }
-    try {
-      // One savepoint, one statement per member: rolled back to, it stands again for the next;
-      // kept, it is released and set anew. COMMIT releases the last.
-      let member = nextMember(started);
-      if (member) await connection.step('savepoint');
-      while (member) {
-        taken.push(member);
-        let ok = true;
+      await connection.transaction(async (tx) => {
+        // The first needs no savepoint: when it fails, the transaction is its alone to roll back.
         try {
-          outcomes.push({ ok, value: await runMember(member) });
+          outcomes.push({ ok: true, value: await runMember(first, tx) });
         } catch (error) {
-          ok = false;
-          outcomes.push({ ok, value: error });
+          firstError = { error };
+          throw error;
         }
-        member = nextMember(started);
-        if (!ok) await connection.step('rollback to savepoint');
-        else if (member) await connection.step('release and savepoint');
-      }
-      await connection.step('commit');
+        // One savepoint, one statement per member: rolled back to, it stands again for the next;
+        // kept, it is released and set anew. COMMIT releases the last.
+        let member = nextMember(started);
+        if (member) await tx.step('savepoint');
+        while (member) {
+          taken.push(member);
+          let ok = true;
+          try {
+            outcomes.push({ ok, value: await runMember(member, tx) });
+          } catch (error) {
+            ok = false;
+            outcomes.push({ ok, value: error });
+          }
+          member = nextMember(started);
+          if (!ok) await tx.step('rollback to savepoint');
+          else if (member) await tx.step('release and savepoint');
+        }
+      });
     } catch (error) {
-      // A savepoint or COMMIT failed: nothing of the group was written.
-      await connection.step('rollback').catch(() => undefined);
+      if (firstError) return first.reject(firstError.error);
+      // BEGIN, a savepoint or COMMIT failed: nothing of the group was written.
       for (const member of taken) member.reject(error);
       return;
     }

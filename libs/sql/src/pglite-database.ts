@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { oneConnectionQueue, TRANSACTION_SQL } from './one-connection-queue';
+import { oneConnectionQueue, SAVEPOINT_SQL } from './one-connection-queue';
 import type { SqlDatabase } from './sql-database';
 
 export interface PgliteOptions {
@@ -17,12 +17,20 @@ export async function openPglite(
   const db = new PGlite(dataDir);
   await db.waitReady;
 
+  const rows = async <Row>(client: { query: typeof db.query }, text: string, params?: unknown[]) =>
+    (await client.query<Row>(text, params)).rows;
   // PGlite runs one statement at a time: the queue orders them (one-connection-queue.ts).
   const queue = oneConnectionQueue(
     {
       dialect: 'postgres',
-      query: async <Row>(text: string, params?: unknown[]) => (await db.query<Row>(text, params)).rows,
-      step: async (step) => void (await db.exec(TRANSACTION_SQL[step])),
+      query: (text, params) => rows(db, text, params),
+      transaction: (work) =>
+        db.transaction((tx) =>
+          work({
+            query: (text, params) => rows(tx, text, params),
+            step: async (step) => void (await tx.exec(SAVEPOINT_SQL[step])),
+          }),
+        ),
     },
     turnBudgetMs,
   );

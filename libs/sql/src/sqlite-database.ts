@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { oneConnectionQueue, TRANSACTION_SQL } from './one-connection-queue';
+import { oneConnectionQueue, SAVEPOINT_SQL, type SavepointStep } from './one-connection-queue';
 import type { SqlDatabase } from './sql-database';
 
 export interface SqliteOptions {
@@ -10,9 +10,6 @@ export interface SqliteOptions {
   /** How long a statement waits for a lock another process holds on the file; default 5 s. */
   busyTimeoutMs?: number;
 }
-
-/** IMMEDIATE takes the write lock at BEGIN: a transaction that reads and then writes cannot fail half-way on it. */
-const STEPS = { ...TRANSACTION_SQL, begin: 'begin immediate' };
 
 /**
  * Callers write PostgreSQL's `$1..$n`. SQLite reads `$1` as a parameter *named* "$1", numbered by
@@ -75,30 +72,42 @@ export async function openSqlite(
     if (!statement) statements.set(text, (statement = db.prepare(sqliteParameters(text))));
     return statement;
   };
+  const query = async <Row>(text: string, params: unknown[] = []) => {
+    const before = held.length;
+    let rows;
+    try {
+      rows = prepared(text).all(...(params as never[]));
+    } catch (error) {
+      // A failed statement is undone alone, and what it sent with it.
+      held.length = before;
+      throw error;
+    }
+    if (!db.isTransaction) deliver();
+    return rows.map((row) => ({ ...row }) as Row);
+  };
+  const step = async (kind: SavepointStep) => {
+    db.exec(SAVEPOINT_SQL[kind]);
+    if (kind === 'rollback to savepoint') held.length = heldAtSavepoint;
+    else heldAtSavepoint = held.length;
+  };
   const queue = oneConnectionQueue(
     {
       dialect: 'sqlite',
-      query: async <Row>(text: string, params: unknown[] = []) => {
-        const before = held.length;
-        let rows;
+      query,
+      async transaction(work) {
+        // IMMEDIATE takes the write lock at BEGIN: a transaction that reads, then writes, cannot fail half-way on it.
+        db.exec('begin immediate');
         try {
-          rows = prepared(text).all(...(params as never[]));
+          const result = await work({ query, step });
+          db.exec('commit');
+          deliver();
+          return result;
         } catch (error) {
-          // A failed statement is undone alone, and what it sent with it.
-          held.length = before;
+          // A failed statement can end the transaction on its own (a full disk, an I/O error): nothing to roll back then.
+          if (db.isTransaction) db.exec('rollback');
+          drop();
           throw error;
         }
-        if (!db.isTransaction) deliver();
-        return rows.map((row) => ({ ...row }) as Row);
-      },
-      step: async (step) => {
-        // A failed statement can end the transaction on its own (a full disk, an I/O error): there is nothing to roll back then.
-        if (step === 'rollback' && !db.isTransaction) return drop();
-        db.exec(STEPS[step]);
-        if (step === 'commit') deliver();
-        else if (step === 'rollback') drop();
-        else if (step === 'rollback to savepoint') held.length = heldAtSavepoint;
-        else if (step === 'savepoint' || step === 'release and savepoint') heldAtSavepoint = held.length;
       },
     },
     turnBudgetMs,
