@@ -4,12 +4,10 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { oneConnectionQueue, SAVEPOINT_SQL, type SavepointStep } from './one-connection-queue';
 import type { SqlDatabase } from './sql-database';
 
-export interface SqliteOptions {
-  /** The longest the adapter keeps the event loop in statements before it lets timers and I/O run; default 5 ms. */
-  turnBudgetMs?: number;
-  /** How long a statement waits for a lock another process holds on the file; default 5 s. */
-  busyTimeoutMs?: number;
-}
+/** The longest the adapter keeps the event loop in statements before it lets timers and I/O run. */
+const TURN_BUDGET_MS = 5;
+/** How long a statement waits for a lock another process holds on the file (a backup, the sqlite3 shell). */
+const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Callers write PostgreSQL's `$1..$n`. SQLite reads `$1` as a parameter *named* "$1", numbered by
@@ -30,18 +28,15 @@ function sqliteParameters(text: string): string {
  * INTEGER columns come back as JS numbers (node:sqlite's default): one beyond 2^53 throws rather
  * than lose digits. Rows are plain objects.
  */
-export async function openSqlite(
-  file: string | undefined,
-  { turnBudgetMs = 5, busyTimeoutMs = 5_000 }: SqliteOptions = {},
-): Promise<SqlDatabase> {
+export async function openSqlite(file: string | undefined): Promise<SqlDatabase> {
   if (file) mkdirSync(dirname(file), { recursive: true });
-  const db = new DatabaseSync(file ?? ':memory:', { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+  const db = new DatabaseSync(file ?? ':memory:', { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
   db.exec('pragma journal_mode = wal; pragma synchronous = full');
 
   /*
    * Notifications, in process (the file is this process's alone): `pg_notify(channel, payload)`
-   * in a statement sends one, and `current_schema()` names the one schema, so the statements of
-   * notifications.ts run here unchanged. A notification is held until the transaction that sent
+   * in a statement sends one, and `current_schema()` names the one schema, so notifyInSchema and
+   * listenInSchema (notifications.ts) serve here too. A notification is held until the transaction that sent
    * it commits (a statement outside one commits at once) and dropped with what rolls it back.
    */
   const listeners = new Map<string, Set<{ onNotify: (payload: string) => void }>>();
@@ -110,7 +105,7 @@ export async function openSqlite(
         }
       },
     },
-    turnBudgetMs,
+    TURN_BUDGET_MS,
   );
 
   return {
