@@ -119,9 +119,10 @@ const POSITION = /^(\d+)\/(\d+)$/;
 
 /**
  * Positions of both adapters are two unsigned integers, `a/b`, ordered by `a` then `b` (SQL:
- * transaction id and row sequence; KurrentDB: commit and prepare position), so two positions of
- * one store compare without asking it: what a reader needs to bound a range (`paygate events
- * export --through`). Throws on anything that is not a position.
+ * transaction id and row sequence, the transaction always 0 on SQLite; KurrentDB: commit and
+ * prepare position), so two positions of one store compare without asking it: what a reader
+ * needs to bound a range (`paygate events export --through`). Throws on anything that is not a
+ * position.
  */
 export function comparePositions(a: string, b: string): number {
   const [a1, a2] = positionParts(a);

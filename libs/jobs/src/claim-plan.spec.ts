@@ -1,6 +1,7 @@
 import { describeOnSqlEngines } from '@paygate/testing';
 import type { SqlDatabase } from '@paygate/sql';
-import { CLAIM, CLAIM_CAPPED, SqlJobQueue } from './job-queue';
+import { SqlJobQueue } from './job-queue';
+import { CLAIM, CLAIM_CAPPED } from './postgres-dialect';
 
 const BACKLOG = 20_000;
 

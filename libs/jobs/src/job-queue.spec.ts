@@ -1,7 +1,7 @@
-import { describeOnSqlEngines, jobQueueConformance } from '@paygate/testing';
+import { describeOnAllSqlEngines, jobQueueConformance } from '@paygate/testing';
 import { SqlJobQueue } from './job-queue';
 
-describeOnSqlEngines('job queue', 'jobs', (open) =>
+describeOnAllSqlEngines('job queue', 'jobs', (open) =>
   jobQueueConformance(async () => {
     const { db, close } = await open();
     await SqlJobQueue.migrate(db);

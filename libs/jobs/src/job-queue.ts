@@ -1,6 +1,9 @@
-import { migrate, notifyInSchema, type SqlClient, type SqlDatabase } from '@paygate/sql';
-import { JOBS_CHANNEL, type ClaimOptions, type JobVerdict, type RunResult, type WorkQueue } from './work-queue';
+import { migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import type { JobsDialect } from './jobs-dialect';
 import { JOBS_MIGRATIONS } from './migrations';
+import { POSTGRES_DIALECT } from './postgres-dialect';
+import { SQLITE_DIALECT } from './sqlite-dialect';
+import type { ClaimOptions, JobVerdict, RunResult, WorkQueue } from './work-queue';
 
 /** A job to schedule: at most one per key in its queue. */
 export interface JobToSchedule<Payload> {
@@ -67,58 +70,10 @@ export function backoffDelay(backoff: Backoff, attempts: number): number {
   return Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
 }
 
-type Row = {
-  key: string;
-  lane: string;
-  payload: unknown;
-  due_at: Date | string;
-  attempts: number;
-  lease_until: Date | string;
-};
+/** Each dialect's statements, by SqlClient.dialect: a queue serves whichever database its caller's client is on. */
+const DIALECTS: Record<SqlClient['dialect'], JobsDialect> = { postgres: POSTGRES_DIALECT, sqlite: SQLITE_DIALECT };
 
-// The lease is in whole milliseconds: it comes back as a JavaScript Date, and completing matches it exactly.
-const LEASE = `(select date_trunc('milliseconds', now() + $3 * interval '1 millisecond') as lease) l`;
-const SET_LEASE = `set run_at = l.lease, lease_until = l.lease, attempts = j.attempts + 1`;
-const RETURNING = `returning j.key, j.lane, j.payload, j.due_at, j.attempts, j.lease_until`;
-
-/** Every claim of any queue but one that caps lanes: the due end of `jobs_due`, skipping rows another claim holds. */
-export const CLAIM = `update jobs j ${SET_LEASE}
-  from (select key from jobs where queue = $1 and run_at <= now() order by run_at limit $2 for update skip locked) due, ${LEASE}
-  where j.queue = $1 and j.key = due.key ${RETURNING}`;
-
-/**
- * A claim that keeps each lane under its cap: lanes already at the cap are left out of the window
- * (what is in flight is read from `jobs_leased`, as small as the jobs in flight), and within the
- * window each lane takes only the room it has left.
- */
-export const CLAIM_CAPPED = `with inflight as (
-    select lane, count(*)::int as n from jobs where queue = $1 and lease_until > now() and lease_until is not null group by lane
-  ), due as (
-    select key, lane, run_at from jobs
-    where queue = $1 and run_at <= now() and not (lane = any(array(select lane from inflight where n >= $5)))
-    order by run_at limit $4 for update skip locked
-  ), picked as (
-    select d.key from (select key, lane, run_at, row_number() over (partition by lane order by run_at, key) as rn from due) d
-    left join inflight i on i.lane = d.lane
-    where d.rn + coalesce(i.n, 0) <= $5
-    order by d.run_at limit $2
-  )
-  update jobs j ${SET_LEASE} from picked, ${LEASE}
-  where j.queue = $1 and j.key = picked.key ${RETURNING}`;
-
-const iso = (date: Date) => date.toISOString();
-
-/**
- * `rows` (a data-modifying statement returning `run_at`) with a notification of the earliest
- * `run_at` it wrote, when it wrote any: delivered at commit, so the worker that hears it finds
- * the job.
- */
-const announced = (rows: string) =>
-  `with written as (${rows} returning run_at)
-   select ${notifyInSchema(JOBS_CHANNEL, `$1 || ' ' || (extract(epoch from min(run_at)) * 1000)::bigint::text`)}
-   from written having count(*) > 0`;
-
-/** The queue on `jobs` (libs/sql): the same statements on PGlite and PostgreSQL. */
+/** The queue on `jobs` (libs/sql): PostgreSQL's statements on PGlite and PostgreSQL, SQLite's on SQLite. */
 export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQueue<ClaimedJob<Payload>, JobVerdict> {
   /**
    * Applies the `jobs` migrations once per database handle; every user of a queue calls it where it opens its tables.
@@ -142,38 +97,27 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     if (jobs.length === 0) return;
     // One row per key: the last one wins, as scheduling them one by one would.
     const byKey = new Map(jobs.map((job) => [job.key, job]));
-    const rows = [...byKey.values()];
-    await client.query(
-      announced(`insert into jobs (queue, key, lane, payload, due_at, run_at)
-       select $1, u.key, u.lane, u.payload::jsonb, u.run_at, u.run_at from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) as u(key, lane, payload, run_at)
-       on conflict (queue, key) do ${
-         options.replace
-           ? 'update set lane = excluded.lane, payload = excluded.payload, due_at = excluded.due_at, run_at = excluded.run_at, lease_until = null, attempts = 0'
-           : 'nothing'
-       }`),
-      [
-        this.name,
-        rows.map((job) => job.key),
-        rows.map((job) => job.lane ?? ''),
-        rows.map((job) => (job.payload === undefined ? null : JSON.stringify(job.payload))),
-        rows.map((job) => iso(job.runAt)),
-      ],
+    await DIALECTS[client.dialect].schedule(
+      client,
+      this.name,
+      [...byKey.values()].map((job) => ({
+        key: job.key,
+        lane: job.lane ?? '',
+        payload: job.payload === undefined ? null : JSON.stringify(job.payload),
+        runAt: job.runAt,
+      })),
+      options.replace ?? false,
     );
   }
 
   async cancel(client: SqlClient, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await client.query('delete from jobs where queue = $1 and key = any($2::text[])', [this.name, keys]);
+    await DIALECTS[client.dialect].cancel(client, this.name, keys);
   }
 
   async advance(client: SqlClient, moves: readonly { key: string; at: Date }[]): Promise<void> {
     if (moves.length === 0) return;
-    await client.query(
-      announced(`update jobs j set run_at = u.at
-       from unnest($2::text[], $3::timestamptz[]) as u(key, at)
-       where j.queue = $1 and j.key = u.key and j.run_at > u.at and (j.lease_until is null or j.lease_until <= now())`),
-      [this.name, moves.map((move) => move.key), moves.map((move) => iso(move.at))],
-    );
+    await DIALECTS[client.dialect].advance(client, this.name, moves);
   }
 
   async claim(
@@ -181,10 +125,12 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
     { limit, leaseMs = DEFAULT_LEASE_MS, laneCap }: ClaimOptions,
   ): Promise<ClaimedJob<Payload>[]> {
     if (limit <= 0) return [];
-    const rows =
-      laneCap === undefined
-        ? await client.query<Row>(CLAIM, [this.name, limit, leaseMs])
-        : await client.query<Row>(CLAIM_CAPPED, [this.name, limit, leaseMs, limit * WINDOW_FACTOR, laneCap]);
+    const rows = await DIALECTS[client.dialect].claim(client, this.name, {
+      limit,
+      leaseMs,
+      laneCap,
+      window: limit * WINDOW_FACTOR,
+    });
     return rows
       .map((row) => ({
         key: row.key,
@@ -208,26 +154,24 @@ export class SqlJobQueue<Payload = unknown> implements JobQueue<Payload>, WorkQu
 
   async complete(client: SqlClient, jobs: readonly ClaimedJob<Payload>[]): Promise<void> {
     if (jobs.length === 0) return;
-    await client.query(
-      `delete from jobs j using unnest($2::text[], $3::timestamptz[]) as u(key, lease)
-       where j.queue = $1 and j.key = u.key and j.lease_until = u.lease`,
-      [this.name, jobs.map((job) => job.key), jobs.map((job) => iso(job.leaseUntil))],
+    await DIALECTS[client.dialect].complete(
+      client,
+      this.name,
+      jobs.map((job) => ({ key: job.key, lease: job.leaseUntil })),
     );
   }
 
   async retryLater(client: SqlClient, retries: readonly { job: ClaimedJob<Payload>; at?: Date }[]): Promise<void> {
     if (retries.length === 0) return;
     const now = Date.now();
-    await client.query(
-      announced(`update jobs j set run_at = u.at, lease_until = null
-       from unnest($2::text[], $3::timestamptz[], $4::timestamptz[]) as u(key, lease, at)
-       where j.queue = $1 and j.key = u.key and j.lease_until = u.lease`),
-      [
-        this.name,
-        retries.map(({ job }) => job.key),
-        retries.map(({ job }) => iso(job.leaseUntil)),
-        retries.map(({ job, at }) => iso(at ?? new Date(now + backoffDelay(this.backoff, job.attempts)))),
-      ],
+    await DIALECTS[client.dialect].retry(
+      client,
+      this.name,
+      retries.map(({ job, at }) => ({
+        key: job.key,
+        lease: job.leaseUntil,
+        at: at ?? new Date(now + backoffDelay(this.backoff, job.attempts)),
+      })),
     );
   }
 

@@ -4,7 +4,7 @@
  */
 import { openSqlDatabase, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import {
-  describeOnSqlEngines,
+  describeOnAllSqlEngines,
   describeWithService,
   eventually,
   silentLogger as log,
@@ -28,7 +28,7 @@ function counting(db: SqlDatabase) {
   return { db: counted, counts };
 }
 
-describeOnSqlEngines('job worker, told rather than polling', 'jobs_push', (open) => {
+describeOnAllSqlEngines('job worker, told rather than polling', 'jobs_push', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let worker: JobWorker<ClaimedJob<null>> | undefined;

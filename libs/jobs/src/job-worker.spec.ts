@@ -1,6 +1,6 @@
 import { currentLogContext, joinFlow, type Logger } from '@paygate/logging';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines, eventually } from '@paygate/testing';
+import { describeOnAllSqlEngines, eventually } from '@paygate/testing';
 import { SqlJobQueue, type ClaimedJob } from './job-queue';
 import { JobWorker } from './job-worker';
 import type { JobVerdict } from './work-queue';
@@ -32,7 +32,7 @@ function watched(db: SqlDatabase) {
   return { db: wrapped, state };
 }
 
-describeOnSqlEngines('job worker', 'jobs_worker', (open) => {
+describeOnAllSqlEngines('job worker', 'jobs_worker', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let worker: JobWorker<ClaimedJob<null>> | undefined;

@@ -27,5 +27,21 @@ export const JOBS_MIGRATIONS = defineMigrations('jobs', [
       `create index if not exists jobs_due on jobs (queue, run_at)`,
       `create index if not exists jobs_leased on jobs (queue, lease_until, lane) where lease_until is not null`,
     ],
+    // Times in epoch milliseconds, the payload JSON text (sqlite-dialect.ts).
+    sqlite: [
+      `create table jobs (
+        queue text not null,
+        key text not null,
+        lane text not null default '',
+        payload text,
+        due_at integer not null,
+        run_at integer not null,
+        lease_until integer,
+        attempts integer not null default 0,
+        primary key (queue, key)
+      )`,
+      `create index jobs_due on jobs (queue, run_at)`,
+      `create index jobs_leased on jobs (queue, lease_until, lane) where lease_until is not null`,
+    ],
   },
 ]);

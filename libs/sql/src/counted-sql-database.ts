@@ -64,6 +64,7 @@ export function countStatements(db: SqlDatabase, metrics: Metrics): SqlDatabase 
     statements.inc(label);
   };
   const counted = (client: SqlClient): SqlClient => ({
+    dialect: client.dialect,
     query: (text, params) => {
       count(text);
       return client.query(text, params);
@@ -72,6 +73,7 @@ export function countStatements(db: SqlDatabase, metrics: Metrics): SqlDatabase 
   const TRANSACTION = { kind: 'transaction' } as const;
   return {
     engine: db.engine,
+    dialect: db.dialect,
     oneStatementAtATime: db.oneStatementAtATime,
     shared: db.shared,
     query: (text, params) => {

@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { SqlClient, SqlDatabase } from './sql-database';
 
+/** A migration's statements in one dialect, and their checksum. */
+export interface MigrationForm {
+  readonly statements: readonly string[];
+  readonly checksum: string;
+}
+
 /**
  * One numbered schema change owned by one library, `<owner>/<NNNN>_<name>`. Once released it is
  * never edited: its checksum is recorded when it is applied, and a changed one stops the start.
+ * `statements` are PostgreSQL's (and PGlite's); `sqlite` is there where SQLite's SQL differs.
  */
-export interface Migration {
+export interface Migration extends MigrationForm {
   readonly id: string;
   readonly owner: string;
   readonly version: number;
   readonly name: string;
-  readonly statements: readonly string[];
-  readonly checksum: string;
+  readonly sqlite?: MigrationForm;
 }
 
 export class MigrationError extends Error {
@@ -33,10 +39,12 @@ function checksumOf(statements: readonly string[]): string {
  */
 export function defineMigrations(
   owner: string,
-  migrations: ReadonlyArray<{ name: string; statements: readonly string[] }>,
+  migrations: ReadonlyArray<{ name: string; statements: readonly string[]; sqlite?: readonly string[] }>,
 ): readonly Migration[] {
   if (!OWNER.test(owner)) throw new Error(`migration owner "${owner}" must match ${OWNER}`);
-  return migrations.map(({ name, statements }, index) => {
+  const formOf = (statements: readonly string[]): MigrationForm =>
+    Object.freeze({ statements: Object.freeze([...statements]), checksum: checksumOf(statements) });
+  return migrations.map(({ name, statements, sqlite }, index) => {
     const version = Number(NAME.exec(name)?.[1]);
     if (version !== index + 1)
       throw new Error(`migration ${owner}/${name} must be named ${String(index + 1).padStart(4, '0')}_<words>`);
@@ -45,20 +53,34 @@ export function defineMigrations(
       owner,
       version,
       name,
-      statements: Object.freeze([...statements]),
-      checksum: checksumOf(statements),
+      ...formOf(statements),
+      ...(sqlite && { sqlite: formOf(sqlite) }),
     });
   });
 }
 
+/** The form `db` runs: SQLite's where the migration has one. */
+const formFor = (db: SqlDatabase, migration: Migration): MigrationForm =>
+  (db.dialect === 'sqlite' && migration.sqlite) || migration;
+
+/** The same statement on every engine (SQLite keeps current_timestamp as UTC text). */
 const CREATE_MIGRATIONS_TABLE = `create table if not exists schema_migrations (
   owner text not null,
   version integer not null,
   name text not null,
   checksum text not null,
-  applied_at timestamptz not null default now(),
+  applied_at timestamptz not null default current_timestamp,
   primary key (owner, version)
 )`;
+
+/**
+ * Processes starting together apply each migration once: on PostgreSQL a transaction-scoped
+ * advisory lock on the schema; SQLite's BEGIN IMMEDIATE already holds the file's write lock.
+ */
+const LOCK_MIGRATIONS: Record<SqlDatabase['dialect'], string | undefined> = {
+  postgres: `select pg_advisory_xact_lock(hashtext('paygate-migrations:' || current_schema()))`,
+  sqlite: undefined,
+};
 
 /** Applied migrations by `<owner>/<version>`. */
 type Applied = Map<string, { name: string; checksum: string }>;
@@ -77,7 +99,11 @@ function stateOf(db: SqlDatabase): DatabaseState {
   return state;
 }
 
-const UNDEFINED_TABLE = '42P01';
+/** PostgreSQL's SQLSTATE, or SQLite's message (its code is SQLITE_ERROR, shared by every mistake). */
+const isUndefinedTable = (error: unknown) => {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '42P01' || (typeof message === 'string' && message.startsWith('no such table: schema_migrations'));
+};
 
 async function readApplied(client: SqlClient): Promise<Applied> {
   try {
@@ -86,14 +112,15 @@ async function readApplied(client: SqlClient): Promise<Applied> {
     );
     return new Map(rows.map((row) => [`${row.owner}/${row.version}`, { name: row.name, checksum: row.checksum }]));
   } catch (error) {
-    if ((error as { code?: string }).code === UNDEFINED_TABLE) return new Map();
+    if (isUndefinedTable(error)) return new Map();
     throw error;
   }
 }
 
 /** The migrations of `wanted` not applied yet; refuses an applied one that has changed since. */
-function pendingOf(wanted: readonly Migration[], applied: Applied): Migration[] {
+function pendingOf(db: SqlDatabase, wanted: readonly Migration[], applied: Applied): Migration[] {
   return wanted.filter((migration) => {
+    const { checksum } = formFor(db, migration);
     const recorded = applied.get(`${migration.owner}/${migration.version}`);
     if (!recorded) return true;
     if (recorded.name !== migration.name) {
@@ -101,9 +128,9 @@ function pendingOf(wanted: readonly Migration[], applied: Applied): Migration[] 
         `migration ${migration.id} was applied as ${migration.owner}/${recorded.name}: a released migration is never renamed`,
       );
     }
-    if (recorded.checksum !== migration.checksum) {
+    if (recorded.checksum !== checksum) {
       throw new MigrationError(
-        `migration ${migration.id} differs from the one applied to this database (checksum ${recorded.checksum.slice(0, 12)}, this release ${migration.checksum.slice(0, 12)}): restore it and put the change in a new migration`,
+        `migration ${migration.id} differs from the one applied to this database (checksum ${recorded.checksum.slice(0, 12)}, this release ${checksum.slice(0, 12)}): restore it and put the change in a new migration`,
       );
     }
     return false;
@@ -122,8 +149,9 @@ export function verifyMigrationsOnly(db: SqlDatabase): void {
  * Applies the migrations of `migrations` this database lacks, in the order given, and returns
  * them. Every library calls it with its own list when its tables are first needed: the first call
  * on a database handle reads `schema_migrations` once, and later ones cost nothing when nothing
- * is missing. Applying holds a transaction-scoped advisory lock on the schema, so processes
- * starting together apply each migration once; PGlite runs the same statements.
+ * is missing. Applying holds a lock (LOCK_MIGRATIONS), so processes starting together apply
+ * each migration once. PGlite runs PostgreSQL's statements; SQLite a migration's `sqlite` form
+ * where it has one.
  */
 export async function migrate(db: SqlDatabase, migrations: readonly Migration[]): Promise<Migration[]> {
   const state = stateOf(db);
@@ -133,7 +161,7 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
       state.applied = undefined;
       throw error;
     }));
-  const pending = pendingOf(migrations, await known);
+  const pending = pendingOf(db, migrations, await known);
   if (pending.length === 0) return [];
   if (!state.applyPending) {
     // Read again next time: `paygate migrate` may apply them while this process waits.
@@ -143,14 +171,16 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
     );
   }
   const { applied, done } = await db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtext('paygate-migrations:' || current_schema()))`);
+    const lock = LOCK_MIGRATIONS[db.dialect];
+    if (lock) await tx.query(lock);
     await tx.query(CREATE_MIGRATIONS_TABLE);
     // Another process may have applied some while this one waited for the lock.
     const current = await readApplied(tx);
-    const todo = pendingOf(migrations, current);
+    const todo = pendingOf(db, migrations, current);
     for (const migration of todo) {
+      const { statements, checksum } = formFor(db, migration);
       try {
-        for (const statement of migration.statements) await tx.query(statement);
+        for (const statement of statements) await tx.query(statement);
       } catch (error) {
         throw new MigrationError(
           `migration ${migration.id} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -160,13 +190,16 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
         migration.owner,
         migration.version,
         migration.name,
-        migration.checksum,
+        checksum,
       ]);
     }
     return { applied: current, done: todo };
   });
   for (const migration of done)
-    applied.set(`${migration.owner}/${migration.version}`, { name: migration.name, checksum: migration.checksum });
+    applied.set(`${migration.owner}/${migration.version}`, {
+      name: migration.name,
+      checksum: formFor(db, migration).checksum,
+    });
   state.applied = Promise.resolve(applied);
   return done;
 }

@@ -47,6 +47,7 @@ describeOnSqlEngines('notifications', 'sql_notify', (open) => {
     let sent = 0;
     let release!: () => void;
     const counting: SqlClient = {
+      dialect: db.dialect,
       query: async <Row>(text: string, params?: unknown[]) => {
         sent++;
         if (sent === 1) await new Promise<void>((resolve) => (release = resolve));
@@ -71,6 +72,7 @@ describeOnSqlEngines('notifications', 'sql_notify', (open) => {
     const errors: unknown[] = [];
     let failing = true;
     const flaky: SqlClient = {
+      dialect: db.dialect,
       query: <Row>(text: string, params?: unknown[]) =>
         failing ? Promise.reject(new Error('connection lost')) : db.query<Row>(text, params),
     };

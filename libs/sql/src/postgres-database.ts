@@ -95,6 +95,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
   }
 
   const clientOf = (client: PoolClient): SqlClient => ({
+    dialect: 'postgres',
     query: async <Row>(text: string, params?: unknown[]) =>
       (await client.query(prepared(text, params)).catch(rethrow)).rows as Row[],
   });
@@ -102,6 +103,7 @@ export async function openPostgres(connectionString: string, options: PostgresOp
 
   return {
     engine: 'postgres',
+    dialect: 'postgres',
     oneStatementAtATime: false,
     shared: true,
     query: async <Row>(text: string, params?: unknown[]) =>

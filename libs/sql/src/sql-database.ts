@@ -1,25 +1,30 @@
-/** The one SQL port: PGlite (embedded) and PostgreSQL run the same statements through it. */
+/**
+ * The one SQL port: PostgreSQL (distributed), PGlite and SQLite (embedded). PostgreSQL and PGlite
+ * run the same statements; SQLite speaks its own dialect. Parameters are `$1..$n` on every engine.
+ */
 export interface SqlClient {
+  /** The SQL the engine speaks (PGlite is PostgreSQL's): the one thing an adapter chooses its statements by. */
+  readonly dialect: 'postgres' | 'sqlite';
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
 export interface SqlDatabase extends SqlClient {
-  /** `pglite` or `postgres`: only for diagnostics and benchmarks, never to branch SQL. */
-  readonly engine: 'pglite' | 'postgres';
+  /** Only for diagnostics and benchmarks, never to branch SQL: that is `dialect`. */
+  readonly engine: 'pglite' | 'postgres' | 'sqlite';
   /**
-   * True when the process has one connection and statements run one at a time (PGlite): a
+   * True when the process has one connection and statements run one at a time (PGlite, SQLite): a
    * statement waits for every one queued before it, and each one delays all that follow, so
    * a reader's statements cost writers their whole duration.
    */
   readonly oneStatementAtATime: boolean;
   /**
    * Other processes may use the same database (PostgreSQL). An embedded one belongs to this
-   * process alone (PGlite), so a notification would reach nobody the process could not tell itself.
+   * process alone (PGlite, SQLite), so a notification would reach nobody the process could not tell itself.
    */
   readonly shared: boolean;
   /**
    * A short read that others are waiting on (a subscription's next page). Where statements
-   * queue for the one connection (PGlite) it runs before the statements still waiting, after
+   * queue for the one connection (PGlite, SQLite) it runs before the statements still waiting, after
    * the earlier reads of its kind; elsewhere it is `query`.
    */
   queryAhead<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
@@ -27,7 +32,7 @@ export interface SqlDatabase extends SqlClient {
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
   /**
    * Runs `work` on a connection held for its whole duration (for session-level advisory
-   * locks such as a relay's leadership). PGlite has a single connection, so it is that one.
+   * locks such as a relay's leadership). An embedded engine has a single connection, so it is that one.
    */
   withDedicatedConnection<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**

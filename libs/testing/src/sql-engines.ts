@@ -16,11 +16,30 @@ export function describeOnSqlEngines(
   schemaPrefix: string,
   suite: (open: () => Promise<SqlEngineUnderTest>) => void,
 ): void {
-  describe(`${title} on PGlite`, () =>
-    suite(async () => {
-      const db = await openSqlDatabase('pglite://memory');
-      return { db, close: () => db.close() };
-    }));
+  declareOn(title, schemaPrefix, suite, false);
+}
+
+/** describeOnSqlEngines and SQLite (in memory): for the suites whose adapters have their SQLite statements already. */
+export function describeOnAllSqlEngines(
+  title: string,
+  schemaPrefix: string,
+  suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+): void {
+  declareOn(title, schemaPrefix, suite, true);
+}
+
+function declareOn(
+  title: string,
+  schemaPrefix: string,
+  suite: (open: () => Promise<SqlEngineUnderTest>) => void,
+  sqlite: boolean,
+): void {
+  const embedded = (url: string) => async () => {
+    const db = await openSqlDatabase(url);
+    return { db, close: () => db.close() };
+  };
+  describe(`${title} on PGlite`, () => suite(embedded('pglite://memory')));
+  if (sqlite) describe(`${title} on SQLite`, () => suite(embedded('sqlite://memory')));
   describeWithService('postgres', `${title} on PostgreSQL`, (url) =>
     suite(async () => {
       const schema = uniqueSchema(schemaPrefix);

@@ -1,6 +1,6 @@
 import { defineMigrations } from '@paygate/sql';
 
-/** The SQL event log (es_streams, es_events); the order it keeps is explained in sql-event-store.ts. */
+/** The SQL event log (es_streams, es_events); the order it keeps is explained in each dialect (postgres-dialect.ts, sqlite-dialect.ts). */
 export const EVENT_STORE_MIGRATIONS = defineMigrations('event-store', [
   {
     name: '0001_streams_and_events',
@@ -22,6 +22,20 @@ export const EVENT_STORE_MIGRATIONS = defineMigrations('event-store', [
          unique (stream_name, stream_revision)
        )`,
       `create index if not exists es_events_global_order on es_events (transaction_id, global_position)`,
+    ],
+    // The position is the global order (sqlite-dialect.ts), never reused; a stream's revision is its last event's.
+    sqlite: [
+      `create table es_events (
+         global_position integer primary key autoincrement,
+         stream_name text not null,
+         stream_revision integer not null,
+         event_id text not null unique,
+         event_type text not null,
+         data text not null,
+         metadata text not null,
+         recorded_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+         unique (stream_name, stream_revision)
+       )`,
     ],
   },
 ]);

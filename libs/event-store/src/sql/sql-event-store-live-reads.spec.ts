@@ -10,13 +10,13 @@ function gate(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-describe('SqlEventStore: live subscriptions of one process', () => {
+describe.each(['pglite', 'sqlite'])('SqlEventStore on %s: live subscriptions of one process', (engine) => {
   let db: SqlDatabase;
   let reads = 0;
   let store: SqlEventStore;
 
   beforeAll(async () => {
-    db = await openSqlDatabase('pglite://memory');
+    db = await openSqlDatabase(`${engine}://memory`);
     const counted = Object.assign(Object.create(db) as SqlDatabase, {
       queryAhead: (text: string, params?: unknown[]) => {
         reads++;

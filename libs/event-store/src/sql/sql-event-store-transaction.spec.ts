@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { describeOnSqlEngines, eventually } from '@paygate/testing';
+import { describeOnAllSqlEngines, eventually } from '@paygate/testing';
 import { eachEvent, WrongExpectedRevisionError, type RecordedEvent } from '../event-store';
 import { SqlEventStore } from './sql-event-store';
 
 /** EventStore.transaction, which only the SQL store has: its events and the caller's rows commit together. */
-describeOnSqlEngines('SqlEventStore transactions', 'es_tx', (open) => {
+describeOnAllSqlEngines('SqlEventStore transactions', 'es_tx', (open) => {
   let engine: Awaited<ReturnType<typeof open>>;
   let store: SqlEventStore;
   const stream = () => `tx${randomUUID().slice(0, 8)}-s`;

@@ -16,6 +16,10 @@ describe('SqlEventStore on PGlite', () => {
   eventStoreConformance(async () => underTest(await openSqlDatabase('pglite://memory')));
 });
 
+describe('SqlEventStore on SQLite', () => {
+  eventStoreConformance(async () => underTest(await openSqlDatabase('sqlite://memory')));
+});
+
 describeWithService('postgres', 'SqlEventStore on PostgreSQL', (url) => {
   const schema = uniqueSchema('es_conformance');
   eventStoreConformance(async () => underTest(await openSqlDatabase(url, { schema }), schema));

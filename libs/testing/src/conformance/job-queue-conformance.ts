@@ -11,7 +11,7 @@ export interface JobQueueUnderTest {
 const past = (ms = 1_000) => new Date(Date.now() - ms);
 const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
-/** The behaviour every job queue adapter (PGlite, PostgreSQL) must show. */
+/** The behaviour every job queue adapter (PGlite, SQLite, PostgreSQL) must show. */
 export function jobQueueConformance(setup: () => Promise<JobQueueUnderTest>): void {
   let subject: JobQueueUnderTest;
   let queue: JobQueue<{ n: number }>;
