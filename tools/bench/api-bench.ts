@@ -43,7 +43,8 @@ import {
 import { met, ms } from './figures';
 
 /** #19's targets: a share of the ceiling measured beside each in the same run, a p99, no errors. */
-const AIMS = { standalone: { share: 35, p99Ms: 100 }, distributed: { rps: 1500, share: 18, p99Ms: 100 } };
+/** Issue #37's: shares of the write ceiling measured in the same run. */
+const AIMS = { standalone: { share: 35, p99Ms: 100 }, distributed: { share: 18, p99Ms: 100 } };
 const ONLY_STANDALONE = process.env.BENCH_ONLY === 'standalone';
 
 let sequence = 0;
@@ -125,14 +126,10 @@ async function main() {
       `${Math.round(share(alone, pglite))}% (${Math.round(alone.requestsPerSecond)} of ${Math.round(pglite.requestsPerSecond)} req/s), p99 ${ms(alone.p99Ms)} ms, ${alone.errors} errors ` +
       met(share(alone, pglite) >= aimAlone.share && alone.p99Ms < aimAlone.p99Ms && alone.errors === 0),
   );
-  const aimText = `distributed >= ${aimSpread.rps} req/s and >= ${aimSpread.share}% of its PostgreSQL ceiling, p99 < ${aimSpread.p99Ms} ms, zero errors`;
+  const aimText = `distributed >= ${aimSpread.share}% of its PostgreSQL ceiling, p99 < ${aimSpread.p99Ms} ms, zero errors`;
   if (spread) {
     const { row, of } = spread;
-    const ok =
-      row.requestsPerSecond >= aimSpread.rps &&
-      share(row, of) >= aimSpread.share &&
-      row.p99Ms < aimSpread.p99Ms &&
-      row.errors === 0;
+    const ok = share(row, of) >= aimSpread.share && row.p99Ms < aimSpread.p99Ms && row.errors === 0;
     console.log(
       `Aim: ${aimText}: ${Math.round(row.requestsPerSecond)} req/s, ${Math.round(share(row, of))}% of ${Math.round(of.requestsPerSecond)}, p99 ${ms(row.p99Ms)} ms, ${row.errors} errors ${met(ok)}`,
     );

@@ -80,6 +80,7 @@ import {
   type Window,
 } from './cost-table';
 import { attempt, closedLoop, type Attempt, type LoadResult, type Words } from './closed-loop';
+import { statementsIn } from '../local/app-counters';
 import { Receiver } from './receiver';
 import { startOtlpSink } from './otlp-sink';
 
@@ -300,7 +301,7 @@ async function measureLayouts(appEnv: Record<string, string>) {
     }
     const { window, items } = found.cost;
     const total = appTotal(window);
-    const statements = [...total.sql.values()].reduce((a, b) => a + b, 0) / items;
+    const statements = statementsIn(total) / items;
     const httpRequests = total.http / items;
     const cpu = paygateCpuMs(window, items);
     const ok = statements <= COST_AIMS.statements && httpRequests <= COST_AIMS.httpRequests;
