@@ -7,10 +7,12 @@ import { CHECKPOINT_FLUSH_MS } from '@paygate/messaging';
 import { addCounters, countersSince, readAppCounters, statementsIn, type AppCounters } from '@paygate/tools-local';
 
 /**
- * The fallback looks (DISPATCH_TICK_MS, TIMER_TICK_MS, PAYMENT_TIMER_TICK_MS, MONEY_OUT_TIMER_TICK_MS) set beyond a
- * test, so what it counts is what the work itself causes.
+ * The fallback looks (DISPATCH_TICK_MS, TIMER_TICK_MS, PAYMENT_TIMER_TICK_MS, MONEY_OUT_TIMER_TICK_MS) and the status
+ * poll for a provider callback that never came (PROVIDER_STATUS_POLL_MS) set beyond a test, so what it counts is what
+ * the work itself causes, however slowly a busy machine runs it.
  */
 export const NO_FALLBACK = {
+  PROVIDER_STATUS_POLL_MS: '600000',
   DISPATCH_TICK_MS: '600000',
   TIMER_TICK_MS: '600000',
   PAYMENT_TIMER_TICK_MS: '600000',
