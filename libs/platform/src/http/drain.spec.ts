@@ -47,6 +47,21 @@ describe('Drain: closing connections that send nothing', () => {
     await closed;
   });
 
+  it('closes a keep-alive connection between requests at once, so the server closes', async () => {
+    const { server, drain, port } = await drainedServer();
+    const client = connect(port, '127.0.0.1');
+    await once(client, 'connect');
+    const answer = received(client);
+    client.write('GET / HTTP/1.1\r\nhost: test\r\n\r\n');
+    await once(client, 'data');
+
+    const closed = once(server, 'close');
+    server.close();
+    drain.closeSilentConnections();
+    await closed;
+    expect(await answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*keep-alive[\s\S]*ok$/i);
+  });
+
   it('still closes a connection that never sends, so the server closes', async () => {
     const { server, drain, port } = await drainedServer();
     const client = connect(port, '127.0.0.1');

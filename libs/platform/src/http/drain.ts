@@ -18,6 +18,10 @@ export class Drain {
   private readonly beginning: (() => void)[] = [];
   private server?: Server;
   private readonly silent = new Set<Socket>();
+  private readonly connections = new Set<Socket>();
+  /** Per connection: its responses not yet finished, and how many bytes it had sent when the last one finished. */
+  private readonly pending = new WeakMap<Socket, number>();
+  private readonly readAtLastAnswer = new WeakMap<Socket, number>();
 
   get draining(): boolean {
     return this.active;
@@ -32,17 +36,37 @@ export class Drain {
     this.server = server;
     server.on('connection', (socket: Socket) => {
       this.silent.add(socket);
+      this.connections.add(socket);
       socket.once('data', () => this.silent.delete(socket));
-      socket.once('close', () => this.silent.delete(socket));
+      socket.once('close', () => {
+        this.silent.delete(socket);
+        this.connections.delete(socket);
+      });
     });
-    server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+      const socket = request.socket;
       this.inFlight.add(response);
+      this.pending.set(socket, (this.pending.get(socket) ?? 0) + 1);
       if (this.active) closeConnectionAfter(response);
       response.once('close', () => {
         this.inFlight.delete(response);
+        this.pending.set(socket, (this.pending.get(socket) ?? 1) - 1);
+        this.readAtLastAnswer.set(socket, socket.bytesRead);
         if (this.active) setImmediate(() => server.closeIdleConnections());
       });
     });
+    // Node 26 (nodejs/node#63470) counts a connection that has not sent a request yet as idle, so closing the server
+    // would reset one whose request is still in the kernel's buffer. Here idle keeps its older meaning, a connection
+    // between requests; one that has sent nothing is closeSilentConnections' to judge, after a whole check period.
+    server.closeIdleConnections = () => {
+      for (const socket of this.connections) if (this.betweenRequests(socket)) socket.destroy();
+    };
+  }
+
+  /** Answered at least once, nothing in flight, and no byte of a next request since. */
+  private betweenRequests(socket: Socket): boolean {
+    const answeredAt = this.readAtLastAnswer.get(socket);
+    return answeredAt !== undefined && this.pending.get(socket) === 0 && socket.bytesRead === answeredAt;
   }
 
   /**

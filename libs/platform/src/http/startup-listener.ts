@@ -39,9 +39,9 @@ export async function openStartupListener(
   return {
     url: `http://${shownHost}:${address.port}`,
     handOver: () => {
+      // The app's server owns the socket from here; connections accepted here are answered here, and every answer
+      // closes its connection. None is closed as idle: on Node 26 that would reset one whose request is still unread.
       const handle = (server as Server & { _handle: unknown })._handle;
-      // The app's server owns the socket from here; connections still open here end after their answer.
-      server.closeIdleConnections();
       return { handle, host };
     },
     close: () =>
