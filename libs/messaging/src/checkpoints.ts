@@ -21,7 +21,7 @@ export class CheckpointStore {
   async save(name: string, position: string): Promise<void> {
     await this.db.query(
       `insert into messaging_checkpoints (name, position) values ($1, $2)
-       on conflict (name) do update set position = excluded.position, updated_at = now()`,
+       on conflict (name) do update set position = excluded.position, updated_at = current_timestamp`,
       [name, position],
     );
   }

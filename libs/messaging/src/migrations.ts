@@ -11,5 +11,13 @@ export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
          updated_at timestamptz not null default now()
        )`,
     ],
+    // SQLite has no now(); current_timestamp is its UTC text.
+    sqlite: [
+      `create table messaging_checkpoints (
+         name text primary key,
+         position text not null,
+         updated_at timestamptz not null default current_timestamp
+       )`,
+    ],
   },
 ]);
