@@ -1,4 +1,4 @@
-import { defineMigrations } from '@paygate/sql';
+import { defineMigrations, SQLITE_NOW } from '@paygate/sql';
 
 /** Consumer and relay positions (CheckpointStore). */
 export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
@@ -11,12 +11,11 @@ export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
          updated_at timestamptz not null default now()
        )`,
     ],
-    // SQLite has no now(); current_timestamp is its UTC text.
     sqlite: [
       `create table messaging_checkpoints (
          name text primary key,
          position text not null,
-         updated_at timestamptz not null default current_timestamp
+         updated_at text not null default (${SQLITE_NOW})
        )`,
     ],
   },

@@ -1,0 +1,16 @@
+import type { SqlClient } from './sql-database';
+
+/**
+ * Now on SQLite, as ISO-8601 UTC text with milliseconds (what `Date.toISOString()` writes): SQLite
+ * has no time type, and times written this one way compare and sort as text. A column's default is
+ * `default (${SQLITE_NOW})`.
+ */
+export const SQLITE_NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/**
+ * ` for update` (of `table`) on PostgreSQL, to close a select that reads rows a transaction goes on to
+ * change; nothing on SQLite, whose transactions take the database's write lock as they begin (BEGIN IMMEDIATE).
+ */
+export function forUpdate(client: SqlClient, table?: string): string {
+  return client.dialect === 'postgres' ? ` for update${table ? ` of ${table}` : ''}` : '';
+}
