@@ -1,4 +1,4 @@
-import type { SqlClient } from '@paygate/sql';
+import { fromJson, type SqlClient } from '@paygate/sql';
 import type { ModelTable, ProjectionDialect } from './projection-dialect';
 
 /*
@@ -31,7 +31,7 @@ export const SQLITE_DIALECT: ProjectionDialect = {
     const rows = await rowsOf(tx, model, Object.keys(model.columns), keys);
     const json = Object.keys(model.columns).filter((column) => model.columns[column] === 'jsonb');
     return rows.map((row) => {
-      for (const column of json) if (typeof row[column] === 'string') row[column] = JSON.parse(row[column]);
+      for (const column of json) row[column] = fromJson(tx, row[column]);
       return row;
     });
   },

@@ -14,3 +14,8 @@ export const SQLITE_NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 export function forUpdate(client: SqlClient, table?: string): string {
   return client.dialect === 'postgres' ? ` for update${table ? ` of ${table}` : ''}` : '';
 }
+
+/** A json or jsonb column's value as a query answers it: PostgreSQL's arrives parsed, SQLite's is JSON text. */
+export function fromJson<T>(client: SqlClient, value: unknown): T {
+  return (client.dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
