@@ -19,3 +19,18 @@ export function forUpdate(client: SqlClient, table?: string): string {
 export function fromJson<T>(client: SqlClient, value: unknown): T {
   return (client.dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
+
+/** Now, as the engine keeps a time: timestamptz on PostgreSQL, ISO text on SQLite (SQLITE_NOW). */
+export function sqlNow(client: SqlClient): string {
+  return client.dialect === 'postgres' ? 'now()' : `(${SQLITE_NOW})`;
+}
+
+/** ` in` the texts of list parameter `param` (textList): PostgreSQL's array, SQLite's JSON array. */
+export function inTextList(client: SqlClient, param: string): string {
+  return client.dialect === 'postgres' ? ` = any(${param}::text[])` : ` in (select value from json_each(${param}))`;
+}
+
+/** The value of a list parameter that inTextList reads. */
+export function textList(client: SqlClient, values: readonly string[]): unknown {
+  return client.dialect === 'postgres' ? values : JSON.stringify(values);
+}
