@@ -34,3 +34,11 @@ export function inTextList(client: SqlClient, param: string): string {
 export function textList(client: SqlClient, values: readonly string[]): unknown {
   return client.dialect === 'postgres' ? values : JSON.stringify(values);
 }
+
+/**
+ * Holds `key` until the transaction `tx` ends, against every other transaction taking it: a transaction-scoped
+ * advisory lock on PostgreSQL; nothing on SQLite, whose transactions run one at a time already.
+ */
+export async function lockInTransaction(tx: SqlClient, key: string): Promise<void> {
+  if (tx.dialect === 'postgres') await tx.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
+}
