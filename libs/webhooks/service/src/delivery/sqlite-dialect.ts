@@ -130,8 +130,9 @@ export const SQLITE_DIALECT: WebhooksDialect = {
     return `0-${row.last}`;
   },
 
+  // At or before the cutoff: times here are to the millisecond, so one written this millisecond has aged the retention.
   async pruneStream(client, retentionMs) {
-    const rows = await client.query('delete from webhook_stream where created_at < $1 returning position', [
+    const rows = await client.query('delete from webhook_stream where created_at <= $1 returning position', [
       fromNow(-retentionMs),
     ]);
     return rows.length;
