@@ -25,7 +25,7 @@ import { PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
 /**
- * The service without NestJS: PGlite store, the real deciders and process, a fake biller. It
+ * The service without NestJS: a store of each engine, the real deciders and process, a fake biller. It
  * carries the process's steps out against the ledger and the biller, in order.
  */
 const PRN = '2250000123456';
