@@ -1,11 +1,11 @@
 /** A merchant's dashboard activity: what its users did, newest first, and only its own. */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { DashboardActivity } from './dashboard-activity';
 import { MerchantAccounts } from './merchant-accounts';
 import { SecretBox } from './secret-box';
 
-describeOnSqlEngines('DashboardActivity', 'dashboard_activity', (open) => {
+describeOnAllSqlEngines('DashboardActivity', 'dashboard_activity', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let clock = new Date('2026-11-27T10:00:00.000Z');

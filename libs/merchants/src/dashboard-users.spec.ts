@@ -3,14 +3,14 @@
  * password only its owner knows, sessions that end, and nothing in the tables that signs anyone in.
  */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { DashboardUsers, INVITE_VALID_MS, SESSION_VALID_MS } from './dashboard-users';
 import { MerchantAccounts } from './merchant-accounts';
 import { SecretBox } from './secret-box';
 
 const PASSWORD = 'correct horse battery staple';
 
-describeOnSqlEngines('DashboardUsers', 'dashboard_users', (open) => {
+describeOnAllSqlEngines('DashboardUsers', 'dashboard_users', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let users: DashboardUsers;

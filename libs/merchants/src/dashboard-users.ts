@@ -50,7 +50,11 @@ const toUser = (row: UserRow): DashboardUser => ({
   createdAt: new Date(row.created_at).toISOString(),
 });
 
-const USER_COLUMNS = 'u.id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at';
+const USER_FIELDS = ['id', 'merchant_id', 'email', 'role', 'password_hash', 'created_at'];
+/** A write's RETURNING list: SQLite takes no table name there. */
+const USER_COLUMNS = USER_FIELDS.join(', ');
+/** A join's, from `dashboard_users u`. */
+const USER_COLUMNS_OF_U = USER_FIELDS.map((field) => `u.${field}`).join(', ');
 const token = () => randomBytes(32).toString('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -88,7 +92,7 @@ export class DashboardUsers {
     const expiresAt = this.later(INVITE_VALID_MS);
     return this.sql.transaction(async (tx) => {
       const [row] = await tx.query<UserRow>(
-        `insert into dashboard_users as u (id, merchant_id, email, role) values ($1, $2, $3, $4)
+        `insert into dashboard_users (id, merchant_id, email, role) values ($1, $2, $3, $4)
          on conflict (merchant_id, email) do nothing returning ${USER_COLUMNS}`,
         [`usr_${randomBytes(12).toString('base64url')}`, merchantId, email.toLowerCase(), role],
       );
@@ -105,7 +109,7 @@ export class DashboardUsers {
   /** The user an unused, unexpired invite is for. */
   async invited(inviteToken: string): Promise<DashboardUser | null> {
     const [row] = await this.sql.query<UserRow>(
-      `select ${USER_COLUMNS} from dashboard_invites i join dashboard_users u on u.id = i.user_id
+      `select ${USER_COLUMNS_OF_U} from dashboard_invites i join dashboard_users u on u.id = i.user_id
        where i.token_hash = $1 and i.used_at is null and i.expires_at > $2`,
       [digest(inviteToken), this.now().toISOString()],
     );
@@ -115,15 +119,20 @@ export class DashboardUsers {
   /** Sets the invited user's password and spends the invite; null when it was used, expired or never given. */
   async acceptInvite(inviteToken: string, password: string): Promise<DashboardUser | null> {
     const hash = await hashPassword(password);
-    const [row] = await this.sql.query<UserRow>(
-      `with spent as (
-         update dashboard_invites set used_at = $3 where token_hash = $1 and used_at is null and expires_at > $3
-         returning user_id)
-       update dashboard_users u set password_hash = $2 from spent where u.id = spent.user_id
-       returning ${USER_COLUMNS}`,
-      [digest(inviteToken), hash, this.now().toISOString()],
-    );
-    return row ? toUser(row) : null;
+    // Spent first: of two acceptances at once, the one that waited finds it spent.
+    return this.sql.transaction(async (tx) => {
+      const [spent] = await tx.query<{ user_id: string }>(
+        `update dashboard_invites set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2
+         returning user_id`,
+        [digest(inviteToken), this.now().toISOString()],
+      );
+      if (!spent) return null;
+      const [row] = await tx.query<UserRow>(
+        `update dashboard_users set password_hash = $2 where id = $1 returning ${USER_COLUMNS}`,
+        [spent.user_id, hash],
+      );
+      return toUser(row);
+    });
   }
 
   /**
@@ -134,8 +143,8 @@ export class DashboardUsers {
    */
   async signIn(email: string, password: string, merchantId?: string): Promise<SignIn | null> {
     const rows = await this.sql.query<UserRow & { merchant_name: string }>(
-      `select ${USER_COLUMNS}, m.name as merchant_name from dashboard_users u join merchants m on m.id = u.merchant_id
-       where u.email = $1 and ($2::text is null or u.merchant_id = $2) order by u.created_at, u.id`,
+      `select ${USER_COLUMNS_OF_U}, m.name as merchant_name from dashboard_users u join merchants m on m.id = u.merchant_id
+       where u.email = $1 and (cast($2 as text) is null or u.merchant_id = $2) order by u.created_at, u.id`,
       [email.toLowerCase(), merchantId ?? null],
     );
     const opened: typeof rows = [];
@@ -157,7 +166,7 @@ export class DashboardUsers {
   /** The signed-in user of an unexpired session, with the session's CSRF token. */
   async session(sessionId: string): Promise<{ user: DashboardUser; csrfToken: string } | null> {
     const [row] = await this.sql.query<UserRow & { csrf_token: string }>(
-      `select ${USER_COLUMNS}, s.csrf_token from dashboard_sessions s join dashboard_users u on u.id = s.user_id
+      `select ${USER_COLUMNS_OF_U}, s.csrf_token from dashboard_sessions s join dashboard_users u on u.id = s.user_id
        where s.id_hash = $1 and s.expires_at > $2`,
       [digest(sessionId), this.now().toISOString()],
     );
@@ -171,7 +180,7 @@ export class DashboardUsers {
 
   async list(merchantId: string): Promise<DashboardUser[]> {
     const rows = await this.sql.query<UserRow>(
-      `select ${USER_COLUMNS} from dashboard_users u where u.merchant_id = $1 order by u.created_at, u.email`,
+      `select ${USER_COLUMNS} from dashboard_users where merchant_id = $1 order by created_at, email`,
       [merchantId],
     );
     return rows.map(toUser);
@@ -180,7 +189,7 @@ export class DashboardUsers {
   /** Another role for one of `merchantId`'s users: their sessions carry it at once. */
   async changeRole(merchantId: string, userId: string, role: DashboardRole): Promise<DashboardUser | null> {
     const [row] = await this.sql.query<UserRow>(
-      `update dashboard_users u set role = $3 where u.id = $2 and u.merchant_id = $1 returning ${USER_COLUMNS}`,
+      `update dashboard_users set role = $3 where id = $2 and merchant_id = $1 returning ${USER_COLUMNS}`,
       [merchantId, userId, role],
     );
     return row ? toUser(row) : null;
@@ -199,7 +208,7 @@ export class DashboardUsers {
     const expiresAt = this.later(INVITE_VALID_MS);
     return this.sql.transaction(async (tx) => {
       const [row] = await tx.query<UserRow>(
-        `update dashboard_users u set password_hash = null where u.id = $2 and u.merchant_id = $1
+        `update dashboard_users set password_hash = null where id = $2 and merchant_id = $1
          returning ${USER_COLUMNS}`,
         [merchantId, userId],
       );

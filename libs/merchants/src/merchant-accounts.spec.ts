@@ -3,11 +3,11 @@
  * and secret key, and changes (new keys, suspension) applied at once by the instance that made them.
  */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { MerchantAccounts } from './merchant-accounts';
 import { SecretBox } from './secret-box';
 
-describeOnSqlEngines('MerchantAccounts', 'merchants', (open) => {
+describeOnAllSqlEngines('MerchantAccounts', 'merchants', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let accounts: MerchantAccounts;

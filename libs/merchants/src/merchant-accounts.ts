@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DeploymentMode } from '@paygate/config';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { forUpdate, migrate, type SqlDatabase } from '@paygate/sql';
 import { MERCHANTS_MIGRATIONS } from './migrations';
 import type { SecretBox } from './secret-box';
 
@@ -164,13 +164,14 @@ export class MerchantAccounts {
     const [row] = await this.sql.query<MerchantRow>(
       `update merchants set
          status = coalesce($2, status),
-         collection_callback_url = case when $3::boolean then $4 else collection_callback_url end,
-         service_payments_callback_url = case when $5::boolean then $6 else service_payments_callback_url end,
-         payout_approval_threshold = case when $7::boolean then $8::bigint else payout_approval_threshold end,
-         payout_daily_cap = case when $9::boolean then $10::bigint else payout_daily_cap end,
-         payouts_callback_url = case when $11::boolean then $12 else payouts_callback_url end,
-         updated_at = now()
+         collection_callback_url = case when cast($3 as boolean) then $4 else collection_callback_url end,
+         service_payments_callback_url = case when cast($5 as boolean) then $6 else service_payments_callback_url end,
+         payout_approval_threshold = case when cast($7 as boolean) then cast($8 as bigint) else payout_approval_threshold end,
+         payout_daily_cap = case when cast($9 as boolean) then cast($10 as bigint) else payout_daily_cap end,
+         payouts_callback_url = case when cast($11 as boolean) then $12 else payouts_callback_url end,
+         updated_at = $13
        where id = $1 returning *`,
+      // The time from here, $13 and below: the same statement on every engine.
       [
         id,
         patch.status ?? null,
@@ -184,6 +185,7 @@ export class MerchantAccounts {
         patch.payoutDailyCap ?? null,
         patch.payoutsCallbackUrl !== undefined,
         patch.payoutsCallbackUrl ?? null,
+        new Date().toISOString(),
       ],
     );
     if (row) this.forget(row.public_key);
@@ -194,12 +196,12 @@ export class MerchantAccounts {
   async rotateKeys(id: string, kinds: KeyKind[]): Promise<{ merchant: Merchant; keys: MerchantKeys } | null> {
     const fresh = this.newKeys();
     return this.sql.transaction(async (tx) => {
-      const [current] = await tx.query<MerchantRow>('select * from merchants where id = $1 for update', [id]);
+      const [current] = await tx.query<MerchantRow>(`select * from merchants where id = $1${forUpdate(tx)}`, [id]);
       if (!current) return null;
       const api = kinds.includes('api');
       const signing = kinds.includes('signing');
       const [row] = await tx.query<MerchantRow>(
-        `update merchants set public_key = $2, secret_key_hash = $3, secret_key_sealed = $4, signing_key_sealed = $5, updated_at = now()
+        `update merchants set public_key = $2, secret_key_hash = $3, secret_key_sealed = $4, signing_key_sealed = $5, updated_at = $6
          where id = $1 returning *`,
         [
           id,
@@ -207,6 +209,7 @@ export class MerchantAccounts {
           api ? sha256(fresh.secretKey).toString('hex') : current.secret_key_hash,
           api ? this.box.seal(fresh.secretKey) : current.secret_key_sealed,
           signing ? this.box.seal(fresh.signingKey) : current.signing_key_sealed,
+          new Date().toISOString(),
         ],
       );
       this.forget(current.public_key);

@@ -4,11 +4,11 @@
  * named as such rather than as unknown.
  */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { keyOfOtherMode, MerchantAccounts, modeOfKey } from './merchant-accounts';
 import { SecretBox } from './secret-box';
 
-describeOnSqlEngines('MerchantAccounts in test and live deployments', 'merchant_key_modes', (open) => {
+describeOnAllSqlEngines('MerchantAccounts in test and live deployments', 'merchant_key_modes', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   const box = SecretBox.fromMasterKey(SecretBox.generateMasterKey());

@@ -3,12 +3,12 @@
  * SignInAttempts) count the same attempts, and an attempt ages out after the window.
  */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { SignInAttempts } from './sign-in-attempts';
 
 const LIMITS = { perEmail: 3, perAddress: 5, windowMs: 60_000 };
 
-describeOnSqlEngines('SignInAttempts', 'sign_in_attempts', (open) => {
+describeOnAllSqlEngines('SignInAttempts', 'sign_in_attempts', (open) => {
   let db: SqlDatabase;
   let close: () => Promise<void>;
   let clock = new Date('2026-11-27T10:00:00Z');

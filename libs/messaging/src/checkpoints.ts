@@ -19,10 +19,11 @@ export class CheckpointStore {
   }
 
   async save(name: string, position: string): Promise<void> {
+    // The time comes from here: one statement for every engine, SQLite having no time type.
     await this.db.query(
-      `insert into messaging_checkpoints (name, position) values ($1, $2)
-       on conflict (name) do update set position = excluded.position, updated_at = now()`,
-      [name, position],
+      `insert into messaging_checkpoints (name, position, updated_at) values ($1, $2, $3)
+       on conflict (name) do update set position = excluded.position, updated_at = excluded.updated_at`,
+      [name, position, new Date().toISOString()],
     );
   }
 }

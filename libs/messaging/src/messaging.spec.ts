@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   CONFORMANCE_ACCESS,
   CONFORMANCE_SERVICE,
+  describeOnAllSqlEngines,
   describeWithService,
   eventually,
   issueAppCertificates,
@@ -30,7 +31,7 @@ async function ownCommandRoutes(): Promise<CommandRoutes> {
   return { listenUrl: url, services: { [CONFORMANCE_SERVICE]: url }, tls };
 }
 
-async function setup(brokerUrl: string, db: SqlDatabase, schema?: string, metrics?: Metrics) {
+async function setup(brokerUrl: string, db: SqlDatabase, close: () => Promise<void>, metrics?: Metrics) {
   const store = await SqlEventStore.create(db);
   return {
     store,
@@ -40,28 +41,26 @@ async function setup(brokerUrl: string, db: SqlDatabase, schema?: string, metric
         { store, sql: db, log, metrics },
         { clientId: 'messaging-test', partitions: 3, commandRoutes: await ownCommandRoutes() },
       ),
-    dispose: async () => {
-      if (schema) await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    },
+    dispose: close,
   };
 }
 
-describe('in-process messaging on PGlite', () => {
-  messagingConformance(async () => setup('inproc://', await openSqlDatabase('pglite://memory')));
-});
-
-describeWithService('postgres', 'in-process messaging on PostgreSQL', (url) => {
-  const schema = uniqueSchema('msg_inproc');
-  messagingConformance(async () => setup('inproc://', await openSqlDatabase(url, { schema }), schema));
+describeOnAllSqlEngines('in-process messaging', 'msg_inproc', (open) => {
+  messagingConformance(async () => {
+    const { db, close } = await open();
+    return setup('inproc://', db, close);
+  });
 });
 
 /** The relay's store: PostgreSQL when configured (as in production), else embedded. */
 async function kafkaSetup(brokerUrl: string, schema: string, metrics?: Metrics) {
   const storeUrl = serviceUrl('postgres');
-  return storeUrl
-    ? setup(brokerUrl, await openSqlDatabase(storeUrl, { schema }), schema, metrics)
-    : setup(brokerUrl, await openSqlDatabase('pglite://memory'), undefined, metrics);
+  const db = storeUrl ? await openSqlDatabase(storeUrl, { schema }) : await openSqlDatabase('pglite://memory');
+  const close = async () => {
+    if (storeUrl) await db.query(`drop schema ${schema} cascade`);
+    await db.close();
+  };
+  return setup(brokerUrl, db, close, metrics);
 }
 
 describeWithService('kafka', 'Kafka messaging', (brokerUrl) => {

@@ -1,4 +1,4 @@
-import { defineMigrations } from '@paygate/sql';
+import { defineMigrations, SQLITE_NOW } from '@paygate/sql';
 
 /** Consumer and relay positions (CheckpointStore). */
 export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
@@ -9,6 +9,13 @@ export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [
          name text primary key,
          position text not null,
          updated_at timestamptz not null default now()
+       )`,
+    ],
+    sqlite: [
+      `create table messaging_checkpoints (
+         name text primary key,
+         position text not null,
+         updated_at text not null default (${SQLITE_NOW})
        )`,
     ],
   },

@@ -1,4 +1,4 @@
-import { onBothEngines } from './projections-test-setup';
+import { onEveryEngine } from './projections-test-setup';
 
 /**
  * A row missing past its stream's first event (a projection that started late) is made from the
@@ -6,7 +6,7 @@ import { onBothEngines } from './projections-test-setup';
  * finishing at all shows the stream is not read from inside the transaction: such a read would
  * wait for the transaction, which would wait for it (the test timeout would end it).
  */
-onBothEngines('Projection, a missing row', (t) => {
+onEveryEngine('Projection, a missing row', (t) => {
   it("is made by folding the stream's earlier events, and the event applied to it; only that event writes alongside", async () => {
     const events = await t.append('a', [
       ['Opened', { owner: 'ann' }],

@@ -1,11 +1,11 @@
 import type { RecordedEvent } from '@paygate/event-store';
-import { failingOnClose, onBothEngines } from './projections-test-setup';
+import { failingOnClose, onEveryEngine } from './projections-test-setup';
 
 /**
  * A page of events (what one read of the store brings) applied at once: the same rows as one event at a time, in one
  * transaction.
  */
-onBothEngines('Projection, a page at a time', (t) => {
+onEveryEngine('Projection, a page at a time', (t) => {
   /** Two streams' events interleaved, as they sit in the store's global order. */
   const interleaved = async (): Promise<RecordedEvent[]> => {
     const a = await t.append('a', [

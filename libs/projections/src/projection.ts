@@ -2,6 +2,9 @@ import { storedEvent, type StoredEvent } from '@paygate/decider';
 import type { EventStore, RecordedEvent } from '@paygate/event-store';
 import type { EventBus, RunningConsumer } from '@paygate/messaging';
 import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { POSTGRES_DIALECT } from './postgres-dialect';
+import type { ModelTable, ProjectionDialect } from './projection-dialect';
+import { SQLITE_DIALECT } from './sqlite-dialect';
 
 /**
  * How a column's value is sent: `jsonb` values are serialised and cast, the rest go as they are (a `timestamptz` as
@@ -64,7 +67,7 @@ interface StreamRun<Event> {
  *
  * A row can be missing past its stream's first event only when the projection started late.
  * Then, after the rest of the page has committed, the stream is read and folded outside any
- * transaction and its events applied again: on PGlite the transaction holds the one
+ * transaction and its events applied again: on an embedded engine the transaction holds the one
  * connection, so a read through the store inside it would wait for the transaction, which
  * waits for the read.
  */
@@ -165,8 +168,9 @@ interface FoldedRun<Event, Row> {
  *
  * A run from the stream's first event, or from its earlier events folded, already knows the row
  * before it: it is folded without reading the row. The others' rows are read in one statement,
- * locked. The rows are written in one statement, which says the revision each had, so only the
- * events past it write alongside (a page that comes again writes nothing twice).
+ * locked. The rows are written in one statement (on SQLite after one that reads their
+ * revisions), which says the revision each had, so only the events past it write alongside (a
+ * page that comes again writes nothing twice).
  */
 async function applyRuns<Event, Row>(
   tx: SqlClient,
@@ -219,6 +223,12 @@ async function applyRuns<Event, Row>(
   return missing;
 }
 
+/** Each dialect's statements, by SqlClient.dialect: PostgreSQL's on PGlite and PostgreSQL, SQLite's on SQLite. */
+const DIALECTS: Record<SqlClient['dialect'], ProjectionDialect> = {
+  postgres: POSTGRES_DIALECT,
+  sqlite: SQLITE_DIALECT,
+};
+
 const keyText = (key: Record<string, string>) => JSON.stringify(Object.values(key));
 
 /**
@@ -237,7 +247,12 @@ function onePerKey<R extends { key: Record<string, string> }>(rows: R[]): R[][] 
   return waves.map((wave) => wave.rows);
 }
 
-const arrayType = (type: ColumnType) => (type === 'jsonb' ? 'text[]' : `${type}[]`);
+/** A model's table as its dialect's statements need it. */
+const tableOf = (model: StreamReadModel<unknown, unknown>, keyColumns: readonly string[]): ModelTable => ({
+  table: model.table,
+  keyColumns,
+  columns: model.columns,
+});
 
 /** The rows of these keys and their revisions, locked for this transaction; a key without a row is absent. */
 async function storedRows<Event, Row>(
@@ -246,11 +261,10 @@ async function storedRows<Event, Row>(
   keys: Record<string, string>[],
 ): Promise<Map<string, RowBefore<Row>>> {
   const keyColumns = Object.keys(keys[0]);
-  const found = await tx.query<Record<string, unknown>>(
-    `select ${[...keyColumns, ...Object.keys(model.columns), 'revision'].map((column) => `t.${column}`).join(', ')}
-     from ${model.table} t join unnest(${keyColumns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) as k(${keyColumns.join(', ')}) using (${keyColumns.join(', ')})
-     for update of t`,
-    keyColumns.map((column) => keys.map((key) => key[column])),
+  const found = await DIALECTS[tx.dialect].storedRows(
+    tx,
+    tableOf(model as StreamReadModel<unknown, unknown>, keyColumns),
+    keys.map((key) => keyColumns.map((column) => key[column])),
   );
   return new Map(
     found.map((values) => [
@@ -264,38 +278,25 @@ async function storedRows<Event, Row>(
  * Writes each row at its revision, never over a row already past it; returns, row by row, the
  * revision the row had (-1: none). The rows' keys are distinct.
  */
-async function upsert<Event, Row>(
+function upsert<Event, Row>(
   tx: SqlClient,
   model: StreamReadModel<Event, Row>,
   rows: readonly FoldedRun<Event, Row>[],
 ): Promise<number[]> {
   const keyColumns = Object.keys(rows[0].key);
   const columns = Object.keys(model.columns);
-  const values = rows.map(({ row }) => model.toColumns(row));
-  const params: unknown[] = [
-    ...keyColumns.map((column) => rows.map(({ key }) => key[column])),
-    ...columns.map((column) =>
-      values.map((value) => (model.columns[column] === 'jsonb' ? JSON.stringify(value[column]) : value[column])),
-    ),
-    rows.map(({ revision }) => revision),
-  ];
-  const types = [
-    ...keyColumns.map(() => 'text[]'),
-    ...columns.map((column) => arrayType(model.columns[column])),
-    'integer[]',
-  ];
-  const all = [...keyColumns, ...columns, 'revision'];
-  const selected = all.map((column) => (model.columns[column] === 'jsonb' ? `u.${column}::jsonb` : `u.${column}`));
-  // `had` reads the statement's snapshot, so it is each row before this write whatever order the parts run in.
-  const written = await tx.query<{ had: number | string }>(
-    `with u as (select * from unnest(${types.map((type, i) => `$${i + 1}::${type}`).join(', ')}) with ordinality as u(${all.join(', ')}, ord)),
-     had as (select ${keyColumns.map((column) => `t.${column}`).join(', ')}, t.revision from ${model.table} t join u using (${keyColumns.join(', ')})),
-     written as (
-       insert into ${model.table} (${all.join(', ')}) select ${selected.join(', ')} from u
-       on conflict (${keyColumns.join(', ')}) do update set ${[...columns, 'revision'].map((column) => `${column} = excluded.${column}`).join(', ')}
-       where ${model.table}.revision < excluded.revision)
-     select coalesce(had.revision, -1) as had from u left join had using (${keyColumns.join(', ')}) order by u.ord`,
-    params,
+  return DIALECTS[tx.dialect].upsert(
+    tx,
+    tableOf(model as StreamReadModel<unknown, unknown>, keyColumns),
+    rows.map(({ key, row, revision }) => {
+      const values = model.toColumns(row);
+      return {
+        key: keyColumns.map((column) => key[column]),
+        values: columns.map((column) =>
+          model.columns[column] === 'jsonb' ? JSON.stringify(values[column]) : values[column],
+        ),
+        revision,
+      };
+    }),
   );
-  return written.map((row) => Number(row.had));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventReader } from '@paygate/decider';
 import { SqlEventStore, type EventStore, type EventToAppend, type RecordedEvent } from '@paygate/event-store';
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
+import { describeOnAllSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
 import { Projection, type StreamReadModel } from './projection';
 
 /**
@@ -82,8 +82,11 @@ export function ownerCredits(streamPrefix: string): StreamReadModel<Credited, { 
   };
 }
 
-const TABLES = [
-  'create table tally_view (tally_id text primary key, owner text not null, total bigint not null, state jsonb not null, revision integer not null)',
+/** A `jsonb` column's type: SQLite keeps JSON as text. */
+const JSON_TYPE: Record<SqlDatabase['dialect'], string> = { postgres: 'jsonb', sqlite: 'text' };
+
+const tables = (db: SqlDatabase) => [
+  `create table tally_view (tally_id text primary key, owner text not null, total bigint not null, state ${JSON_TYPE[db.dialect]} not null, revision integer not null)`,
   'create table tally_log (tally_id text not null, event_type text not null)',
   'create table owner_credits (owner text primary key, total bigint not null, revision integer not null)',
 ];
@@ -111,7 +114,7 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
     const opened = await openDb();
     close = opened.close;
     t.db = opened.db;
-    for (const statement of TABLES) await t.db.query(statement);
+    for (const statement of tables(t.db)) await t.db.query(statement);
     t.store = await SqlEventStore.create(t.db);
     t.append = async (streamId, events) => {
       const toAppend: EventToAppend[] = events.map(([type, data, version = 2]) => ({
@@ -124,11 +127,19 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
       return (await t.store.readStream(`${t.prefix}${streamId}`)).slice(-events.length);
     };
     t.row = async (tallyId) => {
-      const [row] = await t.db.query<{ owner: string; total: string | number; state: Tally; revision: number }>(
-        'select owner, total, state, revision from tally_view where tally_id = $1',
-        [tallyId],
+      const [row] = await t.db.query<{
+        owner: string;
+        total: string | number;
+        state: Tally | string;
+        revision: number;
+      }>('select owner, total, state, revision from tally_view where tally_id = $1', [tallyId]);
+      return (
+        row && {
+          ...row,
+          total: Number(row.total),
+          state: typeof row.state === 'string' ? (JSON.parse(row.state) as Tally) : row.state,
+        }
       );
-      return row && { ...row, total: Number(row.total) };
     };
     t.log = async (tallyId) =>
       (await t.db.query<{ event_type: string }>('select event_type from tally_log where tally_id = $1', [tallyId])).map(
@@ -147,7 +158,7 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: Projectio
   suite(t);
 }
 
-/** Runs `suite` on PGlite and, when STORE_URL names one, on PostgreSQL. */
-export function onBothEngines(title: string, suite: (t: ProjectionUnderTest) => void): void {
-  describeOnSqlEngines(title, 'projections', (open) => suiteOn(open, suite));
+/** Runs `suite` on every engine: PGlite, SQLite and, when STORE_URL names one, PostgreSQL. */
+export function onEveryEngine(title: string, suite: (t: ProjectionUnderTest) => void): void {
+  describeOnAllSqlEngines(title, 'projections', (open) => suiteOn(open, suite));
 }

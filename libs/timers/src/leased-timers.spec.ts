@@ -1,7 +1,7 @@
 import { LeasedTimers } from './leased-timers';
-import { future, KINDS, onBothEngines, past, timerTable } from './timers-test-setup';
+import { future, KINDS, onEveryEngine, past, timerTable } from './timers-test-setup';
 
-onBothEngines('leased timers', (t) => {
+onEveryEngine('leased timers', (t) => {
   it('claims a timer once it is due, and not again while the claim holds its lease', async () => {
     const dueAt = past();
     await t.timers.schedule(t.db, 'due', 'expiry', dueAt);

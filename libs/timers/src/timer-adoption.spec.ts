@@ -2,7 +2,7 @@ import { defineMigrations, migrate } from '@paygate/sql';
 import { eventually } from '@paygate/testing';
 import { timerAdoptionStatements } from './leased-timers';
 import { TimerWorker } from './timer-worker';
-import { future, onBothEngines, past } from './timers-test-setup';
+import { future, onEnginesOfOlderReleases, past } from './timers-test-setup';
 
 const quiet = {
   debug: () => undefined,
@@ -17,7 +17,7 @@ const quiet = {
  * onto the queue (collections/0002 and payments/0002 carry timerAdoptionStatements), losing none,
  * including those the older pods still write during a rolling upgrade.
  */
-onBothEngines('timers an older release left in the timer table', (t) => {
+onEnginesOfOlderReleases('timers an older release left in the timer table', (t) => {
   // The older release's schedule, word for word: an upsert that replaces the timer of that kind.
   const legacy = (ref: string, kind: string, at: Date) =>
     t.db.query(

@@ -3,7 +3,7 @@ import type { SqlDatabase } from '@paygate/sql';
 import { eventually } from '@paygate/testing';
 import type { DueTimer } from './leased-timers';
 import { TimerWorker, type TimerVerdict } from './timer-worker';
-import { future, onBothEngines, past, type Kind } from './timers-test-setup';
+import { future, onEveryEngine, past, type Kind } from './timers-test-setup';
 
 function recordingLogger(warnings: { message: string; fields?: Record<string, unknown> }[]): Logger {
   const log: Logger = {
@@ -16,7 +16,7 @@ function recordingLogger(warnings: { message: string; fields?: Record<string, un
   return log;
 }
 
-onBothEngines('timer worker', (t) => {
+onEveryEngine('timer worker', (t) => {
   let worker: TimerWorker<Kind> | undefined;
   const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
   const fired: DueTimer<Kind>[] = [];

@@ -1,6 +1,6 @@
 import { SqlJobQueue } from '@paygate/jobs';
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
+import { describeOnAllSqlEngines, describeOnSqlEngines, type SqlEngineUnderTest } from '@paygate/testing';
 import { LeasedTimers, timerTableStatements } from './leased-timers';
 
 export type Kind = 'expiry' | 'poll';
@@ -10,15 +10,14 @@ export const future = (ms = 3_600_000) => new Date(Date.now() + ms);
 
 export const KINDS: Record<Kind, true> = { expiry: true, poll: true };
 
-/**
- * Timers of a queue named `table`, with the table an older release kept them in, as its owners' migrations create one
- * (timerTableStatements).
- */
+/** Timers of a queue named `table`. */
 export async function timerTable(db: SqlDatabase, table: string): Promise<LeasedTimers<Kind>> {
-  for (const statement of timerTableStatements(table)) await db.query(statement);
   await SqlJobQueue.migrate(db);
   return new LeasedTimers<Kind>(table, KINDS);
 }
+
+/** An hour, to subtract from a time in `jobs`: an interval on PostgreSQL, epoch ms on SQLite (libs/jobs). */
+const AN_HOUR: Record<SqlDatabase['dialect'], string> = { postgres: `interval '1 hour'`, sqlite: '3600000' };
 
 /** One database per engine, and an empty `test_timers` queue for each test. */
 export interface TimersUnderTest {
@@ -33,13 +32,18 @@ export interface TimersUnderTest {
   ageClaims<Claim extends { leaseUntil: Date }>(claims: Claim[]): Promise<Claim[]>;
 }
 
-function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnderTest) => void): void {
+function suiteOn(
+  openDb: () => Promise<SqlEngineUnderTest>,
+  suite: (t: TimersUnderTest) => void,
+  { legacyTable }: { legacyTable: boolean },
+): void {
   const t = {} as TimersUnderTest;
   let close: () => Promise<void>;
   beforeAll(async () => {
     const opened = await openDb();
     close = opened.close;
     const db = opened.db;
+    if (legacyTable) for (const statement of timerTableStatements('test_timers')) await db.query(statement);
     Object.assign(t, {
       db,
       timers: await timerTable(db, 'test_timers'),
@@ -51,7 +55,7 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnd
         ).map((row) => ({ internalReference: row.internal_reference, kind: row.kind, dueAt: new Date(row.due_at) })),
       ageClaims: async <Claim extends { leaseUntil: Date }>(claims: Claim[]) => {
         await db.query(
-          `update jobs set run_at = run_at - interval '1 hour', lease_until = lease_until - interval '1 hour'
+          `update jobs set run_at = run_at - ${AN_HOUR[db.dialect]}, lease_until = lease_until - ${AN_HOUR[db.dialect]}
            where queue = 'test_timers' and lease_until is not null`,
         );
         return claims.map((claim) => ({ ...claim, leaseUntil: new Date(claim.leaseUntil.getTime() - 3_600_000) }));
@@ -63,7 +67,15 @@ function suiteOn(openDb: () => Promise<SqlEngineUnderTest>, suite: (t: TimersUnd
   suite(t);
 }
 
-/** Runs `suite` against PGlite and, when STORE_URL names one, PostgreSQL. */
-export function onBothEngines(title: string, suite: (t: TimersUnderTest) => void): void {
-  describeOnSqlEngines(title, 'timers', (open) => suiteOn(open, suite));
+/** Runs `suite` on every engine: PGlite, SQLite and, when STORE_URL names one, PostgreSQL. */
+export function onEveryEngine(title: string, suite: (t: TimersUnderTest) => void): void {
+  describeOnAllSqlEngines(title, 'timers', (open) => suiteOn(open, suite, { legacyTable: false }));
+}
+
+/**
+ * Runs `suite` with `test_timers` also the table an older release kept its timers in, as its owners' migrations
+ * create one (timerTableStatements): on the engines that release ran on, PGlite and PostgreSQL.
+ */
+export function onEnginesOfOlderReleases(title: string, suite: (t: TimersUnderTest) => void): void {
+  describeOnSqlEngines(title, 'timers', (open) => suiteOn(open, suite, { legacyTable: true }));
 }

@@ -16,7 +16,7 @@ import {
 import type { EventStore } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { fromJson, migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { COLLECTIONS_MIGRATIONS } from './migrations';
 
@@ -84,19 +84,19 @@ export class CollectionProjection extends Projection {
   }
 
   async findByInternalReference(merchantId: string, internalReference: string): Promise<Collection | null> {
-    const [row] = await this.sql.query<{ state: Collection }>(
+    const [row] = await this.sql.query<{ state: unknown }>(
       'select state from collection_view where internal_reference = $1 and merchant_id = $2',
       [internalReference, merchantId],
     );
-    return row?.state ?? null;
+    return row ? this.stateOf(row) : null;
   }
 
   async findByMerchantReference(merchantId: string, merchantReference: string): Promise<Collection | null> {
-    const [row] = await this.sql.query<{ state: Collection }>(
+    const [row] = await this.sql.query<{ state: unknown }>(
       'select state from collection_view where merchant_id = $1 and merchant_reference = $2',
       [merchantId, merchantReference],
     );
-    return row?.state ?? null;
+    return row ? this.stateOf(row) : null;
   }
 
   /** A page newest first, keyset-paged on (created_at, internal_reference) so inserts never shift a page. */
@@ -118,12 +118,12 @@ export class CollectionProjection extends Projection {
       where.push(`(created_at, internal_reference) < ($${params.length - 1}, $${params.length})`);
     }
     params.push(query.limit + 1);
-    const rows = await this.sql.query<{ state: Collection }>(
+    const rows = await this.sql.query<{ state: unknown }>(
       `select state from collection_view where ${where.join(' and ')}
        order by created_at desc, internal_reference desc limit $${params.length}`,
       params,
     );
-    const collections = rows.slice(0, query.limit).map((row) => row.state);
+    const collections = rows.slice(0, query.limit).map((row) => this.stateOf(row));
     const last = collections.at(-1);
     return rows.length > query.limit && last
       ? {
@@ -131,6 +131,10 @@ export class CollectionProjection extends Projection {
           next: { createdAt: last.initiated.initiatedAt, internalReference: last.initiated.internalReference },
         }
       : { collections };
+  }
+
+  private stateOf(row: { state: unknown }): Collection {
+    return fromJson(this.sql, row.state);
   }
 
   /** When the oldest collection still PENDING was initiated (an ISO instant), or null when none is. */

@@ -4,6 +4,7 @@
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { CommandRejectedError, type CollectionRequest } from '@paygate/contracts';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import {
   cardRequest,
   GATEWAY_URL,
@@ -13,8 +14,8 @@ import {
   harnessPerSuite,
 } from './collections-service-test-setup';
 
-describe('CollectionsService: confirm', () => {
-  const h = harnessPerSuite();
+describeOnAllSqlEngines('CollectionsService: confirm', 'coll_confirm', (engine) => {
+  const h = harnessPerSuite({ engine });
 
   const open = async (request: CollectionRequest) =>
     internalReferenceOf(await h.service.initialize({ merchantId: MERCHANT, request }));

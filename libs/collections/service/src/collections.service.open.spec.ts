@@ -5,6 +5,7 @@
  */
 import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections-domain';
 import { type CollectionRecord } from '@paygate/contracts';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import {
   CALLBACK_URL,
   cardRequest,
@@ -18,8 +19,8 @@ import {
 const PRN = '2250000001301';
 const recordOf = (acknowledgement: { data: unknown }) => acknowledgement.data as CollectionRecord;
 
-describe('CollectionsService: opening a collection', () => {
-  const h = harnessPerSuite();
+describeOnAllSqlEngines('CollectionsService: opening a collection', 'coll_open', (engine) => {
+  const h = harnessPerSuite({ engine });
 
   it('initialize without confirmation starts the collection at once: confirmed implicitly, the prompt asked for, the answer acknowledged', async () => {
     const request = momoRequest();

@@ -2,12 +2,12 @@
  * paygate_collection_oldest_pending_age_seconds (setup in collections-service-test-setup.ts): how long the oldest
  * collection still open has been, from collection_view, as a scrape reads it.
  */
-import { RecordingMetrics } from '@paygate/testing';
+import { describeOnAllSqlEngines, RecordingMetrics } from '@paygate/testing';
 import { internalReferenceOf, MERCHANT, momoRequest, harnessPerSuite } from './collections-service-test-setup';
 import { OLDEST_PENDING_METRIC, reportOldestPending } from './pending-collections-metric';
 
-describe('CollectionsService: the age of the oldest pending collection', () => {
-  const h = harnessPerSuite();
+describeOnAllSqlEngines('CollectionsService: the age of the oldest pending collection', 'coll_pending', (engine) => {
+  const h = harnessPerSuite({ engine });
   const metrics = new RecordingMetrics();
   const age = async () => (await metrics.read(OLDEST_PENDING_METRIC)).map((sample) => sample.value);
 

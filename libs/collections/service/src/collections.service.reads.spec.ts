@@ -3,10 +3,11 @@
  * collection's timeline from its stream, and the activity counted from collection_view.
  */
 import { CommandRejectedError } from '@paygate/contracts';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { internalReferenceOf, MERCHANT, momoRequest, harnessPerSuite } from './collections-service-test-setup';
 
-describe('CollectionsService: what the dashboard reads', () => {
-  const h = harnessPerSuite();
+describeOnAllSqlEngines('CollectionsService: what the dashboard reads', 'coll_reads', (engine) => {
+  const h = harnessPerSuite({ engine });
 
   it("answers a collection's timeline from its events, and not_found to another merchant", async () => {
     h.momo.outcome = { status: 'SUCCESSFUL', providerTransactionId: 'mtn-tx-1' };
@@ -44,5 +45,28 @@ describe('CollectionsService: what the dashboard reads', () => {
       { day: day(yesterday), status: 'PENDING', currency: 'UGX', count: 2, amount: 2 * 81_000 },
       { day: day(h.now()), status: 'PENDING', currency: 'UGX', count: 1, amount: 81_000 },
     ]);
+  });
+
+  it('lists a merchant’s collections newest first, a page at a time, filtered, and finds one by either reference', async () => {
+    const merchantId = 'mer_lists';
+    const references: string[] = [];
+    while (references.length < 3) {
+      references.push(internalReferenceOf(await h.service.initialize({ merchantId, request: momoRequest() })));
+      h.advance(1_000);
+    }
+    await h.project();
+    const [oldest, middle, newest] = references;
+
+    const first = await h.service.queries.list({ merchantId, limit: 2 });
+    expect(first.records.map((record) => record.internal_reference)).toEqual([newest, middle]);
+    const second = await h.service.queries.list({ merchantId, limit: 2, after: first.next });
+    expect(second).toEqual({ records: [expect.objectContaining({ internal_reference: oldest })] });
+    expect((await h.service.queries.list({ merchantId, limit: 10, status: 'COMPLETED' })).records).toEqual([]);
+
+    const found = await h.service.queries.find({ merchantId, internalReference: middle });
+    expect(found.record.internal_reference).toBe(middle);
+    expect(
+      (await h.service.queries.find({ merchantId, merchantReference: found.record.merchant_reference })).record,
+    ).toEqual(found.record);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { CollectionTimerKind } from '@paygate/collections-domain';
 import { ProviderUnavailableError } from '@paygate/connectors';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import {
   cardRequest,
   internalReferenceOf,
@@ -12,8 +13,8 @@ import {
   harnessPerSuite,
 } from './collections-service-test-setup';
 
-describe('CollectionsService: timers and callbacks', () => {
-  const h = harnessPerSuite();
+describeOnAllSqlEngines('CollectionsService: timers and callbacks', 'coll_timers', (engine) => {
+  const h = harnessPerSuite({ engine });
 
   /** A MoMo collection whose customer has the prompt. */
   const withPrompt = async () =>

@@ -8,7 +8,7 @@ import { MESSAGES, COLLECTION_EVENT_TYPES as EVENTS } from '@paygate/collections
 import { UnavailableError, type CollectionRecord, type CollectionRequest } from '@paygate/contracts';
 import type { EventStore } from '@paygate/event-store';
 import type { SqlEventStore } from '@paygate/event-store';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import {
   harnessPerSuite,
   internalReferenceOf,
@@ -182,7 +182,7 @@ describe('CollectionsService: what opening writes, without SQL transactions (Kur
   });
 });
 
-describeOnSqlEngines('CollectionsService: one merchant_reference at once', 'coll_race', (engine) => {
+describeOnAllSqlEngines('CollectionsService: one merchant_reference at once', 'coll_race', (engine) => {
   const h = harnessPerSuite({ engine });
 
   it('the same request five times at once makes one collection and five identical acknowledgements', async () => {

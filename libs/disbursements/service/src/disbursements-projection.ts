@@ -23,7 +23,7 @@ import {
 import type { EventStore } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { fromJson, migrate, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers, type TimerChange } from '@paygate/timers';
 import { DISBURSEMENTS_MIGRATIONS } from './migrations';
 import { toAttentionItem, toPayoutRecord, toRefundRecord } from './records';
@@ -118,24 +118,24 @@ export class DisbursementsProjection extends Projection {
   }
 
   async findRefund({ merchantId, refundReference }: FindRefundQuery): Promise<RefundRecord | null> {
-    const [row] = await this.sql.query<{ state: MoneyOut }>('select state from money_out_view where stream_id = $1', [
+    const [row] = await this.sql.query<{ state: unknown }>('select state from money_out_view where stream_id = $1', [
       moneyOutStream('REFUND', merchantId, refundReference),
     ]);
-    return row ? toRefundRecord(row.state) : null;
+    return row ? toRefundRecord(this.stateOf(row)) : null;
   }
 
   /** Newest first, keyset-paged on (created_at, reference). */
   async listRefunds({ merchantId, internalReference, limit, after }: ListRefundsQuery): Promise<RefundPage> {
-    const rows = await this.sql.query<{ state: MoneyOut }>(
+    const rows = await this.sql.query<{ state: unknown }>(
       `select state from money_out_view
        where merchant_id = $1 and kind = 'REFUND'
-         and ($2::text is null or internal_reference = $2)
-         and ($3::text is null or (created_at, reference) < ($3, $4))
+         and (cast($2 as text) is null or internal_reference = $2)
+         and (cast($3 as text) is null or (created_at, reference) < ($3, $4))
        order by created_at desc, reference desc
        limit $5`,
       [merchantId, internalReference ?? null, after?.createdAt ?? null, after?.refundReference ?? null, limit + 1],
     );
-    const refunds = rows.slice(0, limit).map((row) => toRefundRecord(row.state));
+    const refunds = rows.slice(0, limit).map((row) => toRefundRecord(this.stateOf(row)));
     const last = refunds[refunds.length - 1];
     return rows.length > limit && last
       ? { refunds, next: { createdAt: last.created_at, refundReference: last.refund_reference } }
@@ -143,23 +143,23 @@ export class DisbursementsProjection extends Projection {
   }
 
   async findPayout({ merchantId, payoutReference }: FindPayoutQuery): Promise<PayoutRecord | null> {
-    const [row] = await this.sql.query<{ state: MoneyOut }>('select state from money_out_view where stream_id = $1', [
+    const [row] = await this.sql.query<{ state: unknown }>('select state from money_out_view where stream_id = $1', [
       moneyOutStream('PAYOUT', merchantId, payoutReference),
     ]);
-    return row ? toPayoutRecord(row.state) : null;
+    return row ? toPayoutRecord(this.stateOf(row)) : null;
   }
 
   /** Newest first, keyset-paged on (created_at, reference); `from` inclusive, `to` exclusive. */
   async listPayouts(query: ListPayoutsQuery): Promise<PayoutPage> {
     const { merchantId, status, providerCode, from, to, limit, after } = query;
-    const rows = await this.sql.query<{ state: MoneyOut }>(
+    const rows = await this.sql.query<{ state: unknown }>(
       `select state from money_out_view
        where merchant_id = $1 and kind = 'PAYOUT'
-         and ($2::text is null or status = $2)
-         and ($3::text is null or provider_code = $3)
-         and ($4::text is null or created_at >= $4)
-         and ($5::text is null or created_at < $5)
-         and ($6::text is null or (created_at, reference) < ($6, $7))
+         and (cast($2 as text) is null or status = $2)
+         and (cast($3 as text) is null or provider_code = $3)
+         and (cast($4 as text) is null or created_at >= $4)
+         and (cast($5 as text) is null or created_at < $5)
+         and (cast($6 as text) is null or (created_at, reference) < ($6, $7))
        order by created_at desc, reference desc
        limit $8`,
       [
@@ -173,7 +173,7 @@ export class DisbursementsProjection extends Projection {
         limit + 1,
       ],
     );
-    const payouts = rows.slice(0, limit).map((row) => toPayoutRecord(row.state));
+    const payouts = rows.slice(0, limit).map((row) => toPayoutRecord(this.stateOf(row)));
     const last = payouts[payouts.length - 1];
     return rows.length > limit && last
       ? { payouts, next: { createdAt: last.created_at, payoutReference: last.payout_reference } }
@@ -182,22 +182,25 @@ export class DisbursementsProjection extends Projection {
 
   /** The refunds and payouts flagged for operators (needs_attention), oldest first; one merchant's when given. */
   async needingAttention(limit: number, merchantId?: string): Promise<MoneyOutAttentionItem[]> {
-    const rows = await this.sql.query<{ state: MoneyOut }>(
-      `select state from money_out_view where needs_attention = 1 and ($2::text is null or merchant_id = $2)
+    const rows = await this.sql.query<{ state: unknown }>(
+      `select state from money_out_view where needs_attention = 1 and (cast($2 as text) is null or merchant_id = $2)
        order by created_at, stream_id limit $1`,
       [limit, merchantId ?? null],
     );
-    return rows.map((row) => toAttentionItem(row.state));
+    return rows.map((row) => toAttentionItem(this.stateOf(row)));
   }
 
   /** The merchant's payouts waiting for an owner's approval, oldest first, with who asked for each. */
   async payoutApprovals({ merchantId, limit }: ListPayoutApprovalsQuery): Promise<PayoutApproval[]> {
-    const rows = await this.sql.query<{ state: MoneyOut }>(
+    const rows = await this.sql.query<{ state: unknown }>(
       `select state from money_out_view where merchant_id = $1 and kind = 'PAYOUT' and status = 'PENDING_APPROVAL'
        order by created_at, reference limit $2`,
       [merchantId, limit],
     );
-    return rows.map(({ state }) => ({ payout: toPayoutRecord(state), createdBy: state.approval?.createdBy ?? null }));
+    return rows.map((row) => {
+      const state = this.stateOf(row);
+      return { payout: toPayoutRecord(state), createdBy: state.approval?.createdBy ?? null };
+    });
   }
 
   /** Per kind, the oldest PENDING money-out's creation instant (null: none) and how many are flagged for attention. */
@@ -206,9 +209,13 @@ export class DisbursementsProjection extends Projection {
       `select k.kind,
          (select min(created_at) from money_out_view v where v.kind = k.kind and v.status = 'PENDING') as oldest,
          (select count(*) from money_out_view v where v.kind = k.kind and v.needs_attention = 1) as flagged
-       from (values ('REFUND'), ('PAYOUT')) as k(kind)`,
+       from (select 'REFUND' as kind union all select 'PAYOUT') k`,
     );
     return rows.map((row) => ({ kind: row.kind, oldestPendingSince: row.oldest, needsAttention: Number(row.flagged) }));
+  }
+
+  private stateOf(row: { state: unknown }): MoneyOut {
+    return fromJson(this.sql, row.state);
   }
 
   /** What the COMPLETED refunds of a collection returned, integer minor units. */

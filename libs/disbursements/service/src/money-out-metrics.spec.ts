@@ -1,58 +1,37 @@
 /**
  * What an SRE sees of money out at a scrape: per kind, the age of the oldest refund or payout still waiting for its
- * provider and how many are flagged for attention, read from money_out_view on a real (PGlite) store.
+ * provider and how many are flagged for attention, read from money_out_view on a real store of each engine.
  */
 import { PAYOUT_STREAM_PREFIX, REFUND_STREAM_PREFIX, moneyOutStream } from '@paygate/contracts';
-import { moneyOutDecider, type MoneyOutRequest } from '@paygate/disbursements-domain';
+import { moneyOutDecider } from '@paygate/disbursements-domain';
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { RecordingMetrics } from '@paygate/testing';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnAllSqlEngines, RecordingMetrics } from '@paygate/testing';
 import { DisbursementsProjection } from './disbursements-projection';
+import { at, request, T0 } from './money-out-test-setup';
 import {
   MONEY_OUT_ATTENTION_METRIC,
   OLDEST_PENDING_MONEY_OUT_METRIC,
   reportPendingMoneyOut,
 } from './money-out-metrics';
 
-const T0 = Date.parse('2026-11-28T10:00:00.000Z');
-const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
-
-const request = (kind: 'REFUND' | 'PAYOUT', reference: string, requestedAt: string): MoneyOutRequest => ({
-  kind,
-  merchantId: 'mer_1',
-  reference,
-  currency: 'UGX',
-  requestedAmount: 1_000,
-  amount: 1_000,
-  fee: 0,
-  providerCode: 'mtn_momo_ug',
-  internalReference: kind === 'REFUND' ? 'PG0000000000000000000000AB' : null,
-  merchantReference: kind === 'REFUND' ? 'order-1' : null,
-  msisdn: '256772000001',
-  recipientName: null,
-  reason: null,
-  livemode: false,
-  requestedAt,
-});
-
-describe('money out at a scrape', () => {
+describeOnAllSqlEngines('money out at a scrape', 'money_out_metrics', (open) => {
   let sql: SqlDatabase;
+  let close: () => Promise<void>;
   let store: EventStore;
   let projection: DisbursementsProjection;
   let metrics: RecordingMetrics;
   let now = T0;
 
   beforeAll(async () => {
-    sql = await openSqlDatabase('pglite://memory');
+    ({ db: sql, close } = await open());
     store = await openEventStore(sql);
     projection = await DisbursementsProjection.open(sql, store, 1_000);
     metrics = new RecordingMetrics();
     reportPendingMoneyOut(metrics, projection, () => now);
   });
 
-  afterAll(async () => {
-    await sql.close();
-  });
+  afterAll(() => close());
 
   const moneyOuts = () => new DeciderRuntime(store, moneyOutDecider);
   const project = async () =>

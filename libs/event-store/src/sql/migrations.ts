@@ -1,4 +1,4 @@
-import { defineMigrations } from '@paygate/sql';
+import { defineMigrations, SQLITE_NOW } from '@paygate/sql';
 
 /** The SQL event log (es_streams, es_events); the order it keeps is explained in each dialect (postgres-dialect.ts, sqlite-dialect.ts). */
 export const EVENT_STORE_MIGRATIONS = defineMigrations('event-store', [
@@ -33,7 +33,7 @@ export const EVENT_STORE_MIGRATIONS = defineMigrations('event-store', [
          event_type text not null,
          data text not null,
          metadata text not null,
-         recorded_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+         recorded_at text not null default (${SQLITE_NOW}),
          unique (stream_name, stream_revision)
        )`,
     ],

@@ -25,7 +25,7 @@ import {
 import type { EventStore } from '@paygate/event-store';
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { Projection, type StreamReadModel } from '@paygate/projections';
-import { migrate, type SqlDatabase } from '@paygate/sql';
+import { fromJson, migrate, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { LeasedTimers } from '@paygate/timers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 
@@ -60,9 +60,56 @@ interface EntryRow {
   hold_id: string | null;
   purpose: string | null;
   internal_reference: string | null;
-  transfers: WalletEntry['transfers'];
+  transfers: unknown;
   at: string;
 }
+
+/** A statement line's columns, as `wallet_entries` holds them (transfers as JSON text). */
+type EntryColumns = [
+  merchantId: string,
+  currency: string,
+  revision: number,
+  kind: string,
+  balanceChange: number,
+  availableChange: number,
+  holdId: string | null,
+  purpose: string | null,
+  internalReference: string | null,
+  transfers: string,
+  at: string,
+];
+
+/**
+ * Writes statement lines, one statement for any number, each line once: PostgreSQL takes an array per column,
+ * SQLite one JSON array of lines.
+ */
+const INSERT_ENTRIES: Record<
+  SqlClient['dialect'],
+  (tx: SqlClient, lines: readonly EntryColumns[]) => Promise<unknown>
+> = {
+  postgres: (tx, lines) =>
+    tx.query(
+      `insert into wallet_entries (merchant_id, currency, revision, kind, balance_change, available_change,
+           hold_id, purpose, internal_reference, transfers, at)
+         select merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
+           internal_reference, transfers::jsonb, at
+         from unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::bigint[], $7::text[],
+           $8::text[], $9::text[], $10::text[], $11::text[])
+           as e(merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
+             internal_reference, transfers, at)
+         on conflict (merchant_id, currency, revision) do nothing`,
+      Array.from({ length: 11 }, (_, column) => lines.map((line) => line[column])),
+    ),
+  // `where true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+  sqlite: (tx, lines) =>
+    tx.query(
+      `insert into wallet_entries (merchant_id, currency, revision, kind, balance_change, available_change,
+           hold_id, purpose, internal_reference, transfers, at)
+         select ${Array.from({ length: 11 }, (_, column) => `value ->> ${column}`).join(', ')} from json_each($1) where true
+         on conflict (merchant_id, currency, revision) do nothing`,
+      [JSON.stringify(lines)],
+    ),
+};
 
 /**
  * Balances move by what each event changes: a transfer to or from the wallet moves balance and
@@ -143,30 +190,24 @@ const WALLET_BALANCES: StreamReadModel<WalletEvent, Balance> = {
   toColumns: (row) => row,
   fromColumns: (values) => ({ balance: Number(values.balance), available: Number(values.available) }),
   async alongside(tx, changes) {
-    const lines = changes.map(({ event, revision }) => ({ event, revision, entry: walletEntry(event) }));
-    await tx.query(
-      `insert into wallet_entries (merchant_id, currency, revision, kind, balance_change, available_change,
-         hold_id, purpose, internal_reference, transfers, at)
-       select merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
-         internal_reference, transfers::jsonb, at
-       from unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::bigint[], $7::text[],
-         $8::text[], $9::text[], $10::text[], $11::text[])
-         as e(merchant_id, currency, revision, kind, balance_change, available_change, hold_id, purpose,
-           internal_reference, transfers, at)
-       on conflict (merchant_id, currency, revision) do nothing`,
-      [
-        lines.map(({ event }) => event.data.merchantId),
-        lines.map(({ entry }) => entry.currency),
-        lines.map(({ revision }) => revision),
-        lines.map(({ entry }) => entry.kind),
-        lines.map(({ entry }) => entry.balanceChange),
-        lines.map(({ entry }) => entry.availableChange),
-        lines.map(({ entry }) => entry.holdId),
-        lines.map(({ entry }) => entry.purpose),
-        lines.map(({ entry }) => entry.internalReference),
-        lines.map(({ entry }) => JSON.stringify(entry.transfers)),
-        lines.map(({ entry }) => entry.at),
-      ],
+    await INSERT_ENTRIES[tx.dialect](
+      tx,
+      changes.map(({ event, revision }) => {
+        const entry = walletEntry(event);
+        return [
+          event.data.merchantId,
+          entry.currency,
+          revision,
+          entry.kind,
+          entry.balanceChange,
+          entry.availableChange,
+          entry.holdId,
+          entry.purpose,
+          entry.internalReference,
+          JSON.stringify(entry.transfers),
+          entry.at,
+        ];
+      }),
     );
   },
 };
@@ -236,12 +277,12 @@ export class PaymentsProjection extends Projection {
    */
   async walletStatement(query: WalletStatementQuery): Promise<WalletStatementPage> {
     const rows = await this.sql.query<EntryRow>(
-      `select entry_id::text as entry_id, kind, currency, balance_change, available_change, hold_id, purpose,
+      `select cast(entry_id as text) as entry_id, kind, currency, balance_change, available_change, hold_id, purpose,
          internal_reference, transfers, at
        from wallet_entries
-       where merchant_id = $1 and ($2::text is null or currency = $2::text)
-         and ($3::text is null or (at, entry_id) < ($3::text, $4::bigint))
-       order by at desc, entry_id desc limit $5::int`,
+       where merchant_id = $1 and (cast($2 as text) is null or currency = cast($2 as text))
+         and (cast($3 as text) is null or (at, entry_id) < (cast($3 as text), cast($4 as bigint)))
+       order by at desc, entry_id desc limit $5`,
       [
         query.merchantId,
         query.currency ?? null,
@@ -259,7 +300,7 @@ export class PaymentsProjection extends Projection {
       holdId: row.hold_id,
       purpose: row.purpose,
       internalReference: row.internal_reference,
-      transfers: row.transfers,
+      transfers: fromJson<WalletEntry['transfers']>(this.sql, row.transfers),
       at: row.at,
     }));
     const last = entries.at(-1);
@@ -272,22 +313,28 @@ export class PaymentsProjection extends Projection {
    * compares exactly.
    */
   async listServicePayments(query: ListServicePaymentsQuery): Promise<ServicePaymentPage> {
+    // Only the page after a position compares with one: PostgreSQL types $2 by opened_at, SQLite compares ISO text.
+    const after = query.after
+      ? {
+          where: 'and (opened_at, internal_reference) < ($3, $4)',
+          params: [query.after.openedAt, query.after.internalReference],
+        }
+      : { where: '', params: [] };
     const rows = await this.sql.query<{
       internal_reference: string;
-      summary: ServicePaymentSummary;
+      summary: unknown;
       opened_at: string;
       updated_at: string | null;
     }>(
       `select internal_reference, summary, state->'opened'->>'openedAt' as opened_at,
          state->>'updatedAt' as updated_at
        from service_payment_view
-       where merchant_id = $1
-         and ($2::timestamptz is null or (opened_at, internal_reference) < ($2::timestamptz, $3::text))
-       order by opened_at desc, internal_reference desc limit $4::int`,
-      [query.merchantId, query.after?.openedAt ?? null, query.after?.internalReference ?? null, query.limit + 1],
+       where merchant_id = $1 ${after.where}
+       order by opened_at desc, internal_reference desc limit $2`,
+      [query.merchantId, query.limit + 1, ...after.params],
     );
     const payments = rows.slice(0, query.limit).map((row) => ({
-      ...row.summary,
+      ...fromJson<ServicePaymentSummary>(this.sql, row.summary),
       internalReference: row.internal_reference,
       openedAt: row.opened_at,
       ...(row.updated_at !== null && { updatedAt: row.updated_at }),
@@ -299,10 +346,10 @@ export class PaymentsProjection extends Projection {
   }
 
   async findServicePayment(merchantId: string, internalReference: string): Promise<ServicePaymentSummary | null> {
-    const [row] = await this.sql.query<{ summary: ServicePaymentSummary }>(
+    const [row] = await this.sql.query<{ summary: unknown }>(
       'select summary from service_payment_view where internal_reference = $1 and merchant_id = $2',
       [internalReference, merchantId],
     );
-    return row?.summary ?? null;
+    return row ? fromJson<ServicePaymentSummary>(this.sql, row.summary) : null;
   }
 }

@@ -1,14 +1,15 @@
-import { CommandRejectedError, WALLET_STREAM_PREFIX } from '@paygate/contracts';
+import { CommandRejectedError, WALLET_STREAM_PREFIX, type WalletStatementPage } from '@paygate/contracts';
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
 import { servicePaymentDecider, walletLedgerDecider } from '@paygate/payments-domain';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
 /**
- * Money out through the payments contract's wallet commands, on a real (PGlite) store: what the disbursements
+ * Money out through the payments contract's wallet commands, on a real store of each engine: what the disbursements
  * context asks of a wallet for a refund or payout, and what the merchant's balances and statement then show.
  */
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -19,14 +20,15 @@ const metrics = {
   gauge: () => () => undefined,
 } as unknown as Metrics;
 
-describe('PaymentsService: money-out holds', () => {
+describeOnAllSqlEngines('PaymentsService: money-out holds', 'payments_money_out', (open) => {
   let sql: SqlDatabase;
+  let close: () => Promise<void>;
   let store: EventStore;
   let service: PaymentsService;
   let projection: PaymentsProjection;
 
   beforeEach(async () => {
-    sql = await openSqlDatabase('pglite://memory');
+    ({ db: sql, close } = await open());
     store = await openEventStore(sql);
     projection = await PaymentsProjection.open(sql, store, 2_000);
     const retry = { maxAttempts: 1, baseDelayMs: 1_000, maxDelayMs: 60_000 };
@@ -45,9 +47,7 @@ describe('PaymentsService: money-out holds', () => {
     await service.topUp({ ...WALLET, amount: 10_000, reference: 'seed' });
   });
 
-  afterEach(async () => {
-    await sql.close();
-  });
+  afterEach(() => close());
 
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
@@ -112,5 +112,16 @@ describe('PaymentsService: money-out holds', () => {
       ['hold', 'REFUND', 'refund:r-1'],
       ['top_up', null, null],
     ]);
+
+    // A page at a time in the wallet's currency: the five lines share one instant, so `after` breaks the tie by entry.
+    const pages: (typeof entries)[] = [];
+    let after: WalletStatementPage['next'];
+    do {
+      const page = await service.walletStatement({ merchantId: WALLET.merchantId, currency: 'UGX', limit: 2, after });
+      pages.push(page.entries);
+      after = page.next;
+    } while (after);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(entries);
   });
 });

@@ -19,13 +19,13 @@ import {
 import { DeciderRuntime, openEventStore, type EventStore } from '@paygate/event-store';
 import { createLogger } from '@paygate/logging';
 import type { Metrics } from '@paygate/metrics';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { publishedCollection } from '@paygate/testing';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnAllSqlEngines, publishedCollection } from '@paygate/testing';
 import { PaymentsProjection } from './payments-projection';
 import { PaymentsService } from './payments.service';
 
 /**
- * The service without NestJS: PGlite store, the real deciders and process, a fake biller. It
+ * The service without NestJS: a store of each engine, the real deciders and process, a fake biller. It
  * carries the process's steps out against the ledger and the biller, in order.
  */
 const PRN = '2250000123456';
@@ -96,14 +96,15 @@ const metrics: Metrics = {
   gauge: () => () => undefined,
 } as unknown as Metrics;
 
-describe('PaymentsService (no NestJS)', () => {
+describeOnAllSqlEngines('PaymentsService (no NestJS)', 'payments_service', (open) => {
   let sql: SqlDatabase;
+  let close: () => Promise<void>;
   let store: EventStore;
   let biller: FakeBiller;
   let service: PaymentsService;
 
   beforeEach(async () => {
-    sql = await openSqlDatabase('pglite://memory');
+    ({ db: sql, close } = await open());
     store = await openEventStore(sql);
     biller = new FakeBiller();
     const retry = { maxAttempts: 1, baseDelayMs: 1_000, maxDelayMs: 60_000 };
@@ -121,9 +122,7 @@ describe('PaymentsService (no NestJS)', () => {
     });
   });
 
-  afterEach(async () => {
-    await sql.close();
-  });
+  afterEach(() => close());
 
   const wallet = async () => (await new DeciderRuntime(store, walletLedgerDecider).load('mer_1-UGX')).state;
   const paymentEvents = async () =>

@@ -4,7 +4,12 @@ import { DeciderRuntime, SqlEventStore, type EventStore } from '@paygate/event-s
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
 import { servicePaymentDecider, type ServicePayment } from '@paygate/payments-domain';
 import { migrate, type SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines, publishedCollection } from '@paygate/testing';
+import {
+  describeOnAllSqlEngines,
+  describeOnSqlEngines,
+  publishedCollection,
+  type SqlEngineUnderTest,
+} from '@paygate/testing';
 import { ListServicePaymentsHandler } from './handlers/payment-handlers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 import { PaymentsProjection, toServicePaymentSummary } from './payments-projection';
@@ -15,26 +20,20 @@ const PRN = '2250000123456';
 const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 10, minute)).toISOString();
 const paymentRuntime = (store: EventStore) => new DeciderRuntime(store, servicePaymentDecider);
 
-/**
- * payments.listServicePayments: a merchant's service payments from service_payment_view, newest first by the instant
- * each opened, a page at a time.
- */
-describeOnSqlEngines('payments.listServicePayments', 'payments_list', (open) => {
-  let db: SqlDatabase;
+/** A database of `open`'s engine for each test, with a store and the service payments' runtime on it. */
+function perTest(open: () => Promise<SqlEngineUnderTest>) {
+  const t = {} as { db: SqlDatabase; store: EventStore; payments: ReturnType<typeof paymentRuntime> };
   let close: () => Promise<void>;
-  let store: EventStore;
-  let payments: ReturnType<typeof paymentRuntime>;
-
   beforeEach(async () => {
-    ({ db, close } = await open());
-    store = await SqlEventStore.create(db);
-    payments = paymentRuntime(store);
+    ({ db: t.db, close } = await open());
+    t.store = await SqlEventStore.create(t.db);
+    t.payments = paymentRuntime(t.store);
   });
   afterEach(() => close());
 
   /** A service payment of `merchantId` opened at `openedAt` (its ServicePaymentOpened). */
   const openPayment = (merchantId: string, internalReference: string, openedAt: string) =>
-    payments.handle(internalReference, {
+    t.payments.handle(internalReference, {
       type: 'Open',
       collection: publishedCollection({ merchantId, internalReference, prn: PRN }),
       prn: PRN,
@@ -44,25 +43,35 @@ describeOnSqlEngines('payments.listServicePayments', 'payments_list', (open) => 
 
   /** Applies every service payment event appended so far, as the projection's subscription would. */
   const project = async (projection: PaymentsProjection) =>
-    projection.applyPage(await store.readAll({ streamPrefixes: [SERVICE_PAYMENT_STREAM_PREFIX] }));
+    projection.applyPage(await t.store.readAll({ streamPrefixes: [SERVICE_PAYMENT_STREAM_PREFIX] }));
 
-  /** The query as the gateway sends it: through the handler, which hands it to the use case. */
-  const list = (projection: PaymentsProjection, payload: ListServicePayments['payload']) =>
-    new ListServicePaymentsHandler({
-      listServicePayments: (query) => projection.listServicePayments(query),
-    } as Pick<PaymentsService, 'listServicePayments'> as PaymentsService).execute(new ListServicePayments(payload));
+  return { t, openPayment, project };
+}
 
-  const references = (listed: ServicePaymentListing[]) => listed.map((payment) => payment.internalReference);
+/** The query as the gateway sends it: through the handler, which hands it to the use case. */
+const list = (projection: PaymentsProjection, payload: ListServicePayments['payload']) =>
+  new ListServicePaymentsHandler({
+    listServicePayments: (query) => projection.listServicePayments(query),
+  } as Pick<PaymentsService, 'listServicePayments'> as PaymentsService).execute(new ListServicePayments(payload));
+
+const references = (listed: ServicePaymentListing[]) => listed.map((payment) => payment.internalReference);
+
+/**
+ * payments.listServicePayments: a merchant's service payments from service_payment_view, newest first by the instant
+ * each opened, a page at a time.
+ */
+describeOnAllSqlEngines('payments.listServicePayments', 'payments_list', (open) => {
+  const { t, openPayment, project } = perTest(open);
 
   it("lists the merchant's payments newest first, with their summary and instants, and never another merchant's", async () => {
-    const projection = await PaymentsProjection.open(db, store, 2_000);
+    const projection = await PaymentsProjection.open(t.db, t.store, 2_000);
     await openPayment('mer_a', 'PGSVC-A1', at(1));
     await openPayment('mer_b', 'PGSVC-B1', at(2));
     await openPayment('mer_a', 'PGSVC-A3', at(3));
     await openPayment('mer_a', 'PGSVC-A2', at(2));
     await openPayment('mer_b', 'PGSVC-B9', at(9));
     // A later event changes the payment but not when it opened.
-    await payments.handle('PGSVC-A1', {
+    await t.payments.handle('PGSVC-A1', {
       type: 'DeferValidation',
       attempt: 1,
       reason: 'biller unreachable',
@@ -95,7 +104,7 @@ describeOnSqlEngines('payments.listServicePayments', 'payments_list', (open) => 
   });
 
   it('pages with `after`: each page takes up where the last ended, with no overlap, ties broken by reference', async () => {
-    const projection = await PaymentsProjection.open(db, store, 2_000);
+    const projection = await PaymentsProjection.open(t.db, t.store, 2_000);
     // Three opened in the same instant, so a page boundary falls inside the tie.
     for (const [reference, minute] of [
       ['PGSVC-01', 1],
@@ -127,23 +136,28 @@ describeOnSqlEngines('payments.listServicePayments', 'payments_list', (open) => 
       ['PGSVC-03', 'PGSVC-02'],
     );
   });
+});
+
+/** The upgrade from release 0003, whose databases were PGlite's or PostgreSQL's. */
+describeOnSqlEngines('payments/0004_service_payments_by_opening', 'payments_0004', (open) => {
+  const { t, openPayment, project } = perTest(open);
 
   it('fills opened_at of the rows an earlier release wrote from their state, as a rebuild from the events does', async () => {
     // The schema as release 0003 left it, with a row written then (no opened_at column).
-    await migrate(db, [...JOBS_MIGRATIONS, ...PAYMENTS_MIGRATIONS.slice(0, 3)]);
+    await migrate(t.db, [...JOBS_MIGRATIONS, ...PAYMENTS_MIGRATIONS.slice(0, 3)]);
     await openPayment('mer_a', 'PGSVC-OLD', at(4));
-    const state = (await payments.load('PGSVC-OLD')).state as ServicePayment;
-    await db.query(
+    const state = (await t.payments.load('PGSVC-OLD')).state as ServicePayment;
+    await t.db.query(
       `insert into service_payment_view (internal_reference, merchant_id, summary, state, revision)
        values ($1, $2, $3::jsonb, $4::jsonb, 0)`,
       ['PGSVC-OLD', 'mer_a', JSON.stringify(toServicePaymentSummary(state)), JSON.stringify(state)],
     );
 
-    const projection = await PaymentsProjection.open(db, store, 2_000);
+    const projection = await PaymentsProjection.open(t.db, t.store, 2_000);
     await openPayment('mer_a', 'PGSVC-NEW', at(6));
     await project(projection);
 
-    const [old] = await db.query<{ opened_at: Date }>(
+    const [old] = await t.db.query<{ opened_at: Date }>(
       'select opened_at from service_payment_view where internal_reference = $1',
       ['PGSVC-OLD'],
     );
@@ -157,8 +171,8 @@ describeOnSqlEngines('payments.listServicePayments', 'payments_list', (open) => 
     // `paygate projections rebuild --verify`: the rebuilt view, opened_at included, equals the migrated live one.
     const rebuilt = await open();
     try {
-      await rebuildReadModels(store, rebuilt.db, [PAYMENTS_READ_MODEL]);
-      const view = (await compareReadModels(db, rebuilt.db, [PAYMENTS_READ_MODEL])).find(
+      await rebuildReadModels(t.store, rebuilt.db, [PAYMENTS_READ_MODEL]);
+      const view = (await compareReadModels(t.db, rebuilt.db, [PAYMENTS_READ_MODEL])).find(
         (table) => table.table === 'service_payment_view',
       );
       expect(view).toEqual({ table: 'service_payment_view', liveRows: 2, rebuiltRows: 2, differences: [] });

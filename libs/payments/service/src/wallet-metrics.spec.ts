@@ -1,21 +1,22 @@
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
-import { migrate, openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { RecordingMetrics } from '@paygate/testing';
+import { migrate, type SqlDatabase } from '@paygate/sql';
+import { describeOnAllSqlEngines, RecordingMetrics } from '@paygate/testing';
 import { PAYMENTS_MIGRATIONS } from './migrations';
 import { reportWalletInvariants, WALLET_HELD_METRIC, WALLETS_OVERDRAWN_METRIC } from './wallet-metrics';
 
 /** The wallets' money invariants as a scrape reads them from the wallet read model. */
-describe('wallet invariants as gauges', () => {
+describeOnAllSqlEngines('wallet invariants as gauges', 'wallet_metrics', (open) => {
   let sql: SqlDatabase;
+  let close: () => Promise<void>;
   const metrics = new RecordingMetrics();
 
   beforeAll(async () => {
-    sql = await openSqlDatabase('pglite://memory');
+    ({ db: sql, close } = await open());
     await migrate(sql, [...JOBS_MIGRATIONS, ...PAYMENTS_MIGRATIONS]);
     reportWalletInvariants(metrics, sql);
   });
 
-  afterAll(() => sql.close());
+  afterAll(() => close());
 
   const wallet = (merchant: string, currency: string, balance: number, available: number) =>
     sql.query(

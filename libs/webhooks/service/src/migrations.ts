@@ -1,7 +1,20 @@
 import { JOBS_MIGRATIONS } from '@paygate/jobs';
-import { defineMigrations, migrate, type SqlDatabase } from '@paygate/sql';
+import { defineMigrations, migrate, SQLITE_NOW, type SqlDatabase } from '@paygate/sql';
 
-/** The callback deliveries (DeliveryQueue, DeliveryHistory), every attempt at sending them, and the callback stream. */
+/**
+ * The callback deliveries (DeliveryQueue, DeliveryHistory), every attempt at sending them, and the callback stream.
+ *
+ * SQLite's schema starts at this release: its form of 0001 creates the deliveries as 0005 leaves them, 0003 has
+ * nothing to move there, and 0004's indexes are the same statements. Times are ISO text there (SQLITE_NOW), `awaits`
+ * a JSON array, the stream ordered by its position alone (sqlite-dialect.ts).
+ */
+
+/** The deliveries' indexes (0001): due, in flight per host, a transaction's in order. */
+const DELIVERY_INDEXES = [
+  `create index if not exists webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`,
+  `create index if not exists webhook_deliveries_in_flight on webhook_deliveries (target_host) where state = 'delivering'`,
+  'create index if not exists webhook_deliveries_transaction on webhook_deliveries (internal_reference, target_url, sequence)',
+];
 export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
   {
     name: '0001_deliveries_and_attempts',
@@ -25,15 +38,48 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
         last_status integer,
         last_error text
       )`,
-      `create index if not exists webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`,
-      `create index if not exists webhook_deliveries_in_flight on webhook_deliveries (target_host) where state = 'delivering'`,
-      'create index if not exists webhook_deliveries_transaction on webhook_deliveries (internal_reference, target_url, sequence)',
+      ...DELIVERY_INDEXES,
       // Added with the payment callbacks; tables created before have none.
       `alter table webhook_deliveries add column if not exists awaits text[] not null default '{}'`,
       `create table if not exists webhook_attempts (
         webhook_id text not null references webhook_deliveries (webhook_id),
         attempt integer not null,
         started_at timestamptz not null,
+        duration_ms integer not null,
+        status_code integer,
+        response_excerpt text not null,
+        error text,
+        primary key (webhook_id, attempt)
+      )`,
+    ],
+    sqlite: [
+      `create table webhook_deliveries (
+        webhook_id text primary key,
+        merchant_id text not null,
+        internal_reference text not null,
+        sequence integer not null,
+        event_name text not null,
+        target_url text,
+        target_host text,
+        body text not null,
+        state text not null check (state in ('pending', 'delivering', 'delivered', 'abandoned', 'undeliverable')),
+        attempts integer not null default 0,
+        next_attempt_at text not null,
+        claim_token text,
+        lease_until text,
+        created_at text not null default (${SQLITE_NOW}),
+        delivered_at text,
+        last_status integer,
+        last_error text,
+        awaits text not null default '[]',
+        correlation_id text,
+        traceparent text
+      )`,
+      ...DELIVERY_INDEXES,
+      `create table webhook_attempts (
+        webhook_id text not null references webhook_deliveries (webhook_id),
+        attempt integer not null,
+        started_at text not null,
         duration_ms integer not null,
         status_code integer,
         response_excerpt text not null,
@@ -63,6 +109,21 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
       'create index if not exists webhook_stream_merchant on webhook_stream (merchant_id, transaction_id, position)',
       'create index if not exists webhook_stream_created on webhook_stream (created_at)',
     ],
+    sqlite: [
+      `create table webhook_stream (
+        position integer primary key autoincrement,
+        merchant_id text not null,
+        webhook_id text not null,
+        internal_reference text not null,
+        event_name text not null,
+        body text not null,
+        headers text,
+        sent integer not null,
+        created_at text not null default (${SQLITE_NOW})
+      )`,
+      'create index webhook_stream_merchant on webhook_stream (merchant_id, position)',
+      'create index webhook_stream_created on webhook_stream (created_at)',
+    ],
   },
   {
     name: '0003_deliveries_onto_job_queue',
@@ -87,6 +148,7 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
        from webhook_deliveries where state in ('pending', 'delivering')
        on conflict (queue, key) do nothing`,
     ],
+    sqlite: [],
   },
   {
     // GET /v1/callbacks: a merchant's deliveries, newest first.
@@ -107,6 +169,7 @@ export const WEBHOOKS_MIGRATIONS = defineMigrations('webhooks', [
       'alter table webhook_deliveries add column if not exists correlation_id text',
       'alter table webhook_deliveries add column if not exists traceparent text',
     ],
+    sqlite: [],
   },
 ]);
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { forUpdate, lockInTransaction } from '@paygate/sql';
 
 /** A PRN every fresh sandbox has, for demos and first tests. */
 export const SEEDED_PRN = '2250000001301';
@@ -173,12 +174,14 @@ export class BillerStore {
   ): Promise<{ payment: Payment; replayed: boolean }> {
     await this.completeDue();
     return this.infrastructure.sql.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`sandbox-biller-key:${idempotencyKey}`]);
+      await lockInTransaction(tx, `sandbox-biller-key:${idempotencyKey}`);
       const [existingRow] = await tx.query<PaymentRow>(
         'select * from sandbox_biller_payments where idempotency_key = $1',
         [idempotencyKey],
       );
-      const [prnRow] = await tx.query<PrnRow>('select * from sandbox_biller_prns where prn = $1 for update', [prn]);
+      const [prnRow] = await tx.query<PrnRow>(`select * from sandbox_biller_prns where prn = $1${forUpdate(tx)}`, [
+        prn,
+      ]);
       const decided = decide(existingRow && paymentFromRow(existingRow), prnRow && prnFromRow(prnRow));
       if ('paymentId' in decided) return { payment: decided, replayed: true };
       const [row] = await tx.query<PaymentRow>(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { lockInTransaction } from '@paygate/sql';
 import { hundredths } from '../validation';
 
 export type CardRefundStatus = 'pending' | 'succeeded' | 'failed';
@@ -78,7 +79,7 @@ export class CardRefundStore {
     decide: (charge: RefundedCharge | undefined) => Date,
   ): Promise<{ created: boolean; refund: CardRefund }> {
     return this.infrastructure.sql.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`sandbox-card-refund:${refund.paymentReference}`]);
+      await lockInTransaction(tx, `sandbox-card-refund:${refund.paymentReference}`);
       const [repeated] = await tx.query<Row>(
         'update sandbox_card_refunds set requests_received = requests_received + 1 where reference = $1 returning *',
         [refund.reference],

@@ -4,7 +4,7 @@
  * counted, never redone.
  */
 import { randomUUID } from 'node:crypto';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import type { Background } from '../background';
 import { ProviderApiError } from '../provider-api-error';
 import { openSandbox, SteppedBackground, type SandboxUnderTest } from '../sandbox-test-setup';
@@ -12,7 +12,7 @@ import { CardRefundStore, type NewCardRefund } from './card-refund-store';
 import { CardRefunds } from './card-refunds';
 import { CardStore } from './card-store';
 
-describeOnSqlEngines('the sandbox card refunds', 'sandbox_card_refunds', (open) => {
+describeOnAllSqlEngines('the sandbox card refunds', 'sandbox_card_refunds', (open) => {
   let sandbox: SandboxUnderTest;
   let sessions: CardStore;
   let background: SteppedBackground;

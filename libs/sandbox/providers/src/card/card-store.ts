@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
+import { lockInTransaction } from '@paygate/sql';
 
 /** As stored; `expired` is derived from `open` and the clock. */
 export type StoredSessionStatus = 'open' | 'succeeded' | 'failed' | 'cancelled';
@@ -71,7 +72,7 @@ export class CardStore {
   /** Answers the reference's open session when there is one, so a retried create opens no second checkout. */
   async open(session: NewCheckoutSession): Promise<CheckoutSession> {
     return this.infrastructure.sql.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`sandbox-card:${session.reference}`]);
+      await lockInTransaction(tx, `sandbox-card:${session.reference}`);
       const [existing] = await tx.query<Row>(
         `select * from sandbox_card_sessions where reference = $1 and status = 'open' and expires_at > $2 order by created_at desc limit 1`,
         [session.reference, new Date().toISOString()],

@@ -4,7 +4,7 @@
  * timers run when the spec says (SteppedBackground), so no outcome is waited for.
  */
 import { randomUUID } from 'node:crypto';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import type { Background } from '../background';
 import { ProviderApiError } from '../provider-api-error';
 import { openSandbox, SteppedBackground, type SandboxUnderTest } from '../sandbox-test-setup';
@@ -16,7 +16,7 @@ import { MomoStore } from './momo-store';
 const LATE_COMPLETION_MS = 30_000;
 const REVERSAL_DELAY_MS = 10_000;
 
-describeOnSqlEngines('the sandbox Disbursement product', 'sandbox_disbursement', (open) => {
+describeOnAllSqlEngines('the sandbox Disbursement product', 'sandbox_disbursement', (open) => {
   let sandbox: SandboxUnderTest;
   let store: DisbursementStore;
   let momo: MomoSimulator;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '@paygate/platform';
-import type { SqlClient } from '@paygate/sql';
+import { lockInTransaction, type SqlClient } from '@paygate/sql';
 import { hundredths } from '../validation';
 
 export type MoneyOutStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'REVERSED';
@@ -150,9 +150,7 @@ export class DisbursementStore {
     decide: (collection: RefundedCollection | undefined) => Date,
   ): Promise<{ created: boolean; refund: StoredRefund }> {
     return this.infrastructure.sql.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [
-        `sandbox-momo-refund:${refund.referenceIdToRefund}`,
-      ]);
+      await lockInTransaction(tx, `sandbox-momo-refund:${refund.referenceIdToRefund}`);
       const [repeated] = await tx.query<RefundRow>(
         `update sandbox_momo_refunds set requests_received = requests_received + 1 where reference_id = $1 returning *`,
         [refund.referenceId],

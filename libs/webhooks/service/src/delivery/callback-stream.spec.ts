@@ -1,7 +1,7 @@
 import type { StreamCallbacksResult } from '@paygate/contracts';
 import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
 import { verifyStandardWebhook } from '@paygate/signing';
-import { describeOnSqlEngines, describeWithService, uniqueSchema } from '@paygate/testing';
+import { describeOnAllSqlEngines, describeWithService, uniqueSchema } from '@paygate/testing';
 import { signedCallbackHeaders } from './callback-sender';
 import { CallbackStream, type StreamEntry } from './callback-stream';
 import { DeliveryQueue, type NewDelivery } from './delivery-queue';
@@ -59,7 +59,7 @@ async function readUntil(
   return { callbacks, cursor };
 }
 
-describeOnSqlEngines('the callback stream', 'callback_stream', (open) => {
+describeOnAllSqlEngines('the callback stream', 'callback_stream', (open) => {
   let close: () => Promise<void>;
   let db: SqlDatabase;
   let stream: CallbackStream;

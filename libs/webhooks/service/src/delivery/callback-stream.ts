@@ -1,7 +1,8 @@
 import type { StreamCallbacksResult, StreamedCallback } from '@paygate/contracts';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { fromJson, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { migrateWebhooks } from '../migrations';
 import { signedCallbackHeaders } from './callback-sender';
+import { webhooksDialect, type StreamRow } from './webhooks-dialect';
 
 /** A reconnect within this long loses nothing (the SSE Last-Event-ID); older entries are deleted. */
 export const STREAM_RETENTION_MS = 3_600_000;
@@ -18,17 +19,6 @@ export interface StreamEntry {
   headers: Record<string, string>;
 }
 
-interface StreamRow {
-  transaction_id: string;
-  position: string;
-  webhook_id: string;
-  internal_reference: string;
-  event_name: string;
-  body: string;
-  headers: Record<string, string> | null;
-  sent: boolean;
-}
-
 const CURSOR = /^(\d{1,20})-(\d{1,20})$/;
 
 /**
@@ -37,7 +27,7 @@ const CURSOR = /^(\d{1,20})-(\d{1,20})$/;
  * headers just before it sends them; a callback with no URL to go to is recorded when it is queued
  * and signed when it is read, with the merchant's current key, as a developer without a receiver
  * expects (Stripe's CLI forwards events with no endpoint registered). Order and resumption are the
- * event log's: (transaction_id, position), read only below the oldest running transaction.
+ * event log's (the dialect's streamAfter): a reader never passes a row that commits later.
  */
 export class CallbackStream {
   private readonly waiters = new Set<() => void>();
@@ -54,7 +44,7 @@ export class CallbackStream {
   async record(entry: StreamEntry, client: SqlClient = this.sql): Promise<void> {
     await client.query(
       `insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
-       values ($1, $2, $3, $4, $5, $6::jsonb, true)`,
+       values ($1, $2, $3, $4, $5, $6, true)`,
       [
         entry.merchantId,
         entry.webhookId,
@@ -85,18 +75,16 @@ export class CallbackStream {
     if (!match) return { callbacks: [], cursor: await this.end(), invalidCursor: true };
     const deadline = Date.now() + query.waitMs;
     while (!this.stopped) {
-      const rows = await this.sql.query<StreamRow>(
-        `select transaction_id::text as transaction_id, position::text as position, webhook_id, internal_reference, event_name, body, headers, sent
-         from webhook_stream
-         where merchant_id = $1 and (transaction_id, position) > ($2::xid8, $3::bigint)
-           and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         order by transaction_id, position limit $4`,
-        [query.merchantId, match[1], match[2], query.limit],
+      const rows = await webhooksDialect(this.sql).streamAfter(
+        this.sql,
+        query.merchantId,
+        [match[1], match[2]],
+        query.limit,
       );
       if (rows.length > 0) {
         const last = rows[rows.length - 1];
         // Rows skipped (no signing key) still move the cursor on.
-        return { callbacks: await presentAll(rows, signingKey), cursor: cursorOf(last) };
+        return { callbacks: await presentAll(this.sql, rows, signingKey), cursor: cursorOf(last) };
       }
       const left = deadline - Date.now();
       if (left <= 0) return { callbacks: [], cursor: query.after };
@@ -115,20 +103,13 @@ export class CallbackStream {
   }
 
   /** Deletes entries older than the retention; returns how many. */
-  async prune(retentionMs = STREAM_RETENTION_MS): Promise<number> {
-    const rows = await this.sql.query(
-      `delete from webhook_stream where created_at < now() - $1::bigint * interval '1 millisecond' returning position`,
-      [retentionMs],
-    );
-    return rows.length;
+  prune(retentionMs = STREAM_RETENTION_MS): Promise<number> {
+    return webhooksDialect(this.sql).pruneStream(this.sql, retentionMs);
   }
 
-  /** Everything below the oldest running transaction has been read: a new listener starts after it. */
-  private async end(): Promise<string> {
-    const [row] = await this.sql.query<{ horizon: string }>(
-      `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`,
-    );
-    return `${BigInt(row.horizon) - 1n}-${2n ** 63n - 1n}`;
+  /** A new listener starts after everything that can be read already. */
+  private end(): Promise<string> {
+    return webhooksDialect(this.sql).streamEnd(this.sql);
   }
 
   private pause(ms: number): Promise<void> {
@@ -144,11 +125,15 @@ export class CallbackStream {
   }
 }
 
-async function presentAll(rows: StreamRow[], signingKey: () => Promise<string | null>): Promise<StreamedCallback[]> {
+async function presentAll(
+  client: SqlClient,
+  rows: StreamRow[],
+  signingKey: () => Promise<string | null>,
+): Promise<StreamedCallback[]> {
   let key: string | null | undefined;
   const callbacks: StreamedCallback[] = [];
   for (const row of rows) {
-    let headers = row.headers;
+    let headers = fromJson<Record<string, string> | null>(client, row.headers);
     if (headers === null) {
       key = key === undefined ? await signingKey() : key;
       // A merchant without a signing key has nothing to verify with: such a callback is not streamed.
@@ -162,7 +147,7 @@ async function presentAll(rows: StreamRow[], signingKey: () => Promise<string | 
       internal_reference: row.internal_reference,
       body: row.body,
       headers,
-      sent_to_callback_url: row.sent,
+      sent_to_callback_url: Boolean(row.sent),
     });
   }
   return callbacks;

@@ -1,7 +1,8 @@
 import type { DeliveryState } from '@paygate/contracts';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { inTextList, sqlNow, textList, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { migrateWebhooks } from '../migrations';
 import { CALLBACK_QUEUE } from './delivery-order';
+import { webhooksDialect } from './webhooks-dialect';
 
 export type { DeliveryState };
 
@@ -109,10 +110,10 @@ export class DeliveryHistory {
   async list(query: DeliveryQuery): Promise<DeliveryRecord[]> {
     const rows = await this.sql.query<DeliveryRow>(
       `select ${DELIVERY_COLUMNS} from webhook_deliveries
-       where ($1::text is null or state = $1::text) and ($2::text is null or merchant_id = $2::text)
-         and ($3::text is null or internal_reference = $3::text)
+       where (cast($1 as text) is null or state = cast($1 as text)) and (cast($2 as text) is null or merchant_id = cast($2 as text))
+         and (cast($3 as text) is null or internal_reference = cast($3 as text))
        order by created_at, internal_reference, sequence, webhook_id
-       limit $4::int`,
+       limit $4`,
       [query.state ?? null, query.merchantId ?? null, query.internalReference ?? null, query.limit],
     );
     return this.withAttempts(rows);
@@ -123,23 +124,18 @@ export class DeliveryHistory {
    * webhook_id), so deliveries queued meanwhile never shift a page.
    */
   async page(query: DeliveryPageQuery): Promise<{ deliveries: DeliveryRecord[]; next?: DeliveryPosition }> {
+    // Only the page after a position compares with one: PostgreSQL types $5 by created_at, SQLite compares ISO text.
+    const after = query.after
+      ? { where: 'and (created_at, webhook_id) < ($5, $6)', params: [query.after.createdAt, query.after.webhookId] }
+      : { where: '', params: [] };
     const rows = await this.sql.query<DeliveryRow>(
-      `select ${DELIVERY_COLUMNS},
-         to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_exact
+      `select ${DELIVERY_COLUMNS}, ${webhooksDialect(this.sql).createdAtExact} as created_at_exact
        from webhook_deliveries
-       where merchant_id = $1 and ($2::text is null or state = $2::text)
-         and ($3::text is null or internal_reference = $3::text)
-         and ($4::timestamptz is null or (created_at, webhook_id) < ($4::timestamptz, $5::text))
+       where merchant_id = $1 and (cast($2 as text) is null or state = cast($2 as text))
+         and (cast($3 as text) is null or internal_reference = cast($3 as text)) ${after.where}
        order by created_at desc, webhook_id desc
-       limit $6::int`,
-      [
-        query.merchantId,
-        query.state ?? null,
-        query.internalReference ?? null,
-        query.after?.createdAt ?? null,
-        query.after?.webhookId ?? null,
-        query.limit + 1,
-      ],
+       limit $4`,
+      [query.merchantId, query.state ?? null, query.internalReference ?? null, query.limit + 1, ...after.params],
     );
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
@@ -153,8 +149,13 @@ export class DeliveryHistory {
     const attempts = rows.length
       ? await this.sql.query<AttemptRow>(
           `select webhook_id, attempt, started_at, duration_ms, status_code, response_excerpt, error
-           from webhook_attempts where webhook_id = any($1::text[]) order by webhook_id, attempt`,
-          [rows.map((row) => row.webhook_id)],
+           from webhook_attempts where webhook_id${inTextList(this.sql, '$1')} order by webhook_id, attempt`,
+          [
+            textList(
+              this.sql,
+              rows.map((row) => row.webhook_id),
+            ),
+          ],
         )
       : [];
     const byDelivery = new Map<string, AttemptRecord[]>();
@@ -200,7 +201,7 @@ export class DeliveryHistory {
   async resend(merchantId: string, internalReference: string): Promise<number> {
     return this.sql.transaction(async (tx) => {
       const rows = await tx.query<{ webhook_id: string; target_host: string }>(
-        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now(), claim_token = null, lease_until = null
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = ${sqlNow(tx)}, claim_token = null, lease_until = null
          where merchant_id = $1 and internal_reference = $2 and state in ('delivered', 'abandoned', 'pending', 'delivering')
          returning webhook_id, target_host`,
         [merchantId, internalReference],
@@ -214,10 +215,10 @@ export class DeliveryHistory {
   async retryAbandoned(webhookIds?: string[]): Promise<number> {
     return this.sql.transaction(async (tx) => {
       const rows = await tx.query<{ webhook_id: string; target_host: string }>(
-        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = now()
-         where state = 'abandoned' and ($1::text[] is null or webhook_id = any($1::text[]))
+        `update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = ${sqlNow(tx)}
+         where state = 'abandoned'${webhookIds ? ` and webhook_id${inTextList(tx, '$1')}` : ''}
          returning webhook_id, target_host`,
-        [webhookIds ?? null],
+        webhookIds ? [textList(tx, webhookIds)] : [],
       );
       await requeue(tx, rows);
       return rows.length;

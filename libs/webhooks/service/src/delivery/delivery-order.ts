@@ -1,5 +1,6 @@
 import { SqlJobQueue } from '@paygate/jobs';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { inTextList, textList, type SqlClient, type SqlDatabase } from '@paygate/sql';
+import { webhooksDialect } from './webhooks-dialect';
 
 /**
  * The job queue of deliveries: one job per delivery waiting to be sent, key = webhook id, lane = target host, no
@@ -9,16 +10,10 @@ export const CALLBACK_QUEUE = new SqlJobQueue('callbacks');
 
 /*
  * The order rule of callback deliveries, checked in one place, the claim (DeliveryQueue.claim),
- * against committed rows: a transaction's callback to one URL is sent only once every earlier
- * one is settled, and one caused by another stream only once its cause is queued. Whatever makes
- * a job due only makes it due; waking a delivery that waited is always safe.
+ * against committed rows (the dialect's `ready`): a transaction's callback to one URL is sent only
+ * once every earlier one is settled, and one caused by another stream only once its cause is
+ * queued. Whatever makes a job due only makes it due; waking a delivery that waited is always safe.
  */
-
-/**
- * Serialises claims (and the wake after a callback settles) across dispatchers: the per-host count each claim sees is
- * the true one.
- */
-export const CLAIM_LOCK = `select pg_advisory_xact_lock(hashtext('paygate-webhook-claim:' || current_schema()))`;
 
 /**
  * A claimed delivery that may not be sent yet is looked at again this much later, or at once when what it waits for
@@ -26,25 +21,15 @@ export const CLAIM_LOCK = `select pg_advisory_xact_lock(hashtext('paygate-webhoo
  */
 export const NOT_READY_MS = 1_000;
 
-/** Whether delivery `d` may be sent now (see above). */
-export const READY = `(d.next_attempt_at <= now()
-  and not exists (
-    select 1 from webhook_deliveries earlier
-    where earlier.internal_reference = d.internal_reference and earlier.target_url = d.target_url
-      and earlier.sequence < d.sequence and earlier.state in ('pending', 'delivering'))
-  and (cardinality(d.awaits) = 0 or exists (
-    select 1 from webhook_deliveries cause
-    where cause.internal_reference = d.internal_reference and cause.event_name = any(d.awaits))))`;
-
 /**
  * Brings the waiting jobs of these transactions' pending deliveries back to their own time: what they waited for may
  * have happened.
  */
 export async function wakeWaiting(client: SqlClient, internalReferences: string[]): Promise<void> {
   if (internalReferences.length === 0) return;
-  const rows = await client.query<{ webhook_id: string; next_attempt_at: Date }>(
-    `select webhook_id, next_attempt_at from webhook_deliveries where internal_reference = any($1::text[]) and state = 'pending'`,
-    [internalReferences],
+  const rows = await client.query<{ webhook_id: string; next_attempt_at: Date | string }>(
+    `select webhook_id, next_attempt_at from webhook_deliveries where internal_reference${inTextList(client, '$1')} and state = 'pending'`,
+    [textList(client, internalReferences)],
   );
   await CALLBACK_QUEUE.advance(
     client,
@@ -62,7 +47,7 @@ export async function wakeAfterSettling(sql: SqlDatabase, internalReferences: st
   if (internalReferences.length === 0) return;
   await sql
     .transaction(async (tx) => {
-      await tx.query(CLAIM_LOCK);
+      await webhooksDialect(tx).lockClaims(tx);
       await wakeWaiting(tx, internalReferences);
     })
     .catch(() => undefined);

@@ -1,10 +1,11 @@
 import type { DeliveryState } from '@paygate/contracts';
 import { type ClaimedJob, type ClaimOptions, type RunResult, type WorkQueue } from '@paygate/jobs';
-import type { SqlClient, SqlDatabase } from '@paygate/sql';
+import { forUpdate, inTextList, textList, type SqlClient, type SqlDatabase } from '@paygate/sql';
 import { migrateWebhooks } from '../migrations';
 import type { AttemptOutcome } from './callback-sender';
 import { afterAttempt, jittered, sendableTarget, type DeliveryConfig } from './delivery-config';
-import { CALLBACK_QUEUE, CLAIM_LOCK, NOT_READY_MS, READY, wakeAfterSettling, wakeWaiting } from './delivery-order';
+import { CALLBACK_QUEUE, NOT_READY_MS, wakeAfterSettling, wakeWaiting } from './delivery-order';
+import { webhooksDialect } from './webhooks-dialect';
 
 export interface NewDelivery {
   /** The Standard Webhooks id: stable across retries and resends, and the idempotency key of enqueue. */
@@ -122,46 +123,24 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
     const targets = deliveries.map((delivery) => sendableTarget(delivery.targetUrl));
     // A callback with no URL to go to is also recorded in the callback stream (unsigned: CallbackStream
     // signs it when read), only when newly queued, so `paygate listen` shows it once.
-    const added = await client.query<{
-      webhook_id: string;
-      internal_reference: string;
-      target_host: string | null;
-      next_attempt_at: Date;
-      state: DeliveryState;
-    }>(
-      `with inserted as (insert into webhook_deliveries
-         (webhook_id, merchant_id, internal_reference, sequence, event_name, awaits, target_url, target_host, body, state, last_error, next_attempt_at,
-          correlation_id, traceparent)
-       select d.webhook_id, d.merchant_id, d.internal_reference, d.sequence, d.event_name, string_to_array(d.awaits, ','),
-              d.target_url, d.target_host, d.body,
-              case when d.target_host is null then 'undeliverable' else 'pending' end, d.last_error,
-              now() + d.delay_ms * interval '1 millisecond', d.correlation_id, d.traceparent
-       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[],
-                   $13::text[], $14::text[])
-         as d (webhook_id, merchant_id, internal_reference, sequence, event_name, target_url, target_host, body, last_error, delay_ms, awaits,
-               correlation_id, traceparent)
-       on conflict (webhook_id) do nothing
-       returning webhook_id, merchant_id, internal_reference, event_name, body, target_host, next_attempt_at, state),
-       streamed as (insert into webhook_stream (merchant_id, webhook_id, internal_reference, event_name, body, headers, sent)
-         select merchant_id, webhook_id, internal_reference, event_name, body, null, false from inserted where state = 'undeliverable' and $12::boolean)
-       select webhook_id, internal_reference, target_host, next_attempt_at, state from inserted`,
-      [
-        deliveries.map((d) => d.webhookId),
-        deliveries.map((d) => d.merchantId),
-        deliveries.map((d) => d.internalReference),
-        deliveries.map((d) => d.sequence),
-        deliveries.map((d) => d.eventName),
-        deliveries.map((d) => d.targetUrl),
-        targets.map((target) => target.host),
-        deliveries.map((d) => d.body),
-        targets.map((target) => target.problem),
-        deliveries.map(() => jittered(this.config.retrySchedule[0])),
-        // One array per row cannot pass through unnest (it flattens), so each travels as one text.
-        deliveries.map((d) => (d.awaits ?? []).join(',')),
-        this.config.streamUnsent ?? true,
-        deliveries.map((d) => d.correlationId ?? null),
-        deliveries.map((d) => d.traceparent ?? null),
-      ],
+    const added = await webhooksDialect(client).enqueue(
+      client,
+      deliveries.map((d, i) => ({
+        webhookId: d.webhookId,
+        merchantId: d.merchantId,
+        internalReference: d.internalReference,
+        sequence: d.sequence,
+        eventName: d.eventName,
+        awaits: d.awaits ?? [],
+        targetUrl: d.targetUrl,
+        targetHost: targets[i].host,
+        body: d.body,
+        lastError: targets[i].problem,
+        delayMs: jittered(this.config.retrySchedule[0]),
+        correlationId: d.correlationId ?? null,
+        traceparent: d.traceparent ?? null,
+      })),
+      this.config.streamUnsent ?? true,
     );
     const pending = added.filter((row) => row.state === 'pending');
     await CALLBACK_QUEUE.schedule(
@@ -183,8 +162,8 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
 
   /**
    * Claims up to `limit` due deliveries that may be sent now (lease and per-host cap: the queue's
-   * unless given). Claimers are serialised by a transaction-scoped advisory lock, so the per-host
-   * count each sees is the true one. Claimed jobs whose delivery may not be sent yet go back to
+   * unless given). Claimers are serialised (the dialect's lockClaims), so the per-host count each
+   * sees is the true one. Claimed jobs whose delivery may not be sent yet go back to
    * wait; those of a delivery already settled are dropped.
    */
   async claim(
@@ -193,13 +172,18 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
   ): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     return sql.transaction(async (tx) => {
-      await tx.query(CLAIM_LOCK);
+      const dialect = webhooksDialect(tx);
+      await dialect.lockClaims(tx);
       const jobs = await CALLBACK_QUEUE.claim(tx, { limit, leaseMs, laneCap });
       if (jobs.length === 0) return [];
-      const rows = await tx.query<ClaimRow & { state: DeliveryState; next_attempt_at: Date; ready: boolean }>(
-        `select d.*, ${READY} as ready from webhook_deliveries d where d.webhook_id = any($1::text[])`,
-        [jobs.map((job) => job.key)],
-      );
+      const rows = await tx.query<
+        ClaimRow & { state: DeliveryState; next_attempt_at: Date | string; ready: boolean | number }
+      >(`select d.*, ${dialect.ready} as ready from webhook_deliveries d where d.webhook_id${inTextList(tx, '$1')}`, [
+        textList(
+          tx,
+          jobs.map((job) => job.key),
+        ),
+      ]);
       const byId = new Map(rows.map((row) => [row.webhook_id, row]));
       const ready: ClaimedJob<unknown>[] = [];
       const waiting: { job: ClaimedJob<unknown>; at: Date }[] = [];
@@ -217,10 +201,9 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
       await CALLBACK_QUEUE.complete(tx, gone);
       await CALLBACK_QUEUE.retryLater(tx, waiting);
       if (ready.length === 0) return [];
-      await tx.query(
-        `update webhook_deliveries d set state = 'delivering', claim_token = u.token, lease_until = u.token::timestamptz
-         from unnest($1::text[], $2::text[]) as u(webhook_id, token) where d.webhook_id = u.webhook_id`,
-        [ready.map((job) => job.key), ready.map((job) => job.leaseUntil.toISOString())],
+      await dialect.markDelivering(
+        tx,
+        ready.map((job) => ({ webhookId: job.key, token: job.leaseUntil.toISOString() })),
       );
       return ready.map((job) => ({ ...job, payload: callbackOf(byId.get(job.key)!) }));
     });
@@ -245,25 +228,22 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
       claim_token: string | null;
       internal_reference: string;
     }>(
-      'select webhook_id, attempts, claim_token, internal_reference from webhook_deliveries where webhook_id = any($1::text[]) order by webhook_id for update',
-      [ids],
+      `select webhook_id, attempts, claim_token, internal_reference from webhook_deliveries
+       where webhook_id${inTextList(tx, '$1')} order by webhook_id${forUpdate(tx)}`,
+      [textList(tx, ids)],
     );
     const byId = new Map(current.map((row) => [row.webhook_id, row]));
-    await tx.query(
-      `insert into webhook_attempts (webhook_id, attempt, started_at, duration_ms, status_code, response_excerpt, error)
-       select a.webhook_id, coalesce((select max(attempt) from webhook_attempts w where w.webhook_id = a.webhook_id), 0)
-                + row_number() over (partition by a.webhook_id order by a.ord),
-              a.started_at, a.duration_ms, a.status_code, a.response_excerpt, a.error
-       from unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[]) with ordinality
-         as a (webhook_id, started_at, duration_ms, status_code, response_excerpt, error, ord)`,
-      [
-        ids,
-        sent.map(({ outcome }) => outcome.startedAt.toISOString()),
-        sent.map(({ outcome }) => outcome.durationMs),
-        sent.map(({ outcome }) => outcome.statusCode ?? null),
-        sent.map(({ outcome }) => outcome.responseExcerpt),
-        sent.map(({ outcome }) => outcome.error ?? null),
-      ],
+    const dialect = webhooksDialect(tx);
+    await dialect.recordAttempts(
+      tx,
+      sent.map(({ job, outcome }) => ({
+        webhookId: job.key,
+        startedAt: outcome.startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode ?? null,
+        responseExcerpt: outcome.responseExcerpt,
+        error: outcome.error ?? null,
+      })),
     );
     const updates = new Map<
       string,
@@ -295,22 +275,16 @@ export class DeliveryQueue implements WorkQueue<ClaimedDelivery, AttemptVerdict,
     );
     if (updates.size === 0) return { states, settledReferences: [] };
     const changed = [...updates.values()];
-    const next = await tx.query<{ webhook_id: string; next_attempt_at: Date }>(
-      `update webhook_deliveries d
-       set state = u.state, attempts = u.attempts, next_attempt_at = now() + u.delay_ms * interval '1 millisecond',
-           delivered_at = case when u.state = 'delivered' then now() else d.delivered_at end,
-           last_status = u.status, last_error = u.error, claim_token = null, lease_until = null
-       from unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::int[], $6::text[]) as u(webhook_id, state, attempts, delay_ms, status, error)
-       where d.webhook_id = u.webhook_id
-       returning d.webhook_id, d.next_attempt_at`,
-      [
-        changed.map((u) => u.job.key),
-        changed.map((u) => u.state),
-        changed.map((u) => u.attempts),
-        changed.map((u) => u.delayMs),
-        changed.map((u) => u.status),
-        changed.map((u) => u.error),
-      ],
+    const next = await dialect.applyOutcomes(
+      tx,
+      changed.map((u) => ({
+        webhookId: u.job.key,
+        state: u.state,
+        attempts: u.attempts,
+        delayMs: u.delayMs,
+        status: u.status,
+        error: u.error,
+      })),
     );
     const nextAt = new Map(next.map((row) => [row.webhook_id, new Date(row.next_attempt_at)]));
     const settled = changed.filter((u) => u.state !== 'pending');

@@ -11,8 +11,8 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@paygate/logging';
 import { NO_METRICS } from '@paygate/metrics';
-import { openSqlDatabase, type SqlDatabase } from '@paygate/sql';
-import { describeWithService, eventually, uniqueSchema } from '@paygate/testing';
+import type { SqlDatabase } from '@paygate/sql';
+import { describeOnAllSqlEngines, describeOnSqlEngines, eventually, type SqlEngineUnderTest } from '@paygate/testing';
 import { CallbackSender } from './callback-sender';
 import type { DeliveryConfig } from './delivery-config';
 import { DeliveryHistory, type DeliveryRecord, type DeliveryState } from './delivery-history';
@@ -131,12 +131,10 @@ export interface DeliveryHarness {
  * Hooks of one suite: the database for all its tests; after each test, endpoints closed, workers
  * stopped, tables emptied, and the signing key checked to be absent from every log line.
  */
-function deliveryHarness(
-  openDatabase: () => Promise<{ db: SqlDatabase; dispose: () => Promise<void> }>,
-): DeliveryHarness {
+function deliveryHarness(openDatabase: () => Promise<SqlEngineUnderTest>): DeliveryHarness {
   let db: SqlDatabase;
   let history: DeliveryHistory;
-  let dispose: () => Promise<void>;
+  let close: () => Promise<void>;
   let receivers: Array<{ close: () => Promise<unknown> }>;
   let workers: DeliveryWorker[];
   let senders: CallbackSender[];
@@ -144,10 +142,10 @@ function deliveryHarness(
   let keyLookups = 0;
 
   beforeAll(async () => {
-    ({ db, dispose } = await openDatabase());
+    ({ db, close } = await openDatabase());
     history = await DeliveryHistory.open(db);
   });
-  afterAll(() => dispose());
+  afterAll(() => close());
 
   beforeEach(() => {
     receivers = [];
@@ -235,32 +233,17 @@ function deliveryHarness(
   };
 }
 
-/** Declares `scenarios` on PGlite, and on PostgreSQL (own schema) when it is configured. */
+/** Declares `scenarios` on every engine: PGlite, SQLite and, when it is configured, PostgreSQL (own schema). */
 export function describeDeliveryScenarios(scenarios: (harness: DeliveryHarness) => void): void {
-  describe('callback delivery on PGlite', () => {
-    scenarios(
-      deliveryHarness(async () => {
-        const db = await openSqlDatabase('pglite://memory');
-        return { db, dispose: () => db.close() };
-      }),
-    );
-  });
+  describeOnAllSqlEngines('callback delivery', 'webhook_delivery', (open) => scenarios(deliveryHarness(open)));
+}
 
-  describeWithService('postgres', 'callback delivery on PostgreSQL', (url) => {
-    scenarios(
-      deliveryHarness(async () => {
-        const schema = uniqueSchema('webhook_delivery');
-        const withSchema = new URL(url);
-        withSchema.searchParams.set('schema', schema);
-        const db = await openSqlDatabase(withSchema.toString());
-        return {
-          db,
-          dispose: async () => {
-            await db.query(`drop schema ${schema} cascade`);
-            await db.close();
-          },
-        };
-      }),
-    );
-  });
+/**
+ * Declares `scenarios` that meet what a release before the job queue left or still writes: on the engines that
+ * release ran on, PGlite and PostgreSQL.
+ */
+export function describeUpgradeScenarios(scenarios: (harness: DeliveryHarness) => void): void {
+  describeOnSqlEngines('callback delivery after an upgrade', 'webhook_upgrade', (open) =>
+    scenarios(deliveryHarness(open)),
+  );
 }

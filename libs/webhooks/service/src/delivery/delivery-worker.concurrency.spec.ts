@@ -92,7 +92,7 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
     await eventually(
       async () => {
         const [{ delivered }] = await db().query<{ delivered: number }>(
-          `select count(*)::int as delivered from webhook_deliveries where state = 'delivered'`,
+          `select cast(count(*) as integer) as delivered from webhook_deliveries where state = 'delivered'`,
         );
         return delivered === 200 ? true : undefined;
       },

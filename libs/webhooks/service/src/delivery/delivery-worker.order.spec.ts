@@ -7,10 +7,17 @@
  * the upgrade's migration that gives an older release's deliveries a job, a wake-up, an enqueue
  * cut off mid-way, resend, and a claim lost with its worker.
  */
+import type { SqlDatabase } from '@paygate/sql';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import { CALLBACK_QUEUE } from './delivery-order';
 import type { NewDelivery } from './delivery-queue';
-import { byAttempt, describeDeliveryScenarios, newDelivery, status } from './delivery-worker-test-setup';
+import {
+  byAttempt,
+  describeDeliveryScenarios,
+  describeUpgradeScenarios,
+  newDelivery,
+  status,
+} from './delivery-worker-test-setup';
 
 const PRN_REJECTED_FAILED = -1_000_000_000 + 2;
 
@@ -31,57 +38,42 @@ function prnRejection(url: string): { paymentFailed: NewDelivery; cancelled: New
 const past = () => new Date(Date.now() - 1_000);
 const ONTO_JOB_QUEUE = WEBHOOKS_MIGRATIONS.find((migration) => migration.name === '0003_deliveries_onto_job_queue')!;
 
+/** Makes the jobs of `deliveries` due now, as any path could. */
+const forceDue = (db: SqlDatabase, ...deliveries: NewDelivery[]) =>
+  CALLBACK_QUEUE.advance(
+    db,
+    deliveries.map((delivery) => ({ key: delivery.webhookId, at: past() })),
+  );
+
+/** The receiver saw the cancellation only after the payment.failed it acknowledged. */
+function expectInOrder(
+  received: { webhookId: string }[],
+  paymentFailed: NewDelivery,
+  cancelled: NewDelivery,
+  acknowledgedOn: number,
+): void {
+  const ids = received.map((entry) => entry.webhookId);
+  const acknowledged = ids.map((id, i) => (id === paymentFailed.webhookId ? i : -1)).filter((i) => i >= 0)[
+    acknowledgedOn - 1
+  ];
+  expect(acknowledged).toBeDefined();
+  expect(ids.indexOf(cancelled.webhookId)).toBeGreaterThan(acknowledged);
+}
+
 describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
-  /** Makes the jobs of `deliveries` due now, as any path could. */
-  const forceDue = (...deliveries: NewDelivery[]) =>
-    CALLBACK_QUEUE.advance(
-      db(),
-      deliveries.map((delivery) => ({ key: delivery.webhookId, at: past() })),
-    );
-
-  /** The receiver saw the cancellation only after the payment.failed it acknowledged. */
-  function expectInOrder(
-    received: { webhookId: string }[],
-    paymentFailed: NewDelivery,
-    cancelled: NewDelivery,
-    acknowledgedOn: number,
-  ): void {
-    const ids = received.map((entry) => entry.webhookId);
-    const acknowledged = ids.map((id, i) => (id === paymentFailed.webhookId ? i : -1)).filter((i) => i >= 0)[
-      acknowledgedOn - 1
-    ];
-    expect(acknowledged).toBeDefined();
-    expect(ids.indexOf(cancelled.webhookId)).toBeGreaterThan(acknowledged);
-  }
-
   it('a cancellation queued before the payment.failed it awaits is not claimable, even when due, until that one is queued and settled', async () => {
     const target = await endpoint();
     const { queue, claim } = await dispatcher();
     const { paymentFailed, cancelled } = prnRejection(target.url());
     await queue.enqueue([cancelled]);
-    await forceDue(cancelled);
+    await forceDue(db(), cancelled);
     expect(await claim(10)).toEqual([]);
 
     await queue.enqueue([paymentFailed]);
-    await forceDue(cancelled);
+    await forceDue(db(), cancelled);
     expect((await claim(10)).map((claimed) => claimed.payload.eventName)).toEqual(['payment.failed']);
-    await forceDue(cancelled);
+    await forceDue(db(), cancelled);
     expect(await claim(10)).toEqual([]);
-  });
-
-  it('the migration that gives an older release’s deliveries a job makes the cancellation due, never sent before the payment.failed is delivered', async () => {
-    const target = await endpoint(byAttempt(status(500), status(500), status(200)));
-    const { queue, startWorker } = await dispatcher();
-    const { paymentFailed, cancelled } = prnRejection(target.url());
-    await queue.enqueue([paymentFailed, cancelled]);
-    // As a release before the job queue left them: no jobs, until the upgrade's migration runs.
-    await CALLBACK_QUEUE.cancel(db(), [paymentFailed.webhookId, cancelled.webhookId]);
-    for (const statement of ONTO_JOB_QUEUE.statements) await db().query(statement);
-    await forceDue(paymentFailed, cancelled);
-    startWorker();
-
-    await settled(cancelled.webhookId, 'delivered');
-    expectInOrder(target.received, paymentFailed, cancelled, 3);
   });
 
   it('an enqueue of the payment.failed cut off mid-transaction leaves the cancellation waiting; the one that follows sends them in order', async () => {
@@ -95,7 +87,7 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
         throw new Error('Connection terminated unexpectedly');
       }),
     ).rejects.toThrow('Connection terminated unexpectedly');
-    await forceDue(cancelled);
+    await forceDue(db(), cancelled);
     expect(await claim(10)).toEqual([]);
 
     startWorker();
@@ -142,7 +134,7 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
     failing = true;
     const before = target.received.length;
     expect(await history.resend('merchant-1', resent.cancelled.internalReference)).toBe(2);
-    await forceDue(resent.cancelled);
+    await forceDue(db(), resent.cancelled);
     await settled(resent.paymentFailed.webhookId, 'delivered');
     await settled(resent.cancelled.webhookId, 'delivered');
     expectInOrder(target.received.slice(before), resent.paymentFailed, resent.cancelled, 3);
@@ -155,11 +147,29 @@ describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
     await queue.enqueue([paymentFailed, cancelled]);
     expect((await claim(10)).map((claimed) => claimed.payload.eventName)).toEqual(['payment.failed']);
     // That worker is gone: nothing records its attempt.
-    await forceDue(cancelled);
+    await forceDue(db(), cancelled);
     expect(await claim(10)).toEqual([]);
 
     startWorker();
     await settled(cancelled.webhookId, 'delivered');
     expectInOrder(target.received, paymentFailed, cancelled, 1);
+  });
+});
+
+/** What the upgrade to the job queue meets, on the engines a release before it ran on. */
+describeUpgradeScenarios(({ db, endpoint, dispatcher, settled }) => {
+  it('the migration that gives an older release’s deliveries a job makes the cancellation due, never sent before the payment.failed is delivered', async () => {
+    const target = await endpoint(byAttempt(status(500), status(500), status(200)));
+    const { queue, startWorker } = await dispatcher();
+    const { paymentFailed, cancelled } = prnRejection(target.url());
+    await queue.enqueue([paymentFailed, cancelled]);
+    // As a release before the job queue left them: no jobs, until the upgrade's migration runs.
+    await CALLBACK_QUEUE.cancel(db(), [paymentFailed.webhookId, cancelled.webhookId]);
+    for (const statement of ONTO_JOB_QUEUE.statements) await db().query(statement);
+    await forceDue(db(), paymentFailed, cancelled);
+    startWorker();
+
+    await settled(cancelled.webhookId, 'delivered');
+    expectInOrder(target.received, paymentFailed, cancelled, 3);
   });
 });

@@ -7,8 +7,9 @@
 import { eventually } from '@paygate/testing';
 import { TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { byAttempt, describeDeliveryScenarios, newDelivery, status } from './delivery-worker-test-setup';
+import { queueStats } from './queue-metrics';
 
-describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
+describeDeliveryScenarios(({ db, endpoint, dispatcher, find, settled }) => {
   it('a callback without a target is recorded as undeliverable, never sent, and the worker carries on', async () => {
     const target = await endpoint();
     const { queue, startWorker } = await dispatcher();
@@ -77,6 +78,18 @@ describeDeliveryScenarios(({ endpoint, dispatcher, find, settled }) => {
     await settled(delivery.webhookId, 'delivered');
     expect(await history.list({ limit: 100 })).toHaveLength(1);
     expect(target.received.map((request) => request.body.toString('utf8'))).toEqual([delivery.body]);
+  });
+
+  it('counts the callbacks waiting and in flight as a scrape reads the queue, and how long the oldest due one waited', async () => {
+    const target = await endpoint();
+    const { queue, claim } = await dispatcher();
+    expect(await queueStats(db())).toEqual({ pending: 0, delivering: 0, oldestDueSeconds: 0 });
+    await queue.enqueue([newDelivery(target.url()), newDelivery(target.url())]);
+    const [claimed] = await claim(1);
+    expect(claimed).toBeDefined();
+    const stats = await queueStats(db());
+    expect(stats).toEqual({ pending: 1, delivering: 1, oldestDueSeconds: expect.any(Number) });
+    expect(stats.oldestDueSeconds).toBeGreaterThanOrEqual(0);
   });
 
   it('resend sends a delivered callback again with the same webhook id and a new attempt', async () => {

@@ -5,7 +5,7 @@
  * which have no job of their own and are sent all the same.
  */
 import type { SqlDatabase } from '@paygate/sql';
-import { describeDeliveryScenarios, newDelivery, status, byAttempt } from './delivery-worker-test-setup';
+import { describeUpgradeScenarios, newDelivery, status, byAttempt } from './delivery-worker-test-setup';
 import type { NewDelivery } from './delivery-queue';
 
 /** How a release before the job queue queued a callback: the row alone. */
@@ -28,7 +28,7 @@ function queuedByOlderPod(db: SqlDatabase, delivery: NewDelivery): Promise<unkno
   );
 }
 
-describeDeliveryScenarios(({ db, endpoint, dispatcher, settled }) => {
+describeUpgradeScenarios(({ db, endpoint, dispatcher, settled }) => {
   it('sends a callback an older pod queues after the upgrade', async () => {
     const target = await endpoint();
     const { startWorker } = await dispatcher();

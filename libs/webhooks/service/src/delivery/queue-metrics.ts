@@ -1,5 +1,6 @@
 import type { Metrics } from '@paygate/metrics';
 import type { SqlDatabase } from '@paygate/sql';
+import { webhooksDialect } from './webhooks-dialect';
 
 export interface QueueStats {
   pending: number;
@@ -11,10 +12,7 @@ export interface QueueStats {
 /** The queue as an operator sees it: deliveries waiting or in flight, and how long the oldest due one has waited. */
 export async function queueStats(sql: SqlDatabase): Promise<QueueStats> {
   const [row] = await sql.query<{ pending: number; delivering: number; oldest_due_seconds: number | null }>(
-    `select count(*) filter (where state = 'pending')::int as pending,
-            count(*) filter (where state = 'delivering')::int as delivering,
-            extract(epoch from now() - min(next_attempt_at) filter (where state = 'pending' and next_attempt_at <= now()))::float8 as oldest_due_seconds
-     from webhook_deliveries where state in ('pending', 'delivering')`,
+    webhooksDialect(sql).queueStats,
   );
   return {
     pending: row.pending,

@@ -6,7 +6,7 @@ import { openMessaging, type Messaging } from '@paygate/messaging';
 import { TARGET_NOT_ALLOWED } from '@paygate/net-guard';
 import { verifyCollectionSignature, verifyStandardWebhook } from '@paygate/signing';
 import type { SqlDatabase } from '@paygate/sql';
-import { describeOnSqlEngines } from '@paygate/testing';
+import { describeOnAllSqlEngines } from '@paygate/testing';
 import { TEST_CALLBACK_REFERENCE, type TestCallbackMessage } from '@paygate/webhooks-domain';
 import { SendTestCallbackHandler, type Dispatcher } from '../handlers';
 import { senderHarness } from './callback-sender-test-setup';
@@ -16,7 +16,7 @@ import { NO_COLLECTION_CALLBACK_URL, TestCallbacks } from './test-callbacks';
  * webhooks.sendTestCallback, sent as the gateway sends it (through the command bus, routed by the webhooks contract) to
  * a dispatcher whose sender posts to a loopback receiver standing for the merchant's collection callback URL.
  */
-describeOnSqlEngines('webhooks.sendTestCallback', 'test_callbacks', (open) => {
+describeOnAllSqlEngines('webhooks.sendTestCallback', 'test_callbacks', (open) => {
   const { receiver, sender } = senderHarness();
   let sql: SqlDatabase;
   let close: () => Promise<void>;
